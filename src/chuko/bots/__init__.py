@@ -1,0 +1,40 @@
+"""Bots by game and level. A bot sees its seat's view and the legal moves, nothing more:
+
+    bot = make_bot("crossroads", "perfect", rng)
+    move = bot.choose(state.view(seat), state.legal_moves(seat))
+
+Levels have the same names everywhere: random, easy, hard, and perfect where an
+exact solver exists.
+"""
+
+from importlib import import_module
+from random import Random
+from typing import Any, Protocol
+
+from chuko.core.errors import ConfigError
+
+BOTS: dict[str, str] = {
+    "chuko": "chuko.bots.chuko",
+    "crossroads": "chuko.bots.layout",
+    "caravan": "chuko.bots.layout",
+    "chuchula": "chuko.bots.chuchula",
+}
+
+
+class Bot(Protocol):
+    level: str
+
+    def choose(self, view: dict[str, Any], legal_moves: list[Any]) -> Any: ...
+
+
+def bot_levels(game_id: str) -> tuple[str, ...]:
+    """The levels a game's bots come in, weakest first."""
+    return import_module(BOTS[game_id]).levels(game_id)
+
+
+def make_bot(game_id: str, level: str, rng: Random | None = None, **options: Any) -> Bot:
+    """A bot of `level` for `game_id`; ConfigError names the levels that exist."""
+    levels = bot_levels(game_id)
+    if level not in levels:
+        raise ConfigError(f"There is no {level!r} bot for {game_id}; choose from {', '.join(levels)}.")
+    return import_module(BOTS[game_id]).make_bot(game_id, level, rng or Random(), **options)

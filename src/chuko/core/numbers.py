@@ -1,0 +1,32 @@
+"""Chükö cards are positive integers that match when they share a prime factor (ruling G1)."""
+
+from functools import cache
+from math import gcd
+
+
+@cache
+def prime_factors(n: int) -> tuple[int, ...]:
+    """The distinct prime factors of n, ascending; () for 1."""
+    if n < 1:
+        raise ValueError(f"{n} is not a positive integer")
+    factors = []
+    p = 2
+    while p * p <= n:
+        if n % p == 0:
+            factors.append(p)
+            while n % p == 0:
+                n //= p
+        p += 1
+    if n > 1:
+        factors.append(n)
+    return tuple(factors)
+
+
+def matches(a: int, b: int) -> bool:
+    """True when a and b share a prime factor (ruling G1): 1 matches nothing."""
+    return gcd(a, b) > 1
+
+
+def factor_text(n: int) -> str:
+    """Prime factors as a player reads them: '2·3·5', or '—' for 1."""
+    return "·".join(map(str, prime_factors(n))) or "—"

@@ -1,0 +1,59 @@
+"""Packs of Chükö cards: named packs, explicit lists and ranges (rulings G2, G5)."""
+
+import re
+
+from .errors import ParseError
+
+# ruling G5: `standard` is the default for every Chükö game.
+PACKS: dict[str, tuple[int, ...]] = {
+    "standard": (2, 6, 7, 8, 9, 10, 11, 14, 15, 21, 22, 30),
+    "plain": (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13),
+    "composite": (4, 6, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21),
+    "primes": (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37),
+    "large": tuple(range(2, 31)),
+}
+
+_RANGE = re.compile(r"^(\d+)\s*-\s*(\d+)$")
+_MAX_PACK = 10_000
+
+
+def parse_pack(text: str) -> tuple[int, ...]:
+    """A pack from a name ('plain'), a list ('2,6,7' or '2 6 7') or ranges ('2-13', '2-9,15')."""
+    text = text.strip()
+    if not text:
+        raise ParseError("The pack is empty: give a name, a list like 2,6,7 or a range like 2-13.")
+    named = PACKS.get(text.lower())
+    if named is not None:
+        return named
+    cards: list[int] = []
+    for part in re.split(r"[,\s]+", text):
+        if not part:
+            continue
+        span = _RANGE.match(part)
+        if span:
+            low, high = int(span[1]), int(span[2])
+            if low > high:
+                raise ParseError(f"The range {part} runs backwards: write the low end first.")
+            if high - low >= _MAX_PACK:
+                raise ParseError(f"The range {part} is too large for a pack.")
+            cards.extend(range(low, high + 1))
+        elif part.isdigit():
+            cards.append(int(part))
+        else:
+            names = ", ".join(PACKS)
+            raise ParseError(
+                f"{part!r} is not a card, a range or a pack name (named packs: {names})."
+            )
+        if len(cards) > _MAX_PACK:
+            raise ParseError("That pack is too large.")
+    if any(card < 1 for card in cards):
+        raise ParseError("Cards are positive whole numbers; 0 is not a card.")
+    return tuple(cards)
+
+
+def pack_text(pack: tuple[int, ...]) -> str:
+    """Canonical text of a pack: its name when it is a named pack, else a comma list."""
+    for name, cards in PACKS.items():
+        if cards == pack:
+            return name
+    return ",".join(map(str, pack))
