@@ -36,5 +36,6 @@ def make_bot(game_id: str, level: str, rng: Random | None = None, **options: Any
     """A bot of `level` for `game_id`; ConfigError names the levels that exist."""
     levels = bot_levels(game_id)
     if level not in levels:
-        raise ConfigError(f"There is no {level!r} bot for {game_id}; choose from {', '.join(levels)}.")
+        known = ", ".join(levels)
+        raise ConfigError(f"There is no {level!r} bot for {game_id}; choose from {known}.")
     return import_module(BOTS[game_id]).make_bot(game_id, level, rng or Random(), **options)

@@ -54,7 +54,7 @@ def take(taken: tuple[int, ...], position: int) -> tuple[int, ...]:
 _MOVE = re.compile(r"^([A-L])([LR])?(\*)?$")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class LayoutMove:
     """Take the card at `position` and place it at `end` ('L', 'R', or None for a first card);
     `bridge` places it face down (Caravan). Text: 'A', 'BR', 'FL*' (ruling G4)."""
@@ -62,6 +62,10 @@ class LayoutMove:
     position: int
     end: str | None = None
     bridge: bool = False
+
+    @property
+    def position_name(self) -> str:
+        return LETTERS[self.position]
 
     def __str__(self) -> str:
         return LETTERS[self.position] + (self.end or "") + ("*" if self.bridge else "")

@@ -1,0 +1,95 @@
+"""The standard 52-card deck and its card text (DESIGN.md, 'Card text').
+
+Input takes the rank `A K Q J 10 9 … 2` (`T` for ten) and the suit `s h d c`
+or `♠ ♥ ♦ ♣` in either order, in any case: `As`, `A♠`, `♠A`, `10h`, `Th`.
+Records write `As 10h`; screens write `A♠ 10♥` (`Card.symbol_text`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import ParseError
+
+RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+              11: "J", 12: "Q", 13: "K", 14: "A"}
+SUITS = "shdc"
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+RED_SUITS = frozenset("hd")
+
+_RANK_OF = {name: rank for rank, name in RANK_NAMES.items()} | {"T": 10}
+_SUIT_OF = {s: s for s in SUITS} | {symbol: s for s, symbol in SUIT_SYMBOLS.items()}
+_RANK = r"(?:10|[2-9TJQKA])"
+_SUIT = r"[SHDC♠♥♦♣]"
+_RANK_FIRST = re.compile(rf"(?:{_RANK}{_SUIT})+")
+_SUIT_FIRST = re.compile(rf"(?:{_SUIT}{_RANK})+")
+_ONE_CARD = re.compile(rf"({_RANK})({_SUIT})|({_SUIT})({_RANK})")
+_HINT = "write a rank (A K Q J 10 9 … 2, T for ten) and a suit (s h d c or ♠ ♥ ♦ ♣), e.g. As or 10♥"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """A card of the 52-card deck: rank 2–14 (ace high, ruling H1) and suit 's', 'h', 'd', 'c'.
+
+    Cards order by rank, then suit (clubs < diamonds < hearts < spades), which only
+    serves to sort hands: suits never break ties between groups."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self) -> None:
+        if self.rank not in RANK_NAMES or self.suit not in SUITS:
+            raise ParseError(f"There is no card with rank {self.rank!r} and suit {self.suit!r}.")
+
+    def __str__(self) -> str:
+        return RANK_NAMES[self.rank] + self.suit
+
+    @property
+    def symbol_text(self) -> str:
+        """The card as screens show it: 'A♠', '10♥'."""
+        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """One card such as 'As', 'A♠', '♠A', '10h' or 'Th'; ParseError with a hint otherwise."""
+        found = _ONE_CARD.fullmatch(text.strip().upper())
+        if not found:
+            raise ParseError(f"{text.strip()!r} is not a card: {_HINT}.")
+        rank, suit = (found[1], found[2]) if found[1] else (found[4], found[3])
+        return cls(_RANK_OF[rank], _SUIT_OF[suit.lower()])
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Cards separated by spaces or commas, or written together ('♠A♦A♣A', 'AsKsQs').
+
+    Duplicates are kept: whether they are allowed is the caller's rule."""
+    cards: list[Card] = []
+    for word in re.split(r"[,\s]+", text.strip()):
+        if not word:
+            continue
+        upper = word.upper()
+        for whole, one in ((_RANK_FIRST, _RANK + _SUIT), (_SUIT_FIRST, _SUIT + _RANK)):
+            if whole.fullmatch(upper):
+                cards.extend(Card.parse(piece) for piece in re.findall(one, upper))
+                break
+        else:
+            raise ParseError(f"{word!r} is not a card: {_HINT}.")
+    return tuple(cards)
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
+    """Record text: 'As 10h Kd'."""
+    return " ".join(map(str, cards))
+
+
+def sort_hand(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+    """Highest rank first; within a rank, spades, hearts, diamonds, clubs."""
+    return tuple(sorted(cards, reverse=True))

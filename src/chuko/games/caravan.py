@@ -1,0 +1,182 @@
+"""Caravan: solitaire on the 4×3 layout, building one caravan with face-down bridges
+(rulings V1–V4).
+
+The first card is any available card, face up. Each later card goes at an end: face up
+it must share a prime factor with that end's card, unless that end is a bridge; face
+down (a bridge) it may go beside any face-up end card, within the game's bridge limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from chuko.core.errors import ConfigError, IllegalMove, ParseError
+from chuko.core.layout import SIZE, LayoutMove, available_positions, take
+from chuko.core.numbers import matches
+from chuko.core.protocol import Json, Outcome, State
+from chuko.core.rng import make_rng
+
+from .layout_game import LayoutGame, deal_from_record, layout_view, replay_moves
+
+# ruling V3: 2 standard, 1 hard, 3 easy; any limit from 0 to 11.
+BRIDGE_LEVELS = {"easy": 3, "standard": 2, "hard": 1}
+MAX_BRIDGES = 11
+
+
+@dataclass(frozen=True)
+class Caravan(LayoutGame):
+    id: ClassVar[str] = "caravan"
+    title: ClassVar[str] = "Caravan"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int | None] = 1
+
+    bridges: int = 2
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.bridges, int) or not 0 <= self.bridges <= MAX_BRIDGES:
+            raise ConfigError(f"The bridge limit must be a whole number from 0 to {MAX_BRIDGES}.")
+
+    @property
+    def players(self) -> int:
+        return 1
+
+    def new(self, seed: int | None = None) -> CaravanState:
+        return CaravanState(self, self.layout(make_rng(seed)))
+
+    @classmethod
+    def replay(cls, record: Json) -> CaravanState:
+        if record.get("game") != cls.id:
+            raise ParseError("That record is not a Caravan game.")
+        deal = deal_from_record(record)
+        state = CaravanState(cls(deal=deal, bridges=record.get("bridges", 2)), deal)
+        replay_moves(state, record.get("moves", []))
+        return state
+
+
+def parse_bridges(text: str) -> int:
+    """A bridge limit from a number or a level name (easy 3, standard 2, hard 1)."""
+    text = text.strip().lower()
+    if text in BRIDGE_LEVELS:
+        return BRIDGE_LEVELS[text]
+    if text.isdigit() and int(text) <= MAX_BRIDGES:
+        return int(text)
+    raise ConfigError(
+        f"{text!r} is not a bridge limit: give 0 to {MAX_BRIDGES}, or easy, standard or hard."
+    )
+
+
+class CaravanState(State):
+    def __init__(self, game: Caravan, layout: tuple[int, ...]) -> None:
+        self.game = game
+        self.layout = layout
+        self.taken = (0, 0, 0)
+        # The caravan from left to right as (card, face_up).
+        self.caravan: list[tuple[int, bool]] = []
+        self.bridges_used = 0
+        self.moves: list[LayoutMove] = []
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.outcome is not None else (0,)
+
+    def _end(self, end: str) -> tuple[int, bool]:
+        return self.caravan[0] if end == "L" else self.caravan[-1]
+
+    def _refusal(self, move: LayoutMove) -> str | None:
+        """Why `move` is illegal now, or None when it is legal."""
+        letter = move.position_name
+        available = available_positions(self.taken)
+        if move.position not in available:
+            names = ", ".join(LayoutMove(p).position_name for p in available)
+            return f"{letter} is not available: take the leftmost card of a row ({names})."
+        if not self.caravan:
+            return "The first card goes face up (ruling V1): write the letter alone." if (
+                move.bridge
+            ) else None
+        if move.end is None:
+            return f"Say which end {letter} goes to: {letter}L or {letter}R."
+        end_card, end_up = self._end(move.end)
+        side = "left" if move.end == "L" else "right"
+        if move.bridge:
+            if not end_up:
+                return f"The {side} end is already a bridge: two bridges may not touch."
+            if self.bridges_used >= self.game.bridges:
+                return f"All {self.game.bridges} bridge(s) of this game are used."
+            return None
+        card = self.layout[move.position]
+        if end_up and not matches(card, end_card):
+            return f"{card} shares no prime factor with {end_card} at the {side} end."
+        return None
+
+    def _candidates(self) -> list[LayoutMove]:
+        if not self.caravan:
+            return [LayoutMove(p) for p in available_positions(self.taken)]
+        return [
+            LayoutMove(p, end, bridge)
+            for p in available_positions(self.taken)
+            for end in ("L", "R")
+            for bridge in (False, True)
+        ]
+
+    def legal_moves(self, seat: int) -> list[LayoutMove]:
+        if seat not in self.to_move:
+            return []
+        return [m for m in self._candidates() if self._refusal(m) is None]
+
+    def _apply(self, seat: int, move: LayoutMove) -> None:
+        if not self.caravan and move.end is not None and not move.bridge:
+            move = LayoutMove(move.position)  # ruling G4: a first card has no end
+        reason = self._refusal(move)
+        if reason:
+            raise IllegalMove(reason)
+        piece = (self.layout[move.position], not move.bridge)
+        if move.end == "L":
+            self.caravan.insert(0, piece)
+        else:
+            self.caravan.append(piece)
+        self.bridges_used += move.bridge
+        self.taken = take(self.taken, move.position)
+        self.moves.append(move)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        # ruling V4
+        if len(self.caravan) == SIZE:
+            if self.caravan[0][1] and self.caravan[-1][1]:
+                return Outcome((1,), (0,), "All 12 cards are in the caravan: a win.")
+            return Outcome((0,), (), "All 12 cards are placed but a bridge is unfinished.")
+        if self.caravan and not any(self._refusal(m) is None for m in self._candidates()):
+            return Outcome((0,), (), "No legal move is left.")
+        return None
+
+    def view(self, seat: int | None) -> Json:
+        # Caravan shows every card: nothing is secret, bridges included (they were seen).
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            **layout_view(self.layout, self.taken),
+            "bridges": self.game.bridges,
+            "bridges_used": self.bridges_used,
+            "caravan": [{"card": card, "face_up": up} for card, up in self.caravan],
+            "to_move": list(self.to_move),
+            "moves": [str(m) for m in self.moves],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def record(self) -> Json:
+        return {
+            **self.game.config_json(),
+            "bridges": self.game.bridges,
+            "deal": self.view(None)["deal"],
+            "moves": [str(m) for m in self.moves],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def copy(self) -> CaravanState:
+        clone = object.__new__(CaravanState)
+        clone.__dict__.update(self.__dict__)
+        clone.caravan = list(self.caravan)
+        clone.moves = list(self.moves)
+        return clone

@@ -1,0 +1,184 @@
+"""Crossroads: two players draft from the 4×3 layout and build trails (rulings C1–C4).
+
+Each player takes six cards. A player's first card starts their trail; each later card
+goes at the left or right end and scores 1 when it shares a prime factor with the card
+at that end. A two-round match replays the same layout with the other player first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from chuko.core.errors import ConfigError, IllegalMove, ParseError
+from chuko.core.layout import SIZE, LayoutMove, available_positions, take
+from chuko.core.numbers import matches
+from chuko.core.protocol import Json, Outcome, State
+from chuko.core.rng import make_rng
+
+from .layout_game import LayoutGame, deal_from_record, layout_view, replay_moves
+
+
+@dataclass(frozen=True)
+class Crossroads(LayoutGame):
+    """Crossroads with a pack (or a fixed deal), one round or a two-round match, and
+    optionally a fixed first player (ruling C1: random otherwise)."""
+
+    id: ClassVar[str] = "crossroads"
+    title: ClassVar[str] = "Crossroads"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int | None] = 2
+
+    rounds: int = 1
+    first: int | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.rounds not in (1, 2):
+            raise ConfigError("Crossroads is one round or a two-round match (rounds 1 or 2).")
+        if self.first not in (None, 0, 1):
+            raise ConfigError("The first player is seat 0 or seat 1.")
+
+    @property
+    def players(self) -> int:
+        return 2
+
+    def new(self, seed: int | None = None) -> CrossroadsState:
+        rng = make_rng(seed)
+        layout = self.layout(rng)
+        first = self.first if self.first is not None else rng.randrange(2)
+        return CrossroadsState(self, layout, first)
+
+    @classmethod
+    def replay(cls, record: Json) -> CrossroadsState:
+        if record.get("game") != cls.id:
+            raise ParseError("That record is not a Crossroads game.")
+        deal = deal_from_record(record)
+        first = record.get("first")
+        game = cls(deal=deal, rounds=record.get("rounds", 1), first=first)
+        state = CrossroadsState(game, deal, first)
+        replay_moves(state, record.get("moves", []))
+        return state
+
+
+class CrossroadsState(State):
+    def __init__(self, game: Crossroads, layout: tuple[int, ...], first: int) -> None:
+        self.game = game
+        self.layout = layout
+        self.first = first
+        self.round = 0
+        self.taken = (0, 0, 0)
+        self.trails: tuple[list[int], list[int]] = ([], [])
+        self.points: list[list[int]] = [[0, 0]]
+        self.moves: list[LayoutMove] = []
+
+    # -- whose turn ---------------------------------------------------------------------
+
+    @property
+    def round_first(self) -> int:
+        """Seat that starts the current round (ruling C3: the other player in round two)."""
+        return self.first if self.round == 0 else 1 - self.first
+
+    @property
+    def finished(self) -> bool:
+        return self.round == self.game.rounds - 1 and sum(self.taken) == SIZE
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        if self.finished:
+            return ()
+        return ((self.round_first + sum(self.taken)) % 2,)
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def legal_moves(self, seat: int) -> list[LayoutMove]:
+        if seat not in self.to_move:
+            return []
+        ends = (None,) if not self.trails[seat] else ("L", "R")
+        return [LayoutMove(p, end) for p in available_positions(self.taken) for end in ends]
+
+    def _apply(self, seat: int, move: LayoutMove) -> None:
+        trail = self.trails[seat]
+        if move.bridge:
+            raise IllegalMove("Crossroads has no bridges: every card goes face up.")
+        if move.position not in available_positions(self.taken):
+            raise IllegalMove(
+                f"{move.position_name} is not available: take the leftmost card of a row "
+                f"({', '.join(m.position_name for m in self._available_moves())})."
+            )
+        if trail and move.end is None:
+            raise IllegalMove(
+                f"Say which end of your trail {move.position_name} goes to: "
+                f"{move.position_name}L or {move.position_name}R."
+            )
+        if not trail and move.end is not None:
+            move = LayoutMove(move.position)  # ruling G4: a first card has no end
+        card = self.layout[move.position]
+        # ruling C2: score 1 when the card matches the end it is placed beside
+        if move.end == "L":
+            gained = matches(card, trail[0])
+            trail.insert(0, card)
+        else:
+            gained = bool(trail) and matches(card, trail[-1])
+            trail.append(card)
+        self.points[self.round][seat] += int(gained)
+        self.taken = take(self.taken, move.position)
+        self.moves.append(move)
+        if sum(self.taken) == SIZE and self.round < self.game.rounds - 1:
+            self.round += 1
+            self.taken = (0, 0, 0)
+            self.trails = ([], [])
+            self.points.append([0, 0])
+
+    def _available_moves(self) -> list[LayoutMove]:
+        return [LayoutMove(p) for p in available_positions(self.taken)]
+
+    # -- what players see ------------------------------------------------------------------
+
+    def totals(self) -> tuple[int, int]:
+        return (sum(p[0] for p in self.points), sum(p[1] for p in self.points))
+
+    def view(self, seat: int | None) -> Json:
+        # Crossroads is a game of perfect information: every seat sees everything.
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            **layout_view(self.layout, self.taken),
+            "round": self.round + 1,
+            "rounds": self.game.rounds,
+            "first": self.first,
+            "to_move": list(self.to_move),
+            "trails": [list(t) for t in self.trails],
+            "points": [list(p) for p in self.points],
+            "totals": list(self.totals()),
+            "moves": [str(m) for m in self.moves],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if not self.finished:
+            return None
+        totals = self.totals()
+        if totals[0] == totals[1]:
+            return Outcome(totals, (), "Equal points: a draw.")
+        winner = 0 if totals[0] > totals[1] else 1
+        return Outcome(totals, (winner,), f"Seat {winner} scored more points.")
+
+    def record(self) -> Json:
+        return {
+            **self.game.config_json(),
+            "rounds": self.game.rounds,
+            "deal": self.view(None)["deal"],
+            "first": self.first,
+            "moves": [str(m) for m in self.moves],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def copy(self) -> CrossroadsState:
+        clone = object.__new__(CrossroadsState)
+        clone.__dict__.update(self.__dict__)
+        clone.trails = (list(self.trails[0]), list(self.trails[1]))
+        clone.points = [list(p) for p in self.points]
+        clone.moves = list(self.moves)
+        return clone

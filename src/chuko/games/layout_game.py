@@ -1,0 +1,99 @@
+"""What Crossroads and Caravan share: a 12-card layout game's configuration and deal.
+
+Both games take cards from the same 4×3 layout (ruling G3) with the same move
+notation (ruling G4); each game's own module decides what a move may do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+from chuko.core.errors import ConfigError, IllegalMove, ParseError
+from chuko.core.layout import (
+    COLUMNS,
+    SIZE,
+    LayoutMove,
+    available_positions,
+    layout_text,
+    parse_layout,
+)
+from chuko.core.packs import PACKS, pack_text, parse_pack
+from chuko.core.protocol import Game, Json, State
+
+
+@dataclass(frozen=True)
+class LayoutGame(Game):
+    """A layout game: a pack of exactly 12 cards, or a fixed deal (which then is the pack)."""
+
+    pack: tuple[int, ...] = PACKS["standard"]
+    deal: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        cards = self.deal if self.deal is not None else self.pack
+        if len(cards) != SIZE:
+            what = "deal" if self.deal is not None else "pack"
+            raise ConfigError(
+                f"{self.title} is dealt from exactly 12 cards, but the {what} has {len(cards)}."
+            )
+        if any(not isinstance(c, int) or c < 1 for c in cards):
+            raise ConfigError("Cards are positive whole numbers.")
+        if self.deal is not None:
+            object.__setattr__(self, "pack", tuple(sorted(self.deal)))
+
+    def layout(self, rng: Random) -> tuple[int, ...]:
+        """The fixed deal, or the pack shuffled with `rng`."""
+        if self.deal is not None:
+            return self.deal
+        cards = list(self.pack)
+        rng.shuffle(cards)
+        return tuple(cards)
+
+    @staticmethod
+    def parse_move(text: str) -> LayoutMove:
+        return LayoutMove.parse(text)
+
+    @staticmethod
+    def parse_deal(text: str) -> tuple[int, ...]:
+        return parse_layout(text)
+
+    @staticmethod
+    def parse_pack(text: str) -> tuple[int, ...]:
+        return parse_pack(text)
+
+    def config_json(self) -> Json:
+        return {"game": self.id, "pack": list(self.pack), "pack_name": pack_text(self.pack)}
+
+
+def deal_from_record(record: Json) -> tuple[int, ...]:
+    """The layout stored in a record, as text or a list."""
+    deal = record.get("deal")
+    if isinstance(deal, str):
+        return parse_layout(deal)
+    if isinstance(deal, list) and len(deal) == SIZE and all(isinstance(c, int) for c in deal):
+        return tuple(deal)
+    raise ParseError("The record has no valid 'deal' (three rows of four cards).")
+
+
+def replay_moves(state: State, moves: list[str]) -> None:
+    """Play a record's moves in turn order, re-checking each one."""
+    for number, text in enumerate(moves, 1):
+        if not state.to_move:
+            raise ParseError(f"The record goes on after the game ended (move {number}).")
+        try:
+            state.play(state.to_move[0], text)
+        except (IllegalMove, ParseError) as error:
+            raise ParseError(f"Move {number} of the record ({text}) is refused: {error}") from None
+
+
+def layout_view(layout: tuple[int, ...], taken: tuple[int, ...]) -> Json:
+    """The layout as any seat sees it: the cards still there (None where taken) and the
+    positions available now."""
+    remaining = [
+        card if (i % COLUMNS) >= taken[i // COLUMNS] else None for i, card in enumerate(layout)
+    ]
+    return {
+        "deal": layout_text(layout),
+        "layout": remaining,
+        "available": [str(LayoutMove(p)) for p in available_positions(taken)],
+    }
