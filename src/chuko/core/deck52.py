@@ -28,7 +28,7 @@ _ONE_CARD = re.compile(rf"({_RANK})({_SUIT})|({_SUIT})({_RANK})")
 _HINT = "write a rank (A K Q J 10 9 … 2, T for ten) and a suit (s h d c or ♠ ♥ ♦ ♣), e.g. As or 10♥"
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, order=True, slots=True, repr=False)
 class Card:
     """A card of the 52-card deck: rank 2–14 (ace high, ruling H1) and suit 's', 'h', 'd', 'c'.
 
@@ -44,6 +44,9 @@ class Card:
 
     def __str__(self) -> str:
         return RANK_NAMES[self.rank] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
 
     @property
     def symbol_text(self) -> str:

@@ -1,0 +1,565 @@
+"""Chuchula: 13 cards each, four ranked groups of three, compared position by position.
+
+Rulings H1–H8 (../shared/RULINGS.md). A round is one simultaneous move: every seat
+commits a `Grouping` in secret; when the last one is in, the four positions are
+scored (H5), and the next dealer, anticlockwise (H6), deals the next round unless
+the game is over (H7). The final ranking breaks ties with a recorded draw (H8).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from random import Random
+
+from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
+from chuko.core.errors import ConfigError, IllegalMove, ParseError
+from chuko.core.protocol import Game as BaseGame
+from chuko.core.protocol import Json, Outcome
+from chuko.core.protocol import State as BaseState
+from chuko.core.rng import make_rng
+
+__all__ = [
+    "Game", "State", "Grouping", "GroupType", "parse_cards", "group_type", "group_strength",
+    "describe_group", "order_problem", "random_grouping", "parse_mode",
+]
+
+HAND_SIZE = 13
+GROUPS = 4
+MODES = ("rounds", "points")
+
+
+class GroupType(IntEnum):
+    """The six kinds of group, weakest to strongest (ruling H2)."""
+
+    INDIVIDUAL = 0
+    PAIR = 1
+    COLOR = 2
+    SEQUENCE = 3
+    DOUBLE_SEQUENCE = 4
+    TRIAL = 5
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+def _classify(cards: Sequence[Card]) -> tuple[GroupType, tuple[int, ...]]:
+    """The group's type and its ranks in the order H3 compares them."""
+    high, mid, low = sorted((c.rank for c in cards), reverse=True)
+    one_suit = cards[0].suit == cards[1].suit == cards[2].suit
+    if high == low:
+        return GroupType.TRIAL, (high,)
+    # ruling H2: A-K-Q and A-2-3 are consecutive, K-A-2 is not; the ace stays high (H3).
+    if (high - mid == 1 and mid - low == 1) or (high, mid, low) == (14, 3, 2):
+        return (GroupType.DOUBLE_SEQUENCE if one_suit else GroupType.SEQUENCE), (high, mid, low)
+    if one_suit:
+        return GroupType.COLOR, (high, mid, low)
+    if high == mid or mid == low:
+        return GroupType.PAIR, (mid, high if mid == low else low)
+    return GroupType.INDIVIDUAL, (high, mid, low)
+
+
+def _group(cards: Sequence[Card] | str) -> tuple[Card, ...]:
+    """Three distinct cards, from cards or card text; ParseError otherwise."""
+    group = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    if len(group) != 3 or len(set(group)) != 3:
+        raise ParseError(f"A group is three different cards, not {cards_text(group) or 'nothing'}.")
+    return group
+
+
+def group_type(cards: Sequence[Card] | str) -> GroupType:
+    """TRIAL, DOUBLE_SEQUENCE, SEQUENCE, COLOR, PAIR or INDIVIDUAL (ruling H2)."""
+    return _classify(_group(cards))[0]
+
+
+def group_strength(cards: Sequence[Card] | str) -> int:
+    """An integer that orders groups exactly as rulings H2–H3 do; equal for equal groups."""
+    kind, ranks = _classify(_group(cards))
+    value = int(kind)
+    for rank in (*ranks, 0, 0)[:3]:
+        value = value * 15 + rank
+    return value
+
+
+def describe_group(cards: Sequence[Card]) -> str:
+    """'Kd Qd Jd (double sequence)'."""
+    return f"{cards_text(_display_order(cards))} ({group_type(cards).label})"
+
+
+def _display_order(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """A group's cards as they are written: a pair first, then by rank, highest first."""
+    ordered = sorted(cards, reverse=True)
+    if ordered[1].rank == ordered[2].rank != ordered[0].rank:
+        ordered = [ordered[1], ordered[2], ordered[0]]
+    return tuple(ordered)
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """A commit: four groups of three, in the player's order, and the card left out (H4).
+
+    Text: 'Kd Qd Jd | As 3h 2d | 9c 8c 7h | 4s 4h Jh ; 5s'. Cards within a group are
+    put in a canonical order; the order of the groups is the player's and is checked,
+    never changed, by the engine."""
+
+    groups: tuple[tuple[Card, ...], ...]
+    leftover: Card
+
+    def __post_init__(self) -> None:
+        if len(self.groups) != GROUPS:
+            raise ParseError(f"A grouping has four groups, not {len(self.groups)}.")
+        groups = tuple(_display_order(_group(g)) for g in self.groups)
+        cards = [c for g in groups for c in g] + [self.leftover]
+        if len(set(cards)) != HAND_SIZE:
+            twice = sorted({c for c in cards if cards.count(c) > 1}, reverse=True)
+            raise ParseError(f"A grouping uses each card once, but {cards_text(twice)} repeats.")
+        object.__setattr__(self, "groups", groups)
+
+    def __str__(self) -> str:
+        return " | ".join(cards_text(g) for g in self.groups) + f" ; {self.leftover}"
+
+    @property
+    def cards(self) -> frozenset[Card]:
+        return frozenset(self.groups[0] + self.groups[1] + self.groups[2] + self.groups[3]) | {
+            self.leftover
+        }
+
+    @classmethod
+    def parse(cls, text: str) -> Grouping:
+        """Four groups separated by '|', then ';' and the card left out."""
+        example = "e.g. 'Kd Qd Jd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; 5s'"
+        parts = text.split(";")
+        if len(parts) != 2:
+            raise ParseError(
+                "Write four groups separated by '|', then ';' and the card left out, " + example
+                + "."
+            )
+        groups = parts[0].split("|")
+        if len(groups) != GROUPS:
+            raise ParseError(f"A grouping has four groups separated by '|', {example}.")
+        leftover = parse_cards(parts[1])
+        if len(leftover) != 1:
+            raise ParseError("After ';' write the one card left out of the groups.")
+        return cls(tuple(_group(g) for g in groups), leftover[0])
+
+    @classmethod
+    def _trusted(cls, groups: tuple[tuple[Card, ...], ...], leftover: Card) -> Grouping:
+        """A grouping built by the engine itself from a hand, skipping the checks."""
+        move = object.__new__(cls)
+        object.__setattr__(move, "groups", groups)
+        object.__setattr__(move, "leftover", leftover)
+        return move
+
+
+def order_problem(groups: Sequence[Sequence[Card]]) -> str | None:
+    """Why these groups are not strongest first (H4), or None when they are."""
+    for number, (upper, lower) in enumerate(itertools.pairwise(groups), 1):
+        if group_strength(lower) > group_strength(upper):
+            return (
+                f"Group {number + 1}, {describe_group(lower)}, is stronger than group {number}, "
+                f"{describe_group(upper)}: put the groups strongest first."
+            )
+    return None
+
+
+def grouping_problem(hand: Sequence[Card], move: object) -> str | None:
+    """Why `move` is not a valid commit for `hand` (H4), or None when it is."""
+    if not isinstance(move, Grouping):
+        return f"{move!r} is not a grouping."
+    missing = sort_hand(list(move.cards - set(hand)))
+    if missing:
+        return f"You do not hold {cards_text(missing)}."
+    return order_problem(move.groups)
+
+
+def random_grouping(hand: Sequence[Card], rng: Random) -> Grouping:
+    """A random valid grouping: a random split of the hand, its groups put strongest first."""
+    cards = list(hand)
+    rng.shuffle(cards)
+    groups = sorted(
+        (_display_order(cards[i : i + 3]) for i in range(0, 12, 3)), key=group_strength,
+        reverse=True,
+    )
+    return Grouping._trusted(tuple(groups), cards[12])
+
+
+def all_groupings(hand: Sequence[Card]) -> list[Grouping]:
+    """Every valid grouping of a 13-card hand (about 200,000), sorted by text."""
+    hand = sort_hand(hand)
+    # Each triple once: its written form, its text and its strength.
+    triples = {
+        t: (_display_order(t), cards_text(_display_order(t)), group_strength(t))
+        for t in itertools.combinations(hand, 3)
+    }
+    found: list[tuple[str, Grouping]] = []
+
+    def splits(rest: tuple[Card, ...]) -> Iterator[list[tuple[Card, ...]]]:
+        if not rest:
+            yield []
+            return
+        first, others = rest[0], rest[1:]
+        for a, b in itertools.combinations(others, 2):
+            tail = tuple(c for c in others if c is not a and c is not b)
+            for split in splits(tail):
+                split.append((first, a, b))
+                yield split
+
+    for leftover in hand:
+        for split in splits(tuple(c for c in hand if c is not leftover)):
+            info = sorted((triples[t] for t in split), key=lambda x: x[2], reverse=True)
+            # Groups of equal strength may come in either order; every such order is a move.
+            runs = [list(run) for _, run in itertools.groupby(info, key=lambda x: x[2])]
+            for order in itertools.product(*(itertools.permutations(r) for r in runs)):
+                chosen = [x for run in order for x in run]
+                text = " | ".join(x[1] for x in chosen) + f" ; {leftover}"
+                found.append((text, Grouping._trusted(tuple(x[0] for x in chosen), leftover)))
+    found.sort(key=lambda pair: pair[0])
+    return [move for _, move in found]
+
+
+def parse_mode(text: str) -> tuple[str, int]:
+    """'rounds:5' or 'points:10' as (mode, length) (ruling H7)."""
+    mode, _, count = text.strip().lower().partition(":")
+    if mode not in MODES or not count.strip().isdigit() or int(count) < 1:
+        raise ConfigError(
+            f"{text.strip()!r} is not a game length: write rounds:N (e.g. rounds:5) or "
+            "points:N (e.g. points:10)."
+        )
+    return mode, int(count)
+
+
+@dataclass(frozen=True)
+class Game(BaseGame):
+    """Chuchula for 2–4 players (H1), a round game or a point game (H7)."""
+
+    id = "chuchula"
+    title = "Chuchula"
+    min_players = 2
+    max_players = 4
+
+    players: int = 4
+    mode: str = "rounds"
+    length: int = 5
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
+            raise ConfigError(f"Chuchula is for 2 to 4 players, not {self.players}.")
+        if self.mode not in MODES:
+            raise ConfigError(
+                f"A Chuchula game is played in rounds or to points, not {self.mode!r}."
+            )
+        if not isinstance(self.length, int) or self.length < 1:
+            what = "rounds" if self.mode == "rounds" else "target points"
+            raise ConfigError(f"The number of {what} must be a positive whole number.")
+
+    @property
+    def mode_text(self) -> str:
+        return f"{self.mode}:{self.length}"
+
+    def new(self, seed: int | None = None) -> State:
+        return State(self, make_rng(seed))
+
+    @staticmethod
+    def parse_move(text: str) -> Grouping:
+        return Grouping.parse(text)
+
+    def config_json(self) -> Json:
+        return {"game": self.id, "players": self.players, "mode": self.mode, "length": self.length}
+
+    @classmethod
+    def replay(cls, record: Json) -> State:
+        if not isinstance(record, dict) or record.get("game") != cls.id:
+            raise ParseError("This is not a Chuchula record.")
+        try:
+            game = cls(record.get("players", 4), record.get("mode", "rounds"),
+                       record.get("length", 5))
+        except TypeError:
+            raise ParseError("The record's configuration is not valid.") from None
+        rounds = record.get("rounds")
+        if not isinstance(rounds, list) or not rounds:
+            raise ParseError("The record has no rounds.")
+        deals = [_deal_from_record(r, game.players, n) for n, r in enumerate(rounds, 1)]
+        draw = record.get("draw")
+        if draw is not None and sorted(draw) != list(range(game.players)):
+            raise ParseError("The record's tie draw is not an order of the seats.")
+        state = State(game, make_rng(None), deals, draw)
+        for number, round_record in enumerate(rounds, 1):
+            if state.round_number != number or state.outcome is not None:
+                raise ParseError(f"Round {number} of the record was never dealt.")
+            for entry in round_record.get("moves", []):
+                try:
+                    seat, text = entry
+                    state.play(seat, text)
+                except (IllegalMove, ParseError, TypeError, ValueError) as error:
+                    raise ParseError(
+                        f"In round {number} the record's move {entry!r} is refused: {error}"
+                    ) from None
+        if state._script:
+            raise ParseError("The record deals a round that its moves never reach.")
+        return state
+
+
+def _deal_from_record(entry: object, players: int, number: int) -> _Deal:
+    """One recorded deal, checked: P hands of 13 and the rest set aside, 52 distinct cards."""
+    try:
+        hands = tuple(sort_hand(parse_cards(h)) for h in entry["hands"])
+        aside = sort_hand(parse_cards(entry.get("aside", "")))
+        dealer = entry["dealer"]
+    except (KeyError, TypeError, AttributeError):
+        raise ParseError(f"Round {number} of the record lacks its dealer or hands.") from None
+    cards = [c for h in hands for c in h] + list(aside)
+    if (
+        len(hands) != players
+        or any(len(h) != HAND_SIZE for h in hands)
+        or sorted(cards) != sorted(DECK)
+    ):
+        raise ParseError(f"Round {number} of the record does not deal 13 cards of one deck each.")
+    if not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise ParseError(f"Round {number} of the record has no valid dealer.")
+    return _Deal(dealer, hands, aside)
+
+
+@dataclass(frozen=True)
+class _Deal:
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    aside: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    """One position's showdown (H5): each seat's group strength, and the single winner or
+    None when the strongest is shared (the point is cancelled)."""
+
+    strengths: tuple[int, ...]
+    winner: int | None
+    tied: tuple[int, ...]
+
+
+def score_position(groups: Sequence[Sequence[Card]]) -> Position:
+    """Compare one group per seat (ruling H5)."""
+    strengths = tuple(group_strength(g) for g in groups)
+    best = max(strengths)
+    top = tuple(s for s, value in enumerate(strengths) if value == best)
+    return Position(strengths, top[0] if len(top) == 1 else None, top if len(top) > 1 else ())
+
+
+@dataclass
+class _Round:
+    deal: _Deal
+    moves: list[tuple[int, Grouping]] = field(default_factory=list)
+    positions: list[Position] = field(default_factory=list)
+
+    def grouping(self, seat: int) -> Grouping | None:
+        return next((g for s, g in self.moves if s == seat), None)
+
+
+class State(BaseState):
+    """A Chuchula game in progress. Chance (deals, the tie draw) comes from `rng`, or from a
+    record's script when replaying."""
+
+    def __init__(
+        self, game: Game, rng: Random, script: list[_Deal] | None = None,
+        draw: list[int] | None = None,
+    ) -> None:
+        self.game = game
+        self._rng = rng
+        self._script = list(script or [])
+        self._scripted_draw = draw
+        self._scores = [0] * game.players
+        self._rounds: list[_Round] = []
+        self._draw: list[int] | None = None
+        self._outcome: Outcome | None = None
+        self._legal_cache: dict[tuple[int, int], list[Grouping]] = {}
+        # ruling H6: the first dealer is random.
+        self._deal(self._rng.randrange(game.players))
+
+    def _deal(self, dealer: int) -> None:
+        if self._script:
+            deal = self._script.pop(0)
+            if deal.dealer != dealer and self._rounds:
+                raise ParseError(
+                    f"Round {len(self._rounds) + 1} of the record is dealt by seat {deal.dealer}, "
+                    f"but the deal passes anticlockwise to seat {dealer}."
+                )
+        else:
+            cards = list(DECK)
+            self._rng.shuffle(cards)
+            players = self.game.players
+            hands = tuple(sort_hand(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE])
+                          for i in range(players))
+            deal = _Deal(dealer, hands, sort_hand(cards[players * HAND_SIZE :]))
+        self._rounds.append(_Round(deal))
+
+    # --- what the protocol asks -------------------------------------------------------------
+
+    @property
+    def round_number(self) -> int:
+        return len(self._rounds)
+
+    @property
+    def _current(self) -> _Round:
+        return self._rounds[-1]
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        if self._outcome is not None:
+            return ()
+        done = {s for s, _ in self._current.moves}
+        return tuple(s for s in range(self.game.players) if s not in done)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The seat's 13 cards this round (the engine's own use; players get `view`)."""
+        return self._current.deal.hands[seat]
+
+    def legal_moves(self, seat: int) -> list[Grouping]:
+        """Every valid grouping (about 200,000, computed once per round and seat)."""
+        if seat not in self.to_move:
+            return []
+        key = (self.round_number, seat)
+        if key not in self._legal_cache:
+            self._legal_cache = {key: all_groupings(self.hand(seat)), **{
+                k: v for k, v in self._legal_cache.items() if k[0] == self.round_number}}
+        return self._legal_cache[key]
+
+    def random_move(self, seat: int, rng: Random) -> Grouping:
+        if seat not in self.to_move:
+            raise IllegalMove(f"It is not seat {seat}'s turn.")
+        return random_grouping(self.hand(seat), rng)
+
+    def _apply(self, seat: int, move: Grouping) -> None:
+        problem = grouping_problem(self.hand(seat), move)
+        if problem:
+            raise IllegalMove(problem)
+        self._current.moves.append((seat, move))  # ruling H4: a commit is final
+        if len(self._current.moves) == self.game.players:
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        current = self._current
+        groupings = [current.grouping(s) for s in range(self.game.players)]
+        for position in range(GROUPS):
+            result = score_position([g.groups[position] for g in groupings])
+            current.positions.append(result)
+            if result.winner is not None:
+                self._scores[result.winner] += 1
+        game = self.game
+        over = (
+            len(self._rounds) >= game.length
+            if game.mode == "rounds"
+            else max(self._scores) >= game.length
+        )
+        if not over:
+            # ruling H6: the deal passes anticlockwise.
+            self._deal((current.deal.dealer - 1) % game.players)
+            return
+        # ruling H8: a random draw orders the players level on points; it is recorded.
+        if self._scripted_draw is not None:
+            self._draw = list(self._scripted_draw)
+        else:
+            self._draw = list(range(game.players))
+            self._rng.shuffle(self._draw)
+        ranking = self.ranking
+        leader = ranking[0]
+        level = [s for s in ranking[1:] if self._scores[s] == self._scores[leader]]
+        reason = (
+            f"After {len(self._rounds)} round(s) seat {leader} wins with "
+            f"{self._scores[leader]} point(s)"
+        )
+        if level:
+            reason += f", level with seat(s) {', '.join(map(str, level))} but first in the draw"
+        self._outcome = Outcome(tuple(float(p) for p in self._scores), (leader,), reason + ".")
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._scores)
+
+    @property
+    def ranking(self) -> list[int]:
+        """Seats by points, highest first, ties by the recorded draw (H8); [] before the end."""
+        if self._draw is None:
+            return []
+        draw = self._draw
+        return sorted(range(self.game.players), key=lambda s: (-self._scores[s], draw.index(s)))
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def show_order(self, dealer: int) -> list[int]:
+        """Seats in the order they show their groups: anticlockwise from the dealer (H6)."""
+        players = self.game.players
+        return [(dealer - k) % players for k in range(1, players + 1)]
+
+    def view(self, seat: int | None) -> Json:
+        players = self.game.players
+        finished = [r for r in self._rounds if r.positions]
+        view: Json = {
+            **self.game.config_json(),
+            "seat": seat,
+            "round": self.round_number,
+            "scores": list(self._scores),
+            "to_move": list(self.to_move),
+            "rounds": [self._round_json(n, r, seat) for n, r in enumerate(finished, 1)],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+            "ranking": self.ranking,
+        }
+        if self._outcome is None:
+            current = self._current
+            view["dealer"] = current.deal.dealer
+            view["show_order"] = self.show_order(current.deal.dealer)
+            view["committed"] = [current.grouping(s) is not None for s in range(players)]
+            if seat is not None:
+                view["hand"] = [str(c) for c in current.deal.hands[seat]]
+                mine = current.grouping(seat)
+                view["grouping"] = str(mine) if mine else None
+        return view
+
+    def _round_json(self, number: int, entry: _Round, seat: int | None) -> Json:
+        """A finished round as everyone saw it: the groups (not the cards left out, which
+        stay face down), and each position's result."""
+        players = self.game.players
+        groupings = [entry.grouping(s) for s in range(players)]
+        return {
+            "round": number,
+            "dealer": entry.deal.dealer,
+            "show_order": self.show_order(entry.deal.dealer),
+            "groups": [[cards_text(g) for g in gr.groups] for gr in groupings],
+            "leftover": str(groupings[seat].leftover) if seat is not None else None,
+            "positions": [
+                {"winner": p.winner, "tied": list(p.tied),
+                 "types": [group_type(gr.groups[i]).name for gr in groupings]}
+                for i, p in enumerate(entry.positions)
+            ],
+        }
+
+    def record(self) -> Json:
+        return {
+            **self.game.config_json(),
+            "rounds": [
+                {
+                    "dealer": r.deal.dealer,
+                    "hands": [cards_text(h) for h in r.deal.hands],
+                    "aside": cards_text(r.deal.aside),
+                    "moves": [[s, str(g)] for s, g in r.moves],
+                }
+                for r in self._rounds
+            ],
+            "draw": self._draw,
+        }
+
+    def copy(self) -> State:
+        twin = object.__new__(State)
+        twin.__dict__.update(self.__dict__)
+        if type(self._rng) is Random:
+            twin._rng = Random()
+            twin._rng.setstate(self._rng.getstate())
+        twin._script = list(self._script)
+        twin._scores = list(self._scores)
+        twin._rounds = [_Round(r.deal, list(r.moves), list(r.positions)) for r in self._rounds]
+        twin._draw = None if self._draw is None else list(self._draw)
+        twin._legal_cache = dict(self._legal_cache)
+        return twin
