@@ -1,0 +1,607 @@
+"""Chükö, the flagship shedding game (rulings G1, G2, G5, K1–K8).
+
+Each player holds a secret hand. On your turn you either play a card that shares
+a prime factor with the top card or is lower than it (K1), or reset: draw one
+card, then play any card (K2). The first to empty their hand wins (K5).
+
+The state is built for speed: hands are sorted lists of ints, the draw pile is a
+list whose next card is last (so drawing is a pop), and which cards may follow
+which top card is looked up in a table computed once per pack. `State.playout`
+plays random games through the same rule methods as `play`.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from math import gcd
+from random import Random, SystemRandom
+from typing import Any, ClassVar
+
+from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
+from chuko.core.packs import PACKS, parse_pack
+from chuko.core.protocol import Game as BaseGame
+from chuko.core.protocol import Json, Outcome
+from chuko.core.protocol import State as BaseState
+from chuko.core.rng import make_rng
+
+MAX_HAND = 5
+PLAY, RESET = "play", "reset"
+
+
+def may_follow(card: int, top: int) -> bool:
+    """Ruling K1: a card may follow the top card when it shares a prime factor or is lower."""
+    return card < top or gcd(card, top) > 1
+
+
+def deal_size(pack_size: int, players: int) -> int:
+    """Ruling K3: cards per hand, h = min(5, (N − 1) // P); below 1 the game cannot be dealt."""
+    return min(MAX_HAND, (pack_size - 1) // players)
+
+
+@cache
+def _followers(pack: tuple[int, ...]) -> dict[int, frozenset[int]]:
+    """For each card of the pack as top card, the pack's values that may follow it."""
+    values = set(pack)
+    return {top: frozenset(c for c in values if may_follow(c, top)) for top in values}
+
+
+# -- moves --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Play `card` (a normal play, or the free choice after a reset), or reset when `card`
+    is None. Text: '15', or 'reset' (also typed 'r' or 'draw')."""
+
+    card: int | None = None
+
+    def __str__(self) -> str:
+        return "reset" if self.card is None else str(self.card)
+
+    @property
+    def is_reset(self) -> bool:
+        return self.card is None
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        words = text.strip().lower().split()
+        if words and words[0] in ("play", "p"):
+            words = words[1:]
+        if len(words) == 1:
+            word = words[0]
+            if word in ("r", "reset", "d", "draw"):
+                return RESET_MOVE
+            if word.isdigit() and int(word) >= 1:
+                return Move(int(word))
+        raise ParseError(
+            f"{text.strip()!r} is not a move: type a card's number (e.g. 15) to play it, "
+            "or 'reset' (r) to draw a card and then play any card."
+        )
+
+
+RESET_MOVE = Move(None)
+
+
+@cache
+def _move(card: int) -> Move:
+    return Move(card)
+
+
+# -- the game -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game(BaseGame):
+    """Chükö for `players` seats with a pack (a named pack, list or range text is accepted),
+    an optional first seat (random otherwise, K4) and a turn limit (K8; None for none)."""
+
+    id: ClassVar[str] = "chuko"
+    title: ClassVar[str] = "Chükö"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int | None] = None  # K3: limited by the pack, at most N − 1
+
+    players: int = 2
+    pack: tuple[int, ...] = PACKS["standard"]
+    first: int | None = None
+    turn_limit: int | None = 1000
+
+    def __post_init__(self) -> None:
+        pack = self.pack
+        if isinstance(pack, str):
+            pack = parse_pack(pack)
+        elif isinstance(pack, Iterable):
+            pack = tuple(pack)
+            if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 1 for c in pack):
+                raise ConfigError("A pack's cards are positive whole numbers.")
+        else:
+            raise ConfigError("A pack is a name, a list of cards or a range such as 2-13.")
+        object.__setattr__(self, "pack", pack)
+        players = self.players
+        if not isinstance(players, int) or isinstance(players, bool) or players < 2:
+            raise ConfigError("Chükö needs at least two players.")
+        if deal_size(len(pack), players) < 1:
+            raise ConfigError(
+                f"A pack of {len(pack)} card(s) cannot be dealt to {players} players: each "
+                "needs at least one card and one more must start the play pile, so it "
+                f"serves at most {max(len(pack) - 1, 0)} players (ruling K3)."
+            )
+        if self.first is not None and (
+            not isinstance(self.first, int) or not 0 <= self.first < players
+        ):
+            raise ConfigError(f"The first player is a seat from 0 to {players - 1}.")
+        limit = self.turn_limit
+        if limit is not None and (not isinstance(limit, int) or limit < 1):
+            raise ConfigError("The turn limit is a positive number of turns (or none).")
+
+    @property
+    def hand_size(self) -> int:
+        return deal_size(len(self.pack), self.players)
+
+    def new(self, seed: int | None = None, *, rng: Random | None = None) -> State:
+        """Deal with `rng` when given (a simulation reuses one generator for many deals),
+        else with a generator made from `seed`."""
+        rng = rng or make_rng(seed)
+        cards = list(self.pack)
+        rng.shuffle(cards)
+        h, p = self.hand_size, self.players
+        hands = [cards[i * h : (i + 1) * h] for i in range(p)]
+        first = self.first if self.first is not None else rng.randrange(p)
+        return State(self, hands, cards[p * h], cards[p * h + 1 :], first, rng)
+
+    @classmethod
+    def replay(cls, record: Json) -> State:
+        return _replay(cls, record)
+
+    @staticmethod
+    def parse_move(text: str) -> Move:
+        return Move.parse(text)
+
+
+# -- the state ------------------------------------------------------------------------------
+
+
+class State(BaseState):
+    """A Chükö position. Internal turns are tuples (seat, kind, card, drew, recycled) where
+    `recycled` is the new draw pile, next card first, when this reset recycled the pile."""
+
+    game: Game
+
+    def __init__(
+        self,
+        game: Game,
+        hands: list[list[int]],
+        top: int,
+        draw: list[int],
+        first: int,
+        rng: Random,
+    ) -> None:
+        """Start from a deal; `draw` lists the draw pile next card first."""
+        self.game = game
+        self._deal = ([tuple(h) for h in hands], top, tuple(draw))
+        self._hands = [sorted(h) for h in hands]
+        self._pile = [top]
+        self._draw = list(reversed(draw))  # next card last: drawing is a pop
+        self._seat = first
+        self._first = first
+        self._pending = False  # a reset has drawn; the same seat now plays any card
+        self._turns: list[tuple[int, str, int | None, int | None, tuple[int, ...] | None]] = []
+        self._count = 0  # cards played, for the turn limit (K8)
+        self._winner: int | None = None
+        self._over = False
+        self._follow = _followers(game.pack)
+        self._distinct = len(self._follow) == len(game.pack)  # no duplicate cards in hands
+        self._limit = game.turn_limit or 0
+        self._rng = rng
+
+    # -- whose turn and what is legal ----------------------------------------------------
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return () if self._over else (self._seat,)
+
+    @property
+    def pending_reset(self) -> bool:
+        """True between a reset's draw and the card it plays."""
+        return self._pending
+
+    @property
+    def top(self) -> int:
+        return self._pile[-1]
+
+    def hand(self, seat: int) -> list[int]:
+        """A seat's hand, sorted (engine-side; players see theirs through view)."""
+        return list(self._hands[seat])
+
+    def playable(self) -> list[int]:
+        """Distinct cards the seat to move may play now, ascending: those that may follow the
+        top card (K1), or after a reset's draw any card of the hand (K2)."""
+        hand = self._hands[self._seat]
+        if self._pending:
+            cards = hand
+        else:
+            follow = self._follow[self._pile[-1]]
+            cards = [c for c in hand if c in follow]
+        if len(cards) > 1 and len(set(cards)) < len(cards):
+            return sorted(set(cards))
+        return list(cards)
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if self._over or seat != self._seat:
+            return []
+        moves = [_move(c) for c in self.playable()]
+        if not self._pending:
+            moves.append(RESET_MOVE)  # K2: a reset is allowed whether or not a play exists
+        return moves
+
+    def _pick(self, rng: Random) -> int | None:
+        """A uniformly random legal move as a card, or None for a reset (inlines `playable`:
+        this is the inner loop of every random playout)."""
+        hand = self._hands[self._seat]
+        if self._pending:
+            cards = hand if self._distinct else sorted(set(hand))
+            return cards[int(rng.random() * len(cards))]
+        follow = self._follow[self._pile[-1]]
+        cards = []
+        for card in hand:
+            if card in follow:
+                cards.append(card)
+        if not self._distinct:
+            cards = sorted(set(cards))
+        i = int(rng.random() * (len(cards) + 1))
+        return cards[i] if i < len(cards) else None
+
+    def random_move(self, seat: int, rng: Random) -> Move:
+        if self._over or seat != self._seat:
+            raise IllegalMove(f"It is not seat {seat}'s turn.")
+        card = self._pick(rng)
+        return RESET_MOVE if card is None else _move(card)
+
+    def playout(self, rng: Random) -> Outcome:
+        """Play uniformly random legal moves (as `random_move` picks them, with the same
+        `rng` draws) until the game ends; the fast path for simulations and search."""
+        pick, put, reset = self._pick, self.put, self.reset
+        while not self._over:
+            card = pick(rng)
+            if card is None:
+                reset()
+            else:
+                put(card)
+        return self.outcome  # type: ignore[return-value]
+
+    # -- applying moves ---------------------------------------------------------------------
+
+    def _apply(self, seat: int, move: Any) -> None:
+        if not isinstance(move, Move):
+            raise IllegalMove(f"{move!r} is not a Chükö move.")
+        if move.card is None:
+            self.reset()
+        else:
+            self.put(move.card)
+
+    def put(self, card: int) -> None:
+        """The seat to move plays `card`: a normal play (K1) or the card after a reset (K2).
+        Raises IllegalMove, changing nothing, when the rules do not allow it."""
+        if self._over:
+            raise IllegalMove("The game is over.")
+        seat = self._seat
+        hand = self._hands[seat]
+        if card not in hand:
+            raise IllegalMove(f"{card} is not in your hand.")
+        if self._pending:
+            self._pending = False
+            _, kind, _, drew, recycled = self._turns[-1]
+            self._turns[-1] = (seat, kind, card, drew, recycled)
+        else:
+            top = self._pile[-1]
+            if card not in self._follow[top]:
+                raise IllegalMove(
+                    f"{card} cannot follow {top}: it shares no prime factor with it and is not "
+                    "lower (ruling K1); reset to play it anyway."
+                )
+            self._turns.append((seat, PLAY, card, None, None))
+        hand.remove(card)
+        self._pile.append(card)
+        self._count += 1
+        if not hand:  # K5: the game ends the moment a hand is empty
+            self._winner = seat
+            self._over = True
+        elif self._count == self._limit:  # K8
+            self._over = True
+        else:
+            seat += 1
+            self._seat = 0 if seat == len(self._hands) else seat
+
+    def reset(self, recycled: list[int] | None = None) -> None:
+        """The seat to move resets (K2): draw the next card, recycling the play pile beneath
+        the top card first when the draw pile is empty, or with nothing at all to draw take a
+        free reset. `recycled` (next card first) replays a recorded recycle instead of
+        shuffling. Raises IllegalMove, changing nothing, when not allowed."""
+        if self._over:
+            raise IllegalMove("The game is over.")
+        if self._pending:
+            raise IllegalMove("You have already drawn for this reset: now play any card.")
+        draw, pile = self._draw, self._pile
+        order: tuple[int, ...] | None = None
+        if draw:
+            if recycled is not None:
+                raise IllegalMove("The draw pile is not empty, so nothing is recycled.")
+        elif len(pile) > 1:
+            under = pile[:-1]
+            if recycled is None:
+                self._rng.shuffle(under)
+            elif Counter(recycled) != Counter(under):
+                raise IllegalMove("The recycled pile must be exactly the cards beneath the top.")
+            else:
+                under = list(recycled)
+            order = tuple(under)
+            del pile[:-1]
+            under.reverse()
+            draw.extend(under)
+        elif recycled:
+            raise IllegalMove("There is nothing beneath the top card to recycle.")
+        seat = self._seat
+        drew = None
+        if draw:
+            drew = draw.pop()
+            insort(self._hands[seat], drew)
+        self._turns.append((seat, RESET, None, drew, order))
+        self._pending = True
+
+    # -- what players see and the result ------------------------------------------------------
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if not self._over:
+            return None
+        scores = tuple(float(s == self._winner) for s in range(len(self._hands)))
+        if self._winner is None:
+            return Outcome(scores, (), f"The turn limit of {self._limit} turns was reached.")
+        return Outcome(scores, (self._winner,), f"Seat {self._winner} emptied their hand.")
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    @property
+    def turns_played(self) -> int:
+        return self._count
+
+    def view(self, seat: int | None) -> Json:
+        """Ruling K6: own hand, every hand's size, every card played and by whom, the draw
+        pile's size and, after a recycle, which cards went into it but not their order."""
+        players = len(self._hands)
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
+            raise ConfigError(f"There is no seat {seat!r} in a {players}-player game.")
+        outcome = self.outcome
+        own = seat is not None
+        return {
+            "game": Game.id,
+            "pack": list(self.game.pack),
+            "players": players,
+            "seat": seat,
+            "first": self._first,
+            "turn_limit": self.game.turn_limit,
+            "to_move": list(self.to_move),
+            "phase": "over" if self._over else RESET if self._pending else PLAY,
+            "hand": list(self._hands[seat]) if own else None,
+            "drawn": self._turns[-1][3] if own and self._pending and seat == self._seat else None,
+            "hand_sizes": [len(h) for h in self._hands],
+            "draw_size": len(self._draw),
+            "pile": list(self._pile),
+            "top": self._pile[-1],
+            "turns": self._public_turns(seat),
+            "turns_played": self._count,
+            "winner": self._winner,
+            "outcome": outcome.to_json() if outcome else None,
+        }
+
+    def _public_turns(self, seat: int | None) -> list[Json]:
+        """Every turn as `seat` may know it: the drawn card only on its own resets, a recycled
+        pile as a sorted list; 'chuko' marks a hand going down to one card (K7)."""
+        sizes = [self.game.hand_size] * len(self._hands)
+        turns = []
+        for who, kind, card, drew, recycled in self._turns:
+            entry: Json = {"seat": who, "kind": kind}
+            if card is not None:
+                entry["card"] = card
+            if kind == RESET and who == seat:
+                entry["drew"] = drew
+            if recycled is not None:
+                entry["recycled"] = sorted(recycled)
+            before = sizes[who]
+            sizes[who] += (drew is not None) - (card is not None)
+            entry["chuko"] = sizes[who] == 1 < before
+            turns.append(entry)
+        return turns
+
+    def record(self) -> Json:
+        if self._deal is None:
+            raise ChukoError("A position sampled for search has no game record.")
+        hands, top, draw = self._deal
+        turns = []
+        for seat, kind, card, drew, recycled in self._turns:
+            entry: Json = {"seat": seat, "kind": kind}
+            if card is not None:
+                entry["card"] = card
+            if drew is not None:
+                entry["drew"] = drew
+            if recycled is not None:
+                entry["recycled"] = list(recycled)
+            turns.append(entry)
+        outcome = self.outcome
+        return {
+            "game": Game.id,
+            "pack": list(self.game.pack),
+            "players": len(self._hands),
+            "first": self._first,
+            "turn_limit": self.game.turn_limit,
+            "deal": {"hands": [list(h) for h in hands], "top": top, "draw": list(draw)},
+            "turns": turns,
+            "winner": self._winner,
+            "outcome": outcome.to_json() if outcome else None,
+        }
+
+    def copy(self) -> State:
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other._hands = [list(h) for h in self._hands]
+        other._pile = list(self._pile)
+        other._draw = list(self._draw)
+        other._turns = list(self._turns)
+        other._rng = _copy_rng(self._rng)
+        return other
+
+
+def _copy_rng(rng: Random) -> Random:
+    """An independent generator in the same state (SystemRandom has no state to copy)."""
+    if isinstance(rng, SystemRandom):
+        return rng
+    other = Random()
+    other.setstate(rng.getstate())
+    return other
+
+
+# -- records --------------------------------------------------------------------------------
+
+
+def _ints(value: Any, what: str) -> list[int]:
+    if not isinstance(value, list) or not all(
+        isinstance(c, int) and not isinstance(c, bool) for c in value
+    ):
+        raise ParseError(f"The record's {what} is not a list of cards.")
+    return value
+
+
+def _replay(cls: type[Game], record: Json) -> State:
+    """Rebuild a game from its record, re-checking the deal and every turn."""
+    if not isinstance(record, dict) or record.get("game") != Game.id:
+        raise ParseError("That record is not a Chükö game.")
+    deal = record.get("deal")
+    if not isinstance(deal, dict):
+        raise ParseError("The record has no deal.")
+    pack = _ints(record.get("pack"), "pack")
+    game = cls(
+        players=record.get("players"),  # type: ignore[arg-type]
+        pack=tuple(pack),
+        first=record.get("first"),
+        turn_limit=record.get("turn_limit"),
+    )
+    if game.first is None:
+        raise ParseError("The record does not say who played first.")
+    hands = deal.get("hands")
+    if not isinstance(hands, list) or len(hands) != game.players:
+        raise ParseError(f"The record's deal needs {game.players} hands.")
+    hands = [_ints(h, "hand") for h in hands]
+    draw = _ints(deal.get("draw"), "draw pile")
+    top = deal.get("top")
+    if not isinstance(top, int) or isinstance(top, bool):
+        raise ParseError("The record's deal has no top card.")
+    if any(len(h) != game.hand_size for h in hands):
+        raise ParseError(f"Every hand of the deal must hold {game.hand_size} card(s) (K3).")
+    if Counter([c for h in hands for c in h] + [top] + draw) != Counter(pack):
+        raise ParseError("The record's deal does not use exactly the cards of its pack.")
+    state = State(game, hands, top, draw, game.first, make_rng(None))
+    turns = record.get("turns", [])
+    if not isinstance(turns, list):
+        raise ParseError("The record's turns are not a list.")
+    for number, turn in enumerate(turns, 1):
+        try:
+            _replay_turn(state, turn)
+        except ChukoError as error:
+            raise type(error)(f"Turn {number} of the record: {error}") from None
+    if "winner" in record and record["winner"] != state.winner:
+        raise ParseError("The record's winner is not the one its turns produce.")
+    return state
+
+
+def _replay_turn(state: State, turn: Any) -> None:
+    if not isinstance(turn, dict) or turn.get("kind") not in (PLAY, RESET):
+        raise ParseError("a turn is an object with a kind, 'play' or 'reset'.")
+    seat, card = turn.get("seat"), turn.get("card")
+    if seat not in state.to_move:
+        raise IllegalMove(f"it is not seat {seat}'s turn.")
+    if card is not None and (not isinstance(card, int) or isinstance(card, bool)):
+        raise ParseError(f"{card!r} is not a card.")
+    if turn["kind"] == PLAY:
+        if card is None:
+            raise ParseError("a play needs its card.")
+        state.put(card)
+        return
+    recycled = turn.get("recycled")
+    if recycled is not None:
+        recycled = _ints(recycled, "recycled pile")
+    elif not state._draw and len(state._pile) > 1:
+        raise ParseError("this reset recycled the play pile but the record lacks its order.")
+    state.reset(recycled)
+    if turn.get("drew") != state._turns[-1][3]:
+        raise ParseError("the card drawn is not the next card of the draw pile.")
+    if card is not None:
+        state.put(card)
+
+
+# -- sampling hidden cards for search ----------------------------------------------------------
+
+
+def sampler(view: Json) -> Callable[[Random], State]:
+    """For a seat's view (K6), a function that deals the cards that seat cannot see at
+    random, consistently with everything it can: every sampled state could be the real one.
+
+    Hidden cards are the pack less the seat's hand and the play pile. After a recycle the
+    draw pile holds only cards that went into it and were not drawn since; the seat knows
+    its own draws, so the draw pile is sampled among those still hidden."""
+    seat = view["seat"]
+    if seat is None:
+        raise ConfigError("A spectator has no hand to search from.")
+    game = Game(players=view["players"], pack=tuple(view["pack"]), turn_limit=view["turn_limit"])
+    hand, pile, sizes = list(view["hand"]), list(view["pile"]), list(view["hand_sizes"])
+    hidden = Counter(game.pack)
+    hidden.subtract(hand)
+    hidden.subtract(pile)
+    turns = view["turns"]
+    candidates = +hidden
+    for index in range(len(turns) - 1, -1, -1):
+        if "recycled" in turns[index]:
+            since = Counter(turns[index]["recycled"])
+            since.subtract(
+                t["drew"] for t in turns[index:] if t["seat"] == seat and t.get("drew") is not None
+            )
+            candidates = +since & candidates
+            break
+    pool = list(candidates.elements())
+    rest = hidden.copy()
+    rest.subtract(pool)
+    others = list((+rest).elements())
+    draw_size = view["draw_size"]
+    to_move, pending = view["to_move"], view["phase"] == RESET
+    done = view["phase"] == "over"
+    first = view["first"]
+    count = view["turns_played"]
+
+    def sample(rng: Random) -> State:
+        draw = rng.sample(pool, len(pool))
+        unseen = others + draw[draw_size:]
+        rng.shuffle(unseen)
+        hands, at = [], 0
+        for s, size in enumerate(sizes):
+            if s == seat:
+                hands.append(list(hand))
+            else:
+                hands.append(unseen[at : at + size])
+                at += size
+        state = State(game, hands, pile[0], draw[:draw_size], first, rng)
+        state._deal = None
+        state._pile = list(pile)
+        state._count = count
+        state._over = done
+        if to_move:
+            state._seat = to_move[0]
+        if pending:
+            state._pending = True
+            state._turns.append((seat, RESET, None, view["drawn"], None))
+        return state
+
+    return sample
