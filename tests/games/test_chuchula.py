@@ -1,0 +1,312 @@
+"""Chuchula's group ranking and engine (rulings H1–H8) and the rule text's examples."""
+
+import itertools
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chuko.core.deck52 import DECK, parse_cards
+from chuko.core.errors import ConfigError, IllegalMove, ParseError
+from chuko.games.chuchula import (
+    Game,
+    Grouping,
+    GroupType,
+    group_strength,
+    group_type,
+    parse_mode,
+    random_grouping,
+    score_position,
+)
+
+# The rule text's example hand. Its grouping prints the pair's odd card as ♦J, which is
+# already in the first group; the hand holds ♥J, which is what the example means.
+EXAMPLE_HAND = "♠A ♠4 ♠5 ♦K ♦Q ♦J ♦2 ♣9 ♣8 ♥J ♥7 ♥4 ♥3"
+EXAMPLE_GROUPING = "♦K♦Q♦J | ♠A♦2♥3 | ♣9♣8♥7 | ♥4♠4♥J ; ♠5"
+
+
+def play_random(state, rng):
+    while state.to_move:
+        for seat in state.to_move:
+            state.play(seat, state.random_move(seat, rng))
+    return state
+
+
+def test_all_22100_groups_split_into_the_six_types_as_counted():  # ruling H2
+    counts = Counter(group_type(g) for g in itertools.combinations(DECK, 3))
+    assert counts == {
+        GroupType.TRIAL: 52,
+        GroupType.DOUBLE_SEQUENCE: 48,
+        GroupType.SEQUENCE: 720,
+        GroupType.COLOR: 1096,
+        GroupType.PAIR: 3744,
+        GroupType.INDIVIDUAL: 16440,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("♠3♦3♣3", GroupType.TRIAL),
+        ("♦4♦3♦2", GroupType.DOUBLE_SEQUENCE),
+        ("♠A♠K♠Q", GroupType.DOUBLE_SEQUENCE),
+        ("♠A♠2♠3", GroupType.DOUBLE_SEQUENCE),
+        ("♠6♦5♣4", GroupType.SEQUENCE),
+        ("♠A♦K♠Q", GroupType.SEQUENCE),
+        ("♠A♦2♠3", GroupType.SEQUENCE),
+        ("♠K♠2♠3", GroupType.COLOR),
+        ("♠3♦3♠K", GroupType.PAIR),
+        ("♠Q♠9♦4", GroupType.INDIVIDUAL),
+        ("♠K♦A♣2", GroupType.INDIVIDUAL),  # ruling H2: K-A-2 is not consecutive
+    ],
+)
+def test_rule_text_group_examples_have_their_type(text, kind):
+    assert group_type(parse_cards(text)) is kind
+
+
+def test_rule_text_trial_of_aces_beats_a_double_sequence_and_a_lower_trial():
+    assert group_strength("♠A♦A♣A") > group_strength("♠10♠9♠8")
+    assert group_strength("♠A♦A♣A") > group_strength("♠J♦J♣J")
+
+
+def test_ace_king_queen_beats_ace_two_three_beats_king_queen_jack():  # ruling H3
+    aqk, a23, kqj, four = (group_strength(t) for t in ("As Kd Qc", "Ah 2s 3d", "Ks Qh Jd",
+                                                        "4s 3h 2d"))
+    assert aqk > a23 > kqj > four
+
+
+def test_a_pair_meets_a_pair_by_the_pairs_rank_then_the_odd_card():  # ruling H3
+    assert group_strength("5s 5h 2d") > group_strength("4s 4h Ad")
+    assert group_strength("5s 5h 3d") > group_strength("5c 5d 2d")
+    assert group_strength("5s 5h 3d") == group_strength("5c 5d 3h")
+
+
+def test_color_and_individual_compare_highest_then_second_then_third():  # ruling H3
+    assert group_strength("Ks 9s 2s") > group_strength("Kh 8h 7h")
+    assert group_strength("Ks 9s 3s") > group_strength("Kh 9h 2h")
+    assert group_strength("Ks 9h 3d") > group_strength("Qs Jh 9d")
+
+
+@given(st.permutations(DECK))
+def test_a_higher_type_always_beats_a_lower_one_and_suits_never_break_ties(deck):
+    a, b = deck[:3], deck[3:6]
+    if group_type(a) > group_type(b):
+        assert group_strength(a) > group_strength(b)
+    suits = {"s": "h", "h": "d", "d": "c", "c": "s"}
+    relabelled = parse_cards(" ".join(f"{c.rank if c.rank <= 10 else 'JQKA'[c.rank - 11]}"
+                                      f"{suits[c.suit]}" for c in a))
+    assert group_strength(relabelled) == group_strength(a)
+
+
+def test_rule_text_example_hand_takes_its_example_grouping():  # ruling H4
+    hand = parse_cards(EXAMPLE_HAND)
+    move = Grouping.parse(EXAMPLE_GROUPING)
+    assert [group_type(g).name for g in move.groups] == [
+        "DOUBLE_SEQUENCE", "SEQUENCE", "SEQUENCE", "PAIR"]
+    assert str(move) == "Kd Qd Jd | As 3h 2d | 9c 8c 7h | 4s 4h Jh ; 5s"
+    state = _state_with_hands(Game(players=2, mode="rounds", length=1), hand)
+    state.play(0, move)
+    assert state.to_move == (1,)
+
+
+def _state_with_hands(game, first_hand):
+    """A state whose seat 0 holds `first_hand`, built through a replayed record."""
+    rest = [c for c in DECK if c not in set(first_hand)]
+    hands = [first_hand] + [rest[i * 13 : (i + 1) * 13] for i in range(game.players - 1)]
+    aside = rest[(game.players - 1) * 13 :]
+    record = {**game.config_json(), "draw": None, "rounds": [{
+        "dealer": 0, "hands": [" ".join(map(str, h)) for h in hands],
+        "aside": " ".join(map(str, aside)), "moves": []}]}
+    return Game.replay(record)
+
+
+def test_rule_text_first_competition_is_won_by_the_king_queen_jack_of_diamonds():  # H5
+    groups = [parse_cards(t) for t in ("♦K♦Q♦J", "♦A♠2♠3", "♠8♠9♣7", "♥K♥J♥10")]
+    result = score_position(groups)
+    assert result.winner == 0 and result.tied == ()
+
+
+def test_rule_text_second_competition_cancels_the_point():  # ruling H5
+    groups = [parse_cards(t) for t in ("♦K♦Q♦J", "♦A♠2♠3", "♠8♠9♣7", "♥K♥Q♥J")]
+    result = score_position(groups)
+    assert result.winner is None and result.tied == (0, 3)
+
+
+def test_an_out_of_order_grouping_is_refused_with_the_reason_and_nothing_changes():  # H4
+    state = _state_with_hands(Game(), parse_cards(EXAMPLE_HAND))
+    before = json.dumps(state.record())
+    with pytest.raises(IllegalMove, match="Group 2.*stronger than group 1.*strongest first"):
+        state.play(0, "♠A♦2♥3 | ♦K♦Q♦J | ♣9♣8♥7 | ♥4♠4♥J ; ♠5")
+    assert json.dumps(state.record()) == before and 0 in state.to_move
+
+
+def test_a_grouping_with_cards_the_player_does_not_hold_is_refused():  # ruling H4
+    state = _state_with_hands(Game(), parse_cards(EXAMPLE_HAND))
+    with pytest.raises(IllegalMove, match="You do not hold"):
+        state.play(0, "♦K♦Q♦J | ♠A♦2♥3 | ♣9♣8♥7 | ♥4♠4♥J ; ♠6")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Kd Qd Jd | As 2d 3h | 9c 8c 7h | 4h 4s Jh", "card left out"),
+        ("Kd Qd Jd | As 2d 3h | 9c 8c 7h ; 5s", "four groups"),
+        ("Kd Qd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; 5s", "three different cards"),
+        ("Kd Qd Jd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; Kd", "repeats"),
+        ("Kd Qd Jd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; 5s 6s", "one card"),
+        ("Kd Qd Xd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; 5s", "not a card"),
+    ],
+)
+def test_malformed_groupings_raise_a_parse_error_saying_what_is_wrong(text, message):
+    with pytest.raises(ParseError, match=message):
+        Grouping.parse(text)
+
+
+@given(st.permutations(DECK), st.integers(0, 10**6))
+def test_grouping_text_parses_back_to_the_same_move(deck, seed):
+    move = random_grouping(deck[:13], random.Random(seed))
+    assert Grouping.parse(str(move)) == move
+
+
+def test_no_view_shows_a_grouping_before_every_player_has_committed():  # ruling H4
+    state = Game(players=3).new(seed=5)
+    move = state.random_move(0, random.Random(1))
+    state.play(0, move)
+    assert state.to_move == (1, 2)
+    assert state.view(0)["grouping"] == str(move)
+    for seat in (1, 2, None):
+        text = json.dumps(state.view(seat))
+        assert not any(group in text for group in str(move).split(" ; ")[0].split(" | "))
+    assert state.view(1)["grouping"] is None
+    assert "hand" not in state.view(None)
+    assert state.view(None)["committed"] == [True, False, False]
+
+
+def test_a_commit_is_final():  # ruling H4
+    state = Game().new(seed=2)
+    state.play(0, state.random_move(0, random.Random(0)))
+    with pytest.raises(IllegalMove, match="not seat 0's turn"):
+        state.play(0, state.random_move(1, random.Random(0)))
+
+
+def test_the_deal_passes_anticlockwise_and_groups_show_from_the_dealers_right():  # H6
+    state = play_random(Game(players=4, length=6).new(seed=11), random.Random(3))
+    rounds = state.view(None)["rounds"]
+    dealers = [r["dealer"] for r in rounds]
+    assert all((a - 1) % 4 == b for a, b in itertools.pairwise(dealers))
+    assert rounds[0]["show_order"] == [(dealers[0] - k) % 4 for k in (1, 2, 3, 4)]
+
+
+def test_three_players_get_13_cards_each_and_13_are_set_aside():  # ruling H1
+    record = Game(players=3).new(seed=4).record()
+    deal = record["rounds"][0]
+    assert [len(parse_cards(h)) for h in deal["hands"]] == [13, 13, 13]
+    assert len(parse_cards(deal["aside"])) == 13
+
+
+@pytest.mark.parametrize("length", [1, 3, 5])
+def test_a_round_game_ends_after_its_rounds(length):  # ruling H7
+    state = play_random(Game(mode="rounds", length=length).new(seed=length), random.Random(0))
+    assert state.round_number == length and state.to_move == ()
+
+
+@pytest.mark.parametrize("target", [3, 10])
+def test_a_point_game_ends_after_the_round_where_someone_reaches_the_target(target):  # H7
+    state = play_random(Game(mode="points", length=target).new(seed=target), random.Random(9))
+    rounds = state.view(None)["rounds"]
+    totals = [0] * 4
+    for number, entry in enumerate(rounds, 1):
+        for position in entry["positions"]:
+            if position["winner"] is not None:
+                totals[position["winner"]] += 1
+        assert (max(totals) >= target) == (number == len(rounds))
+    assert list(state.scores) == totals
+
+
+def test_players_level_on_points_are_ranked_by_the_recorded_draw():  # ruling H8
+    for seed in range(200):
+        state = play_random(Game(players=4, length=1).new(seed=seed), random.Random(seed))
+        scores, draw = state.scores, state.record()["draw"]
+        if scores.count(max(scores)) > 1:
+            break
+    else:
+        pytest.fail("no tie at the top in 200 one-round games")
+    top = [s for s in draw if scores[s] == max(scores)]
+    assert state.ranking[: len(top)] == top
+    assert state.outcome.winners == (top[0],)
+    record = state.record()
+    record["draw"] = list(reversed(draw))
+    assert Game.replay(record).outcome.winners == (top[-1],)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_replaying_the_record_rebuilds_the_same_game(seed):
+    game = Game(players=2 + seed % 3, mode="points", length=5)
+    state = play_random(game.new(seed=seed), random.Random(seed))
+    again = Game.replay(json.loads(json.dumps(state.record())))
+    assert again.record() == state.record() and again.outcome == state.outcome
+    assert again.view(1) == state.view(1)
+
+
+def test_replay_of_an_unfinished_game_resumes_where_it_stopped():
+    state = Game().new(seed=8)
+    state.play(2, state.random_move(2, random.Random(0)))
+    again = Game.replay(state.record())
+    assert again.to_move == (0, 1, 3) and again.view(2) == state.view(2)
+
+
+def test_replay_refuses_a_tampered_record_with_a_sentence():
+    state = play_random(Game(length=2).new(seed=3), random.Random(3))
+    record = state.record()
+    bad_move = json.loads(json.dumps(record))
+    seat, text = bad_move["rounds"][0]["moves"][0]
+    groups, leftover = text.split(" ; ")
+    first, *rest = groups.split(" | ")
+    bad_move["rounds"][0]["moves"][0][1] = " | ".join([*rest, first]) + " ; " + leftover
+    bad_dealer = json.loads(json.dumps(record))
+    bad_dealer["rounds"][1]["dealer"] = (record["rounds"][0]["dealer"] + 1) % 4
+    bad_deal = json.loads(json.dumps(record))
+    bad_deal["rounds"][0]["hands"][1] = bad_deal["rounds"][0]["hands"][0]
+    for broken in (bad_move, bad_dealer, bad_deal, {"game": "chuko"}, {"game": "chuchula"}):
+        with pytest.raises(ParseError):
+            Game.replay(broken)
+
+
+def test_copy_is_independent_of_the_original():
+    state = Game().new(seed=6)
+    twin = state.copy()
+    play_random(twin, random.Random(1))
+    assert state.round_number == 1 and state.to_move == (0, 1, 2, 3)
+    assert twin.outcome is not None
+
+
+def test_legal_moves_list_every_valid_grouping_once_sorted_and_random_moves_are_among_them():
+    state = Game().new(seed=1)
+    moves = state.legal_moves(0)
+    texts = [str(m) for m in moves]
+    assert len(moves) >= 200_200  # 13 leftovers × 15,400 splits, more where groups tie
+    assert texts == sorted(texts) and len(set(texts)) == len(texts)
+    members = set(moves)
+    rng = random.Random(2)
+    assert all(state.random_move(0, rng) in members for _ in range(50))
+    assert state.legal_moves(0) is moves  # cached for the round
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{"players": 1}, {"players": 5}, {"mode": "laps"}, {"length": 0}, {"players": "4"}],
+)
+def test_a_bad_configuration_is_refused_with_a_sentence(config):
+    with pytest.raises(ConfigError):
+        Game(**config)
+
+
+def test_game_length_text_reads_rounds_and_points():
+    assert parse_mode("rounds:5") == ("rounds", 5)
+    assert parse_mode(" Points:10 ") == ("points", 10)
+    for bad in ("5", "rounds", "points:0", "laps:3", "rounds:x"):
+        with pytest.raises(ConfigError, match="rounds:N"):
+            parse_mode(bad)
