@@ -170,8 +170,9 @@ class HardBot:
                 log = math.log(done)
                 arm = max(
                     range(count),
-                    key=lambda i: wins[i] / visits[i]
-                    + self.exploration * math.sqrt(log / visits[i]),
+                    key=lambda i: (
+                        wins[i] / visits[i] + self.exploration * math.sqrt(log / visits[i])
+                    ),
                 )
             world = sample(rng)
             world.play(seat, legal_moves[arm])
@@ -180,5 +181,5 @@ class HardBot:
             wins[arm] += world.winner == seat
             done += 1
         self.last_simulations = done
-        best = max(range(count), key=lambda i: (wins[i] / visits[i] if visits[i] else -1.0))
+        best = max(range(count), key=lambda i: wins[i] / visits[i] if visits[i] else -1.0)
         return legal_moves[best]

@@ -15,12 +15,16 @@ from chuko.core.errors import ChukoError
 
 COMMANDS: dict[str, dict[str, str]] = {
     "play": {
+        "chuko": "chuko.tui.chuko",
         "crossroads": "chuko.tui.crossroads",
         "caravan": "chuko.tui.caravan",
     },
     "solve": {
         "crossroads": "chuko.cli.solve",
         "caravan": "chuko.cli.solve",
+    },
+    "simulate": {
+        "chuko": "chuko.analysis.simulate",
     },
 }
 

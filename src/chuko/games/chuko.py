@@ -209,6 +209,11 @@ class State(BaseState):
         return self._pending
 
     @property
+    def first(self) -> int:
+        """The seat that played first."""
+        return self._first
+
+    @property
     def top(self) -> int:
         return self._pile[-1]
 
@@ -401,15 +406,19 @@ class State(BaseState):
 
     def _public_turns(self, seat: int | None) -> list[Json]:
         """Every turn as `seat` may know it: the drawn card only on its own resets, a recycled
-        pile as a sorted list; 'chuko' marks a hand going down to one card (K7)."""
+        pile as a sorted list, 'free' for a reset with nothing to draw; 'chuko' marks a hand
+        going down to one card (K7)."""
         sizes = [self.game.hand_size] * len(self._hands)
         turns = []
         for who, kind, card, drew, recycled in self._turns:
             entry: Json = {"seat": who, "kind": kind}
             if card is not None:
                 entry["card"] = card
-            if kind == RESET and who == seat:
-                entry["drew"] = drew
+            if kind == RESET:
+                if who == seat:
+                    entry["drew"] = drew
+                # Whether a card was drawn is public: the hand sizes show it.
+                entry["free"] = drew is None and recycled is None
             if recycled is not None:
                 entry["recycled"] = sorted(recycled)
             before = sizes[who]
