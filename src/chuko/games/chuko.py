@@ -75,7 +75,7 @@ class Move:
             word = words[0]
             if word in ("r", "reset", "d", "draw"):
                 return RESET_MOVE
-            if word.isdigit() and int(word) >= 1:
+            if word.isascii() and word.isdigit() and len(word) < 19 and int(word) >= 1:
                 return Move(int(word))
         raise ParseError(
             f"{text.strip()!r} is not a move: type a card's number (e.g. 15) to play it, "

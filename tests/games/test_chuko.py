@@ -1,0 +1,420 @@
+"""Chükö rules (K1–K8), records, views and the fast playout path."""
+
+import json
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
+from chuko.core.packs import PACKS
+from chuko.games.chuko import Game, Move, State, deal_size, may_follow, sampler
+
+
+def position(hands, top, draw=(), first=0, turn_limit=1000, seed=0):
+    """A state dealt exactly these hands, top card and draw pile (next card first); the pack
+    is every card used."""
+    cards = [c for h in hands for c in h] + [top] + list(draw)
+    game = Game(players=len(hands), pack=tuple(cards), first=first, turn_limit=turn_limit)
+    assert all(len(h) == game.hand_size for h in hands), "not a deal that K3 allows"
+    return State(game, [list(h) for h in hands], top, list(draw), first, random.Random(seed))
+
+
+def recycling(seed=3):
+    """A game with no draw pile where seat 0, after six plays, must reset on a 7: the six
+    cards beneath the top are recycled and seat 0 draws one; its reset is pending."""
+    state = position([[22, 9, 8, 30], [14, 7, 6, 2]], top=15, seed=seed)
+    for seat, card in ((0, "9"), (1, "6"), (0, "8"), (1, "14"), (0, "22"), (1, "7")):
+        state.play(seat, card)
+    assert [str(m) for m in state.legal_moves(0)] == ["reset"]
+    state.play(0, "reset")
+    return state
+
+
+def random_games(players=2, count=50, pack=PACKS["standard"], seed=0):
+    """Finished random games, played through the public protocol."""
+    rng = random.Random(seed)
+    game = Game(players=players, pack=pack)
+    for index in range(count):
+        state = game.new(seed * 1000 + index)
+        while state.outcome is None:
+            seat = state.to_move[0]
+            state.play(seat, state.random_move(seat, rng))
+        yield state
+
+
+def snapshot(state):
+    return json.dumps([state.record(), [state.view(s) for s in range(state.game.players)]])
+
+
+# -- K1 and the rule text's example ------------------------------------------------------
+
+
+def test_rule_text_example_on_15_21_and_11_may_be_played_but_not_22():  # ruling K1
+    assert may_follow(21, 15)  # shares the factor 3
+    assert may_follow(11, 15)  # lower
+    assert not may_follow(22, 15)
+    state = position([[11, 21, 22], [2, 6, 7]], top=15)
+    assert [str(m) for m in state.legal_moves(0)] == ["11", "21", "reset"]
+    with pytest.raises(IllegalMove, match="22 cannot follow 15"):
+        state.play(0, "22")
+
+
+def test_one_matches_nothing_but_is_lower_than_any_other_card():  # rulings G1, K1
+    assert may_follow(1, 2)
+    assert not may_follow(7, 1)
+    assert not may_follow(1, 1)
+    assert may_follow(7, 7)  # equal cards above 1 match
+
+
+def test_on_a_1_only_a_reset_is_legal():  # ruling K1, K2
+    state = position([[2, 3], [4, 5]], top=1, draw=[6])
+    assert state.legal_moves(0) == [Move(None)]
+
+
+# -- K3 the deal ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", range(1, 25))
+def test_deal_sizes_follow_k3_for_packs_of_every_size(size):  # ruling K3
+    pack = tuple(range(2, 2 + size))
+    for players in range(2, size + 2):
+        h = min(5, (size - 1) // players)
+        if h < 1:
+            with pytest.raises(ConfigError, match="K3"):
+                Game(players=players, pack=pack)
+            continue
+        state = Game(players=players, pack=pack).new(seed=size * 100 + players)
+        assert deal_size(size, players) == h
+        assert state.view(None)["hand_sizes"] == [h] * players
+        assert state.view(None)["draw_size"] == size - players * h - 1
+        assert len(state.view(None)["pile"]) == 1
+
+
+def test_configurations_that_cannot_play_are_refused_with_a_sentence():
+    for bad in (
+        {"players": 1},
+        {"players": 12},  # the standard pack of 12 serves at most 11 players
+        {"pack": "2,x"},
+        {"pack": [2, 0, 3]},
+        {"first": 2},
+        {"turn_limit": 0},
+    ):
+        with pytest.raises(ChukoError) as error:
+            Game(**bad)
+        assert str(error.value).endswith(".")
+
+
+def test_a_seed_deals_the_same_game_and_the_first_seat_can_be_given():  # ruling K4
+    assert Game(players=3).new(7).record() == Game(players=3).new(7).record()
+    assert {Game(players=3).new(s).first for s in range(30)} == {0, 1, 2}
+    assert Game(players=3, first=2).new(1).to_move == (2,)
+
+
+# -- playing, K2 resets, recycling, K5 ending ------------------------------------------------
+
+
+def test_play_passes_clockwise_and_the_played_card_goes_on_top():  # ruling K4
+    state = position([[14, 9], [6, 7], [8, 3]], top=15, draw=[2])
+    state.play(0, "9")
+    assert state.top == 9 and state.to_move == (1,)
+    state.play(1, "6")
+    state.play(2, "3")
+    assert state.to_move == (0,)
+
+
+def test_a_reset_draws_then_plays_any_card_including_the_drawn_one():  # ruling K2
+    state = position([[22, 9], [6, 7]], top=15, draw=[8])
+    state.play(0, "reset")
+    assert state.to_move == (0,) and state.pending_reset
+    assert state.view(0)["drawn"] == 8 and state.view(0)["hand"] == [8, 9, 22]
+    assert [str(m) for m in state.legal_moves(0)] == ["8", "9", "22"]
+    state.play(0, "22")  # could not follow 15 normally
+    assert state.top == 22 and state.to_move == (1,)
+    assert state.record()["turns"] == [{"seat": 0, "kind": "reset", "card": 22, "drew": 8}]
+
+
+def test_a_reset_is_allowed_even_when_a_normal_play_exists():  # ruling K2
+    state = position([[9], [6]], top=15, draw=[8])
+    state.play(0, "r")
+    state.play(0, "8")
+    assert state.view(None)["hand_sizes"] == [1, 1]
+
+
+def test_an_empty_draw_pile_is_refilled_from_the_pile_beneath_the_top():  # ruling K2
+    state = recycling()
+    turn = state.record()["turns"][-1]
+    assert sorted(turn["recycled"]) == [6, 8, 9, 14, 15, 22]
+    assert turn["drew"] == turn["recycled"][0]  # the next card is the one drawn
+    assert state.view(None)["pile"] == [7]
+    assert state.view(None)["draw_size"] == 5
+    state.play(0, str(turn["drew"]))
+    assert Game.replay(state.record()).record() == state.record()
+
+
+def test_a_free_reset_draws_nothing_and_can_win():  # ruling K2, K5
+    state = position([[22], [6]], top=15)
+    state.play(0, "reset")
+    assert state.view(0)["drawn"] is None and state.view(0)["hand"] == [22]
+    state.play(0, "22")
+    assert state.winner == 0
+    assert state.outcome.winners == (0,) and state.outcome.scores == (1.0, 0.0)
+    assert state.to_move == () and state.legal_moves(1) == []
+    assert state.view(1)["turns"][0]["free"] is True
+    assert Game.replay(state.record()).winner == 0
+
+
+def test_emptying_the_hand_with_a_normal_play_wins_at_once():  # ruling K5
+    state = position([[9, 2], [6, 7]], top=15, draw=[8])
+    state.play(0, "9")
+    state.play(1, "6")
+    state.play(0, "2")
+    assert state.winner == 0 and state.view(None)["hand_sizes"] == [0, 1]
+
+
+def test_chuko_is_marked_when_a_hand_goes_down_to_one_card():  # ruling K7
+    state = position([[9, 2], [6, 7]], top=15, draw=[8])
+    state.play(0, "9")
+    state.play(1, "r")
+    state.play(1, "8")
+    assert [t["chuko"] for t in state.view(0)["turns"]] == [True, False]
+
+
+def test_the_turn_limit_ends_the_game_with_no_winner():  # ruling K8
+    state = position([[9, 8, 2], [6, 7, 3]], top=15, draw=[10], turn_limit=3)
+    for seat, card in ((0, "9"), (1, "7"), (0, "2")):
+        state.play(seat, card)
+    assert state.outcome is not None and state.winner is None
+    assert state.outcome.winners == () and "turn limit" in state.outcome.reason
+    assert state.record()["winner"] is None
+
+
+def test_every_random_game_ends_under_the_default_turn_limit():  # ruling K8
+    for players in (2, 3, 5):
+        for state in random_games(players, count=40, pack=PACKS["large"], seed=players):
+            assert state.turns_played <= 1000
+
+
+# -- illegal moves ----------------------------------------------------------------------------
+
+
+def test_every_kind_of_illegal_move_is_refused_and_changes_nothing():
+    state = position([[22, 9], [6, 7]], top=15, draw=[8])
+    before = snapshot(state)
+    for seat, move, error in (
+        (1, "6", IllegalMove),  # not this seat's turn
+        (0, "7", IllegalMove),  # not in the hand
+        (0, "22", IllegalMove),  # cannot follow 15
+        (0, "fifteen", ParseError),
+        (0, "0", ParseError),
+        (0, Move(30), IllegalMove),
+        (0, 22, IllegalMove),  # not a move value
+    ):
+        with pytest.raises(error):
+            state.play(seat, move)
+        assert snapshot(state) == before
+    state.play(0, "reset")
+    pending = snapshot(state)
+    with pytest.raises(IllegalMove, match="already drawn"):
+        state.play(0, "reset")
+    assert snapshot(state) == pending
+    with pytest.raises(IllegalMove):
+        state.reset([1, 2])  # a recycle that did not happen
+    assert snapshot(state) == pending
+
+
+def test_no_move_after_the_game_is_over():
+    state = position([[22], [6]], top=15)
+    state.play(0, "r")
+    state.play(0, "22")
+    over = snapshot(state)
+    for move in ("6", "reset"):
+        with pytest.raises(IllegalMove, match="over"):
+            state.play(1, move)
+    assert snapshot(state) == over
+
+
+# -- moves ---------------------------------------------------------------------------------------
+
+
+@given(st.one_of(st.none(), st.integers(1, 10**6)))
+def test_move_text_round_trips(card):
+    move = Move(card)
+    assert Move.parse(str(move)) == move
+    assert Move.parse(f"  PLAY {move} ") == move
+
+
+@given(st.text(max_size=12))
+def test_any_text_is_a_move_or_a_parse_error(text):
+    try:
+        assert isinstance(Game.parse_move(text), Move)
+    except ParseError as error:
+        assert str(error)
+
+
+def test_legal_moves_are_distinct_and_sorted_with_duplicate_cards():  # ruling G2
+    state = position([[6, 6, 4, 35], [6, 9, 2, 3]], top=8, draw=[10])
+    assert [str(m) for m in state.legal_moves(0)] == ["4", "6", "reset"]
+    state.play(0, "r")
+    assert [str(m) for m in state.legal_moves(0)] == ["4", "6", "10", "35"]
+
+
+# -- records ----------------------------------------------------------------------------------
+
+
+def test_a_record_holds_the_issue_fields_and_replays_exactly():
+    for players in (2, 4):
+        for state in random_games(players, count=30, seed=players):
+            record = json.loads(json.dumps(state.record()))
+            assert {"game", "pack", "players", "first", "deal", "turns", "winner"} <= set(record)
+            assert set(record["deal"]) == {"hands", "top", "draw"}
+            replayed = Game.replay(record)
+            assert replayed.record() == record
+            assert replayed.outcome == state.outcome
+
+
+def test_an_unfinished_game_with_a_pending_reset_replays():
+    state = recycling()
+    replayed = Game.replay(state.record())
+    assert replayed.pending_reset and replayed.view(0) == state.view(0)
+
+
+def test_a_tampered_record_is_refused_with_a_reason():
+    state = recycling()
+    state.play(0, "30")
+    good = state.record()
+
+    def tampered(change):
+        record = json.loads(json.dumps(good))
+        change(record)
+        with pytest.raises(ChukoError) as error:
+            Game.replay(record)
+        return str(error.value)
+
+    assert "not a Chükö" in tampered(lambda r: r.update(game="caravan"))
+    assert "Turn 7" in tampered(lambda r: r["turns"][6].update(drew=99))
+    assert "Turn 7" in tampered(lambda r: r["turns"][6].update(recycled=[2, 2]))
+    assert "Turn 7" in tampered(lambda r: r["turns"][6].pop("recycled"))
+    assert "Turn 1" in tampered(lambda r: r["turns"][0].update(seat=1))
+    assert "Turn 1" in tampered(lambda r: r["turns"][0].update(card=22))
+    assert "winner" in tampered(lambda r: r.update(winner=1))
+    assert "deal" in tampered(lambda r: r["deal"].update(top=31))
+    assert tampered(lambda r: r["deal"].update(hands=[[22, 9, 8, 30]]))
+    assert tampered(lambda r: r.update(turns=[{"seat": 0, "kind": "play", "card": 9.5}]))
+    assert tampered(lambda r: r.update(players=1))
+
+
+# -- views (ruling K6) ----------------------------------------------------------------------------
+
+
+def scrambled(state, seat):
+    """The same position with every card `seat` may not know replaced by other numbers:
+    other hands, the draw pile, the undrawn deal, and cards others drew."""
+    other = state.copy()
+    fake = iter(range(10**6, 10**7))
+    other._hands = [h if s == seat else [next(fake) for _ in h] for s, h in enumerate(other._hands)]
+    other._draw = [next(fake) for _ in other._draw]
+    other._turns = [
+        (who, kind, card, drew if who == seat or drew is None else next(fake), recycled)
+        for who, kind, card, drew, recycled in other._turns
+    ]
+    return other
+
+
+def test_no_view_holds_a_card_its_seat_may_not_know():  # ruling K6
+    rng = random.Random(11)
+    for players in (2, 3, 4):
+        game = Game(players=players)
+        for index in range(25):
+            state = game.new(index)
+            while state.outcome is None:
+                mover = state.to_move[0]
+                state.play(mover, state.random_move(mover, rng))
+                for seat in [None, *range(players)]:
+                    view = state.view(seat)
+                    assert scrambled(state, seat).view(seat) == view
+                    assert view["hand"] == (None if seat is None else state.hand(seat))
+                    assert "deal" not in view and "draw" not in view
+
+
+def test_a_recycle_shows_which_cards_but_not_their_order():  # ruling K6
+    state = recycling()
+    order = state.record()["turns"][-1]["recycled"]
+    assert order != sorted(order)  # this seed shuffles them out of order
+    assert state.view(1)["turns"][-1]["recycled"] == sorted(order)
+    assert "drew" not in state.view(1)["turns"][-1]
+    assert state.view(0)["turns"][-1]["drew"] == order[0]
+
+
+def test_a_view_of_a_seat_that_does_not_exist_is_refused():
+    with pytest.raises(ConfigError):
+        Game().new(1).view(2)
+
+
+# -- the fast path and copies -----------------------------------------------------------
+
+
+def test_playout_plays_the_same_game_as_random_moves_through_play():
+    for players in (2, 3, 4):
+        for seed in range(30):
+            fast = Game(players=players).new(seed)
+            slow = fast.copy()
+            fast.playout(random.Random(seed))
+            rng = random.Random(seed)
+            while slow.outcome is None:
+                seat = slow.to_move[0]
+                slow.play(seat, slow.random_move(seat, rng))
+            assert fast.record() == slow.record()
+
+
+def test_a_copy_is_independent_of_its_original():
+    state = Game(players=3).new(4)
+    before = snapshot(state)
+    state.copy().playout(random.Random(1))
+    assert snapshot(state) == before
+
+
+# -- sampling hidden cards for search ----------------------------------------------------
+
+
+def test_sampled_positions_agree_with_the_view_they_come_from():  # ruling K6
+    rng = random.Random(2)
+    for state in random_games(3, count=20, seed=9):
+        record = state.record()
+        replay = Game.replay({**record, "turns": [], "winner": None})
+        for turn in record["turns"]:
+            seat = replay.to_move[0]
+            view = replay.view(seat)
+            world = sampler(view)(rng)
+            seen = world.view(seat)
+            for key in ("hand", "hand_sizes", "draw_size", "pile", "to_move", "phase", "drawn"):
+                assert seen[key] == view[key]
+            hidden = sorted(c for s in range(3) if s != seat for c in world.hand(s))
+            hidden += world._draw
+            assert sorted(hidden + view["hand"] + view["pile"]) == sorted(record["pack"])
+            if turn["kind"] == "play":
+                replay.play(turn["seat"], str(turn["card"]))
+            else:
+                replay.reset(turn.get("recycled"))
+                if "card" in turn:
+                    replay.play(turn["seat"], str(turn["card"]))
+
+
+def test_after_a_recycle_the_sampled_draw_pile_holds_only_recycled_cards_not_drawn_since():
+    state = recycling()
+    drew = state.view(0)["drawn"]
+    state.play(0, "30")
+    recycled = {6, 8, 9, 14, 15, 22}
+    for seed in range(20):
+        world = sampler(state.view(0))(random.Random(seed))
+        assert set(world._draw) == recycled - {drew}  # seat 0 knows what it drew
+        world = sampler(state.view(1))(random.Random(seed))
+        assert set(world._draw) <= recycled and len(world._draw) == 5
+        assert world.hand(1) == state.hand(1)
+
+
+def test_a_sampled_position_is_for_search_and_has_no_record():
+    world = sampler(Game().new(1).view(0))(random.Random(1))
+    with pytest.raises(ChukoError, match="no game record"):
+        world.record()
