@@ -50,7 +50,9 @@ def proportion_interval(successes: int, n: int, confidence: float = 0.95) -> Int
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), confidence)
+    # The interval holds p exactly; min/max only absorb rounding at p = 0 or 1.
+    low, high = max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+    return Interval(p, low, high, confidence)
 
 
 def mean_interval(values: Iterable[float], confidence: float = 0.95) -> Interval:

@@ -1,0 +1,101 @@
+"""Chükö bots: legal moves from views only, the rule text's strategy advice, search."""
+
+import random
+
+import pytest
+
+from chuko.analysis.simulate import play_game
+from chuko.bots import bot_levels, make_bot
+from chuko.core.errors import ConfigError
+from chuko.games.chuko import Game, Move, State
+
+
+def position(hands, top, draw=(), first=0):
+    cards = [c for h in hands for c in h] + [top] + list(draw)
+    game = Game(players=len(hands), pack=tuple(cards), first=first)
+    return State(game, [list(h) for h in hands], top, list(draw), first, random.Random(0))
+
+
+def choose(bot, state):
+    seat = state.to_move[0]
+    return bot.choose(state.view(seat), state.legal_moves(seat))
+
+
+def test_levels_and_refusals():
+    assert bot_levels("chuko") == ("random", "easy", "hard")
+    with pytest.raises(ConfigError, match="choose from random, easy, hard"):
+        make_bot("chuko", "perfect")
+    with pytest.raises(ConfigError):
+        make_bot("chuko", "easy", random.Random(1), simulations=5)
+    with pytest.raises(ConfigError):
+        make_bot("chuko", "hard", random.Random(1), simulations=0)
+    with pytest.raises(ConfigError):
+        make_bot("chuko", "hard", random.Random(1), time_limit=0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_bot_plays_only_legal_moves_to_the_end(players):
+    rng = random.Random(players)
+    bots = [
+        make_bot("chuko", "random", rng),
+        make_bot("chuko", "easy", rng),
+        make_bot("chuko", "hard", rng, simulations=20),
+        make_bot("chuko", "easy", rng),
+    ][:players]
+    for seed in range(6):
+        # State.play raises on an illegal move, so finishing proves every move was legal.
+        state = play_game(Game(players=players).new(seed), bots)
+        assert state.outcome is not None
+
+
+def test_easy_puts_pressure_on_the_next_player_with_a_low_card():
+    # On 30, 2, 9 and 21 may all be played; after a 2 only an even card (or a reset) follows.
+    state = position([[2, 21, 9], [14, 15, 7]], top=30, draw=[11])
+    assert choose(make_bot("chuko", "easy"), state) == Move(2)
+
+
+def test_easy_resets_on_purpose_when_the_next_player_is_about_to_go_out():
+    # Seat 1 plays 2 and holds one card. Seat 0 could play 8, which 5 and 7 (the cards it
+    # cannot see) may both follow; a reset lets it play 3, which neither may follow.
+    state = position([[8, 3], [2, 7]], top=30, draw=[5], first=1)
+    state.play(1, "2")
+    easy = make_bot("chuko", "easy")
+    assert choose(easy, state) == Move(None)
+    state.play(0, "reset")
+    assert choose(easy, state) == Move(3)
+
+
+def test_easy_plays_normally_while_the_next_player_holds_two_cards():
+    state = position([[8, 3, 13], [2, 7, 11]], top=30, draw=[5], first=1)
+    state.play(1, "2")
+    assert choose(make_bot("chuko", "easy"), state) == Move(8)
+
+
+def test_easy_beats_random_heads_up():
+    rng = random.Random(5)
+    bots = [make_bot("chuko", "easy"), make_bot("chuko", "random", rng)]
+    game, wins = Game(), 0
+    for index in range(200):
+        order = bots if index % 2 == 0 else bots[::-1]
+        state = play_game(game.new(rng=rng), order)
+        wins += state.winner == index % 2
+    assert wins > 140
+
+
+def test_hard_takes_a_win_it_can_see():
+    # Seat 0 holds only 9, which may follow 15: playing it wins at once.
+    state = position([[9], [14]], top=15, draw=[2])
+    hard = make_bot("chuko", "hard", random.Random(1), simulations=30)
+    assert choose(hard, state) == Move(9)
+
+
+def test_hard_with_a_simulation_budget_is_reproducible():
+    state = Game(players=3).new(8)
+    moves = {
+        str(choose(make_bot("chuko", "hard", random.Random(4), simulations=60), state))
+        for _ in range(3)
+    }
+    assert len(moves) == 1
+    bot = make_bot("chuko", "hard", random.Random(4), simulations=60)
+    choose(bot, state)
+    assert bot.last_simulations in (0, 60)
