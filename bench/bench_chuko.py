@@ -1,0 +1,126 @@
+"""Chükö (issue 3, item 7): random playout speed and bot strength.
+
+Speed: random playouts of the standard pack, 2 and 4 players, through the engine's fast
+path (`State.playout`) against the baseline in this process, the plain protocol loop
+(`random_move` then `play` for every move). Both pick the same moves from the same
+generator, so they play identical games. The goal is 340,000 turns per second, ten times
+the 34,000 steps per second of RLCard's UNO environment with random agents.
+
+Strength, heads-up with seats alternating, 95% Wilson intervals: easy vs random over 2,000
+games and hard vs easy over 500 at hard's default budget (200 ms per move). For quick
+checks: CHUKO_BENCH_EASY_GAMES, CHUKO_BENCH_HARD_GAMES, and CHUKO_BENCH_HARD_SIMS (a fixed
+number of simulations per move instead of the time budget).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from random import Random
+from typing import Any
+
+from chuko.analysis.simulate import play_game
+from chuko.analysis.stats import proportion_interval
+from chuko.bots import make_bot
+from chuko.games.chuko import Game
+
+GOAL_TURNS = 340_000
+RLCARD_UNO_STEPS = 34_000
+SECONDS = 3.0
+
+
+def protocol_playout(state: Any, rng: Random) -> None:
+    while state.outcome is None:
+        seat = state.to_move[0]
+        state.play(seat, state.random_move(seat, rng))
+
+
+def fast_playout(state: Any, rng: Random) -> None:
+    state.playout(rng)
+
+
+def speed(players: int, playout: Any) -> tuple[float, float, float]:
+    """(playouts, turns) per CPU second of this process, and the share of the wall clock it
+    had: on a shared machine CPU time measures the engine, wall time also the neighbours."""
+    game, rng = Game(players=players), Random(players)
+    games = turns = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < SECONDS:
+        for _ in range(200):
+            state = game.new(rng=rng)
+            playout(state, rng)
+            turns += state.turns_played
+        games += 200
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return games / cpu, turns / cpu, cpu / wall
+
+
+class Timed:
+    """A bot wrapper that records how long each decision takes."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.times, self.simulations = bot, [], []
+
+    def choose(self, view: dict[str, Any], legal_moves: list[Any]) -> Any:
+        start = time.perf_counter()
+        move = self.bot.choose(view, legal_moves)
+        if len(legal_moves) > 1:  # a forced move is not a decision
+            self.times.append(time.perf_counter() - start)
+            self.simulations.append(getattr(self.bot, "last_simulations", 0))
+        return move
+
+
+def strength(strong: str, weak: str, games: int, seed: int, **options: Any) -> None:
+    rng = Random(seed)
+    bot = Timed(make_bot("chuko", strong, Random(seed + 1), **options))
+    other = make_bot("chuko", weak, Random(seed + 2))
+    wins = unfinished = 0
+    start = time.perf_counter()
+    for index in range(games):
+        seat = index % 2  # seats alternate
+        bots = [bot, other] if seat == 0 else [other, bot]
+        state = play_game(Game(players=2).new(rng=rng), bots)
+        wins += state.winner == seat
+        unfinished += state.winner is None
+    interval = proportion_interval(wins, games)
+    verdict = "goal met" if interval.low > 0.5 else "goal NOT met"
+    print(
+        f"{strong} vs {weak}: {games} games, {strong} wins {interval.percent()} "
+        f"({verdict}: lower end above 50%); {unfinished} unfinished; "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+    if bot.times:
+        mean = sum(bot.times) / len(bot.times)
+        sims = sum(bot.simulations) / len(bot.simulations)
+        print(
+            f"  {strong}: {len(bot.times)} decisions, mean {mean * 1000:.1f} ms, "
+            f"max {max(bot.times) * 1000:.1f} ms per move, {sims:.0f} simulations per move"
+        )
+
+
+def main() -> None:
+    print(f"Random playouts, standard pack, {SECONDS:.0f} s each, per CPU second:")
+    for players in (2, 4):
+        base_games, base_turns, _ = speed(players, protocol_playout)
+        games, turns, share = speed(players, fast_playout)
+        print(
+            f"  {players} players: {games:,.0f} playouts/s, {turns:,.0f} turns/s "
+            f"({turns * share:,.0f} per wall second with {share:.0%} of a core); "
+            f"baseline protocol loop {base_games:,.0f} playouts/s, {base_turns:,.0f} turns/s; "
+            f"x{turns / base_turns:.2f} the baseline, {turns / GOAL_TURNS:.0%} of the goal of "
+            f"{GOAL_TURNS:,} turns/s, x{turns / RLCARD_UNO_STEPS:.1f} RLCard UNO's "
+            f"{RLCARD_UNO_STEPS:,} steps/s"
+        )
+    easy_games = int(os.environ.get("CHUKO_BENCH_EASY_GAMES", 2000))
+    hard_games = int(os.environ.get("CHUKO_BENCH_HARD_GAMES", 500))
+    sims = os.environ.get("CHUKO_BENCH_HARD_SIMS")
+    budget = {"simulations": int(sims)} if sims else {}
+    print("Strength, heads-up, seats alternating, 95% Wilson intervals:")
+    strength("easy", "random", easy_games, seed=1)
+    label = f"{sims} simulations per move" if sims else "the default 200 ms per move"
+    print(f"  (hard at {label})")
+    strength("hard", "easy", hard_games, seed=2, **budget)
+
+
+if __name__ == "__main__":
+    main()
