@@ -260,6 +260,13 @@ def test_legal_moves_are_distinct_and_sorted_with_duplicate_cards():  # ruling G
     assert [str(m) for m in state.legal_moves(0)] == ["4", "6", "10", "35"]
 
 
+def test_legal_moves_are_in_sorted_order():
+    for state in random_games(3, count=10, seed=4):
+        replay = Game.replay({**state.record(), "turns": [], "winner": None})
+        moves = replay.legal_moves(replay.to_move[0])
+        assert moves == sorted(moves) and moves[-1] == Move(None)
+
+
 # -- records ----------------------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, total_ordering
 from math import gcd
 from random import Random, SystemRandom
 from typing import Any, ClassVar
@@ -52,12 +52,19 @@ def _followers(pack: tuple[int, ...]) -> dict[int, frozenset[int]]:
 # -- moves --------------------------------------------------------------------------------
 
 
+@total_ordering
 @dataclass(frozen=True, slots=True)
 class Move:
     """Play `card` (a normal play, or the free choice after a reset), or reset when `card`
-    is None. Text: '15', or 'reset' (also typed 'r' or 'draw')."""
+    is None. Text: '15', or 'reset' (also typed 'r' or 'draw'). Moves sort as legal_moves
+    lists them: cards ascending, then the reset."""
 
     card: int | None = None
+
+    def __lt__(self, other: Move) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.card is None, self.card or 0) < (other.card is None, other.card or 0)
 
     def __str__(self) -> str:
         return "reset" if self.card is None else str(self.card)
@@ -610,7 +617,7 @@ def sampler(view: Json) -> Callable[[Random], State]:
             state._seat = to_move[0]
         if pending:
             state._pending = True
-            state._turns.append((seat, RESET, None, view["drawn"], None))
+            state._turns.append((to_move[0], RESET, None, view["drawn"], None))
         return state
 
     return sample
