@@ -155,6 +155,11 @@ def _turn(state: State, you: int) -> None:
         choices = _choices(moves)
         if view["phase"] == "reset":
             drawn = view["drawn"]
+            recycled = view["turns"][-1].get("recycled")
+            if recycled:
+                console.print(
+                    f"The play pile was shuffled into a new draw pile ({len(recycled)} cards)."
+                )
             if drawn is None:
                 console.print("Nothing to draw or recycle: play any card (a free reset).")
             else:
