@@ -18,6 +18,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "chuko": "chuko.tui.chuko",
         "crossroads": "chuko.tui.crossroads",
         "caravan": "chuko.tui.caravan",
+        "chuchula": "chuko.tui.chuchula",
     },
     "solve": {
         "crossroads": "chuko.cli.solve",
@@ -25,6 +26,10 @@ COMMANDS: dict[str, dict[str, str]] = {
     },
     "simulate": {
         "chuko": "chuko.analysis.simulate",
+        "chuchula": "chuko.analysis.simulate_chuchula",
+    },
+    "advise": {
+        "chuchula": "chuko.cli.advise",
     },
 }
 

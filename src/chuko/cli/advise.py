@@ -1,0 +1,68 @@
+"""`chuko advise chuchula`: the grouping of a hand with the most expected points.
+
+With --hand, one hand; without it, one hand per line of standard input and one JSON
+object per line of output (an `error` object for a line that is not a hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from chuko.core.deck52 import cards_text, parse_cards
+from chuko.core.errors import ChukoError, ConfigError
+from chuko.games.chuchula import group_type
+from chuko.solvers.chuchula_advisor import Advice, advise, check_hand
+
+HELP = {"chuchula": "suggest the grouping of a Chuchula hand with the most expected points"}
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    parser.add_argument(
+        "--hand", help='13 cards, e.g. "As 4s 5s Kd Qd Jd 2d 9c 8c Jh 7h 4h 3h"; '
+        "without it, hands are read from standard input, one per line",
+    )
+    parser.add_argument("--players", type=int, default=4, help="players at the table, 2-4")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _advice_json(hand_text: str, players: int) -> dict:
+    hand = check_hand(parse_cards(hand_text))
+    return {"hand": cards_text(hand), "players": players, **advise(hand, players).to_json()}
+
+
+def _describe(advice: Advice, players: int) -> str:
+    lines = []
+    pairs = zip(advice.grouping.groups, advice.expected, strict=True)
+    for number, (group, points) in enumerate(pairs, 1):
+        cards = " ".join(c.symbol_text for c in group)
+        lines.append(f"Group {number}: {cards:<12} {group_type(group).label:<16} {points:.3f}")
+    lines.append(f"Left out: {advice.grouping.leftover.symbol_text}")
+    lines.append(
+        f"Expected points: {advice.total:.3f} of 4 against {players - 1} opponent(s)"
+        f"   ({advice.grouping})"
+    )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 2 <= args.players <= 4:
+        raise ConfigError(f"Chuchula is for 2 to 4 players, not {args.players}.")
+    if args.hand is not None:
+        if args.json:
+            print(json.dumps(_advice_json(args.hand, args.players)))
+        else:
+            hand = check_hand(parse_cards(args.hand))
+            print(_describe(advise(hand, args.players), args.players))
+        return 0
+    status = 0
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            print(json.dumps(_advice_json(line, args.players)), flush=True)
+        except ChukoError as error:
+            print(json.dumps({"hand": line.strip(), "error": str(error)}), flush=True)
+            status = 2
+    return status

@@ -1,0 +1,232 @@
+"""`chuko play chuchula`: you (seat 0) against bots, in the terminal.
+
+Each round you split your 13 cards into four groups, strongest first, typing a group's
+cards (or their numbers in the hand) or taking the advisor's suggestion; the engine
+refuses a group that is stronger than the one before it. Then all groups are shown
+position by position.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from chuko.bots import make_bot
+from chuko.core.deck52 import Card, parse_cards
+from chuko.core.errors import ChukoError, IllegalMove, ParseError
+from chuko.core.rng import make_rng
+from chuko.games.chuchula import (
+    Game,
+    Grouping,
+    State,
+    group_type,
+    grouping_problem,
+    order_problem,
+    parse_mode,
+)
+from chuko.solvers.chuchula_advisor import advise
+from chuko.tui.common import Quit, ask, console, parse_opponents, warn
+
+HELP = {"chuchula": "play Chuchula against bots (you are seat 0)"}
+
+COMMANDS_HELP = """[bold]Four groups of three, strongest first; the 13th card is out of play.[/]
+  [cyan]As Ks Qs[/] or [cyan]1 2 3[/]  a group: its cards, or their numbers in your hand
+  [cyan]Kd Qd Jd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; 5s[/]  a whole grouping at once
+  [cyan]hint[/]   the advisor's grouping and its expected points
+  [cyan]take[/]   take the advisor's grouping
+  [cyan]undo[/]   take back the last group      [cyan]clear[/]  start the grouping again
+  [cyan]hand[/]   show your hand                [cyan]scores[/] show the scores
+  [cyan]quit[/]   leave the game
+Groups, strongest kind first: trial (three of a rank), double sequence (three in a row,
+one suit), sequence, color (one suit), pair, individual. A-K-Q and A-2-3 are in a row."""
+
+
+def card_markup(card: Card) -> str:
+    """A card for the screen: 'A♠' in bold, hearts and diamonds in red."""
+    return f"[bold red]{card.symbol_text}[/]" if card.red else f"[bold]{card.symbol_text}[/]"
+
+
+def cards_markup(cards: Sequence[Card]) -> str:
+    return " ".join(card_markup(c) for c in cards)
+
+
+def group_markup(cards: Sequence[Card]) -> str:
+    return f"{cards_markup(cards)}  [italic]{group_type(cards).label}[/]"
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    parser.add_argument("--players", type=int, default=4, help="players, you included (2-4)")
+    parser.add_argument("--vs", default="easy", help="bot levels, e.g. hard,easy,easy (or one)")
+    parser.add_argument("--mode", default="rounds:5", help="rounds:N or points:N")
+    parser.add_argument("--seed", type=int, help="seed for a reproducible game")
+
+
+class _Table:
+    """One terminal game: the state, the bots and the names of the seats."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        mode, length = parse_mode(args.mode)
+        self.game = Game(args.players, mode, length)
+        levels = parse_opponents(args.vs, "chuchula", args.players - 1)
+        seed = args.seed
+        self.state: State = self.game.new(seed)
+        self.bots = {
+            seat: make_bot("chuchula", level, make_rng(None if seed is None else seed + seat))
+            for seat, level in enumerate(levels, 1)
+        }
+        self.names = ["You"] + [f"Seat {s} ({bot.level})" for s, bot in self.bots.items()]
+
+    def scores_line(self) -> str:
+        scores = self.state.scores
+        return "   ".join(f"{self.names[s]}: [bold]{scores[s]}[/]" for s in range(len(scores)))
+
+    def show_hand(self, hand: Sequence[Card], used: set[Card]) -> None:
+        shown = [
+            f"[dim]{n}:[/]{card_markup(c)}" if c not in used else f"[dim]{n}:{c.symbol_text}[/]"
+            for n, c in enumerate(hand, 1)
+        ]
+        console.print("Your hand: " + "  ".join(shown))
+
+    def play_round(self) -> None:
+        view = self.state.view(0)
+        console.rule(f"Round {view['round']}  ·  {self.game.mode_text}")
+        console.print(f"Dealer: {self.names[view['dealer']]}.   " + self.scores_line())
+        self.commit_grouping(parse_cards(" ".join(view["hand"])))
+        for seat in self.state.to_move:
+            self.state.play(seat, self.bots[seat].choose(self.state.view(seat), []))
+        self.show_reveal(self.state.view(0)["rounds"][-1])
+
+    def commit_grouping(self, hand: tuple[Card, ...]) -> None:
+        """Ask for groups until the player commits a grouping the engine accepts."""
+        groups: list[tuple[Card, ...]] = []
+        self.show_hand(hand, set())
+        console.print("[dim]Type a group of three cards, or 'help'.[/]")
+        while True:
+            used = {c for g in groups for c in g}
+            if len(groups) == 4:
+                leftover = next(c for c in hand if c not in used)
+                grouping = Grouping(tuple(groups), leftover)
+                console.print(f"Left out: {card_markup(leftover)}")
+                if ask("Commit this grouping? [y/n]").lower() in {"y", "yes"}:
+                    try:
+                        self.state.play(0, grouping)  # the engine has the last word (ruling H4)
+                    except IllegalMove as error:
+                        warn(str(error))
+                        groups.clear()
+                        continue
+                    return
+                groups.pop()
+                continue
+            text = ask(f"Group {len(groups) + 1}>")
+            command = text.lower()
+            if command in {"help", "?", "h"}:
+                console.print(COMMANDS_HELP)
+            elif command == "hand":
+                self.show_hand(hand, used)
+            elif command == "scores":
+                console.print(self.scores_line())
+            elif command in {"undo", "u"}:
+                if groups:
+                    groups.pop()
+                self.show_groups(groups)
+            elif command == "clear":
+                groups.clear()
+                self.show_hand(hand, set())
+            elif command in {"hint", "take"}:
+                advice = advise(hand, self.game.players)
+                for number, (g, points) in enumerate(
+                    zip(advice.grouping.groups, advice.expected, strict=True), 1
+                ):
+                    console.print(f"  {number}. {group_markup(g)}   [dim]{points:.2f} expected[/]")
+                console.print(
+                    f"  left out {card_markup(advice.grouping.leftover)}; "
+                    f"[bold]{advice.total:.2f}[/] points expected of 4"
+                )
+                if command == "take":
+                    groups[:] = advice.grouping.groups
+            elif "|" in text or ";" in text:
+                self.try_whole(text, hand, groups)
+            elif text:
+                self.try_group(text, hand, groups, used)
+
+    def try_whole(self, text: str, hand: tuple[Card, ...], groups: list) -> None:
+        try:
+            grouping = Grouping.parse(text)
+        except ChukoError as error:
+            warn(str(error))
+            return
+        problem = grouping_problem(hand, grouping)
+        if problem:
+            warn(problem)
+            return
+        groups[:] = grouping.groups
+        self.show_groups(groups)
+
+    def try_group(self, text: str, hand: tuple[Card, ...], groups: list, used: set) -> None:
+        words = text.replace(",", " ").split()
+        try:
+            if all(w.isdigit() for w in words):
+                if any(not 1 <= int(w) <= len(hand) for w in words):
+                    raise ParseError(f"Card numbers go from 1 to {len(hand)}.")
+                cards = tuple(hand[int(w) - 1] for w in words)
+            else:
+                cards = parse_cards(text)
+            if len(cards) != 3 or len(set(cards)) != 3:
+                raise ParseError("A group is three different cards.")
+            for card in cards:
+                if card not in hand:
+                    raise ParseError(f"You do not hold {card.symbol_text}.")
+                if card in used:
+                    raise ParseError(f"{card.symbol_text} is already in a group.")
+            problem = order_problem([*groups, cards])
+            if problem:
+                raise ParseError(problem)
+        except ChukoError as error:
+            warn(str(error))
+            return
+        groups.append(cards)
+        console.print(f"  Group {len(groups)}: {group_markup(cards)}")
+
+    def show_groups(self, groups: Sequence[Sequence[Card]]) -> None:
+        for number, group in enumerate(groups, 1):
+            console.print(f"  Group {number}: {group_markup(group)}")
+        if not groups:
+            console.print("  [dim]No groups yet.[/]")
+
+    def show_reveal(self, result: dict) -> None:
+        console.print("[bold]All groups are in. The reveal:[/]")
+        for position, outcome in enumerate(result["positions"]):
+            console.print(f"[bold]Position {position + 1}[/]")
+            for seat in result["show_order"]:
+                cards = parse_cards(result["groups"][seat][position])
+                console.print(f"  {self.names[seat]:<16} {group_markup(cards)}")
+            if outcome["winner"] is not None:
+                winner = outcome["winner"]
+                verb = "score" if winner == 0 else "scores"
+                console.print(f"  [green]→ {self.names[winner]} {verb}.[/]")
+            else:
+                tied = " and ".join(self.names[s] for s in outcome["tied"])
+                console.print(f"  [yellow]→ Point cancelled: {tied} tie.[/]")
+        console.print("Scores: " + self.scores_line())
+
+    def show_end(self) -> None:
+        outcome = self.state.outcome
+        assert outcome is not None
+        console.rule("Final ranking")
+        for place, seat in enumerate(self.state.ranking, 1):
+            console.print(f"  {place}. {self.names[seat]:<16} {self.state.scores[seat]} point(s)")
+        console.print(f"[bold]{outcome.reason}[/]")
+
+
+def run(args: argparse.Namespace) -> int:
+    table = _Table(args)
+    console.print(f"[bold]Chuchula[/], {table.game.players} players, {table.game.mode_text}. "
+                  "Type 'help' at any prompt.")
+    try:
+        while table.state.outcome is None:
+            table.play_round()
+    except Quit:
+        console.print("Goodbye.")
+        return 0
+    table.show_end()
+    return 0

@@ -1,0 +1,103 @@
+"""`chuko advise chuchula` and `chuko simulate chuchula` from the command line."""
+
+import io
+import json
+
+import pytest
+
+from chuko.cli import main as cli
+from chuko.core.deck52 import parse_cards
+from chuko.games.chuchula import Game, Grouping, grouping_problem
+
+HAND = "♠A ♠4 ♠5 ♦K ♦Q ♦J ♦2 ♣9 ♣8 ♥J ♥7 ♥4 ♥3"
+ROWS = {("play", "chuchula"), ("advise", "chuchula"), ("simulate", "chuchula")}
+
+
+@pytest.fixture
+def chuko(monkeypatch, capsys):
+    """Run `chuko ARGS` with only Chuchula's commands, return (status, stdout, stderr)."""
+    monkeypatch.setattr(cli, "COMMANDS", {
+        verb: {"chuchula": cli.COMMANDS[verb]["chuchula"]} for verb, _ in ROWS})
+
+    def run(*argv, stdin=""):
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        status = cli.main(list(argv))
+        out = capsys.readouterr()
+        return status, out.out, out.err
+
+    return run
+
+
+def test_the_dispatcher_serves_chuchulas_three_commands():
+    assert all(game in cli.COMMANDS.get(verb, {}) for verb, game in ROWS)
+
+
+def test_advise_prints_four_groups_a_leftover_and_expected_points_as_json(chuko):
+    status, out, _ = chuko("advise", "chuchula", "--hand", HAND, "--players", "4", "--json")
+    advice = json.loads(out)
+    assert status == 0
+    assert [len(g) for g in advice["groups"]] == [3, 3, 3, 3]
+    grouping = Grouping.parse(" | ".join(" ".join(g) for g in advice["groups"])
+                              + " ; " + advice["leftover"])
+    assert grouping_problem(parse_cards(HAND), grouping) is None
+    assert advice["expected_points"] == pytest.approx(sum(advice["expected_by_position"]),
+                                                      abs=1e-3)
+
+
+def test_advise_in_words_and_with_game_and_verb_swapped(chuko):
+    status, out, _ = chuko("chuchula", "advise", "--hand", HAND, "--players", "3")
+    assert status == 0 and "Group 1:" in out and "Left out:" in out
+    assert "Expected points" in out and "against 2 opponent(s)" in out
+
+
+@pytest.mark.parametrize(
+    "hand", ["As Ks", HAND.replace("♥3", "♥4"), HAND + " 2c", "As Kx Qd"],
+)
+def test_a_hand_that_is_not_13_distinct_cards_is_one_line_and_status_2(chuko, hand):
+    status, out, err = chuko("advise", "chuchula", "--hand", hand)
+    assert status == 2 and out == "" and err.count("\n") == 1 and err.startswith("chuko: ")
+
+
+def test_advise_reads_hands_from_standard_input_one_json_line_each(chuko):
+    lines = f"{HAND}\n\nAs Ks Qs\n{HAND.replace(' ', ',')}\n"
+    status, out, _ = chuko("advise", "chuchula", "--players", "2", stdin=lines)
+    results = [json.loads(line) for line in out.splitlines()]
+    assert status == 2  # one line was not a hand
+    assert len(results) == 3 and "error" in results[1] and "13 different" in results[1]["error"]
+    assert results[0]["groups"] == results[2]["groups"]
+
+
+def test_advise_refuses_five_players(chuko):
+    status, _, err = chuko("advise", "chuchula", "--hand", HAND, "--players", "5")
+    assert status == 2 and "2 to 4 players" in err
+
+
+def test_simulate_reports_points_per_round_and_writes_replayable_records(chuko, tmp_path):
+    path = tmp_path / "games.jsonl"
+    status, out, _ = chuko("simulate", "chuchula", "--players", "3", "--bots", "hard,easy,random",
+                           "--rounds", "12", "--seed", "4", "--jsonl", str(path))
+    assert status == 0 and "12 rounds in 3 game(s)" in out
+    assert all(level in out for level in ("hard", "easy", "random"))
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [len(r["rounds"]) for r in records] == [5, 5, 2]
+    assert all(Game.replay(r).outcome is not None for r in records)
+
+
+def test_simulate_json_is_reproducible_with_a_seed(chuko):
+    args = ("simulate", "chuchula", "--rounds", "6", "--seed", "9", "--json")
+    first, second = chuko(*args)[1], chuko(*args)[1]
+    summary = json.loads(first)
+    assert first == second and summary["rounds"] == 6
+    assert [s["bot"] for s in summary["seats"]] == ["hard", "easy", "easy", "easy"]
+    points = summary["levels"]["easy"]
+    assert points["low"] <= points["estimate"] <= points["high"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--bots", "hard,wizard"], ["--bots", "hard,easy"], ["--rounds", "0"], ["--players", "1"],
+     ["--jsonl", "/nonexistent/dir/x.jsonl"]],
+)
+def test_simulate_refuses_bad_options_with_status_2(chuko, argv):
+    status, _, err = chuko("simulate", "chuchula", "--rounds", "2", *argv)
+    assert status == 2 and err.count("\n") == 1

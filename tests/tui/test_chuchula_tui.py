@@ -1,0 +1,82 @@
+"""`chuko play chuchula` driven by scripted input, bad lines included."""
+
+import io
+
+import pytest
+
+from chuko.cli import main as cli
+from chuko.core.deck52 import DECK, parse_cards
+from chuko.games.chuchula import Game
+from chuko.solvers.chuchula_advisor import greedy_grouping
+
+SEED = 12
+
+
+@pytest.fixture
+def play(monkeypatch, capsys):
+    """Run `chuko play chuchula ARGS` on scripted lines; return (status, output)."""
+    monkeypatch.setattr(cli, "COMMANDS", {"play": {"chuchula": "chuko.tui.chuchula"}})
+
+    def run(lines, *argv):
+        monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+        status = cli.main(["play", "chuchula", *argv])
+        return status, capsys.readouterr().out
+
+    return run
+
+
+def text(cards):
+    return " ".join(map(str, cards))
+
+
+def test_a_scripted_round_survives_bad_lines_and_ends_with_the_ranking(play):
+    hand = parse_cards(" ".join(Game(2, "rounds", 1).new(SEED).view(0)["hand"]))
+    greedy = greedy_grouping(hand)
+    strongest, weakest = greedy.groups[0], greedy.groups[3]
+    not_held = next(c for c in DECK if c not in hand)
+    lines = [
+        "help",
+        "Zz 9q",  # not cards
+        "1 2",  # two cards
+        f"{not_held} {text(hand[:2])}",  # a card not held
+        "1 2 99",  # no such card number
+        text(weakest),
+        text(strongest),  # stronger than group 1: refused
+        "undo",
+        " | ".join(text(g) for g in reversed(greedy.groups)) + f" ; {greedy.leftover}",
+        "hint",
+        "take",
+        "n",  # not yet: drops the last group
+        "hand",
+        "scores",
+        "take",
+        "y",
+    ]
+    status, out = play(lines, "--players", "2", "--vs", "easy", "--mode", "rounds:1",
+                       "--seed", str(SEED))
+    assert status == 0
+    assert "is not a card" in out and "three different cards" in out
+    assert "You do not hold" in out and "Card numbers go from 1 to 13" in out
+    assert out.count("stronger than group 1") >= 1 and "strongest first" in out
+    assert "expected" in out and "Position 4" in out
+    assert "Final ranking" in out and "wins with" in out
+    assert out.count("✗") == 6
+
+
+def test_the_end_of_input_says_goodbye_and_exits_cleanly(play):
+    status, out = play(["As Ks"], "--vs", "hard,easy,random", "--seed", "3")
+    assert status == 0 and "Goodbye" in out
+
+
+def test_quit_leaves_a_points_game(play):
+    status, out = play(["quit"], "--mode", "points:10", "--seed", "1")
+    assert status == 0 and "points:10" in out and "Goodbye" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--mode", "laps:3"], ["--vs", "hard,easy"], ["--players", "5"], ["--vs", "wizard"]],
+)
+def test_bad_options_are_one_line_and_status_2(play, argv, capsys):
+    status, _ = play([], *argv)
+    assert status == 2
