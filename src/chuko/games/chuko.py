@@ -237,9 +237,7 @@ class State(BaseState):
         else:
             follow = self._follow[self._pile[-1]]
             cards = [c for c in hand if c in follow]
-        if len(cards) > 1 and len(set(cards)) < len(cards):
-            return sorted(set(cards))
-        return list(cards)
+        return list(cards) if self._distinct else sorted(set(cards))
 
     def legal_moves(self, seat: int) -> list[Move]:
         if self._over or seat != self._seat:
