@@ -1,0 +1,6 @@
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", max_examples=60, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -1,0 +1,99 @@
+"""Caravan engine (rulings V1–V4)."""
+
+import random
+
+import pytest
+
+from chuko.core.errors import ConfigError, IllegalMove, ParseError
+from chuko.core.layout import parse_layout
+from chuko.core.numbers import matches
+from chuko.games.caravan import Caravan, parse_bridges
+
+EXAMPLE = "11 2 3 4 / 6 15 10 7 / 9 14 8 12"
+
+
+def test_rule_example_11_bridge_6_then_15_then_10():
+    """11 — [6 face down] — 15 — 10: four cards played, one bridge used."""
+    state = Caravan(deal=parse_layout(EXAMPLE)).new()
+    for move in ("A", "ER*", "FR", "GR"):
+        state.play(0, move)
+    assert state.caravan == [(11, True), (6, False), (15, True), (10, True)]
+    assert state.bridges_used == 1
+    moves = state.legal_moves(0)
+    assert any(m.bridge for m in moves)  # one more bridge is allowed
+    for move in moves:
+        if not move.bridge:
+            end = 11 if move.end == "L" else 10
+            assert matches(state.layout[move.position], end)
+
+
+def test_v2_beside_a_bridge_any_card_goes_face_up():
+    state = Caravan(deal=parse_layout(EXAMPLE)).new()
+    state.play(0, "A")
+    state.play(0, "ER*")
+    with pytest.raises(IllegalMove, match="shares no prime factor"):
+        state.play(0, "BL")  # 2 does not match 11 at the left
+    state.play(0, "FR")  # 15 beyond the bridge, although 15 does not match 11
+
+
+def test_v3_two_bridges_may_not_touch_and_the_limit_holds():
+    state = Caravan(deal=parse_layout(EXAMPLE), bridges=1).new()
+    state.play(0, "A")
+    state.play(0, "ER*")
+    with pytest.raises(IllegalMove, match="already a bridge"):
+        state.play(0, "FR*")
+    with pytest.raises(IllegalMove, match="All 1 bridge"):
+        state.play(0, "FL*")
+
+
+def test_v1_the_first_card_is_face_up():
+    state = Caravan(deal=parse_layout(EXAMPLE)).new()
+    with pytest.raises(IllegalMove, match="face up"):
+        state.play(0, "AL*")
+
+
+def test_v4_a_bridge_left_at_an_end_loses():
+    state = Caravan(deal=(2,) * 12, bridges=11).new()
+    for _ in range(11):
+        state.play(0, state.legal_moves(0)[0])
+    state.play(0, "LR*")
+    assert state.outcome.winners == () and "unfinished" in state.outcome.reason
+
+
+def test_v4_a_stuck_caravan_loses_and_a_full_one_wins():
+    stuck = Caravan(deal=parse_layout("2 3 3 3 / 5 5 5 5 / 7 7 7 7"), bridges=0).new()
+    stuck.play(0, "A")
+    assert stuck.outcome is not None and "No legal move" in stuck.outcome.reason
+    assert stuck.to_move == ()
+    won = Caravan(deal=(2,) * 12).new()
+    while won.to_move:
+        won.play(0, won.legal_moves(0)[0])
+    assert won.outcome.winners == (0,)
+
+
+def test_bridge_limits_by_name_and_number():
+    assert [parse_bridges(t) for t in ("easy", "standard", "hard", "0", "11")] == [3, 2, 1, 0, 11]
+    for bad in ("12", "-1", "many"):
+        with pytest.raises(ConfigError):
+            parse_bridges(bad)
+    with pytest.raises(ConfigError):
+        Caravan(bridges=12)
+
+
+def test_refused_moves_change_nothing():
+    state = Caravan().new(seed=2)
+    state.play(0, state.legal_moves(0)[0])
+    before = state.record()
+    for move in ("ZZ", "B", "D"):
+        with pytest.raises((IllegalMove, ParseError)):
+            state.play(0, move)
+    assert state.record() == before
+
+
+def test_replay_reproduces_random_games():
+    rng = random.Random(4)
+    for seed in range(20):
+        state = Caravan(bridges=seed % 4).new(seed=seed)
+        while state.to_move:
+            state.play(0, state.random_move(0, rng))
+        assert Caravan.replay(state.record()).record() == state.record()

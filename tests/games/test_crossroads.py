@@ -1,0 +1,136 @@
+"""Crossroads engine (rulings C1–C3, G3, G4)."""
+
+import random
+
+import pytest
+
+from chuko.core.errors import ConfigError, IllegalMove, ParseError
+from chuko.core.layout import parse_layout
+from chuko.games.crossroads import Crossroads
+
+EXAMPLE = "6 10 30 30 / 15 7 30 30 / 1 1 9 30"
+
+
+def example_state():
+    """Seat 0's trail is 6 — 15 and the available cards are 10, 7 and 9 (the rule text)."""
+    state = Crossroads(deal=parse_layout(EXAMPLE), first=0).new()
+    for seat, move in ((0, "A"), (1, "I"), (0, "ER"), (1, "JL")):
+        state.play(seat, move)
+    assert state.trails[0] == [6, 15]
+    assert [state.layout[m.position] for m in state.legal_moves(0)[::2]] == [10, 7, 9]
+    return state
+
+
+def test_rule_example_10_beside_15_scores_for_the_factor_5():
+    state = example_state()
+    state.play(0, "BR")
+    assert state.trails[0] == [6, 15, 10] and state.points[0][0] == 2  # 6 — 15 scored one
+
+
+def test_rule_example_10_beside_6_scores_for_the_factor_2():
+    state = example_state()
+    state.play(0, "BL")
+    assert state.trails[0] == [10, 6, 15] and state.points[0][0] == 2
+
+
+@pytest.mark.parametrize("move", ["FL", "FR"])
+def test_rule_example_7_scores_nothing_at_either_end(move):
+    state = example_state()
+    state.play(0, move)
+    assert state.points[0][0] == 1  # only the earlier 6 — 15
+
+
+def test_c2_first_card_scores_nothing_and_a_one_card_trail_has_it_at_both_ends():
+    state = Crossroads(deal=parse_layout("6 2 3 3 / 5 3 3 3 / 5 3 3 3"), first=0).new()
+    state.play(0, "A")
+    state.play(1, "E")
+    assert state.points[0] == [0, 0]
+    state.play(0, "BL")
+    assert state.points[0][0] == 1  # 2 beside 6, which is both ends
+
+
+def test_c1_each_player_takes_six_cards_and_the_game_ends():
+    state = Crossroads().new(seed=3)
+    rng = random.Random(3)
+    while state.to_move:
+        seat = state.to_move[0]
+        state.play(seat, state.random_move(seat, rng))
+    assert [len(t) for t in state.trails] == [6, 6]
+    assert all(0 <= p <= 5 for p in state.points[0])
+
+
+def test_c1_the_first_player_is_random_unless_given():
+    firsts = {Crossroads().new(seed=s).first for s in range(20)}
+    assert firsts == {0, 1}
+    assert {Crossroads(first=1).new(seed=s).first for s in range(5)} == {1}
+
+
+def test_c3_two_round_match_replays_the_layout_with_the_other_player_first():
+    state = Crossroads(rounds=2, first=1).new(seed=5)
+    layout = state.layout
+    rng = random.Random(5)
+    for _ in range(12):
+        state.play(state.to_move[0], state.random_move(state.to_move[0], rng))
+    assert state.round == 1 and state.to_move == (0,) and state.layout == layout
+    assert state.trails == ([], []) and state.outcome is None
+    while state.to_move:
+        state.play(state.to_move[0], state.random_move(state.to_move[0], rng))
+    totals = state.totals()
+    assert state.outcome.scores == totals
+    assert state.outcome.winners == (() if totals[0] == totals[1] else (totals.index(max(totals)),))
+
+
+def test_c3_equal_points_is_a_draw():
+    # every card is 1, so nobody ever scores
+    state = Crossroads(deal=(1,) * 12, first=0).new()
+    while state.to_move:
+        state.play(state.to_move[0], state.legal_moves(state.to_move[0])[0])
+    assert state.outcome.winners == () and state.outcome.scores == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "move, reason",
+    [("B", "not available"), ("AL*", "no bridges"), ("C", "not available")],
+)
+def test_illegal_moves_are_refused_and_change_nothing(move, reason):
+    state = Crossroads(first=0).new(seed=1)
+    before = state.record()
+    with pytest.raises(IllegalMove, match=reason):
+        state.play(0, move)
+    assert state.record() == before
+
+
+def test_later_cards_need_an_end_and_the_wrong_seat_is_refused():
+    state = Crossroads(first=0).new(seed=1)
+    state.play(0, "A")
+    with pytest.raises(IllegalMove, match="not seat 0's turn"):
+        state.play(0, "EL")
+    state.play(1, "E")
+    with pytest.raises(IllegalMove, match="which end"):
+        state.play(0, "B")
+
+
+def test_a_first_card_typed_with_an_end_is_taken_as_the_letter_alone():
+    state = Crossroads(first=0).new(seed=1)
+    state.play(0, "AR")
+    assert [str(m) for m in state.moves] == ["A"]
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"pack": (2, 3)}, {"deal": (2,) * 11}, {"rounds": 3}, {"first": 2}, {"deal": (0,) * 12}]
+)
+def test_bad_configurations_are_refused(kwargs):
+    with pytest.raises(ConfigError):
+        Crossroads(**kwargs)
+
+
+def test_replay_of_a_record_reproduces_the_game_and_rejects_a_tampered_one():
+    state = Crossroads(rounds=2).new(seed=9)
+    rng = random.Random(9)
+    while state.to_move:
+        state.play(state.to_move[0], state.random_move(state.to_move[0], rng))
+    record = state.record()
+    assert Crossroads.replay(record).record() == record
+    record["moves"][3] = "A"
+    with pytest.raises(ParseError, match="Move 4"):
+        Crossroads.replay(record)
