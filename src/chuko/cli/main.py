@@ -48,7 +48,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"chuko: {message[0].upper() + message[1:]}. Try --help.\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+    """The parser; only the module of the (verb, game) named in argv is imported, so one
+    game's front end never slows or breaks another's."""
     parser = _Parser(
         prog="chuko",
         description="Play and study the Chükö card games and Chuchula.",
@@ -59,10 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
         verb_parser = verbs.add_parser(verb, help=VERB_HELP[verb])
         per_game = verb_parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
         for game, module_name in games.items():
-            module = import_module(module_name)
-            game_parser = per_game.add_parser(game, help=module.HELP.get(game, ""))
-            module.add_arguments(game_parser, game)
-            game_parser.set_defaults(handler=module.run)
+            game_parser = per_game.add_parser(game, help=f"{VERB_HELP[verb]}: {game}")
+            if argv[:2] == [verb, game]:
+                module = import_module(module_name)
+                game_parser.description = module.HELP[game]
+                module.add_arguments(game_parser, game)
+                game_parser.set_defaults(handler=module.run)
     return parser
 
 
@@ -75,7 +79,7 @@ def _normalise(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = _normalise(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         if args.verb is None:

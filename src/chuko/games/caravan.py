@@ -180,3 +180,8 @@ class CaravanState(State):
         clone.caravan = list(self.caravan)
         clone.moves = list(self.moves)
         return clone
+
+
+# The registry's uniform names (games/__init__.py).
+Game = Caravan
+State = CaravanState

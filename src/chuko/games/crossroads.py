@@ -182,3 +182,8 @@ class CrossroadsState(State):
         clone.points = [list(p) for p in self.points]
         clone.moves = list(self.moves)
         return clone
+
+
+# The registry's uniform names (games/__init__.py).
+Game = Crossroads
+State = CrossroadsState

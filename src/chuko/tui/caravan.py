@@ -1,0 +1,88 @@
+"""`chuko play caravan`: the solitaire, with hints from the exact solver and undo."""
+
+from __future__ import annotations
+
+import argparse
+
+from chuko.core.layout import LayoutMove, parse_layout
+from chuko.core.numbers import matches
+from chuko.core.packs import parse_pack
+from chuko.core.rng import make_rng
+from chuko.games.caravan import Caravan, CaravanState, parse_bridges
+from chuko.solvers.caravan import CaravanSolver
+
+from .common import console
+from .layout import LayoutSession, card_words, chain, layout_table
+
+HELP = {"caravan": "play the Caravan solitaire, with hints and undo"}
+
+RULES = """\
+[bold]Caravan[/]: place all 12 cards in one caravan. Take one of the yellow cards (the \
+leftmost of each row). The first card is free; each later card goes at the left (L) or \
+right (R) end and must share a prime factor with that end's card — unless that end is a \
+face-down bridge, beside which anything goes. Add [bold]*[/] to place a card face down as \
+a bridge (e.g. [bold]FL*[/]); bridges are limited and two may not touch. You win when all \
+12 cards are placed with both ends face up.
+Type a number from the list or the move. [bold]hint[/] shows which moves still win, \
+[bold]undo[/] takes a move back, [bold]quit[/] leaves."""
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    parser.add_argument("--bridges", default="2",
+                        help="bridge limit 0–11, or easy (3), standard (2), hard (1)")
+    parser.add_argument("--pack", default="standard", help="named pack, list or range (12 cards)")
+    parser.add_argument("--deal", help='a fixed layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"')
+    parser.add_argument("--seed", type=int, help="seed for a reproducible deal")
+
+
+def run(args: argparse.Namespace) -> int:
+    rng = make_rng(args.seed)
+    deal = parse_layout(args.deal) if args.deal else None
+    game = Caravan(pack=parse_pack(args.pack), deal=deal, bridges=parse_bridges(args.bridges))
+    state = game.new(seed=rng.randrange(2**32))
+    solver = CaravanSolver(state.layout, game.bridges)
+
+    def show(state: CaravanState) -> None:
+        view = state.view(0)
+        console.rule("Caravan")
+        console.print(layout_table(view))
+        console.print(f"Caravan ({len(state.caravan)}/12): {chain(state.caravan)}")
+        console.print(f"Bridges used: {state.bridges_used} of {game.bridges}")
+        if state.outcome:
+            if state.outcome.winners:
+                console.print("[bold green]You win: all 12 cards are in the caravan![/]")
+            else:
+                console.print(f"[bold red]No win. {state.outcome.reason}[/]")
+                start = Caravan(deal=state.layout, bridges=game.bridges).new()
+                line = solver.solution(start)
+                console.print("This deal could be won: " + " ".join(map(str, line))
+                              if line else "This deal cannot be won at all.")
+
+    def describe(state: CaravanState, move: LayoutMove) -> str:
+        card = card_words(state.layout[move.position])
+        if move.end is None:
+            return f"take {card} to start the caravan"
+        side = "left" if move.end == "L" else "right"
+        if move.bridge:
+            return f"take {card} face down at the {side} (a bridge)"
+        end_card, face_up = state.caravan[0] if move.end == "L" else state.caravan[-1]
+        beside = f"matches {end_card}" if face_up and matches(
+            state.layout[move.position], end_card) else "beyond the bridge"
+        return f"take {card} to the {side}: {beside}"
+
+    def hint_values(state: CaravanState) -> dict[LayoutMove, str]:
+        return {m: "[green]can still win[/]" if wins else "[red]loses[/]"
+                for m, wins in solver.options(state).items()}
+
+    session = LayoutSession(
+        state=state,
+        humans={0},
+        bots={},
+        show=show,
+        describe=describe,
+        hint_values=hint_values,
+        help_text=RULES,
+        seat_name=lambda seat: "You",
+    )
+    console.print(RULES)
+    return session.run()

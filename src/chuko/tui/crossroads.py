@@ -1,0 +1,95 @@
+"""`chuko play crossroads`: draft from the layout against a bot (or a friend at the same
+keyboard) and build your trail."""
+
+from __future__ import annotations
+
+import argparse
+
+from chuko.bots import make_bot
+from chuko.core.layout import LayoutMove, parse_layout
+from chuko.core.numbers import matches
+from chuko.core.packs import PACKS, parse_pack
+from chuko.core.rng import make_rng
+from chuko.games.crossroads import Crossroads, CrossroadsState
+from chuko.solvers.crossroads import CrossroadsSolver
+
+from .common import console, parse_opponents
+from .layout import LayoutSession, card_words, chain, layout_table
+
+HELP = {"crossroads": "play Crossroads against a bot or a friend"}
+
+RULES = """\
+[bold]Crossroads[/]: take turns taking one of the yellow cards (the leftmost of each row). \
+Your first card starts your trail; each later card goes at its left (L) or right (R) end \
+and scores 1 when it shares a prime factor with the card at that end. Six cards each; most \
+points wins.
+Type a number from the list, or the move: the card's letter, then L or R (e.g. \
+[bold]BR[/]). [bold]hint[/] shows every move's value under perfect play (your final lead), \
+[bold]undo[/] takes your last move back (against bots), [bold]quit[/] leaves."""
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    parser.add_argument("--vs", default="easy",
+                        help="opponent: random, easy, perfect or human (default easy)")
+    parser.add_argument("--first", choices=("me", "them", "random"), default="random",
+                        help="who takes the first card (default random)")
+    parser.add_argument("--rounds", type=int, choices=(1, 2), default=1,
+                        help="2 for a two-round match")
+    parser.add_argument("--pack", default="standard", help="named pack, list or range (12 cards)")
+    parser.add_argument("--deal", help='a fixed layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"')
+    parser.add_argument("--seed", type=int, help="seed for a reproducible deal")
+
+
+def run(args: argparse.Namespace) -> int:
+    rng = make_rng(args.seed)
+    human_pair = args.vs.strip().lower() == "human"
+    level = None if human_pair else parse_opponents(args.vs, "crossroads", 1)[0]
+    first = {"me": 0, "them": 1, "random": None}[args.first]
+    pack = parse_pack(args.pack) if args.pack else PACKS["standard"]
+    deal = parse_layout(args.deal) if args.deal else None
+    game = Crossroads(pack=pack, deal=deal, rounds=args.rounds, first=first)
+    state = game.new(seed=rng.randrange(2**32))
+    solver = CrossroadsSolver(state.layout)
+    names = ("Player 1", "Player 2") if human_pair else ("You", f"{level.title()} bot")
+
+    def show(state: CrossroadsState) -> None:
+        view = state.view(0)
+        console.rule(f"Crossroads — round {view['round']} of {view['rounds']}")
+        console.print(layout_table(view))
+        for seat in (0, 1):
+            pieces = [(c, True) for c in state.trails[seat]]
+            console.print(f"{names[seat]:>12} [bold]{state.totals()[seat]}[/] pts  "
+                          f"{chain(pieces)}")
+        if state.outcome:
+            totals = state.outcome.scores
+            winners = state.outcome.winners
+            winner = names[winners[0]] if winners else None
+            verdict = ("A draw." if winner is None
+                       else "You win!" if winner == "You" else f"{winner} wins.")
+            console.print(f"[bold green]Game over: {totals[0]}–{totals[1]}. {verdict}[/]")
+
+    def describe(state: CrossroadsState, move: LayoutMove) -> str:
+        card = state.layout[move.position]
+        trail = state.trails[state.to_move[0]]
+        if move.end is None:
+            return f"take {card_words(card)} to start the trail"
+        end = trail[0] if move.end == "L" else trail[-1]
+        side = "left" if move.end == "L" else "right"
+        gain = "[green]+1[/]" if matches(card, end) else "+0"
+        return f"take {card_words(card)} to the {side}, beside {end}: {gain}"
+
+    def hint_values(state: CrossroadsState) -> dict[LayoutMove, str]:
+        return {m: f"final lead {v:+d}" for m, v in solver.move_values(state).items()}
+
+    session = LayoutSession(
+        state=state,
+        humans={0, 1} if human_pair else {0},
+        bots={} if human_pair else {1: make_bot("crossroads", level, rng)},
+        show=show,
+        describe=describe,
+        hint_values=hint_values,
+        help_text=RULES,
+        seat_name=lambda seat: names[seat],
+    )
+    console.print(RULES)
+    return session.run()

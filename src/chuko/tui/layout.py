@@ -1,0 +1,144 @@
+"""Terminal play for the layout games: the 4×3 layout, trails or the caravan, the prompt.
+
+Crossroads and Caravan share the screen's layout part and the prompt loop; each game's
+own module (tui/crossroads.py, tui/caravan.py) adds its options, its moves' wording and
+its hint values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich.table import Table
+from rich.text import Text
+
+from chuko.core.errors import ChukoError
+from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove
+from chuko.core.numbers import factor_text
+from chuko.core.protocol import State
+
+from .common import Quit, ask, console, warn
+
+
+def layout_table(view: dict) -> Table:
+    """The layout with every card's letter; available cards raised in yellow."""
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    for _ in range(COLUMNS):
+        table.add_column(justify="center")
+    available = set(view["available"])
+    for row in range(ROWS):
+        cells = []
+        for column in range(COLUMNS):
+            index = row * COLUMNS + column
+            card = view["layout"][index]
+            letter = LETTERS[index]
+            if card is None:
+                cells.append(Text("   ·   ", style="dim"))
+            elif letter in available:
+                cells.append(Text(f" {letter} {card:>3} ", style="bold black on yellow"))
+            else:
+                cells.append(Text(f" {letter} {card:>3} ", style="white on grey23"))
+        table.add_row(*cells)
+    return table
+
+
+def chain(pieces: list[tuple[int, bool]]) -> str:
+    """A trail or caravan as 'L ◀ 6 — [▒▒] — 15 ▶ R' (bridges face down)."""
+    if not pieces:
+        return "[dim](empty)[/]"
+    body = " — ".join(f"[bold]{card}[/]" if up else "[on grey30]▒▒[/]" for card, up in pieces)
+    return f"[dim]L ◀[/] {body} [dim]▶ R[/]"
+
+
+@dataclass
+class LayoutSession:
+    """One game at the terminal: who is human, how bots move, how moves are described."""
+
+    state: State
+    humans: set[int]
+    bots: dict[int, object]
+    show: Callable[[State], None]
+    describe: Callable[[State, LayoutMove], str]
+    hint_values: Callable[[State], dict[LayoutMove, str]]
+    help_text: str
+    seat_name: Callable[[int], str]
+    history: list[State] = field(default_factory=list)
+
+    @property
+    def can_undo(self) -> bool:
+        # undo is fair only when no other person sees the game
+        return len(self.humans) == 1
+
+    def run(self) -> int:
+        try:
+            while self.state.to_move:
+                seat = self.state.to_move[0]
+                if seat in self.humans:
+                    self.human_turn(seat)
+                else:
+                    self.bot_turn(seat)
+        except Quit:
+            console.print("Goodbye.")
+            return 0
+        self.show(self.state)
+        return 0
+
+    def bot_turn(self, seat: int) -> None:
+        bot = self.bots[seat]
+        move = bot.choose(self.state.view(seat), self.state.legal_moves(seat))
+        console.print(f"[magenta]{self.seat_name(seat)}[/] plays [bold]{move}[/]: "
+                      f"{self.describe(self.state, move)}")
+        self.state.play(seat, move)
+
+    def human_turn(self, seat: int) -> None:
+        self.show(self.state)
+        moves = self.state.legal_moves(seat)
+        for number, move in enumerate(moves, 1):
+            console.print(f"  [cyan]{number:>2}[/]) [bold]{str(move):<4}[/] "
+                          f"{self.describe(self.state, move)}")
+        while True:
+            text = ask(f"{self.seat_name(seat)}, your move (number, notation, hint, help):")
+            if not text:
+                continue
+            command = text.lower()
+            if command in {"help", "?", "h"}:
+                console.print(self.help_text)
+            elif command == "hint":
+                values = self.hint_values(self.state)
+                for move in moves:
+                    console.print(f"  [bold]{str(move):<4}[/] {values[move]}")
+            elif command in {"undo", "u"}:
+                if self.undo():
+                    return
+            elif command.isdigit():
+                if 1 <= int(command) <= len(moves):
+                    self.push(seat, moves[int(command) - 1])
+                    return
+                warn(f"Pick a number from 1 to {len(moves)}.")
+            else:
+                try:
+                    self.push(seat, self.state.game.parse_move(text))
+                    return
+                except ChukoError as error:
+                    warn(str(error))
+
+    def push(self, seat: int, move: LayoutMove) -> None:
+        before = self.state.copy()
+        self.state.play(seat, move)  # raises before anything changes
+        self.history.append(before)
+
+    def undo(self) -> bool:
+        if not self.can_undo:
+            warn("Undo is for games against bots only.")
+            return False
+        if not self.history:
+            warn("There is nothing to undo yet.")
+            return False
+        self.state = self.history.pop()
+        console.print("[yellow]Your last move is taken back.[/]")
+        return True
+
+
+def card_words(card: int) -> str:
+    return f"{card} ({factor_text(card)})"

@@ -1,0 +1,29 @@
+"""`chuko play` (and `make play`) without a game: a menu of the games that can be played."""
+
+from __future__ import annotations
+
+from chuko.games import game_module
+
+from .common import Quit, ask, console, warn
+
+
+def run_menu() -> int:
+    from chuko.cli.main import COMMANDS, main
+
+    games = list(COMMANDS["play"])
+    while True:
+        console.rule("[bold]chuko[/] — the Chükö card games and Chuchula")
+        for number, game_id in enumerate(games, 1):
+            module = game_module(game_id)
+            console.print(f"  [cyan]{number}[/]) [bold]{module.Game.title:<11}[/] "
+                          f"{(module.__doc__ or '').splitlines()[0]}")
+        try:
+            choice = ask("Pick a game by number or name (quit to leave):").lower()
+        except Quit:
+            return 0
+        if choice.isdigit() and 1 <= int(choice) <= len(games):
+            main(["play", games[int(choice) - 1]])
+        elif choice in games:
+            main(["play", choice])
+        elif choice:
+            warn(f"Type a number from 1 to {len(games)} or a game's name.")
