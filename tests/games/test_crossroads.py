@@ -117,7 +117,8 @@ def test_a_first_card_typed_with_an_end_is_taken_as_the_letter_alone():
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{"pack": (2, 3)}, {"deal": (2,) * 11}, {"rounds": 3}, {"first": 2}, {"deal": (0,) * 12}]
+    "kwargs",
+    [{"pack": (2, 3)}, {"deal": (2,) * 11}, {"rounds": 3}, {"first": 2}, {"deal": (0,) * 12}],
 )
 def test_bad_configurations_are_refused(kwargs):
     with pytest.raises(ConfigError):

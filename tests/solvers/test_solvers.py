@@ -109,9 +109,8 @@ def test_c4_crossroads_whole_deals_match_a_memoised_exhaustive_search():
     for pack in PACKS_TO_CHECK[2:4]:
         layout = random_layout(rng, pack)
         state = Crossroads(deal=layout, first=0).new()
-        memo = {}
 
-        def search(state):
+        def search(state, memo):
             seat = state.to_move[0]
             # The future depends on the trails' ends only; the key keeps them as cards, in order.
             ends = tuple((t[0], t[-1]) if t else () for t in state.trails)
@@ -122,7 +121,7 @@ def test_c4_crossroads_whole_deals_match_a_memoised_exhaustive_search():
                     after = state.copy()
                     after.play(seat, move)
                     if after.to_move:
-                        value = -search(after)
+                        value = -search(after, memo)
                     else:
                         totals = after.totals()
                         value = totals[seat] - totals[1 - seat]
@@ -130,7 +129,7 @@ def test_c4_crossroads_whole_deals_match_a_memoised_exhaustive_search():
                 memo[key] = best - key[2]
             return memo[key] + key[2]
 
-        assert CrossroadsSolver(layout).fresh_value() == search(state)
+        assert CrossroadsSolver(layout).fresh_value() == search(state, {})
 
 
 @pytest.mark.parametrize("bridges", [0, 1, 2, 3])
