@@ -174,6 +174,10 @@ class CaravanState(State):
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
 
+    def cards(self) -> list[int]:
+        left = [c for c in layout_view(self.layout, self.taken)["layout"] if c is not None]
+        return sorted(left + [card for card, _ in self.caravan])
+
     def copy(self) -> CaravanState:
         clone = object.__new__(CaravanState)
         clone.__dict__.update(self.__dict__)

@@ -425,6 +425,10 @@ class State(BaseState):
                 k: v for k, v in self._legal_cache.items() if k[0] == self.round_number}}
         return self._legal_cache[key]
 
+    def cards(self) -> list[Card]:
+        deal = self._current.deal
+        return sorted([card for hand in deal.hands for card in hand] + list(deal.aside))
+
     def random_move(self, seat: int, rng: Random) -> Grouping:
         if seat not in self.to_move:
             raise IllegalMove(f"It is not seat {seat}'s turn.")

@@ -175,6 +175,10 @@ class CrossroadsState(State):
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
 
+    def cards(self) -> list[int]:
+        left = [c for c in layout_view(self.layout, self.taken)["layout"] if c is not None]
+        return sorted(left + self.trails[0] + self.trails[1])
+
     def copy(self) -> CrossroadsState:
         clone = object.__new__(CrossroadsState)
         clone.__dict__.update(self.__dict__)

@@ -62,7 +62,9 @@ class LayoutGame(Game):
         return parse_pack(text)
 
     def config_json(self) -> Json:
-        return {"game": self.id, "pack": list(self.pack), "pack_name": pack_text(self.pack)}
+        # A replayed game knows its pack from the deal, so records write the pack sorted.
+        pack = tuple(sorted(self.pack))
+        return {"game": self.id, "pack": list(pack), "pack_name": pack_text(pack)}
 
 
 def deal_from_record(record: Json) -> tuple[int, ...]:
