@@ -1,0 +1,67 @@
+"""Whole terminal games of Crossroads and Caravan played from scripted input, bad lines
+included: every bad line gets one clear sentence and the prompt again."""
+
+from chuko.core.layout import parse_layout
+from chuko.games.caravan import Caravan
+from chuko.solvers.caravan import CaravanSolver
+
+DEAL = "6 15 10 7 / 9 14 8 11 / 2 21 22 30"
+BAD_LINES = ["zz", "99", "", "help", "hint", "M", "AL*"]
+
+
+def test_a_whole_crossroads_game_against_the_perfect_bot(run_chuko):
+    script = "\n".join(BAD_LINES + ["1"] + BAD_LINES[:3] + ["1"] * 5) + "\n"
+    status, out, err = run_chuko(
+        "play", "crossroads", "--deal", DEAL, "--vs", "perfect", "--first", "me", stdin=script
+    )
+    assert status == 0 and "Traceback" not in out + err
+    assert "Game over" in out
+    assert "is not a move" in out and "Pick a number from 1 to 3" in out
+    assert "no bridges" in out  # AL* refused by the engine
+    assert "final lead" in out  # the hint
+    assert out.count("Perfect bot plays") == 6
+
+
+def test_crossroads_undo_takes_back_my_move_and_the_bots_reply(run_chuko):
+    script = "1\nundo\nundo\n2\nquit\n"
+    status, out, _ = run_chuko("play", "crossroads", "--deal", DEAL, "--first", "me",
+                               "--seed", "1", stdin=script)
+    assert status == 0
+    assert "Your last move is taken back" in out and "nothing to undo" in out
+    assert out.rstrip().endswith("Goodbye.")
+
+
+def test_a_whole_caravan_game_won_by_typing_the_solvers_line(run_chuko):
+    state = Caravan(deal=parse_layout(DEAL)).new()
+    line = [str(m) for m in CaravanSolver(state.layout, 2).solution(state)]
+    script = "\n".join(["hint", "zz", "BR", *line[:3], "undo", *line[2:]]) + "\n"
+    status, out, err = run_chuko("play", "caravan", "--deal", DEAL, stdin=script)
+    assert status == 0 and "Traceback" not in out + err
+    assert "You win" in out
+    assert "can still win" in out and "B is not available" in out
+
+
+def test_a_lost_caravan_says_whether_the_deal_could_be_won(run_chuko):
+    status, out, _ = run_chuko("play", "caravan", "--deal", "2 3 3 3 / 5 5 5 5 / 7 7 7 7",
+                               "--bridges", "0", stdin="A\n")
+    assert status == 0 and "No legal move" in out and "cannot be won" in out
+
+
+def test_end_of_input_quits_cleanly(run_chuko):
+    status, out, _ = run_chuko("play", "caravan", "--seed", "2", stdin="")
+    assert status == 0 and "Goodbye" in out
+
+
+def test_bad_options_exit_with_status_2(run_chuko):
+    for argv in (["play", "caravan", "--bridges", "x"], ["play", "crossroads", "--vs", "god"],
+                 ["play", "crossroads", "--pack", "2-5"], ["play", "caravan", "--deal", "1"]):
+        status, out, err = run_chuko(*argv)
+        assert status == 2 and len(err.strip().splitlines()) == 1, argv
+
+
+def test_the_menu_lists_every_game_and_starts_the_one_picked(run_chuko):
+    status, out, _ = run_chuko("play", stdin="7\nchess\n3\nquit\nquit\n")
+    assert status == 0
+    for title in ("Chükö", "Crossroads", "Caravan", "Chuchula"):
+        assert title in out
+    assert "Type a number from 1 to 4" in out and "Caravan:" in out
