@@ -10,13 +10,16 @@ from __future__ import annotations
 from chuko.core.layout import SIZE, LayoutMove
 from chuko.games.caravan import CaravanState
 
+from . import load_kernels
 from .encoding import CARDS_LEFT, STEPS, card_classes, taken_index
 
 
 class CaravanSolver:
-    """Decides every position of one layout under one bridge limit."""
+    """Decides every position of one layout under one bridge limit. With `compiled` (the
+    default) the search runs in the numba kernel when numba is installed; the Python
+    search below is the reference and the fallback."""
 
-    def __init__(self, layout: tuple[int, ...], bridges: int) -> None:
+    def __init__(self, layout: tuple[int, ...], bridges: int, *, compiled: bool = True) -> None:
         self.layout = layout
         self.limit = bridges
         self.classes, self.match = card_classes(layout)
@@ -24,6 +27,10 @@ class CaravanSolver:
         self.empty = self.bridge + 1
         self.lost: set[int] = set()
         self.span = self.empty + 1
+        kernels = load_kernels() if compiled else None
+        if kernels is not None:
+            kernel = kernels.CaravanKernel(self.classes, self.match, bridges)
+            self.winnable_from = kernel.winnable_from
 
     def winnable_from(self, taken: int, left: int, right: int, used: int) -> bool:
         """Whether the position (ends in either order) can still be won."""

@@ -11,13 +11,16 @@ from __future__ import annotations
 from chuko.core.layout import SIZE, LayoutMove
 from chuko.games.crossroads import CrossroadsState
 
+from . import load_kernels
 from .encoding import STEPS, card_classes, taken_index
 
 
 class CrossroadsSolver:
-    """Solves every position of one layout; reuse it for many positions of that deal."""
+    """Solves every position of one layout; reuse it for many positions of that deal.
+    With `compiled` (the default) the search runs in the numba kernel when numba is
+    installed; the Python search below is the reference and the fallback."""
 
-    def __init__(self, layout: tuple[int, ...]) -> None:
+    def __init__(self, layout: tuple[int, ...], *, compiled: bool = True) -> None:
         self.layout = layout
         self.classes, match = card_classes(layout)
         count = len(match)
@@ -29,6 +32,14 @@ class CrossroadsSolver:
         # gain[c][a] = 1 when a card of class c scores beside an end of class a
         self.gain = [[int(m) for m in row] + [0] for row in match]
         self.fresh: int | None = None
+        kernels = load_kernels() if compiled else None
+        if kernels is not None:
+            self.kernel = kernels.CrossroadsKernel(self.classes, match)
+            self.future = self._compiled_future
+
+    def _compiled_future(self, taken: int, mine: int, theirs: int, last_round: bool) -> int:
+        width = self.width
+        return self.kernel.future(taken, divmod(mine, width), divmod(theirs, width), last_round)
 
     def ends_code(self, left: int, right: int) -> int:
         return left * self.width + right if left <= right else right * self.width + left

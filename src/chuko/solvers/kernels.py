@@ -1,0 +1,429 @@
+"""Compiled (numba) kernels for the two layout solvers: the same searches as
+solvers/crossroads.py and solvers/caravan.py, on numpy arrays.
+
+Importing this module needs numba (the optional `fast` extra); the pure solvers try to
+import it and keep their own Python search when that fails.
+
+Encoding. A layout is 12 card values. Cards become classes (indices 0..K-1) and
+`match[a, b]` says whether classes a and b share a prime factor. The batch functions use
+the coarsest reduction: two cards are one class when they match exactly the same cards of
+the layout (cards with equal prime factors always do). The single-position kernels take
+the classes the pure solver computed, so their codes agree with it. The rows' progress is
+the taken index 0..124 of solvers/encoding.py.
+
+Memo. One dense int64 array per game is shared by every search in the process. An entry
+holds a generation stamp and a value; each deal (and each solver) draws a fresh
+generation, so an entry from another deal reads as empty and nothing is ever cleared.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from chuko.core.layout import ROWS, SIZE
+
+from .encoding import CARDS_LEFT, ROW_STATES, STEPS
+
+# The row steps as arrays (numba freezes module-level arrays into the compiled code).
+STEP_COUNT = np.array([len(s) for s in STEPS], dtype=np.int64)
+STEP_POS = np.zeros((ROW_STATES, ROWS), dtype=np.int64)
+STEP_AFTER = np.zeros((ROW_STATES, ROWS), dtype=np.int64)
+for _index, _steps in enumerate(STEPS):
+    for _i, (_position, _after) in enumerate(_steps):
+        STEP_POS[_index, _i] = _position
+        STEP_AFTER[_index, _i] = _after
+LEFT = np.array(CARDS_LEFT, dtype=np.int64)
+
+MAX_CLASSES = SIZE
+# Crossroads: classes + "no trail yet"; a trail's two ends as an unordered pair.
+_CR_CODES = MAX_CLASSES + 1
+_CR_PAIRS = _CR_CODES * (_CR_CODES + 1) // 2
+# Caravan: classes + bridge + "no caravan yet"; ends as an ordered pair (left <= right).
+_CV_SPAN = MAX_CLASSES + 2
+_STAMP = 8  # an entry is generation << 8 | payload
+_UNKNOWN = -1000
+
+
+# -- classes ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@njit(cache=True)
+def layout_classes(layout: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each position's class and the class match table, classes being the cards that match
+    the same cards of this layout (ruling G1: 1 matches nothing, so 1s form one class)."""
+    hits = np.zeros((SIZE, SIZE), dtype=np.bool_)
+    for i in range(SIZE):
+        for j in range(SIZE):
+            hits[i, j] = _gcd(layout[i], layout[j]) > 1
+    classes = np.zeros(SIZE, dtype=np.int64)
+    first = np.zeros(SIZE, dtype=np.int64)  # a position of each class
+    count = 0
+    for i in range(SIZE):
+        found = -1
+        for c in range(count):
+            j = first[c]
+            same = True
+            for k in range(SIZE):
+                if hits[i, k] != hits[j, k]:
+                    same = False
+                    break
+            if same:
+                found = c
+                break
+        if found < 0:
+            found = count
+            first[count] = i
+            count += 1
+        classes[i] = found
+    match = np.zeros((count, count), dtype=np.bool_)
+    for a in range(count):
+        for b in range(count):
+            match[a, b] = hits[first[a], first[b]]
+    return classes, match
+
+
+# -- Crossroads ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _pair_tables(count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For codes 0..count (count = no trail): pair index of (a, b), and each pair's ends."""
+    codes = count + 1
+    index = np.zeros((codes, codes), dtype=np.int64)
+    low = np.zeros(codes * (codes + 1) // 2, dtype=np.int64)
+    high = np.zeros_like(low)
+    n = 0
+    for a in range(codes):
+        for b in range(a, codes):
+            index[a, b] = n
+            index[b, a] = n
+            low[n] = a
+            high[n] = b
+            n += 1
+    return index, low, high
+
+
+@njit(cache=True)
+def _cr_known(taken, mine, theirs, last, fresh, memo, gen, pairs):
+    """A position's value when it is final or already in the memo, else _UNKNOWN."""
+    if STEP_COUNT[taken] == 0:
+        # ruling C3: the next round starts with the player not to move now
+        return 0 if last else -fresh
+    entry = memo[((last * ROW_STATES + taken) * pairs + mine) * pairs + theirs]
+    if entry >> _STAMP == gen:
+        return (entry & 255) - 128
+    return _UNKNOWN
+
+
+@njit(cache=True)
+def _cr_future(taken, mine, theirs, last, fresh, classes, gain, index, low, high, memo, gen):
+    """Best (my future points − theirs) for the player to move; `mine`/`theirs` are pair
+    indices of the trail ends, `last` is 1 in the last round, `fresh` the value of a new
+    round for its first player (used when `last` is 0).
+
+    Depth-first negamax with an explicit stack (numba's cache mishandles recursion); a
+    frame's children are (available card, end) in order, end 1 only for a two-ended trail."""
+    pairs = low.shape[0]
+    known = _cr_known(taken, mine, theirs, last, fresh, memo, gen, pairs)
+    if known != _UNKNOWN:
+        return known
+    empty = gain.shape[1] - 1
+    depth_max = SIZE + 1
+    f_taken = np.empty(depth_max, dtype=np.int64)
+    f_mine = np.empty(depth_max, dtype=np.int64)
+    f_theirs = np.empty(depth_max, dtype=np.int64)
+    f_child = np.empty(depth_max, dtype=np.int64)
+    f_best = np.empty(depth_max, dtype=np.int64)
+    f_gain = np.empty(depth_max, dtype=np.int64)  # points of the child being searched
+    d = 0
+    f_taken[0], f_mine[0], f_theirs[0], f_child[0], f_best[0] = taken, mine, theirs, 0, -128
+    while True:
+        t = f_taken[d]
+        j = f_child[d]
+        if j < 2 * STEP_COUNT[t]:
+            f_child[d] = j + 1
+            left = low[f_mine[d]]
+            right = high[f_mine[d]]
+            end = j & 1
+            if end == 1 and left == right:
+                continue  # no trail yet, or both ends alike: the other end is the same move
+            card = classes[STEP_POS[t, j >> 1]]
+            after = STEP_AFTER[t, j >> 1]
+            # ruling C2: 1 point when the card matches the end it goes beside
+            if left == empty:
+                points, ends = 0, index[card, card]
+            elif end == 0:
+                points, ends = gain[card, left], index[card, right]
+            else:
+                points, ends = gain[card, right], index[left, card]
+            value = _cr_known(after, f_theirs[d], ends, last, fresh, memo, gen, pairs)
+            if value == _UNKNOWN:
+                f_gain[d] = points
+                d += 1
+                f_taken[d], f_mine[d], f_theirs[d] = after, f_theirs[d - 1], ends
+                f_child[d], f_best[d] = 0, -128
+                continue
+            if points - value > f_best[d]:
+                f_best[d] = points - value
+            continue
+        best = f_best[d]
+        key = ((last * ROW_STATES + t) * pairs + f_mine[d]) * pairs + f_theirs[d]
+        memo[key] = (gen << _STAMP) | (best + 128)
+        if d == 0:
+            return best
+        d -= 1
+        if f_gain[d] - best > f_best[d]:
+            f_best[d] = f_gain[d] - best
+
+
+@njit(cache=True)
+def _gain_table(match: np.ndarray) -> np.ndarray:
+    """gain[c, end] = 1 when a card of class c scores beside `end`; the last end is none."""
+    count = match.shape[0]
+    gain = np.zeros((count, count + 1), dtype=np.int64)
+    for a in range(count):
+        for b in range(count):
+            gain[a, b] = 1 if match[a, b] else 0
+    return gain
+
+
+@njit(cache=True)
+def crossroads_position(
+    classes, match, taken, mine_left, mine_right, theirs_left, theirs_right, last, memo, gen
+):
+    """Future value (ruling C4, points already scored excluded) of one position for the
+    player to move; ends are classes, len(match) meaning no trail yet; `last` is 1 in the
+    last round, 0 in the first of two."""
+    gain = _gain_table(match)
+    count = match.shape[0]
+    index, low, high = _pair_tables(count)
+    fresh = 0
+    if last == 0:
+        new = index[count, count]
+        fresh = _cr_future(0, new, new, 1, 0, classes, gain, index, low, high, memo, gen)
+    return _cr_future(
+        taken, index[mine_left, mine_right], index[theirs_left, theirs_right], last, fresh,
+        classes, gain, index, low, high, memo, gen,
+    )
+
+
+@njit(cache=True)
+def _crossroads_batch(layouts, rounds, memo, gen):
+    values = np.zeros(layouts.shape[0], dtype=np.int64)
+    for d in range(layouts.shape[0]):
+        classes, match = layout_classes(layouts[d])
+        count = match.shape[0]
+        values[d] = crossroads_position(
+            classes, match, 0, count, count, count, count, 1 if rounds == 1 else 0, memo, gen + d
+        )
+    return values
+
+
+# -- Caravan ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _fits_table(match: np.ndarray) -> np.ndarray:
+    """fits[c, end] = a face-up card of class c may go beside `end` (ruling V2): a matching
+    face-up card, or a bridge (code count). The code count + 1 (no caravan) fits nothing."""
+    count = match.shape[0]
+    fits = np.zeros((count, count + 2), dtype=np.bool_)
+    for a in range(count):
+        for b in range(count):
+            fits[a, b] = match[a, b]
+        fits[a, count] = True
+    return fits
+
+
+@njit(cache=True)
+def _cv_state(taken, left, right, spare, bridge, memo, gen):
+    """1 won, 0 lost (final, hopeless or known lost), -1 to be searched; left <= right."""
+    if STEP_COUNT[taken] == 0:
+        return 1 if right < bridge else 0  # ruling V4: both ends face up
+    if right == bridge and 1 + (left == bridge) > LEFT[taken]:
+        return 0  # each open bridge still needs a card beyond it
+    span = bridge + 2
+    entry = memo[(taken * span + left) * span + right]
+    if entry >> _STAMP == gen and spare <= (entry & 255):
+        return 0
+    return -1
+
+
+@njit(cache=True)
+def _cv_win(taken, left, right, spare, classes, fits, memo, gen):
+    """Whether the position can still be won, with ends left <= right and `spare` bridges
+    still allowed. Memo entries hold the most spare bridges with which a position is
+    known lost (fewer bridges never help).
+
+    Depth-first with an explicit stack (numba's cache mishandles recursion). A frame's
+    children: every face-up move (card, end), then every bridge, as face-up moves save
+    bridges. A win anywhere below is a win for the root."""
+    bridge = fits.shape[0]
+    empty = bridge + 1
+    span = bridge + 2
+    state = _cv_state(taken, left, right, spare, bridge, memo, gen)
+    if state >= 0:
+        return state == 1
+    depth_max = SIZE + 1
+    f_taken = np.empty(depth_max, dtype=np.int64)
+    f_left = np.empty(depth_max, dtype=np.int64)
+    f_right = np.empty(depth_max, dtype=np.int64)
+    f_spare = np.empty(depth_max, dtype=np.int64)
+    f_child = np.empty(depth_max, dtype=np.int64)
+    d = 0
+    f_taken[0], f_left[0], f_right[0], f_spare[0], f_child[0] = taken, left, right, spare, 0
+    while True:
+        t = f_taken[d]
+        j = f_child[d]
+        steps = STEP_COUNT[t]
+        if j < 4 * steps:
+            f_child[d] = j + 1
+            left, right, spare = f_left[d], f_right[d], f_spare[d]
+            face_down = j >= 2 * steps
+            i = (j % (2 * steps)) >> 1
+            end = j & 1
+            after = STEP_AFTER[t, i]
+            card = classes[STEP_POS[t, i]]
+            if left == empty:
+                if face_down or end == 1:
+                    continue
+                low, high = card, card  # ruling V1: the first card goes face up
+            elif end == 1 and left == right:
+                continue  # the same move as at the other end
+            elif face_down:
+                # ruling V3: a bridge goes beside a face-up end, within the limit
+                if spare == 0 or (left if end == 0 else right) == bridge:
+                    continue
+                low, high = (right, bridge) if end == 0 else (left, bridge)
+                spare -= 1
+            else:
+                # ruling V2: face up beside a matching card or a bridge
+                if not fits[card, left if end == 0 else right]:
+                    continue
+                other = right if end == 0 else left
+                low, high = (card, other) if card <= other else (other, card)
+            state = _cv_state(after, low, high, spare, bridge, memo, gen)
+            if state == 1:
+                return True
+            if state == -1:
+                d += 1
+                f_taken[d], f_left[d], f_right[d], f_spare[d], f_child[d] = (
+                    after, low, high, spare, 0
+                )
+            continue
+        memo[(t * span + f_left[d]) * span + f_right[d]] = (gen << _STAMP) | f_spare[d]
+        if d == 0:
+            return False
+        d -= 1
+
+
+@njit(cache=True)
+def caravan_position(classes, match, taken, left, right, spare, memo, gen):
+    """Whether one position can be won; ends are classes, len(match) a bridge and
+    len(match) + 1 no caravan yet; `spare` is how many more bridges are allowed."""
+    fits = _fits_table(match)
+    if left > right:
+        left, right = right, left
+    return _cv_win(taken, left, right, spare, classes, fits, memo, gen)
+
+
+@njit(cache=True)
+def _caravan_batch(layouts, bridges, memo, gen):
+    wins = np.zeros(layouts.shape[0], dtype=np.bool_)
+    for d in range(layouts.shape[0]):
+        classes, match = layout_classes(layouts[d])
+        empty = match.shape[0] + 1
+        wins[d] = caravan_position(classes, match, 0, empty, empty, bridges, memo, gen + d)
+    return wins
+
+
+# -- the shared memo -------------------------------------------------------------------------
+
+
+class Memo:
+    """A process-wide memo array and the generation counter that partitions it."""
+
+    def __init__(self, size: int) -> None:
+        self.array = np.zeros(size, dtype=np.int64)
+        self.generation = 0
+
+    def draw(self, count: int = 1) -> int:
+        """The first of `count` fresh generations."""
+        first = self.generation + 1
+        self.generation += count
+        return first
+
+
+CROSSROADS_MEMO = Memo(2 * ROW_STATES * _CR_PAIRS * _CR_PAIRS)
+CARAVAN_MEMO = Memo(ROW_STATES * _CV_SPAN * _CV_SPAN)
+
+
+def _layouts(layouts: np.ndarray) -> np.ndarray:
+    array = np.ascontiguousarray(layouts, dtype=np.int64)
+    if array.ndim != 2 or array.shape[1] != SIZE:
+        raise ValueError(f"layouts must be an array of shape (n, {SIZE}), not {array.shape}")
+    if array.size and array.min() < 1:
+        raise ValueError("cards are positive whole numbers")
+    return array
+
+
+def crossroads_values_batch(layouts: np.ndarray, rounds: int = 1) -> np.ndarray:
+    """Value (ruling C4) of each fresh layout for its first player: one round, or the
+    two-round match (ruling C3) when rounds is 2."""
+    array = _layouts(layouts)
+    if rounds not in (1, 2):
+        raise ValueError("rounds is 1 or 2")
+    gen = CROSSROADS_MEMO.draw(len(array))
+    return _crossroads_batch(array, rounds, CROSSROADS_MEMO.array, gen)
+
+
+def caravan_winnable_batch(layouts: np.ndarray, bridges: int) -> np.ndarray:
+    """Whether each layout can be won from the start with at most `bridges` bridges."""
+    array = _layouts(layouts)
+    if not 0 <= bridges <= SIZE - 1:
+        raise ValueError(f"the bridge limit is 0 to {SIZE - 1}")
+    gen = CARAVAN_MEMO.draw(len(array))
+    return _caravan_batch(array, bridges, CARAVAN_MEMO.array, gen)
+
+
+class CrossroadsKernel:
+    """Compiled Crossroads search over one layout's classes (e.g. a pure solver's); its
+    positions share one generation, so repeated questions about the deal reuse the memo."""
+
+    def __init__(self, classes: list[int], match: list[list[bool]]) -> None:
+        self.classes = np.array(classes, dtype=np.int64)
+        self.match = np.array(match, dtype=np.bool_).reshape(len(match), len(match))
+        self.generation = CROSSROADS_MEMO.draw()
+
+    def future(self, taken: int, mine: tuple[int, int], theirs: tuple[int, int],
+               last_round: bool) -> int:
+        """Best (my future points − theirs); ends are class pairs, len(match) = no trail."""
+        return int(crossroads_position(
+            self.classes, self.match, taken, mine[0], mine[1], theirs[0], theirs[1],
+            int(last_round), CROSSROADS_MEMO.array, self.generation,
+        ))
+
+
+class CaravanKernel:
+    """Compiled Caravan search over one layout's classes under one bridge limit."""
+
+    def __init__(self, classes: list[int], match: list[list[bool]], bridges: int) -> None:
+        self.classes = np.array(classes, dtype=np.int64)
+        self.match = np.array(match, dtype=np.bool_).reshape(len(match), len(match))
+        self.limit = bridges
+        self.generation = CARAVAN_MEMO.draw()
+
+    def winnable_from(self, taken: int, left: int, right: int, used: int) -> bool:
+        """Ends are classes, len(match) a bridge, len(match) + 1 no caravan yet."""
+        return bool(caravan_position(
+            self.classes, self.match, taken, left, right, self.limit - used,
+            CARAVAN_MEMO.array, self.generation,
+        ))
