@@ -1,0 +1,64 @@
+"""Bots for Crossroads and Caravan: legal, seeded, and ordered by strength."""
+
+import random
+
+import pytest
+
+from chuko.bots import bot_levels, make_bot
+from chuko.core.errors import ConfigError
+from chuko.games.caravan import Caravan
+from chuko.games.crossroads import Crossroads
+from chuko.solvers.caravan import CaravanSolver
+from chuko.solvers.crossroads import CrossroadsSolver
+
+
+def play_crossroads(levels, seed):
+    state = Crossroads(first=seed % 2).new(seed=seed)
+    rng = random.Random(seed)
+    bots = [make_bot("crossroads", level, rng) for level in levels]
+    while state.to_move:
+        seat = state.to_move[0]
+        moves = state.legal_moves(seat)
+        move = bots[seat].choose(state.view(seat), moves)
+        assert move in moves
+        state.play(seat, move)
+    return state
+
+
+def test_levels_are_named_alike_and_unknown_levels_are_refused():
+    assert bot_levels("crossroads") == bot_levels("caravan") == ("random", "easy", "perfect")
+    with pytest.raises(ConfigError, match="no 'hard' bot"):
+        make_bot("caravan", "hard")
+
+
+def test_perfect_crossroads_bot_always_gets_at_least_the_solver_value():
+    for seed in range(8):
+        state = play_crossroads(["perfect", "random"], seed)
+        start = Crossroads(deal=state.layout, first=state.first).new()
+        value = CrossroadsSolver(state.layout).value(start)
+        lead = state.totals()[0] - state.totals()[1]
+        assert lead >= (value if state.first == 0 else -value)
+
+
+def test_easy_crossroads_bot_outscores_random_over_many_games():
+    lead = sum(
+        (s.totals()[0] - s.totals()[1]) for s in (play_crossroads(["easy", "random"], seed)
+                                                 for seed in range(40))
+    )
+    assert lead > 20
+
+
+def test_perfect_caravan_bot_wins_every_winnable_deal_and_easy_beats_random():
+    wins = {"random": 0, "easy": 0, "perfect": 0}
+    winnable = 0
+    for seed in range(25):
+        game = Caravan(bridges=1)
+        winnable += CaravanSolver(game.new(seed=seed).layout, 1).fresh()
+        for level in wins:
+            state = game.new(seed=seed)
+            bot = make_bot("caravan", level, random.Random(seed))
+            while state.to_move:
+                state.play(0, bot.choose(state.view(0), state.legal_moves(0)))
+            wins[level] += bool(state.outcome.winners)
+    assert wins["perfect"] == winnable
+    assert wins["random"] < wins["easy"] <= wins["perfect"]
