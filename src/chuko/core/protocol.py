@@ -107,5 +107,10 @@ class State(ABC):
         """The whole game: configuration, deal, moves and chance events, JSON-ready."""
 
     @abstractmethod
+    def cards(self) -> list[Any]:
+        """Every card the game holds now wherever it lies, sorted: the conformance suite
+        checks that no card appears or vanishes (engine-side; players get `view`)."""
+
+    @abstractmethod
     def copy(self) -> State:
         """An independent copy, cheap enough for search."""

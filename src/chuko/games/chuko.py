@@ -459,6 +459,10 @@ class State(BaseState):
             "outcome": outcome.to_json() if outcome else None,
         }
 
+    def cards(self) -> list[int]:
+        """Every card of the game: hands, play pile and draw pile."""
+        return sorted([c for hand in self._hands for c in hand] + self._pile + self._draw)
+
     def copy(self) -> State:
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
