@@ -1,6 +1,8 @@
-"""Exact solving speed of the layout games (issue 2, item 7): deals per second for a plain
-memoised depth-first search (the baseline, written here), the pure-Python solvers and the
-compiled kernels, on fixed seeded sets of random deals, all in this process.
+"""Exact solving speed of the layout games (issue 2, item 7), on fixed seeded sets of
+random deals, all in this process, in deals per second: a plain memoised depth-first
+search (the baseline, written here); the pure-Python solvers; the same solvers backed by
+the numba kernels, one deal at a time through their public API (as `chuko solve` uses
+them); and the kernels' batch functions over a numpy array of deals.
 
 The baseline memoises on the literal state that decides the future: the cards left in
 each row, the literal end cards (for Caravan with their face), bridges used; no card
@@ -10,7 +12,6 @@ Crossroads infeasible: its states are then as many as its ~35 million move seque
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from math import gcd
@@ -22,7 +23,6 @@ from chuko.solvers.caravan import CaravanSolver
 from chuko.solvers.crossroads import CrossroadsSolver
 
 Rows = tuple[tuple[int, ...], ...]
-sys.setrecursionlimit(10_000)
 
 
 def deals(pack: str, count: int, seed: int) -> list[tuple[int, ...]]:
@@ -118,79 +118,89 @@ def rate(solve: Callable[[tuple[int, ...]], object], batch: list[tuple[int, ...]
     return len(batch) / (time.perf_counter() - start), results
 
 
-def kernel_rate(solve_batch, batch: list[tuple[int, ...]]) -> tuple:
-    import numpy as np
+def batch_rate(solve_batch: Callable, batch: list[tuple[int, ...]]) -> tuple:
+    import numpy as np  # only with the kernels, which need numba (and so numpy)
 
     array = np.array(batch, dtype=np.int64)
-    solve_batch(array[:1])  # load (or compile) before timing
     start = time.perf_counter()
     results = solve_batch(array)
     return len(batch) / (time.perf_counter() - start), [r.item() for r in results]
 
 
-def report(name: str, sizes: tuple[int, int, int], baseline, pure, kernel_batch, summary) -> None:
-    base_rate, expected = rate(baseline, deals_for[name][: sizes[0]])
-    pure_rate, pure_results = rate(pure, deals_for[name][: sizes[1]])
-    print(f"{name}: {summary(pure_results)}")
-    print(f"  baseline  {base_rate:>10,.0f} deals/s   ({sizes[0]:,} deals)")
-    print(f"  pure      {pure_rate:>10,.0f} deals/s   ({sizes[1]:,} deals)"
-          f"   {pure_rate / base_rate:5.1f}× baseline")
-    if pure_results[: sizes[0]] != expected:
-        raise SystemExit(f"{name}: the pure solver disagrees with the baseline")
-    if kernel_batch is None:
-        print("  kernel    (numba is not installed: pip install chuko[fast])")
-        return
-    kernel_rate_, kernel_results = kernel_rate(kernel_batch, deals_for[name][: sizes[2]])
-    print(f"  kernel    {kernel_rate_:>10,.0f} deals/s   ({sizes[2]:,} deals)"
-          f"   {kernel_rate_ / base_rate:5.1f}× baseline, {kernel_rate_ / pure_rate:5.1f}× pure")
-    if kernel_results[: sizes[1]] != pure_results:
-        raise SystemExit(f"{name}: the kernel disagrees with the pure solver")
-
-
-deals_for: dict[str, list[tuple[int, ...]]] = {}
+def report(name: str, deals: list[tuple[int, ...]], rows: list[tuple], summary: Callable) -> None:
+    """rows: (label, deal count, rate function, solver) with the baseline first; every row's
+    answers must agree with the rows before it on the deals they share."""
+    print(name)
+    answers: list = []
+    base = pure = 0.0
+    for label, count, measure, solver in rows:
+        speed, results = measure(solver, deals[:count])
+        shared = min(len(answers), len(results))
+        if results[:shared] != answers[:shared]:
+            raise SystemExit(f"{name}: {label} disagrees with the rows above")
+        answers = results if len(results) > len(answers) else answers
+        base = base or speed
+        pure = speed if label == "pure solver" else pure
+        ratios = f"{speed / base:6.1f}× baseline" if speed != base else ""
+        if pure and speed != pure:
+            ratios += f", {speed / pure:5.1f}× pure"
+        print(f"  {label:<16} {speed:>9,.0f} deals/s  ({count:>7,} deals)  {ratios}".rstrip())
+    print(f"  {summary(answers)}")
 
 
 def main() -> None:
     try:
+        import numpy as np
+
         from chuko.solvers import kernels
     except ImportError:
         kernels = None
-    sets = {
-        # name: (pack, seed, (baseline deals, pure deals, kernel deals))
-        "caravan plain, 2 bridges": ("plain", 1, (1_000, 4_000, 100_000)),
-        "caravan standard, 0 bridges": ("standard", 2, (2_000, 10_000, 200_000)),
-        "crossroads standard, one round": ("standard", 3, (20, 200, 5_000)),
-    }
-    for name, (pack, seed, sizes) in sets.items():
-        deals_for[name] = deals(pack, max(sizes), seed)
+        print("The compiled kernels need numba: pip install 'chuko[fast]'.")
     if kernels is not None:
         start = time.perf_counter()
-        kernels.caravan_winnable_batch(kernels.np.array([PACKS["plain"]]), 2)
-        kernels.crossroads_values_batch(kernels.np.array([PACKS["standard"]]))
+        kernels.caravan_winnable_batch(np.array([PACKS["plain"]]), 2)
+        kernels.crossroads_values_batch(np.array([PACKS["standard"]]))
+        CaravanSolver(PACKS["plain"], 2).fresh()
+        CrossroadsSolver(PACKS["standard"]).fresh_value()
         print(f"kernels ready in {time.perf_counter() - start:.2f} s (compiled or from cache)")
 
     def winnable_share(results: list) -> str:
-        return f"{sum(results) / len(results):.1%} winnable"
+        return f"{sum(results) / len(results):.1%} of {len(results):,} deals winnable"
 
-    for bridges, name in ((2, "caravan plain, 2 bridges"), (0, "caravan standard, 0 bridges")):
-        report(
-            name,
-            sets[name][2],
-            lambda layout, b=bridges: baseline_caravan(layout, b),
-            lambda layout, b=bridges: CaravanSolver(layout, b).fresh(),
-            None if kernels is None else lambda a, b=bridges: kernels.caravan_winnable_batch(a, b),
-            winnable_share,
-        )
+    # name: pack, bridges, seed, deals for (baseline, pure, compiled solver, batch kernel)
+    caravan_sets = {
+        "Caravan, plain pack, 2 bridges": ("plain", 2, 1, (1_000, 4_000, 20_000, 100_000)),
+        "Caravan, standard pack, 0 bridges": ("standard", 0, 2, (2_000, 10_000, 40_000, 200_000)),
+    }
+    for name, (pack, bridges, seed, sizes) in caravan_sets.items():
+        rows = [
+            ("baseline", sizes[0], rate, lambda d, b=bridges: baseline_caravan(d, b)),
+            ("pure solver", sizes[1], rate,
+             lambda d, b=bridges: CaravanSolver(d, b, compiled=False).fresh()),
+        ]
+        if kernels is not None:
+            rows += [
+                ("compiled solver", sizes[2], rate,
+                 lambda d, b=bridges: CaravanSolver(d, b).fresh()),
+                ("batch kernel", sizes[3], batch_rate,
+                 lambda a, b=bridges: kernels.caravan_winnable_batch(a, b)),
+            ]
+        report(name, deals(pack, max(sizes), seed), rows, winnable_share)
 
     def mean_value(results: list) -> str:
-        return f"mean value for the first player {sum(results) / len(results):+.2f}"
+        return f"mean value for the first player {sum(results) / len(results):+.3f} " \
+            f"over {len(results):,} deals"
 
-    name = "crossroads standard, one round"
-    report(
-        name,
-        sets[name][2],
-        baseline_crossroads,
-        lambda layout: CrossroadsSolver(layout).fresh_value(),
-        None if kernels is None else kernels.crossroads_values_batch,
-        mean_value,
-    )
+    sizes = (10, 200, 2_000, 5_000)
+    rows = [
+        ("baseline", sizes[0], rate, baseline_crossroads),
+        ("pure solver", sizes[1], rate,
+         lambda d: CrossroadsSolver(d, compiled=False).fresh_value()),
+    ]
+    if kernels is not None:
+        rows += [
+            ("compiled solver", sizes[2], rate, lambda d: CrossroadsSolver(d).fresh_value()),
+            ("batch kernel", sizes[3], batch_rate, kernels.crossroads_values_batch),
+        ]
+    report("Crossroads, standard pack, one round", deals("standard", max(sizes), 3), rows,
+           mean_value)

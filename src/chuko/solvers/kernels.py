@@ -18,6 +18,8 @@ generation, so an entry from another deal reads as empty and nothing is ever cle
 
 from __future__ import annotations
 
+from threading import Lock
+
 import numpy as np
 from numba import njit
 
@@ -349,16 +351,19 @@ def _caravan_batch(layouts, bridges, memo, gen):
 
 
 class Memo:
-    """A process-wide memo array and the generation counter that partitions it."""
+    """A process-wide memo array and the generation counter that partitions it. (The
+    kernels hold the GIL, so threads never search it at the same time.)"""
 
     def __init__(self, size: int) -> None:
         self.array = np.zeros(size, dtype=np.int64)
         self.generation = 0
+        self.lock = Lock()
 
     def draw(self, count: int = 1) -> int:
         """The first of `count` fresh generations."""
-        first = self.generation + 1
-        self.generation += count
+        with self.lock:
+            first = self.generation + 1
+            self.generation += count
         return first
 
 
