@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test play bench lint clean
+.PHONY: install test play bench lint serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ play: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+serve: $(STAMP)
+	mkdir -p var
+	$(BIN)/chuko serve --host 127.0.0.1 --port 8000 --db sqlite:///var/chuko.db
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
