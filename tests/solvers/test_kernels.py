@@ -2,6 +2,7 @@
 test_solvers.py checks against exhaustive search over the engines."""
 
 import random
+import sys
 
 import pytest
 
@@ -10,6 +11,7 @@ pytest.importorskip("numba")
 import numpy as np  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
+import chuko.solvers  # noqa: E402
 from chuko.core.numbers import prime_factors  # noqa: E402
 from chuko.core.packs import PACKS  # noqa: E402
 from chuko.games.caravan import Caravan  # noqa: E402
@@ -155,3 +157,18 @@ def test_kernels_run_as_plain_python_give_the_same_answers(monkeypatch):
     assert kernels.crossroads_values_batch(np.array(crossroads)).tolist() == [
         CrossroadsSolver(d, compiled=False).fresh_value() for d in crossroads
     ]
+
+
+def test_without_numba_the_solvers_fall_back_to_their_python_search(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # makes `import numba` fail
+    monkeypatch.delitem(sys.modules, "chuko.solvers.kernels")
+    monkeypatch.delattr(chuko.solvers, "kernels")
+    assert chuko.solvers.load_kernels() is None
+    deal = random_deals(PACKS["standard"], 1, seed=6)[0]
+    solver = CrossroadsSolver(deal)
+    assert not hasattr(solver, "kernel")
+    assert solver.fresh_value() == kernels.crossroads_values_batch(np.array([deal]))[0]
+    assert len(solver.memo) > 0  # the Python search did the work
+    caravan = CaravanSolver(deal, 2)
+    assert "winnable_from" not in vars(caravan)  # the class's Python search, not a kernel's
+    assert caravan.fresh() == kernels.caravan_winnable_batch(np.array([deal]), 2)[0]
