@@ -14,6 +14,10 @@ the taken index 0..124 of solvers/encoding.py.
 Memo. One dense int64 array per game is shared by every search in the process. An entry
 holds a generation stamp and a value; each deal (and each solver) draws a fresh
 generation, so an entry from another deal reads as empty and nothing is ever cleared.
+
+The searches keep explicit stacks rather than recursing: numba's on-disk cache
+(`cache=True`, so compiling happens once per install) crashes on recursive functions
+(numba issues 6061 and 6713), and a cached recursive version here did segfault.
 """
 
 from __future__ import annotations
@@ -131,8 +135,8 @@ def _cr_future(taken, mine, theirs, last, fresh, classes, gain, index, low, high
     indices of the trail ends, `last` is 1 in the last round, `fresh` the value of a new
     round for its first player (used when `last` is 0).
 
-    Depth-first negamax with an explicit stack (numba's cache mishandles recursion); a
-    frame's children are (available card, end) in order, end 1 only for a two-ended trail."""
+    Depth-first negamax with an explicit stack (see the module's docstring); a frame's
+    children are (available card, end) in order, end 1 only for a two-ended trail."""
     pairs = low.shape[0]
     known = _cr_known(taken, mine, theirs, last, fresh, memo, gen, pairs)
     if known != _UNKNOWN:
@@ -265,9 +269,9 @@ def _cv_win(taken, left, right, spare, classes, fits, memo, gen):
     still allowed. Memo entries hold the most spare bridges with which a position is
     known lost (fewer bridges never help).
 
-    Depth-first with an explicit stack (numba's cache mishandles recursion). A frame's
-    children: every face-up move (card, end), then every bridge, as face-up moves save
-    bridges. A win anywhere below is a win for the root."""
+    Depth-first with an explicit stack (see the module's docstring). A frame's children:
+    every face-up move (card, end), then every bridge, as face-up moves save bridges. A
+    win anywhere below is a win for the root."""
     bridge = fits.shape[0]
     empty = bridge + 1
     span = bridge + 2
