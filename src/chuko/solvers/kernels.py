@@ -12,7 +12,8 @@ the classes the pure solver computed, so their codes agree with it. The rows' pr
 the taken index 0..124 of solvers/encoding.py.
 
 Memo. One dense int64 array per game is shared by every search in the process. An entry
-holds a generation stamp and a value; each deal (and each solver) draws a fresh
+holds a generation stamp and what is known (Crossroads: bounds on the value; Caravan: the
+most spare bridges with which the position is lost); each deal (and each solver) draws a fresh
 generation, so an entry from another deal reads as empty and nothing is ever cleared.
 
 The searches keep explicit stacks rather than recursing: numba's on-disk cache
@@ -47,8 +48,9 @@ _CR_CODES = MAX_CLASSES + 1
 _CR_PAIRS = _CR_CODES * (_CR_CODES + 1) // 2
 # Caravan: classes + bridge + "no caravan yet"; ends as an ordered pair (left <= right).
 _CV_SPAN = MAX_CLASSES + 2
-_STAMP = 8  # an entry is generation << 8 | payload
-_UNKNOWN = -1000
+_STAMP = 12  # an entry is generation << 12 | payload
+_PAYLOAD = (1 << _STAMP) - 1
+_INF = 20  # beyond any Crossroads value (at most 10 points a side in two rounds)
 
 
 # -- classes ---------------------------------------------------------------------------------
@@ -118,15 +120,12 @@ def _pair_tables(count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _cr_known(taken, mine, theirs, last, fresh, memo, gen, pairs):
-    """A position's value when it is final or already in the memo, else _UNKNOWN."""
-    if STEP_COUNT[taken] == 0:
-        # ruling C3: the next round starts with the player not to move now
-        return 0 if last else -fresh
+def _cr_bounds(taken, mine, theirs, last, memo, gen, pairs):
+    """What the memo knows of a position's value: (lower, upper), (-_INF, _INF) if nothing."""
     entry = memo[((last * ROW_STATES + taken) * pairs + mine) * pairs + theirs]
     if entry >> _STAMP == gen:
-        return (entry & 255) - 128
-    return _UNKNOWN
+        return ((entry >> 6) & 63) - 32, (entry & 63) - 32
+    return -_INF, _INF
 
 
 @njit(cache=True)
@@ -135,12 +134,14 @@ def _cr_future(taken, mine, theirs, last, fresh, classes, gain, index, low, high
     indices of the trail ends, `last` is 1 in the last round, `fresh` the value of a new
     round for its first player (used when `last` is 0).
 
-    Depth-first negamax with an explicit stack (see the module's docstring); a frame's
-    children are (available card, end) in order, end 1 only for a two-ended trail."""
+    Fail-soft alpha-beta negamax with an explicit stack (see the module's docstring). The
+    memo keeps a lower and an upper bound per position, exact when they meet; the root
+    is searched with an open window, so its value is exact. A frame's children are
+    (available card, end), the scoring ones first; end 1 only for a two-ended trail."""
     pairs = low.shape[0]
-    known = _cr_known(taken, mine, theirs, last, fresh, memo, gen, pairs)
-    if known != _UNKNOWN:
-        return known
+    lower, upper = _cr_bounds(taken, mine, theirs, last, memo, gen, pairs)
+    if lower == upper:
+        return lower
     empty = gain.shape[1] - 1
     depth_max = SIZE + 1
     f_taken = np.empty(depth_max, dtype=np.int64)
@@ -148,21 +149,28 @@ def _cr_future(taken, mine, theirs, last, fresh, classes, gain, index, low, high
     f_theirs = np.empty(depth_max, dtype=np.int64)
     f_child = np.empty(depth_max, dtype=np.int64)
     f_best = np.empty(depth_max, dtype=np.int64)
+    f_alpha = np.empty(depth_max, dtype=np.int64)  # the window the frame was searched with
+    f_beta = np.empty(depth_max, dtype=np.int64)
+    f_lower = np.empty(depth_max, dtype=np.int64)  # the memo's bounds when it started
+    f_upper = np.empty(depth_max, dtype=np.int64)
     f_gain = np.empty(depth_max, dtype=np.int64)  # points of the child being searched
     d = 0
-    f_taken[0], f_mine[0], f_theirs[0], f_child[0], f_best[0] = taken, mine, theirs, 0, -128
+    f_taken[0], f_mine[0], f_theirs[0], f_child[0], f_best[0] = taken, mine, theirs, 0, -_INF
+    f_alpha[0], f_beta[0], f_lower[0], f_upper[0] = lower, upper, lower, upper
     while True:
         t = f_taken[d]
         j = f_child[d]
-        if j < 2 * STEP_COUNT[t]:
+        steps = STEP_COUNT[t]
+        if j < 4 * steps and f_best[d] < f_beta[d]:
             f_child[d] = j + 1
             left = low[f_mine[d]]
             right = high[f_mine[d]]
-            end = j & 1
+            k = j % (2 * steps)
+            end = k & 1
             if end == 1 and left == right:
                 continue  # no trail yet, or both ends alike: the other end is the same move
-            card = classes[STEP_POS[t, j >> 1]]
-            after = STEP_AFTER[t, j >> 1]
+            card = classes[STEP_POS[t, k >> 1]]
+            after = STEP_AFTER[t, k >> 1]
             # ruling C2: 1 point when the card matches the end it goes beside
             if left == empty:
                 points, ends = 0, index[card, card]
@@ -170,19 +178,41 @@ def _cr_future(taken, mine, theirs, last, fresh, classes, gain, index, low, high
                 points, ends = gain[card, left], index[card, right]
             else:
                 points, ends = gain[card, right], index[left, card]
-            value = _cr_known(after, f_theirs[d], ends, last, fresh, memo, gen, pairs)
-            if value == _UNKNOWN:
-                f_gain[d] = points
-                d += 1
-                f_taken[d], f_mine[d], f_theirs[d] = after, f_theirs[d - 1], ends
-                f_child[d], f_best[d] = 0, -128
-                continue
+            if (points == 1) == (j >= 2 * steps):
+                continue  # scoring moves in the first pass, the others in the second
+            # the child's window, so that points − its value falls in this frame's
+            alpha = points - f_beta[d]
+            beta = points - max(f_alpha[d], f_best[d])
+            if STEP_COUNT[after] == 0:
+                # ruling C3: the next round starts with the player not to move now
+                value = 0 if last else -fresh
+            else:
+                lower, upper = _cr_bounds(after, f_theirs[d], ends, last, memo, gen, pairs)
+                if lower == upper or lower >= beta:
+                    value = lower
+                elif upper <= alpha:
+                    value = upper
+                else:
+                    f_gain[d] = points
+                    d += 1
+                    f_taken[d], f_mine[d], f_theirs[d] = after, f_theirs[d - 1], ends
+                    f_child[d], f_best[d] = 0, -_INF
+                    f_alpha[d], f_beta[d] = max(alpha, lower), min(beta, upper)
+                    f_lower[d], f_upper[d] = lower, upper
+                    continue
             if points - value > f_best[d]:
                 f_best[d] = points - value
             continue
         best = f_best[d]
+        lower, upper = f_lower[d], f_upper[d]
+        if best <= f_alpha[d]:
+            upper = min(upper, best)  # fail low: the value is at most best
+        elif best >= f_beta[d]:
+            lower = max(lower, best)  # fail high: at least best
+        else:
+            lower = upper = best
         key = ((last * ROW_STATES + t) * pairs + f_mine[d]) * pairs + f_theirs[d]
-        memo[key] = (gen << _STAMP) | (best + 128)
+        memo[key] = (gen << _STAMP) | ((lower + 32) << 6) | (upper + 32)
         if d == 0:
             return best
         d -= 1
@@ -258,7 +288,7 @@ def _cv_state(taken, left, right, spare, bridge, memo, gen):
         return 0  # each open bridge still needs a card beyond it
     span = bridge + 2
     entry = memo[(taken * span + left) * span + right]
-    if entry >> _STAMP == gen and spare <= (entry & 255):
+    if entry >> _STAMP == gen and spare <= (entry & _PAYLOAD):
         return 0
     return -1
 
