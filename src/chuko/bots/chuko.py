@@ -162,7 +162,7 @@ class HardBot:
             if self.simulations is not None:
                 if done >= self.simulations:
                     break
-            elif done % 8 == 0 and time.perf_counter() >= deadline:
+            elif time.perf_counter() >= deadline:
                 break
             if done < count:
                 arm = done
