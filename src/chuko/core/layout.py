@@ -27,7 +27,7 @@ def parse_layout(text: str) -> tuple[int, ...]:
         if len(words) != COLUMNS:
             raise ParseError(f"Row {number} of the deal has {len(words)} card(s); it needs four.")
         for word in words:
-            if not word.isdigit() or int(word) < 1:
+            if not (word.isascii() and word.isdigit()) or int(word) < 1:
                 raise ParseError(f"{word!r} in row {number} is not a card (a positive number).")
             cards.append(int(word))
     return tuple(cards)

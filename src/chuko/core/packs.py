@@ -13,7 +13,7 @@ PACKS: dict[str, tuple[int, ...]] = {
     "large": tuple(range(2, 31)),
 }
 
-_RANGE = re.compile(r"^(\d+)\s*-\s*(\d+)$")
+_RANGE = re.compile(r"^(\d+)\s*-\s*(\d+)$", re.ASCII)
 _MAX_PACK = 10_000
 
 
@@ -37,7 +37,7 @@ def parse_pack(text: str) -> tuple[int, ...]:
             if high - low >= _MAX_PACK:
                 raise ParseError(f"The range {part} is too large for a pack.")
             cards.extend(range(low, high + 1))
-        elif part.isdigit():
+        elif part.isascii() and part.isdigit():
             cards.append(int(part))
         else:
             names = ", ".join(PACKS)
