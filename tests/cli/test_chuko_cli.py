@@ -73,7 +73,7 @@ def test_simulate_with_a_pack_range_and_four_players(capsys):
     ("args", "message"),
     [
         (["--bots", "easy,wizard"], "no 'wizard' bot"),
-        (["--bots", "easy,easy,easy"], "3 bot(s) for 2 seats"),
+        (["--bots", "easy,easy,easy"], "3 bot(s) for 2 seat(s)"),
         (["--players", "12"], "K3"),
         (["--pack", "2,x"], "not a card"),
         (["--games", "0"], "at least 1"),
@@ -98,4 +98,4 @@ def test_play_chuko_reads_moves_from_standard_input(capsys, monkeypatch):
 
 def test_play_chuko_refuses_a_bad_lineup(capsys):
     status, _, err = run(capsys, "play", "chuko", "--players", "3", "--vs", "easy,easy,easy")
-    assert status == 2 and "opponent" in err
+    assert status == 2 and "3 bot(s) for 2 seat(s)" in err

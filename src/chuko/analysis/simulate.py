@@ -14,7 +14,7 @@ from random import Random
 from typing import Any, TextIO
 
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
-from chuko.bots import Bot, bot_levels, make_bot
+from chuko.bots import Bot, make_bot, parse_levels
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import State
 from chuko.core.rng import make_rng
@@ -51,20 +51,6 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     )
     parser.add_argument("--jsonl", metavar="FILE", help="write each game's record as a line")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-
-
-def parse_lineup(text: str, players: int) -> list[str]:
-    """`--bots hard,easy` as one level per seat (a single level fills every seat)."""
-    levels = [w.strip().lower() for w in text.split(",") if w.strip()]
-    known = bot_levels(Game.id)
-    for level in levels:
-        if level not in known:
-            raise ConfigError(f"There is no {level!r} bot; choose from {', '.join(known)}.")
-    if len(levels) == 1:
-        levels *= players
-    if len(levels) != players:
-        raise ConfigError(f"--bots names {len(levels)} bot(s) for {players} seats.")
-    return levels
 
 
 def play_game(state: State, bots: Sequence[Bot]) -> State:
@@ -180,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ConfigError("--games must be at least 1.")
     game = Game(players=args.players, pack=args.pack, first=args.first, turn_limit=args.turn_limit)
-    lineup = parse_lineup(args.bots, game.players)
+    lineup = parse_levels(args.bots, Game.id, game.players, "--bots")
     hard = hard_options(args.hard_time, args.hard_simulations)
     rng = make_rng(args.seed)
     try:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from random import Random
 
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
-from chuko.bots import bot_levels, make_bot
+from chuko.bots import make_bot, parse_levels
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
 from chuko.core.rng import make_rng
@@ -33,22 +33,6 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--seed", type=int, help="seed for a reproducible run")
     parser.add_argument("--jsonl", metavar="FILE", help="write each game's record as a line")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-
-
-def lineup(text: str | None, players: int) -> list[str]:
-    """One bot level per seat from 'hard,easy' (one level fills every seat)."""
-    if text is None:
-        return ["hard"] + ["easy"] * (players - 1)
-    levels = [w.strip().lower() for w in text.split(",") if w.strip()]
-    known = bot_levels("chuchula")
-    for level in levels:
-        if level not in known:
-            raise ConfigError(f"There is no {level!r} bot; choose from {', '.join(known)}.")
-    if len(levels) == 1:
-        levels *= players
-    if len(levels) != players:
-        raise ConfigError(f"--bots names {len(levels)} bot(s) for {players} seats.")
-    return levels
 
 
 @dataclass
@@ -115,7 +99,8 @@ def simulate(
 def run(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 4:
         raise ConfigError(f"Chuchula is for 2 to 4 players, not {args.players}.")
-    levels = lineup(args.bots, args.players)
+    levels = (parse_levels(args.bots, "chuchula", args.players, "--bots") if args.bots
+              else ["hard"] + ["easy"] * (args.players - 1))
     sink = None
     if args.jsonl:
         try:

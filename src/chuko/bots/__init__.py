@@ -32,6 +32,20 @@ def bot_levels(game_id: str) -> tuple[str, ...]:
     return import_module(BOTS[game_id]).levels(game_id)
 
 
+def parse_levels(text: str, game_id: str, count: int, option: str = "--vs") -> list[str]:
+    """`easy,hard` as one bot level per seat for `count` seats; one level fills every seat."""
+    levels = [w.strip().lower() for w in text.split(",") if w.strip()]
+    known = bot_levels(game_id)
+    for level in levels:
+        if level not in known:
+            raise ConfigError(f"There is no {level!r} bot; choose from {', '.join(known)}.")
+    if len(levels) == 1:
+        levels *= count
+    if len(levels) != count:
+        raise ConfigError(f"{option} names {len(levels)} bot(s) for {count} seat(s).")
+    return levels
+
+
 def make_bot(game_id: str, level: str, rng: Random | None = None, **options: Any) -> Bot:
     """A bot of `level` for `game_id`; ConfigError names the levels that exist."""
     levels = bot_levels(game_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from chuko.bots import make_bot
+from chuko.bots import make_bot, parse_levels
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.rng import make_rng
@@ -25,7 +25,7 @@ from chuko.games.chuchula import (
     parse_mode,
 )
 from chuko.solvers.chuchula_advisor import advise
-from chuko.tui.common import Quit, ask, console, parse_opponents, warn
+from chuko.tui.common import Quit, ask, console, warn
 
 HELP = {"chuchula": "play Chuchula against bots (you are seat 0)"}
 
@@ -67,7 +67,7 @@ class _Table:
     def __init__(self, args: argparse.Namespace) -> None:
         mode, length = parse_mode(args.mode)
         self.game = Game(args.players, mode, length)
-        levels = parse_opponents(args.vs, "chuchula", args.players - 1)
+        levels = parse_levels(args.vs, "chuchula", args.players - 1)
         seed = args.seed
         self.state: State = self.game.new(seed)
         self.bots = {

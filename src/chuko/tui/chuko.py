@@ -12,12 +12,12 @@ from random import Random
 from string import ascii_lowercase
 from typing import Any
 
-from chuko.bots import make_bot
+from chuko.bots import make_bot, parse_levels
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.numbers import factor_text
 from chuko.core.rng import make_rng
 from chuko.games.chuko import Game, Move, State
-from chuko.tui.common import Quit, ask, console, parse_opponents, warn
+from chuko.tui.common import Quit, ask, console, warn
 
 HELP = {"chuko": "play Chükö against bots (share a factor, go lower, or reset)"}
 
@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 def run(args: argparse.Namespace, you: int = 0) -> int:
     game = Game(players=args.players, pack=args.pack, first=args.first, turn_limit=args.turn_limit)
-    levels = parse_opponents(args.vs, Game.id, game.players - 1)
+    levels = parse_levels(args.vs, Game.id, game.players - 1)
     if args.hard_time <= 0:
         raise ConfigError("--hard-time must be a positive number of seconds.")
     rng = make_rng(args.seed)

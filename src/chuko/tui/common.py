@@ -11,9 +11,6 @@ from collections.abc import Callable
 
 from rich.console import Console
 
-from chuko.bots import bot_levels
-from chuko.core.errors import ConfigError
-
 console = Console(highlight=False)
 
 
@@ -39,17 +36,3 @@ def ask(prompt: str, read: Callable[[], str] | None = None) -> str:
 def warn(message: str) -> None:
     """One clear line about bad input; the game goes on."""
     console.print(f"[bold red]✗[/] {message}")
-
-
-def parse_opponents(text: str, game_id: str, count: int) -> list[str]:
-    """`--vs easy,hard` as a list of `count` bot levels (one given level is repeated)."""
-    levels = [w.strip().lower() for w in text.split(",") if w.strip()]
-    known = bot_levels(game_id)
-    for level in levels:
-        if level not in known:
-            raise ConfigError(f"There is no {level!r} bot; choose from {', '.join(known)}.")
-    if len(levels) == 1:
-        levels *= count
-    if len(levels) != count:
-        raise ConfigError(f"--vs names {len(levels)} bot(s) but the game has {count} opponent(s).")
-    return levels

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from chuko.bots import make_bot
+from chuko.bots import make_bot, parse_levels
 from chuko.core.layout import LayoutMove, parse_layout
 from chuko.core.numbers import matches
 from chuko.core.packs import PACKS, parse_pack
@@ -13,7 +13,7 @@ from chuko.core.rng import make_rng
 from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.solvers.crossroads import CrossroadsSolver
 
-from .common import console, parse_opponents
+from .common import console
 from .layout import LayoutSession, card_words, chain, layout_table
 
 HELP = {"crossroads": "play Crossroads against a bot or a friend"}
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 def run(args: argparse.Namespace) -> int:
     rng = make_rng(args.seed)
     human_pair = args.vs.strip().lower() == "human"
-    level = None if human_pair else parse_opponents(args.vs, "crossroads", 1)[0]
+    level = None if human_pair else parse_levels(args.vs, "crossroads", 1)[0]
     first = {"me": 0, "them": 1, "random": None}[args.first]
     pack = parse_pack(args.pack) if args.pack else PACKS["standard"]
     deal = parse_layout(args.deal) if args.deal else None
