@@ -1,6 +1,5 @@
 """`chuko advise chuchula` and `chuko simulate chuchula` from the command line."""
 
-import io
 import json
 
 import pytest
@@ -14,18 +13,9 @@ ROWS = {("play", "chuchula"), ("advise", "chuchula"), ("simulate", "chuchula")}
 
 
 @pytest.fixture
-def chuko(monkeypatch, capsys):
-    """Run `chuko ARGS` with only Chuchula's commands, return (status, stdout, stderr)."""
-    monkeypatch.setattr(cli, "COMMANDS", {
-        verb: {"chuchula": cli.COMMANDS[verb]["chuchula"]} for verb, _ in ROWS})
-
-    def run(*argv, stdin=""):
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-        status = cli.main(list(argv))
-        out = capsys.readouterr()
-        return status, out.out, out.err
-
-    return run
+def chuko(run_chuko):
+    """Run `chuko ARGS`, return (status, stdout, stderr)."""
+    return run_chuko
 
 
 def test_the_dispatcher_serves_chuchulas_three_commands():

@@ -9,21 +9,6 @@ from chuko.cli import main as cli
 from chuko.games.chuko import Game
 
 
-@pytest.fixture(autouse=True)
-def only_chuko_commands(monkeypatch):
-    """Build the parser from the Chükö rows alone, so these tests do not depend on the
-    other games' front ends."""
-    monkeypatch.setattr(
-        cli,
-        "COMMANDS",
-        {
-            verb: {"chuko": games["chuko"]}
-            for verb, games in cli.COMMANDS.items()
-            if "chuko" in games
-        },
-    )
-
-
 def run(capsys, *argv):
     status = cli.main(list(argv))
     out, err = capsys.readouterr()

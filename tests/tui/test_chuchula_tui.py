@@ -1,10 +1,8 @@
 """`chuko play chuchula` driven by scripted input, bad lines included."""
 
-import io
 
 import pytest
 
-from chuko.cli import main as cli
 from chuko.core.deck52 import DECK, parse_cards
 from chuko.games.chuchula import Game
 from chuko.solvers.chuchula_advisor import greedy_grouping
@@ -13,14 +11,13 @@ SEED = 12
 
 
 @pytest.fixture
-def play(monkeypatch, capsys):
+def play(run_chuko):
     """Run `chuko play chuchula ARGS` on scripted lines; return (status, output)."""
-    monkeypatch.setattr(cli, "COMMANDS", {"play": {"chuchula": "chuko.tui.chuchula"}})
 
     def run(lines, *argv):
-        monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
-        status = cli.main(["play", "chuchula", *argv])
-        return status, capsys.readouterr().out
+        status, out, _ = run_chuko("play", "chuchula", *argv,
+                                   stdin="".join(f"{line}\n" for line in lines))
+        return status, out
 
     return run
 
