@@ -28,9 +28,9 @@ from threading import Lock
 import numpy as np
 from numba import njit
 
-from chuko.core.layout import ROWS, SIZE
+from chuko.core.layout import COLUMNS, ROWS, SIZE
 
-from .encoding import CARDS_LEFT, ROW_STATES, STEPS
+from .encoding import CARDS_LEFT, ROW_STATES, STEPS, row_counts
 
 # The row steps as arrays (numba freezes module-level arrays into the compiled code).
 STEP_COUNT = np.array([len(s) for s in STEPS], dtype=np.int64)
@@ -41,6 +41,7 @@ for _index, _steps in enumerate(STEPS):
         STEP_POS[_index, _i] = _position
         STEP_AFTER[_index, _i] = _after
 LEFT = np.array(CARDS_LEFT, dtype=np.int64)
+ROW_TAKEN = np.array([row_counts(i) for i in range(ROW_STATES)], dtype=np.int64)
 
 MAX_CLASSES = SIZE
 # Crossroads: classes + "no trail yet"; a trail's two ends as an unordered pair.
@@ -280,32 +281,66 @@ def _fits_table(match: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _cv_state(taken, left, right, spare, bridge, memo, gen):
+def _cv_state(taken, left, right, spare, bridge, memo, gen, classes, bits):
     """1 won, 0 lost (final, hopeless or known lost), -1 to be searched; left <= right."""
     if STEP_COUNT[taken] == 0:
         return 1 if right < bridge else 0  # ruling V4: both ends face up
     if right == bridge and 1 + (left == bridge) > LEFT[taken]:
         return 0  # each open bridge still needs a card beyond it
-    span = bridge + 2
-    entry = memo[(taken * span + left) * span + right]
+    key = (taken * (bridge + 2) + left) * (bridge + 2) + right
+    entry = memo[key]
     if entry >> _STAMP == gen and spare <= (entry & _PAYLOAD):
+        return 0
+    # An isolated card is a bridge itself, or goes beyond a bridge (one card beyond each
+    # open bridge end and each bridge to come), or is the first card (ruling V1).
+    if _cv_isolated(taken, left, right, bridge, classes, bits) > (
+        2 * spare + (left == bridge) + (right == bridge) + (left > bridge)
+    ):
+        memo[key] = (gen << _STAMP) | spare
         return 0
     return -1
 
 
 @njit(cache=True)
-def _cv_win(taken, left, right, spare, classes, fits, memo, gen):
+def _cv_isolated(taken, left, right, bridge, classes, bits):
+    """How many cards left match neither another card left nor a face-up end: by ruling
+    V2 such a card can go face up only beside a bridge."""
+    pool = 0  # classes of the cards left, as bits
+    twice = 0  # classes of which two or more cards are left
+    for row in range(ROWS):
+        for column in range(ROW_TAKEN[taken, row], COLUMNS):
+            bit = 1 << classes[row * COLUMNS + column]
+            twice |= pool & bit
+            pool |= bit
+    ends = 0
+    if left < bridge:
+        ends |= 1 << left
+    if right < bridge:
+        ends |= 1 << right
+    isolated = 0
+    for row in range(ROWS):
+        for column in range(ROW_TAKEN[taken, row], COLUMNS):
+            c = classes[row * COLUMNS + column]
+            others = pool if twice >> c & 1 else pool & ~(1 << c)
+            if bits[c] & (others | ends) == 0:
+                isolated += 1
+    return isolated
+
+
+@njit(cache=True)
+def _cv_win(taken, left, right, spare, classes, fits, bits, memo, gen):
     """Whether the position can still be won, with ends left <= right and `spare` bridges
     still allowed. Memo entries hold the most spare bridges with which a position is
     known lost (fewer bridges never help).
 
     Depth-first with an explicit stack (see the module's docstring). A frame's children:
     every face-up move (card, end), then every bridge, as face-up moves save bridges. A
-    win anywhere below is a win for the root."""
+    win anywhere below is a win for the root. Positions with more isolated cards than
+    the bridges can take are lost without a search (_cv_state)."""
     bridge = fits.shape[0]
     empty = bridge + 1
     span = bridge + 2
-    state = _cv_state(taken, left, right, spare, bridge, memo, gen)
+    state = _cv_state(taken, left, right, spare, bridge, memo, gen, classes, bits)
     if state >= 0:
         return state == 1
     depth_max = SIZE + 1
@@ -346,7 +381,7 @@ def _cv_win(taken, left, right, spare, classes, fits, memo, gen):
                     continue
                 other = right if end == 0 else left
                 low, high = (card, other) if card <= other else (other, card)
-            state = _cv_state(after, low, high, spare, bridge, memo, gen)
+            state = _cv_state(after, low, high, spare, bridge, memo, gen, classes, bits)
             if state == 1:
                 return True
             if state == -1:
@@ -368,7 +403,20 @@ def caravan_position(classes, match, taken, left, right, spare, memo, gen):
     fits = _fits_table(match)
     if left > right:
         left, right = right, left
-    return _cv_win(taken, left, right, spare, classes, fits, memo, gen)
+    bits = _match_bits(match)
+    return _cv_win(taken, left, right, spare, classes, fits, bits, memo, gen)
+
+
+@njit(cache=True)
+def _match_bits(match):
+    """Each class's matching classes as bits."""
+    count = match.shape[0]
+    bits = np.zeros(count, dtype=np.int64)
+    for a in range(count):
+        for b in range(count):
+            if match[a, b]:
+                bits[a] |= 1 << b
+    return bits
 
 
 @njit(cache=True)
