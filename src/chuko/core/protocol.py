@@ -36,6 +36,7 @@ class Game(ABC):
 
     id: ClassVar[str]
     title: ClassVar[str]
+    summary: ClassVar[str]  # one line for menus
     min_players: ClassVar[int]
     max_players: ClassVar[int | None]
 

@@ -28,6 +28,7 @@ MAX_BRIDGES = 11
 class Caravan(LayoutGame):
     id: ClassVar[str] = "caravan"
     title: ClassVar[str] = "Caravan"
+    summary: ClassVar[str] = "solitaire: one caravan of all 12 cards, with face-down bridges"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int | None] = 1
 

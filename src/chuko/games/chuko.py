@@ -108,6 +108,7 @@ class Game(BaseGame):
 
     id: ClassVar[str] = "chuko"
     title: ClassVar[str] = "Chükö"
+    summary: ClassVar[str] = "the shedding game: share a factor, go lower, or reset"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int | None] = None  # K3: limited by the pack, at most N − 1
 

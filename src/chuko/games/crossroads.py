@@ -26,6 +26,7 @@ class Crossroads(LayoutGame):
 
     id: ClassVar[str] = "crossroads"
     title: ClassVar[str] = "Crossroads"
+    summary: ClassVar[str] = "two players draft from the layout and build scoring trails"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int | None] = 2
 

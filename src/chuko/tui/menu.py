@@ -14,9 +14,8 @@ def run_menu() -> int:
     while True:
         console.rule("[bold]chuko[/] — the Chükö card games and Chuchula")
         for number, game_id in enumerate(games, 1):
-            module = game_module(game_id)
-            console.print(f"  [cyan]{number}[/]) [bold]{module.Game.title:<11}[/] "
-                          f"{(module.__doc__ or '').splitlines()[0]}")
+            game = game_module(game_id).Game
+            console.print(f"  [cyan]{number}[/]) [bold]{game.title:<11}[/] {game.summary}")
         try:
             choice = ask("Pick a game by number or name (quit to leave):").lower()
         except Quit:
