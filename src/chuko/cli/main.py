@@ -31,6 +31,9 @@ COMMANDS: dict[str, dict[str, str]] = {
     "advise": {
         "chuchula": "chuko.cli.advise",
     },
+    "serve": {
+        "": "chuko.cli.serve",  # "": the verb takes no game
+    },
 }
 
 VERB_HELP = {
@@ -38,6 +41,7 @@ VERB_HELP = {
     "solve": "solve layout deals exactly",
     "simulate": "play many bot games and report win rates",
     "advise": "suggest the best grouping of a hand",
+    "serve": "start the browser app",
 }
 
 
@@ -59,6 +63,13 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     for verb, games in COMMANDS.items():
         verb_parser = verbs.add_parser(verb, help=VERB_HELP[verb])
+        if "" in games:
+            if argv[:1] == [verb]:
+                module = import_module(games[""])
+                verb_parser.description = module.HELP[""]
+                module.add_arguments(verb_parser, "")
+                verb_parser.set_defaults(handler=module.run)
+            continue
         per_game = verb_parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
         for game, module_name in games.items():
             game_parser = per_game.add_parser(game, help=f"{VERB_HELP[verb]}: {game}")
@@ -85,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb is None:
             parser.print_help()
             return 0
-        if getattr(args, "game", None) is None:
+        if getattr(args, "handler", None) is None:
             if args.verb == "play":
                 from chuko.tui.menu import run_menu
 

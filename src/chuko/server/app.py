@@ -1,0 +1,258 @@
+"""The web app: pages and static files of `chuko/web/`, the JSON API and live play over
+WebSockets, as docs/web-protocol.md describes them.
+
+`create_app(db_url)` builds an app bound to one database; starting it rebuilds every
+unfinished room from the database and lets its bots go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib.resources import files
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from chuko.core.errors import ChukoError
+from chuko.games import GAMES
+
+from .catalog import games_json
+from .rooms import Client, Forbidden, Hub, NotFound, Room
+from .store import Conflict, Store
+
+log = logging.getLogger("chuko.server")
+
+MAX_MESSAGE = 16_384
+PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
+         "replay": "replay.html"}
+
+
+def web_dir() -> Path:
+    """The front end's files, shipped inside the package."""
+    return Path(str(files("chuko"))) / "web"
+
+
+def _status(error: ChukoError) -> int:
+    if isinstance(error, NotFound):
+        return 404
+    if isinstance(error, Forbidden):
+        return 403
+    if isinstance(error, Conflict):
+        return 409
+    return 400
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(
+    db_url: str,
+    *,
+    bot_delay: float = 0.6,
+    rng: Random | None = None,
+    bot_options: dict[str, dict[str, Any]] | None = None,
+    static_dir: Path | None = None,
+) -> FastAPI:
+    """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
+    pause before each bot move (so people can follow them); `rng` seeds deals and bots for
+    tests only (a real server deals from `secrets`); `bot_options` per game and level, e.g.
+    {"chuko": {"hard": {"simulations": 200}}}."""
+    store = Store(db_url)
+    hub = Hub(store, bot_delay=bot_delay, rng=rng, bot_options=bot_options)
+    static = static_dir or web_dir()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store.start()
+        restored = hub.restore()
+        if restored:
+            log.info("Restored %d unfinished room(s).", restored)
+        try:
+            yield
+        finally:
+            await hub.close()
+            await asyncio.to_thread(store.close)
+
+    app = FastAPI(title="chuko", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.state.hub = hub
+
+    @app.exception_handler(ChukoError)
+    async def chuko_error(request: Request, error: ChukoError) -> JSONResponse:
+        return _error(_status(error), str(error))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        if request.url.path.startswith("/api/") or error.status_code != 404:
+            message = error.detail if isinstance(error.detail, str) else "Bad request."
+            if error.status_code == 404:
+                message = "There is no such address."
+            return _error(error.status_code, message)
+        return HTMLResponse("<!doctype html><title>Not found</title><p>There is no such page. "
+                            '<a href="/">Go to the games</a>.</p>', status_code=404)
+
+    # -- pages -----------------------------------------------------------------------------
+
+    def page(name: str) -> Response:
+        path = static / PAGES[name]
+        if not path.is_file():
+            return HTMLResponse(f"<!doctype html><title>chuko</title><p>The {name} page is not "
+                                "built yet.</p>", status_code=404)
+        return FileResponse(path, media_type="text/html",
+                            headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return page("index")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules(game: str) -> Response:
+        if game not in GAMES:
+            raise HTTPException(404)
+        return page("rules")
+
+    @app.get("/room/{room_id}", include_in_schema=False)
+    @app.get("/watch/{room_id}", include_in_schema=False)
+    @app.get("/join/{room_id}/{invite}", include_in_schema=False)
+    async def room_page(room_id: str, invite: str | None = None) -> Response:
+        return page("room")
+
+    @app.get("/replay/{room_id}", include_in_schema=False)
+    async def replay_page(room_id: str) -> Response:
+        return page("replay")
+
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+
+    # -- the JSON API ------------------------------------------------------------------------
+
+    async def body(request: Request) -> dict[str, Any]:
+        try:
+            data = json.loads(await request.body())
+        except (ValueError, UnicodeDecodeError):
+            raise ChukoError("The request body is not JSON.") from None
+        if not isinstance(data, dict):
+            raise ChukoError("The request body must be a JSON object.")
+        return data
+
+    @app.get("/api/games")
+    async def api_games() -> list[dict[str, Any]]:
+        return games_json()
+
+    @app.post("/api/rooms")
+    async def api_create(request: Request) -> JSONResponse:
+        data = await body(request)
+        created = await hub.create(data.get("game"), data.get("options"), data.get("seats"))
+        return JSONResponse(created, status_code=201)
+
+    @app.post("/api/rooms/{room_id}/join")
+    async def api_join(room_id: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        return await hub.join(room_id, data.get("invite"))
+
+    @app.get("/api/rooms/{room_id}")
+    async def api_room(room_id: str, token: str | None = None) -> dict[str, Any]:
+        room = await hub.room(room_id)
+        return room.snapshot(room.seat_for(token))
+
+    @app.get("/api/rooms/{room_id}/replay")
+    async def api_replay(room_id: str, token: str | None = None) -> dict[str, Any]:
+        room = await hub.room(room_id)
+        return await asyncio.to_thread(hub.replay, room, room.seat_for(token))
+
+    # -- live play ---------------------------------------------------------------------------
+
+    @app.websocket("/ws/{room_id}")
+    async def live(websocket: WebSocket, room_id: str) -> None:
+        await websocket.accept()
+        try:
+            room = await hub.room(room_id)
+            seat = room.seat_for(websocket.query_params.get("token"))
+        except (NotFound, Forbidden) as error:
+            await websocket.send_json({"type": "error", "message": str(error)})
+            await websocket.close(code=4404 if isinstance(error, NotFound) else 4403)
+            return
+        client = Client(room, seat)
+        room.clients.add(client)
+        _connected(room, seat, +1)
+        client.send_state()
+        sender = asyncio.create_task(_pump(websocket, client))
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                reply = await _handle(hub, room, seat, message)
+                if reply is not None:
+                    client.send(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.clients.discard(client)
+            _connected(room, seat, -1)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    return app
+
+
+def _connected(room: Room, seat: int | None, change: int) -> None:
+    """Count a seat's connections; everyone sees who is connected."""
+    if seat is None:
+        return
+    room.seats[seat].connections += change
+    room.broadcast()
+
+
+async def _pump(websocket: WebSocket, client: Client) -> None:
+    """Send the client's outbox in order until the socket closes."""
+    while websocket.client_state == WebSocketState.CONNECTED:
+        message = await client.next_message()
+        try:
+            await websocket.send_text(json.dumps(message))
+        except Exception:  # the client went away; the receive loop sees it too
+            return
+
+
+async def _handle(hub: Hub, room: Room, seat: int | None, message: dict) -> dict | None:
+    """One client message → the reply for that client only (None when the broadcast of an
+    accepted move is the answer)."""
+    text = message.get("text")
+    if text is None:
+        return _refusal("Send JSON text messages, not binary ones.")
+    if len(text) > MAX_MESSAGE:
+        return _refusal("That message is too long.")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return _refusal("That message is not JSON.")
+    kind = data.get("type") if isinstance(data, dict) else None
+    try:
+        if kind == "move":
+            await hub.play(room, seat, data.get("move"))
+            return None
+        if kind == "hint":
+            return await hub.hint(room, seat)
+        if kind == "ping":
+            return {"type": "pong"}
+    except ChukoError as error:
+        return _refusal(str(error))
+    except Exception:
+        log.exception("Room %s: a message failed", room.id)
+        return _refusal("The server could not do that just now; nothing changed. Try again.")
+    return _refusal('Unknown message: send {"type": "move" | "hint" | "ping", …}.')
+
+
+def _refusal(message: str) -> dict[str, str]:
+    return {"type": "error", "message": message}

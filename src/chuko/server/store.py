@@ -1,0 +1,330 @@
+"""Storage: rooms, seats and moves in one SQLAlchemy Core schema for SQLite and PostgreSQL.
+
+A room's row holds the game's record (the engine's save format, DESIGN.md 'Storage'); each
+accepted move adds a row to `moves` and rewrites the record in the same transaction. Seats
+keep only SHA-256 hashes of their tokens and invite codes.
+
+Writes go through one writer thread that commits whatever is queued in one transaction
+(group commit): a move is durable before its future resolves, and a busy server pays one
+commit for many moves instead of one each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.pool import StaticPool
+
+from chuko.core.errors import ChukoError, ConfigError
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(16), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("record", Text, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("rooms_status", "status"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),
+    Column("level", String(16)),
+    Column("token_hash", String(64)),
+    Column("invite_hash", String(64)),
+    Column("joined", Boolean, nullable=False),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("room", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("move", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Conflict(ChukoError):
+    """The stored room changed under the write (a seat already taken, a move raced)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "human" | "bot"
+    level: str | None
+    token_hash: str | None
+    invite_hash: str | None
+    joined: bool
+
+
+@dataclass
+class RoomRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    record: dict[str, Any]
+    seats: list[SeatRow]
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `sqlite:///path`, `sqlite://` (memory) or `postgresql://…` (psycopg 3)."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        raise ConfigError(
+            f"{url!r} is not a database URL: use sqlite:///var/chuko.db or postgresql://…"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        path = parsed.database
+        memory = not path or path == ":memory:"
+        if not memory:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            parsed,
+            connect_args={"check_same_thread": False},
+            poolclass=StaticPool if memory else None,
+        )
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if backend == "postgresql":
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        return create_engine(parsed, pool_pre_ping=True)
+    raise ConfigError(f"The database must be sqlite or postgresql, not {backend!r}.")
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    # WAL lets readers go on while the writer commits; FULL keeps every commit on disk.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+Write = Callable[[Connection], Any]
+_STOP = object()
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self.commits = 0  # transactions committed (the group commit's effect is moves/commits)
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="chuko-db-writer", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Commit what is queued, stop the writer, release the database."""
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join()
+            self._thread = None
+        self.engine.dispose()
+
+    def submit(self, write: Write) -> asyncio.Future:
+        """Queue a write; the future resolves once it is committed (or with its error)."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._queue.put((write, future, loop))
+        return future
+
+    def _run(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            while len(batch) < 512:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = _STOP in batch
+            jobs = [job for job in batch if job is not _STOP]
+            if jobs:
+                self._commit(jobs)
+            if stop:
+                return
+
+    def _commit(self, jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                results = [write(conn) for write, _, _ in jobs]
+            self.commits += 1
+        except Exception as error:
+            if len(jobs) == 1:
+                _settle(jobs[0], error=error)
+                return
+            # One write failed: run each alone so only that one fails.
+            for job in jobs:
+                self._commit([job])
+            return
+        for job, result in zip(jobs, results, strict=True):
+            _settle(job, result=result)
+
+    # -- reads (small, synchronous) ----------------------------------------------------------
+
+    def load(self, room_id: str) -> RoomRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(rooms).where(rooms.c.id == room_id)).first()
+            if row is None:
+                return None
+            return _room_row(conn, row)
+
+    def unfinished(self) -> list[RoomRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(rooms).where(rooms.c.status != "over")).all()
+            return [_room_row(conn, row) for row in rows]
+
+    def moves(self, room_id: str) -> list[tuple[int, str]]:
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(moves.c.seat, moves.c.move)
+                .where(moves.c.room == room_id)
+                .order_by(moves.c.number)
+            ).all()
+            return [(seat, move) for seat, move in found]
+
+
+def _settle(job: tuple[Write, asyncio.Future, asyncio.AbstractEventLoop], *, result: Any = None,
+            error: BaseException | None = None) -> None:
+    _, future, loop = job
+
+    def resolve() -> None:
+        if future.cancelled():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+        loop.call_soon_threadsafe(resolve)
+
+
+def _room_row(conn: Connection, row: Any) -> RoomRow:
+    found = conn.execute(select(seats).where(seats.c.room == row.id).order_by(seats.c.seat)).all()
+    return RoomRow(
+        id=row.id,
+        game=row.game,
+        options=json.loads(row.options),
+        status=row.status,
+        version=row.version,
+        record=json.loads(row.record),
+        seats=[
+            SeatRow(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, bool(s.joined))
+            for s in found
+        ],
+    )
+
+
+# -- the writes (run in the writer thread, inside its transaction) --------------------------
+
+
+def insert_room(room: RoomRow) -> Write:
+    now = time.time()
+
+    def write(conn: Connection) -> None:
+        conn.execute(rooms.insert().values(
+            id=room.id, game=room.game, options=json.dumps(room.options), status=room.status,
+            version=room.version, record=json.dumps(room.record), created=now, updated=now,
+        ))
+        conn.execute(seats.insert(), [
+            {"room": room.id, "seat": s.seat, "kind": s.kind, "level": s.level,
+             "token_hash": s.token_hash, "invite_hash": s.invite_hash, "joined": s.joined}
+            for s in room.seats
+        ])
+
+    return write
+
+
+def join_seat(room_id: str, seat: int, token_hash: str, status: str) -> Write:
+    """Take a seat that is still open; Conflict when someone took it first."""
+
+    def write(conn: Connection) -> None:
+        taken = conn.execute(
+            update(seats)
+            .where(seats.c.room == room_id, seats.c.seat == seat, seats.c.joined.is_(False))
+            .values(joined=True, token_hash=token_hash)
+        )
+        if taken.rowcount != 1:
+            raise Conflict("That invite has already been used.")
+        conn.execute(
+            update(rooms).where(rooms.c.id == room_id).values(status=status, updated=time.time())
+        )
+
+    return write
+
+
+def append_move(
+    room_id: str, number: int, seat: int, move: str, record: dict[str, Any], status: str
+) -> Write:
+    """Move `number` (1, 2, …) and the record after it; Conflict unless the stored room is at
+    move `number − 1`."""
+
+    def write(conn: Connection) -> None:
+        now = time.time()
+        changed = conn.execute(
+            update(rooms)
+            .where(rooms.c.id == room_id, rooms.c.version == number - 1)
+            .values(version=number, record=json.dumps(record), status=status, updated=now)
+        )
+        if changed.rowcount != 1:
+            raise Conflict("The game moved on meanwhile; look again and retry.")
+        conn.execute(moves.insert().values(room=room_id, number=number, seat=seat, move=move,
+                                           at=now))
+
+    return write
