@@ -150,18 +150,13 @@ def report(name: str, deals: list[tuple[int, ...]], rows: list[tuple], summary: 
 
 def main() -> None:
     try:
-        import numpy as np
-
         from chuko.solvers import kernels
     except ImportError:
         kernels = None
         print("The compiled kernels need numba: pip install 'chuko[fast]'.")
     if kernels is not None:
         start = time.perf_counter()
-        kernels.caravan_winnable_batch(np.array([PACKS["plain"]]), 2)
-        kernels.crossroads_values_batch(np.array([PACKS["standard"]]))
-        CaravanSolver(PACKS["plain"], 2).fresh()
-        CrossroadsSolver(PACKS["standard"]).fresh_value()
+        kernels.warm_up()
         print(f"kernels ready in {time.perf_counter() - start:.2f} s (compiled or from cache)")
 
     def winnable_share(results: list) -> str:

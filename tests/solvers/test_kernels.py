@@ -172,3 +172,10 @@ def test_without_numba_the_solvers_fall_back_to_their_python_search(monkeypatch)
     caravan = CaravanSolver(deal, 2)
     assert "winnable_from" not in vars(caravan)  # the class's Python search, not a kernel's
     assert caravan.fresh() == kernels.caravan_winnable_batch(np.array([deal]), 2)[0]
+
+
+def test_warm_up_readies_every_entry_point_the_solvers_and_batches_call():
+    kernels.warm_up()
+    for entry in (kernels._caravan_batch, kernels._crossroads_batch,
+                  kernels.caravan_position, kernels.crossroads_position):
+        assert entry.signatures, entry.__name__
