@@ -1,0 +1,47 @@
+// Crossroads: two trails and the shared layout. Your trail is at the bottom; pick a raised
+// card, then the end of your trail where it goes (or drag it there).
+
+import { fill, h } from "./dom.js";
+import { choice, drawLayout, drawLine, selectedLetter } from "./layout.js";
+import { seatLabel } from "./seats.js";
+
+function trailPanel(msg, seat, opts) {
+  const view = msg.view;
+  const round = view.points[view.points.length - 1];
+  const toMove = (view.to_move || []).includes(seat);
+  return h("div.player-area", { class: `player-area${toMove ? " to-move" : ""}`, dataset: { seat: String(seat) } },
+    h("div.player-head", {},
+      h("span.name", { text: seatLabel(msg, seat) }),
+      h("span.score", { text: `${round[seat]} point${round[seat] === 1 ? "" : "s"}` }),
+      view.rounds > 1 ? h("span.muted", { text: `total ${view.totals[seat]}` }) : null),
+    drawLine(view.trails[seat].map((card) => ({ card, face_up: true })), {
+      ...opts, emptyText: "trail not started",
+    }));
+}
+
+export function render(board, msg, ctx) {
+  const view = msg.view;
+  const me = msg.seat ?? null;
+  const bottom = me ?? 0;
+  const top = 1 - bottom;
+  const selected = selectedLetter(msg);
+  const legal = msg.legal || [];
+  const pick = (letter) => {
+    choice.letter = choice.letter === letter ? null : letter;
+    ctx.redraw();
+  };
+  const mine = {
+    interactive: ctx.interactive, legal, selected, send: ctx.send, hint: ctx.hint,
+  };
+  fill(board,
+    h("div.round-info", {},
+      h("span", { text: view.rounds > 1 ? `Round ${view.round} of ${view.rounds}` : "One round" }),
+      ctx.interactive ? h("span.muted", {
+        text: selected ? `Now click an end of your trail for ${selected}.` : "Pick a raised card.",
+      }) : null),
+    trailPanel(msg, top, { interactive: false }),
+    drawLayout(view, {
+      interactive: ctx.interactive, legal, hint: ctx.hint, selected, onPick: pick,
+    }),
+    trailPanel(msg, bottom, mine));
+}

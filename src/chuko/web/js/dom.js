@@ -1,0 +1,70 @@
+// Small DOM and HTTP helpers shared by every page.
+
+/** Build an element: h("div.card.raised", {onclick, title}, child, "text", …). */
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split(".");
+  const el = document.createElement(name || "div");
+  if (classes.length) el.className = classes.join(" ");
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Replace everything inside `el` with `children`. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  for (const child of children.flat()) if (child) el.append(child);
+  return el;
+}
+
+/** JSON over HTTP; throws an Error carrying the server's one-sentence message. */
+export async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new Error("The server cannot be reached: check that it is running.");
+  }
+  let data = null;
+  try { data = await response.json(); } catch { /* not JSON: handled below */ }
+  if (!response.ok) {
+    throw new Error((data && (data.error || data.detail)) || `The server answered ${response.status}.`);
+  }
+  return data;
+}
+
+/** Show a message in the page's #notice bar; kind is "error", "info" or "good". */
+export function notice(text, kind = "info") {
+  const bar = document.getElementById("notice");
+  if (!bar) return;
+  bar.textContent = text || "";
+  bar.className = text ? `notice ${kind}` : "notice";
+  bar.setAttribute("role", kind === "error" ? "alert" : "status");
+}
+
+/** Copy text to the clipboard, falling back to selecting it when the API is refused. */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (input) { input.focus(); input.select(); }
+    return false;
+  }
+}
+
+export const GAME_TITLES = {
+  chuko: "Chükö", crossroads: "Crossroads", caravan: "Caravan", chuchula: "Chuchula",
+};

@@ -1,0 +1,186 @@
+// The home page: each game with its options form and seats; creating a room shows the links.
+
+import { api, copyText, fill, h, notice } from "./dom.js";
+import { rememberRoom } from "./store.js";
+
+const BLURBS = {
+  chuko: "Match the top card, go under it, or draw and reset. First to empty their hand wins.",
+  crossroads: "Two players draft from a 4×3 layout and score by joining matching numbers.",
+  caravan: "Solitaire: lay all twelve cards in one caravan, with a few face-down bridges.",
+  chuchula: "A 52-card deck, four ranked groups of three, compared position by position.",
+};
+const MAX_SEATS_SHOWN = 8;
+
+function optionInput(game, option) {
+  const id = `${game.id}-${option.name}`;
+  let input;
+  if (option.kind === "choice") {
+    input = h("select", { id, name: option.name },
+      option.choices.map((choice) => h("option", {
+        value: String(choice), selected: String(choice) === String(option.default),
+        text: String(choice),
+      })));
+  } else if (option.kind === "int") {
+    const min = option.name === "players" ? game.min_players : undefined;
+    const max = option.name === "players" ? (game.max_players ?? MAX_SEATS_SHOWN) : undefined;
+    input = h("input", {
+      id, name: option.name, type: "number", value: option.default, min, max, step: 1,
+      inputmode: "numeric",
+    });
+  } else {
+    input = h("input", { id, name: option.name, type: "text", value: option.default ?? "" });
+  }
+  return h("label.field", {}, h("span", { text: option.label }), input);
+}
+
+function seatCount(game, form) {
+  const players = form.elements.namedItem("players");
+  const wanted = players ? Number(players.value) : game.min_players;
+  const most = game.max_players ?? MAX_SEATS_SHOWN;
+  if (!Number.isInteger(wanted)) return game.min_players;
+  return Math.max(game.min_players, Math.min(most, wanted));
+}
+
+function seatRow(game, index, previous) {
+  const kind = h("select", { name: `seat-${index}-kind`, "aria-label": `seat ${index + 1}` },
+    h("option", { value: "me", text: "me" }),
+    h("option", { value: "bot", text: "bot" }),
+    h("option", { value: "friend", text: "friend (invite link)" }));
+  const levels = game.levels || [];
+  const level = h("select", { name: `seat-${index}-level`, "aria-label": `seat ${index + 1} bot level` },
+    levels.map((name) => h("option", { value: name, text: name })));
+  kind.value = previous?.kind ?? (index === 0 || !levels.length ? "me" : "bot");
+  // A middle level makes a fair first opponent.
+  level.value = previous?.level ?? levels[Math.min(1, levels.length - 1)] ?? "";
+  const sync = () => { level.hidden = kind.value !== "bot"; };
+  kind.addEventListener("change", sync);
+  sync();
+  return h("div.seat-row", {}, h("span.seat-name", { text: `Seat ${index + 1}` }), kind, level);
+}
+
+function readSeats(list) {
+  return [...list.querySelectorAll(".seat-row")].map((row) => {
+    const [kind, level] = row.querySelectorAll("select");
+    return kind.value === "bot" ? { kind: "bot", level: level.value } : { kind: kind.value };
+  });
+}
+
+function drawSeats(game, form, list) {
+  const previous = readSeats(list);
+  const count = seatCount(game, form);
+  fill(list, Array.from({ length: count }, (_, i) => seatRow(game, i, previous[i])));
+}
+
+function readOptions(game, form) {
+  const options = {};
+  for (const option of game.options) {
+    const value = form.elements.namedItem(option.name).value.trim();
+    if (option.kind === "int") options[option.name] = Number(value);
+    else if (option.kind === "choice") {
+      // Send the choice with its own JSON type (a number stays a number).
+      options[option.name] = option.choices.find((c) => String(c) === value) ?? value;
+    } else options[option.name] = value;
+  }
+  return options;
+}
+
+function linkRow(label, url) {
+  const full = new URL(url, location.href).href;
+  const input = h("input.link", { type: "text", value: full, readonly: true, "aria-label": label });
+  const button = h("button.copy", {
+    type: "button",
+    onclick: async () => {
+      const copied = await copyText(full, input);
+      button.textContent = copied ? "Copied" : "Select and copy";
+    },
+    text: "Copy",
+  });
+  return h("div.link-row", {}, h("span.link-label", { text: label }), input, button);
+}
+
+function showCreated(game, created, box) {
+  const links = [];
+  for (const invite of created.invites) {
+    links.push(linkRow(`Invite for seat ${invite.seat + 1}`, invite.url));
+  }
+  links.push(linkRow("Spectators", created.watch_url));
+  const mine = created.token
+    ? h("a.button.primary", {
+      href: `/room/${encodeURIComponent(created.room)}#token=${encodeURIComponent(created.token)}`,
+      text: "Go to my seat",
+    })
+    : h("a.button.primary", { href: created.watch_url, text: "Watch the game" });
+  fill(box,
+    h("h3", { text: created.invites.length ? "Room created: send the invites" : "Room created" }),
+    created.invites.length
+      ? h("p.muted", { text: "Each link takes one seat; the game starts when every seat is filled." })
+      : null,
+    links, h("div.actions", {}, mine));
+  box.hidden = false;
+}
+
+async function create(game, form, list, box, button) {
+  notice("");
+  const body = { game: game.id, options: readOptions(game, form), seats: readSeats(list) };
+  const mes = body.seats.filter((s) => s.kind === "me").length;
+  if (mes > 1) {
+    notice("Only one seat can be “me”: give the others to bots or friends.", "error");
+    return;
+  }
+  button.disabled = true;
+  try {
+    const created = await api("/api/rooms", body);
+    rememberRoom(created);
+    // Alone with bots there is nobody to invite: go straight to the table.
+    if (!created.invites.length && created.token) {
+      location.href = `/room/${encodeURIComponent(created.room)}#token=${encodeURIComponent(created.token)}`;
+      return;
+    }
+    showCreated(game, created, box);
+  } catch (error) {
+    notice(error.message, "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function gamePanel(game) {
+  const list = h("div.seat-list");
+  const box = h("div.created", { hidden: true, "aria-live": "polite" });
+  const button = h("button.primary", { type: "submit", text: "Create room" });
+  const form = h("form.game-form", { "aria-label": `${game.title} options` },
+    h("div.options", {}, game.options.map((option) => optionInput(game, option))),
+    h("fieldset.seats-field", {}, h("legend", { text: "Seats" }), list),
+    h("div.actions", {}, button));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    create(game, form, list, box, button);
+  });
+  form.addEventListener("input", (event) => {
+    if (event.target.name === "players") drawSeats(game, form, list);
+  });
+  drawSeats(game, form, list);
+  const players = game.max_players === game.min_players
+    ? `${game.min_players} player${game.min_players > 1 ? "s" : ""}`
+    : `${game.min_players}${game.max_players ? `–${game.max_players}` : "+"} players`;
+  return h("article.game-panel", { id: `game-${game.id}`, dataset: { game: game.id } },
+    h("header", {},
+      h("h2", { text: game.title }),
+      h("span.players", { text: players }),
+      h("a.rules-link", { href: `/rules/${game.id}`, text: "Rules" })),
+    h("p.blurb", { text: BLURBS[game.id] || "" }),
+    form, box);
+}
+
+async function main() {
+  const root = document.getElementById("games");
+  try {
+    const games = await api("/api/games");
+    fill(root, games.map(gamePanel));
+  } catch (error) {
+    fill(root);
+    notice(error.message, "error");
+  }
+}
+
+main();

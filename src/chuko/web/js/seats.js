@@ -1,0 +1,9 @@
+// Names of seats as a screen shows them.
+
+/** "You", the seat's name, or "Seat N" (seats are numbered from 1 on screen). */
+export function seatLabel(msg, seat) {
+  if (seat === null || seat === undefined) return "";
+  if (msg.seat === seat) return "You";
+  const info = (msg.seats || [])[seat];
+  return (info && info.name) || `Seat ${seat + 1}`;
+}

@@ -1,0 +1,113 @@
+"""End-to-end fixtures: the real app on a free loopback port with a temporary SQLite
+database, and Debian's Chromium driven by playwright (never a downloaded browser)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "web"
+TIMEOUT_MS = 10_000
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "browser tests need Debian's chromium at /usr/bin/chromium (apt-get install chromium; "
+        ".ci/run installs it)",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory) -> str:
+    """The app served by uvicorn in a thread; stopped at the end of the session."""
+    try:
+        from chuko.server import create_app
+    except ModuleNotFoundError as error:
+        if error.name != "chuko.server":
+            raise
+        pytest.skip("the server half of the browser app (chuko.server) is not in this tree yet")
+    import uvicorn
+
+    db = tmp_path_factory.mktemp("web") / "chuko.db"
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port,
+                       log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the app did not start within 15 s")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Pages:
+    """New browser contexts (each its own localStorage, like separate people) whose pages
+    fail the test on any JavaScript error."""
+
+    def __init__(self, browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.errors: list[str] = []
+        self.contexts = []
+
+    def new(self, width: int = 1100, height: int = 900):
+        context = self.browser.new_context(
+            base_url=self.base_url, viewport={"width": width, "height": height}
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser, base_url):
+    made = Pages(browser, base_url)
+    yield made
+    made.close()
+    assert not made.errors, f"JavaScript errors: {made.errors}"
+
+
+@pytest.fixture
+def shot():
+    """Save a full-page screenshot under screenshots/web/ (git-ignored)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,59 @@
+"""Driving the browser app like a player: the home form, waiting for snapshots."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import unquote, urlparse
+
+TURN_TIMEOUT_S = 15
+
+
+def create_room(page, game: str, options: dict | None = None, seats: list | None = None) -> None:
+    """Fill game's form on the home page (options by name; seats as ("me"|"bot"|"friend",
+    level)) and press Create room."""
+    page.goto("/")
+    panel = page.locator(f"#game-{game}")
+    panel.locator("form").wait_for()
+    for name, value in (options or {}).items():
+        field = panel.locator(f"[name='{name}']")
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+            field.dispatch_event("input")
+    for index, (kind, *level) in enumerate(seats or []):
+        row = panel.locator(".seat-row").nth(index)
+        row.locator("select").first.select_option(kind)
+        if level:
+            row.locator("select").nth(1).select_option(level[0])
+    panel.locator("button[type=submit]").click()
+
+
+def room_and_token(page) -> tuple[str, str]:
+    """The room id and seat token of a /room/{room}#token=… page."""
+    url = urlparse(page.url)
+    return unquote(url.path.split("/")[2]), unquote(url.fragment.removeprefix("token="))
+
+
+def version(page) -> int:
+    text = page.locator("#board").get_attribute("data-version")
+    return int(text) if text else -1
+
+
+def wait_for_new_version(page, before: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.getElementById('board').dataset.version) > v", arg=before
+    )
+
+
+def wait_turn_or_over(*pages):
+    """The first page whose player must move, or None once the game is over everywhere."""
+    deadline = time.monotonic() + TURN_TIMEOUT_S
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator("#status.my-turn").count():
+                return page
+        if all(page.locator("#status.over").count() for page in pages):
+            return None
+        pages[0].wait_for_timeout(40)
+    raise AssertionError("nobody got the turn and the game did not end")
