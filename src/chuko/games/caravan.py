@@ -77,6 +77,7 @@ class CaravanState(State):
         self.caravan: list[tuple[int, bool]] = []
         self.bridges_used = 0
         self.moves: list[LayoutMove] = []
+        self._outcome: Outcome | None = None
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -140,10 +141,14 @@ class CaravanState(State):
         self.bridges_used += move.bridge
         self.taken = take(self.taken, move.position)
         self.moves.append(move)
+        self._outcome = self._judge()
 
     @property
     def outcome(self) -> Outcome | None:
-        # ruling V4
+        return self._outcome
+
+    def _judge(self) -> Outcome | None:
+        """Whether the game is over after a move, and how (ruling V4)."""
         if len(self.caravan) == SIZE:
             if self.caravan[0][1] and self.caravan[-1][1]:
                 return Outcome((1,), (0,), "All 12 cards are in the caravan: a win.")
