@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import argparse
 
-from chuko.core.layout import LayoutMove, parse_layout
+from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
-from chuko.core.packs import parse_pack
 from chuko.core.rng import make_rng
 from chuko.games.caravan import Caravan, CaravanState, parse_bridges
 from chuko.solvers.caravan import CaravanSolver
 
 from .common import console
-from .layout import LayoutSession, card_words, chain, layout_table
+from .layout import (
+    LayoutSession,
+    add_deal_arguments,
+    card_words,
+    chain,
+    deal_options,
+    layout_table,
+)
 
 HELP = {"caravan": "play the Caravan solitaire, with hints and undo"}
 
@@ -30,15 +36,12 @@ Type a number from the list or the move. [bold]hint[/] shows which moves still w
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--bridges", default="2",
                         help="bridge limit 0–11, or easy (3), standard (2), hard (1)")
-    parser.add_argument("--pack", default="standard", help="named pack, list or range (12 cards)")
-    parser.add_argument("--deal", help='a fixed layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"')
-    parser.add_argument("--seed", type=int, help="seed for a reproducible deal")
+    add_deal_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     rng = make_rng(args.seed)
-    deal = parse_layout(args.deal) if args.deal else None
-    game = Caravan(pack=parse_pack(args.pack), deal=deal, bridges=parse_bridges(args.bridges))
+    game = Caravan(**deal_options(args), bridges=parse_bridges(args.bridges))
     state = game.new(seed=rng.randrange(2**32))
     solver = CaravanSolver(state.layout, game.bridges)
 

@@ -6,15 +6,21 @@ from __future__ import annotations
 import argparse
 
 from chuko.bots import make_bot, parse_levels
-from chuko.core.layout import LayoutMove, parse_layout
+from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
-from chuko.core.packs import PACKS, parse_pack
 from chuko.core.rng import make_rng
 from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.solvers.crossroads import CrossroadsSolver
 
 from .common import console
-from .layout import LayoutSession, card_words, chain, layout_table
+from .layout import (
+    LayoutSession,
+    add_deal_arguments,
+    card_words,
+    chain,
+    deal_options,
+    layout_table,
+)
 
 HELP = {"crossroads": "play Crossroads against a bot or a friend"}
 
@@ -35,9 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                         help="who takes the first card (default random)")
     parser.add_argument("--rounds", type=int, choices=(1, 2), default=1,
                         help="2 for a two-round match")
-    parser.add_argument("--pack", default="standard", help="named pack, list or range (12 cards)")
-    parser.add_argument("--deal", help='a fixed layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"')
-    parser.add_argument("--seed", type=int, help="seed for a reproducible deal")
+    add_deal_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,9 +49,7 @@ def run(args: argparse.Namespace) -> int:
     human_pair = args.vs.strip().lower() == "human"
     level = None if human_pair else parse_levels(args.vs, "crossroads", 1)[0]
     first = {"me": 0, "them": 1, "random": None}[args.first]
-    pack = parse_pack(args.pack) if args.pack else PACKS["standard"]
-    deal = parse_layout(args.deal) if args.deal else None
-    game = Crossroads(pack=pack, deal=deal, rounds=args.rounds, first=first)
+    game = Crossroads(**deal_options(args), rounds=args.rounds, first=first)
     state = game.new(seed=rng.randrange(2**32))
     solver = CrossroadsSolver(state.layout)
     names = ("Player 1", "Player 2") if human_pair else ("You", f"{level.title()} bot")

@@ -7,6 +7,7 @@ its hint values.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -14,11 +15,24 @@ from rich.table import Table
 from rich.text import Text
 
 from chuko.core.errors import ChukoError
-from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove
+from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove, parse_layout
 from chuko.core.numbers import factor_text
+from chuko.core.packs import parse_pack
 from chuko.core.protocol import State
 
 from .common import Quit, ask, console, warn
+
+
+def add_deal_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every layout game takes: a pack or a fixed deal, and a seed."""
+    parser.add_argument("--pack", default="standard", help="named pack, list or range (12 cards)")
+    parser.add_argument("--deal", help='a fixed layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"')
+    parser.add_argument("--seed", type=int, help="seed for a reproducible deal")
+
+
+def deal_options(args: argparse.Namespace) -> dict:
+    """`pack` and `deal` for a layout game's configuration, from those options."""
+    return {"pack": parse_pack(args.pack), "deal": parse_layout(args.deal) if args.deal else None}
 
 
 def layout_table(view: dict) -> Table:
