@@ -33,7 +33,7 @@ def hinted_move(page) -> tuple[str, str, bool]:
 
 def test_caravan_solo_game_with_bridge_refusal_and_hints(pages, shot):
     page = pages.new()
-    create_room(page, "caravan", options={"bridges": "standard"})
+    create_room(page, "caravan", options={"bridges": 2})
     page.wait_for_url("**/room/**#token=*")  # alone: no invite, straight to the table
     page.locator("#status.my-turn").wait_for()
     assert page.locator(".layout .card.raised").count() == 3  # A, E and I (ruling G3)

@@ -16,7 +16,7 @@ const local = {
   selected: null,    // a card text
   suggested: null,   // the hint grouping already laid out
   revealed: 0,       // finished rounds already revealed
-  revealing: null,   // {round, step, timer}
+  revealing: null,   // {round, step, timer}: the reveal under way or last shown
 };
 
 function resetFor(hand) {
@@ -164,7 +164,7 @@ function committedView(msg) {
 
 function reveal(msg, round, step) {
   const seats = round.show_order;
-  return h("div.reveal", { dataset: { round: String(round.round) } },
+  return h("div.reveal", { dataset: { round: String(round.round), step: String(step) } },
     h("div.label", { text: `Round ${round.round}: the groups, position by position` }),
     h("div.reveal-grid", { style: `--seats: ${seats.length}` },
       h("div.reveal-corner"),
@@ -174,7 +174,8 @@ function reveal(msg, round, step) {
         seats.map((seat) => {
           const won = position.winner === seat;
           const tied = position.tied.includes(seat);
-          return h("div.reveal-cell", { class: `reveal-cell${won ? " won" : ""}${tied ? " tied" : ""}` },
+          const fresh = i === step - 1 ? " fresh" : "";  // only the row just shown fades in
+          return h("div.reveal-cell", { class: `reveal-cell${won ? " won" : ""}${tied ? " tied" : ""}${fresh}` },
             h("div.slot-cards", {}, round.groups[seat][i].split(" ").map((c) => suitCard(c, { small: true }))),
             h("div.group-type", {
               text: `${position.types[seat].toLowerCase().replace("_", " ")}${won ? " — point" : tied ? " — tie" : ""}`,
@@ -186,13 +187,14 @@ function reveal(msg, round, step) {
 
 function scoreboard(msg) {
   const view = msg.view;
-  const goal = view.mode === "rounds" ? `${view.length} rounds` : `first to ${view.length} points`;
+  const goal = view.mode === "rounds"
+    ? `Round ${view.round} of ${view.length}` : `Round ${view.round} · first to ${view.length} points`;
   return h("div.scoreboard", {},
-    h("span", { text: `Round ${view.round} · ${goal}` }),
+    h("span", { text: goal }),
     view.scores.map((score, seat) => h("span.score-chip", {
       class: `score-chip${seat === msg.seat ? " me" : ""}`,
     }, `${seatLabel(msg, seat)}: ${score}`,
-    view.committed ? h("span.muted", { text: view.committed[seat] ? " ✓" : " …" }) : null)));
+    view.committed ? h("span.muted", { text: view.committed[seat] ? " · committed" : " · grouping" }) : null)));
 }
 
 export function render(board, msg, ctx) {
@@ -200,28 +202,29 @@ export function render(board, msg, ctx) {
   const finished = view.rounds || [];
   // Reveal a newly finished round step by step; a replay shows every round whole.
   if (ctx.still) local.revealed = finished.length;
-  if (local.revealed === 0 && finished.length && !local.revealing && local.hand === null) {
-    local.revealed = finished.length - 1;
+  if (local.revealed === 0 && finished.length && local.hand === null) {
+    local.revealed = finished.length - 1;  // a reloaded page replays only the last reveal
   }
-  if (finished.length > local.revealed && !local.revealing) {
-    const round = finished[finished.length - 1];
+  if (finished.length > local.revealed) {
     local.revealed = finished.length;
-    local.revealing = { round, step: 0 };
+    clearTimeout(local.revealing?.timer);
+    const showing = { round: finished[finished.length - 1], step: 0, timer: null };
     const tick = () => {
-      local.revealing.step += 1;
+      showing.step += 1;
+      if (showing.step < 4) showing.timer = setTimeout(tick, REVEAL_STEP_MS);
       ctx.redraw();
-      if (local.revealing.step < 4) local.revealing.timer = setTimeout(tick, REVEAL_STEP_MS);
     };
-    local.revealing.timer = setTimeout(tick, REVEAL_STEP_MS);
+    showing.timer = setTimeout(tick, REVEAL_STEP_MS);
+    local.revealing = showing;
   }
-  const shown = local.revealing || (finished.length ? { round: finished[finished.length - 1], step: 4 } : null);
+  const latest = finished[finished.length - 1];
+  const shown = local.revealing && local.revealing.round.round === latest?.round
+    ? local.revealing : latest ? { round: latest, step: 4 } : null;
   const revealBox = shown ? reveal(msg, shown.round, shown.step) : null;
-  const revealDone = !local.revealing || local.revealing.step >= 4;
   let play = null;
   if (view.hand && view.outcome === null) {
     play = view.grouping ? committedView(msg) : ctx.interactive ? arrange(msg, ctx) : null;
   }
-  if (local.revealing && revealDone) local.revealing = null;
   fill(board,
     scoreboard(msg),
     revealBox,

@@ -12,7 +12,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "text") el.textContent = value;
     else el.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -22,7 +22,7 @@ export function h(tag, attrs = {}, ...children) {
 /** Replace everything inside `el` with `children`. */
 export function fill(el, ...children) {
   el.replaceChildren();
-  for (const child of children.flat()) if (child) el.append(child);
+  for (const child of children.flat(Infinity)) if (child) el.append(child);
   return el;
 }
 

@@ -21,14 +21,18 @@ function optionInput(game, option) {
         text: String(choice),
       })));
   } else if (option.kind === "int") {
-    const min = option.name === "players" ? game.min_players : undefined;
-    const max = option.name === "players" ? (game.max_players ?? MAX_SEATS_SHOWN) : undefined;
     input = h("input", {
-      id, name: option.name, type: "number", value: option.default, min, max, step: 1,
-      inputmode: "numeric",
+      id, name: option.name, type: "number", value: option.default, min: option.min,
+      max: option.max, step: 1, inputmode: "numeric",
     });
   } else {
-    input = h("input", { id, name: option.name, type: "text", value: option.default ?? "" });
+    // Text with suggestions (a pack's name, or your own list): the choices as a datalist.
+    const list = option.choices ? `${id}-choices` : undefined;
+    input = h("input", { id, name: option.name, type: "text", value: option.default ?? "", list });
+    if (list) {
+      return h("label.field", {}, h("span", { text: option.label }), input,
+        h("datalist", { id: list }, option.choices.map((c) => h("option", { value: String(c) }))));
+    }
   }
   return h("label.field", {}, h("span", { text: option.label }), input);
 }
@@ -36,18 +40,18 @@ function optionInput(game, option) {
 function seatCount(game, form) {
   const players = form.elements.namedItem("players");
   const wanted = players ? Number(players.value) : game.min_players;
-  const most = game.max_players ?? MAX_SEATS_SHOWN;
+  const most = Math.min(game.max_players ?? MAX_SEATS_SHOWN, Number(players?.max) || MAX_SEATS_SHOWN);
   if (!Number.isInteger(wanted)) return game.min_players;
   return Math.max(game.min_players, Math.min(most, wanted));
 }
 
 function seatRow(game, index, previous) {
-  const kind = h("select", { name: `seat-${index}-kind`, "aria-label": `seat ${index + 1}` },
+  const kind = h("select", { name: `seat-${index}-kind`, "aria-label": `seat ${index}` },
     h("option", { value: "me", text: "me" }),
     h("option", { value: "bot", text: "bot" }),
     h("option", { value: "friend", text: "friend (invite link)" }));
   const levels = game.levels || [];
-  const level = h("select", { name: `seat-${index}-level`, "aria-label": `seat ${index + 1} bot level` },
+  const level = h("select", { name: `seat-${index}-level`, "aria-label": `seat ${index} bot level` },
     levels.map((name) => h("option", { value: name, text: name })));
   kind.value = previous?.kind ?? (index === 0 || !levels.length ? "me" : "bot");
   // A middle level makes a fair first opponent.
@@ -55,7 +59,7 @@ function seatRow(game, index, previous) {
   const sync = () => { level.hidden = kind.value !== "bot"; };
   kind.addEventListener("change", sync);
   sync();
-  return h("div.seat-row", {}, h("span.seat-name", { text: `Seat ${index + 1}` }), kind, level);
+  return h("div.seat-row", {}, h("span.seat-name", { text: `Seat ${index}` }), kind, level);
 }
 
 function readSeats(list) {
@@ -101,7 +105,7 @@ function linkRow(label, url) {
 function showCreated(game, created, box) {
   const links = [];
   for (const invite of created.invites) {
-    links.push(linkRow(`Invite for seat ${invite.seat + 1}`, invite.url));
+    links.push(linkRow(`Invite for seat ${invite.seat}`, invite.url));
   }
   links.push(linkRow("Spectators", created.watch_url));
   const mine = created.token

@@ -108,7 +108,7 @@ function drawInvites(msg) {
     const url = new URL(invite.url, location.href).href;
     const input = h("input.link", { type: "text", value: url, readonly: true });
     return h("div.link-row", {},
-      h("span.link-label", { text: `Seat ${invite.seat + 1}` }), input,
+      h("span.link-label", { text: `Seat ${invite.seat}` }), input,
       h("button.copy", {
         type: "button", text: "Copy",
         onclick: (event) => navigator.clipboard.writeText(url).then(
