@@ -1,7 +1,13 @@
 """A Caravan game played alone in the browser: the first card, a bridge through the face-down
 toggle, a refused move with the server's reason, then hint-guided moves to the end."""
 
-from play_helpers import create_room, version, wait_for_new_version, wait_turn_or_over
+from play_helpers import (
+    create_room,
+    room_and_token,
+    version,
+    wait_for_new_version,
+    wait_turn_or_over,
+)
 
 
 def place(page, letter: str, end: str, face_down: bool = False) -> None:
@@ -56,7 +62,12 @@ def test_caravan_solo_game_with_bridge_refusal_and_hints(pages, shot):
     assert "bridge" in error.inner_text()
     assert page.locator(".line-cards .card").count() == placed
     shot(page, "caravan-1-refused")
-    page.locator(".toggle input").uncheck()
+
+    # A page opened again without the token in its address resumes the seat from storage.
+    room, _ = room_and_token(page)
+    page.goto(f"/room/{room}")
+    page.locator("#status.my-turn").wait_for()
+    assert page.locator(".line-cards .card").count() == placed
 
     moves = 2
     while wait_turn_or_over(page) is not None:

@@ -13,7 +13,8 @@ function trailPanel(msg, seat, opts) {
     h("div.player-head", {},
       h("span.name", { text: seatLabel(msg, seat) }),
       h("span.score", { text: `${round[seat]} point${round[seat] === 1 ? "" : "s"}` }),
-      view.rounds > 1 ? h("span.muted", { text: `total ${view.totals[seat]}` }) : null),
+      view.rounds > 1 ? h("span.muted", { text: `total ${view.totals[seat]}` }) : null,
+      view.outcome && view.outcome.winners.includes(seat) ? h("span.chuko-call", { text: "winner" }) : null),
     drawLine(view.trails[seat].map((card) => ({ card, face_up: true })), {
       ...opts, emptyText: "trail not started",
     }));

@@ -49,7 +49,7 @@ function seatRow(game, index, previous) {
   const kind = h("select", { name: `seat-${index}-kind`, "aria-label": `seat ${index}` },
     h("option", { value: "me", text: "me" }),
     h("option", { value: "bot", text: "bot" }),
-    h("option", { value: "friend", text: "friend (invite link)" }));
+    h("option", { value: "friend", text: "friend" }));
   const levels = game.levels || [];
   const level = h("select", { name: `seat-${index}-level`, "aria-label": `seat ${index} bot level` },
     levels.map((name) => h("option", { value: name, text: name })));
