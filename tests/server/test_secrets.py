@@ -1,0 +1,160 @@
+"""Every message one seat receives during whole games of Chükö and Chuchula, checked against
+the engine's truth at that moment: nothing in them is a card the seat may not know
+(ruling K6: other hands, the draw pile's order, undrawn cards; ruling H4: others' groupings
+before all have committed). Also: no seed, RNG or record ever leaves the server."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from server_helpers import new_room, play_out, random_chooser
+
+from chuko.server.history import positions
+
+SNAPSHOT_KEYS = {"type", "room", "game", "seat", "status", "seats", "version", "view", "legal",
+                 "last", "hintable"}
+
+
+def play_and_listen(client, game: str, seats: list, **options) -> tuple[list[dict], dict]:
+    """Seat 0's messages over a whole game, and the game's full record (engine side)."""
+    room = new_room(client, game, seats, **options)
+    with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
+        received = play_out(ws, random_chooser(5))
+    record = client.app.state.hub.rooms[room["room"]].state.record()
+    return [m for m in received if m["type"] == "state"], record
+
+
+def numbers(value, path=()):
+    """(key path, number) for every number inside a JSON value; list indices are skipped."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from numbers(item, (*path, key))
+    elif isinstance(value, list):
+        for item in value:
+            yield from numbers(item, path)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield path, value
+
+
+# Numbers that are counts, seats or scores, never cards.
+COUNTS = {"version", "seat", "players", "first", "turn_limit", "to_move", "hand_sizes",
+          "draw_size", "turns_played", "winner", "scores", "winners"}
+# Where a Chükö card may stand in a seat's message: its own hand and draw, and the public
+# cards (K6): the pack's list, the play pile, the cards played and the recycled piles' contents.
+PUBLIC_CARDS = {("view", "pack"), ("view", "pile"), ("view", "top"), ("view", "turns", "card"),
+                ("view", "turns", "recycled")}
+OWN_CARDS = {("view", "hand"), ("view", "drawn"), ("view", "turns", "drew")}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_chuko_seat_never_receives_a_card_it_may_not_know(make_client, seed):
+    client = make_client(seed=seed)
+    messages, record = play_and_listen(
+        client, "chuko",
+        [{"kind": "me"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy"}],
+        players=3, turn_limit=400,
+    )
+    truth = []  # per version: seat 0's view, every hand, the draw pile next card first
+    for state, _, _ in positions(record):
+        hands = [state.hand(s) for s in range(3)]
+        truth.append((state.view(0), hands, list(reversed(state._draw))))
+    assert any("recycled" in t for t in record["turns"]), "the game should recycle the pile"
+    assert len(messages) >= len(truth) // 3
+
+    for message in messages:
+        assert set(message) == SNAPSHOT_KEYS
+        view, hands, draw = truth[message["version"]]
+        # The seat gets exactly the engine's view of its seat, nothing added.
+        assert message["view"] == view
+        assert message["view"]["hand"] == hands[0]
+        assert set(message["legal"]) <= {str(c) for c in hands[0]} | {"reset"}
+        # Draws are shown only to the seat that drew (K6).
+        for turn in message["view"]["turns"]:
+            if turn["seat"] != 0:
+                assert "drew" not in turn
+            if "recycled" in turn:
+                assert turn["recycled"] == sorted(turn["recycled"])  # contents, not order
+        if message["view"]["drawn"] is not None:
+            assert message["view"]["to_move"] == [0]
+        # Every number is a count, a public card or one of the seat's own: other hands and
+        # the draw pile have no place to appear.
+        for path, number in numbers(message):
+            assert path[-1] in COUNTS or path in PUBLIC_CARDS or path in OWN_CARDS, path
+            if path == ("view", "hand"):
+                assert number in hands[0]
+            if path in PUBLIC_CARDS:
+                assert number in message["view"]["pack"]
+        if message["last"] and " reset" in message["last"]:
+            assert re.fullmatch(r"Seat \d reset (and drew a card|with nothing to draw)\.( .*)?",
+                                message["last"])
+
+
+CARD = re.compile(r"\b(?:10|[2-9AKQJ])[shdc]\b")
+
+
+def cards_in(value) -> set[str]:
+    return set(CARD.findall(json.dumps(value)))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_chuchula_seat_never_sees_another_hand_or_grouping_before_the_reveal(make_client, seed):
+    client = make_client(seed=seed)
+    messages, record = play_and_listen(
+        client, "chuchula",
+        [{"kind": "me"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "hard"}],
+        players=3, length=3,
+    )
+    truth = [state.view(0) for state, _, _ in positions(record)]
+    rounds = record["rounds"]
+    assert len(rounds) == 3 and len(messages) > 3
+
+    def grouped(number: int) -> set[str]:
+        """Every card the reveal of round `number` (from 1) shows: all seats' groups."""
+        shown = set()
+        for _, text in rounds[number - 1]["moves"]:
+            shown |= cards_in(text.split(";")[0])
+        return shown
+
+    for message in messages:
+        assert set(message) == SNAPSHOT_KEYS - {"legal"}
+        view = message["view"]
+        assert view == truth[message["version"]]
+        number = view["round"]
+        hand = set(rounds[number - 1]["hands"][0].split())
+        # Outside the revealed rounds, only the seat's own hand (and own grouping) appears.
+        outside = {**message, "view": {k: v for k, v in view.items() if k != "rounds"}}
+        assert cards_in(outside) <= hand
+        if view.get("grouping"):
+            assert cards_in(view["grouping"]) <= hand
+        # A round is shown only once every seat has committed, and never the others' left-out
+        # cards nor the cards set aside.
+        for shown in view["rounds"]:
+            own_leftover = next(m for s, m in rounds[shown["round"] - 1]["moves"] if s == 0)
+            own_leftover = own_leftover.split(";")[1].strip()
+            assert shown["leftover"] == own_leftover
+            assert cards_in(shown) <= grouped(shown["round"]) | {own_leftover}
+            assert len(rounds[shown["round"] - 1]["moves"]) == 3
+
+
+def test_spectators_see_no_hand(make_client):
+    client = make_client()
+    room = new_room(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+    state = client.get(f"/api/rooms/{room['room']}").json()
+    assert state["seat"] is None and state["view"]["hand"] is None
+    assert state["view"]["drawn"] is None and state["legal"] == []
+
+
+def test_records_seeds_and_rng_never_leave_the_server(make_client):
+    """Nothing sent names the deal, the draw pile or the generator: only views go out."""
+    client = make_client()
+    room = new_room(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}],
+                    turn_limit=60)
+    with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
+        received = play_out(ws, random_chooser(1))
+    replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
+    for message in [*received, replay, client.get("/api/games").json()]:
+        text = json.dumps(message)
+        for secret in ('"deal"', '"draw"', '"seed"', '"rng"', '"record"', '"hands"'):
+            assert secret not in text
