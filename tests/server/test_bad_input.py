@@ -1,0 +1,166 @@
+"""Bad input never hurts the server: malformed messages, unknown rooms, wrong or missing
+tokens, moves out of turn and illegal moves get one clear sentence for that client, nothing
+changes, and everyone else is still served."""
+
+from __future__ import annotations
+
+import pytest
+from server_helpers import new_room, state_at
+from starlette.websockets import WebSocketDisconnect
+
+
+@pytest.fixture
+def duel(make_client):
+    """A Crossroads room of two friends, seat 0 to move: (client, room, tokens)."""
+    client = make_client()
+    room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "friend"}], first="0")
+    code = room["invites"][0]["url"].rsplit("/", 1)[1]
+    joined = client.post(f"/api/rooms/{room['room']}/join", json={"invite": code}).json()
+    return client, room["room"], {0: room["token"], 1: joined["token"]}
+
+
+def error_of(ws) -> str:
+    while True:
+        message = ws.receive_json()
+        if message["type"] == "error":
+            return message["message"]
+
+
+BAD_MESSAGES = [
+    ("not json {", "not JSON"),
+    ('["move", "A"]', "Unknown message"),
+    ('{"type": "dance"}', "Unknown message"),
+    ('{"type": "move"}', "needs the move as text"),
+    ('{"type": "move", "move": 12}', "needs the move as text"),
+    ('{"type": "move", "move": "Z9"}', "is not a move"),
+    ('{"type": "move", "move": "B"}', "is not available"),
+    ('{"type": "move", "move": "' + "A" * 400 + '"}', "far too long"),
+    ('{"type": "hint"}', "without a second human"),
+]
+
+
+@pytest.mark.parametrize(("text", "says"), BAD_MESSAGES, ids=[b[1] for b in BAD_MESSAGES])
+def test_a_bad_message_gets_a_sentence_and_changes_nothing(duel, text, says):
+    client, room, tokens = duel
+    with client.websocket_connect(f"/ws/{room}?token={tokens[0]}") as ws0, \
+            client.websocket_connect(f"/ws/{room}?token={tokens[1]}") as ws1:
+        ws0.send_text(text)
+        message = error_of(ws0)
+        assert says in message and message.endswith((".", "!"))
+        # Nothing changed, and both seats are still served: seat 0 moves, seat 1 sees it.
+        state = client.get(f"/api/rooms/{room}?token={tokens[0]}").json()
+        assert state["version"] == 0
+        ws0.send_json({"type": "move", "move": state["legal"][0]})
+        assert state_at(ws1, 1)["view"]["to_move"] == [1]
+
+
+def test_out_of_turn_and_binary_and_spectator_moves_are_refused(duel):
+    client, room, tokens = duel
+    with client.websocket_connect(f"/ws/{room}?token={tokens[1]}") as ws1, \
+            client.websocket_connect(f"/ws/{room}") as watcher:
+        ws1.send_json({"type": "move", "move": "A"})
+        assert error_of(ws1) == "It is not seat 1's turn."
+        ws1.send_bytes(b"\x00\x01")
+        assert "not binary" in error_of(ws1)
+        watcher.send_json({"type": "move", "move": "A"})
+        assert error_of(watcher) == "Spectators cannot move."
+        watcher.send_json({"type": "ping"})
+        reply = watcher.receive_json()
+        while reply["type"] == "state":
+            reply = watcher.receive_json()
+        assert reply == {"type": "pong"}
+    assert client.get(f"/api/rooms/{room}").json()["version"] == 0
+
+
+def test_unknown_room_and_wrong_token_close_the_socket_with_a_sentence(duel):
+    client, room, _ = duel
+    with client.websocket_connect("/ws/nosuchroom") as ws:
+        assert ws.receive_json() == {"type": "error", "message": "There is no room 'nosuchroom'."}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == 4404
+    with client.websocket_connect(f"/ws/{room}?token=forged") as ws:
+        assert "does not hold a seat" in ws.receive_json()["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == 4403
+
+
+def test_moves_wait_until_every_seat_is_taken(make_client):
+    client = make_client()
+    room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "friend"}], first="0")
+    with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
+        state = state_at(ws, 0)
+        assert state["status"] == "waiting" and state["legal"] == []
+        ws.send_json({"type": "move", "move": "A"})
+        assert error_of(ws) == "The game starts when every seat is taken."
+
+
+def test_moves_after_the_end_are_refused(make_client):
+    client = make_client()
+    room = new_room(client, "caravan", [{"kind": "me"}], bridges=0, pack="primes")
+    with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
+        state = state_at(ws, 0)
+        ws.send_json({"type": "move", "move": state["legal"][0]})
+        state = state_at(ws, 1)
+        # Primes share no factor and no bridge is allowed: after one card nothing goes (V2).
+        assert state["status"] == "over"
+        ws.send_json({"type": "move", "move": "E"})
+        assert error_of(ws) == "The game is over."
+
+
+BAD_ROOMS = [
+    ({"game": "poker", "seats": [{"kind": "me"}]}, "There is no game 'poker'"),
+    ({"game": "caravan", "seats": [{"kind": "me"}], "options": {"bridges": 12}},
+     "Bridges must be a whole number from 0 to 11"),
+    ({"game": "caravan", "seats": [{"kind": "me"}], "options": {"bridges": "two"}},
+     "must be a whole number"),
+    ({"game": "caravan", "seats": [{"kind": "me"}], "options": {"pack": "2-12"}},
+     "exactly 12 cards"),
+    ({"game": "caravan", "seats": [{"kind": "me"}], "options": {"colour": "red"}},
+     "no option 'colour'"),
+    ({"game": "crossroads", "seats": [{"kind": "me"}]}, "has 2 seat(s), but 1 were given"),
+    ({"game": "crossroads", "seats": [{"kind": "me"}, {"kind": "bot", "level": "genius"}]},
+     "bot level must be one of random, easy, perfect"),
+    ({"game": "crossroads", "seats": [{"kind": "me"}, {"kind": "me"}]}, "Only one seat"),
+    ({"game": "crossroads", "seats": [{"kind": "me"}, {"kind": "ghost"}]}, "me, bot or friend"),
+    ({"game": "chuko", "seats": [{"kind": "me"}] * 1 + [{"kind": "friend"}] * 7,
+      "options": {"players": 8, "pack": "2 3 4 5 6"}}, "cannot be dealt to 8 players"),
+    ({"game": "chuko", "seats": [{"kind": "me"}, {"kind": "friend"}],
+      "options": {"pack": "2,x"}}, "not a card"),
+    ({"game": "chuchula", "seats": "me"}, "List the seats"),
+    ({"seats": [{"kind": "me"}]}, "Say which game"),
+]
+
+
+@pytest.mark.parametrize(("body", "says"), BAD_ROOMS, ids=[b[1] for b in BAD_ROOMS])
+def test_a_bad_room_is_refused_with_a_sentence(make_client, body, says):
+    response = make_client().post("/api/rooms", json=body)
+    assert response.status_code == 400
+    assert says in response.json()["error"]
+
+
+def test_bad_http_requests_get_a_status_and_a_sentence(duel):
+    client, room, tokens = duel
+    assert client.post("/api/rooms", content=b"{nope").json() == {
+        "error": "The request body is not JSON."}
+    assert client.post("/api/rooms", content=b"[1]").status_code == 400
+    assert client.get("/api/rooms/nosuchroom").status_code == 404
+    assert client.get(f"/api/rooms/{room}?token=forged").status_code == 403
+    assert client.get(f"/api/rooms/{room}/replay").json() == {
+        "error": "The replay opens once the game is over."}
+    assert client.post(f"/api/rooms/{room}/join", json={"invite": "forged"}).status_code == 404
+    assert client.post(f"/api/rooms/{room}/join", json={}).status_code == 404
+    assert client.post("/api/rooms/nosuchroom/join", json={"invite": "x"}).status_code == 404
+    assert client.get("/api/nothing").json() == {"error": "There is no such address."}
+    assert client.get("/rules/poker").status_code == 404
+
+
+def test_an_invite_takes_its_seat_once(make_client):
+    client = make_client()
+    room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "friend"}])
+    code = room["invites"][0]["url"].rsplit("/", 1)[1]
+    first = client.post(f"/api/rooms/{room['room']}/join", json={"invite": code})
+    second = client.post(f"/api/rooms/{room['room']}/join", json={"invite": code})
+    assert first.status_code == 200 and second.status_code == 409
+    assert second.json() == {"error": "That invite has already been used."}
