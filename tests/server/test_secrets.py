@@ -22,7 +22,7 @@ def play_and_listen(client, game: str, seats: list, **options) -> tuple[list[dic
     room = new_room(client, game, seats, **options)
     with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
         received = play_out(ws, random_chooser(5))
-    record = client.app.state.hub.rooms[room["room"]].state.record()
+    record = client.app.state.hub.store.load(room["room"]).record  # as stored
     return [m for m in received if m["type"] == "state"], record
 
 

@@ -183,8 +183,7 @@ def create_app(
             await websocket.close(code=4404 if isinstance(error, NotFound) else 4403)
             return
         client = Client(room, seat)
-        room.clients.add(client)
-        _connected(room, seat, +1)
+        room.join(client)
         client.send_state()
         sender = asyncio.create_task(_pump(websocket, client))
         try:
@@ -198,21 +197,13 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            room.clients.discard(client)
-            _connected(room, seat, -1)
+            if room.forget(client):
+                hub.rooms.pop(room.id, None)  # finished and unwatched: reloaded on demand
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
 
     return app
-
-
-def _connected(room: Room, seat: int | None, change: int) -> None:
-    """Count a seat's connections; everyone sees who is connected."""
-    if seat is None:
-        return
-    room.seats[seat].connections += change
-    room.broadcast()
 
 
 async def _pump(websocket: WebSocket, client: Client) -> None:

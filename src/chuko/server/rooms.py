@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from chuko.bots import make_bot
+from chuko.bots import bot_levels, make_bot
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
 from chuko.games import game_module
@@ -26,7 +26,7 @@ from chuko.games import game_module
 from . import store as db
 from .catalog import make_game, read_options
 from .hints import Adviser
-from .history import caption
+from .history import caption, positions
 
 log = logging.getLogger("chuko.server")
 
@@ -153,6 +153,20 @@ class Room:
             message["legal"] = legal
         return message
 
+    def forget(self, client: Client) -> bool:
+        """Drop a client; True when a finished room has nobody left (it may leave memory)."""
+        self.clients.discard(client)
+        if client.seat is not None:
+            self.seats[client.seat].connections -= 1
+            self.broadcast()
+        return self.status == "over" and not self.clients
+
+    def join(self, client: Client) -> None:
+        self.clients.add(client)
+        if client.seat is not None:
+            self.seats[client.seat].connections += 1
+            self.broadcast()
+
     def broadcast(self) -> None:
         for client in self.clients:
             client.send_state()
@@ -276,8 +290,6 @@ class Hub:
     def _seat_specs(game_id: str, specs: Any) -> list[tuple[str, str | None]]:
         if not isinstance(specs, list) or not specs:
             raise ConfigError("List the seats: each is me, a bot of a level, or a friend.")
-        from chuko.bots import bot_levels
-
         levels = bot_levels(game_id)
         kinds: list[tuple[str, str | None]] = []
         for number, spec in enumerate(specs):
@@ -376,12 +388,12 @@ class Hub:
             # Chuchula bots build their grouping from the view; its ~200,000 legal moves
             # are never listed.
             legal = [] if room.game_id == "chuchula" else state.legal_moves(seat.seat)
-            move = await asyncio.to_thread(seat.bot.choose, state.view(seat.seat), legal)
             try:
+                move = await asyncio.to_thread(seat.bot.choose, state.view(seat.seat), legal)
                 await self.play(room, seat.seat, str(move))
-            except ChukoError as error:
-                log.error("Room %s: the %s bot's move %s was refused: %s", room.id, seat.level,
-                          move, error)
+            except Exception:  # a bug in a bot must not take the server down; say so
+                log.exception("Room %s: the %s bot of seat %d failed.", room.id, seat.level,
+                              seat.seat)
                 return
 
     # -- hints -----------------------------------------------------------------------------------
@@ -401,8 +413,7 @@ class Hub:
     # -- replays -------------------------------------------------------------------------------
 
     def replay(self, room: Room, seat: int | None) -> Json:
-        from .history import positions
-
+        """Every position of a finished game as `seat` saw it, with a sentence for each."""
         if room.status != "over":
             raise db.Conflict("The replay opens once the game is over.")
         frames, captions = [], []
