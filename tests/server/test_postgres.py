@@ -1,0 +1,41 @@
+"""The same schema on PostgreSQL: a game played, the server restarted, the game finished.
+Runs when CHUKO_TEST_POSTGRES names a database (e.g. postgresql://chuko@127.0.0.1/chukotest)
+and psycopg 3 (the `postgres` extra) is installed; skipped otherwise."""
+
+from __future__ import annotations
+
+import os
+import random
+import warnings
+
+import pytest
+from server_helpers import new_room, play_out, random_chooser, state_at
+
+from chuko.server import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+URL = os.environ.get("CHUKO_TEST_POSTGRES")
+pytestmark = pytest.mark.skipif(not URL, reason="CHUKO_TEST_POSTGRES is not set")
+
+
+@pytest.mark.parametrize("game", ["chuko", "chuchula"])
+def test_postgres_game_survives_a_restart(game):
+    pytest.importorskip("psycopg")
+    seats = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
+    with TestClient(create_app(URL, bot_delay=0, rng=random.Random(3))) as client:
+        room = new_room(client, game, seats, players=2)
+        url = f"/ws/{room['room']}?token={room['token']}"
+        with client.websocket_connect(url) as ws:
+            state = state_at(ws, 0)
+            while 0 not in state["view"]["to_move"]:
+                state = state_at(ws, state["version"] + 1)
+            ws.send_json({"type": "move", "move": random_chooser(1)(state)})
+            state_at(ws, state["version"] + 1)
+    with TestClient(create_app(URL, bot_delay=0)) as client:
+        with client.websocket_connect(url) as ws:
+            assert play_out(ws, random_chooser(2))[-1]["status"] == "over"
+        frames = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
+        assert frames["frames"][0]["seat"] == 0
