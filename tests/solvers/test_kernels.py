@@ -160,18 +160,21 @@ def test_kernels_run_as_plain_python_give_the_same_answers(monkeypatch):
 
 
 def test_without_numba_the_solvers_fall_back_to_their_python_search(monkeypatch):
+    deal = random_deals(PACKS["standard"], 1, seed=6)[0]
+    # The kernels' answers first: loading them from numba's cache needs numba itself.
+    value = kernels.crossroads_values_batch(np.array([deal]))[0]
+    winnable = kernels.caravan_winnable_batch(np.array([deal]), 2)[0]
     monkeypatch.setitem(sys.modules, "numba", None)  # makes `import numba` fail
     monkeypatch.delitem(sys.modules, "chuko.solvers.kernels")
     monkeypatch.delattr(chuko.solvers, "kernels")
     assert chuko.solvers.load_kernels() is None
-    deal = random_deals(PACKS["standard"], 1, seed=6)[0]
     solver = CrossroadsSolver(deal)
     assert not hasattr(solver, "kernel")
-    assert solver.fresh_value() == kernels.crossroads_values_batch(np.array([deal]))[0]
+    assert solver.fresh_value() == value
     assert len(solver.memo) > 0  # the Python search did the work
     caravan = CaravanSolver(deal, 2)
     assert "winnable_from" not in vars(caravan)  # the class's Python search, not a kernel's
-    assert caravan.fresh() == kernels.caravan_winnable_batch(np.array([deal]), 2)[0]
+    assert caravan.fresh() == winnable
 
 
 def test_warm_up_readies_every_entry_point_the_solvers_and_batches_call():
