@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,fast]'
+	$(BIN)/pip install --quiet -e '.[dev,fast,postgres]'
 	# compile the solvers' numba kernels once, so the first hint does not pause
 	$(BIN)/python -c "from chuko.solvers import kernels; kernels.warm_up()"
 	touch $(STAMP)
