@@ -14,7 +14,7 @@ import hmac
 import logging
 import secrets
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from random import Random
 from typing import Any
 
@@ -47,13 +47,9 @@ def new_secret() -> str:
 
 
 @dataclass
-class Seat:
-    seat: int
-    kind: str  # "human" | "bot"
-    level: str | None
-    token_hash: str | None
-    invite_hash: str | None
-    joined: bool
+class Seat(db.SeatRow):
+    """A stored seat with what only the running room knows: its bot and its connections."""
+
     bot: Any = None
     connections: int = 0
 
@@ -62,8 +58,7 @@ class Seat:
         return f"Seat {self.seat}" + (f" ({self.level} bot)" if self.kind == "bot" else "")
 
     def row(self) -> db.SeatRow:
-        return db.SeatRow(self.seat, self.kind, self.level, self.token_hash, self.invite_hash,
-                          self.joined)
+        return db.SeatRow(**{f.name: getattr(self, f.name) for f in fields(db.SeatRow)})
 
 
 class Client:
