@@ -12,6 +12,7 @@ import sys
 from importlib import import_module
 
 from chuko.core.errors import ChukoError
+from chuko.games import game_module
 
 COMMANDS: dict[str, dict[str, str]] = {
     "play": {
@@ -72,7 +73,8 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
             continue
         per_game = verb_parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
         for game, module_name in games.items():
-            game_parser = per_game.add_parser(game, help=f"{VERB_HELP[verb]}: {game}")
+            rules = game_module(game).Game
+            game_parser = per_game.add_parser(game, help=f"{rules.title}: {rules.summary}")
             if argv[:2] == [verb, game]:
                 module = import_module(module_name)
                 game_parser.description = module.HELP[game]
