@@ -74,7 +74,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         per_game = verb_parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
         for game, module_name in games.items():
             rules = game_module(game).Game
-            game_parser = per_game.add_parser(game, help=f"{rules.title}: {rules.summary}")
+            game_parser = per_game.add_parser(game, help=f"{rules.title} — {rules.summary}")
             if argv[:2] == [verb, game]:
                 module = import_module(module_name)
                 game_parser.description = module.HELP[game]
