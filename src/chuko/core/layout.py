@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import ParseError
+from .numbers import whole_number
 
 ROWS, COLUMNS = 3, 4
 SIZE = ROWS * COLUMNS
@@ -27,9 +28,10 @@ def parse_layout(text: str) -> tuple[int, ...]:
         if len(words) != COLUMNS:
             raise ParseError(f"Row {number} of the deal has {len(words)} card(s); it needs four.")
         for word in words:
-            if not (word.isascii() and word.isdigit()) or int(word) < 1:
+            card = whole_number(word)
+            if card is None or card < 1:
                 raise ParseError(f"{word!r} in row {number} is not a card (a positive number).")
-            cards.append(int(word))
+            cards.append(card)
     return tuple(cards)
 
 

@@ -30,3 +30,10 @@ def matches(a: int, b: int) -> bool:
 def factor_text(n: int) -> str:
     """Prime factors as a player reads them: '2·3·5', or '—' for 1."""
     return "·".join(map(str, prime_factors(n))) or "—"
+
+
+def whole_number(text: str) -> int | None:
+    """The number `text` spells in ASCII digits ('12'), or None: str.isdigit alone also
+    accepts digits such as '²' that int() refuses."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None

@@ -3,6 +3,7 @@
 import re
 
 from .errors import ParseError
+from .numbers import whole_number
 
 # ruling G5: `standard` is the default for every Chükö game.
 PACKS: dict[str, tuple[int, ...]] = {
@@ -37,8 +38,8 @@ def parse_pack(text: str) -> tuple[int, ...]:
             if high - low >= _MAX_PACK:
                 raise ParseError(f"The range {part} is too large for a pack.")
             cards.extend(range(low, high + 1))
-        elif part.isascii() and part.isdigit():
-            cards.append(int(part))
+        elif (card := whole_number(part)) is not None:
+            cards.append(card)
         else:
             names = ", ".join(PACKS)
             raise ParseError(

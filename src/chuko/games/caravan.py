@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
-from chuko.core.numbers import matches
+from chuko.core.numbers import matches, whole_number
 from chuko.core.protocol import Json, Outcome, State
 from chuko.core.rng import make_rng
 
@@ -61,8 +61,9 @@ def parse_bridges(text: str) -> int:
     text = text.strip().lower()
     if text in BRIDGE_LEVELS:
         return BRIDGE_LEVELS[text]
-    if text.isdigit() and int(text) <= MAX_BRIDGES:
-        return int(text)
+    number = whole_number(text)
+    if number is not None and number <= MAX_BRIDGES:
+        return number
     raise ConfigError(
         f"{text!r} is not a bridge limit: give 0 to {MAX_BRIDGES}, or easy, standard or hard."
     )

@@ -16,6 +16,7 @@ from random import Random
 
 from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
+from chuko.core.numbers import whole_number
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Outcome
 from chuko.core.protocol import State as BaseState
@@ -223,12 +224,13 @@ def all_groupings(hand: Sequence[Card]) -> list[Grouping]:
 def parse_mode(text: str) -> tuple[str, int]:
     """'rounds:5' or 'points:10' as (mode, length) (ruling H7)."""
     mode, _, count = text.strip().lower().partition(":")
-    if mode not in MODES or not count.strip().isdigit() or int(count) < 1:
+    length = whole_number(count)
+    if mode not in MODES or length is None or length < 1:
         raise ConfigError(
             f"{text.strip()!r} is not a game length: write rounds:N (e.g. rounds:5) or "
             "points:N (e.g. points:10)."
         )
-    return mode, int(count)
+    return mode, length
 
 
 @dataclass(frozen=True)

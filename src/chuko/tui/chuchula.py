@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from chuko.bots import make_bot, parse_levels
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
+from chuko.core.numbers import whole_number
 from chuko.core.rng import make_rng
 from chuko.games.chuchula import (
     Game,
@@ -165,10 +166,11 @@ class _Table:
     def try_group(self, text: str, hand: tuple[Card, ...], groups: list, used: set) -> None:
         words = text.replace(",", " ").split()
         try:
-            if all(w.isdigit() for w in words):
-                if any(not 1 <= int(w) <= len(hand) for w in words):
+            numbers = [whole_number(w) for w in words]
+            if words and None not in numbers:
+                if any(not 1 <= n <= len(hand) for n in numbers):
                     raise ParseError(f"Card numbers go from 1 to {len(hand)}.")
-                cards = tuple(hand[int(w) - 1] for w in words)
+                cards = tuple(hand[n - 1] for n in numbers)
             else:
                 cards = parse_cards(text)
             if len(cards) != 3 or len(set(cards)) != 3:

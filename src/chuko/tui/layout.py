@@ -16,7 +16,7 @@ from rich.text import Text
 
 from chuko.core.errors import ChukoError
 from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove, parse_layout
-from chuko.core.numbers import factor_text
+from chuko.core.numbers import factor_text, whole_number
 from chuko.core.packs import parse_pack
 from chuko.core.protocol import State
 
@@ -125,9 +125,9 @@ class LayoutSession:
             elif command in {"undo", "u"}:
                 if self.undo():
                     return
-            elif command.isdigit():
-                if 1 <= int(command) <= len(moves):
-                    self.push(seat, moves[int(command) - 1])
+            elif (number := whole_number(command)) is not None:
+                if 1 <= number <= len(moves):
+                    self.push(seat, moves[number - 1])
                     return
                 warn(f"Pick a number from 1 to {len(moves)}.")
             else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chuko.core.numbers import whole_number
 from chuko.games import game_module
 
 from .common import Quit, ask, console, warn
@@ -20,8 +21,9 @@ def run_menu() -> int:
             choice = ask("Pick a game by number or name (quit to leave):").lower()
         except Quit:
             return 0
-        if choice.isdigit() and 1 <= int(choice) <= len(games):
-            main(["play", games[int(choice) - 1]])
+        number = whole_number(choice)
+        if number is not None and 1 <= number <= len(games):
+            main(["play", games[number - 1]])
         elif choice in games:
             main(["play", choice])
         elif choice:
