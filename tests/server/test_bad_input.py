@@ -4,7 +4,11 @@ changes, and everyone else is still served."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from server_helpers import new_room, state_at
 from starlette.websockets import WebSocketDisconnect
 
@@ -164,3 +168,45 @@ def test_an_invite_takes_its_seat_once(make_client):
     second = client.post(f"/api/rooms/{room['room']}/join", json={"invite": code})
     assert first.status_code == 200 and second.status_code == 409
     assert second.json() == {"error": "That invite has already been used."}
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=3),
+    max_leaves=8,
+)
+MESSAGES = st.one_of(
+    JSON,
+    st.fixed_dictionaries({"type": st.sampled_from(["move", "hint", "ping"])}, optional={
+        "move": JSON | st.sampled_from(["A", "AL", "BR*", "reset", "15", "Ks Qs Js"])}),
+)
+FUZZ = settings(max_examples=40, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@FUZZ
+@given(messages=st.lists(MESSAGES, min_size=1, max_size=5))
+def test_random_socket_messages_get_an_answer_and_the_room_keeps_its_rules(duel, messages):
+    client, room, tokens = duel
+    before = client.get(f"/api/rooms/{room}?token={tokens[0]}").json()
+    with client.websocket_connect(f"/ws/{room}?token={tokens[0]}") as ws:
+        state_at(ws, before["version"])
+        for message in messages:
+            ws.send_text(json.dumps(message))
+            ws.send_json({"type": "ping"})
+            while (answer := ws.receive_json())["type"] != "pong":
+                assert answer["type"] in ("error", "state", "hint", "pong")
+    after = client.get(f"/api/rooms/{room}?token={tokens[0]}").json()
+    # only a legal move may have changed the room, and then by exactly that many moves
+    assert after["version"] >= before["version"]
+    assert after["view"]["moves"][: len(before["view"]["moves"])] == before["view"]["moves"]
+
+
+@FUZZ
+@given(body=JSON)
+def test_random_room_requests_get_a_sentence_not_a_crash(make_client, body):
+    response = make_client().post("/api/rooms", json=body)
+    assert response.status_code in (200, 400)
+    if response.status_code == 400:
+        assert response.json()["error"].endswith(".")
