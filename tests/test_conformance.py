@@ -10,6 +10,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chuko.core.errors import ChukoError, IllegalMove
 from chuko.core.protocol import Game, State
@@ -108,3 +110,15 @@ def test_moves_have_canonical_text_that_parses_back(game_id):
         assert game.parse_move(str(move)) == move
         assert str(game.parse_move(str(move))) == str(move)
         state.play(seat, str(move))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=40))
+def test_any_text_is_a_move_or_a_sentence_never_a_crash(game_id, text):
+    state = configurations(game_id)[0].new(seed=1)
+    before = state.record()
+    try:
+        state.play(state.to_move[0], text)
+    except ChukoError as error:
+        assert str(error).strip() and state.record() == before
