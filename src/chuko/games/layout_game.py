@@ -18,7 +18,7 @@ from chuko.core.layout import (
     layout_text,
     parse_layout,
 )
-from chuko.core.packs import PACKS, pack_text, parse_pack
+from chuko.core.packs import PACKS, pack_text
 from chuko.core.protocol import Game, Json, State
 
 
@@ -52,14 +52,6 @@ class LayoutGame(Game):
     @staticmethod
     def parse_move(text: str) -> LayoutMove:
         return LayoutMove.parse(text)
-
-    @staticmethod
-    def parse_deal(text: str) -> tuple[int, ...]:
-        return parse_layout(text)
-
-    @staticmethod
-    def parse_pack(text: str) -> tuple[int, ...]:
-        return parse_pack(text)
 
     def config_json(self) -> Json:
         # A replayed game knows its pack from the deal, so records write the pack sorted.
