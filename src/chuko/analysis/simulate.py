@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any, TextIO
 
+from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.bots import Bot, make_bot, parse_levels
 from chuko.core.errors import ChukoError, ConfigError
@@ -79,6 +80,7 @@ def simulate(
     rotate: bool = True,
     hard: dict[str, Any] | None = None,
     out: TextIO | None = None,
+    advance: Callable[[int], None] = lambda n: None,
 ) -> dict[str, Any]:
     """Play `games` games with bots of the levels in `lineup` (seat order of the first game)
     and return the tallies; write each record to `out` as one JSON line."""
@@ -107,6 +109,7 @@ def simulate(
             record = state.record()
             record["bots"] = [lineup[b] for b in order]
             out.write(json.dumps(record) + "\n")
+        advance(1)
     return {
         "game": Game.id,
         "players": players,
@@ -174,9 +177,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise ChukoError(f"Cannot write {args.jsonl}: {error.strerror}.") from None
     try:
-        tally = simulate(
-            game, lineup, args.games, rng, rotate=not args.fixed_seats, hard=hard, out=out
-        )
+        with progress_bar(args.games, "Chükö games") as advance:
+            tally = simulate(game, lineup, args.games, rng, rotate=not args.fixed_seats,
+                             hard=hard, out=out, advance=advance)
     finally:
         if out is not None:
             out.close()

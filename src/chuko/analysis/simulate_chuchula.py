@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
+from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.bots import make_bot, parse_levels
 from chuko.core.errors import ConfigError
@@ -72,6 +73,7 @@ class Study:
 def simulate(
     levels: list[str], rounds: int, per_game: int = 5, seed: int | None = None,
     on_record: Callable[[Json], None] | None = None,
+    advance: Callable[[int], None] = lambda n: None,
 ) -> Study:
     """Play `rounds` rounds with one bot per seat; each bot sees only its seat's view."""
     if rounds < 1 or per_game < 1:
@@ -93,6 +95,7 @@ def simulate(
         study.winners.append(state.outcome.winners[0])
         if on_record:
             on_record(state.record())
+        advance(length)
     return study
 
 
@@ -108,10 +111,11 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             raise ConfigError(f"Cannot write {args.jsonl}: {error.strerror}.") from None
     try:
-        study = simulate(
-            levels, args.rounds, args.per_game, args.seed,
-            (lambda r: sink.write(json.dumps(r) + "\n")) if sink else None,
-        )
+        with progress_bar(args.rounds, "Chuchula rounds") as advance:
+            study = simulate(
+                levels, args.rounds, args.per_game, args.seed,
+                (lambda r: sink.write(json.dumps(r) + "\n")) if sink else None, advance,
+            )
     finally:
         if sink:
             sink.close()
