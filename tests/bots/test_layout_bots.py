@@ -26,9 +26,10 @@ def play_crossroads(levels, seed):
 
 
 def test_levels_are_named_alike_and_unknown_levels_are_refused():
-    assert bot_levels("crossroads") == bot_levels("caravan") == ("random", "easy", "perfect")
-    with pytest.raises(ConfigError, match="no 'hard' bot"):
-        make_bot("caravan", "hard")
+    levels = ("random", "easy", "hard", "perfect")
+    assert bot_levels("crossroads") == bot_levels("caravan") == levels
+    with pytest.raises(ConfigError, match="no 'expert' bot"):
+        make_bot("caravan", "expert")
 
 
 def test_perfect_crossroads_bot_always_gets_at_least_the_solver_value():
@@ -48,8 +49,17 @@ def test_easy_crossroads_bot_outscores_random_over_many_games():
     assert lead > 20
 
 
-def test_perfect_caravan_bot_wins_every_winnable_deal_and_easy_beats_random():
-    wins = {"random": 0, "easy": 0, "perfect": 0}
+def test_hard_crossroads_bot_sits_between_easy_and_perfect():
+    def lead(levels):
+        games = [play_crossroads(levels, seed) for seed in range(30)]
+        return sum(s.totals()[0] - s.totals()[1] for s in games)
+
+    assert lead(["hard", "easy"]) > 0
+    assert lead(["perfect", "hard"]) > 0
+
+
+def test_caravan_bots_are_ordered_random_easy_hard_perfect():
+    wins = {"random": 0, "easy": 0, "hard": 0, "perfect": 0}
     winnable = 0
     for seed in range(25):
         game = Caravan(bridges=1)
@@ -61,4 +71,4 @@ def test_perfect_caravan_bot_wins_every_winnable_deal_and_easy_beats_random():
                 state.play(0, bot.choose(state.view(0), state.legal_moves(0)))
             wins[level] += bool(state.outcome.winners)
     assert wins["perfect"] == winnable
-    assert wins["random"] < wins["easy"] <= wins["perfect"]
+    assert wins["random"] < wins["easy"] < wins["hard"] <= wins["perfect"]

@@ -125,7 +125,7 @@ BAD_ROOMS = [
      "no option 'colour'"),
     ({"game": "crossroads", "seats": [{"kind": "me"}]}, "has 2 seat(s), but 1 were given"),
     ({"game": "crossroads", "seats": [{"kind": "me"}, {"kind": "bot", "level": "genius"}]},
-     "bot level must be one of random, easy, perfect"),
+     "bot level must be one of random, easy, hard, perfect"),
     ({"game": "crossroads", "seats": [{"kind": "me"}, {"kind": "me"}]}, "Only one seat"),
     ({"game": "crossroads", "seats": [{"kind": "me"}, {"kind": "ghost"}]}, "me, bot or friend"),
     ({"game": "chuko", "seats": [{"kind": "me"}] * 1 + [{"kind": "friend"}] * 7,

@@ -56,7 +56,7 @@ def test_games_list_the_options_forms_need(make_client):
     assert caravan["bridges"] == {"name": "bridges", "label": "Bridges", "kind": "int",
                                   "default": 2, "min": 0, "max": 11}
     assert "standard" in caravan["pack"]["choices"]
-    assert games["crossroads"]["levels"] == ["random", "easy", "perfect"]
+    assert games["crossroads"]["levels"] == ["random", "easy", "hard", "perfect"]
     assert games["chuchula"]["max_players"] == 4
 
 

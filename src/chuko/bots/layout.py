@@ -4,6 +4,9 @@ from its view (the deal and the moves) and asks the engine and the solvers.
 - random: any legal move.
 - easy: greedy. Crossroads: the most points now. Caravan: a face-up move that leaves the
   most moves open next, a bridge only when nothing else goes.
+- hard: a few moves of lookahead on the engine, without the solver. Crossroads: the best
+  lead after four plies of minimax. Caravan: the move that keeps the most moves open three
+  moves on (a win found on the way counts most), bridges kept in reserve.
 - perfect: the exact solver. Crossroads: a move of the best value (ruling C4). Caravan: a
   move after which the deal can still be won.
 """
@@ -20,7 +23,9 @@ from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.solvers.caravan import CaravanSolver
 from chuko.solvers.crossroads import CrossroadsSolver
 
-LEVELS = ("random", "easy", "perfect")
+LEVELS = ("random", "easy", "hard", "perfect")
+# Plies searched after the move being scored by the hard bot.
+HARD_DEPTH = {"crossroads": 3, "caravan": 2}
 
 
 def levels(game_id: str) -> tuple[str, ...]:
@@ -61,6 +66,8 @@ class LayoutBot:
             values = self.solver(state).options(state) if isinstance(state, CaravanState) else (
                 self.solver(state).move_values(state))
             return [values[m] for m in moves]
+        if self.level == "hard":
+            return [self.lookahead(state, m) for m in moves]
         return [self.greedy(state, m) for m in moves]
 
     def solver(self, state: CrossroadsState | CaravanState) -> Any:
@@ -74,6 +81,13 @@ class LayoutBot:
             self._solvers[key] = make()
         return self._solvers[key]
 
+    def lookahead(self, state: CrossroadsState | CaravanState, move: LayoutMove) -> tuple:
+        seat = state.to_move[0]
+        after = state.copy()
+        after.play(seat, move)
+        depth = HARD_DEPTH[state.game.id]
+        return (search(after, seat, depth), self.greedy(state, move))
+
     @staticmethod
     def greedy(state: CrossroadsState | CaravanState, move: LayoutMove) -> tuple[int, ...]:
         after = state.copy()
@@ -83,6 +97,29 @@ class LayoutBot:
             return (after.totals()[seat] - state.totals()[seat],)
         won = after.outcome is not None and bool(after.outcome.winners)
         return (won, not move.bridge, len(after.legal_moves(0)))
+
+
+def search(state: CrossroadsState | CaravanState, seat: int, depth: int) -> float:
+    """Minimax value of `state` for `seat`, `depth` plies deep, judged by the lead in points
+    (Crossroads) or by the moves left open (Caravan)."""
+    if isinstance(state, CaravanState):
+        if state.outcome is not None:
+            return 1000.0 if state.outcome.winners else -1000.0
+        moves = state.legal_moves(0)
+        if depth == 0:
+            return len(moves) - 2.0 * state.bridges_used
+    else:
+        totals = state.totals()
+        if depth == 0 or not state.to_move:
+            return float(totals[seat] - totals[1 - seat])
+        moves = state.legal_moves(state.to_move[0])
+    values = []
+    for move in moves:
+        after = state.copy()
+        after.play(state.to_move[0], move)
+        values.append(search(after, seat, depth - 1))
+    mine = isinstance(state, CaravanState) or state.to_move[0] == seat
+    return max(values) if mine else min(values)
 
 
 def make_bot(game_id: str, level: str, rng: Random, **options: Any) -> LayoutBot:

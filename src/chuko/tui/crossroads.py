@@ -36,7 +36,7 @@ Type a number from the list, or the move: the card's letter, then L or R (e.g. \
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--vs", default="easy",
-                        help="opponent: random, easy, perfect or human (default easy)")
+                        help="opponent: random, easy, hard, perfect or human (default easy)")
     parser.add_argument("--first", choices=("me", "them", "random"), default="random",
                         help="who takes the first card (default random)")
     parser.add_argument("--rounds", type=int, choices=(1, 2), default=1,
