@@ -45,7 +45,10 @@ def test_g2_packs_from_lists_ranges_and_duplicates():
     assert parse_pack("2-4,10") == (2, 3, 4, 10)
 
 
-@pytest.mark.parametrize("text", ["", "0,1", "13-2", "fancy", "2,x", "1-99999999", "²", "2-¹³"])
+@pytest.mark.parametrize(
+    "text", ["", "0,1", "13-2", "fancy", "2,x", "1-99999999", "²", "2-¹³", "2,1000001",
+             "1-600,1-600", "999999999999999999999"],
+)
 def test_g2_bad_packs_are_refused_with_a_sentence(text):
     with pytest.raises(ParseError) as error:
         parse_pack(text)
@@ -70,7 +73,8 @@ def test_g3_layout_text_round_trips(cards):
 
 @pytest.mark.parametrize(
     "text", ["6 15 10 7 / 9 14 8 11", "6 15 10 / 9 14 8 11 / 2 21 22 30", "a b c d/1 2 3 4/1 2 3 4",
-             "0 1 2 3 / 1 2 3 4 / 1 2 3 4", "", "² 1 2 3 / 1 2 3 4 / 1 2 3 4"],
+             "0 1 2 3 / 1 2 3 4 / 1 2 3 4", "", "² 1 2 3 / 1 2 3 4 / 1 2 3 4",
+             "1000001 1 2 3 / 1 2 3 4 / 1 2 3 4"],
 )
 def test_g3_malformed_layouts_are_refused(text):
     with pytest.raises(ParseError):

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import ParseError
-from .numbers import whole_number
+from .numbers import MAX_CARD, whole_number
 
 ROWS, COLUMNS = 3, 4
 SIZE = ROWS * COLUMNS
@@ -31,6 +31,9 @@ def parse_layout(text: str) -> tuple[int, ...]:
             card = whole_number(word)
             if card is None or card < 1:
                 raise ParseError(f"{word!r} in row {number} is not a card (a positive number).")
+            if card > MAX_CARD:
+                raise ParseError(f"{word} in row {number} is too large: the largest card is "
+                                 f"{MAX_CARD:,}.")
             cards.append(card)
     return tuple(cards)
 

@@ -3,6 +3,10 @@
 from functools import cache
 from math import gcd
 
+# Cards are kept to numbers whose factors are found at once, so no typed card can stall
+# a game, a solver or a screen.
+MAX_CARD = 1_000_000
+
 
 @cache
 def prime_factors(n: int) -> tuple[int, ...]:

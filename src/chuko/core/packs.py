@@ -3,7 +3,7 @@
 import re
 
 from .errors import ParseError
-from .numbers import whole_number
+from .numbers import MAX_CARD, whole_number
 
 # ruling G5: `standard` is the default for every Chükö game.
 PACKS: dict[str, tuple[int, ...]] = {
@@ -15,7 +15,8 @@ PACKS: dict[str, tuple[int, ...]] = {
 }
 
 _RANGE = re.compile(r"^(\d+)\s*-\s*(\d+)$", re.ASCII)
-_MAX_PACK = 10_000
+# Chükö deals at most 5 cards a hand, so a thousand cards serve hundreds of players.
+_MAX_PACK = 1_000
 
 
 def parse_pack(text: str) -> tuple[int, ...]:
@@ -46,9 +47,11 @@ def parse_pack(text: str) -> tuple[int, ...]:
                 f"{part!r} is not a card, a range or a pack name (named packs: {names})."
             )
         if len(cards) > _MAX_PACK:
-            raise ParseError("That pack is too large.")
+            raise ParseError(f"A pack has at most {_MAX_PACK:,} cards.")
     if any(card < 1 for card in cards):
         raise ParseError("Cards are positive whole numbers; 0 is not a card.")
+    if any(card > MAX_CARD for card in cards):
+        raise ParseError(f"Cards go up to {MAX_CARD:,}.")
     return tuple(cards)
 
 

@@ -18,6 +18,7 @@ from chuko.core.layout import (
     layout_text,
     parse_layout,
 )
+from chuko.core.numbers import MAX_CARD
 from chuko.core.packs import PACKS, pack_text
 from chuko.core.protocol import Game, Json, State
 
@@ -36,8 +37,8 @@ class LayoutGame(Game):
             raise ConfigError(
                 f"{self.title} is dealt from exactly 12 cards, but the {what} has {len(cards)}."
             )
-        if any(not isinstance(c, int) or c < 1 for c in cards):
-            raise ConfigError("Cards are positive whole numbers.")
+        if any(not isinstance(c, int) or not 1 <= c <= MAX_CARD for c in cards):
+            raise ConfigError(f"Cards are whole numbers from 1 to {MAX_CARD:,}.")
         if self.deal is not None:
             object.__setattr__(self, "pack", tuple(sorted(self.deal)))
 
