@@ -2,7 +2,7 @@
 // turn on "face down" first to lay it as a bridge.
 
 import { fill, h } from "./dom.js";
-import { choice, drawLayout, drawLine, selectedLetter } from "./layout.js";
+import { choice, drawLayout, drawLine, lastPlaced, selectedLetter } from "./layout.js";
 
 const local = { faceDown: false, version: null };
 
@@ -40,7 +40,7 @@ export function render(board, msg, ctx) {
         left > 0 ? h("span.muted", { text: `${left} bridge${left === 1 ? "" : "s"} left` }) : null),
       drawLine(view.caravan, {
         interactive: ctx.interactive, legal, selected, send: ctx.send, hint: ctx.hint,
-        suffix: faceDown ? "*" : "", emptyText: "no cards yet",
+        suffix: faceDown ? "*" : "", emptyText: "no cards yet", fresh: lastPlaced(view),
       })),
     ctx.interactive ? h("p.muted.help", {
       text: selected

@@ -16,7 +16,7 @@ export function primeFactors(n) {
   return found;
 }
 
-/** A face-up number card. opts: {label, raised, playable, selected, small, title, onclick}. */
+/** A face-up number card. opts: {label, raised, playable, selected, fresh, small, title, onclick}. */
 export function numberCard(n, opts = {}) {
   const factors = primeFactors(n);
   const classes = ["card", "number"];
@@ -25,6 +25,7 @@ export function numberCard(n, opts = {}) {
   if (opts.selected) classes.push("selected");
   if (opts.small) classes.push("small");
   if (opts.dim) classes.push("dim");
+  if (opts.fresh) classes.push("fresh");
   const card = h(`${opts.onclick ? "button" : "div"}.${classes.join(".")}`, {
     onclick: opts.onclick,
     title: opts.title || (factors.length ? `${n} = factors ${factors.join(" · ")}` : `${n}: no prime factor`),
@@ -42,6 +43,7 @@ export function numberCard(n, opts = {}) {
 export function backCard(opts = {}) {
   const classes = ["card", "back"];
   if (opts.small) classes.push("small");
+  if (opts.fresh) classes.push("fresh");
   return h(`div.${classes.join(".")}`, { title: opts.title || "face down", dataset: opts.data || {} },
     opts.text ? h("span.value", { text: opts.text }) : null);
 }

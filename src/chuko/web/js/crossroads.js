@@ -2,7 +2,7 @@
 // card, then the end of your trail where it goes (or drag it there).
 
 import { fill, h } from "./dom.js";
-import { choice, drawLayout, drawLine, selectedLetter } from "./layout.js";
+import { choice, drawLayout, drawLine, lastPlaced, selectedLetter } from "./layout.js";
 import { seatLabel } from "./seats.js";
 
 function trailPanel(msg, seat, opts) {
@@ -16,7 +16,7 @@ function trailPanel(msg, seat, opts) {
       view.rounds > 1 ? h("span.muted", { text: `total ${view.totals[seat]}` }) : null,
       view.outcome && view.outcome.winners.includes(seat) ? h("span.chuko-call", { text: "winner" }) : null),
     drawLine(view.trails[seat].map((card) => ({ card, face_up: true })), {
-      ...opts, emptyText: "trail not started",
+      ...opts, emptyText: "trail not started", fresh: lastPlaced(view, seat),
     }));
 }
 

@@ -102,13 +102,34 @@ function endZone(end, opts) {
 }
 
 /**
+ * Where the last move of the game put its card in a line: "L", "R", or null when that move
+ * was not in this line. For Crossroads pass the trail's seat; the mover is worked out from
+ * who started the round, since the players alternate.
+ */
+export function lastPlaced(view, seat = null) {
+  const moves = view.moves || [];
+  if (!moves.length) return null;
+  const last = moves[moves.length - 1];
+  if (seat !== null) {
+    const played = moves.length - 12 * (view.round - 1);
+    if (played <= 0) return null;  // a new round has just begun
+    const roundFirst = view.round === 1 ? view.first : 1 - view.first;
+    if ((roundFirst + played - 1) % 2 !== seat) return null;
+  }
+  return last[1] === "L" ? "L" : "R";  // a first card is both ends; "R" marks it
+}
+
+/**
  * A line of pieces ({card, face_up}) with its two ends as targets when `opts.interactive`.
- * An empty line shows one target for the first card.
+ * An empty line shows one target for the first card. `opts.fresh` ("L" or "R") marks the
+ * card the last move put there.
  */
 export function drawLine(pieces, opts) {
-  const cards = pieces.map((piece) => (piece.face_up === false
-    ? backCard({ title: `bridge (${piece.card}, face down)`, data: { card: String(piece.card) } })
-    : numberCard(piece.card)));
+  const freshIndex = { L: 0, R: pieces.length - 1 }[opts.fresh];
+  const cards = pieces.map((piece, index) => (piece.face_up === false
+    ? backCard({ title: `bridge (${piece.card}, face down)`, data: { card: String(piece.card) },
+      fresh: index === freshIndex })
+    : numberCard(piece.card, { fresh: index === freshIndex })));
   const showEnds = opts.interactive;
   if (!pieces.length) {
     return h("div.line.empty", {}, showEnds ? endZone("", opts) : h("span.muted", { text: opts.emptyText || "no cards yet" }));
