@@ -57,6 +57,8 @@ def test_crossroads_whole_game_between_two_browsers_joined_by_invite(pages, shot
         assert [trails.nth(i).locator(".card").count() for i in range(2)] == [6, 6]
         shown = page.locator(".player-area .score").all_inner_texts()
         assert sorted(int(text.split()[0]) for text in shown) == sorted(totals)
+        # the card the last move placed is marked, in one trail only
+        assert page.locator(".line-cards .card.fresh").count() == 1
     shot(host, "crossroads-3-over-host")
     shot(guest, "crossroads-3-over-guest-phone")
 
@@ -75,4 +77,5 @@ def test_crossroads_whole_game_between_two_browsers_joined_by_invite(pages, shot
     host.locator("#next").click()
     host.locator("#counter", has_text="move 1 of 12").wait_for()
     assert host.locator(".layout .card[data-card]").count() == 11
+    assert host.locator(".line-cards .card.fresh").count() == 1
     shot(host, "crossroads-4-replay")
