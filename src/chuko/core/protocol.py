@@ -37,6 +37,9 @@ class Game(ABC):
     id: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str]  # one line for menus
+    # False where the legal moves are too many to list (Chuchula's ~200,000 groupings):
+    # front ends then send no list, and bots build their move from the view.
+    lists_moves: ClassVar[bool] = True
     min_players: ClassVar[int]
     max_players: ClassVar[int | None]
 

@@ -240,6 +240,7 @@ class Game(BaseGame):
     id = "chuchula"
     title = "Chuchula"
     summary = "52 cards: four ranked groups of three meet position by position"
+    lists_moves = False
     min_players = 2
     max_players = 4
 

@@ -119,8 +119,8 @@ class Room:
         raise Forbidden("That link's token does not hold a seat in this room.")
 
     def legal(self, seat: int | None) -> list[str] | None:
-        """The seat's legal moves as text; None for Chuchula's grouping (about 200,000)."""
-        if self.game_id == "chuchula":
+        """The seat's legal moves as text; None where the game has too many to list."""
+        if not self.state.game.lists_moves:
             return None
         if seat is None or self.status != "playing" or seat not in self.state.to_move:
             return []
@@ -380,9 +380,7 @@ class Hub:
                 await asyncio.sleep(self.bot_delay)  # so people can follow the bots' moves
             seat = waiting[0]
             state = room.state
-            # Chuchula bots build their grouping from the view; its ~200,000 legal moves
-            # are never listed.
-            legal = [] if room.game_id == "chuchula" else state.legal_moves(seat.seat)
+            legal = state.legal_moves(seat.seat) if state.game.lists_moves else []
             try:
                 move = await asyncio.to_thread(seat.bot.choose, state.view(seat.seat), legal)
                 await self.play(room, seat.seat, str(move))
