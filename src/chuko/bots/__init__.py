@@ -1,35 +1,56 @@
-"""Bots by game and level. A bot sees its seat's view and the legal moves, nothing more:
+"""Bots and advisers by game, found through each game's descriptor. A bot sees its seat's
+view and the legal moves, nothing more:
 
     bot = make_bot("crossroads", "perfect", rng)
     move = bot.choose(state.view(seat), state.legal_moves(seat))
 
-Levels have the same names everywhere: random, easy, hard, and perfect where an
-exact solver exists.
+Levels have the same names everywhere: random, easy, hard, and perfect where an exact
+solver exists. A game's bots module offers `make_bot(level, rng, **options)`; a game with
+no bots module gets the random bot, which picks among the legal moves.
 """
+
+from __future__ import annotations
 
 from importlib import import_module
 from random import Random
 from typing import Any, Protocol
 
 from chuko.core.errors import ConfigError
-
-BOTS: dict[str, str] = {
-    "chuko": "chuko.bots.chuko",
-    "crossroads": "chuko.bots.layout",
-    "caravan": "chuko.bots.layout",
-    "chuchula": "chuko.bots.chuchula",
-}
+from chuko.core.protocol import Game, Json, State
+from chuko.games import descriptor
 
 
 class Bot(Protocol):
     level: str
 
-    def choose(self, view: dict[str, Any], legal_moves: list[Any]) -> Any: ...
+    def choose(self, view: Json, legal_moves: list[Any]) -> Any: ...
+
+
+class Adviser(Protocol):
+    """One game's hints; an adviser may keep what it learns across positions of one deal."""
+
+    def hint(self, state: State, seat: int) -> Json:
+        """`{"values": {move text: label}, "note": sentence}` for `seat`, whose turn it is."""
+        ...
+
+
+class RandomBot:
+    """Any legal move, uniformly: every game that lists its moves has this level."""
+
+    level = "random"
+
+    def __init__(self, rng: Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: Json, legal_moves: list[Any]) -> Any:
+        if not legal_moves:
+            raise ConfigError("The random bot needs the legal moves to choose from.")
+        return self.rng.choice(legal_moves)
 
 
 def bot_levels(game_id: str) -> tuple[str, ...]:
     """The levels a game's bots come in, weakest first."""
-    return import_module(BOTS[game_id]).levels(game_id)
+    return descriptor(game_id).levels
 
 
 def parse_levels(text: str, game_id: str, count: int, option: str = "--vs") -> list[str]:
@@ -48,8 +69,23 @@ def parse_levels(text: str, game_id: str, count: int, option: str = "--vs") -> l
 
 def make_bot(game_id: str, level: str, rng: Random | None = None, **options: Any) -> Bot:
     """A bot of `level` for `game_id`; ConfigError names the levels that exist."""
-    levels = bot_levels(game_id)
-    if level not in levels:
-        known = ", ".join(levels)
-        raise ConfigError(f"There is no {level!r} bot for {game_id}; choose from {known}.")
-    return import_module(BOTS[game_id]).make_bot(game_id, level, rng or Random(), **options)
+    described = descriptor(game_id)
+    if level not in described.levels:
+        known = ", ".join(described.levels)
+        raise ConfigError(f"There is no {level!r} bot for {described.title}; choose from {known}.")
+    rng = rng or Random()
+    if described.bots is None:
+        return RandomBot(rng)
+    bot: Bot = import_module(described.bots).make_bot(level, rng, **options)
+    return bot
+
+
+def make_adviser(game: Game) -> Adviser | None:
+    """The hint provider the game's descriptor names, for this configuration; None when the
+    game gives no hints."""
+    named = game.descriptor.hints
+    if named is None:
+        return None
+    module, _, factory = named.partition(":")
+    adviser: Adviser = getattr(import_module(module), factory)(game)
+    return adviser

@@ -1,8 +1,10 @@
 """Packs of Chükö cards: named packs, explicit lists and ranges (rulings G2, G5)."""
 
 import re
+from collections.abc import Iterable
+from typing import Any
 
-from .errors import ParseError
+from .errors import ConfigError, ParseError
 from .numbers import MAX_CARD, whole_number
 
 # ruling G5: `standard` is the default for every Chükö game.
@@ -53,6 +55,22 @@ def parse_pack(text: str) -> tuple[int, ...]:
     if any(card > MAX_CARD for card in cards):
         raise ParseError(f"Cards go up to {MAX_CARD:,}.")
     return tuple(cards)
+
+
+def as_pack(value: Any) -> tuple[int, ...]:
+    """Every game constructor's reading of a pack: text as `parse_pack` reads it, or an
+    iterable of cards; ParseError or ConfigError in one sentence otherwise."""
+    if isinstance(value, str):
+        return parse_pack(value)
+    if not isinstance(value, Iterable):
+        raise ConfigError("A pack is a name, a list of cards or a range such as 2-13.")
+    cards = tuple(value)
+    if len(cards) > _MAX_PACK:
+        raise ConfigError(f"A pack has at most {_MAX_PACK:,} cards.")
+    if not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= MAX_CARD
+               for c in cards):
+        raise ConfigError(f"A pack's cards are whole numbers from 1 to {MAX_CARD:,}.")
+    return cards
 
 
 def pack_text(pack: tuple[int, ...]) -> str:

@@ -1,21 +1,29 @@
-"""The one protocol every game offers (see DESIGN.md, 'One protocol for four games').
+"""The one protocol every game offers (docs/architecture.md, 'The protocol').
 
-A `Game` is a frozen, validated configuration; `Game.new(seed)` deals a `State`.
-A state says who must act (`to_move`), lists and applies moves, shows each seat
-what it may see (`view`), and writes its whole history as a JSON `record()` that
-`Game.replay` reads back, re-checking every move.
+A `Game` is a frozen, validated configuration, described to the front ends by its
+`descriptor` and built from their options by `Game.from_options`; `Game.new(seed)` deals a
+`State`. A state says who must act (`to_move`), lists and applies moves, shows each seat
+what it may see (`view`), words each move and the result for each seat (`describe`), and
+writes its whole history as a JSON `record()` that `Game.replay` reads back, re-checking
+every move and showing each position to an observer on the way.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
+from .descriptor import Descriptor
 from .errors import IllegalMove
+from .words import listing, number_text, score_line, who
 
 Json = dict[str, Any]
+# Called by `Game.replay` with each position: (state, seat that moved, move), the deal first
+# as (state, None, None). The state changes after the call returns: read it there.
+Observer = Callable[["State", int | None, Any], None]
 
 
 @dataclass(frozen=True)
@@ -30,18 +38,58 @@ class Outcome:
     def to_json(self) -> Json:
         return {"scores": list(self.scores), "winners": list(self.winners), "reason": self.reason}
 
+    def describe(self, names: Sequence[str], for_seat: int | None) -> str:
+        """The result as `for_seat` reads it, with the score line: "You won 5–2.",
+        "Ann won 5–2.", "Draw, 3–3." Games whose endings say more override this."""
+        line = score_line(self.scores)
+        if not self.winners:
+            if len(set(self.scores)) == 1:
+                return f"Draw, {line}." if len(self.scores) > 1 else "The game is over."
+            return f"Nobody won ({line})."
+        winners = listing([who(s, names, for_seat) for s in self.winners])
+        winners = winners[0].upper() + winners[1:]
+        if len(self.scores) == 1:
+            return f"{winners} won." if self.scores[0] else f"{winners} lost."
+        if len(self.scores) == 2:
+            ordered = sorted(self.scores, reverse=True)
+            return f"{winners} won {score_line(ordered)}."
+        best = number_text(max(self.scores))
+        return f"{winners} won with {best} ({line})."
+
 
 class Game(ABC):
-    """A game's rules under one configuration. Subclasses are frozen dataclasses."""
+    """A game's rules under one configuration. Subclasses are frozen dataclasses that set
+    `descriptor`; `id`, `title`, `summary`, the player range and `lists_moves` are read from
+    it, so they are said once."""
 
+    descriptor: ClassVar[Descriptor]
     id: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str]  # one line for menus
-    # False where the legal moves are too many to list (Chuchula's ~200,000 groupings):
-    # front ends then send no list, and bots build their move from the view.
-    lists_moves: ClassVar[bool] = True
+    lists_moves: ClassVar[bool]
     min_players: ClassVar[int]
     max_players: ClassVar[int | None]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        described = cls.__dict__.get("descriptor")
+        if described is not None:
+            cls.id, cls.title, cls.summary = described.id, described.title, described.summary
+            cls.min_players, cls.max_players = described.min_players, described.max_players
+            cls.lists_moves = described.lists_moves
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None = None, *,
+                     bots_only: bool = False) -> Game:
+        """The configuration a front end's options make: each option checked against the
+        descriptor, then the rules' own checks; ConfigError gives one sentence per error.
+        `bots_only`: no person plays, so a game that could go on forever must not."""
+        return cls.configure(cls.descriptor.read_options(options), bots_only=bots_only)
+
+    @classmethod
+    def configure(cls, values: Json, *, bots_only: bool) -> Game:
+        """The game from checked option values; override where options are not fields."""
+        return cls(**values)
 
     @abstractmethod
     def new(self, seed: int | None = None) -> State:
@@ -49,8 +97,22 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def replay(cls, record: Json) -> State:
-        """Rebuild a state from `State.record()`, re-checking every move."""
+    def replay(cls, record: Json, observe: Observer | None = None) -> State:
+        """Rebuild a state from `State.record()`, re-checking every move; `observe` is
+        called with the deal and after every move, in time linear in the record."""
+
+    @classmethod
+    def frames(cls, record: Json, names: Sequence[str], seat: int | None) -> list[Json]:
+        """A finished or running game move by move as `seat` saw it (None: a spectator):
+        per position its `view` and a sentence about the move that led to it."""
+        found: list[Json] = []
+
+        def observe(state: State, mover: int | None, move: Any) -> None:
+            caption = "The deal." if mover is None else state.describe(mover, move, names, seat)
+            found.append({"view": state.view(seat), "caption": caption})
+
+        cls.replay(record, observe)
+        return found
 
     @staticmethod
     @abstractmethod
@@ -100,6 +162,15 @@ class State(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> Json:
         """What `seat` may see (None: a spectator), JSON-ready."""
+
+    def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:
+        """Called right after `seat` played `move`: one sentence about it as `for_seat` (None:
+        a spectator) may know it, naming seats by `names` and `for_seat` as "You"; it ends
+        with the result when the move ended the game. Games override this to say more."""
+        text = f"{who(seat, names, for_seat)} played {move}."
+        if self.outcome is not None:
+            text += " " + self.outcome.describe(names, for_seat)
+        return text
 
     @property
     @abstractmethod

@@ -1,22 +1,98 @@
-"""The registry: game ids to their rules modules, so front ends loop over games.
+"""The registry: the one list of games, which every front end loops over.
 
-Every module registered here defines `Game` (a subclass of core.protocol.Game)
-and a `State`; adding a game is one new module and one line below.
+A game is a module defining `Game` (a subclass of core.protocol.Game with a `descriptor`)
+and its `State`. The four games of this package are listed below; a game from another
+package registers itself through the `chuko.games` entry-point group, naming its module or
+its Game class:
+
+    [project.entry-points."chuko.games"]
+    takeaway = "chuko_takeaway.game"
+
+and then appears in the menu, `--help`, `/api/games`, the home page, simulations and the
+conformance suite with no change here.
 """
 
+from __future__ import annotations
+
+import logging
+from functools import cache
 from importlib import import_module
+from importlib.metadata import entry_points
+from importlib.resources import files
 from types import ModuleType
+from typing import Any
 
-GAMES: dict[str, str] = {
-    "chuko": "chuko.games.chuko",
-    "crossroads": "chuko.games.crossroads",
-    "caravan": "chuko.games.caravan",
-    "chuchula": "chuko.games.chuchula",
-}
+from chuko.core.descriptor import Descriptor
+from chuko.core.errors import ConfigError
+from chuko.core.protocol import Game
+
+ENTRY_POINT_GROUP = "chuko.games"
+BUILT_IN = (
+    "chuko.games.chuko",
+    "chuko.games.crossroads",
+    "chuko.games.caravan",
+    "chuko.games.chuchula",
+)
+
+log = logging.getLogger("chuko.games")
 
 
-def game_module(game_id: str) -> ModuleType:
-    """The rules module of a registered game; KeyError names the known ids."""
-    if game_id not in GAMES:
-        raise KeyError(f"Unknown game {game_id!r}; the games are {', '.join(GAMES)}.")
-    return import_module(GAMES[game_id])
+def _game_class(loaded: Any) -> type[Game]:
+    found = loaded.Game if isinstance(loaded, ModuleType) else loaded
+    if not (isinstance(found, type) and issubclass(found, Game) and "descriptor" in vars(found)):
+        raise TypeError(f"{loaded!r} is not a game module or a Game class with a descriptor")
+    return found
+
+
+@cache
+def registry() -> dict[str, type[Game]]:
+    """Game id → Game class: the built-in games, then every installed plug-in. A plug-in
+    that fails to load, or reuses an id, is logged and left out, so it cannot break the
+    others."""
+    games: dict[str, type[Game]] = {}
+    for name in BUILT_IN:
+        game = _game_class(import_module(name))
+        games[game.id] = game
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            game = _game_class(point.load())
+        except Exception:
+            log.exception("The game plug-in %r cannot be loaded.", point.value)
+            continue
+        if game.id in games:
+            log.error("The game plug-in %r reuses the id %r; it is left out.", point.value,
+                      game.id)
+            continue
+        games[game.id] = game
+    return games
+
+
+def game_ids() -> list[str]:
+    """Every registered game's id, built-in games first."""
+    return list(registry())
+
+
+def game_class(game_id: str) -> type[Game]:
+    """A registered game's rules; ConfigError names the known ids."""
+    games = registry()
+    if not isinstance(game_id, str) or game_id not in games:
+        raise ConfigError(f"There is no game {game_id!r}; the games are {', '.join(games)}.")
+    return games[game_id]
+
+
+def descriptor(game_id: str) -> Descriptor:
+    return game_class(game_id).descriptor
+
+
+def descriptors() -> list[Descriptor]:
+    return [game.descriptor for game in registry().values()]
+
+
+def rules_text(game_id: str) -> str:
+    """The game's rules as Markdown, from the file its descriptor names (the summary where
+    it names none): the one text the terminal and the browser both show."""
+    described = descriptor(game_id)
+    if described.rules is None:
+        return f"# {described.title}\n\n{described.summary[0].upper()}{described.summary[1:]}.\n"
+    package, _, path = described.rules.partition(":")
+    return files(package).joinpath(path).read_text(encoding="utf-8")

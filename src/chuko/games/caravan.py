@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches, whole_number
@@ -24,13 +25,31 @@ BRIDGE_LEVELS = {"easy": 3, "standard": 2, "hard": 1}
 MAX_BRIDGES = 11
 
 
+DESCRIPTOR = Descriptor(
+    id="caravan",
+    title="Caravan",
+    summary="solitaire: one caravan of all 12 cards, with face-down bridges",
+    min_players=1,
+    max_players=1,
+    options=(
+        pack_option(),
+        Option("bridges", "Bridges", "int", BRIDGE_LEVELS["standard"], min=0, max=MAX_BRIDGES,
+               help="face-down cards allowed (V3): 3 easy, 2 standard, 1 hard"),
+    ),
+    levels=("random", "easy", "hard", "perfect"),
+    bots="chuko.bots.caravan",
+    hints="chuko.bots.caravan:Adviser",
+    commands={"play": "chuko.tui.caravan", "solve": "chuko.cli.solve"},
+    screen="caravan.js",
+    rules="chuko.games:rules/caravan.md",
+    examples=({}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"}),
+    notation="ABCDEFGHIJKLR*",
+)
+
+
 @dataclass(frozen=True)
 class Caravan(LayoutGame):
-    id: ClassVar[str] = "caravan"
-    title: ClassVar[str] = "Caravan"
-    summary: ClassVar[str] = "solitaire: one caravan of all 12 cards, with face-down bridges"
-    min_players: ClassVar[int] = 1
-    max_players: ClassVar[int | None] = 1
+    descriptor: ClassVar[Descriptor] = DESCRIPTOR
 
     bridges: int = 2
 

@@ -13,8 +13,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from random import Random
+from typing import ClassVar
 
 from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
+from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
 from chuko.core.protocol import Game as BaseGame
@@ -233,16 +235,38 @@ def parse_mode(text: str) -> tuple[str, int]:
     return mode, length
 
 
+MAX_LENGTH = 100
+
+DESCRIPTOR = Descriptor(
+    id="chuchula",
+    title="Chuchula",
+    summary="52 cards: four ranked groups of three meet position by position",
+    min_players=2,
+    max_players=4,
+    options=(
+        Option("players", "Players", "int", 4, min=2, max=4, help="2 to 4 (H1)"),
+        Option("mode", "Game", "choice", "rounds", choices=MODES,
+               help="a number of rounds, or first to a number of points (H7)"),
+        Option("length", "Rounds, or points to reach", "int", 5, min=1, max=MAX_LENGTH),
+    ),
+    levels=("random", "easy", "hard"),
+    bots="chuko.bots.chuchula",
+    hints="chuko.bots.chuchula:Adviser",
+    commands={"play": "chuko.tui.chuchula", "simulate": "chuko.analysis.simulate_chuchula",
+              "advise": "chuko.cli.advise"},
+    screen="chuchula.js",
+    rules="chuko.games:rules/chuchula.md",
+    examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
+    simultaneous=True,
+    lists_moves=False,
+)
+
+
 @dataclass(frozen=True)
 class Game(BaseGame):
     """Chuchula for 2–4 players (H1), a round game or a point game (H7)."""
 
-    id = "chuchula"
-    title = "Chuchula"
-    summary = "52 cards: four ranked groups of three meet position by position"
-    lists_moves = False
-    min_players = 2
-    max_players = 4
+    descriptor: ClassVar[Descriptor] = DESCRIPTOR
 
     players: int = 4
     mode: str = "rounds"
@@ -255,9 +279,9 @@ class Game(BaseGame):
             raise ConfigError(
                 f"A Chuchula game is played in rounds or to points, not {self.mode!r}."
             )
-        if not isinstance(self.length, int) or self.length < 1:
+        if not isinstance(self.length, int) or not 1 <= self.length <= MAX_LENGTH:
             what = "rounds" if self.mode == "rounds" else "target points"
-            raise ConfigError(f"The number of {what} must be a positive whole number.")
+            raise ConfigError(f"The number of {what} is a whole number from 1 to {MAX_LENGTH}.")
 
     @property
     def mode_text(self) -> str:

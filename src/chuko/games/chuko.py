@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, total_ordering
 from math import gcd
 from random import Random, SystemRandom
 from typing import Any, ClassVar
 
+from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
-from chuko.core.packs import PACKS, parse_pack
+from chuko.core.packs import PACKS, as_pack
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Outcome
 from chuko.core.protocol import State as BaseState
@@ -30,6 +31,33 @@ from chuko.core.rng import make_rng
 
 MAX_HAND = 5
 PLAY, RESET = "play", "reset"
+# K8: a game of bots alone ends after this many cards played; people choose their own.
+TURN_LIMIT = 1000
+MAX_TURN_LIMIT = 100_000
+
+DESCRIPTOR = Descriptor(
+    id="chuko",
+    title="Chükö",
+    summary="the shedding game: share a factor, go lower, or reset",
+    min_players=2,
+    max_players=None,  # K3: limited by the pack, at most N − 1
+    options=(
+        Option("players", "Players", "int", 2, min=2,
+               help="at least 2; a pack of N cards serves at most N − 1"),
+        pack_option(),
+        Option("turn_limit", "Turn limit (0: none)", "int", 0, min=0, max=MAX_TURN_LIMIT,
+               help=f"end with no winner after this many cards played; a game of bots "
+               f"alone stops at {TURN_LIMIT} unless told"),
+    ),
+    levels=("random", "easy", "hard"),
+    bots="chuko.bots.chuko",
+    hints="chuko.bots.chuko:Adviser",
+    commands={"play": "chuko.tui.chuko"},
+    screen="chuko.js",
+    rules="chuko.games:rules/chuko.md",
+    examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
+    notation="0123456789r",
+)
 
 
 def may_follow(card: int, top: int) -> bool:
@@ -106,27 +134,21 @@ class Game(BaseGame):
     """Chükö for `players` seats with a pack (a named pack, list or range text is accepted),
     an optional first seat (random otherwise, K4) and a turn limit (K8; None for none)."""
 
-    id: ClassVar[str] = "chuko"
-    title: ClassVar[str] = "Chükö"
-    summary: ClassVar[str] = "the shedding game: share a factor, go lower, or reset"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int | None] = None  # K3: limited by the pack, at most N − 1
+    descriptor: ClassVar[Descriptor] = DESCRIPTOR
 
     players: int = 2
     pack: tuple[int, ...] = PACKS["standard"]
     first: int | None = None
-    turn_limit: int | None = 1000
+    turn_limit: int | None = TURN_LIMIT
+
+    @classmethod
+    def configure(cls, values: Json, *, bots_only: bool) -> Game:
+        # K8: a turn limit of 0 means none, except that bots alone would never stop.
+        limit = values["turn_limit"] or (TURN_LIMIT if bots_only else None)
+        return cls(players=values["players"], pack=values["pack"], turn_limit=limit)
 
     def __post_init__(self) -> None:
-        pack = self.pack
-        if isinstance(pack, str):
-            pack = parse_pack(pack)
-        elif isinstance(pack, Iterable):
-            pack = tuple(pack)
-            if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 1 for c in pack):
-                raise ConfigError("A pack's cards are positive whole numbers.")
-        else:
-            raise ConfigError("A pack is a name, a list of cards or a range such as 2-13.")
+        pack = as_pack(self.pack)
         object.__setattr__(self, "pack", pack)
         players = self.players
         if not isinstance(players, int) or isinstance(players, bool) or players < 2:
@@ -142,8 +164,11 @@ class Game(BaseGame):
         ):
             raise ConfigError(f"The first player is a seat from 0 to {players - 1}.")
         limit = self.turn_limit
-        if limit is not None and (not isinstance(limit, int) or limit < 1):
-            raise ConfigError("The turn limit is a positive number of turns (or none).")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or not 1 <= limit <= MAX_TURN_LIMIT):
+            raise ConfigError(
+                f"The turn limit is a number of turns from 1 to {MAX_TURN_LIMIT:,} (or none)."
+            )
 
     @property
     def hand_size(self) -> int:

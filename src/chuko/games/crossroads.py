@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
@@ -18,20 +19,44 @@ from chuko.core.rng import make_rng
 
 from .layout_game import LayoutGame, deal_from_record, layout_view, replay_moves
 
+DESCRIPTOR = Descriptor(
+    id="crossroads",
+    title="Crossroads",
+    summary="two players draft from the layout and build scoring trails",
+    min_players=2,
+    max_players=2,
+    options=(
+        pack_option(),
+        Option("rounds", "Rounds", "choice", 1, choices=(1, 2),
+               help="1, or 2 for a match on one layout with the other player first (C3)"),
+        Option("first", "Who starts", "choice", "random", choices=("random", "0", "1"),
+               help="random (C1), or the seat that starts"),
+    ),
+    levels=("random", "easy", "hard", "perfect"),
+    bots="chuko.bots.crossroads",
+    hints="chuko.bots.crossroads:Adviser",
+    commands={"play": "chuko.tui.crossroads", "solve": "chuko.cli.solve"},
+    screen="crossroads.js",
+    rules="chuko.games:rules/crossroads.md",
+    examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),
+    notation="ABCDEFGHIJKLR",
+)
+
 
 @dataclass(frozen=True)
 class Crossroads(LayoutGame):
     """Crossroads with a pack (or a fixed deal), one round or a two-round match, and
     optionally a fixed first player (ruling C1: random otherwise)."""
 
-    id: ClassVar[str] = "crossroads"
-    title: ClassVar[str] = "Crossroads"
-    summary: ClassVar[str] = "two players draft from the layout and build scoring trails"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int | None] = 2
+    descriptor: ClassVar[Descriptor] = DESCRIPTOR
 
     rounds: int = 1
     first: int | None = None
+
+    @classmethod
+    def configure(cls, values: Json, *, bots_only: bool) -> Crossroads:
+        first = None if values["first"] == "random" else int(values["first"])
+        return cls(pack=values["pack"], rounds=values["rounds"], first=first)
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -19,7 +19,7 @@ from chuko.core.layout import (
     parse_layout,
 )
 from chuko.core.numbers import MAX_CARD
-from chuko.core.packs import PACKS, pack_text
+from chuko.core.packs import PACKS, as_pack, pack_text
 from chuko.core.protocol import Game, Json, State
 
 
@@ -31,6 +31,9 @@ class LayoutGame(Game):
     deal: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "pack", as_pack(self.pack))
+        if self.deal is not None:
+            object.__setattr__(self, "deal", as_pack(self.deal))
         cards = self.deal if self.deal is not None else self.pack
         if len(cards) != SIZE:
             what = "deal" if self.deal is not None else "pack"

@@ -1,0 +1,175 @@
+"""How a game describes itself to every front end: a `Descriptor` of data, declared once by
+the game's module, and read by the menu, `--help`, `/api/games`, the home page, simulations
+and the conformance suite. Nothing outside a game's own files names it.
+
+Modules a game's descriptor names (its bots, hints, terminal screen, commands) are given
+as import paths, so the rules layer never imports a layer above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ConfigError
+from .numbers import whole_number
+from .packs import PACKS
+
+Json = dict[str, Any]
+
+OPTION_KINDS = ("int", "choice", "text", "pack")
+MAX_OPTION_TEXT = 2_000
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting of a game as a form or a command line shows it.
+
+    kind: "int" (a whole number within min/max), "choice" (one of `choices`), "text",
+    or "pack" (a pack name, list or range, read by `core.packs`; `choices` are the names).
+    """
+
+    name: str
+    label: str
+    kind: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    min: int | None = None
+    max: int | None = None
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option kind {self.kind!r} is not one of {OPTION_KINDS}")
+        if self.kind == "choice" and not self.choices:
+            raise ValueError(f"the choice option {self.name!r} lists no choices")
+
+    def to_json(self) -> Json:
+        data: Json = {"name": self.name, "label": self.label, "kind": self.kind,
+                      "default": self.default, "help": self.help}
+        if self.choices is not None:
+            data["choices"] = list(self.choices)
+        if self.min is not None:
+            data["min"] = self.min
+        if self.max is not None:
+            data["max"] = self.max
+        return data
+
+    def value(self, given: Any) -> Any:
+        """The option's value from what a form or a command line gave (None or "": the
+        default); ConfigError says in one sentence what is wrong."""
+        if given is None or given == "":
+            return self.default
+        if self.kind == "int":
+            return self._int(given)
+        if self.kind == "choice":
+            for choice in self.choices or ():
+                if given == choice or str(given).strip().lower() == str(choice).lower():
+                    return choice
+            known = ", ".join(map(str, self.choices or ()))
+            raise ConfigError(f"{self.label} must be one of {known}, not {given!r}.")
+        if isinstance(given, list):
+            given = " ".join(map(str, given))
+        if not isinstance(given, str) or len(given) > MAX_OPTION_TEXT:
+            raise ConfigError(f"{self.label} must be a short text.")
+        return given.strip()
+
+    def _int(self, given: Any) -> int:
+        text = str(given).strip()
+        negative = text.startswith("-")
+        digits = text.lstrip("-")
+        number = None if isinstance(given, bool) or len(digits) > 18 else whole_number(digits)
+        if number is None:
+            raise ConfigError(f"{self.label} must be a whole number, not {given!r}.")
+        number = -number if negative else number
+        low = self.min if self.min is not None else number
+        high = self.max if self.max is not None else number
+        if not low <= number <= high:
+            limits = f"from {self.min}" + (f" to {self.max}" if self.max is not None else " up")
+            raise ConfigError(f"{self.label} must be a whole number {limits}, not {number}.")
+        return number
+
+
+def pack_option(default: str = "standard", label: str = "Pack") -> Option:
+    """The pack option every Chükö-card game shares (ruling G5: `standard` by default)."""
+    return Option("pack", label, "pack", default, choices=tuple(PACKS),
+                  help="a pack name, a list such as 2,6,7 or a range such as 2-30")
+
+
+@dataclass(frozen=True)
+class Descriptor:
+    """A game's self-description.
+
+    - `options`: the settings `Game.from_options` reads, in the order forms show them.
+    - `levels`: bot levels, weakest first (`perfect` where an exact solver exists).
+    - `bots`: module with `make_bot(level, rng, **options)`; None: the protocol's random bot.
+    - `hints`: "module:factory"; `factory(game)` gives an object whose `hint(state, seat)`
+      answers `{"values": {move text: label}, "note": sentence}`. None: no hints.
+    - `commands`: command-line verbs the game serves itself, verb → module with
+      `HELP`, `add_arguments(parser, game_id)` and `run(args)`; `play` is its terminal
+      screen. Verbs it leaves out fall back to the generic front end where one exists.
+    - `screen`: the browser screen module under /static/js/; None: the generic screen.
+    - `rules`: "package:path" of the rules text (Markdown); None: the summary only.
+    - `examples`: option mappings the conformance suite plays, as small as can be.
+    - `notation`: the characters of the move notation, for the conformance check that
+      `play` accepts exactly the legal moves (empty: skipped).
+    - `simultaneous`: seats move at once in secret (the front ends word waiting so).
+    - `lists_moves`: False where the legal moves are too many to list (Chuchula's ~200,000
+      groupings): front ends send no list and bots build their move from the view.
+    """
+
+    id: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int | None
+    options: tuple[Option, ...] = ()
+    levels: tuple[str, ...] = ("random",)
+    bots: str | None = None
+    hints: str | None = None
+    commands: Mapping[str, str] = field(default_factory=dict)
+    screen: str | None = None
+    rules: str | None = None
+    examples: tuple[Mapping[str, Any], ...] = ({},)
+    notation: str = ""
+    simultaneous: bool = False
+    lists_moves: bool = True
+
+    def option(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+    def read_options(self, given: Mapping[str, Any] | None) -> Json:
+        """Every option with its value, defaults filled in; ConfigError names an unknown
+        option or a bad value."""
+        if given is None:
+            given = {}
+        if not isinstance(given, Mapping):
+            raise ConfigError("The options must be an object of name → value.")
+        known = {o.name: o for o in self.options}
+        unknown = sorted(str(name) for name in set(given) - set(known))
+        if unknown:
+            names = ", ".join(known) or "none"
+            raise ConfigError(
+                f"{self.title} has no option {unknown[0]!r}; its options are {names}."
+            )
+        return {name: option.value(given.get(name)) for name, option in known.items()}
+
+    def to_json(self) -> Json:
+        """What `GET /api/games` tells the browser about the game."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "summary": self.summary,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [o.to_json() for o in self.options],
+            "levels": list(self.levels),
+            "hints": self.hints is not None,
+            "screen": self.screen,
+            "simultaneous": self.simultaneous,
+            "lists_moves": self.lists_moves,
+        }
