@@ -16,11 +16,11 @@ from typing import Any, TextIO
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.bots import Bot, make_bot, parse_levels
+from chuko.console import console
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import State
 from chuko.core.rng import make_rng
 from chuko.games.chuko import Game
-from chuko.tui.common import console
 
 HELP = {"chuko": "play many Chükö bot games and report win rates with 95% intervals"}
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from rich.table import Table
 
+from chuko.console import console
 from chuko.core.errors import ChukoError, ConfigError, ParseError
 from chuko.core.layout import layout_text, parse_layout, parse_moves
 from chuko.core.protocol import Json
@@ -20,7 +21,6 @@ from chuko.games.caravan import Caravan, CaravanState, parse_bridges
 from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.solvers.caravan import CaravanSolver
 from chuko.solvers.crossroads import CrossroadsSolver
-from chuko.tui.common import console
 
 HELP = {
     "crossroads": "value of every move under perfect play (own points − opponent's)",

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from chuko.console import console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
 from chuko.games.caravan import Caravan, CaravanState, parse_bridges
 from chuko.solvers.caravan import CaravanSolver
 
-from .common import console
 from .layout import (
     LayoutSession,
     add_deal_arguments,

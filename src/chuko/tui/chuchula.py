@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Sequence
 
 from chuko.bots import make_bot, parse_levels
+from chuko.console import Quit, ask, console, warn
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
@@ -26,7 +27,6 @@ from chuko.games.chuchula import (
     parse_mode,
 )
 from chuko.solvers.chuchula_advisor import advise
-from chuko.tui.common import Quit, ask, console, warn
 
 HELP = {"chuchula": "play Chuchula against bots (you are seat 0)"}
 

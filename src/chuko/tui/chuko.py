@@ -13,11 +13,11 @@ from string import ascii_lowercase
 from typing import Any
 
 from chuko.bots import make_bot, parse_levels
+from chuko.console import Quit, ask, console, warn
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.numbers import factor_text
 from chuko.core.rng import make_rng
 from chuko.games.chuko import Game, Move, State
-from chuko.tui.common import Quit, ask, console, warn
 
 HELP = {"chuko": "play Chükö against bots (share a factor, go lower, or reset)"}
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 
 from chuko.bots import make_bot, parse_levels
+from chuko.console import console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
 from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.solvers.crossroads import CrossroadsSolver
 
-from .common import console
 from .layout import (
     LayoutSession,
     add_deal_arguments,

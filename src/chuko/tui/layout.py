@@ -14,13 +14,12 @@ from dataclasses import dataclass, field
 from rich.table import Table
 from rich.text import Text
 
+from chuko.console import Quit, ask, console, warn
 from chuko.core.errors import ChukoError
 from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove, parse_layout
 from chuko.core.numbers import factor_text, whole_number
 from chuko.core.packs import parse_pack
 from chuko.core.protocol import State
-
-from .common import Quit, ask, console, warn
 
 
 def add_deal_arguments(parser: argparse.ArgumentParser) -> None:

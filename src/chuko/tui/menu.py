@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from chuko.console import Quit, ask, console, warn
 from chuko.core.numbers import whole_number
 from chuko.games import game_module
-
-from .common import Quit, ask, console, warn
 
 
 def run_menu() -> int:

@@ -1,4 +1,5 @@
-"""Pieces every terminal game shares: the console, the prompt, seat options.
+"""The terminal's shared pieces, used by every terminal front end (play, solve, simulate):
+the console, the prompt and the one-line warning.
 
 Input arrives line by line from `ask`; end of input counts as `quit`, so a
 script that runs out of lines ends the game cleanly instead of crashing.
