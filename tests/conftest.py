@@ -1,10 +1,21 @@
 import io
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from chuko.cli import main as cli
+# A toy fifth game, packaged as a separate project with its entry point (tests/plugins), is
+# installed for the whole test session and for every process the tests start: the suite
+# shows that a game from another package appears everywhere without naming it anywhere.
+PLUGINS = str(Path(__file__).parent / "plugins")
+sys.path.insert(0, PLUGINS)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (PLUGINS, os.environ.get("PYTHONPATH")) if p
+)
+
+from chuko.cli import main as cli  # noqa: E402
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

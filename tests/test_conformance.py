@@ -1,10 +1,14 @@
-"""The conformance suite of DESIGN.md: every game in the registry keeps the protocol.
+"""The conformance suite: every game in the registry keeps the protocol, whichever package
+it comes from (the toy plug-in in tests/plugins included).
 
-Random playouts check that cards are conserved, views are JSON and stable, replaying
-the record reproduces the state, a refused move changes nothing, copies are
-independent, and every game ends.
+Each game declares its example configurations in its descriptor. Random playouts check that
+cards are conserved, views are JSON and stable, replaying the record reproduces the state
+and shows every position, a refused move changes nothing, copies are independent, and every
+game ends. The descriptor itself is checked: its options' defaults make a game, its bot
+levels play legal moves, and `play` accepts exactly the legal moves' texts.
 """
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -13,25 +17,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chuko.bots import make_bot
 from chuko.core.errors import ChukoError, IllegalMove
 from chuko.core.protocol import Game, State
-from chuko.games import GAMES, game_module
+from chuko.games import descriptor, game_class, game_ids
 
 MAX_STEPS = 5_000
+# The notation check tries every string up to this many per position.
+MAX_STRINGS = 20_000
 
 
 def configurations(game_id):
-    """A few configurations of each game, bot-only where a game could go on forever."""
-    module = game_module(game_id)
-    options = {
-        "chuko": [{"players": 2}, {"players": 4}, {"players": 3, "pack": (1, 2, 3, 4, 4, 6, 9)}],
-        "crossroads": [{}, {"rounds": 2}, {"pack": (1, 1, 2, 2, 3, 4, 6, 6, 9, 10, 25, 1)}],
-        "caravan": [{}, {"bridges": 0}, {"bridges": 11, "pack": tuple(range(2, 14))}],
-        "chuchula": [{"players": 2, "mode": "rounds", "length": 2}, {"players": 4}],
-    }[game_id]
-    return [module.Game(**o) for o in options]
+    """The game's declared examples, bot-only: a game of bots must always end."""
+    game = game_class(game_id)
+    return [game.from_options(o, bots_only=True) for o in game.descriptor.examples]
 
 
+GAMES = game_ids()
 CASES = [(gid, i) for gid in GAMES for i in range(len(configurations(gid)))]
 
 
@@ -45,7 +47,7 @@ def wrong_move(state: State, rng: random.Random):
 
 
 def playout(state: State, rng: random.Random, check_every: int):
-    steps = 0
+    steps = 0  # moves so far; the game starts from a deal
     cards = Counter(map(str, state.cards()))
     while state.to_move:
         assert state.outcome is None
@@ -64,7 +66,11 @@ def playout(state: State, rng: random.Random, check_every: int):
             seat = clone.to_move[0]
             clone.play(seat, clone.random_move(seat, rng))
             assert state.record() == before
-            assert type(state.game).replay(json.loads(json.dumps(before))).record() == before
+            seen = []
+            replayed = type(state.game).replay(
+                json.loads(json.dumps(before)), lambda *step, into=seen: into.append(step[1:]))
+            assert replayed.record() == before
+            assert seen[0] == (None, None) and len(seen) == steps + 1
         seat = rng.choice(state.to_move)
         state.play(seat, state.random_move(seat, rng))
         steps += 1
@@ -122,3 +128,67 @@ def test_any_text_is_a_move_or_a_sentence_never_a_crash(game_id, text):
         state.play(state.to_move[0], text)
     except ChukoError as error:
         assert str(error).strip() and state.record() == before
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_descriptor_options_defaults_and_examples_make_games(game_id):
+    described = descriptor(game_id)
+    game = game_class(game_id)
+    assert described.id == game_id == game.id and game.title == described.title
+    json.dumps(described.to_json())
+    default = game.from_options({})
+    assert described.min_players <= default.players <= (described.max_players or 10**6)
+    for option in described.options:
+        assert option.value(None) == option.default
+    with pytest.raises(ChukoError, match="no option"):
+        game.from_options({"no_such_option": 1})
+    assert described.levels and described.examples
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_bot_level_plays_a_move_the_engine_accepts(game_id):
+    game = configurations(game_id)[0]
+    state = game.new(seed=3)
+    seat = state.to_move[0]
+    for level in descriptor(game_id).levels:
+        bot = make_bot(game_id, level, random.Random(1), **({"time_limit": 0.05}
+                                                            if level == "hard" else {}))
+        legal = state.legal_moves(seat) if game.lists_moves else []
+        move = bot.choose(state.view(seat), legal)
+        state.copy().play(seat, move)
+
+
+def _strings(alphabet, most):
+    """Every string over `alphabet` up to the longest length that keeps the count bounded."""
+    length, total = 0, 0
+    while length < most and total + len(alphabet) ** (length + 1) <= MAX_STRINGS:
+        length += 1
+        total += len(alphabet) ** length
+    for size in range(1, length + 1):
+        yield from map("".join, itertools.product(alphabet, repeat=size))
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAMES if descriptor(g).notation])
+def test_play_accepts_exactly_the_legal_moves_texts(game_id):
+    """On small states, every string of the game's notation is tried: those `play` accepts
+    are exactly the legal moves (by their canonical text), and no other string is."""
+    game = configurations(game_id)[0]
+    alphabet = descriptor(game_id).notation
+    state, rng = game.new(seed=5), random.Random(5)
+    for step in range(8):
+        if not state.to_move:
+            break
+        if step in (0, 1, 2, 4, 7):
+            seat = state.to_move[0]
+            legal = {str(m) for m in state.legal_moves(seat)}
+            accepted = set()
+            for text in _strings(alphabet, max(map(len, legal))):
+                trial = state.copy()
+                try:
+                    trial.play(seat, text)
+                except ChukoError:
+                    continue
+                accepted.add(str(game.parse_move(text)))
+            assert accepted == legal, f"position after {step} moves"
+        seat = state.to_move[0]
+        state.play(seat, state.random_move(seat, rng))
