@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test play bench lint serve clean
+.PHONY: install test test-fast play bench lint serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest -n 2
+
+# Everything but the browser tests and the few that take seconds each.
+test-fast: $(STAMP)
+	$(BIN)/pytest -n 2 -m "not slow and not e2e"
 
 play: $(STAMP)
 	$(BIN)/chuko play

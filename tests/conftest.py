@@ -35,3 +35,10 @@ def run_chuko(monkeypatch, capsys):
         return status, out.out, out.err
 
     return run
+
+
+def pytest_collection_modifyitems(items):
+    """Every browser test is an e2e test (make test-fast leaves them out)."""
+    for item in items:
+        if "tests/web/" in item.nodeid or item.nodeid.startswith("web/"):
+            item.add_marker(pytest.mark.e2e)
