@@ -7,7 +7,7 @@ import pytest
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import parse_layout
 from chuko.core.numbers import matches
-from chuko.games.caravan import Caravan, parse_bridges
+from chuko.games.caravan import Caravan, parse_bridges, state_from_view
 
 EXAMPLE = "11 2 3 4 / 6 15 10 7 / 9 14 8 12"
 
@@ -97,3 +97,26 @@ def test_replay_reproduces_random_games():
         while state.to_move:
             state.play(0, state.random_move(0, rng))
         assert Caravan.replay(state.record()).record() == state.record()
+
+
+def test_state_from_view_rebuilds_every_position():
+    for seed in range(8):
+        state = Caravan(bridges=seed % 4).new(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            for seat in (0, None):
+                rebuilt = state_from_view(state.view(seat))
+                assert rebuilt.view(seat) == state.view(seat)
+                assert rebuilt.legal_moves(0) == state.legal_moves(0)
+            if not state.to_move:
+                break
+            state.play(0, state.random_move(0, rng))
+
+
+@pytest.mark.parametrize(
+    "change", [{"game": "crossroads"}, {"deal": None}, {"moves": ["A", "A"]}, {"bridges": 12}]
+)
+def test_state_from_view_refuses_a_view_it_cannot_replay(change):
+    view = Caravan().new(seed=1).view(0)
+    with pytest.raises((ParseError, ConfigError)):
+        state_from_view({**view, **change})

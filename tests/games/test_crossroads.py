@@ -6,7 +6,7 @@ import pytest
 
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import parse_layout
-from chuko.games.crossroads import Crossroads
+from chuko.games.crossroads import Crossroads, state_from_view
 
 EXAMPLE = "6 10 30 30 / 15 7 30 30 / 1 1 9 30"
 
@@ -135,3 +135,45 @@ def test_replay_of_a_record_reproduces_the_game_and_rejects_a_tampered_one():
     record["moves"][3] = "A"
     with pytest.raises(ParseError, match="Move 4"):
         Crossroads.replay(record)
+
+
+def positions(game, seed):
+    """Every position of one random game of `game`, the deal first."""
+    state = game.new(seed=seed)
+    rng = random.Random(seed)
+    found = [state.copy()]
+    while state.to_move:
+        state.play(state.to_move[0], state.random_move(state.to_move[0], rng))
+        found.append(state.copy())
+    return found
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_state_from_view_rebuilds_every_position_each_seat_sees(rounds):
+    for seed in range(4):
+        for state in positions(Crossroads(rounds=rounds), seed):
+            for seat in (0, 1, None):
+                rebuilt = state_from_view(state.view(seat))
+                assert rebuilt.view(seat) == state.view(seat)
+                assert [rebuilt.legal_moves(s) for s in (0, 1)] == [
+                    state.legal_moves(s) for s in (0, 1)
+                ]
+
+
+def test_state_from_view_mid_second_round_keeps_the_match():
+    state = positions(Crossroads(rounds=2, first=1), 7)[17]
+    assert state.round == 1
+    rebuilt = state_from_view(state.view(0))
+    assert (rebuilt.round, rebuilt.totals(), rebuilt.trails) == (
+        state.round, state.totals(), state.trails)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"game": "caravan"}, {"first": None}, {"deal": "1 2 3"}, {"moves": ["A", "C"]},
+     {"moves": "A"}],
+)
+def test_state_from_view_refuses_a_view_it_cannot_replay_in_one_sentence(change):
+    view = Crossroads(first=0).new(seed=1).view(0)
+    with pytest.raises(ParseError):
+        state_from_view({**view, **change})

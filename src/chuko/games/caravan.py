@@ -15,10 +15,10 @@ from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches, whole_number
-from chuko.core.protocol import Json, Outcome, State
+from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.rng import make_rng
 
-from .layout_game import LayoutGame, deal_from_record, layout_view, replay_moves
+from .layout_game import LayoutGame, LayoutState, deal_from_record, layout_view, replay_moves
 
 # ruling V3: 2 standard, 1 hard, 3 easy; any limit from 0 to 11.
 BRIDGE_LEVELS = {"easy": 3, "standard": 2, "hard": 1}
@@ -66,13 +66,19 @@ class Caravan(LayoutGame):
         return CaravanState(self, self.layout(make_rng(seed)))
 
     @classmethod
-    def replay(cls, record: Json) -> CaravanState:
+    def replay(cls, record: Json, observe: Observer | None = None) -> CaravanState:
         if record.get("game") != cls.id:
             raise ParseError("That record is not a Caravan game.")
         deal = deal_from_record(record)
         state = CaravanState(cls(deal=deal, bridges=record.get("bridges", 2)), deal)
-        replay_moves(state, record.get("moves", []))
+        replay_moves(state, record.get("moves", []), observe)
         return state
+
+
+def state_from_view(view: Json) -> CaravanState:
+    """The position the player's view shows. Caravan hides nothing, and a view carries the
+    deal, the bridge limit and every move, so the engine replays them."""
+    return Caravan.replay({key: view.get(key) for key in ("game", "deal", "bridges", "moves")})
 
 
 def parse_bridges(text: str) -> int:
@@ -88,7 +94,7 @@ def parse_bridges(text: str) -> int:
     )
 
 
-class CaravanState(State):
+class CaravanState(LayoutState):
     def __init__(self, game: Caravan, layout: tuple[int, ...]) -> None:
         self.game = game
         self.layout = layout

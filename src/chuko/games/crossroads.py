@@ -14,10 +14,10 @@ from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
-from chuko.core.protocol import Json, Outcome, State
+from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.rng import make_rng
 
-from .layout_game import LayoutGame, deal_from_record, layout_view, replay_moves
+from .layout_game import LayoutGame, LayoutState, deal_from_record, layout_view, replay_moves
 
 DESCRIPTOR = Descriptor(
     id="crossroads",
@@ -76,18 +76,28 @@ class Crossroads(LayoutGame):
         return CrossroadsState(self, layout, first)
 
     @classmethod
-    def replay(cls, record: Json) -> CrossroadsState:
+    def replay(cls, record: Json, observe: Observer | None = None) -> CrossroadsState:
         if record.get("game") != cls.id:
             raise ParseError("That record is not a Crossroads game.")
         deal = deal_from_record(record)
         first = record.get("first")
+        if first not in (0, 1):
+            raise ParseError("The record does not say who started: 'first' is 0 or 1.")
         game = cls(deal=deal, rounds=record.get("rounds", 1), first=first)
         state = CrossroadsState(game, deal, first)
-        replay_moves(state, record.get("moves", []))
+        replay_moves(state, record.get("moves", []), observe)
         return state
 
 
-class CrossroadsState(State):
+def state_from_view(view: Json) -> CrossroadsState:
+    """The position a seat's view shows. Crossroads hides nothing, and a view carries the
+    deal, the first player, the rounds and every move, so the engine replays them."""
+    return Crossroads.replay(
+        {key: view.get(key) for key in ("game", "deal", "first", "rounds", "moves")}
+    )
+
+
+class CrossroadsState(LayoutState):
     def __init__(self, game: Crossroads, layout: tuple[int, ...], first: int) -> None:
         self.game = game
         self.layout = layout

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
+from typing import Any
 
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import (
@@ -20,7 +21,7 @@ from chuko.core.layout import (
 )
 from chuko.core.numbers import MAX_CARD
 from chuko.core.packs import PACKS, as_pack, pack_text
-from chuko.core.protocol import Game, Json, State
+from chuko.core.protocol import Game, Json, Observer, State
 
 
 @dataclass(frozen=True)
@@ -73,15 +74,33 @@ def deal_from_record(record: Json) -> tuple[int, ...]:
     raise ParseError("The record has no valid 'deal' (three rows of four cards).")
 
 
-def replay_moves(state: State, moves: list[str]) -> None:
-    """Play a record's moves in turn order, re-checking each one."""
+class LayoutState(State):
+    """A position of a layout game: the deal, how many cards each row has lost, and the
+    moves so far as the engine applied them."""
+
+    game: LayoutGame
+    layout: tuple[int, ...]
+    taken: tuple[int, ...]
+    moves: list[LayoutMove]
+
+
+def replay_moves(state: LayoutState, moves: Any, observe: Observer | None = None) -> None:
+    """Play a record's moves in turn order, re-checking each one; `observe` sees the deal,
+    then the position after each move with the seat and the move as the engine applied it."""
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise ParseError("The record's 'moves' must be a list of moves such as \"A\" or \"BR\".")
+    if observe is not None:
+        observe(state, None, None)
     for number, text in enumerate(moves, 1):
         if not state.to_move:
             raise ParseError(f"The record goes on after the game ended (move {number}).")
+        seat = state.to_move[0]
         try:
-            state.play(state.to_move[0], text)
+            state.play(seat, text)
         except (IllegalMove, ParseError) as error:
             raise ParseError(f"Move {number} of the record ({text}) is refused: {error}") from None
+        if observe is not None:
+            observe(state, seat, state.moves[-1])
 
 
 def layout_view(layout: tuple[int, ...], taken: tuple[int, ...]) -> Json:
