@@ -317,13 +317,19 @@ def test_a_tampered_record_is_refused_with_a_reason():
 
 def scrambled(state, seat):
     """The same position with every card `seat` may not know replaced by other numbers:
-    other hands, the draw pile, the undrawn deal, and cards others drew."""
+    other hands, the draw pile, the undrawn deal, cards others drew and a recycle's order."""
     other = state.copy()
     fake = iter(range(10**6, 10**7))
     other._hands = [h if s == seat else [next(fake) for _ in h] for s, h in enumerate(other._hands)]
     other._draw = [next(fake) for _ in other._draw]
     other._turns = [
-        (who, kind, card, drew if who == seat or drew is None else next(fake), recycled)
+        (
+            who,
+            kind,
+            card,
+            drew if who == seat or drew is None else next(fake),
+            None if recycled is None else tuple(reversed(recycled)),  # the order is secret
+        )
         for who, kind, card, drew, recycled in other._turns
     ]
     return other
@@ -343,6 +349,55 @@ def test_no_view_holds_a_card_its_seat_may_not_know():  # ruling K6
                     assert scrambled(state, seat).view(seat) == view
                     assert view["hand"] == (None if seat is None else state.hand(seat))
                     assert "deal" not in view and "draw" not in view
+
+
+NAMES = ["Ann", "Hard bot", "Easy bot"]
+
+
+def test_a_replay_shows_the_deal_and_every_move_a_reset_and_its_card_apart():
+    for players in (2, 3):
+        for state in random_games(players, count=15, seed=20 + players):
+            record = state.record()
+            moves = sum(1 + (t["kind"] == "reset" and "card" in t) for t in record["turns"])
+            for seat in [None, *range(players)]:
+                frames = Game.frames(record, NAMES[:players], seat)
+                assert len(frames) == 1 + moves
+                assert frames[0]["caption"] == "The deal."
+                assert frames[-1]["view"] == state.view(seat)
+
+
+def test_a_replay_observes_moves_as_values_with_the_seat_that_moved():
+    state = recycling()
+    state.play(0, "30")
+    seen = []
+    Game.replay(state.record(), lambda s, seat, move: seen.append((seat, move, s.top)))
+    assert seen[0] == (None, None, 15)
+    assert seen[1:3] == [(0, Move(9), 9), (1, Move(6), 6)]
+    assert seen[-2:] == [(0, Move(None), 7), (0, Move(30), 30)]
+
+
+def test_a_pending_reset_replays_as_its_own_last_frame():
+    state = recycling()
+    frames = Game.frames(state.record(), NAMES[:2], 0)
+    assert len(frames) == 8
+    assert frames[-1]["view"] == state.view(0) and frames[-1]["view"]["phase"] == "reset"
+
+
+def test_no_frame_of_a_replay_shows_a_seat_a_card_it_may_not_know():  # ruling K6
+    for players in (2, 3):
+        for state in random_games(players, count=10, pack=PACKS["large"], seed=30 + players):
+            record = state.record()
+            for seat in [None, *range(players)]:
+                expected = []
+
+                def observe(now, mover, move, seat=seat, expected=expected):
+                    blind = scrambled(now, seat)
+                    caption = ("The deal." if mover is None
+                               else blind.describe(mover, move, NAMES, seat))
+                    expected.append({"view": blind.view(seat), "caption": caption})
+
+                Game.replay(record, observe)
+                assert Game.frames(record, NAMES, seat) == expected
 
 
 def test_a_recycle_shows_which_cards_but_not_their_order():  # ruling K6

@@ -25,7 +25,7 @@ from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
 from chuko.core.packs import PACKS, as_pack
 from chuko.core.protocol import Game as BaseGame
-from chuko.core.protocol import Json, Outcome
+from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.protocol import State as BaseState
 from chuko.core.rng import make_rng
 
@@ -186,8 +186,8 @@ class Game(BaseGame):
         return State(self, hands, cards[p * h], cards[p * h + 1 :], first, rng)
 
     @classmethod
-    def replay(cls, record: Json) -> State:
-        return _replay(cls, record)
+    def replay(cls, record: Json, observe: Observer | None = None) -> State:
+        return _replay(cls, record, observe)
 
     @staticmethod
     def parse_move(text: str) -> Move:
@@ -520,8 +520,9 @@ def _ints(value: Any, what: str) -> list[int]:
     return value
 
 
-def _replay(cls: type[Game], record: Json) -> State:
-    """Rebuild a game from its record, re-checking the deal and every turn."""
+def _replay(cls: type[Game], record: Json, observe: Observer | None) -> State:
+    """Rebuild a game from its record, re-checking the deal and every turn; `observe` sees
+    the deal and then each move: a reset, and the card it plays, are two moves."""
     if not isinstance(record, dict) or record.get("game") != Game.id:
         raise ParseError("That record is not a Chükö game.")
     deal = record.get("deal")
@@ -552,9 +553,11 @@ def _replay(cls: type[Game], record: Json) -> State:
     turns = record.get("turns", [])
     if not isinstance(turns, list):
         raise ParseError("The record's turns are not a list.")
+    if observe is not None:
+        observe(state, None, None)
     for number, turn in enumerate(turns, 1):
         try:
-            _replay_turn(state, turn)
+            _replay_turn(state, turn, observe)
         except ChukoError as error:
             raise type(error)(f"Turn {number} of the record: {error}") from None
     if "winner" in record and record["winner"] != state.winner:
@@ -562,7 +565,7 @@ def _replay(cls: type[Game], record: Json) -> State:
     return state
 
 
-def _replay_turn(state: State, turn: Any) -> None:
+def _replay_turn(state: State, turn: Any, observe: Observer | None) -> None:
     if not isinstance(turn, dict) or turn.get("kind") not in (PLAY, RESET):
         raise ParseError("a turn is an object with a kind, 'play' or 'reset'.")
     seat, card = turn.get("seat"), turn.get("card")
@@ -574,6 +577,8 @@ def _replay_turn(state: State, turn: Any) -> None:
         if card is None:
             raise ParseError("a play needs its card.")
         state.put(card)
+        if observe is not None:
+            observe(state, seat, _move(card))
         return
     recycled = turn.get("recycled")
     if recycled is not None:
@@ -583,8 +588,12 @@ def _replay_turn(state: State, turn: Any) -> None:
     state.reset(recycled)
     if turn.get("drew") != state._turns[-1][3]:
         raise ParseError("the card drawn is not the next card of the draw pile.")
+    if observe is not None:
+        observe(state, seat, RESET_MOVE)
     if card is not None:
         state.put(card)
+        if observe is not None:
+            observe(state, seat, _move(card))
 
 
 # -- sampling hidden cards for search ----------------------------------------------------------
