@@ -120,3 +120,17 @@ def test_state_from_view_refuses_a_view_it_cannot_replay(change):
     view = Caravan().new(seed=1).view(0)
     with pytest.raises((ParseError, ConfigError)):
         state_from_view({**view, **change})
+
+
+def test_frames_are_one_per_move_after_the_deal_ending_on_the_final_view():
+    state = Caravan(bridges=3).new(seed=5)
+    rng = random.Random(5)
+    while state.to_move:
+        state.play(0, state.random_move(0, rng))
+    seen = []
+    Caravan.replay(state.record(), lambda after, seat, move: seen.append((seat, move)))
+    assert seen == [(None, None)] + [(0, move) for move in state.moves]
+    for seat in (0, None):
+        frames = Caravan.frames(state.record(), ["Ann"], seat)
+        assert len(frames) == len(state.moves) + 1
+        assert frames[-1]["view"] == state.view(seat)

@@ -177,3 +177,26 @@ def test_state_from_view_refuses_a_view_it_cannot_replay_in_one_sentence(change)
     view = Crossroads(first=0).new(seed=1).view(0)
     with pytest.raises(ParseError):
         state_from_view({**view, **change})
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_replay_shows_the_deal_then_every_move_with_its_seat(rounds):
+    final = positions(Crossroads(rounds=rounds), 3)[-1]
+    seen = []
+    Crossroads.replay(final.record(), lambda state, seat, move: seen.append(
+        (seat, move, state.view(None))))
+    assert seen[0][:2] == (None, None) and seen[0][2]["moves"] == []
+    assert [move for _, move, _ in seen[1:]] == final.moves
+    assert [view["moves"][-1] for _, _, view in seen[1:]] == [str(m) for m in final.moves]
+    starts = [final.first, 1 - final.first][: rounds]
+    assert [seat for seat, _, _ in seen[1:]] == [
+        (start + n) % 2 for start in starts for n in range(12)]
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_frames_are_one_per_move_after_the_deal_ending_on_the_final_view(seat):
+    final = positions(Crossroads(rounds=2), 4)[-1]
+    frames = Crossroads.frames(final.record(), ["Ann", "Bob"], seat)
+    assert len(frames) == len(final.moves) + 1 == 25
+    assert frames[-1]["view"] == final.view(seat)
+    assert all(isinstance(f["caption"], str) and f["caption"] for f in frames)
