@@ -33,8 +33,12 @@ serve: $(STAMP)
 	mkdir -p var
 	$(BIN)/chuko serve --host 127.0.0.1 --port 8000 --db sqlite:///var/chuko.db
 
+# Style, the import layers (pyproject.toml), and types: strict where the rules live.
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports
+	$(BIN)/mypy --strict src/chuko/core src/chuko/games
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
