@@ -1,4 +1,4 @@
-"""The 52-card deck and its card text (DESIGN.md, 'Card text')."""
+"""The 52-card deck and its card text (docs/architecture.md, "Card text")."""
 
 import pytest
 from hypothesis import given

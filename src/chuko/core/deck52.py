@@ -1,4 +1,4 @@
-"""The standard 52-card deck and its card text (DESIGN.md, 'Card text').
+"""The standard 52-card deck and its card text (docs/architecture.md, "Card text").
 
 Input takes the rank `A K Q J 10 9 … 2` (`T` for ten) and the suit `s h d c`
 or `♠ ♥ ♦ ♣` in either order, in any case: `As`, `A♠`, `♠A`, `10h`, `Th`.
