@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, total_ordering
 from math import gcd
@@ -28,6 +28,7 @@ from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.protocol import State as BaseState
 from chuko.core.rng import make_rng
+from chuko.core.words import count, who
 
 MAX_HAND = 5
 PLAY, RESET = "play", "reset"
@@ -126,6 +127,34 @@ def _move(card: int) -> Move:
     return Move(card)
 
 
+# -- the result ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChukoOutcome(Outcome):
+    """A Chükö ending: a seat emptied its hand (K5), or `turn_limit` cards were played with
+    no winner (K8; None when a hand was emptied)."""
+
+    turn_limit: int | None = None
+
+    def to_json(self) -> Json:
+        return {**super().to_json(), "turn_limit": self.turn_limit}
+
+    def describe(self, names: Sequence[str], for_seat: int | None) -> str:
+        """The ending as `for_seat` reads it: "You won by emptying your hand first.", "Ann
+        won by emptying their hand first.", or "Nobody won: the turn limit of 1,000 cards
+        played was reached." """
+        if not self.winners:
+            return f"Nobody won: the {_limit_reached(self.turn_limit or 0)}"
+        winner = self.winners[0]
+        hand = "your hand" if winner == for_seat else "their hand"
+        return f"{who(winner, names, for_seat)} won by emptying {hand} first."
+
+
+def _limit_reached(limit: int) -> str:
+    return f"turn limit of {count(limit, 'card')} played was reached."
+
+
 # -- the game -------------------------------------------------------------------------------
 
 
@@ -155,9 +184,9 @@ class Game(BaseGame):
             raise ConfigError("Chükö needs at least two players.")
         if deal_size(len(pack), players) < 1:
             raise ConfigError(
-                f"A pack of {len(pack)} card(s) cannot be dealt to {players} players: each "
-                "needs at least one card and one more must start the play pile, so it "
-                f"serves at most {max(len(pack) - 1, 0)} players (ruling K3)."
+                f"A pack of {count(len(pack), 'card')} cannot be dealt to {players} players: "
+                "each needs at least one card and one more must start the play pile, so it "
+                f"serves at most {count(max(len(pack) - 1, 0), 'player')} (ruling K3)."
             )
         if self.first is not None and (
             not isinstance(self.first, int) or not 0 <= self.first < players
@@ -214,7 +243,10 @@ class State(BaseState):
     ) -> None:
         """Start from a deal; `draw` lists the draw pile next card first."""
         self.game = game
-        self._deal = ([tuple(h) for h in hands], top, tuple(draw))
+        # None in a position sampled for search, which has no history to record.
+        self._deal: tuple[list[tuple[int, ...]], int, tuple[int, ...]] | None = (
+            [tuple(h) for h in hands], top, tuple(draw)
+        )
         self._hands = [sorted(h) for h in hands]
         self._pile = [top]
         self._draw = list(reversed(draw))  # next card last: drawing is a pop
@@ -390,13 +422,46 @@ class State(BaseState):
     # -- what players see and the result ------------------------------------------------------
 
     @property
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> ChukoOutcome | None:
         if not self._over:
             return None
         scores = tuple(float(s == self._winner) for s in range(len(self._hands)))
         if self._winner is None:
-            return Outcome(scores, (), f"The turn limit of {self._limit} turns was reached.")
-        return Outcome(scores, (self._winner,), f"Seat {self._winner} emptied their hand.")
+            limit = self._limit
+            return ChukoOutcome(scores, (), f"The {_limit_reached(limit)}", turn_limit=limit)
+        return ChukoOutcome(scores, (self._winner,), "The winner emptied their hand first.")
+
+    def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:
+        """One sentence about `seat`'s move just played, as `for_seat` may know it: the card
+        a reset drew is named to the drawer alone (K6), and "Chükö!" marks a hand going down
+        to one card (K7). A reset and the card it plays are two moves, worded to read well
+        one after the other: "Ann reset and drew a card." then "Ann played 2 after
+        resetting." """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        mover = who(seat, names, for_seat)
+        _, kind, card, drew, recycled = self._turns[-1]
+        if move.card is None:
+            seen = "a card" if seat != for_seat else str(drew)
+            if recycled is not None:
+                again = "you" if seat == for_seat else mover
+                text = (f"{mover} reset: the play pile was shuffled into a new draw pile of "
+                        f"{count(len(recycled), 'card')} and {again} drew {seen}.")
+            elif drew is None:
+                text = f"{mover} reset with nothing to draw."
+            else:
+                text = f"{mover} reset and drew {seen}."
+        else:
+            text = f"{mover} played {move.card}"
+            text += " after resetting." if kind == RESET else "."
+            size = len(self._hands[seat])
+            before = size + (card is not None) - (drew is not None)
+            if size == 1 < before:
+                text += " Chükö!"
+        outcome = self.outcome
+        if outcome is not None:
+            text += " " + outcome.describe(names, for_seat)
+        return text
 
     @property
     def winner(self) -> int | None:
@@ -413,7 +478,6 @@ class State(BaseState):
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
             raise ConfigError(f"There is no seat {seat!r} in a {players}-player game.")
         outcome = self.outcome
-        own = seat is not None
         return {
             "game": Game.id,
             "pack": list(self.game.pack),
@@ -423,8 +487,8 @@ class State(BaseState):
             "turn_limit": self.game.turn_limit,
             "to_move": list(self.to_move),
             "phase": "over" if self._over else RESET if self._pending else PLAY,
-            "hand": list(self._hands[seat]) if own else None,
-            "drawn": self._turns[-1][3] if own and self._pending and seat == self._seat else None,
+            "hand": None if seat is None else list(self._hands[seat]),
+            "drawn": self._turns[-1][3] if self._pending and seat == self._seat else None,
             "hand_sizes": [len(h) for h in self._hands],
             "draw_size": len(self._draw),
             "pile": list(self._pile),
@@ -441,20 +505,20 @@ class State(BaseState):
         going down to one card (K7)."""
         sizes = [self.game.hand_size] * len(self._hands)
         turns = []
-        for who, kind, card, drew, recycled in self._turns:
-            entry: Json = {"seat": who, "kind": kind}
+        for mover, kind, card, drew, recycled in self._turns:
+            entry: Json = {"seat": mover, "kind": kind}
             if card is not None:
                 entry["card"] = card
             if kind == RESET:
-                if who == seat:
+                if mover == seat:
                     entry["drew"] = drew
                 # Whether a card was drawn is public: the hand sizes show it.
                 entry["free"] = drew is None and recycled is None
             if recycled is not None:
                 entry["recycled"] = sorted(recycled)
-            before = sizes[who]
-            sizes[who] += (drew is not None) - (card is not None)
-            entry["chuko"] = sizes[who] == 1 < before
+            before = sizes[mover]
+            sizes[mover] += (drew is not None) - (card is not None)
+            entry["chuko"] = sizes[mover] == 1 < before
             turns.append(entry)
         return turns
 
