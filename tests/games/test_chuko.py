@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given
@@ -9,7 +10,16 @@ from hypothesis import strategies as st
 
 from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
 from chuko.core.packs import PACKS
-from chuko.games.chuko import Game, Move, State, deal_size, may_follow, sampler
+from chuko.games.chuko import (
+    MAX_TURN_LIMIT,
+    TURN_LIMIT,
+    Game,
+    Move,
+    State,
+    deal_size,
+    may_follow,
+    sampler,
+)
 
 
 def position(hands, top, draw=(), first=0, turn_limit=1000, seed=0):
@@ -104,6 +114,58 @@ def test_configurations_that_cannot_play_are_refused_with_a_sentence():
         with pytest.raises(ChukoError) as error:
             Game(**bad)
         assert str(error.value).endswith(".")
+
+
+def one_sentence(text):
+    return text.endswith(".") and not re.search(r"[.!?] [A-Z]", text)
+
+
+def test_options_default_to_two_players_the_standard_pack_and_no_turn_limit():  # G5, K8
+    game = Game.from_options()
+    assert (game.players, game.pack, game.turn_limit) == (2, PACKS["standard"], None)
+    assert Game.from_options({"players": "", "pack": None, "turn_limit": 0}) == game
+
+
+def test_options_read_a_pack_range_and_numbers_given_as_text():
+    game = Game.from_options({"players": "3", "pack": "2-30", "turn_limit": "500"})
+    assert (game.players, game.pack, game.turn_limit) == (3, tuple(range(2, 31)), 500)
+
+
+def test_a_game_of_bots_alone_gets_the_turn_limit_unless_one_is_given():  # ruling K8
+    assert Game.from_options(bots_only=True).turn_limit == TURN_LIMIT
+    assert Game.from_options({"turn_limit": 0}, bots_only=True).turn_limit == TURN_LIMIT
+    assert Game.from_options({"turn_limit": 50}, bots_only=True).turn_limit == 50
+
+
+@pytest.mark.parametrize("options", [
+    {"players": "x"},
+    {"players": 1},
+    {"players": True},
+    {"players": 2.5},
+    {"pack": "2,x"},
+    {"pack": "9-2"},
+    {"pack": [2, 0, 3]},
+    {"turn_limit": -1},
+    {"turn_limit": MAX_TURN_LIMIT + 1},
+    {"turn_limit": "ten"},
+    {"colour": "red"},
+])
+def test_bad_options_are_refused_in_one_sentence(options):
+    with pytest.raises(ChukoError) as error:
+        Game.from_options(options)
+    assert one_sentence(str(error.value)), str(error.value)
+
+
+def test_more_players_than_the_pack_serves_are_refused_by_ruling_k3():  # ruling K3
+    assert Game.from_options({"players": 11}).hand_size == 1
+    with pytest.raises(ConfigError) as error:
+        Game.from_options({"players": 12})
+    assert str(error.value) == (
+        "A pack of 12 cards cannot be dealt to 12 players: each needs at least one card and "
+        "one more must start the play pile, so it serves at most 11 players (ruling K3)."
+    )
+    with pytest.raises(ConfigError, match="serves at most 3 players"):
+        Game.from_options({"players": 4, "pack": "2-5"})
 
 
 def test_a_seed_deals_the_same_game_and_the_first_seat_can_be_given():  # ruling K4
