@@ -1,47 +1,43 @@
 """The `chuko` command: `chuko <verb> <game> [options]`.
 
-Each (verb, game) pair is served by a module with `add_arguments(parser)` and
-`run(args) -> int`; this file only builds the parser and dispatches. Errors the
-project raises on purpose become one line on standard error and exit status 2.
+Each (verb, game) pair is served by a module with `add_arguments(parser, game_id)` and
+`run(args) -> int` (and optionally `HELP`, game id → description). The verbs a game serves
+come from its descriptor's `commands`; a verb it leaves out falls back to a generic front
+end where one exists. This file names no game: it builds the parser from the registry,
+imports only the module of the pair asked for, and dispatches. Errors the project raises
+on purpose become one line on standard error and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from importlib import import_module
+from types import ModuleType
 
+import chuko
+from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError
-from chuko.games import game_module
+from chuko.games import descriptors
 
-COMMANDS: dict[str, dict[str, str]] = {
-    "play": {
-        "chuko": "chuko.tui.chuko",
-        "crossroads": "chuko.tui.crossroads",
-        "caravan": "chuko.tui.caravan",
-        "chuchula": "chuko.tui.chuchula",
-    },
-    "solve": {
-        "crossroads": "chuko.cli.solve",
-        "caravan": "chuko.cli.solve",
-    },
-    "simulate": {
-        "chuko": "chuko.analysis.simulate",
-        "chuchula": "chuko.analysis.simulate_chuchula",
-    },
-    "advise": {
-        "chuchula": "chuko.cli.advise",
-    },
-    "serve": {
-        "": "chuko.cli.serve",  # "": the verb takes no game
-    },
+# The command is named after the package (a game shares the name, so it is not spelt out).
+PROG = chuko.__name__
+MENU = "chuko.tui.menu"
+# verb → (module, which games it serves): the front end for games that name none of their own
+GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
+    "play": ("chuko.tui.generic", lambda described: described.lists_moves),
+    "simulate": ("chuko.analysis.simulate", lambda described: True),
+    "rules": ("chuko.cli.rules", lambda described: True),
 }
+NO_GAME = {"serve": "chuko.cli.serve"}  # verbs that take no game
 
 VERB_HELP = {
     "play": "play a game in the terminal",
-    "solve": "solve layout deals exactly",
+    "rules": "show a game's rules",
+    "solve": "solve positions exactly",
     "simulate": "play many bot games and report win rates",
-    "advise": "suggest the best grouping of a hand",
+    "advise": "suggest the best move for a hand",
     "serve": "start the browser app",
 }
 
@@ -50,63 +46,95 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit status 2) instead of a usage dump."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"chuko: {message[0].upper() + message[1:]}. Try --help.\n")
+        self.exit(2, f"{PROG}: {message[0].upper() + message[1:]}. Try --help.\n")
 
 
-def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+def commands() -> dict[str, dict[str, str]]:
+    """verb → {game id → module} over every registered game, the verbs this file knows
+    first; a verb that takes no game maps "" to its module."""
+    found: dict[str, dict[str, str]] = {verb: {} for verb in VERB_HELP}
+    for described in descriptors():
+        for verb, module in described.commands.items():
+            found.setdefault(verb, {})[described.id] = module
+        for verb, (module, serves) in GENERIC.items():
+            if verb not in described.commands and serves(described):
+                found[verb][described.id] = module
+    for verb, module in NO_GAME.items():
+        found[verb] = {"": module}
+    return {verb: games for verb, games in found.items() if games}
+
+
+def _describe(module: ModuleType, key: str, fallback: str) -> str:
+    helps = getattr(module, "HELP", {})
+    return str(helps.get(key) or fallback)
+
+
+def _games_epilog() -> str:
+    width = max(len(d.id) for d in descriptors())
+    lines = [f"  {d.id:<{width}}  {d.title} — {d.summary}" for d in descriptors()]
+    return ("games:\n" + "\n".join(lines) + "\n\nRun `chuko play` for a menu of the games, "
+            "`chuko rules GAME` for a game's rules.")
+
+
+def build_parser(argv: list[str], table: dict[str, dict[str, str]]) -> argparse.ArgumentParser:
     """The parser; only the module of the (verb, game) named in argv is imported, so one
     game's front end never slows or breaks another's."""
     parser = _Parser(
-        prog="chuko",
-        description="Play and study the Chükö card games and Chuchula.",
-        epilog="Run `chuko play` for a menu of the games.",
+        prog=PROG,
+        description="Play and study card games in the terminal, the browser and by simulation.",
+        epilog=_games_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    described_by = {d.id: d for d in descriptors()}
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
-    for verb, games in COMMANDS.items():
-        verb_parser = verbs.add_parser(verb, help=VERB_HELP[verb])
+    for verb, games in table.items():
+        verb_parser = verbs.add_parser(verb, help=VERB_HELP.get(verb, f"the {verb} command"))
         if "" in games:
             if argv[:1] == [verb]:
                 module = import_module(games[""])
-                verb_parser.description = module.HELP[""]
+                verb_parser.description = _describe(module, "", VERB_HELP.get(verb, verb))
                 module.add_arguments(verb_parser, "")
                 verb_parser.set_defaults(handler=module.run)
             continue
         per_game = verb_parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
         for game, module_name in games.items():
-            rules = game_module(game).Game
-            game_parser = per_game.add_parser(game, help=f"{rules.title} — {rules.summary}")
+            described = described_by[game]
+            line = f"{described.title} — {described.summary}"
+            game_parser = per_game.add_parser(game, help=line)
             if argv[:2] == [verb, game]:
                 module = import_module(module_name)
-                game_parser.description = module.HELP[game]
+                game_parser.description = _describe(module, game, line)
                 module.add_arguments(game_parser, game)
                 game_parser.set_defaults(handler=module.run)
     return parser
 
 
-def _normalise(argv: list[str]) -> list[str]:
+def _normalise(argv: list[str], table: dict[str, dict[str, str]]) -> list[str]:
     """Accept `chuko <game> <verb>` as well as `chuko <verb> <game>`."""
-    if len(argv) >= 2 and argv[1] in COMMANDS and argv[0] not in COMMANDS:
+    if len(argv) >= 2 and argv[1] in table and argv[0] not in table:
         return [argv[1], argv[0], *argv[2:]]
     return argv
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = _normalise(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser(argv)
+    table = commands()
+    argv = _normalise(list(sys.argv[1:] if argv is None else argv), table)
+    parser = build_parser(argv, table)
     args = parser.parse_args(argv)
     try:
         if args.verb is None:
             parser.print_help()
             return 0
         if getattr(args, "handler", None) is None:
+            games = table[args.verb]
             if args.verb == "play":
-                from chuko.tui.menu import run_menu
-
-                return run_menu()
-            parser.error(f"{args.verb} needs a game: one of {', '.join(COMMANDS[args.verb])}")
-        return args.handler(args)
+                menu: Callable[..., int] = import_module(MENU).run_menu
+                return menu(list(games), lambda game: main(["play", game]))
+            parser.error(f"{args.verb} needs a game: one of {', '.join(games)}")
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        return handler(args)
     except ChukoError as error:
-        print(f"chuko: {error}", file=sys.stderr)
+        print(f"{PROG}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)

@@ -1,29 +1,35 @@
-"""`chuko play` (and `make play`) without a game: a menu of the games that can be played."""
+"""`chuko play` (and `make play`) without a game: a menu of the games that can be played.
+
+The command line passes in which games have a terminal player and how to start one, so
+the menu lists what the registry holds and never imports the command line.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from chuko.console import Quit, ask, console, warn
 from chuko.core.numbers import whole_number
-from chuko.games import game_module
+from chuko.games import descriptor
 
 
-def run_menu() -> int:
-    from chuko.cli.main import COMMANDS, main
-
-    games = list(COMMANDS["play"])
+def run_menu(games: Sequence[str], launch: Callable[[str], int]) -> int:
+    """Offer `games` (ids) until the player quits; `launch(id)` plays one."""
+    described = [descriptor(game) for game in games]
+    width = max((len(d.title) for d in described), default=0)
     while True:
-        console.rule("[bold]chuko[/] — the Chükö card games and Chuchula")
-        for number, game_id in enumerate(games, 1):
-            game = game_module(game_id).Game
-            console.print(f"  [cyan]{number}[/]) [bold]{game.title:<11}[/] {game.summary}")
+        console.rule("[bold]Games[/]")
+        for label, game in enumerate(described, 1):
+            console.print(f"  [cyan]{label}[/]) [bold]{game.title:<{width}}[/]  {game.summary}")
         try:
-            choice = ask("Pick a game by number or name (quit to leave):").lower()
+            choice = ask("Pick a game by number or name (quit to leave):").casefold()
         except Quit:
             return 0
         number = whole_number(choice)
-        if number is not None and 1 <= number <= len(games):
-            main(["play", games[number - 1]])
-        elif choice in games:
-            main(["play", choice])
+        named = [d.id for d in described if choice in (d.id.casefold(), d.title.casefold())]
+        if number is not None and 1 <= number <= len(described):
+            launch(described[number - 1].id)
+        elif named:
+            launch(named[0])
         elif choice:
-            warn(f"Type a number from 1 to {len(games)} or a game's name.")
+            warn(f"Type a number from 1 to {len(described)} or a game's name.")

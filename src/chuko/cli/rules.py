@@ -1,0 +1,44 @@
+"""`chuko rules GAME`: the game's rules, the same Markdown the browser's rules page shows.
+
+On a terminal the Markdown is rendered; piped or with --plain it is printed as written
+(Markdown reads well as text); --json gives it to programs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.markdown import Markdown
+
+from chuko.console import console
+from chuko.core.errors import ConfigError
+from chuko.games import descriptor, rules_text
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    parser.description = f"The rules of {descriptor(game_id).title}."
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--plain", action="store_true",
+                       help="the Markdown text as written (the default when not on a terminal)")
+    shown.add_argument("--json", action="store_true",
+                       help='one JSON object: {"id", "title", "markdown"}')
+
+
+def run(args: argparse.Namespace) -> int:
+    described = descriptor(args.game)
+    try:
+        text = rules_text(described.id)
+    except (FileNotFoundError, ModuleNotFoundError) as error:
+        raise ConfigError(
+            f"The rules of {described.title} are missing: {described.rules} cannot be read."
+        ) from error
+    if args.json:
+        document = {"id": described.id, "title": described.title, "markdown": text}
+        print(json.dumps(document, ensure_ascii=False))
+    elif args.plain or not console.is_terminal:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        console.print(Markdown(text))
+    return 0
