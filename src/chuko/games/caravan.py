@@ -8,6 +8,7 @@ down (a bridge) it may go beside any face-up end card, within the game's bridge 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -17,6 +18,7 @@ from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches, whole_number
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.rng import make_rng
+from chuko.core.words import count, who
 
 from .layout_game import LayoutGame, LayoutState, deal_from_record, layout_view, replay_moves
 
@@ -94,6 +96,27 @@ def parse_bridges(text: str) -> int:
     )
 
 
+@dataclass(frozen=True)
+class CaravanOutcome(Outcome):
+    """The end of a Caravan game: how many cards were laid and how many of them are bridges."""
+
+    laid: int
+    bridges: int
+
+    def to_json(self) -> Json:
+        return {**super().to_json(), "laid": self.laid, "bridges": self.bridges}
+
+    def describe(self, names: Sequence[str], for_seat: int | None) -> str:
+        """"You laid all 12 cards in one caravan with 1 bridge.", or why the game was lost:
+        "No card can go on: 9 of 12 laid."."""
+        if self.winners:
+            bridges = count(self.bridges, "bridge") if self.bridges else "no bridge"
+            return f"{who(0, names, for_seat)} laid all {SIZE} cards in one caravan with {bridges}."
+        if self.laid == SIZE:
+            return f"All {SIZE} cards are laid, but the caravan ends on a bridge: no win."
+        return f"No card can go on: {self.laid} of {SIZE} laid."
+
+
 class CaravanState(LayoutState):
     def __init__(self, game: Caravan, layout: tuple[int, ...]) -> None:
         self.game = game
@@ -169,18 +192,41 @@ class CaravanState(LayoutState):
         self.moves.append(move)
         self._outcome = self._judge()
 
+    def describe(self, seat: int, move: LayoutMove, names: Sequence[str],
+                 for_seat: int | None) -> str:
+        """"You laid 15 face up at the left end.", "You laid 6 face down at the right end:
+        bridge 1 of 2."; the result follows when the move ended the game."""
+        # The move as the engine applied it: a first card typed with an end loses the end.
+        applied = self.moves[-1]
+        card = self.layout[applied.position]
+        subject = who(seat, names, for_seat)
+        side = "left" if applied.end == "L" else "right"
+        if len(self.caravan) == 1:
+            text = f"{subject} laid {card} face up to start the caravan."
+        elif applied.bridge:
+            text = (f"{subject} laid {card} face down at the {side} end: "
+                    f"bridge {self.bridges_used} of {self.game.bridges}.")
+        else:
+            text = f"{subject} laid {card} face up at the {side} end."
+        if self.outcome is not None:
+            text += " " + self.outcome.describe(names, for_seat)
+        return text
+
     @property
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> CaravanOutcome | None:
         return self._outcome
 
-    def _judge(self) -> Outcome | None:
+    def _judge(self) -> CaravanOutcome | None:
         """Whether the game is over after a move, and how (ruling V4)."""
-        if len(self.caravan) == SIZE:
+        laid, used = len(self.caravan), self.bridges_used
+        if laid == SIZE:
             if self.caravan[0][1] and self.caravan[-1][1]:
-                return Outcome((1,), (0,), "All 12 cards are in the caravan: a win.")
-            return Outcome((0,), (), "All 12 cards are placed but a bridge is unfinished.")
+                return CaravanOutcome((1,), (0,), "All 12 cards are in the caravan: a win.",
+                                      laid, used)
+            return CaravanOutcome((0,), (), "All 12 cards are placed but a bridge is unfinished.",
+                                  laid, used)
         if self.caravan and not any(self._refusal(m) is None for m in self._candidates()):
-            return Outcome((0,), (), "No legal move is left.")
+            return CaravanOutcome((0,), (), "No legal move is left.", laid, used)
         return None
 
     def view(self, seat: int | None) -> Json:

@@ -7,6 +7,7 @@ at that end. A two-round match replays the same layout with the other player fir
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -16,6 +17,7 @@ from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.rng import make_rng
+from chuko.core.words import score_line, who
 
 from .layout_game import LayoutGame, LayoutState, deal_from_record, layout_view, replay_moves
 
@@ -97,6 +99,41 @@ def state_from_view(view: Json) -> CrossroadsState:
     )
 
 
+def round_result(points: Sequence[int], number: int, names: Sequence[str],
+                 for_seat: int | None) -> str:
+    """"Ann won round 1 4–2", "Round 1 is a draw, 3–3" (`number` counts from 0)."""
+    if points[0] == points[1]:
+        return f"Round {number + 1} is a draw, {score_line(points)}"
+    winner = 0 if points[0] > points[1] else 1
+    line = score_line((points[winner], points[1 - winner]))
+    return f"{who(winner, names, for_seat)} won round {number + 1} {line}"
+
+
+@dataclass(frozen=True)
+class CrossroadsOutcome(Outcome):
+    """The end of a game or match: `scores` are the totals, `rounds` the points per round."""
+
+    rounds: tuple[tuple[int, int], ...]
+
+    def to_json(self) -> Json:
+        return {**super().to_json(), "rounds": [list(p) for p in self.rounds]}
+
+    def describe(self, names: Sequence[str], for_seat: int | None) -> str:
+        """"You won 5–2.", "Draw, 3–3."; a match: "You won the match 8–5.",
+        "Draw, 3–3; the match is 8–8." or "Ann won round 2 4–3; the match is a draw, 8–8."."""
+        if len(self.rounds) == 1:
+            return super().describe(names, for_seat)
+        if self.winners:
+            winner = self.winners[0]
+            line = score_line((self.scores[winner], self.scores[1 - winner]))
+            return f"{who(winner, names, for_seat)} won the match {line}."
+        last, match = self.rounds[-1], score_line(self.scores)
+        if last[0] == last[1]:
+            return f"Draw, {score_line(last)}; the match is {match}."
+        played = round_result(last, len(self.rounds) - 1, names, for_seat)
+        return f"{played}; the match is a draw, {match}."
+
+
 class CrossroadsState(LayoutState):
     def __init__(self, game: Crossroads, layout: tuple[int, ...], first: int) -> None:
         self.game = game
@@ -106,14 +143,21 @@ class CrossroadsState(LayoutState):
         self.taken = (0, 0, 0)
         self.trails: tuple[list[int], list[int]] = ([], [])
         self.points: list[list[int]] = [[0, 0]]
+        # The trails of the rounds already played (a two-round match keeps round one's).
+        self.past_trails: list[tuple[list[int], list[int]]] = []
         self.moves: list[LayoutMove] = []
+        self.gains: list[int] = []  # what each move scored
 
     # -- whose turn ---------------------------------------------------------------------
 
     @property
     def round_first(self) -> int:
-        """Seat that starts the current round (ruling C3: the other player in round two)."""
-        return self.first if self.round == 0 else 1 - self.first
+        """Seat that starts the current round."""
+        return self.starter(self.round)
+
+    def starter(self, round_index: int) -> int:
+        """Seat that starts a round (ruling C3: the other player in round two)."""
+        return self.first if round_index == 0 else 1 - self.first
 
     @property
     def finished(self) -> bool:
@@ -160,7 +204,9 @@ class CrossroadsState(LayoutState):
         self.points[self.round][seat] += int(gained)
         self.taken = take(self.taken, move.position)
         self.moves.append(move)
+        self.gains.append(int(gained))
         if sum(self.taken) == SIZE and self.round < self.game.rounds - 1:
+            self.past_trails.append(self.trails)
             self.round += 1
             self.taken = (0, 0, 0)
             self.trails = ([], [])
@@ -187,19 +233,57 @@ class CrossroadsState(LayoutState):
             "trails": [list(t) for t in self.trails],
             "points": [list(p) for p in self.points],
             "totals": list(self.totals()),
+            "finished_rounds": [
+                {"round": number + 1, "first": self.starter(number),
+                 "trails": [list(t) for t in trails], "points": list(self.points[number])}
+                for number, trails in enumerate(self.past_trails)
+            ],
             "moves": [str(m) for m in self.moves],
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
 
+    def describe(self, seat: int, move: LayoutMove, names: Sequence[str],
+                 for_seat: int | None) -> str:
+        """"You took 14 to the right end: +1 (3–2)." The points in brackets are the round's,
+        the mover's first. A move that ends a match's first round says how the round went
+        and who starts the next; a move that ends the game adds the result."""
+        # The move as the engine applied it: a first card typed with an end loses the end.
+        applied = self.moves[-1]
+        number = (len(self.moves) - 1) // SIZE
+        trails = self.past_trails[number] if number < self.round else self.trails
+        card = self.layout[applied.position]
+        subject = who(seat, names, for_seat)
+        if len(trails[seat]) == 1:
+            own = "your" if seat == for_seat else "their"
+            text = f"{subject} took {card} to start {own} trail."
+        else:
+            side = "left" if applied.end == "L" else "right"
+            gained = "+1" if self.gains[-1] else "no point"
+            points = self.points[number]
+            line = score_line((points[seat], points[1 - seat]))
+            if self.game.rounds > 1:
+                line += f" in round {number + 1}"
+            text = f"{subject} took {card} to the {side} end: {gained} ({line})."
+        if number < self.round:
+            starts = "you start" if self.round_first == for_seat else (
+                f"{names[self.round_first]} starts")
+            result = round_result(self.points[number], number, names, for_seat)
+            text += f" {result}; {starts} round {self.round + 1}."
+        if self.outcome is not None:
+            text += " " + self.outcome.describe(names, for_seat)
+        return text
+
     @property
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> CrossroadsOutcome | None:
         if not self.finished:
             return None
         totals = self.totals()
+        rounds = tuple((p[0], p[1]) for p in self.points)
         if totals[0] == totals[1]:
-            return Outcome(totals, (), "Equal points: a draw.")
+            return CrossroadsOutcome(totals, (), "All cards are taken with equal points.", rounds)
         winner = 0 if totals[0] > totals[1] else 1
-        return Outcome(totals, (winner,), f"Seat {winner} scored more points.")
+        return CrossroadsOutcome(
+            totals, (winner,), "All cards are taken: more points win.", rounds)
 
     def record(self) -> Json:
         return {
@@ -220,7 +304,9 @@ class CrossroadsState(LayoutState):
         clone.__dict__.update(self.__dict__)
         clone.trails = (list(self.trails[0]), list(self.trails[1]))
         clone.points = [list(p) for p in self.points]
+        clone.past_trails = list(self.past_trails)
         clone.moves = list(self.moves)
+        clone.gains = list(self.gains)
         return clone
 
 
