@@ -1,5 +1,5 @@
 """The terminal's shared pieces, used by every terminal front end (play, solve, simulate):
-the console, the prompt and the one-line warning.
+the console, the prompt, the one-line warning and a game's options as command-line flags.
 
 Input arrives line by line from `ask`; end of input counts as `quit`, so a
 script that runs out of lines ends the game cleanly instead of crashing.
@@ -7,10 +7,14 @@ script that runs out of lines ends the game cleanly instead of crashing.
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from rich.console import Console
+
+from chuko.core.descriptor import Option
 
 console = Console(highlight=False)
 
@@ -37,3 +41,25 @@ def ask(prompt: str, read: Callable[[], str] | None = None) -> str:
 def warn(message: str) -> None:
     """One clear line about bad input; the game goes on."""
     console.print(f"[bold red]✗[/] {message}")
+
+
+OPTION_DEST = "option_"  # a game option's argparse dest, apart from the command's own
+
+
+def add_option_flags(parser: argparse.ArgumentParser, options: Iterable[Option]) -> None:
+    """Each game option as a flag (`turn_limit` → `--turn-limit VALUE`); the values stay
+    text for `Game.from_options` to check, so a bad one is refused in the engine's words."""
+    for option in options:
+        words = [option.help or option.label]
+        if option.kind == "choice" and option.choices:
+            words.append("one of " + ", ".join(map(str, option.choices)))
+        words.append(f"default {option.default}")
+        parser.add_argument("--" + option.name.replace("_", "-"), metavar="VALUE",
+                            dest=OPTION_DEST + option.name,
+                            help="; ".join(words).replace("%", "%%"))
+
+
+def option_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options given on the command line, by option name (unset ones left out)."""
+    return {name.removeprefix(OPTION_DEST): value for name, value in vars(args).items()
+            if name.startswith(OPTION_DEST) and value is not None}
