@@ -1,12 +1,13 @@
-"""Playing a seat over the WebSocket, for the server tests."""
+"""Playing a seat over the WebSocket, for the server tests. Nothing here knows a game: a seat
+plays as its game's random bot would, from the view and the legal moves it was sent."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
-from chuko.core.deck52 import parse_cards
-from chuko.games.chuchula import random_grouping
+from chuko.bots import make_bot
+from chuko.games import game_class
 
 
 def new_room(client, game: str, seats: list, **options) -> dict:
@@ -15,14 +16,17 @@ def new_room(client, game: str, seats: list, **options) -> dict:
     return response.json()
 
 
-def random_chooser(seed: int) -> Callable[[dict], str]:
-    """A seat's player: any legal move; in Chuchula a random valid grouping of the hand."""
+def random_chooser(seed: int, level: str = "random") -> Callable[[dict], str]:
+    """A seat's player: the move its game's bot of `level` picks from the seat's snapshot
+    (a random legal move, or one built from the view where the game lists none)."""
     rng = random.Random(seed)
+    bots: dict[str, object] = {}
 
     def choose(state: dict) -> str:
-        if state["game"] == "chuchula":
-            return str(random_grouping(parse_cards(" ".join(state["view"]["hand"])), rng))
-        return rng.choice(state["legal"])
+        game = state["game"]
+        bot = bots.setdefault(game, make_bot(game, level, rng))
+        legal = [game_class(game).parse_move(text) for text in state.get("legal", [])]
+        return str(bot.choose(state["view"], legal))
 
     return choose
 
@@ -31,28 +35,33 @@ def my_turn(state: dict) -> bool:
     return state["status"] == "playing" and state["seat"] in state["view"]["to_move"]
 
 
-def turn_key(state: dict) -> int:
-    """What changes once the seat's move is in: the version in turn-based games; in Chuchula
-    the round (other seats' commits raise the version while ours is on its way)."""
-    return state["view"]["round"] if state["game"] == "chuchula" else state["version"]
-
-
 def play_out(ws, choose: Callable[[dict], str], limit: int = 20_000) -> list[dict]:
     """Play one seat to the end of the game; every message received, in order. Fails on an
-    error message."""
+    error message.
+
+    After each move the seat sends a ping and waits for the pong: the server answers in
+    order, so the last state before the pong already holds the move, and a snapshot sent
+    while the move was on its way (others moving meanwhile) never makes the seat move twice.
+    """
     received: list[dict] = []
-    moved_at = None
+    latest: dict | None = None
+    waiting = False
     for _ in range(limit):
         message = ws.receive_json()
         received.append(message)
         assert message["type"] != "error", message
-        if message["type"] != "state":
+        if message["type"] == "pong":
+            waiting = False
+        elif message["type"] == "state":
+            latest = message
+        if latest is None:
             continue
-        if message["status"] == "over":
+        if latest["status"] == "over":
             return received
-        if my_turn(message) and turn_key(message) != moved_at:
-            moved_at = turn_key(message)
-            ws.send_json({"type": "move", "move": choose(message)})
+        if not waiting and my_turn(latest):
+            ws.send_json({"type": "move", "move": choose(latest)})
+            ws.send_json({"type": "ping"})
+            waiting = True
     raise AssertionError("The game did not end.")
 
 

@@ -12,7 +12,6 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
-from importlib.resources import files
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -23,10 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from chuko.core.errors import ChukoError
-from chuko.games import GAMES
+from chuko.core.errors import ChukoError, ConfigError
+from chuko.games import descriptor, descriptors, registry, rules_text
 
-from .catalog import games_json
 from .rooms import Client, Forbidden, Hub, NotFound, Room
 from .store import Conflict, Store
 
@@ -38,8 +36,8 @@ PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
 
 
 def web_dir() -> Path:
-    """The front end's files, shipped inside the package."""
-    return Path(str(files("chuko"))) / "web"
+    """The front end's files, shipped inside the package next to this one."""
+    return Path(__file__).resolve().parent.parent / "web"
 
 
 def _status(error: ChukoError) -> int:
@@ -66,8 +64,8 @@ def create_app(
 ) -> FastAPI:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `rng` seeds deals and bots for
-    tests only (a real server deals from `secrets`); `bot_options` per game and level, e.g.
-    {"chuko": {"hard": {"simulations": 200}}}."""
+    tests only (a real server deals from `secrets`); `bot_options` maps a game's id to
+    {level: keyword options for its `make_bot`}, e.g. {"hard": {"simulations": 200}}."""
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, rng=rng, bot_options=bot_options)
     static = static_dir or web_dir()
@@ -84,8 +82,7 @@ def create_app(
             await hub.close()
             await asyncio.to_thread(store.close)
 
-    app = FastAPI(title="chuko", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+    app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
 
     @app.exception_handler(ChukoError)
@@ -116,9 +113,9 @@ def create_app(
     async def home() -> Response:
         return page("index")
 
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules(game: str) -> Response:
-        if game not in GAMES:
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules(game_id: str) -> Response:
+        if game_id not in registry():
             raise HTTPException(404)
         return page("rules")
 
@@ -147,7 +144,21 @@ def create_app(
 
     @app.get("/api/games")
     async def api_games() -> list[dict[str, Any]]:
-        return games_json()
+        return [described.to_json() for described in descriptors()]
+
+    @app.get("/api/games/{game_id}/rules")
+    async def api_rules(game_id: str) -> dict[str, Any]:
+        try:
+            described = descriptor(game_id)
+        except ConfigError as error:
+            raise NotFound(str(error)) from None
+        try:
+            markdown = rules_text(game_id)
+        except (OSError, ModuleNotFoundError):
+            log.exception("The rules of %s cannot be read.", game_id)
+            raise NotFound(f"The rules of {described.title} are missing from this "
+                           "installation.") from None
+        return {"id": described.id, "title": described.title, "markdown": markdown}
 
     @app.post("/api/rooms")
     async def api_create(request: Request) -> JSONResponse:

@@ -3,7 +3,11 @@ the server's bots, and the one path every move takes.
 
 A move (a player's or a bot's) is checked by the engine on a copy of the state, written to
 the database with the game's record, and only then becomes the room's state and is sent to
-every client — each client gets a snapshot built from its own seat's `view`.
+every client — each client gets a snapshot built from its own seat's `view`, with the
+engine's own sentences about the last move and the result as that seat may read them.
+
+Nothing here knows which game a room plays: its rules, options, bot levels, hints and
+replays all come from the game's class and descriptor in the registry.
 """
 
 from __future__ import annotations
@@ -18,15 +22,14 @@ from dataclasses import dataclass, field, fields
 from random import Random
 from typing import Any
 
-from chuko.bots import bot_levels, make_bot
+from chuko.bots import Adviser, make_adviser, make_bot
+from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
-from chuko.games import game_module
+from chuko.core.words import count, seat_names
+from chuko.games import game_class
 
 from . import store as db
-from .catalog import make_game, read_options
-from .hints import Adviser
-from .history import caption, positions
 
 log = logging.getLogger("chuko.server")
 
@@ -54,8 +57,12 @@ class Seat(db.SeatRow):
     connections: int = 0
 
     @property
-    def name(self) -> str:
-        return f"Seat {self.seat}" + (f" ({self.level} bot)" if self.kind == "bot" else "")
+    def label(self) -> str:
+        """What players call the seat before duplicates are told apart: the room's creator
+        is "Host", a seat taken through an invite "Friend", a bot "Hard bot"."""
+        if self.kind == "bot":
+            return f"{str(self.level).capitalize()} bot"
+        return "Friend" if self.invite_hash else "Host"
 
     def row(self) -> db.SeatRow:
         return db.SeatRow(**{f.name: getattr(self, f.name) for f in fields(db.SeatRow)})
@@ -97,16 +104,26 @@ class Room:
     seats: list[Seat]
     version: int = 0
     status: str = "waiting"
-    last: str | None = None
+    # The last accepted move as (seat, move value): worded per reader when a snapshot is built.
+    last_move: tuple[int, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task | None = None
     adviser: Adviser | None = None
+    names: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.names = seat_names([seat.label for seat in self.seats])
+
+    @property
+    def descriptor(self) -> Descriptor:
+        return self.state.game.descriptor
 
     @property
     def hintable(self) -> bool:
-        """Hints only where no second human plays (web protocol)."""
-        return sum(s.kind == "human" for s in self.seats) <= 1
+        """Hints where the game gives them and no second human plays (web protocol)."""
+        return (self.descriptor.hints is not None
+                and sum(s.kind == "human" for s in self.seats) <= 1)
 
     def seat_for(self, token: str | None) -> int | None:
         """The seat a token holds, None for no token (a spectator); Forbidden otherwise."""
@@ -126,21 +143,36 @@ class Room:
             return []
         return [str(m) for m in self.state.legal_moves(seat)]
 
+    def seats_json(self) -> list[Json]:
+        return [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": self.names[s.seat]}
+                for s in self.seats]
+
+    def last_sentence(self, seat: int | None) -> str | None:
+        """The last move as `seat` may know it ("You…" to the mover); None before any."""
+        if self.last_move is None:
+            return None
+        mover, move = self.last_move
+        return self.state.describe(mover, move, self.names, seat)
+
     def snapshot(self, seat: int | None) -> Json:
+        outcome = self.state.outcome
         message: Json = {
             "type": "state",
             "room": self.id,
             "game": self.game_id,
+            "title": self.descriptor.title,
             "seat": seat,
             "status": self.status,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name,
-                 "connected": s.kind == "bot" or s.connections > 0, "joined": s.joined}
-                for s in self.seats
+                {**entry, "connected": s.kind == "bot" or s.connections > 0, "joined": s.joined}
+                for entry, s in zip(self.seats_json(), self.seats, strict=True)
             ],
             "version": self.version,
             "view": self.state.view(seat),
-            "last": self.last,
+            "last": self.last_sentence(seat),
+            "result": None if outcome is None else outcome.describe(self.names, seat),
+            "simultaneous": self.descriptor.simultaneous,
+            "hints": self.descriptor.hints is not None,
             "hintable": self.hintable,
         }
         legal = self.legal(seat)
@@ -211,10 +243,19 @@ class Hub:
                 await task
 
     def _room_from_row(self, row: db.RoomRow) -> Room:
-        state = game_module(row.game).Game.replay(row.record)
+        """The room as it was: its record replayed through the engine, which also gives back
+        the last move, so `last` reads the same after a restart."""
+        moves: list[tuple[int, Any]] = []
+
+        def observe(state: State, seat: int | None, move: Any) -> None:
+            if seat is not None:
+                moves[:] = [(seat, move)]
+
+        state = game_class(row.game).replay(row.record, observe)
         seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined)
                  for s in row.seats]
-        room = Room(row.id, row.game, row.options, state, seats, row.version, row.status)
+        room = Room(row.id, row.game, row.options, state, seats, row.version, row.status,
+                    moves[0] if moves else None)
         self._make_bots(room)
         return room
 
@@ -247,14 +288,13 @@ class Hub:
         """Make a room; the creator holds the first 'me' seat. ConfigError for bad input."""
         if not isinstance(game_id, str):
             raise ConfigError("Say which game the room plays.")
-        options = read_options(game_id, options)
-        kinds = self._seat_specs(game_id, seat_specs)
-        humans = sum(kind != "bot" for kind, _ in kinds)
-        game = make_game(game_id, options, humans)
+        rules = game_class(game_id)
+        kinds = self._seat_specs(rules.descriptor, seat_specs)
+        game = rules.from_options(options, bots_only=all(kind == "bot" for kind, _ in kinds))
+        values = rules.descriptor.read_options(options)  # stored with defaults filled in
         if len(kinds) != game.players:
-            raise ConfigError(
-                f"This {game.title} game has {game.players} seat(s), but {len(kinds)} were given."
-            )
+            raise ConfigError(f"This {game.title} game has {count(game.players, 'seat')}, "
+                              f"but {len(kinds)} were given.")
         seed = None if self.rng is None else self.rng.getrandbits(64)
         state = game.new(seed)
         room_id = secrets.token_urlsafe(8)
@@ -270,10 +310,10 @@ class Hub:
                 seat.invite_hash = db.secret_hash(invite)
                 invites.append({"seat": number, "url": f"/join/{room_id}/{invite}"})
             seats.append(seat)
-        room = Room(room_id, game_id, options, state, seats)
+        room = Room(room_id, game_id, values, state, seats)
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
         self._make_bots(room)
-        row = db.RoomRow(room_id, game_id, options, room.status, 0, state.record(),
+        row = db.RoomRow(room_id, game_id, values, room.status, 0, state.record(),
                          [s.row() for s in seats])
         await asyncio.shield(self.store.submit(db.insert_room(row)))
         self.rooms[room_id] = room
@@ -282,20 +322,19 @@ class Hub:
                 "watch_url": f"/watch/{room_id}"}
 
     @staticmethod
-    def _seat_specs(game_id: str, specs: Any) -> list[tuple[str, str | None]]:
+    def _seat_specs(described: Descriptor, specs: Any) -> list[tuple[str, str | None]]:
         if not isinstance(specs, list) or not specs:
             raise ConfigError("List the seats: each is me, a bot of a level, or a friend.")
-        levels = bot_levels(game_id)
+        levels = described.levels
         kinds: list[tuple[str, str | None]] = []
-        for number, spec in enumerate(specs):
+        for spec in specs:
             kind = spec.get("kind") if isinstance(spec, dict) else None
             if kind not in SEAT_KINDS:
-                raise ConfigError(f"Seat {number} must be me, bot or friend, not {kind!r}.")
+                raise ConfigError(f"Each seat must be me, bot or friend, not {kind!r}.")
             level = spec.get("level") if kind == "bot" else None
             if kind == "bot" and level not in levels:
-                raise ConfigError(
-                    f"Seat {number}'s bot level must be one of {', '.join(levels)}, not {level!r}."
-                )
+                raise ConfigError(f"A {described.title} bot's level must be one of "
+                                  f"{', '.join(levels)}, not {level!r}.")
             kinds.append((kind, level))
         if sum(kind == "me" for kind, _ in kinds) > 1:
             raise ConfigError("Only one seat can be yours: give the others to bots or friends.")
@@ -344,24 +383,23 @@ class Hub:
             after = room.state.copy()
             move = after.game.parse_move(text)
             after.play(seat, move)
-            move_text = str(move)
             status = "over" if after.outcome is not None else "playing"
             number = room.version + 1
-            write = db.append_move(room.id, number, seat, move_text, after.record(), status)
+            write = db.append_move(room.id, number, seat, str(move), after.record(), status)
             # Shielded: if this coroutine is cancelled, the commit still lands and the room
             # still takes the new state, so memory and database never disagree.
             commit = self.store.submit(write)
             commit.add_done_callback(
-                lambda done: self._accepted(done, room, number, after, status, seat, move_text))
+                lambda done: self._accepted(done, room, number, after, status, (seat, move)))
             await asyncio.shield(commit)
         self.kick(room)
 
     def _accepted(self, done: asyncio.Future, room: Room, number: int, after: State, status: str,
-                  seat: int, move: str) -> None:
+                  last_move: tuple[int, Any]) -> None:
         if done.cancelled() or done.exception() is not None:
             return
         room.state, room.version, room.status = after, number, status
-        room.last = caption(room.game_id, seat, move, after)
+        room.last_move = last_move
         room.broadcast()
 
     def kick(self, room: Room) -> None:
@@ -394,24 +432,25 @@ class Hub:
     async def hint(self, room: Room, seat: int | None) -> Json:
         if seat is None:
             raise Forbidden("Spectators get no hints.")
+        if room.adviser is None:
+            # Made once per room: an adviser may keep what it learns about the deal.
+            room.adviser = await asyncio.to_thread(make_adviser, room.state.game)
+        if room.adviser is None:
+            raise ConfigError(f"{room.descriptor.title} gives no hints.")
         if not room.hintable:
             raise ConfigError("Hints are only for games without a second human player.")
         if room.status != "playing" or seat not in room.state.to_move:
             raise ConfigError("Hints are given on your turn.")
-        if room.adviser is None:
-            room.adviser = Adviser(room.game_id)
         state = room.state.copy()
         return {"type": "hint", **await asyncio.to_thread(room.adviser.hint, state, seat)}
 
     # -- replays -------------------------------------------------------------------------------
 
     def replay(self, room: Room, seat: int | None) -> Json:
-        """Every position of a finished game as `seat` saw it, with a sentence for each."""
+        """Every position of a finished game as `seat` saw it, each with the engine's sentence
+        about the move that led to it."""
         if room.status != "over":
             raise db.Conflict("The replay opens once the game is over.")
-        frames, captions = [], []
-        for state, mover, move in positions(room.state.record()):
-            frames.append(state.view(seat))
-            captions.append("The deal." if mover is None else caption(room.game_id, mover,
-                                                                     move, state))
-        return {"game": room.game_id, "frames": frames, "captions": captions}
+        frames = room.state.game.frames(room.state.record(), room.names, seat)
+        return {"game": room.game_id, "title": room.descriptor.title,
+                "seats": room.seats_json(), "frames": frames}
