@@ -3,6 +3,7 @@
 import itertools
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -310,3 +311,83 @@ def test_game_length_text_reads_rounds_and_points():
     for bad in ("5", "rounds", "points:0", "laps:3", "rounds:x"):
         with pytest.raises(ConfigError, match="rounds:N"):
             parse_mode(bad)
+
+
+# --- replays: the record read back position by position ------------------------------------
+
+NAMES = ["Ann", "Hard bot", "Bob", "Cy"]
+RECORD_CARD = re.compile(r"(?:10|[2-9JQKA])[shdc]")
+SHOWN_CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+
+
+def _commits(record):
+    """(round index, seat, whether it completed the round) for every commit, in order."""
+    return [(number, seat, count == len(entry["hands"]))
+            for number, entry in enumerate(record["rounds"])
+            for count, (seat, _) in enumerate(entry["moves"], 1)]
+
+
+def _record_cards(text):
+    return set(RECORD_CARD.findall(text))
+
+
+def test_frames_are_the_deal_then_one_per_commit_and_end_on_the_final_view():
+    record = play_random(Game(players=3, length=2).new(seed=7), random.Random(7)).record()
+    for seat in (0, 2, None):
+        frames = Game.frames(record, NAMES[:3], seat)
+        assert len(frames) == 1 + len(_commits(record)) == 7
+        assert frames[0]["caption"] == "The deal."
+        assert frames[-1]["view"] == Game.replay(record).view(seat)
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, None])
+def test_frames_show_a_seat_only_its_own_hand_and_grouping_until_the_round_is_scored(seat):
+    record = play_random(Game(players=3, length=3).new(seed=12), random.Random(4)).record()
+    rounds = record["rounds"]
+    frames = Game.frames(record, NAMES[:3], seat)
+    for frame, (number, mover, completed) in zip(frames[1:], _commits(record), strict=True):
+        view = frame["view"]
+        assert len(view["rounds"]) == number + completed
+        for entry in view["rounds"]:  # scored rounds: everyone's groups, one's own leftover
+            own = [text for s, text in rounds[entry["round"] - 1]["moves"] if s == seat]
+            assert entry["leftover"] == (own[0].split(" ; ")[1] if own else None)
+        # Everything else names only cards of the seat's own hand, as the record dealt it.
+        hand = "" if seat is None else rounds[view["round"] - 1]["hands"][seat]
+        unscored = json.dumps({k: v for k, v in view.items() if k != "rounds"})
+        assert _record_cards(unscored) <= _record_cards(hand)
+        if seat is not None and view["outcome"] is None:
+            assert " ".join(view["hand"]) == hand
+        # The caption shows cards only to the seat that committed them.
+        held = rounds[number]["hands"][mover] if seat == mover else ""
+        shown = " ".join(c[:-1] + "shdc"["♠♥♦♣".index(c[-1])]
+                         for c in SHOWN_CARD.findall(frame["caption"]))
+        assert _record_cards(shown) <= _record_cards(held)
+
+
+def test_a_hundred_round_game_is_replayed_in_one_pass_each_deal_read_once(monkeypatch):
+    from chuko.games import chuchula
+
+    state = play_random(Game(players=2, length=100).new(seed=100), random.Random(100))
+    record = state.record()
+    work = Counter()
+
+    def counted(name, function):
+        def wrapper(*args, **kwargs):
+            work[name] += 1
+            return function(*args, **kwargs)
+        monkeypatch.setattr(chuchula, name, wrapper)
+
+    counted("_deal_from_record", chuchula._deal_from_record)
+    counted("grouping_problem", chuchula.grouping_problem)
+    counted("score_position", chuchula.score_position)
+    frames = Game.frames(record, NAMES[:2], 0)
+    assert len(frames) == 1 + 200
+    assert work == {"_deal_from_record": 100, "grouping_problem": 200, "score_position": 400}
+    assert frames[-1]["view"] == state.view(0)
+
+
+def test_a_replay_never_deals_a_round_its_record_does_not_hold():
+    record = play_random(Game(players=2, length=2).new(seed=2), random.Random(2)).record()
+    cut = {**record, "rounds": record["rounds"][:1], "draw": None}
+    with pytest.raises(ParseError, match="ends before the deal of round 2"):
+        Game.replay(cut)

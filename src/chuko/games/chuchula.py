@@ -1,6 +1,6 @@
 """Chuchula: 13 cards each, four ranked groups of three, compared position by position.
 
-Rulings H1–H8 (../shared/RULINGS.md). A round is one simultaneous move: every seat
+Rulings H1–H8 (docs/rulings.md). A round is one simultaneous move: every seat
 commits a `Grouping` in secret; when the last one is in, the four positions are
 scored (H5), and the next dealer, anticlockwise (H6), deals the next round unless
 the game is over (H7). The final ranking breaks ties with a recorded draw (H8).
@@ -9,7 +9,8 @@ the game is over (H7). The final ranking breaks ties with a recorded draw (H8).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from random import Random
@@ -20,7 +21,7 @@ from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
 from chuko.core.protocol import Game as BaseGame
-from chuko.core.protocol import Json, Outcome
+from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.protocol import State as BaseState
 from chuko.core.rng import make_rng
 
@@ -85,6 +86,11 @@ def group_strength(cards: Sequence[Card] | str) -> int:
     for rank in (*ranks, 0, 0)[:3]:
         value = value * 15 + rank
     return value
+
+
+def _strength_type(strength: int) -> GroupType:
+    """The type a `group_strength` value encodes in its highest digit."""
+    return GroupType(strength // 15**3)
 
 
 def describe_group(cards: Sequence[Card]) -> str:
@@ -298,7 +304,9 @@ class Game(BaseGame):
         return {"game": self.id, "players": self.players, "mode": self.mode, "length": self.length}
 
     @classmethod
-    def replay(cls, record: Json) -> State:
+    def replay(cls, record: Json, observe: Observer | None = None) -> State:
+        """The game a record holds, every move re-checked, each round dealt as recorded.
+        `observe` sees the deal, then the state after every commit (one pass)."""
         if not isinstance(record, dict) or record.get("game") != cls.id:
             raise ParseError("This is not a Chuchula record.")
         try:
@@ -311,27 +319,41 @@ class Game(BaseGame):
             raise ParseError("The record has no rounds.")
         deals = [_deal_from_record(r, game.players, n) for n, r in enumerate(rounds, 1)]
         draw = record.get("draw")
-        if draw is not None and sorted(draw) != list(range(game.players)):
+        if draw is not None and (
+            not isinstance(draw, list) or sorted(draw) != list(range(game.players))
+        ):
             raise ParseError("The record's tie draw is not an order of the seats.")
         state = State(game, make_rng(None), deals, draw)
+        if observe is not None:
+            observe(state, None, None)
         for number, round_record in enumerate(rounds, 1):
             if state.round_number != number or state.outcome is not None:
                 raise ParseError(f"Round {number} of the record was never dealt.")
             for entry in round_record.get("moves", []):
                 try:
                     seat, text = entry
-                    state.play(seat, text)
-                except (IllegalMove, ParseError, TypeError, ValueError) as error:
+                    if isinstance(seat, bool) or not isinstance(seat, int):
+                        raise ParseError("A move's seat is a number.")
+                    move = Grouping.parse(text)
+                    state.play(seat, move)
+                except (IllegalMove, ParseError, TypeError, ValueError, AttributeError) as error:
                     raise ParseError(
                         f"In round {number} the record's move {entry!r} is refused: {error}"
                     ) from None
+                if observe is not None:
+                    observe(state, seat, move)
         if state._script:
             raise ParseError("The record deals a round that its moves never reach.")
+        if draw is not None and state.outcome is None:
+            raise ParseError("The record has a tie draw, but its game is not over.")
+        state._script = None  # from here on the game goes on with fresh deals
         return state
 
 
 def _deal_from_record(entry: object, players: int, number: int) -> _Deal:
     """One recorded deal, checked: P hands of 13 and the rest set aside, 52 distinct cards."""
+    if not isinstance(entry, dict):
+        raise ParseError(f"Round {number} of the record is not a round.")
     try:
         hands = tuple(sort_hand(parse_cards(h)) for h in entry["hands"])
         aside = sort_hand(parse_cards(entry.get("aside", "")))
@@ -380,22 +402,33 @@ class _Round:
     deal: _Deal
     moves: list[tuple[int, Grouping]] = field(default_factory=list)
     positions: list[Position] = field(default_factory=list)
+    # Once the round is scored every later view shows its groups (text per seat) and their
+    # types (per position), so they are written once.
+    shown: tuple[tuple[str, ...], ...] = ()
+    types: tuple[tuple[str, ...], ...] = ()
 
     def grouping(self, seat: int) -> Grouping | None:
         return next((g for s, g in self.moves if s == seat), None)
+
+    def groupings(self) -> list[Grouping]:
+        """Every seat's grouping in seat order, once all have committed."""
+        return [g for _, g in sorted(self.moves, key=lambda m: m[0])]
 
 
 class State(BaseState):
     """A Chuchula game in progress. Chance (deals, the tie draw) comes from `rng`, or from a
     record's script when replaying."""
 
+    game: Game
+
     def __init__(
-        self, game: Game, rng: Random, script: list[_Deal] | None = None,
+        self, game: Game, rng: Random, script: Iterable[_Deal] | None = None,
         draw: list[int] | None = None,
     ) -> None:
         self.game = game
         self._rng = rng
-        self._script = list(script or [])
+        # A replayed game deals only what its record dealt; None: deal from `rng`.
+        self._script: deque[_Deal] | None = None if script is None else deque(script)
         self._scripted_draw = draw
         self._scores = [0] * game.players
         self._rounds: list[_Round] = []
@@ -406,12 +439,15 @@ class State(BaseState):
         self._deal(self._rng.randrange(game.players))
 
     def _deal(self, dealer: int) -> None:
-        if self._script:
-            deal = self._script.pop(0)
+        if self._script is not None:
+            number = len(self._rounds) + 1
+            if not self._script:
+                raise ParseError(f"The record ends before the deal of round {number}.")
+            deal = self._script.popleft()
             if deal.dealer != dealer and self._rounds:
                 raise ParseError(
-                    f"Round {len(self._rounds) + 1} of the record is dealt by seat {deal.dealer}, "
-                    f"but the deal passes anticlockwise to seat {dealer}."
+                    f"Round {number} of the record is not dealt by the next dealer "
+                    "anticlockwise (H6)."
                 )
         else:
             cards = list(DECK)
@@ -472,10 +508,12 @@ class State(BaseState):
 
     def _finish_round(self) -> None:
         current = self._current
-        groupings = [current.grouping(s) for s in range(self.game.players)]
+        groupings = current.groupings()
+        current.shown = tuple(tuple(cards_text(g) for g in gr.groups) for gr in groupings)
         for position in range(GROUPS):
             result = score_position([g.groups[position] for g in groupings])
             current.positions.append(result)
+            current.types += (tuple(_strength_type(v).name for v in result.strengths),)
             if result.winner is not None:
                 self._scores[result.winner] += 1
         game = self.game
@@ -553,18 +591,15 @@ class State(BaseState):
     def _round_json(self, number: int, entry: _Round, seat: int | None) -> Json:
         """A finished round as everyone saw it: the groups (not the cards left out, which
         stay face down), and each position's result."""
-        players = self.game.players
-        groupings = [entry.grouping(s) for s in range(players)]
         return {
             "round": number,
             "dealer": entry.deal.dealer,
             "show_order": self.show_order(entry.deal.dealer),
-            "groups": [[cards_text(g) for g in gr.groups] for gr in groupings],
-            "leftover": str(groupings[seat].leftover) if seat is not None else None,
+            "groups": [list(texts) for texts in entry.shown],
+            "leftover": None if seat is None else str(entry.grouping(seat).leftover),
             "positions": [
-                {"winner": p.winner, "tied": list(p.tied),
-                 "types": [group_type(gr.groups[i]).name for gr in groupings]}
-                for i, p in enumerate(entry.positions)
+                {"winner": p.winner, "tied": list(p.tied), "types": list(types)}
+                for p, types in zip(entry.positions, entry.types, strict=True)
             ],
         }
 
@@ -589,9 +624,10 @@ class State(BaseState):
         if type(self._rng) is Random:
             twin._rng = Random()
             twin._rng.setstate(self._rng.getstate())
-        twin._script = list(self._script)
+        twin._script = None if self._script is None else deque(self._script)
         twin._scores = list(self._scores)
-        twin._rounds = [_Round(r.deal, list(r.moves), list(r.positions)) for r in self._rounds]
+        twin._rounds = [_Round(r.deal, list(r.moves), list(r.positions), r.shown, r.types)
+                        for r in self._rounds]
         twin._draw = None if self._draw is None else list(self._draw)
         twin._legal_cache = dict(self._legal_cache)
         return twin
