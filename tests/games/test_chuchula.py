@@ -189,7 +189,7 @@ def test_no_view_shows_a_grouping_before_every_player_has_committed():  # ruling
 def test_a_commit_is_final():  # ruling H4
     state = Game().new(seed=2)
     state.play(0, state.random_move(0, random.Random(0)))
-    with pytest.raises(IllegalMove, match="not seat 0's turn"):
+    with pytest.raises(IllegalMove, match="not your turn"):
         state.play(0, state.random_move(1, random.Random(0)))
 
 

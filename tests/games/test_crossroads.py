@@ -103,7 +103,7 @@ def test_illegal_moves_are_refused_and_change_nothing(move, reason):
 def test_later_cards_need_an_end_and_the_wrong_seat_is_refused():
     state = Crossroads(first=0).new(seed=1)
     state.play(0, "A")
-    with pytest.raises(IllegalMove, match="not seat 0's turn"):
+    with pytest.raises(IllegalMove, match="not your turn"):
         state.play(0, "EL")
     state.play(1, "E")
     with pytest.raises(IllegalMove, match="which end"):
@@ -200,3 +200,39 @@ def test_frames_are_one_per_move_after_the_deal_ending_on_the_final_view(seat):
     assert len(frames) == len(final.moves) + 1 == 25
     assert frames[-1]["view"] == final.view(seat)
     assert all(isinstance(f["caption"], str) and f["caption"] for f in frames)
+
+
+def test_packs_are_read_by_name_list_or_range_through_the_options_too():
+    plain = tuple(range(2, 14))
+    assert Crossroads(pack="plain").pack == Crossroads(pack="2-13").pack == plain
+    assert Crossroads(pack=" 2,3 4-13").pack == plain
+    assert Crossroads.from_options({"pack": "plain"}).pack == plain
+    assert sorted(Crossroads(pack="plain").new(seed=1).layout) == list(plain)
+
+
+def test_a_deal_is_read_in_rows():
+    assert Crossroads(deal=EXAMPLE).deal == parse_layout(EXAMPLE)
+
+
+@pytest.mark.parametrize(
+    "options, error, words",
+    [
+        ({"pack": "2-5"}, ConfigError, "exactly 12 cards, but the pack has 4"),
+        ({"pack": "nope"}, ParseError, "not a card, a range or a pack name"),
+        ({"pack": ""}, ParseError, "empty"),
+        ({"rounds": 3}, ConfigError, "Rounds"),
+        ({"first": "2"}, ConfigError, "Who starts"),
+        ({"bridges": 2}, ConfigError, "no option 'bridges'"),
+    ],
+)
+def test_bad_options_are_refused_in_one_sentence(options, error, words):
+    with pytest.raises(error, match=words) as refused:
+        Crossroads.from_options(options)
+    message = str(refused.value)
+    assert message.endswith(".") and message.count(". ") == 0
+
+
+@pytest.mark.parametrize("pack", [5, [1, 2, "a"], "2-13,0", "6 10 / 7"])
+def test_bad_packs_given_to_the_constructor_are_refused_in_one_sentence(pack):
+    with pytest.raises((ConfigError, ParseError)):
+        Crossroads(pack=pack)

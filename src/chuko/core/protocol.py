@@ -151,7 +151,7 @@ class State(ABC):
         if self.outcome is not None:
             raise IllegalMove("The game is over.")
         if seat not in self.to_move:
-            raise IllegalMove(f"It is not seat {seat}'s turn.")
+            raise IllegalMove("It is not your turn.")
         self._apply(seat, move)
 
     @abstractmethod

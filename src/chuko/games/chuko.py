@@ -324,7 +324,7 @@ class State(BaseState):
 
     def random_move(self, seat: int, rng: Random) -> Move:
         if self._over or seat != self._seat:
-            raise IllegalMove(f"It is not seat {seat}'s turn.")
+            raise IllegalMove("It is not your turn.")
         card = self._pick(rng)
         return RESET_MOVE if card is None else _move(card)
 
