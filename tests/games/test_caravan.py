@@ -134,3 +134,21 @@ def test_frames_are_one_per_move_after_the_deal_ending_on_the_final_view():
         frames = Caravan.frames(state.record(), ["Ann"], seat)
         assert len(frames) == len(state.moves) + 1
         assert frames[-1]["view"] == state.view(seat)
+
+
+def test_packs_are_read_by_name_list_or_range_through_the_options_too():
+    plain = tuple(range(2, 14))
+    assert Caravan(pack="2-13").pack == Caravan(pack="plain").pack == plain
+    assert Caravan.from_options({"pack": "plain", "bridges": 3}) == Caravan(pack=plain, bridges=3)
+
+
+@pytest.mark.parametrize(
+    "options, error",
+    [({"pack": "2-12"}, ConfigError), ({"pack": "two"}, ParseError),
+     ({"bridges": 12}, ConfigError), ({"bridges": "many"}, ConfigError),
+     ({"rounds": 2}, ConfigError)],
+)
+def test_bad_options_are_refused_in_one_sentence(options, error):
+    with pytest.raises(error) as refused:
+        Caravan.from_options(options)
+    assert str(refused.value).endswith(".") and ". " not in str(refused.value)

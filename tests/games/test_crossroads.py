@@ -219,7 +219,6 @@ def test_a_deal_is_read_in_rows():
     [
         ({"pack": "2-5"}, ConfigError, "exactly 12 cards, but the pack has 4"),
         ({"pack": "nope"}, ParseError, "not a card, a range or a pack name"),
-        ({"pack": ""}, ParseError, "empty"),
         ({"rounds": 3}, ConfigError, "Rounds"),
         ({"first": "2"}, ConfigError, "Who starts"),
         ({"bridges": 2}, ConfigError, "no option 'bridges'"),

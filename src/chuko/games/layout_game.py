@@ -19,7 +19,6 @@ from chuko.core.layout import (
     layout_text,
     parse_layout,
 )
-from chuko.core.numbers import MAX_CARD
 from chuko.core.packs import PACKS, as_pack, pack_text
 from chuko.core.protocol import Game, Json, Observer, State
 
@@ -34,15 +33,15 @@ class LayoutGame(Game):
     def __post_init__(self) -> None:
         object.__setattr__(self, "pack", as_pack(self.pack))
         if self.deal is not None:
-            object.__setattr__(self, "deal", as_pack(self.deal))
+            # A deal is written in rows ('6 15 10 7 / 9 14 8 11 / 2 21 22 30') or is 12 cards.
+            deal = parse_layout(self.deal) if isinstance(self.deal, str) else as_pack(self.deal)
+            object.__setattr__(self, "deal", deal)
         cards = self.deal if self.deal is not None else self.pack
         if len(cards) != SIZE:
             what = "deal" if self.deal is not None else "pack"
             raise ConfigError(
                 f"{self.title} is dealt from exactly 12 cards, but the {what} has {len(cards)}."
             )
-        if any(not isinstance(c, int) or not 1 <= c <= MAX_CARD for c in cards):
-            raise ConfigError(f"Cards are whole numbers from 1 to {MAX_CARD:,}.")
         if self.deal is not None:
             object.__setattr__(self, "pack", tuple(sorted(self.deal)))
 
