@@ -118,6 +118,8 @@ class CaravanOutcome(Outcome):
 
 
 class CaravanState(LayoutState):
+    game: Caravan
+
     def __init__(self, game: Caravan, layout: tuple[int, ...]) -> None:
         self.game = game
         self.layout = layout
@@ -126,7 +128,7 @@ class CaravanState(LayoutState):
         self.caravan: list[tuple[int, bool]] = []
         self.bridges_used = 0
         self.moves: list[LayoutMove] = []
-        self._outcome: Outcome | None = None
+        self._outcome: CaravanOutcome | None = None
 
     @property
     def to_move(self) -> tuple[int, ...]:

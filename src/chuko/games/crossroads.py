@@ -135,6 +135,8 @@ class CrossroadsOutcome(Outcome):
 
 
 class CrossroadsState(LayoutState):
+    game: Crossroads
+
     def __init__(self, game: Crossroads, layout: tuple[int, ...], first: int) -> None:
         self.game = game
         self.layout = layout
