@@ -1,7 +1,10 @@
-"""`chuko solve crossroads|caravan`: exact values of layout positions.
+"""`chuko solve GAME`: exact answers about layout positions, for the games whose descriptor
+names this command; which solver serves a game, and what it answers, is the solvers'
+business (`chuko.solvers.answers`).
 
-With --deal, one position; without, one deal per line of standard input and one
-answer per line, so thousands of deals are solved in one process.
+With --deal, one position; without, one deal per line of standard input and one answer
+per line, so thousands of deals are solved in one process. The game's options are flags
+as in every command, except the pack: the deal gives the cards.
 """
 
 from __future__ import annotations
@@ -13,75 +16,29 @@ from collections.abc import Iterator
 
 from rich.table import Table
 
-from chuko.console import console
+import chuko
+from chuko.console import add_option_flags, console, option_values
 from chuko.core.errors import ChukoError, ConfigError, ParseError
-from chuko.core.layout import layout_text, parse_layout, parse_moves
-from chuko.core.protocol import Json
-from chuko.games.caravan import Caravan, CaravanState, parse_bridges
-from chuko.games.crossroads import Crossroads, CrossroadsState
-from chuko.solvers.caravan import CaravanSolver
-from chuko.solvers.crossroads import CrossroadsSolver
-
-HELP = {
-    "crossroads": "value of every move under perfect play (own points − opponent's)",
-    "caravan": "whether a deal can be won, a winning line and every move's outlook",
-}
+from chuko.core.layout import parse_layout, parse_moves
+from chuko.core.protocol import Json, State
+from chuko.games import game_class
+from chuko.solvers.answers import Answer, Solver, solver_for
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    game = game_class(game_id)
+    parser.description = f"{game.title}: {solver_for(game).about}."
+    parser.set_defaults(game=game_id)
     parser.add_argument(
         "--deal", help='the layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"; '
         "without it, deals are read from standard input, one per line",
     )
     parser.add_argument("--moves", default="", help='moves played so far, e.g. "A E BR"')
     parser.add_argument("--json", action="store_true", help="one JSON object per deal")
-    if game_id == "crossroads":
-        parser.add_argument("--first", type=int, choices=(1, 2), default=1,
-                            help="the player who takes the first card (default 1)")
-        parser.add_argument("--rounds", type=int, choices=(1, 2), default=1,
-                            help="2 for a two-round match (default 1)")
-    else:
-        parser.add_argument("--bridges", default="2",
-                            help="bridge limit 0–11 or easy/standard/hard (default 2)")
+    add_option_flags(parser, [o for o in game.descriptor.options if o.kind != "pack"])
 
 
-def solve_crossroads(deal: tuple[int, ...], moves: str, first: int, rounds: int) -> Json:
-    state = Crossroads(deal=deal, first=first - 1, rounds=rounds).new()
-    _play(state, moves)
-    solver = CrossroadsSolver(deal)
-    answer: Json = {"deal": layout_text(deal), "moves": [str(m) for m in state.moves]}
-    if not state.to_move:
-        totals = state.totals()
-        return {**answer, "to_move": None, "value": totals[0] - totals[1], "options": {},
-                "best": [], "over": True}
-    options = {str(m): v for m, v in solver.move_values(state).items()}
-    top = max(options.values())
-    return {
-        **answer,
-        "to_move": state.to_move[0] + 1,
-        "points": list(state.totals()),
-        "value": solver.value(state),
-        "options": options,
-        "best": [m for m, v in options.items() if v == top],
-    }
-
-
-def solve_caravan(deal: tuple[int, ...], moves: str, bridges: int) -> Json:
-    state = Caravan(deal=deal, bridges=bridges).new()
-    _play(state, moves)
-    solver = CaravanSolver(deal, bridges)
-    solution = solver.solution(state)
-    return {
-        "deal": layout_text(deal),
-        "bridges": bridges,
-        "moves": [str(m) for m in state.moves],
-        "winnable": solver.winnable(state),
-        "solution": None if solution is None else [str(m) for m in solution],
-        "options": {str(m): wins for m, wins in solver.options(state).items()},
-    }
-
-
-def _play(state: CrossroadsState | CaravanState, moves: str) -> None:
+def _play(state: State, moves: str) -> None:
     for number, move in enumerate(parse_moves(moves), 1):
         if not state.to_move:
             raise ParseError(f"Move {number} ({move}) comes after the game is over.")
@@ -91,21 +48,24 @@ def _play(state: CrossroadsState | CaravanState, moves: str) -> None:
             raise ParseError(f"Move {number} ({move}) is not legal: {error}") from None
 
 
-def _answers(args: argparse.Namespace) -> Iterator[tuple[int, str, Json | None, str | None]]:
+def _answer(solver: Solver, args: argparse.Namespace, text: str) -> Answer:
+    state = solver.start(option_values(args), parse_layout(text))
+    _play(state, args.moves)
+    return solver.answer(state)
+
+
+def _answers(args: argparse.Namespace) -> Iterator[tuple[int, str, Answer | None, str | None]]:
     """(line number, deal text, answer or None, error or None) for each deal asked."""
-    bridges = parse_bridges(args.bridges) if args.game == "caravan" else None
+    game = game_class(args.game)
+    solver = solver_for(game)
+    game.descriptor.read_options(option_values(args))  # a bad option fails once, not per line
     lines = [args.deal] if args.deal is not None else sys.stdin
     for number, line in enumerate(lines, 1):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
         try:
-            deal = parse_layout(text)
-            if args.game == "crossroads":
-                answer = solve_crossroads(deal, args.moves, args.first, args.rounds)
-            else:
-                answer = solve_caravan(deal, args.moves, bridges)
-            yield number, text, answer, None
+            yield number, text, _answer(solver, args, text), None
         except ChukoError as error:
             yield number, text, None, str(error)
 
@@ -113,44 +73,30 @@ def _answers(args: argparse.Namespace) -> Iterator[tuple[int, str, Json | None, 
 def run(args: argparse.Namespace) -> int:
     failed = False
     for number, text, answer, error in _answers(args):
-        if error is not None:
+        if answer is None:
             if args.deal is not None:
-                raise ConfigError(error)
+                raise ConfigError(str(error))
             failed = True
-            print(f"chuko: line {number}: {error}", file=sys.stderr)
+            print(f"{chuko.__name__}: line {number}: {error}", file=sys.stderr)
             if args.json:
-                print(json.dumps({"line": number, "input": text, "error": error}), flush=True)
-            continue
-        if args.json:
-            print(json.dumps(answer), flush=True)
+                problem: Json = {"line": number, "input": text, "error": error}
+                print(json.dumps(problem), flush=True)
+        elif args.json:
+            print(json.dumps(answer.data), flush=True)
         else:
-            _show(args.game, answer)
+            _show(answer)
     return 2 if failed else 0
 
 
-def _show(game: str, answer: Json) -> None:
-    console.print(f"[bold]{answer['deal']}[/]  moves: {' '.join(answer['moves']) or '—'}")
-    table = Table(box=None, padding=(0, 2))
-    table.add_column("move")
-    if game == "crossroads":
-        if answer["to_move"] is None:
-            console.print(f"The game is over: player 1 − player 2 = {answer['value']:+d}.\n")
-            return
-        console.print(
-            f"Player {answer['to_move']} to move; value {answer['value']:+d} "
-            f"(own points − opponent's under perfect play)"
-        )
-        table.add_column("value", justify="right")
-        for move, value in answer["options"].items():
-            style = "bold green" if move in answer["best"] else ""
-            table.add_row(f"[{style}]{move}[/]" if style else move, f"{value:+d}")
-    else:
-        verdict = "[green]winnable[/]" if answer["winnable"] else "[red]not winnable[/]"
-        console.print(f"Bridges {answer['bridges']}: {verdict}")
-        if answer["solution"]:
-            console.print("Winning line: " + " ".join(answer["solution"]))
-        table.add_column("can still win")
-        for move, wins in answer["options"].items():
-            table.add_row(move, "[green]yes[/]" if wins else "[red]no[/]")
-    console.print(table)
+def _show(answer: Answer) -> None:
+    console.print(f"[bold]{answer.data['deal']}[/]  moves: "
+                  f"{' '.join(answer.data['moves']) or '—'}")
+    console.print(answer.summary)
+    if answer.rows:
+        table = Table(box=None, padding=(0, 2))
+        table.add_column("move")
+        table.add_column(answer.column, justify="right")
+        for move, value, best in answer.rows:
+            table.add_row(f"[bold green]{move}[/]" if best else move, value)
+        console.print(table)
     console.print()
