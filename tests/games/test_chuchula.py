@@ -362,6 +362,7 @@ def test_frames_show_a_seat_only_its_own_hand_and_grouping_until_the_round_is_sc
         shown = " ".join(c[:-1] + "shdc"["♠♥♦♣".index(c[-1])]
                          for c in SHOWN_CARD.findall(frame["caption"]))
         assert _record_cards(shown) <= _record_cards(held)
+        assert (seat == mover) == bool(shown)
 
 
 def test_a_hundred_round_game_is_replayed_in_one_pass_each_deal_read_once(monkeypatch):
@@ -391,3 +392,76 @@ def test_a_replay_never_deals_a_round_its_record_does_not_hold():
     cut = {**record, "rounds": record["rounds"][:1], "draw": None}
     with pytest.raises(ParseError, match="ends before the deal of round 2"):
         Game.replay(cut)
+
+
+# --- words: each commit as a seat may know it ------------------------------------------------
+
+SECOND_GROUPING = "♠K♠Q♠J | ♠10♠9♠8 | ♠7♠6♠3 | ♥6♥5♥2 ; ♠2"  # the second seat's hand
+
+
+def _example_round(length):
+    """Two seats commit: Ann the rule text's example, Hard bot SECOND_GROUPING. Position 1
+    is a tie (K-Q-J against K-Q-J), 2 and 4 go to Hard bot, 3 to Ann."""
+    state = _state_with_hands(Game(players=2, length=length), parse_cards(EXAMPLE_HAND))
+    first, second = Grouping.parse(EXAMPLE_GROUPING), Grouping.parse(SECOND_GROUPING)
+    state.play(0, first)
+    return state, first, second
+
+
+def test_a_commit_is_secret_to_the_others_and_shown_to_its_author_in_suit_symbols():
+    state, first, _ = _example_round(length=2)
+    names = NAMES[:2]
+    assert state.describe(0, first, names, 0) == (
+        "You committed: K♦ Q♦ J♦ · A♠ 3♥ 2♦ · 9♣ 8♣ 7♥ · 4♠ 4♥ J♥, leaving out 5♠.")
+    assert state.describe(0, first, names, 1) == "Ann committed a grouping."
+    assert state.describe(0, first, names, None) == "Ann committed a grouping."
+
+
+def test_the_commit_that_completes_a_round_adds_its_points_and_the_cancelled_one():  # H5
+    state, _, second = _example_round(length=2)
+    state.play(1, second)
+    names = NAMES[:2]
+    result = "Position 1: Ann and you tied, so its point was cancelled."
+    assert state.describe(1, second, names, 1) == (
+        "You committed: K♠ Q♠ J♠ · 10♠ 9♠ 8♠ · 7♠ 6♠ 3♠ · 6♥ 5♥ 2♥, leaving out 2♠. "
+        f"Round 1: you took 2 points; Ann took 1. {result}")
+    assert state.describe(1, second, names, 0) == (
+        "Hard bot committed a grouping. Round 1: Hard bot took 2 points; you took 1. "
+        "Position 1: you and Hard bot tied, so its point was cancelled.")
+    assert state.describe(1, second, names, None) == (
+        "Hard bot committed a grouping. Round 1: Hard bot took 2 points; Ann took 1. "
+        "Position 1: Ann and Hard bot tied, so its point was cancelled.")
+
+
+def test_the_commit_that_ends_the_game_adds_the_outcome():
+    state, _, second = _example_round(length=1)
+    state.play(1, second)
+    caption = state.describe(1, second, NAMES[:2], 0)
+    assert caption.startswith("Hard bot committed a grouping. Round 1: Hard bot took 2 points")
+    assert caption.endswith(" " + state.outcome.describe(NAMES[:2], 0))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_round_result_names_each_player_once_with_points_that_add_up(players):
+    record = play_random(Game(players=players, length=4).new(seed=players),
+                         random.Random(players)).record()
+    names = NAMES[:players]
+    for seat in (*range(players), None):
+        frames = Game.frames(record, names, seat)
+        results = [f["caption"] for f in frames if "Round " in f["caption"]]
+        assert len(results) == 4
+        for number, caption in enumerate(results, 1):
+            assert "seat" not in caption.lower()
+            head = re.search(rf"Round {number}: (.*?)\.", caption)[1]
+            taken = {}
+            for part in head.split("; "):
+                if part == "nobody took a point":
+                    continue
+                found = re.fullmatch(r"(.+?) (?:took (\d+)(?: points?)?(?: each)?|none)", part)
+                for player in re.split(", | and ", found[1]):
+                    taken[player] = int(found[2] or 0)
+            if taken:
+                assert set(taken) == {"you" if s == seat else n for s, n in enumerate(names)}
+                assert list(taken.values()) == sorted(taken.values(), reverse=True)
+            cancelled = caption.count("its point was cancelled")
+            assert sum(taken.values()) + cancelled == 4

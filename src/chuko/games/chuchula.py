@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from random import Random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
 from chuko.core.descriptor import Descriptor, Option
@@ -24,6 +24,7 @@ from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.protocol import State as BaseState
 from chuko.core.rng import make_rng
+from chuko.core.words import count, listing, who
 
 __all__ = [
     "Game", "State", "Grouping", "GroupType", "parse_cards", "group_type", "group_strength",
@@ -96,6 +97,11 @@ def _strength_type(strength: int) -> GroupType:
 def describe_group(cards: Sequence[Card]) -> str:
     """'Kd Qd Jd (double sequence)'."""
     return f"{cards_text(_display_order(cards))} ({group_type(cards).label})"
+
+
+def _symbols(cards: Sequence[Card]) -> str:
+    """Cards as players read them: 'K♦ Q♦ J♦'."""
+    return " ".join(card.symbol_text for card in cards)
 
 
 def _display_order(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -389,6 +395,11 @@ class Position:
     tied: tuple[int, ...]
 
 
+def _named(seat: int, names: Sequence[str], for_seat: int | None) -> str:
+    """A seat named inside a sentence: 'you' or its name."""
+    return "you" if seat == for_seat else who(seat, names, for_seat)
+
+
 def score_position(groups: Sequence[Sequence[Card]]) -> Position:
     """Compare one group per seat (ruling H5)."""
     strengths = tuple(group_strength(g) for g in groups)
@@ -558,6 +569,58 @@ class State(BaseState):
     @property
     def outcome(self) -> Outcome | None:
         return self._outcome
+
+    def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:
+        """'Ann committed a grouping.': a grouping stays secret until its round is scored
+        (H4), so only the mover reads it. The commit that completes a round adds the
+        round's points as everyone saw them, and the one that ends the game the outcome."""
+        if seat == for_seat:
+            grouping = move if isinstance(move, Grouping) else Grouping.parse(str(move))
+            shown = " · ".join(_symbols(group) for group in grouping.groups)
+            text = f"You committed: {shown}, leaving out {grouping.leftover.symbol_text}."
+        else:
+            text = f"{names[seat]} committed a grouping."
+        scored = self._last_scored()
+        if scored is not None:
+            text += " " + self._round_result(scored, names, for_seat)
+        if self._outcome is not None:
+            text += " " + self._outcome.describe(names, for_seat)
+        return text
+
+    def _last_scored(self) -> int | None:
+        """The number of the round the last commit completed, or None."""
+        if self._outcome is not None:
+            return self.round_number
+        if self._current.moves or self.round_number == 1:
+            return None
+        return self.round_number - 1
+
+    def _round_result(self, number: int, names: Sequence[str], for_seat: int | None) -> str:
+        """'Round 2: you took 2 points; Hard bot took 1; Ann none.', then each point a tie
+        cancelled (H5): what everyone saw when the groups were shown. A verb before every
+        number keeps it apart from names that end in one ("Easy bot 2")."""
+        entry = self._rounds[number - 1]
+        taken = [0] * self.game.players
+        for position in entry.positions:
+            if position.winner is not None:
+                taken[position.winner] += 1
+        parts = []
+        for points in sorted(set(taken), reverse=True):
+            seats = [s for s in range(self.game.players) if taken[s] == points]
+            players = listing([_named(s, names, for_seat) for s in seats])
+            each = " each" if len(seats) > 1 else ""
+            if not points:
+                parts.append(f"{players} none" if parts else "nobody took a point")
+            elif not parts:
+                parts.append(f"{players} took {count(points, 'point')}{each}")
+            else:
+                parts.append(f"{players} took {points}{each}")
+        sentences = [f"Round {number}: {'; '.join(parts)}."]
+        for place, position in enumerate(entry.positions, 1):
+            if position.winner is None:
+                tied = listing([_named(s, names, for_seat) for s in position.tied])
+                sentences.append(f"Position {place}: {tied} tied, so its point was cancelled.")
+        return " ".join(sentences)
 
     def show_order(self, dealer: int) -> list[int]:
         """Seats in the order they show their groups: anticlockwise from the dealer (H6)."""
