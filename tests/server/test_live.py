@@ -29,11 +29,12 @@ def test_whole_game_against_server_bots_ends_and_replays(make_client, game, seat
     # The seat saw the bots move: versions advanced past its own moves.
     versions = [m["version"] for m in received if m["type"] == "state"]
     assert versions == sorted(versions) and versions[-1] >= 2
+    assert final["result"] and final["last"].endswith(final["result"])
     replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
-    assert replay["game"] == game
-    assert len(replay["frames"]) == final["version"] + 1 == len(replay["captions"])
-    assert replay["frames"][-1] == final["view"]
-    assert replay["captions"][0] == "The deal."
+    assert replay["game"] == game and replay["seats"][0]["name"] == "Host"
+    assert len(replay["frames"]) == final["version"] + 1
+    assert replay["frames"][-1] == {"view": final["view"], "caption": final["last"]}
+    assert replay["frames"][0]["caption"] == "The deal."
 
 
 def test_two_friends_play_crossroads_through_an_invite(make_client):
@@ -91,12 +92,15 @@ def test_state_snapshots_carry_the_protocol_fields_and_nothing_else(make_client)
     client = make_client()
     room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "bot", "level": "random"}])
     state = client.get(f"/api/rooms/{room['room']}?token={room['token']}").json()
-    assert set(state) == {"type", "room", "game", "seat", "status", "seats", "version", "view",
-                          "legal", "last", "hintable"}
+    assert set(state) == {"type", "room", "game", "title", "seat", "status", "seats", "version",
+                          "view", "legal", "last", "result", "simultaneous", "hints", "hintable"}
     assert state["seats"][1] == {"seat": 1, "kind": "bot", "level": "random",
-                                 "name": "Seat 1 (random bot)", "connected": True,
-                                 "joined": True}
+                                 "name": "Random bot", "connected": True, "joined": True}
+    assert state["seats"][0]["name"] == "Host"
     assert state["seats"][0]["connected"] is False  # no socket open yet
+    assert state["title"] == "Crossroads" and state["simultaneous"] is False
+    assert state["hints"] is True and state["hintable"] is True
+    assert state["last"] is None and state["result"] is None  # nothing played yet
 
 
 @pytest.mark.parametrize("game", ["crossroads", "caravan", "chuko", "chuchula"])

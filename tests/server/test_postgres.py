@@ -38,4 +38,4 @@ def test_postgres_game_survives_a_restart(game):
         with client.websocket_connect(url) as ws:
             assert play_out(ws, random_chooser(2))[-1]["status"] == "over"
         frames = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
-        assert frames["frames"][0]["seat"] == 0
+        assert frames["frames"][0]["view"]["seat"] == 0

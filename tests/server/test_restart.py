@@ -40,6 +40,8 @@ def test_crossroads_restart_mid_game_then_finish(db_url):
         after = client.get(f"/api/rooms/{room['room']}?token={room['token']}").json()
         assert after["view"] == before["view"] and after["version"] == 6
         assert after["legal"] == before["legal"]
+        # The last move's sentence is rebuilt from the record.
+        assert after["last"] == before["last"] and after["last"].startswith("Easy bot")
         with client.websocket_connect(url) as ws:
             received = play_out(ws, choose)
         assert received[-1]["view"]["outcome"] is not None

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -227,7 +227,8 @@ async def _pump(websocket: WebSocket, client: Client) -> None:
             return
 
 
-async def _handle(hub: Hub, room: Room, seat: int | None, message: dict) -> dict | None:
+async def _handle(hub: Hub, room: Room, seat: int | None,
+                  message: Mapping[str, Any]) -> dict | None:
     """One client message → the reply for that client only (None when the broadcast of an
     accepted move is the answer)."""
     text = message.get("text")

@@ -20,7 +20,7 @@ import secrets
 from collections import deque
 from dataclasses import dataclass, field, fields
 from random import Random
-from typing import Any
+from typing import Any, cast
 
 from chuko.bots import Adviser, make_adviser, make_bot
 from chuko.core.descriptor import Descriptor
@@ -264,7 +264,7 @@ class Hub:
 
     def _make_bots(self, room: Room) -> None:
         for seat in room.seats:
-            if seat.kind == "bot":
+            if seat.kind == "bot" and seat.level is not None:
                 options = self.bot_options.get(room.game_id, {}).get(seat.level, {})
                 seat.bot = make_bot(room.game_id, seat.level, self._child_rng(), **options)
 
@@ -432,15 +432,16 @@ class Hub:
     async def hint(self, room: Room, seat: int | None) -> Json:
         if seat is None:
             raise Forbidden("Spectators get no hints.")
-        if room.adviser is None:
-            # Made once per room: an adviser may keep what it learns about the deal.
-            room.adviser = await asyncio.to_thread(make_adviser, room.state.game)
-        if room.adviser is None:
+        if room.descriptor.hints is None:
             raise ConfigError(f"{room.descriptor.title} gives no hints.")
         if not room.hintable:
             raise ConfigError("Hints are only for games without a second human player.")
         if room.status != "playing" or seat not in room.state.to_move:
             raise ConfigError("Hints are given on your turn.")
+        if room.adviser is None:
+            # Made once per room: an adviser may keep what it learns about the deal. The
+            # descriptor names a provider (checked above), so one is made.
+            room.adviser = cast(Adviser, await asyncio.to_thread(make_adviser, room.state.game))
         state = room.state.copy()
         return {"type": "hint", **await asyncio.to_thread(room.adviser.hint, state, seat)}
 

@@ -124,8 +124,8 @@ def make_engine(url: str) -> Engine:
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         path = parsed.database
-        memory = not path or path == ":memory:"
-        if not memory:
+        memory = path in (None, "", ":memory:")
+        if path and not memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
             parsed,
