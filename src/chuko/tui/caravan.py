@@ -17,6 +17,7 @@ from .layout import (
     card_words,
     chain,
     deal_options,
+    layout_names,
     layout_table,
 )
 
@@ -51,17 +52,16 @@ def run(args: argparse.Namespace) -> int:
         console.print(layout_table(view))
         console.print(f"Caravan ({len(state.caravan)}/12): {chain(state.caravan)}")
         console.print(f"Bridges used: {state.bridges_used} of {game.bridges}")
-        if state.outcome:
-            if state.outcome.winners:
-                console.print("[bold green]You win: all 12 cards are in the caravan![/]")
-            else:
-                console.print(f"[bold red]No win. {state.outcome.reason}[/]")
-                start = Caravan(deal=state.layout, bridges=game.bridges).new()
-                line = solver.solution(start)
-                console.print("This deal could be won: " + " ".join(map(str, line))
-                              if line else "This deal cannot be won at all.")
 
-    def describe(state: CaravanState, move: LayoutMove) -> str:
+    def ending(state: CaravanState) -> None:
+        """After a loss, whether the deal could have been won, and how."""
+        if state.outcome and not state.outcome.winners:
+            start = Caravan(deal=state.layout, bridges=game.bridges).new()
+            line = solver.solution(start)
+            console.print("This deal could be won: " + " ".join(map(str, line))
+                          if line else "This deal cannot be won at all.")
+
+    def preview(state: CaravanState, move: LayoutMove) -> str:
         card = card_words(state.layout[move.position])
         if move.end is None:
             return f"take {card} to start the caravan"
@@ -81,11 +81,12 @@ def run(args: argparse.Namespace) -> int:
         state=state,
         humans={0},
         bots={},
+        names=layout_names({}, game.players),
         show=show,
-        describe=describe,
+        preview=preview,
         hint_values=hint_values,
         help_text=RULES,
-        seat_name=lambda seat: "You",
+        ending=ending,
     )
     console.print(RULES)
     return session.run()

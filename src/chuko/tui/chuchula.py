@@ -17,6 +17,7 @@ from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
 from chuko.core.rng import make_rng
+from chuko.core.words import seat_names
 from chuko.games.chuchula import (
     Game,
     Grouping,
@@ -28,7 +29,7 @@ from chuko.games.chuchula import (
 )
 from chuko.solvers.chuchula_advisor import advise
 
-HELP = {"chuchula": "play Chuchula against bots (you are seat 0)"}
+HELP = {"chuchula": "play Chuchula against bots"}
 
 COMMANDS_HELP = """[bold]Four groups of three, strongest first; the 13th card is out of play.[/]
   [cyan]As Ks Qs[/] or [cyan]1 2 3[/]  a group: its cards, or their numbers in your hand
@@ -68,14 +69,16 @@ class _Table:
     def __init__(self, args: argparse.Namespace) -> None:
         mode, length = parse_mode(args.mode)
         self.game = Game(args.players, mode, length)
-        levels = parse_levels(args.vs, "chuchula", args.players - 1)
+        levels = parse_levels(args.vs, Game.id, args.players - 1)
         seed = args.seed
         self.state: State = self.game.new(seed)
         self.bots = {
-            seat: make_bot("chuchula", level, make_rng(None if seed is None else seed + seat))
+            seat: make_bot(Game.id, level, make_rng(None if seed is None else seed + seat))
             for seat, level in enumerate(levels, 1)
         }
-        self.names = ["You"] + [f"Seat {s} ({bot.level})" for s, bot in self.bots.items()]
+        # The person's name is only read as "You" (the sentences are written for seat 0).
+        bots = (f"{bot.level.capitalize()} bot" for bot in self.bots.values())
+        self.names = seat_names(["You", *bots])
 
     def scores_line(self) -> str:
         scores = self.state.scores
@@ -94,8 +97,12 @@ class _Table:
         console.print(f"Dealer: {self.names[view['dealer']]}.   " + self.scores_line())
         self.commit_grouping(parse_cards(" ".join(view["hand"])))
         for seat in self.state.to_move:
-            self.state.play(seat, self.bots[seat].choose(self.state.view(seat), []))
+            self.played(seat, self.bots[seat].choose(self.state.view(seat), []))
         self.show_reveal(self.state.view(0)["rounds"][-1])
+
+    def played(self, seat: int, grouping: Grouping) -> None:
+        self.state.play(seat, grouping)
+        console.print(f"  {self.state.describe(seat, grouping, self.names, 0)}")
 
     def commit_grouping(self, hand: tuple[Card, ...]) -> None:
         """Ask for groups until the player commits a grouping the engine accepts."""
@@ -110,7 +117,7 @@ class _Table:
                 console.print(f"Left out: {card_markup(leftover)}")
                 if ask("Commit this grouping? [y/n]").lower() in {"y", "yes"}:
                     try:
-                        self.state.play(0, grouping)  # the engine has the last word (ruling H4)
+                        self.played(0, grouping)  # the engine has the last word (ruling H4)
                     except IllegalMove as error:
                         warn(str(error))
                         groups.clear()
@@ -166,8 +173,8 @@ class _Table:
     def try_group(self, text: str, hand: tuple[Card, ...], groups: list, used: set) -> None:
         words = text.replace(",", " ").split()
         try:
-            numbers = [whole_number(w) for w in words]
-            if words and None not in numbers:
+            numbers = [n for n in map(whole_number, words) if n is not None]
+            if words and len(numbers) == len(words):
                 if any(not 1 <= n <= len(hand) for n in numbers):
                     raise ParseError(f"Card numbers go from 1 to {len(hand)}.")
                 cards = tuple(hand[n - 1] for n in numbers)
@@ -217,7 +224,7 @@ class _Table:
         console.rule("Final ranking")
         for place, seat in enumerate(self.state.ranking, 1):
             console.print(f"  {place}. {self.names[seat]:<16} {self.state.scores[seat]} point(s)")
-        console.print(f"[bold]{outcome.reason}[/]")
+        console.print(f"[bold]{outcome.describe(self.names, 0)}[/]")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from chuko.console import Quit, ask, console, warn
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.numbers import factor_text
 from chuko.core.rng import make_rng
+from chuko.core.words import seat_names, who
 from chuko.games.chuko import Game, Move, State
 
 HELP = {"chuko": "play Chükö against bots (share a factor, go lower, or reset)"}
@@ -53,17 +54,18 @@ def run(args: argparse.Namespace, you: int = 0) -> int:
     rng = make_rng(args.seed)
     state = game.new(rng=rng)
     bots: dict[int, Any] = {}
-    names = {you: "You"}
+    labels = ["Player"] * game.players
     for seat, level in zip((s for s in range(game.players) if s != you), levels, strict=True):
         options = {"time_limit": args.hard_time} if level == "hard" else {}
         bots[seat] = make_bot(Game.id, level, Random(rng.getrandbits(64)), **options)
-        names[seat] = f"Seat {seat} ({level})"
+        labels[seat] = f"{level.capitalize()} bot"
+    names = seat_names(labels)
     console.print(RULES)
     console.print(
         f"\n{game.players} players, pack {', '.join(map(str, game.pack))}, "
-        f"{game.hand_size} cards each. You are seat {you}."
+        f"{game.hand_size} cards each."
     )
-    console.print("You start." if state.first == you else f"{names[state.first]} starts.")
+    console.print(f"{who(state.first, names, you)} start{'' if state.first == you else 's'}.")
     try:
         return _play(state, you, bots, names)
     except Quit:
@@ -71,59 +73,28 @@ def run(args: argparse.Namespace, you: int = 0) -> int:
         return 0
 
 
-def _play(state: State, you: int, bots: dict[int, Any], names: dict[int, str]) -> int:
-    seen = 0  # turns already told to the player
+def _play(state: State, you: int, bots: dict[int, Any], names: list[str]) -> int:
     while state.outcome is None:
         seat = state.to_move[0]
         if seat in bots:
-            bot = bots[seat]
-            state.play(seat, bot.choose(state.view(seat), state.legal_moves(seat)))
-            continue
-        seen = _tell(state.view(you), seen, names)
-        _turn(state, you)
-        seen = len(state.view(you)["turns"])
-    _tell(state.view(you), seen, names)
-    outcome = state.outcome
-    if state.winner is None:
-        console.print(f"[bold]Game over:[/] {outcome.reason}")
-    elif state.winner == you:
-        console.print("[bold green]You win![/]")
-    else:
-        console.print(f"[bold]{names[state.winner]} wins.[/]")
+            move = bots[seat].choose(state.view(seat), state.legal_moves(seat))
+            state.play(seat, move)
+            _said(state, seat, move, names, you)
+        else:
+            _turn(state, you, names)
+    console.print(f"[bold]{state.outcome.describe(names, you)}[/]")
     return 0
 
 
-def _tell(view: dict[str, Any], seen: int, names: dict[int, str]) -> int:
-    """Say what happened since the player last looked; return how many turns are told."""
-    turns = view["turns"]
-    for turn in turns[seen:]:
-        who = names[turn["seat"]]
-        if "recycled" in turn:
-            count = len(turn["recycled"])
-            console.print(
-                f"  [dim]The play pile was shuffled into a new draw pile ({count} cards).[/]"
-            )
-        if turn["kind"] == "play":
-            console.print(f"  {who} played [bold]{turn['card']}[/].")
-        elif "card" in turn:
-            if turn.get("free"):
-                how = "nothing to draw"
-            elif turn["seat"] == view["seat"]:
-                how = f"drew {turn['drew']}"
-            else:
-                how = "drew a card"
-            console.print(f"  {who} reset ({how}) and played [bold]{turn['card']}[/].")
-        if turn["chuko"]:
-            verb = "are" if turn["seat"] == view["seat"] else "is"
-            console.print(f"  [bold magenta]chükö![/] {who} {verb} down to one card.")
-    return len(turns)
+def _said(state: State, seat: int, move: Move, names: list[str], you: int) -> None:
+    """The engine's sentence about the move just played, as the player may know it."""
+    console.print(f"  {state.describe(seat, move, names, you)}")
 
 
-def _table(view: dict[str, Any], playable: set[int]) -> None:
+def _table(view: dict[str, Any], playable: set[int], names: list[str]) -> None:
     top = view["top"]
     sizes = ", ".join(
-        f"{'you' if s == view['seat'] else f'seat {s}'} {n}"
-        for s, n in enumerate(view["hand_sizes"])
+        f"{who(s, names, view['seat'])} {n}" for s, n in enumerate(view["hand_sizes"])
     )
     console.print(
         f"\nTop card: [bold yellow]{top}[/] ({factor_text(top)})   "
@@ -146,20 +117,15 @@ def _choices(moves: list[Move]) -> dict[str, Move]:
     return choices
 
 
-def _turn(state: State, you: int) -> None:
+def _turn(state: State, you: int, names: list[str]) -> None:
     """One turn of the player: a normal play, or a reset and then the card after it."""
     while True:
         view = state.view(you)
         moves = state.legal_moves(you)
-        _table(view, {m.card for m in moves if not m.is_reset})
+        _table(view, {m.card for m in moves if m.card is not None}, names)
         choices = _choices(moves)
         if view["phase"] == "reset":
             drawn = view["drawn"]
-            recycled = view["turns"][-1].get("recycled")
-            if recycled:
-                console.print(
-                    f"The play pile was shuffled into a new draw pile ({len(recycled)} cards)."
-                )
             if drawn is None:
                 console.print("Nothing to draw or recycle: play any card (a free reset).")
             else:
@@ -171,6 +137,7 @@ def _turn(state: State, you: int) -> None:
                 console.print("No card of yours may follow: you must reset.")
             console.print("  ".join([*listed, "r) reset: draw, then play any card"]))
         move = _read_move(state, you, choices)
+        _said(state, you, move, names, you)
         if not move.is_reset:
             return
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 
-from chuko.bots import make_bot, parse_levels
+from chuko.bots import Bot, make_bot, parse_levels
 from chuko.console import console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
+from chuko.core.words import who
 from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.solvers.crossroads import CrossroadsSolver
 
@@ -19,6 +20,7 @@ from .layout import (
     card_words,
     chain,
     deal_options,
+    layout_names,
     layout_table,
 )
 
@@ -47,12 +49,14 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 def run(args: argparse.Namespace) -> int:
     rng = make_rng(args.seed)
     human_pair = args.vs.strip().lower() == "human"
-    level = None if human_pair else parse_levels(args.vs, "crossroads", 1)[0]
+    level = "" if human_pair else parse_levels(args.vs, Crossroads.id, 1)[0]
     first = {"me": 0, "them": 1, "random": None}[args.first]
     game = Crossroads(**deal_options(args), rounds=args.rounds, first=first)
     state = game.new(seed=rng.randrange(2**32))
     solver = CrossroadsSolver(state.layout)
-    names = ("Player 1", "Player 2") if human_pair else ("You", f"{level.title()} bot")
+    bots: dict[int, Bot] = {} if human_pair else {1: make_bot(Crossroads.id, level, rng)}
+    names = layout_names(bots, game.players)
+    reader = None if human_pair else 0
 
     def show(state: CrossroadsState) -> None:
         view = state.view(0)
@@ -60,17 +64,10 @@ def run(args: argparse.Namespace) -> int:
         console.print(layout_table(view))
         for seat in (0, 1):
             pieces = [(c, True) for c in state.trails[seat]]
-            console.print(f"{names[seat]:>12} [bold]{state.totals()[seat]}[/] pts  "
+            console.print(f"{who(seat, names, reader):>12} [bold]{state.totals()[seat]}[/] pts  "
                           f"{chain(pieces)}")
-        if state.outcome:
-            totals = state.outcome.scores
-            winners = state.outcome.winners
-            winner = names[winners[0]] if winners else None
-            verdict = ("A draw." if winner is None
-                       else "You win!" if winner == "You" else f"{winner} wins.")
-            console.print(f"[bold green]Game over: {totals[0]}–{totals[1]}. {verdict}[/]")
 
-    def describe(state: CrossroadsState, move: LayoutMove) -> str:
+    def preview(state: CrossroadsState, move: LayoutMove) -> str:
         card = state.layout[move.position]
         trail = state.trails[state.to_move[0]]
         if move.end is None:
@@ -85,13 +82,13 @@ def run(args: argparse.Namespace) -> int:
 
     session = LayoutSession(
         state=state,
-        humans={0, 1} if human_pair else {0},
-        bots={} if human_pair else {1: make_bot("crossroads", level, rng)},
+        humans={0, 1} - set(bots),
+        bots=bots,
+        names=names,
         show=show,
-        describe=describe,
+        preview=preview,
         hint_values=hint_values,
         help_text=RULES,
-        seat_name=lambda seat: names[seat],
     )
     console.print(RULES)
     return session.run()

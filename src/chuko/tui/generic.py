@@ -20,8 +20,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from chuko.bots import Adviser, Bot, make_adviser, make_bot, parse_levels
-from chuko.console import Quit, ask, console, warn
-from chuko.core.descriptor import Option
+from chuko.console import Quit, add_option_flags, ask, console, option_values, warn
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
@@ -41,18 +40,6 @@ COMMANDS = """[cyan]number[/] or [cyan]letter[/]  the move with that label
 [cyan]rules[/]       the game's rules      [cyan]help[/]  this list      [cyan]quit[/]  leave"""
 
 
-def _flag(option: Option) -> str:
-    return "--" + option.name.replace("_", "-")
-
-
-def _option_help(option: Option) -> str:
-    words = [option.help or option.label]
-    if option.kind == "choice" and option.choices:
-        words.append("one of " + ", ".join(map(str, option.choices)))
-    words.append(f"default {option.default}")
-    return "; ".join(words).replace("%", "%%")
-
-
 def _default_level(levels: Sequence[str]) -> str:
     return "easy" if "easy" in levels else levels[0]
 
@@ -60,9 +47,7 @@ def _default_level(levels: Sequence[str]) -> str:
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     described = game_class(game_id).descriptor
     parser.set_defaults(game=game_id)
-    for option in described.options:
-        parser.add_argument(_flag(option), dest=f"option_{option.name}", metavar="VALUE",
-                            help=_option_help(option))
+    add_option_flags(parser, described.options)
     levels = ", ".join((*described.levels, HUMAN))
     parser.add_argument("--vs", default=_default_level(described.levels),
                         help=f"who plays the other seats: {levels} (one for all, or one per "
@@ -233,8 +218,7 @@ def run(args: argparse.Namespace) -> int:
     if not described.lists_moves:
         raise ConfigError(f"{described.title} does not list its moves, so it needs a "
                           "terminal screen of its own.")
-    game = rules.from_options({o.name: getattr(args, f"option_{o.name}", None)
-                               for o in described.options})
+    game = rules.from_options(option_values(args))
     you = 0
     others = [seat for seat in range(game.players) if seat != you]
     lineup = _lineup(args.vs, described.id, len(others))

@@ -10,16 +10,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar, cast
 
 from rich.table import Table
 from rich.text import Text
 
+from chuko.bots import Bot
 from chuko.console import Quit, ask, console, warn
 from chuko.core.errors import ChukoError
 from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove, parse_layout
 from chuko.core.numbers import factor_text, whole_number
 from chuko.core.packs import parse_pack
 from chuko.core.protocol import State
+from chuko.core.words import seat_names
 
 
 def add_deal_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,24 +67,37 @@ def chain(pieces: list[tuple[int, bool]]) -> str:
     return f"[dim]L ◀[/] {body} [dim]▶ R[/]"
 
 
-@dataclass
-class LayoutSession:
-    """One game at the terminal: who is human, how bots move, how moves are described."""
+def layout_names(bots: dict[int, Bot], players: int) -> list[str]:
+    """Seat names: "Easy bot" and the like for bots, "Player" for people (the one person
+    playing against bots reads "You")."""
+    return seat_names([f"{bots[s].level.capitalize()} bot" if s in bots else "Player"
+                       for s in range(players)])
 
-    state: State
+
+LayoutState = TypeVar("LayoutState", bound=State)
+
+
+@dataclass
+class LayoutSession(Generic[LayoutState]):
+    """One game at the terminal: who is a person, how bots move, what a move would do
+    (`preview`, beside each listed move) and, once played, the engine's sentence about it."""
+
+    state: LayoutState
     humans: set[int]
-    bots: dict[int, object]
-    show: Callable[[State], None]
-    describe: Callable[[State, LayoutMove], str]
-    hint_values: Callable[[State], dict[LayoutMove, str]]
+    bots: dict[int, Bot]
+    names: list[str]
+    show: Callable[[LayoutState], None]
+    preview: Callable[[LayoutState, LayoutMove], str]
+    hint_values: Callable[[LayoutState], dict[LayoutMove, str]]
     help_text: str
-    seat_name: Callable[[int], str]
-    history: list[State] = field(default_factory=list)
+    ending: Callable[[LayoutState], None] = lambda state: None  # more to say after the result
+    history: list[LayoutState] = field(default_factory=list)
 
     @property
-    def can_undo(self) -> bool:
-        # undo is fair only when no other person sees the game
-        return len(self.humans) == 1
+    def reader(self) -> int | None:
+        """The seat the sentences say "You" to: the one person against bots; people sharing
+        the keyboard read them as onlookers. Undo is fair only then, too."""
+        return next(iter(self.humans)) if len(self.humans) == 1 else None
 
     def run(self) -> int:
         try:
@@ -90,28 +106,32 @@ class LayoutSession:
                 if seat in self.humans:
                     self.human_turn(seat)
                 else:
-                    self.bot_turn(seat)
+                    bot = self.bots[seat]
+                    self.played(seat, bot.choose(self.state.view(seat),
+                                                 self.state.legal_moves(seat)))
         except Quit:
             console.print("Goodbye.")
             return 0
+        outcome = self.state.outcome
+        assert outcome is not None  # nobody is to move only once the game is over
         self.show(self.state)
+        console.print(f"[bold]{outcome.describe(self.names, self.reader)}[/]")
+        self.ending(self.state)
         return 0
 
-    def bot_turn(self, seat: int) -> None:
-        bot = self.bots[seat]
-        move = bot.choose(self.state.view(seat), self.state.legal_moves(seat))
-        console.print(f"[magenta]{self.seat_name(seat)}[/] plays [bold]{move}[/]: "
-                      f"{self.describe(self.state, move)}")
-        self.state.play(seat, move)
+    def played(self, seat: int, move: LayoutMove) -> None:
+        self.state.play(seat, move)  # raises before anything changes
+        console.print(f"  {self.state.describe(seat, move, self.names, self.reader)}")
 
     def human_turn(self, seat: int) -> None:
         self.show(self.state)
         moves = self.state.legal_moves(seat)
-        for number, move in enumerate(moves, 1):
-            console.print(f"  [cyan]{number:>2}[/]) [bold]{str(move):<4}[/] "
-                          f"{self.describe(self.state, move)}")
+        for label, move in enumerate(moves, 1):
+            console.print(f"  [cyan]{label:>2}[/]) [bold]{str(move):<4}[/] "
+                          f"{self.preview(self.state, move)}")
+        asking = "Your move" if seat == self.reader else f"{self.names[seat]}, your move"
         while True:
-            text = ask(f"{self.seat_name(seat)}, your move (number, notation, hint, help):")
+            text = ask(f"{asking} (number, notation, hint, help):")
             if not text:
                 continue
             command = text.lower()
@@ -137,12 +157,12 @@ class LayoutSession:
                     warn(str(error))
 
     def push(self, seat: int, move: LayoutMove) -> None:
-        before = self.state.copy()
-        self.state.play(seat, move)  # raises before anything changes
+        before = cast(LayoutState, self.state.copy())  # a copy is of the state's own class
+        self.played(seat, move)
         self.history.append(before)
 
     def undo(self) -> bool:
-        if not self.can_undo:
+        if self.reader is None:
             warn("Undo is for games against bots only.")
             return False
         if not self.history:

@@ -1,0 +1,110 @@
+"""The `chuko` command is built from the registry: every registered game appears in its
+help under the verbs it serves, `chuko rules` shows any game's rules, and the dispatcher
+and the terminal's generic screens name no game."""
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chuko.games import descriptor, descriptors, game_ids, rules_text
+
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "chuko"
+GAME_BLIND = ["cli/main.py", "cli/rules.py", "tui/menu.py", "tui/generic.py"]
+
+
+def test_help_lists_every_registered_game_with_its_title_and_summary(run_chuko):
+    status, out, _ = run_chuko("--help")
+    assert status == 0
+    for described in descriptors():
+        assert described.id in out and f"{described.title} — {described.summary}" in out
+    assert "rules" in out and "play" in out
+
+
+@pytest.mark.parametrize("verb", ["play", "rules"])
+def test_play_and_rules_help_list_every_registered_game(run_chuko, verb):
+    status, out, _ = run_chuko(verb, "--help")
+    flat = " ".join(out.split())  # argparse wraps long lines
+    assert status == 0
+    for described in descriptors():
+        assert f"{described.id} {described.title} — {described.summary}" in flat
+
+
+def test_a_verb_a_game_names_for_itself_lists_just_the_games_that_serve_it(run_chuko):
+    verb = "solve"
+    serving = [d for d in descriptors() if verb in d.commands]
+    assert serving, "a game of this package names its own solve command"
+    status, out, _ = run_chuko(verb, "--help")
+    assert status == 0
+    for described in descriptors():
+        assert (f"{described.title} —" in out) == (described in serving)
+
+
+def test_game_then_verb_works_like_verb_then_game(run_chuko):
+    game = game_ids()[0]
+    assert run_chuko(game, "rules", "--json") == run_chuko("rules", game, "--json")
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_rules_json_gives_the_id_title_and_markdown(run_chuko, game):
+    status, out, err = run_chuko("rules", game, "--json")
+    assert status == 0, err
+    assert json.loads(out) == {"id": game, "title": descriptor(game).title,
+                               "markdown": rules_text(game)}
+
+
+def test_rules_off_a_terminal_are_the_markdown_as_written(run_chuko):
+    game = game_ids()[0]
+    for argv in (["rules", game], ["rules", game, "--plain"]):
+        status, out, _ = run_chuko(*argv)
+        assert status == 0 and out.strip() == rules_text(game).strip()
+
+
+def test_missing_rules_are_one_line_and_status_2(run_chuko, monkeypatch):
+    def missing(game_id):
+        raise FileNotFoundError(game_id)
+
+    monkeypatch.setattr("chuko.cli.rules.rules_text", missing)
+    status, out, err = run_chuko("rules", game_ids()[0])
+    assert status == 2 and out == ""
+    assert err.startswith("chuko: The rules of") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["dance"], ["play", "chess"], ["rules"], ["rules", "chess"], ["simulate"],
+    ["rules", "--json"],
+])
+def test_errors_are_one_line_and_status_2(run_chuko, argv):
+    status, out, err = run_chuko(*argv)
+    assert status == 2
+    assert err.startswith("chuko: ") and err.count("\n") == 1, err
+
+
+def test_only_the_module_of_the_chosen_verb_and_game_is_imported():
+    code = ("import sys; from chuko.cli.main import main; main(['rules', sys.argv[1], '--json']);"
+            "print(sorted(m for m in sys.modules if m.startswith(('chuko.tui', 'chuko.server',"
+            " 'chuko.analysis', 'chuko.cli.'))), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, game_ids()[0]], capture_output=True,
+                          text=True, check=True, timeout=60)
+    assert done.stderr.splitlines()[-1] == "['chuko.cli.main', 'chuko.cli.rules']"
+
+
+@pytest.mark.parametrize("path", GAME_BLIND)
+def test_the_dispatcher_and_the_generic_screens_name_no_game(path):
+    ids = set(game_ids())
+    tree = ast.parse((SOURCE / path).read_text(encoding="utf-8"))
+    named = [node.value for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and node.value in ids]
+    assert named == []
+
+
+def test_the_terminal_screens_never_import_the_command_line():
+    for path in sorted((SOURCE / "tui").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+        imported += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for a in node.names]
+        assert not [m for m in imported if m and m.startswith("chuko.cli")], path.name
