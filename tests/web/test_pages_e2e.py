@@ -1,21 +1,52 @@
-"""The home page lists every registered game with its form; each rules page brings its game
-first."""
+"""The generic pages: the home page lists every registered game from /api/games with its
+form, the rules page renders each game's Markdown (safely), and none of those pages names a
+game."""
+
+import re
+from pathlib import Path
 
 import pytest
 
-from chuko.games import GAMES, game_module
+from chuko.games import descriptor, game_ids, rules_text
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "chuko" / "web"
+# Every page that serves all games alike; the per-game screens (chuko.js, …) may know theirs.
+GENERIC = ["index.html", "room.html", "replay.html", "rules.html", "style.css", *(
+    f"js/{name}.js" for name in
+    ("home", "room", "replay", "rules", "dom", "seats", "store", "socket", "generic", "markdown")
+)]
 
 
-def test_home_lists_every_game_with_options_and_seats(pages, shot):
-    page = pages.new(390, 844)
+def test_home_lists_every_registered_game_from_the_catalog(pages, shot):
+    page = pages.new()
     page.goto("/")
     page.locator(".game-panel").first.wait_for()
-    assert sorted(page.locator(".game-panel").evaluate_all("els => els.map(e => e.dataset.game)")) \
-        == sorted(GAMES)
+    catalog = page.request.get("/api/games").json()
+    assert [game["id"] for game in catalog] == game_ids()
+    panels = page.locator(".game-panel")
+    assert panels.evaluate_all("els => els.map(e => e.dataset.game)") == game_ids()
+    for game in catalog:
+        panel = page.locator(f".game-panel[data-game='{game['id']}']")
+        assert panel.locator("h2").inner_text() == game["title"]
+        blurb = panel.locator(".blurb").inner_text()
+        assert blurb.lower().startswith(game["summary"][:20].lower()) and blurb.endswith(".")
+        names = panel.locator("form [name]").evaluate_all("els => els.map(e => e.name)")
+        assert [o["name"] for o in game["options"]] == [n for n in names if "seat-" not in n]
+        players = {o["name"]: o["default"] for o in game["options"]}.get("players")
+        assert panel.locator(".seat-row").count() == (players or game["min_players"])
+        levels = panel.locator(".seat-row select").nth(1).locator("option").all_inner_texts()
+        assert levels == game["levels"]
+    shot(page, "home")
+
+
+def test_home_grows_the_seats_with_the_players_option_on_a_phone(pages, shot):
+    page = pages.new(390, 844)
+    page.goto("/")
     chuko = page.locator("#game-chuko")
     chuko.locator("[name='players']").fill("4")
     chuko.locator("[name='players']").dispatch_event("input")
     assert chuko.locator(".seat-row").count() == 4
+    assert chuko.locator(".players").inner_text() == "2+ players"  # no upper limit (K3)
     shot(page, "home-phone")
 
 
@@ -30,12 +61,97 @@ def test_home_shows_the_servers_refusal_of_bad_options(pages):
     assert "12" in error.inner_text()  # a layout game is dealt from exactly 12 cards (G3)
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_rules_page_shows_its_game_first(pages, shot, game):
+def headings(game: str) -> list[str]:
+    """The headings a rules page shows: the Markdown's, under the game's title when the text
+    does not open with its own."""
+    text = rules_text(game)
+    found = [line.lstrip("#").strip().replace("`", "").replace("*", "")
+             for line in text.splitlines() if re.match(r"#{1,6} ", line)]
+    opens_titled = text.lstrip().startswith("# ")
+    return found if opens_titled else [descriptor(game).title, *found]
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_rules_page_renders_the_games_markdown(pages, shot, game):
     page = pages.new()
     page.goto(f"/rules/{game}")
-    first = page.locator("main.rules > section").first
-    first.locator("h2").wait_for()
-    assert first.get_attribute("id") == game
-    assert first.locator("h2").inner_text() == game_module(game).Game.title
+    article = page.locator(f"#rules[data-game='{game}']")
+    article.wait_for()
+    assert article.locator("h1, h2, h3, h4, h5, h6").all_inner_texts() == headings(game)
+    assert article.locator("p").count() >= 1
+    assert page.locator(".rules-nav a.current").inner_text() == descriptor(game).title
+    assert page.locator(".rules-nav a").count() == len(game_ids())
     shot(page, f"rules-{game}")
+
+
+def test_rules_of_an_unknown_game_are_a_not_found_page(pages):
+    page = pages.new()
+    assert page.goto("/rules/no-such-game").status == 404
+
+
+MARKDOWN = """# Title with `code`
+
+A paragraph with **bold**, *italic*, _also italic_, a snake_case_name and \\*stars\\*,
+running on <script>alert(1)</script> over two lines.
+
+- one
+- two with <img src=x onerror="alert(2)">
+  - nested
+- [a link](/rules/x) and [a trap](javascript:alert(3))
+
+3. third
+4. fourth
+
+| Card | Value |
+| :--- | ---: |
+| A | **1** |
+| `x\\|y` | 2 |
+
+> quoted *words*
+
+```
+<b>kept as text</b>
+```
+
+---
+"""
+
+
+def test_markdown_renderer_builds_structure_and_never_markup_from_the_text(pages):
+    page = pages.new()
+    page.goto("/")
+    html = page.evaluate(
+        """async (text) => {
+            const { render } = await import("/static/js/markdown.js");
+            const box = document.createElement("div");
+            box.append(...render(text));
+            return box.innerHTML;
+        }""",
+        MARKDOWN,
+    )
+    assert "<script" not in html and "<img" not in html and "javascript:" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<h1>Title with <code>code</code></h1>" in html
+    assert "<strong>bold</strong>, <em>italic</em>, <em>also italic</em>, a snake_case_name " \
+           "and *stars*" in html
+    assert '<ul><li>one</li><li>two with &lt;img src=x onerror="alert(2)"&gt;' \
+           "<ul><li>nested</li></ul></li>" in html
+    assert '<a href="/rules/x">a link</a> and a trap</li></ul>' in html
+    assert '<ol start="3"><li>third</li><li>fourth</li></ol>' in html
+    assert '<th style="text-align: left">Card</th><th style="text-align: right">Value</th>' in html
+    assert "<td style=\"text-align: left\"><code>x|y</code></td>" in html
+    assert "<blockquote><p>quoted <em>words</em></p></blockquote>" in html
+    assert "<pre><code>&lt;b&gt;kept as text&lt;/b&gt;</code></pre>" in html
+    assert html.endswith("<hr>")
+
+
+@pytest.mark.parametrize("name", GENERIC)
+def test_generic_page_names_no_game(name):
+    """Issue 8: the generic pages get every game from /api/games; none is named in them, as a
+    string, a path (/rules/chuko) or an attribute (data-game="chuko")."""
+    text = (WEB / name).read_text(encoding="utf-8")
+    for game in game_ids():
+        # The id as a whole word: "chuko.rooms" (a storage key) is no game's name.
+        found = re.search(rf"(?<![\w.-]){re.escape(game)}(?![\w.-])", text)
+        where = found and text[max(found.start() - 30, 0):found.end() + 30]
+        assert found is None, f"{name} names the game {game!r}: …{where}…"

@@ -9,6 +9,9 @@ import { seatLabel } from "./seats.js";
 
 const REVEAL_STEP_MS = 700;
 
+// The Suggest button is this screen's hint: the room shows no Hint button of its own.
+export const asksHints = true;
+
 // The arrangement survives snapshots while the hand is the same.
 const local = {
   hand: null,        // the hand's text, to know when a new round dealt a new one
@@ -228,7 +231,7 @@ export function render(board, msg, ctx) {
   fill(board,
     scoreboard(msg),
     revealBox,
-    view.outcome ? h("div.banner", { text: view.outcome.reason }) : null,
+    view.outcome && msg.result ? h("div.banner", { text: msg.result }) : null,
     view.ranking && view.ranking.length ? h("ol.ranking", {},
       view.ranking.map((seat) => h("li", { text: `${seatLabel(msg, seat)} — ${view.scores[seat]} point${view.scores[seat] === 1 ? "" : "s"}` })))
       : null,

@@ -65,6 +65,21 @@ export async function copyText(text, input) {
   }
 }
 
-export const GAME_TITLES = {
-  chuko: "Chükö", crossroads: "Crossroads", caravan: "Caravan", chuchula: "Chuchula",
-};
+let catalog = null;
+
+/** Every registered game as GET /api/games describes it, fetched once per page. */
+export function games() {
+  catalog = catalog || api("/api/games").catch((error) => { catalog = null; throw error; });
+  return catalog;
+}
+
+/** One game's description, or a stand-in built from what a snapshot says of it. */
+export async function gameInfo(id, fallback = {}) {
+  const found = (await games()).find((game) => game.id === id);
+  return found || { id, title: fallback.title || id, screen: null };
+}
+
+/** The game's screen module, or the generic one for a game that ships none. */
+export function loadScreen(game) {
+  return import(`/static/js/${game.screen || "generic.js"}`);
+}

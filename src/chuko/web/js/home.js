@@ -1,15 +1,11 @@
 // The home page: each game with its options form and seats; creating a room shows the links.
 
-import { api, copyText, fill, h, notice } from "./dom.js";
+import { api, copyText, fill, games, h, notice } from "./dom.js";
 import { rememberRoom } from "./store.js";
 
-const BLURBS = {
-  chuko: "Match the top card, go under it, or draw and reset. First to empty their hand wins.",
-  crossroads: "Two players draft from a 4×3 layout and score by joining matching numbers.",
-  caravan: "Solitaire: lay all twelve cards in one caravan, with a few face-down bridges.",
-  chuchula: "A 52-card deck, four ranked groups of three, compared position by position.",
-};
-const MAX_SEATS_SHOWN = 8;
+// A game with no upper limit still gets a form of reasonable size; the server has the last
+// word on how many players a game allows.
+const MAX_SEATS_SHOWN = 20;
 
 function optionInput(game, option) {
   const id = `${game.id}-${option.name}`;
@@ -23,12 +19,15 @@ function optionInput(game, option) {
   } else if (option.kind === "int") {
     input = h("input", {
       id, name: option.name, type: "number", value: option.default, min: option.min,
-      max: option.max, step: 1, inputmode: "numeric",
+      max: option.max, step: 1, inputmode: "numeric", title: option.help || undefined,
     });
   } else {
     // Text with suggestions (a pack's name, or your own list): the choices as a datalist.
     const list = option.choices ? `${id}-choices` : undefined;
-    input = h("input", { id, name: option.name, type: "text", value: option.default ?? "", list });
+    input = h("input", {
+      id, name: option.name, type: "text", value: option.default ?? "", list,
+      title: option.help || undefined,
+    });
     if (list) {
       return h("label.field", {}, h("span", { text: option.label }), input,
         h("datalist", { id: list }, option.choices.map((c) => h("option", { value: String(c) }))));
@@ -45,13 +44,26 @@ function seatCount(game, form) {
   return Math.max(game.min_players, Math.min(most, wanted));
 }
 
+/** A descriptor's summary ("take 1 to 3 stones…") as the sentence a blurb shows. */
+function sentence(text) {
+  const clean = (text || "").trim();
+  if (!clean) return "";
+  return clean[0].toUpperCase() + clean.slice(1) + (/[.!?]$/.test(clean) ? "" : ".");
+}
+
+function playersText(game) {
+  const [least, most] = [game.min_players, game.max_players];
+  if (most === least) return `${least} player${least === 1 ? "" : "s"}`;
+  return most ? `${least}–${most} players` : `${least}+ players`;
+}
+
 function seatRow(game, index, previous) {
-  const kind = h("select", { name: `seat-${index}-kind`, "aria-label": `seat ${index}` },
+  const kind = h("select", { name: `seat-${index}-kind`, "aria-label": `seat ${index + 1}` },
     h("option", { value: "me", text: "me" }),
     h("option", { value: "bot", text: "bot" }),
     h("option", { value: "friend", text: "friend" }));
   const levels = game.levels || [];
-  const level = h("select", { name: `seat-${index}-level`, "aria-label": `seat ${index} bot level` },
+  const level = h("select", { name: `seat-${index}-level`, "aria-label": `seat ${index + 1} bot level` },
     levels.map((name) => h("option", { value: name, text: name })));
   kind.value = previous?.kind ?? (index === 0 || !levels.length ? "me" : "bot");
   // A middle level makes a fair first opponent.
@@ -59,7 +71,7 @@ function seatRow(game, index, previous) {
   const sync = () => { level.hidden = kind.value !== "bot"; };
   kind.addEventListener("change", sync);
   sync();
-  return h("div.seat-row", {}, h("span.seat-name", { text: `Seat ${index}` }), kind, level);
+  return h("div.seat-row", {}, h("span.seat-name", { text: `Seat ${index + 1}` }), kind, level);
 }
 
 function readSeats(list) {
@@ -103,10 +115,9 @@ function linkRow(label, url) {
 }
 
 function showCreated(game, created, box) {
-  const links = [];
-  for (const invite of created.invites) {
-    links.push(linkRow(`Invite for seat ${invite.seat}`, invite.url));
-  }
+  const several = created.invites.length > 1;
+  const links = created.invites.map((invite, i) => linkRow(
+    several ? `Invite link ${i + 1} (one friend each)` : "Invite link for your friend", invite.url));
   links.push(linkRow("Spectators", created.watch_url));
   const mine = created.token
     ? h("a.button.primary", {
@@ -164,23 +175,19 @@ function gamePanel(game) {
     if (event.target.name === "players") drawSeats(game, form, list);
   });
   drawSeats(game, form, list);
-  const players = game.max_players === game.min_players
-    ? `${game.min_players} player${game.min_players > 1 ? "s" : ""}`
-    : `${game.min_players}${game.max_players ? `–${game.max_players}` : "+"} players`;
-  return h("article.game-panel", { id: `game-${game.id}`, dataset: { game: game.id } },
+  return h("article.game-panel", { id: `game-${encodeURIComponent(game.id)}`, dataset: { game: game.id } },
     h("header", {},
       h("h2", { text: game.title }),
-      h("span.players", { text: players }),
-      h("a.rules-link", { href: `/rules/${game.id}`, text: "Rules" })),
-    h("p.blurb", { text: BLURBS[game.id] || "" }),
+      h("span.players", { text: playersText(game) }),
+      h("a.rules-link", { href: `/rules/${encodeURIComponent(game.id)}`, text: "Rules" })),
+    h("p.blurb", { text: sentence(game.summary) }),
     form, box);
 }
 
 async function main() {
   const root = document.getElementById("games");
   try {
-    const games = await api("/api/games");
-    fill(root, games.map(gamePanel));
+    fill(root, (await games()).map(gamePanel));
   } catch (error) {
     fill(root);
     notice(error.message, "error");

@@ -1,16 +1,11 @@
 // The play screen for /room/{room}#token=…, /join/{room}/{invite} and /watch/{room}: connects
 // to the room, draws each snapshot with the game's screen module, sends the player's moves.
 
-import { api, fill, GAME_TITLES, h, notice } from "./dom.js";
+import { api, copyText, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
 import { remember, roomInfo } from "./store.js";
 import { RoomSocket } from "./socket.js";
-import { seatLabel } from "./seats.js";
-import * as caravan from "./caravan.js";
-import * as chuchula from "./chuchula.js";
-import * as chuko from "./chuko.js";
-import * as crossroads from "./crossroads.js";
+import { listing, seatLabel } from "./seats.js";
 
-const SCREENS = { caravan, chuchula, chuko, crossroads };
 const $ = (id) => document.getElementById(id);
 
 const page = {
@@ -18,6 +13,8 @@ const page = {
   token: null,
   socket: null,
   msg: null,        // the last state snapshot
+  screen: null,     // the game's screen module, once loaded
+  loading: null,    // the promise that loads it
   hint: null,       // {version, values, note} while it still applies
   log: [],          // what happened, newest last
   lastVersion: -1,
@@ -46,6 +43,10 @@ function send(msg) {
   page.socket.send(msg);
 }
 
+function canHint(msg) {
+  return Boolean(msg.hints && msg.hintable);
+}
+
 function isMyTurn(msg) {
   return msg.status === "playing" && msg.seat !== null && msg.seat !== undefined
     && (msg.view.to_move || []).includes(msg.seat);
@@ -65,7 +66,7 @@ function drawSeats(msg) {
   h("span.dot", { class: `dot ${seat.kind === "bot" || seat.connected ? "on" : "off"}`,
     title: seat.kind === "bot" ? "bot" : seat.connected ? "connected" : "not connected" }),
   h("span.name", { text: seatLabel(msg, seat.seat) }),
-  seat.kind === "bot" ? h("span.level", { text: seat.level }) : null,
+  seat.seat === msg.seat && seat.name ? h("span.level", { text: seat.name }) : null,
   seat.joined ? null : h("span.level", { text: "waiting" }))));
 }
 
@@ -74,16 +75,13 @@ function statusText(msg) {
     const open = msg.seats.filter((s) => !s.joined).length;
     return `Waiting for ${open} more player${open === 1 ? "" : "s"} to join.`;
   }
-  if (msg.status === "over") {
-    return `Game over. ${msg.view.outcome ? msg.view.outcome.reason : ""}`;
-  }
+  if (msg.status === "over") return msg.result || "The game is over.";
   if (isMyTurn(msg)) return "Your turn.";
-  const toMove = msg.view.to_move || [];
-  if (msg.seat === null || msg.seat === undefined) {
-    return `${toMove.map((s) => seatLabel(msg, s)).join(", ")} to move.`;
-  }
-  if (msg.game === "chuchula") return "Waiting for the others to commit their groups.";
-  return `Waiting for ${toMove.map((s) => seatLabel(msg, s)).join(", ")}.`;
+  const toMove = (msg.view.to_move || []).map((s) => seatLabel(msg, s));
+  if (msg.seat === null || msg.seat === undefined) return `${listing(toMove)} to move.`;
+  // Seats that move at once in secret: who is still thinking is not news worth naming.
+  if (msg.simultaneous) return "Waiting for the others…";
+  return `Waiting for ${listing(toMove)}.`;
 }
 
 function drawStatus(msg) {
@@ -108,19 +106,20 @@ function drawInvites(msg) {
     const url = new URL(invite.url, location.href).href;
     const input = h("input.link", { type: "text", value: url, readonly: true });
     return h("div.link-row", {},
-      h("span.link-label", { text: `Seat ${invite.seat}` }), input,
+      h("span.link-label", { text: `For ${seatLabel(msg, invite.seat)}` }), input,
       h("button.copy", {
         type: "button", text: "Copy",
-        onclick: (event) => navigator.clipboard.writeText(url).then(
-          () => { event.target.textContent = "Copied"; },
-          () => { input.focus(); input.select(); }),
+        onclick: async (event) => {
+          if (await copyText(url, input)) event.target.textContent = "Copied";
+        },
       }));
   }));
 }
 
 function drawTools(msg) {
   const tools = [];
-  if (msg.hintable && isMyTurn(msg) && msg.game !== "chuchula") {
+  // A screen that offers hints in its own words (asksHints) gets no second button.
+  if (canHint(msg) && isMyTurn(msg) && !page.screen.asksHints) {
     tools.push(h("button.hint", { type: "button", text: "Hint", onclick: () => send({ type: "hint" }) }));
   }
   const hint = page.hint && page.hint.version === msg.version ? page.hint : null;
@@ -132,21 +131,34 @@ function drawLog() {
   fill($("log"), page.log.slice(-6).reverse().map((line) => h("div.log-line", { text: line })));
 }
 
+/** The game's title and screen, fetched once: the snapshot names the game, the catalog its
+ * screen module. */
+async function prepare(msg) {
+  const game = await gameInfo(msg.game, msg).catch(() => ({ id: msg.game, title: msg.title }));
+  const title = msg.title || game.title || "";
+  document.title = `${title} — chükö`;
+  $("title").textContent = title;
+  $("rules-link").href = `/rules/${encodeURIComponent(msg.game)}`;
+  try {
+    page.screen = await loadScreen(game);
+  } catch {
+    notice("This game's screen did not load; showing the plain one.", "error");
+    page.screen = await loadScreen({});
+  }
+  draw();
+}
+
 function draw() {
   const msg = page.msg;
-  if (!msg) return;
-  const screen = SCREENS[msg.game];
-  document.title = `${GAME_TITLES[msg.game] || msg.game} — chükö`;
-  $("title").textContent = GAME_TITLES[msg.game] || msg.game;
-  $("rules-link").href = `/rules/${msg.game}`;
+  if (!msg || !page.screen) return;
   drawSeats(msg);
   drawStatus(msg);
   drawInvites(msg);
   const hint = page.hint && page.hint.version === msg.version ? page.hint.values : null;
-  screen.render($("board"), msg, {
+  page.screen.render($("board"), msg, {
     interactive: isMyTurn(msg),
     send: (move) => send({ type: "move", move: String(move) }),
-    askHint: msg.hintable ? () => send({ type: "hint" }) : null,
+    askHint: canHint(msg) ? () => send({ type: "hint" }) : null,
     hint,
     redraw: draw,
   });
@@ -164,6 +176,7 @@ function onMessage(msg) {
       notice("");
     }
     page.msg = msg;
+    page.loading = page.loading || prepare(msg);
     draw();
   } else if (msg.type === "hint") {
     page.hint = { version: page.msg ? page.msg.version : -1, values: msg.values || {}, note: msg.note };

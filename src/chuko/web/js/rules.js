@@ -1,10 +1,39 @@
-// The rules page: all four games on one page; /rules/{game} brings that game's rules first.
+// /rules/{game}: that game's rules, fetched as Markdown and drawn by markdown.js; the header
+// links to the rules of every registered game.
 
-const game = location.pathname.split("/")[2];
-const section = game && document.getElementById(game);
-if (section) {
-  document.querySelector(`.rules-nav a[data-game="${game}"]`)?.classList.add("current");
-  section.classList.add("current");
-  section.parentElement.prepend(section);
-  document.title = `Chükö — ${section.querySelector("h2").textContent} rules`;
+import { api, fill, games, h, notice } from "./dom.js";
+import { render } from "./markdown.js";
+
+async function nav(current) {
+  try {
+    fill(document.getElementById("rules-nav"), (await games()).map((game) => h("a", {
+      href: `/rules/${encodeURIComponent(game.id)}`,
+      class: game.id === current ? "current" : undefined,
+      "aria-current": game.id === current ? "page" : undefined,
+      dataset: { game: game.id },
+      text: game.title,
+    })));
+  } catch {
+    // The rules still show without the links to the other games.
+  }
 }
+
+async function main() {
+  const id = decodeURIComponent(location.pathname.split("/")[2] || "");
+  nav(id);
+  const article = document.getElementById("rules");
+  try {
+    const rules = await api(`/api/games/${encodeURIComponent(id)}/rules`);
+    const body = render(rules.markdown);
+    // A text that does not open with its own title gets the game's.
+    const titled = body.length && body[0].tagName === "H1";
+    fill(article, titled ? null : h("h1", { text: rules.title }), body);
+    article.dataset.game = rules.id;
+    document.title = `${rules.title} — rules — chükö`;
+  } catch (error) {
+    fill(article);
+    notice(error.message, "error");
+  }
+}
+
+main();

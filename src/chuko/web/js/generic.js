@@ -1,0 +1,107 @@
+// The screen for a game that ships none: whose turn it is, what the seat's view holds as
+// labelled values and lists, and the legal moves as buttons (or a box to type a move in,
+// where the game has too many moves to list). It knows no game: only the snapshot's shape.
+
+import { fill, h } from "./dom.js";
+import { listing, seatLabel } from "./seats.js";
+
+// Fields every view carries that the room already shows elsewhere (the seat chips, the
+// status line), or that say nothing to a player.
+const SHOWN_ELSEWHERE = new Set(["game", "seat", "to_move", "outcome"]);
+const MAX_DEPTH = 4;
+
+/** "hand_sizes" → "Hand sizes", "bridgesUsed" → "Bridges used". */
+function labelOf(key) {
+  const words = String(key).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
+}
+
+function isPlain(value) {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
+}
+
+function plainText(value) {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return String(value);
+}
+
+/** Any JSON value as elements: a word, a row of chips, a list, or a table of fields. */
+function valueEl(value, depth) {
+  if (isPlain(value)) return h("span.gv-text", { text: plainText(value) });
+  if (depth >= MAX_DEPTH) return h("code.gv-text", { text: JSON.stringify(value) });
+  if (Array.isArray(value)) {
+    if (!value.length) return h("span.gv-text.gv-none", { text: "none" });
+    if (value.every(isPlain)) {
+      return h("span.gv-chips", {}, value.map((item) => h("span.gv-chip", { text: plainText(item) })));
+    }
+    return h("ol.gv-list", {}, value.map((item) => h("li", {}, valueEl(item, depth + 1))));
+  }
+  return fields(Object.entries(value), depth + 1);
+}
+
+function fields(entries, depth) {
+  if (!entries.length) return h("span.gv-text.gv-none", { text: "nothing" });
+  return h("dl.gv-fields", {}, entries.map(([key, value]) => [
+    h("dt", { text: labelOf(key) }),
+    h("dd", { dataset: { key } }, valueEl(value, depth)),
+  ]));
+}
+
+function turnLine(msg, ctx) {
+  const view = msg.view || {};
+  const toMove = view.to_move || [];
+  let text;
+  if (view.outcome) text = msg.result || "The game is over.";
+  else if (ctx.interactive) text = "Your turn: choose a move.";
+  else if (toMove.length) text = `${listing(toMove.map((seat) => seatLabel(msg, seat)))} to move.`;
+  else text = "Nobody is to move.";
+  return h("div.gv-turn", { class: `gv-turn${ctx.interactive ? " mine" : ""}`, text });
+}
+
+function moveButtons(msg, ctx) {
+  const legal = msg.legal || [];
+  const hint = ctx.hint || {};
+  if (!legal.length) {
+    return h("p.muted", {
+      text: msg.view && msg.view.outcome ? "No more moves." : "Your moves will show here on your turn.",
+    });
+  }
+  return h("div.gv-moves", {}, legal.map((move) => h("button.gv-move", {
+    type: "button",
+    disabled: !ctx.interactive,
+    dataset: { move },
+    title: `play ${move}`,
+    onclick: () => ctx.send(move),
+  }, h("span", { text: move }), hint[move] ? h("span.hint-label", { text: hint[move] }) : null)));
+}
+
+/** Where the game lists no moves (too many), the player types one; the server checks it. */
+function moveBox(ctx) {
+  const input = h("input.gv-typed", {
+    type: "text", name: "move", autocomplete: "off", "aria-label": "your move",
+    disabled: !ctx.interactive, placeholder: ctx.interactive ? "type your move" : "not your turn",
+  });
+  const form = h("form.gv-type", {},
+    input, h("button.primary", { type: "submit", text: "Play", disabled: !ctx.interactive }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (input.value.trim()) ctx.send(input.value.trim());
+  });
+  return form;
+}
+
+export function render(board, msg, ctx) {
+  const view = msg.view || {};
+  const shown = Object.entries(view).filter(([key]) => !SHOWN_ELSEWHERE.has(key));
+  const seated = msg.seat !== null && msg.seat !== undefined;
+  const playing = !view.outcome && !ctx.still;
+  fill(board,
+    turnLine(msg, ctx),
+    h("section.gv-view", { "aria-label": "what you see" },
+      h("div.label", { text: seated ? "What you see" : "The table" }),
+      fields(shown, 0)),
+    seated && playing ? h("section.gv-play", { "aria-label": "your moves" },
+      h("div.label", { text: "Your moves" }),
+      "legal" in msg ? moveButtons(msg, ctx) : moveBox(ctx)) : null);
+}
