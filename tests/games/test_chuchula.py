@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from chuko.core.deck52 import DECK, parse_cards
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.games.chuchula import (
+    FinalRanking,
     Game,
     Grouping,
     GroupType,
@@ -27,6 +28,7 @@ from chuko.games.chuchula import (
 # already in the first group; the hand holds ♥J, which is what the example means.
 EXAMPLE_HAND = "♠A ♠4 ♠5 ♦K ♦Q ♦J ♦2 ♣9 ♣8 ♥J ♥7 ♥4 ♥3"
 EXAMPLE_GROUPING = "♦K♦Q♦J | ♠A♦2♥3 | ♣9♣8♥7 | ♥4♠4♥J ; ♠5"
+NAMES = ["Ann", "Hard bot", "Bob", "Cy"]  # seats as front ends name them
 
 
 def play_random(state, rng):
@@ -238,6 +240,7 @@ def test_players_level_on_points_are_ranked_by_the_recorded_draw():  # ruling H8
     top = [s for s in draw if scores[s] == max(scores)]
     assert state.ranking[: len(top)] == top
     assert state.outcome.winners == (top[0],)
+    assert state.outcome.describe(NAMES, top[0]).endswith(", first in the draw.")
     record = state.record()
     record["draw"] = list(reversed(draw))
     assert Game.replay(record).outcome.winners == (top[-1],)
@@ -315,7 +318,6 @@ def test_game_length_text_reads_rounds_and_points():
 
 # --- replays: the record read back position by position ------------------------------------
 
-NAMES = ["Ann", "Hard bot", "Bob", "Cy"]
 RECORD_CARD = re.compile(r"(?:10|[2-9JQKA])[shdc]")
 SHOWN_CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 
@@ -465,3 +467,53 @@ def test_every_round_result_names_each_player_once_with_points_that_add_up(playe
                 assert list(taken.values()) == sorted(taken.values(), reverse=True)
             cancelled = caption.count("its point was cancelled")
             assert sum(taken.values()) + cancelled == 4
+
+
+# --- the outcome: the final ranking (H7, H8) -------------------------------------------------
+
+
+def _ranking(scores, ranking, rounds):
+    return FinalRanking(tuple(map(float, scores)), ranking[:1], "Over.", rounds, ranking)
+
+
+@pytest.mark.parametrize(
+    ("scores", "ranking", "rounds", "for_seat", "sentence"),
+    [
+        ((4, 2), (0, 1), 3, 0, "You win with 4 points after 3 rounds."),
+        ((4, 2), (0, 1), 3, 1, "Ann wins with 4 points after 3 rounds; you have 2."),
+        ((4, 2), (0, 1), 3, None, "Ann wins with 4 points after 3 rounds."),
+        ((4, 4), (1, 0), 3, 1,
+         "You win with 4 points after 3 rounds, level with Ann, first in the draw."),
+        ((4, 4), (1, 0), 3, 0,
+         "Hard bot wins with 4 points after 3 rounds, level with you, first in the draw."),
+        ((1, 0, 0), (0, 1, 2), 1, 0, "You win with 1 point after 1 round."),
+        ((5, 3, 1), (0, 1, 2), 5, 1, "Ann wins with 5 points after 5 rounds; you have 3."),
+        ((2, 2, 0), (1, 0, 2), 2, 2,
+         "Hard bot wins with 2 points after 2 rounds, level with Ann, first in the draw; "
+         "you have 0."),
+        ((3, 3, 3, 1), (2, 0, 1, 3), 4, 2,
+         "You win with 3 points after 4 rounds, level with Ann and Hard bot, first in the draw."),
+        ((3, 3, 3, 1), (2, 0, 1, 3), 4, 0,
+         "Bob wins with 3 points after 4 rounds, level with you and Hard bot, first in the "
+         "draw."),
+        ((3, 3, 3, 1), (2, 0, 1, 3), 4, 3,
+         "Bob wins with 3 points after 4 rounds, level with Ann and Hard bot, first in the "
+         "draw; you have 1."),
+        ((6, 2, 1, 1), (0, 1, 3, 2), 4, None, "Ann wins with 6 points after 4 rounds."),
+    ],
+)
+def test_the_outcome_names_the_winner_the_players_level_with_them_and_the_readers_points(
+        scores, ranking, rounds, for_seat, sentence):
+    names = NAMES[: len(scores)]
+    assert _ranking(scores, ranking, rounds).describe(names, for_seat) == sentence
+
+
+def test_a_played_game_ends_with_its_ranking_and_a_reason_naming_no_seat():
+    state = play_random(Game(players=3, mode="points", length=3).new(seed=9), random.Random(9))
+    outcome = state.outcome
+    assert outcome.ranking == tuple(state.ranking) and outcome.winners == outcome.ranking[:1]
+    assert outcome.rounds == state.round_number
+    assert outcome.reason == "A player reached the target of 3 points."
+    assert outcome.to_json()["ranking"] == state.ranking
+    again = Game.replay(json.loads(json.dumps(state.record())))
+    assert again.outcome == outcome

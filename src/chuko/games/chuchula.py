@@ -408,6 +408,34 @@ def score_position(groups: Sequence[Sequence[Card]]) -> Position:
     return Position(strengths, top[0] if len(top) == 1 else None, top if len(top) > 1 else ())
 
 
+@dataclass(frozen=True)
+class FinalRanking(Outcome):
+    """A finished game: the seats ranked by points, players level on points ordered by the
+    recorded draw (H8); the first is the winner."""
+
+    rounds: int
+    ranking: tuple[int, ...]
+
+    def to_json(self) -> Json:
+        return {**super().to_json(), "rounds": self.rounds, "ranking": list(self.ranking)}
+
+    def describe(self, names: Sequence[str], for_seat: int | None) -> str:
+        """'You win with 4 points after 3 rounds, level with Ann, first in the draw.',
+        'Ann wins with 5 points after 5 rounds; you have 3.'"""
+        leader = self.ranking[0]
+        best = self.scores[leader]
+        verb = "win" if leader == for_seat else "wins"
+        text = (f"{who(leader, names, for_seat)} {verb} with {count(int(best), 'point')} "
+                f"after {count(self.rounds, 'round')}")
+        level = [s for s in self.ranking[1:] if self.scores[s] == best]
+        if level:
+            text += f", level with {listing([_named(s, names, for_seat) for s in level])}, "
+            text += "first in the draw"
+        if for_seat is not None and for_seat != leader and for_seat not in level:
+            text += f"; you have {int(self.scores[for_seat])}"
+        return text + "."
+
+
 @dataclass
 class _Round:
     deal: _Deal
@@ -444,7 +472,7 @@ class State(BaseState):
         self._scores = [0] * game.players
         self._rounds: list[_Round] = []
         self._draw: list[int] | None = None
-        self._outcome: Outcome | None = None
+        self._outcome: FinalRanking | None = None
         self._legal_cache: dict[tuple[int, int], list[Grouping]] = {}
         # ruling H6: the first dealer is random.
         self._deal(self._rng.randrange(game.players))
@@ -543,16 +571,14 @@ class State(BaseState):
         else:
             self._draw = list(range(game.players))
             self._rng.shuffle(self._draw)
-        ranking = self.ranking
-        leader = ranking[0]
-        level = [s for s in ranking[1:] if self._scores[s] == self._scores[leader]]
+        ranking = tuple(self.ranking)
         reason = (
-            f"After {len(self._rounds)} round(s) seat {leader} wins with "
-            f"{self._scores[leader]} point(s)"
+            f"The game of {count(game.length, 'round')} is over." if game.mode == "rounds"
+            else f"A player reached the target of {count(game.length, 'point')}."
         )
-        if level:
-            reason += f", level with seat(s) {', '.join(map(str, level))} but first in the draw"
-        self._outcome = Outcome(tuple(float(p) for p in self._scores), (leader,), reason + ".")
+        self._outcome = FinalRanking(
+            tuple(float(p) for p in self._scores), ranking[:1], reason, len(self._rounds), ranking
+        )
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -567,7 +593,7 @@ class State(BaseState):
         return sorted(range(self.game.players), key=lambda s: (-self._scores[s], draw.index(s)))
 
     @property
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> FinalRanking | None:
         return self._outcome
 
     def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:
