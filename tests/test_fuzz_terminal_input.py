@@ -6,6 +6,8 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chuko.games import descriptors
+
 LINES = st.lists(
     st.one_of(
         st.text(max_size=12),
@@ -20,6 +22,10 @@ GAMES = {
     "chuko": ["--seed", "1", "--players", "2", "--vs", "random"],
     "chuchula": ["--seed", "1", "--players", "2", "--vs", "random", "--mode", "rounds:1"],
 }
+# Every other registered game is played by the generic terminal player, with its options.
+GENERIC = [d for d in descriptors() if d.id not in GAMES and "play" not in d.commands
+           and d.lists_moves]
+GAMES.update({d.id: ["--seed", "1", "--vs", d.levels[0]] for d in GENERIC})
 # CHUKO_FUZZ=500 runs a longer search than the suite's default.
 FUZZ = settings(max_examples=int(os.environ.get("CHUKO_FUZZ", "25")), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -46,6 +52,7 @@ OPTION_VALUES = st.one_of(st.text(max_size=10), st.sampled_from(["0", "-3", "1-1
         ["play", "chuko", "--pack"], ["play", "chuchula", "--mode"],
         ["solve", "crossroads", "--deal"], ["solve", "caravan", "--bridges"],
         ["advise", "chuchula", "--hand"], ["simulate", "chuko", "--bots"],
+        *(["play", d.id, "--" + o.name.replace("_", "-")] for d in GENERIC for o in d.options),
     ]),
     value=OPTION_VALUES,
 )

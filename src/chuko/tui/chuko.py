@@ -82,6 +82,7 @@ def _play(state: State, you: int, bots: dict[int, Any], names: list[str]) -> int
             _said(state, seat, move, names, you)
         else:
             _turn(state, you, names)
+    console.rule("Game over")
     console.print(f"[bold]{state.outcome.describe(names, you)}[/]")
     return 0
 
@@ -124,12 +125,7 @@ def _turn(state: State, you: int, names: list[str]) -> None:
         moves = state.legal_moves(you)
         _table(view, {m.card for m in moves if m.card is not None}, names)
         choices = _choices(moves)
-        if view["phase"] == "reset":
-            drawn = view["drawn"]
-            if drawn is None:
-                console.print("Nothing to draw or recycle: play any card (a free reset).")
-            else:
-                console.print(f"You drew [bold]{drawn}[/] ({factor_text(drawn)}).")
+        if view["phase"] == "reset":  # what the reset drew was just told
             console.print("Play any card: " + "  ".join(f"{k}) {m}" for k, m in choices.items()))
         else:
             listed = [f"{k}) play {m}" for k, m in choices.items() if k != "r"]
