@@ -21,6 +21,7 @@ from chuko.core.layout import COLUMNS, ROWS
 from chuko.core.packs import PACKS
 from chuko.solvers.caravan import CaravanSolver
 from chuko.solvers.crossroads import CrossroadsSolver
+from chuko.solvers.reference import BACKEND as REFERENCE
 
 Rows = tuple[tuple[int, ...], ...]
 
@@ -171,12 +172,12 @@ def main() -> None:
         rows = [
             ("baseline", sizes[0], rate, lambda d, b=bridges: baseline_caravan(d, b)),
             ("pure solver", sizes[1], rate,
-             lambda d, b=bridges: CaravanSolver(d, b, compiled=False).fresh()),
+             lambda d, b=bridges: CaravanSolver(d, b, backend=REFERENCE).fresh()),
         ]
         if kernels is not None:
             rows += [
                 ("compiled solver", sizes[2], rate,
-                 lambda d, b=bridges: CaravanSolver(d, b).fresh()),
+                 lambda d, b=bridges: CaravanSolver(d, b, backend=kernels.BACKEND).fresh()),
                 ("batch kernel", sizes[3], batch_rate,
                  lambda a, b=bridges: kernels.caravan_winnable_batch(a, b)),
             ]
@@ -190,11 +191,12 @@ def main() -> None:
     rows = [
         ("baseline", sizes[0], rate, baseline_crossroads),
         ("pure solver", sizes[1], rate,
-         lambda d: CrossroadsSolver(d, compiled=False).fresh_value()),
+         lambda d: CrossroadsSolver(d, backend=REFERENCE).fresh_value()),
     ]
     if kernels is not None:
         rows += [
-            ("compiled solver", sizes[2], rate, lambda d: CrossroadsSolver(d).fresh_value()),
+            ("compiled solver", sizes[2], rate,
+             lambda d: CrossroadsSolver(d, backend=kernels.BACKEND).fresh_value()),
             ("batch kernel", sizes[3], batch_rate, kernels.crossroads_values_batch),
         ]
     report("Crossroads, standard pack, one round", deals("standard", max(sizes), 3), rows,

@@ -1,4 +1,4 @@
-"""The compiled kernels (solvers/kernels.py) agree with the pure-Python solvers, which
+"""The compiled kernels (solvers/kernels.py) agree with the reference backend, which
 test_solvers.py checks against exhaustive search over the engines."""
 
 import random
@@ -19,6 +19,7 @@ from chuko.games.crossroads import Crossroads  # noqa: E402
 from chuko.solvers import kernels  # noqa: E402
 from chuko.solvers.caravan import CaravanSolver  # noqa: E402
 from chuko.solvers.crossroads import CrossroadsSolver  # noqa: E402
+from chuko.solvers.reference import BACKEND as REFERENCE  # noqa: E402
 
 # The named packs, packs with duplicates and with 1 (ruling G1: 1 matches nothing, equal
 # cards above 1 match), and one of pairwise coprime cards where little matches.
@@ -53,49 +54,51 @@ def played(state, rng: random.Random, moves: int):
 
 @pytest.mark.parametrize("bridges", [0, 1, 2, 3])
 @pytest.mark.parametrize("pack", PACKS_TO_CHECK.values(), ids=PACKS_TO_CHECK.keys())
-def test_v4_caravan_batch_winnability_agrees_with_the_pure_solver(pack, bridges):
+def test_v4_caravan_batch_winnability_agrees_with_the_reference(pack, bridges):
     deals = random_deals(pack, 120, seed=bridges)
     wins = kernels.caravan_winnable_batch(np.array(deals), bridges)
-    expected = [CaravanSolver(d, bridges, compiled=False).fresh() for d in deals]
+    expected = [CaravanSolver(d, bridges, backend=REFERENCE).fresh() for d in deals]
     assert wins.tolist() == expected
 
 
 @pytest.mark.parametrize("pack", PACKS_TO_CHECK.values(), ids=PACKS_TO_CHECK.keys())
-def test_c4_crossroads_batch_values_agree_with_the_pure_solver(pack):
+def test_c4_crossroads_batch_values_agree_with_the_reference(pack):
     deals = random_deals(pack, 12, seed=7)
     values = kernels.crossroads_values_batch(np.array(deals))
-    assert values.tolist() == [CrossroadsSolver(d, compiled=False).fresh_value() for d in deals]
+    assert values.tolist() == [
+        CrossroadsSolver(d, backend=REFERENCE).fresh_value() for d in deals
+    ]
 
 
-def test_c3_two_round_batch_values_agree_with_the_pure_solver():
+def test_c3_two_round_batch_values_agree_with_the_reference():
     deals = random_deals(PACKS["standard"], 6, seed=8) + random_deals(PACKS["plain"], 4, seed=9)
     values = kernels.crossroads_values_batch(np.array(deals), rounds=2)
     for deal, value in zip(deals, values, strict=True):
         start = Crossroads(deal=deal, rounds=2, first=0).new()
-        assert value == CrossroadsSolver(deal, compiled=False).value(start)
+        assert value == CrossroadsSolver(deal, backend=REFERENCE).value(start)
 
 
 @pytest.mark.parametrize("pack", PACKS_TO_CHECK.values(), ids=PACKS_TO_CHECK.keys())
-def test_c4_compiled_solver_values_mid_game_agree_with_the_pure_solver(pack):
+def test_c4_compiled_solver_values_mid_game_agree_with_the_reference(pack):
     rng = random.Random(3)
     for rounds in (1, 2):
         for deal in random_deals(pack, 3, seed=rounds):
             state = played(Crossroads(deal=deal, rounds=rounds, first=0).new(), rng,
                            rng.randrange(0, 12 * rounds - 1))
-            compiled, pure = CrossroadsSolver(deal), CrossroadsSolver(deal, compiled=False)
-            assert compiled.kernel is not None
+            compiled = CrossroadsSolver(deal, backend=kernels.BACKEND)
+            pure = CrossroadsSolver(deal, backend=REFERENCE)
             assert compiled.value(state) == pure.value(state)
             assert compiled.move_values(state) == pure.move_values(state)
 
 
 @pytest.mark.parametrize("bridges", [0, 1, 2, 3])
 @pytest.mark.parametrize("pack", PACKS_TO_CHECK.values(), ids=PACKS_TO_CHECK.keys())
-def test_v4_compiled_solver_mid_game_agrees_with_the_pure_solver(pack, bridges):
+def test_v4_compiled_solver_mid_game_agrees_with_the_reference(pack, bridges):
     rng = random.Random(bridges)
     for deal in random_deals(pack, 8, seed=bridges + 10):
         state = played(Caravan(deal=deal, bridges=bridges).new(), rng, rng.randrange(0, 6))
-        compiled = CaravanSolver(deal, bridges)
-        pure = CaravanSolver(deal, bridges, compiled=False)
+        compiled = CaravanSolver(deal, bridges, backend=kernels.BACKEND)
+        pure = CaravanSolver(deal, bridges, backend=REFERENCE)
         assert compiled.winnable(state) == pure.winnable(state)
         assert compiled.options(state) == pure.options(state)
         solution = compiled.solution(state)
@@ -107,14 +110,14 @@ def test_v4_compiled_solver_mid_game_agrees_with_the_pure_solver(pack, bridges):
 
 def test_solvers_interleaved_on_the_shared_memo_keep_their_own_deals_apart():
     deals = random_deals(PACKS["standard"], 4, seed=21)
-    solvers = [CrossroadsSolver(d) for d in deals]
-    caravans = [CaravanSolver(d, 1) for d in deals]
+    solvers = [CrossroadsSolver(d, backend=kernels.BACKEND) for d in deals]
+    caravans = [CaravanSolver(d, 1, backend=kernels.BACKEND) for d in deals]
     # Ask each solver twice, alternating deals, so every solver meets the others' entries.
     for _ in range(2):
         for deal, solver, caravan in zip(deals, solvers, caravans, strict=True):
-            assert solver.fresh_value() == CrossroadsSolver(deal, compiled=False).fresh_value()
-            assert caravan.fresh() == CaravanSolver(deal, 1, compiled=False).fresh()
-            solver.fresh = None  # forget the cached value so the kernel is asked again
+            assert solver.fresh_value() == CrossroadsSolver(
+                deal, backend=REFERENCE).fresh_value()
+            assert caravan.fresh() == CaravanSolver(deal, 1, backend=REFERENCE).fresh()
 
 
 def test_g1_layout_classes_group_cards_that_match_the_same_cards():
@@ -151,15 +154,21 @@ def test_kernels_run_as_plain_python_give_the_same_answers(monkeypatch):
             monkeypatch.setattr(kernels, name, value.py_func)
     caravans = random_deals(PACKS["plain"], 3, seed=4)
     assert kernels.caravan_winnable_batch(np.array(caravans), 2).tolist() == [
-        CaravanSolver(d, 2, compiled=False).fresh() for d in caravans
+        CaravanSolver(d, 2, backend=REFERENCE).fresh() for d in caravans
     ]
     crossroads = random_deals(PACKS_TO_CHECK["duplicates"], 2, seed=5)
     assert kernels.crossroads_values_batch(np.array(crossroads)).tolist() == [
-        CrossroadsSolver(d, compiled=False).fresh_value() for d in crossroads
+        CrossroadsSolver(d, backend=REFERENCE).fresh_value() for d in crossroads
     ]
 
 
-def test_without_numba_the_solvers_fall_back_to_their_python_search(monkeypatch):
+def test_solvers_search_on_the_kernels_by_default_when_numba_loads():
+    deal = random_deals(PACKS["standard"], 1, seed=6)[0]
+    assert CrossroadsSolver(deal).backend is kernels.BACKEND
+    assert CaravanSolver(deal, 2).backend is kernels.BACKEND
+
+
+def test_without_numba_the_solvers_fall_back_to_the_reference_search(monkeypatch):
     deal = random_deals(PACKS["standard"], 1, seed=6)[0]
     # The kernels' answers first: loading them from numba's cache needs numba itself.
     value = kernels.crossroads_values_batch(np.array([deal]))[0]
@@ -169,11 +178,10 @@ def test_without_numba_the_solvers_fall_back_to_their_python_search(monkeypatch)
     monkeypatch.delattr(chuko.solvers, "kernels")
     assert chuko.solvers.load_kernels() is None
     solver = CrossroadsSolver(deal)
-    assert not hasattr(solver, "kernel")
+    assert solver.backend is REFERENCE
     assert solver.fresh_value() == value
-    assert len(solver.memo) > 0  # the Python search did the work
     caravan = CaravanSolver(deal, 2)
-    assert "winnable_from" not in vars(caravan)  # the class's Python search, not a kernel's
+    assert caravan.backend is REFERENCE
     assert caravan.fresh() == winnable
 
 

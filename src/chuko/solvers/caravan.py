@@ -1,8 +1,8 @@
 """Exact Caravan solving: can this position still be won, and how (rulings V1–V4)?
 
 What can still happen depends only on the cards taken per row, the two ends of the
-caravan (a factor-set class, a bridge, or nothing yet) and the bridges used, so a
-depth-first search remembers the positions it has proved lost.
+caravan (a factor-set class, a bridge, or nothing yet) and the bridges used; the search
+(a backend's, see solvers/__init__.py) is asked about exactly that.
 """
 
 from __future__ import annotations
@@ -10,67 +10,29 @@ from __future__ import annotations
 from chuko.core.layout import SIZE, LayoutMove
 from chuko.games.caravan import CaravanState
 
-from . import load_kernels
-from .encoding import CARDS_LEFT, STEPS, card_classes, taken_index
+from . import Backend, default_backend
+from .encoding import card_classes, taken_index
 
 
 class CaravanSolver:
-    """Decides every position of one layout under one bridge limit. With `compiled` (the
-    default) the search runs in the numba kernel when numba is installed; the Python
-    search below is the reference and the fallback."""
+    """Decides every position of one layout under one bridge limit. The search runs on
+    `backend`, by default the compiled kernels when numba is installed and the reference
+    search otherwise."""
 
-    def __init__(self, layout: tuple[int, ...], bridges: int, *, compiled: bool = True) -> None:
+    def __init__(
+        self, layout: tuple[int, ...], bridges: int, *, backend: Backend | None = None
+    ) -> None:
         self.layout = layout
         self.limit = bridges
-        self.classes, self.match = card_classes(layout)
-        self.bridge = len(self.match)
+        self.backend = backend or default_backend()
+        self.classes, match = card_classes(layout)
+        self.bridge = len(match)  # end codes: a class, a bridge, or no caravan yet
         self.empty = self.bridge + 1
-        self.lost: set[int] = set()
-        self.span = self.empty + 1
-        kernels = load_kernels() if compiled else None
-        if kernels is not None:
-            kernel = kernels.CaravanKernel(self.classes, self.match, bridges)
-            self.winnable_from = kernel.winnable_from
-
-    def winnable_from(self, taken: int, left: int, right: int, used: int) -> bool:
-        """Whether the position (ends in either order) can still be won."""
-        if left > right:
-            left, right = right, left
-        bridge = self.bridge
-        steps = STEPS[taken]
-        if not steps:
-            return right != bridge  # ruling V4: both ends face up (left <= right)
-        if right == bridge and (left == bridge) + 1 > CARDS_LEFT[taken]:
-            return False  # each open bridge still needs a card beyond it
-        span = self.span
-        key = ((taken * span + left) * span + right) * 16 + used
-        if key in self.lost:
-            return False
-        classes, match, win = self.classes, self.match, self.winnable_from
-        for position, after in steps:
-            card = classes[position]
-            if left == self.empty:
-                if win(after, card, card, used):
-                    return True
-                continue
-            row = match[card]
-            # face up beside a bridge (anything goes) or beside a matching card (ruling V2)
-            if (left == bridge or row[left]) and win(after, card, right, used):
-                return True
-            if right != left and (right == bridge or row[right]) and win(after, left, card, used):
-                return True
-            # face down beside a face-up end (ruling V3)
-            if used < self.limit:
-                if left != bridge and win(after, bridge, right, used + 1):
-                    return True
-                if right != left and right != bridge and win(after, left, bridge, used + 1):
-                    return True
-        self.lost.add(key)
-        return False
+        self.search = self.backend.caravan(self.classes, match, bridges)
 
     def fresh(self) -> bool:
         """Whether the deal can be won from the start."""
-        return self.winnable_from(0, self.empty, self.empty, 0)
+        return self.search.winnable_from(0, self.empty, self.empty, 0)
 
     # -- engine positions ------------------------------------------------------------------
 
@@ -86,7 +48,9 @@ class CaravanSolver:
             left = right = self.empty
         else:
             left, right = self._end_code(state.caravan[0]), self._end_code(state.caravan[-1])
-        return self.winnable_from(taken_index(state.taken), left, right, state.bridges_used)
+        return self.search.winnable_from(
+            taken_index(state.taken), left, right, state.bridges_used
+        )
 
     def options(self, state: CaravanState) -> dict[LayoutMove, bool]:
         """Every legal move → whether a win is still possible after it."""

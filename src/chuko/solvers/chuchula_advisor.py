@@ -86,7 +86,7 @@ def check_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
             f"A Chuchula hand is 13 different cards; this one has {len(cards)} card(s)"
             + (f", only {distinct} different." if distinct != len(cards) else ".")
         )
-    return sort_hand(cards)
+    return sort_hand(tuple(cards))
 
 
 def _check_players(players: int) -> None:

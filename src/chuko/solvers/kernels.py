@@ -1,14 +1,15 @@
-"""Compiled (numba) kernels for the two layout solvers: the same searches as
-solvers/crossroads.py and solvers/caravan.py, on numpy arrays.
+"""Compiled (numba) kernels for the two layout solvers: the same searches as the reference
+backend (solvers/reference.py), on numpy arrays, as the backend `BACKEND`; and batch
+functions that value many fresh deals at once.
 
-Importing this module needs numba (the optional `fast` extra); the pure solvers try to
-import it and keep their own Python search when that fails.
+Importing this module needs numba (the optional `fast` extra); the solvers' default
+backend is the reference search when that fails (solvers.default_backend).
 
 Encoding. A layout is 12 card values. Cards become classes (indices 0..K-1) and
 `match[a, b]` says whether classes a and b share a prime factor. The batch functions use
 the coarsest reduction: two cards are one class when they match exactly the same cards of
 the layout (cards with equal prime factors always do). The single-position kernels take
-the classes the pure solver computed, so their codes agree with it. The rows' progress is
+the classes the solver computed, so their codes agree with it. The rows' progress is
 the taken index 0..124 of solvers/encoding.py.
 
 Memo. One dense int64 array per game is shared by every search in the process. An entry
@@ -30,6 +31,7 @@ from numba import njit
 
 from chuko.core.layout import COLUMNS, ROWS, SIZE
 
+from . import Backend, Classes, Ends, Match
 from .encoding import CARDS_LEFT, ROW_STATES, STEPS, row_counts
 
 # The row steps as arrays (numba freezes module-level arrays into the compiled code).
@@ -52,6 +54,22 @@ _CV_SPAN = MAX_CLASSES + 2
 _STAMP = 12  # an entry is generation << 12 | payload
 _PAYLOAD = (1 << _STAMP) - 1
 _INF = 20  # beyond any Crossroads value (at most 10 points a side in two rounds)
+# A Crossroads payload is two bounds, lower << 6 | upper, each stored as bound + 32.
+_BOUND_BITS = 6
+_BOUND_MASK = (1 << _BOUND_BITS) - 1
+_BOUND = 32
+
+# The searches' stacks: one row per ply, one column per field of a frame.
+# Crossroads: the position (taken index, the pair codes of my ends and their ends), the
+# next child to try, the best value found, the window it is searched with, the memo's
+# bounds when it started, and the points of the child being searched.
+(CR_TAKEN, CR_MINE, CR_THEIRS, CR_CHILD, CR_BEST, CR_ALPHA, CR_BETA, CR_LOWER, CR_UPPER,
+ CR_GAIN) = range(10)
+_CR_FRAME = 10
+# Caravan: the position (taken index, the ends left <= right, spare bridges) and the next
+# child to try.
+CV_TAKEN, CV_LEFT, CV_RIGHT, CV_SPARE, CV_CHILD = range(5)
+_CV_FRAME = 5
 
 
 # -- classes ---------------------------------------------------------------------------------
@@ -125,7 +143,8 @@ def _cr_bounds(taken, mine, theirs, last, memo, gen, pairs):
     """What the memo knows of a position's value: (lower, upper), (-_INF, _INF) if nothing."""
     entry = memo[((last * ROW_STATES + taken) * pairs + mine) * pairs + theirs]
     if entry >> _STAMP == gen:
-        return ((entry >> 6) & 63) - 32, (entry & 63) - 32
+        lower = ((entry >> _BOUND_BITS) & _BOUND_MASK) - _BOUND
+        return lower, (entry & _BOUND_MASK) - _BOUND
     return -_INF, _INF
 
 
@@ -144,28 +163,17 @@ def _cr_future(taken, mine, theirs, last, fresh, classes, gain, index, low, high
     if lower == upper:
         return lower
     empty = gain.shape[1] - 1
-    depth_max = SIZE + 1
-    f_taken = np.empty(depth_max, dtype=np.int64)
-    f_mine = np.empty(depth_max, dtype=np.int64)
-    f_theirs = np.empty(depth_max, dtype=np.int64)
-    f_child = np.empty(depth_max, dtype=np.int64)
-    f_best = np.empty(depth_max, dtype=np.int64)
-    f_alpha = np.empty(depth_max, dtype=np.int64)  # the window the frame was searched with
-    f_beta = np.empty(depth_max, dtype=np.int64)
-    f_lower = np.empty(depth_max, dtype=np.int64)  # the memo's bounds when it started
-    f_upper = np.empty(depth_max, dtype=np.int64)
-    f_gain = np.empty(depth_max, dtype=np.int64)  # points of the child being searched
+    frame = np.empty((SIZE + 1, _CR_FRAME), dtype=np.int64)  # one row per ply
     d = 0
-    f_taken[0], f_mine[0], f_theirs[0], f_child[0], f_best[0] = taken, mine, theirs, 0, -_INF
-    f_alpha[0], f_beta[0], f_lower[0], f_upper[0] = lower, upper, lower, upper
+    _cr_enter(frame, d, taken, mine, theirs, lower, upper, lower, upper)
     while True:
-        t = f_taken[d]
-        j = f_child[d]
+        t = frame[d, CR_TAKEN]
+        j = frame[d, CR_CHILD]
         steps = STEP_COUNT[t]
-        if j < 4 * steps and f_best[d] < f_beta[d]:
-            f_child[d] = j + 1
-            left = low[f_mine[d]]
-            right = high[f_mine[d]]
+        if j < 4 * steps and frame[d, CR_BEST] < frame[d, CR_BETA]:
+            frame[d, CR_CHILD] = j + 1
+            left = low[frame[d, CR_MINE]]
+            right = high[frame[d, CR_MINE]]
             k = j % (2 * steps)
             end = k & 1
             if end == 1 and left == right:
@@ -182,43 +190,57 @@ def _cr_future(taken, mine, theirs, last, fresh, classes, gain, index, low, high
             if (points == 1) == (j >= 2 * steps):
                 continue  # scoring moves in the first pass, the others in the second
             # the child's window, so that points − its value falls in this frame's
-            alpha = points - f_beta[d]
-            beta = points - max(f_alpha[d], f_best[d])
+            alpha = points - frame[d, CR_BETA]
+            beta = points - max(frame[d, CR_ALPHA], frame[d, CR_BEST])
             if STEP_COUNT[after] == 0:
                 # ruling C3: the next round starts with the player not to move now
                 value = 0 if last else -fresh
             else:
-                lower, upper = _cr_bounds(after, f_theirs[d], ends, last, memo, gen, pairs)
+                lower, upper = _cr_bounds(after, frame[d, CR_THEIRS], ends, last, memo, gen,
+                                          pairs)
                 if lower == upper or lower >= beta:
                     value = lower
                 elif upper <= alpha:
                     value = upper
                 else:
-                    f_gain[d] = points
+                    frame[d, CR_GAIN] = points
+                    _cr_enter(frame, d + 1, after, frame[d, CR_THEIRS], ends,
+                              max(alpha, lower), min(beta, upper), lower, upper)
                     d += 1
-                    f_taken[d], f_mine[d], f_theirs[d] = after, f_theirs[d - 1], ends
-                    f_child[d], f_best[d] = 0, -_INF
-                    f_alpha[d], f_beta[d] = max(alpha, lower), min(beta, upper)
-                    f_lower[d], f_upper[d] = lower, upper
                     continue
-            if points - value > f_best[d]:
-                f_best[d] = points - value
+            if points - value > frame[d, CR_BEST]:
+                frame[d, CR_BEST] = points - value
             continue
-        best = f_best[d]
-        lower, upper = f_lower[d], f_upper[d]
-        if best <= f_alpha[d]:
+        best = frame[d, CR_BEST]
+        lower, upper = frame[d, CR_LOWER], frame[d, CR_UPPER]
+        if best <= frame[d, CR_ALPHA]:
             upper = min(upper, best)  # fail low: the value is at most best
-        elif best >= f_beta[d]:
+        elif best >= frame[d, CR_BETA]:
             lower = max(lower, best)  # fail high: at least best
         else:
             lower = upper = best
-        key = ((last * ROW_STATES + t) * pairs + f_mine[d]) * pairs + f_theirs[d]
-        memo[key] = (gen << _STAMP) | ((lower + 32) << 6) | (upper + 32)
+        key = ((last * ROW_STATES + t) * pairs + frame[d, CR_MINE]) * pairs + frame[d, CR_THEIRS]
+        memo[key] = (gen << _STAMP) | ((lower + _BOUND) << _BOUND_BITS) | (upper + _BOUND)
         if d == 0:
             return best
         d -= 1
-        if f_gain[d] - best > f_best[d]:
-            f_best[d] = f_gain[d] - best
+        if frame[d, CR_GAIN] - best > frame[d, CR_BEST]:
+            frame[d, CR_BEST] = frame[d, CR_GAIN] - best
+
+
+# inlined, so that a frame's fields stay as fast as separate arrays were
+@njit(cache=True, inline="always")
+def _cr_enter(frame, d, taken, mine, theirs, alpha, beta, lower, upper):
+    """Start searching a position at ply `d`: no child tried yet, nothing found yet."""
+    frame[d, CR_TAKEN] = taken
+    frame[d, CR_MINE] = mine
+    frame[d, CR_THEIRS] = theirs
+    frame[d, CR_CHILD] = 0
+    frame[d, CR_BEST] = -_INF
+    frame[d, CR_ALPHA] = alpha
+    frame[d, CR_BETA] = beta
+    frame[d, CR_LOWER] = lower
+    frame[d, CR_UPPER] = upper
 
 
 @njit(cache=True)
@@ -343,21 +365,16 @@ def _cv_win(taken, left, right, spare, classes, fits, bits, memo, gen):
     state = _cv_state(taken, left, right, spare, bridge, memo, gen, classes, bits)
     if state >= 0:
         return state == 1
-    depth_max = SIZE + 1
-    f_taken = np.empty(depth_max, dtype=np.int64)
-    f_left = np.empty(depth_max, dtype=np.int64)
-    f_right = np.empty(depth_max, dtype=np.int64)
-    f_spare = np.empty(depth_max, dtype=np.int64)
-    f_child = np.empty(depth_max, dtype=np.int64)
+    frame = np.empty((SIZE + 1, _CV_FRAME), dtype=np.int64)  # one row per ply
     d = 0
-    f_taken[0], f_left[0], f_right[0], f_spare[0], f_child[0] = taken, left, right, spare, 0
+    _cv_enter(frame, d, taken, left, right, spare)
     while True:
-        t = f_taken[d]
-        j = f_child[d]
+        t = frame[d, CV_TAKEN]
+        j = frame[d, CV_CHILD]
         steps = STEP_COUNT[t]
         if j < 4 * steps:
-            f_child[d] = j + 1
-            left, right, spare = f_left[d], f_right[d], f_spare[d]
+            frame[d, CV_CHILD] = j + 1
+            left, right, spare = frame[d, CV_LEFT], frame[d, CV_RIGHT], frame[d, CV_SPARE]
             face_down = j >= 2 * steps
             i = (j % (2 * steps)) >> 1
             end = j & 1
@@ -386,14 +403,24 @@ def _cv_win(taken, left, right, spare, classes, fits, bits, memo, gen):
                 return True
             if state == -1:
                 d += 1
-                f_taken[d], f_left[d], f_right[d], f_spare[d], f_child[d] = (
-                    after, low, high, spare, 0
-                )
+                _cv_enter(frame, d, after, low, high, spare)
             continue
-        memo[(t * span + f_left[d]) * span + f_right[d]] = (gen << _STAMP) | f_spare[d]
+        key = (t * span + frame[d, CV_LEFT]) * span + frame[d, CV_RIGHT]
+        memo[key] = (gen << _STAMP) | frame[d, CV_SPARE]
         if d == 0:
             return False
         d -= 1
+
+
+# inlined like _cr_enter
+@njit(cache=True, inline="always")
+def _cv_enter(frame, d, taken, left, right, spare):
+    """Start searching a position at ply `d`: no child tried yet."""
+    frame[d, CV_TAKEN] = taken
+    frame[d, CV_LEFT] = left
+    frame[d, CV_RIGHT] = right
+    frame[d, CV_SPARE] = spare
+    frame[d, CV_CHILD] = 0
 
 
 @njit(cache=True)
@@ -482,16 +509,15 @@ def caravan_winnable_batch(layouts: np.ndarray, bridges: int) -> np.ndarray:
 
 
 class CrossroadsKernel:
-    """Compiled Crossroads search over one layout's classes (e.g. a pure solver's); its
-    positions share one generation, so repeated questions about the deal reuse the memo."""
+    """Compiled Crossroads search over one layout's classes (the solver's); its positions
+    share one generation, so repeated questions about the deal reuse the memo."""
 
-    def __init__(self, classes: list[int], match: list[list[bool]]) -> None:
+    def __init__(self, classes: Classes, match: Match) -> None:
         self.classes = np.array(classes, dtype=np.int64)
         self.match = np.array(match, dtype=np.bool_).reshape(len(match), len(match))
         self.generation = CROSSROADS_MEMO.draw()
 
-    def future(self, taken: int, mine: tuple[int, int], theirs: tuple[int, int],
-               last_round: bool) -> int:
+    def future(self, taken: int, mine: Ends, theirs: Ends, last_round: bool) -> int:
         """Best (my future points − theirs); ends are class pairs, len(match) = no trail."""
         return int(crossroads_position(
             self.classes, self.match, taken, mine[0], mine[1], theirs[0], theirs[1],
@@ -502,7 +528,7 @@ class CrossroadsKernel:
 class CaravanKernel:
     """Compiled Caravan search over one layout's classes under one bridge limit."""
 
-    def __init__(self, classes: list[int], match: list[list[bool]], bridges: int) -> None:
+    def __init__(self, classes: Classes, match: Match, bridges: int) -> None:
         self.classes = np.array(classes, dtype=np.int64)
         self.match = np.array(match, dtype=np.bool_).reshape(len(match), len(match))
         self.limit = bridges
@@ -516,6 +542,9 @@ class CaravanKernel:
         ))
 
 
+BACKEND = Backend("compiled", CrossroadsKernel, CaravanKernel)
+
+
 def warm_up() -> None:
     """Compile every entry point now (or load it from numba's cache): about 8 seconds the
     first time after an install or a change to this file, a fraction of a second after."""
@@ -527,5 +556,6 @@ def warm_up() -> None:
     caravan_winnable_batch(deal, 2)
     crossroads_values_batch(deal)
     classes, match = card_classes(PACKS["plain"])
-    CaravanKernel(classes, match, 2).winnable_from(0, len(match) + 1, len(match) + 1, 0)
-    CrossroadsKernel(classes, match).future(0, (len(match),) * 2, (len(match),) * 2, False)
+    none = len(match)  # no trail; for Caravan, none + 1 is no caravan
+    CaravanKernel(classes, match, 2).winnable_from(0, none + 1, none + 1, 0)
+    CrossroadsKernel(classes, match).future(0, (none, none), (none, none), False)
