@@ -33,7 +33,7 @@ GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
 NO_GAME = {"serve": "chuko.cli.serve"}  # verbs that take no game
 
 VERB_HELP = {
-    "play": "play a game in the terminal",
+    "play": "play a game in the terminal (with no game named: a menu)",
     "rules": "show a game's rules",
     "solve": "solve positions exactly",
     "simulate": "play many bot games and report win rates",
@@ -88,7 +88,8 @@ def build_parser(argv: list[str], table: dict[str, dict[str, str]]) -> argparse.
     described_by = {d.id: d for d in descriptors()}
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     for verb, games in table.items():
-        verb_parser = verbs.add_parser(verb, help=VERB_HELP.get(verb, f"the {verb} command"))
+        said = VERB_HELP.get(verb, f"the {verb} command")
+        verb_parser = verbs.add_parser(verb, help=said, description=said[0].upper() + said[1:])
         if "" in games:
             if argv[:1] == [verb]:
                 module = import_module(games[""])
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.verb == "play":
                 menu: Callable[..., int] = import_module(MENU).run_menu
                 return menu(list(games), lambda game: main(["play", game]))
-            parser.error(f"{args.verb} needs a game: one of {', '.join(games)}")
+            parser.error(f"the {args.verb} command needs a game: one of {', '.join(games)}")
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
     except ChukoError as error:
