@@ -93,7 +93,7 @@ def build_parser(argv: list[str], table: dict[str, dict[str, str]]) -> argparse.
         if "" in games:
             if argv[:1] == [verb]:
                 module = import_module(games[""])
-                verb_parser.description = _describe(module, "", VERB_HELP.get(verb, verb))
+                verb_parser.description = _describe(module, "", said)
                 module.add_arguments(verb_parser, "")
                 verb_parser.set_defaults(handler=module.run)
             continue
