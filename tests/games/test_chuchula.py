@@ -301,11 +301,51 @@ def test_legal_moves_list_every_valid_grouping_once_sorted_and_random_moves_are_
 
 @pytest.mark.parametrize(
     "config",
-    [{"players": 1}, {"players": 5}, {"mode": "laps"}, {"length": 0}, {"players": "4"}],
+    [{"players": 1}, {"players": 5}, {"mode": "laps"}, {"length": 0}, {"players": "4"},
+     {"players": True}, {"length": 101}],
 )
 def test_a_bad_configuration_is_refused_with_a_sentence(config):
     with pytest.raises(ConfigError):
         Game(**config)
+
+
+def test_options_left_out_take_the_descriptors_defaults():
+    assert Game.from_options({}) == Game.from_options(None) == Game(players=4, mode="rounds",
+                                                                    length=5)
+    assert Game.from_options({"players": "3", "mode": "Points", "length": " 10 "}) == Game(
+        players=3, mode="points", length=10)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"players": 5}, "Players must be a whole number from 2 to 4, not 5."),
+        ({"mode": "laps"}, "Game length must be one of rounds, points, not 'laps'."),
+        ({"length": 0}, "Rounds or points must be a whole number from 1 to 100, not 0."),
+        ({"length": 101}, "Rounds or points must be a whole number from 1 to 100, not 101."),
+    ],
+)
+def test_bad_options_are_refused_with_one_sentence(options, message):
+    with pytest.raises(ConfigError) as refused:
+        Game.from_options(options)
+    assert str(refused.value) == message
+
+
+def test_the_descriptors_limits_are_the_constructors():
+    descriptor = Game.descriptor
+    players = descriptor.option("players")
+    assert (players.min, players.max) == (descriptor.min_players, descriptor.max_players)
+    for option in descriptor.options:
+        if option.kind == "int":
+            for good in (option.min, option.max):
+                assert getattr(Game(**{option.name: good}), option.name) == good
+            for bad in (option.min - 1, option.max + 1):
+                with pytest.raises(ConfigError):
+                    Game(**{option.name: bad})
+        else:
+            chosen = {getattr(Game(**{option.name: c}), option.name) for c in option.choices}
+            assert chosen == set(option.choices)
+        assert getattr(Game(), option.name) == option.default
 
 
 def test_game_length_text_reads_rounds_and_points():

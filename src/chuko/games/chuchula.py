@@ -247,19 +247,22 @@ def parse_mode(text: str) -> tuple[str, int]:
     return mode, length
 
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # ruling H1
 MAX_LENGTH = 100
 
 DESCRIPTOR = Descriptor(
     id="chuchula",
     title="Chuchula",
     summary="52 cards: four ranked groups of three meet position by position",
-    min_players=2,
-    max_players=4,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     options=(
-        Option("players", "Players", "int", 4, min=2, max=4, help="2 to 4 (H1)"),
-        Option("mode", "Game", "choice", "rounds", choices=MODES,
+        Option("players", "Players", "int", 4, min=MIN_PLAYERS, max=MAX_PLAYERS,
+               help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (H1)"),
+        Option("mode", "Game length", "choice", "rounds", choices=MODES,
                help="a number of rounds, or first to a number of points (H7)"),
-        Option("length", "Rounds, or points to reach", "int", 5, min=1, max=MAX_LENGTH),
+        Option("length", "Rounds or points", "int", 5, min=1, max=MAX_LENGTH,
+               help="how many rounds, or the points to reach"),
     ),
     levels=("random", "easy", "hard"),
     bots="chuko.bots.chuchula",
@@ -274,6 +277,10 @@ DESCRIPTOR = Descriptor(
 )
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class Game(BaseGame):
     """Chuchula for 2–4 players (H1), a round game or a point game (H7)."""
@@ -285,13 +292,15 @@ class Game(BaseGame):
     length: int = 5
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise ConfigError(f"Chuchula is for 2 to 4 players, not {self.players}.")
+        if not _whole(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ConfigError(
+                f"Chuchula is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}."
+            )
         if self.mode not in MODES:
             raise ConfigError(
                 f"A Chuchula game is played in rounds or to points, not {self.mode!r}."
             )
-        if not isinstance(self.length, int) or not 1 <= self.length <= MAX_LENGTH:
+        if not _whole(self.length) or not 1 <= self.length <= MAX_LENGTH:
             what = "rounds" if self.mode == "rounds" else "target points"
             raise ConfigError(f"The number of {what} is a whole number from 1 to {MAX_LENGTH}.")
 
