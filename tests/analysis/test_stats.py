@@ -49,3 +49,9 @@ def test_a_wider_confidence_gives_a_wider_interval():
     assert wide.low < narrow.low < narrow.high < wide.high
     assert str(proportion_interval(1, 2)) == "0.500 [0.095, 0.905]"
     assert proportion_interval(1, 2).percent() == "50.0% [9.5%, 90.5%]"
+
+
+def test_json_gives_null_for_an_undefined_figure_since_json_has_no_nan_or_infinity():
+    assert proportion_interval(0, 0).to_json() == {"estimate": None, "low": 0.0, "high": 1.0}
+    assert mean_interval([7]).to_json() == {"estimate": 7, "low": None, "high": None}
+    assert proportion_interval(1, 2).to_json()["low"] == pytest.approx(0.0945, abs=1e-4)

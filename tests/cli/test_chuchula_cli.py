@@ -18,8 +18,9 @@ def chuko(run_chuko):
     return run_chuko
 
 
-def test_the_dispatcher_serves_chuchulas_three_commands():
-    assert all(game in cli.COMMANDS.get(verb, {}) for verb, game in ROWS)
+def test_the_dispatcher_serves_the_commands_chuchulas_descriptor_names():
+    commands = cli.commands()
+    assert all(commands[verb][game] == Game.descriptor.commands[verb] for verb, game in ROWS)
 
 
 def test_advise_prints_four_groups_a_leftover_and_expected_points_as_json(chuko):
@@ -59,15 +60,15 @@ def test_advise_reads_hands_from_standard_input_one_json_line_each(chuko):
 
 def test_advise_refuses_five_players(chuko):
     status, _, err = chuko("advise", "chuchula", "--hand", HAND, "--players", "5")
-    assert status == 2 and "2 to 4 players" in err
+    assert status == 2 and "Players must be a whole number from 2 to 4, not 5." in err
 
 
 def test_simulate_reports_points_per_round_and_writes_replayable_records(chuko, tmp_path):
     path = tmp_path / "games.jsonl"
     status, out, _ = chuko("simulate", "chuchula", "--players", "3", "--bots", "hard,easy,random",
                            "--rounds", "12", "--seed", "4", "--jsonl", str(path))
-    assert status == 0 and "12 rounds in 3 game(s)" in out
-    assert all(level in out for level in ("hard", "easy", "random"))
+    assert status == 0 and "12 rounds in 3 games of up to 5 rounds" in out
+    assert all(name in out for name in ("Hard bot", "Easy bot", "Random bot"))
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert [len(r["rounds"]) for r in records] == [5, 5, 2]
     assert all(Game.replay(r).outcome is not None for r in records)
@@ -79,14 +80,23 @@ def test_simulate_json_is_reproducible_with_a_seed(chuko):
     summary = json.loads(first)
     assert first == second and summary["rounds"] == 6
     assert [s["bot"] for s in summary["seats"]] == ["hard", "easy", "easy", "easy"]
+    assert [s["seat"] for s in summary["seats"]] == [0, 1, 2, 3]
+    assert [s["name"] for s in summary["seats"]][:2] == ["Hard bot", "Easy bot 1"]
     points = summary["levels"]["easy"]
     assert points["low"] <= points["estimate"] <= points["high"]
+
+
+def test_simulate_verbose_says_each_games_end_in_the_engines_words(chuko):
+    status, out, _ = chuko("simulate", "chuchula", "--players", "2", "--bots", "hard,random",
+                           "--rounds", "4", "--per-game", "2", "--seed", "1", "--verbose")
+    assert status == 0 and "Game 1: " in out and "Game 2: " in out
+    assert "Hard bot" in out and "seat" not in out.lower()
 
 
 @pytest.mark.parametrize(
     "argv",
     [["--bots", "hard,wizard"], ["--bots", "hard,easy"], ["--rounds", "0"], ["--players", "1"],
-     ["--jsonl", "/nonexistent/dir/x.jsonl"]],
+     ["--jsonl", "/nonexistent/dir/x.jsonl"], ["--json", "--verbose"]],
 )
 def test_simulate_refuses_bad_options_with_status_2(chuko, argv):
     status, _, err = chuko("simulate", "chuchula", "--rounds", "2", *argv)

@@ -1,16 +1,22 @@
-"""`chuko simulate chuko` and `chuko play chuko` through the command dispatcher."""
+"""`chuko simulate chuko` (the generic simulation, with Chükö's hard bot and its search
+budget) and `chuko play chuko` through the command dispatcher."""
 
 import io
 import json
+from random import Random
 
 import pytest
 
+from chuko.analysis.simulate import make_bots
 from chuko.cli import main as cli
 from chuko.games.chuko import Game
 
 
 def run(capsys, *argv):
-    status = cli.main(list(argv))
+    try:
+        status = cli.main(list(argv))
+    except SystemExit as exit_:  # argparse's own errors
+        status = exit_.code
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -22,9 +28,10 @@ def test_simulate_prints_win_rates_with_intervals_and_writes_replayable_records(
         "--hard-simulations", "10", "--games", "12", "--seed", "1", "--jsonl", str(path),
     )  # fmt: skip
     assert status == 0 and err == ""
-    for label in ("seat 0", "seat 2", "bot 1 (easy)", "bot 3 (hard)", "first player"):
+    for label in ("1st seat", "3rd seat", "Easy bot", "Random bot", "Hard bot",
+                  "whoever moved first", "Moves per game"):
         assert label in out
-    assert "95%" in out and "[" in out
+    assert "95%" in out and "[" in out and "seat 0" not in out
     lines = path.read_text().splitlines()
     assert len(lines) == 12
     for line in lines:
@@ -38,7 +45,7 @@ def test_simulate_json_summary_adds_up_and_a_seed_reproduces_it(capsys):
     status, out, _ = run(capsys, *argv, "--json")
     assert status == 0
     summary = json.loads(out)
-    assert sum(s["wins"] for s in summary["seats"]) + summary["unfinished"] == 40
+    assert sum(s["wins"] for s in summary["seats"]) + summary["no_winner"] + summary["draws"] == 40
     assert sum(b["wins"] for b in summary["bots"]) == sum(s["wins"] for s in summary["seats"])
     easy = summary["bots"][0]
     assert easy["level"] == "easy" and easy["low"] <= easy["estimate"] <= easy["high"]
@@ -51,7 +58,25 @@ def test_simulate_with_a_pack_range_and_four_players(capsys):
         "--games", "10", "--seed", "2", "--json",
     )  # fmt: skip
     assert status == 0
-    assert json.loads(out)["pack"] == list(range(2, 31))
+    summary = json.loads(out)
+    assert summary["options"]["pack"] == "2-30" and summary["players"] == 4
+    assert len(summary["seats"]) == 4
+
+
+def test_the_readme_command_runs_with_the_old_budget_flag(capsys, tmp_path):
+    path = tmp_path / "games.jsonl"
+    status, out, _ = run(
+        capsys, "simulate", "chuko", "--players", "2", "--bots", "hard,easy", "--games", "4",
+        "--seed", "1", "--jsonl", str(path), "--hard-simulations", "5",
+    )  # fmt: skip
+    assert status == 0 and "Hard bot" in out and len(path.read_text().splitlines()) == 4
+
+
+def test_a_search_budget_reaches_the_bots_that_take_one_and_no_other():
+    hard, easy = make_bots("chuko", ["hard", "easy"], Random(1), {"simulations": 7})
+    assert hard.simulations == 7 and easy.level == "easy"
+    (timed,) = make_bots("chuko", ["hard"], Random(1), {"time_limit": 0.05})
+    assert timed.time_limit == 0.05 and timed.simulations is None
 
 
 @pytest.mark.parametrize(
@@ -59,11 +84,12 @@ def test_simulate_with_a_pack_range_and_four_players(capsys):
     [
         (["--bots", "easy,wizard"], "no 'wizard' bot"),
         (["--bots", "easy,easy,easy"], "3 bot(s) for 2 seat(s)"),
-        (["--players", "12"], "K3"),
+        (["--players", "12", "--pack", "plain"], "K3"),
         (["--pack", "2,x"], "not a card"),
         (["--games", "0"], "at least 1"),
-        (["--first", "5"], "first player"),
-        (["--hard-simulations", "0", "--bots", "hard"], "simulations"),
+        (["--turn-limit", "-1"], "Turn limit"),
+        (["--hard-simulations", "0", "--bots", "hard"], "not a positive number"),
+        (["--bot-simulations", "5", "--bots", "easy"], "No bot of the lineup (easy, easy)"),
         (["--jsonl", "/nonexistent/dir/x.jsonl"], "Cannot write"),
     ],
 )
@@ -78,7 +104,7 @@ def test_play_chuko_reads_moves_from_standard_input(capsys, monkeypatch):
     status, out, _ = run(capsys, "play", "chuko", "--vs", "random", "--seed", "3")
     assert status == 0
     assert "is not a move" in out
-    assert "wins" in out or "You win" in out or "Goodbye" in out
+    assert " won " in out or "Goodbye" in out
 
 
 def test_play_chuko_refuses_a_bad_lineup(capsys):

@@ -1,8 +1,11 @@
-"""`chuko simulate chuko`: many bot games, win rates per seat and per bot with 95% intervals,
-and optionally every game's record as one JSON line.
+"""`chuko simulate GAME`: bots play many games of any registered game; win rates per seat
+and per bot with 95% Wilson intervals, draws, games without a winner and their length, and
+optionally every game's record as one JSON line.
 
-The lineup given by --bots rotates by one seat each game (unless --fixed-seats), so each
-bot sits in every seat equally often and its win rate is not a seat's advantage.
+Everything about the game comes from its descriptor and the protocol: its options become
+flags (checked by `Game.from_options`, bots alone), its levels the choices of --bots. The
+lineup rotates by one seat each game (unless --fixed-seats), so each bot sits in every seat
+equally often and its win rate is not a seat's advantage.
 """
 
 from __future__ import annotations
@@ -10,65 +13,164 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any, TextIO
 
 from chuko.analysis.progress import progress_bar
-from chuko.analysis.stats import Interval, mean_interval, proportion_interval
+from chuko.analysis.stats import mean_interval, proportion_interval
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import console
+from chuko.console import add_option_flags, console, option_values
 from chuko.core.errors import ChukoError, ConfigError
-from chuko.core.protocol import State
+from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
-from chuko.games.chuko import Game
+from chuko.core.words import seat_names
+from chuko.games import game_class
 
-HELP = {"chuko": "play many Chükö bot games and report win rates with 95% intervals"}
+# Search budgets a bot may take as keyword options (`make_bot(level, rng, **options)`): the
+# flag, its old name, the option's name and its help. A bot that takes none plays without.
+BUDGETS = (
+    ("--bot-time", "--hard-time", "time_limit", float, "SECONDS",
+     "seconds per move of bots that search"),
+    ("--bot-simulations", "--hard-simulations", "simulations", int, "N",
+     "simulations per move of bots that search, instead of a time (reproducible with --seed)"),
+)
+
+
+def default_level(levels: Sequence[str]) -> str:
+    return "easy" if "easy" in levels else levels[0]
+
+
+def bot_label(level: str) -> str:
+    return f"{level.capitalize()} bot"
+
+
+def ordinal(number: int) -> str:
+    """'1st', '2nd', '3rd', '11th', '22nd'."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10,
+                                                                                     "th")
+    return f"{number}{suffix}"
+
+
+def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+        return value
+
+    return read
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    parser.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
-    parser.add_argument(
-        "--pack", default="standard", help="pack name, list (2,6,7) or range (2-30)"
-    )
-    parser.add_argument(
-        "--bots",
-        default="easy",
-        help="bot level per seat, e.g. hard,easy (one level fills every seat; default easy)",
-    )
-    parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    parser.add_argument("--seed", type=int, help="seed for a reproducible run")
-    parser.add_argument("--first", type=int, help="seat that starts every game (random if unset)")
-    parser.add_argument(
-        "--turn-limit", type=int, default=1000, help="end a game with no winner after this many"
-    )
-    parser.add_argument(
-        "--fixed-seats", action="store_true", help="keep the lineup in the seats given"
-    )
-    parser.add_argument("--hard-time", type=float, help="hard bot's seconds per move (default 0.2)")
-    parser.add_argument(
-        "--hard-simulations",
-        type=int,
-        help="hard bot's simulations per move instead of a time (reproducible with --seed)",
-    )
+    described = game_class(game_id).descriptor
+    parser.description = (f"Bots play many games of {described.title}; win rates per seat and "
+                          "per bot with 95% intervals.")
+    parser.set_defaults(game=game_id)
+    add_option_flags(parser, described.options)
+    level = default_level(described.levels)
+    parser.add_argument("--bots", default=level, help=f"bot level per seat, from "
+                        f"{', '.join(described.levels)}; one level fills every seat "
+                        f"(default {level})")
+    parser.add_argument("--games", type=int, default=1000, metavar="N",
+                        help="games to play (default 1000)")
+    parser.add_argument("--seed", type=int, metavar="N", help="seed for a reproducible run")
+    parser.add_argument("--fixed-seats", action="store_true",
+                        help="keep the lineup in the seats given instead of rotating it")
+    for flag, old_name, name, kind, metavar, text in BUDGETS:
+        parser.add_argument(flag, old_name, dest=name, type=_positive(kind), metavar=metavar,
+                            help=text)
     parser.add_argument("--jsonl", metavar="FILE", help="write each game's record as a line")
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print the summary as JSON")
+    shown.add_argument("--verbose", action="store_true",
+                       help="also say how each game ended, in the game's own words")
 
 
 def play_game(state: State, bots: Sequence[Bot]) -> State:
-    """Let the bots play `state` to its end; each sees only its own seat's view."""
-    while state.outcome is None:
-        seat = state.to_move[0]
-        state.play(seat, bots[seat].choose(state.view(seat), state.legal_moves(seat)))
+    """Let the bots play `state` to its end; each sees only its own seat's view (and the
+    legal moves, where the game lists them)."""
+    _play(state, bots)
     return state
 
 
-def hard_options(time_limit: float | None, simulations: int | None) -> dict[str, Any]:
-    """The hard bot's budget from command-line options (its default when both are unset)."""
-    if simulations is not None:
-        return {"simulations": simulations}
-    if time_limit is not None:
-        return {"time_limit": time_limit}
-    return {}
+def _play(state: State, bots: Sequence[Bot]) -> int:
+    """Play `state` to its end; the number of moves played."""
+    moves = 0
+    while state.outcome is None:
+        for seat in state.to_move:
+            legal = state.legal_moves(seat) if state.game.lists_moves else []
+            state.play(seat, bots[seat].choose(state.view(seat), legal))
+            moves += 1
+    return moves
+
+
+def make_bots(game_id: str, lineup: Sequence[str], rng: Random,
+              budget: dict[str, Any]) -> list[Bot]:
+    """One bot per level of `lineup`, with the search budget where its module takes it (a
+    bot module refuses options it does not know); ConfigError when none takes it."""
+    bots: list[Bot] = []
+    took = False
+    for level in lineup:
+        seed = rng.getrandbits(64)
+        if budget:
+            try:
+                bots.append(make_bot(game_id, level, Random(seed), **budget))
+                took = True
+                continue
+            except (ConfigError, TypeError):
+                pass  # this bot plays without a budget; its own errors surface just below
+        bots.append(make_bot(game_id, level, Random(seed)))
+    if budget and not took:
+        names = " or ".join(flag for flag, _, name, *_ in BUDGETS if name in budget)
+        raise ConfigError(f"No bot of the lineup ({', '.join(lineup)}) takes {names}.")
+    return bots
+
+
+@dataclass
+class Tally:
+    """What a simulation counted. Seats and bots are numbered from 0; bot i is the one that
+    sat in seat i in the first game."""
+
+    game: Game
+    options: Json
+    lineup: list[str]
+    rotate: bool
+    seat_wins: list[int]
+    bot_wins: list[int]
+    games: int = 0
+    first_wins: int = 0  # games won by the seat that moved first
+    first_known: int = 0  # games with one seat to move first (not moving at once)
+    draws: int = 0  # no winner, every score level
+    no_winner: int = 0  # no winner otherwise (a turn limit, a lost solitaire)
+    lengths: list[int] = field(default_factory=list)
+
+    def names(self) -> list[str]:
+        return seat_names([bot_label(level) for level in self.lineup])
+
+    def to_json(self) -> Json:
+        def rate(wins: int, out_of: int) -> Json:
+            return {"wins": wins, **proportion_interval(wins, out_of).to_json()}
+
+        n = self.games
+        return {
+            "game": self.game.id,
+            "options": self.options,
+            "players": self.game.players,
+            "games": n,
+            "lineup": self.lineup,
+            "rotate": self.rotate,
+            "seats": [{"seat": s, **rate(w, n)} for s, w in enumerate(self.seat_wins)],
+            "bots": [{"bot": b, "level": lv, "name": name, **rate(w, n)} for b, (lv, name, w)
+                     in enumerate(zip(self.lineup, self.names(), self.bot_wins, strict=True))],
+            "first_player": rate(self.first_wins, self.first_known) if self.first_known else None,
+            "draws": self.draws,
+            "no_winner": self.no_winner,
+            "moves": mean_interval(self.lengths).to_json() if self.lengths else None,
+        }
 
 
 def simulate(
@@ -77,114 +179,104 @@ def simulate(
     games: int,
     rng: Random,
     *,
+    options: Json | None = None,
     rotate: bool = True,
-    hard: dict[str, Any] | None = None,
+    budget: dict[str, Any] | None = None,
     out: TextIO | None = None,
+    on_result: Callable[[int, State, list[str]], None] | None = None,
     advance: Callable[[int], None] = lambda n: None,
-) -> dict[str, Any]:
+) -> Tally:
     """Play `games` games with bots of the levels in `lineup` (seat order of the first game)
-    and return the tallies; write each record to `out` as one JSON line."""
+    and count them; `options` are the game's option values, for the summary. Each record,
+    with the bots' levels, goes to `out` as one JSON line; `on_result(index, state, names)`
+    hears of each finished game, `names` by seat."""
     players = game.players
-    bots = [
-        make_bot(
-            Game.id, level, Random(rng.getrandbits(64)), **(hard or {}) if level == "hard" else {}
-        )
-        for level in lineup
-    ]
-    seat_wins, bot_wins = [0] * players, [0] * players
-    first_wins, unfinished, turns = 0, 0, []
+    bots = make_bots(game.id, lineup, rng, budget or {})
+    tally = Tally(game, options or {}, list(lineup), rotate, [0] * players, [0] * players)
+    names = tally.names()
     for index in range(games):
         shift = index % players if rotate else 0
-        order = [(seat - shift) % players for seat in range(players)]  # bot at each seat
-        state = play_game(game.new(rng=rng), [bots[b] for b in order])
-        winner = state.winner
-        turns.append(state.turns_played)
-        if winner is None:
-            unfinished += 1
-        else:
-            seat_wins[winner] += 1
-            bot_wins[order[winner]] += 1
-            first_wins += winner == state.first
+        order = [(seat - shift) % players for seat in range(players)]  # the bot at each seat
+        state = game.new(rng.getrandbits(64))
+        first = state.to_move
+        tally.lengths.append(_play(state, [bots[b] for b in order]))
+        outcome = state.outcome
+        assert outcome is not None  # _play returns only at the end
+        tally.games += 1
+        for seat in outcome.winners:
+            tally.seat_wins[seat] += 1
+            tally.bot_wins[order[seat]] += 1
+        if len(first) == 1:
+            tally.first_known += 1
+            tally.first_wins += first[0] in outcome.winners
+        if not outcome.winners:
+            level = players > 1 and len(set(outcome.scores)) == 1
+            tally.draws += level
+            tally.no_winner += not level
         if out is not None:
-            record = state.record()
-            record["bots"] = [lineup[b] for b in order]
-            out.write(json.dumps(record) + "\n")
+            out.write(json.dumps({**state.record(), "bots": [lineup[b] for b in order]}) + "\n")
+        if on_result is not None:
+            on_result(index, state, [names[b] for b in order])
         advance(1)
-    return {
-        "game": Game.id,
-        "players": players,
-        "pack": list(game.pack),
-        "games": games,
-        "lineup": list(lineup),
-        "rotate": rotate,
-        "seat_wins": seat_wins,
-        "bot_wins": bot_wins,
-        "first_wins": first_wins,
-        "unfinished": unfinished,
-        "turns": mean_interval(turns) if turns else None,
-    }
+    return tally
 
 
-def summary_json(tally: dict[str, Any]) -> dict[str, Any]:
-    n = tally["games"]
-
-    def rate(wins: int) -> dict[str, Any]:
-        return {"wins": wins, **proportion_interval(wins, n).to_json()}
-
-    turns: Interval | None = tally["turns"]
-    return {
-        **{k: tally[k] for k in ("game", "players", "pack", "games", "lineup", "rotate")},
-        "seats": [rate(w) for w in tally["seat_wins"]],
-        "bots": [
-            {"level": lvl, **rate(w)}
-            for lvl, w in zip(tally["lineup"], tally["bot_wins"], strict=True)
-        ],
-        "first_player": rate(tally["first_wins"]),
-        "unfinished": tally["unfinished"],
-        "turns": turns.to_json() if turns else None,
-    }
-
-
-def print_summary(tally: dict[str, Any]) -> None:
-    n = tally["games"]
-    console.print(
-        f"[bold]Chükö[/]: {n} games, {tally['players']} players, "
-        f"lineup {','.join(tally['lineup'])}"
-        + (" (rotating seats)" if tally["rotate"] else " (fixed seats)")
-    )
+def print_summary(tally: Tally) -> None:
+    n = tally.games
+    options = " ".join(f"--{name.replace('_', '-')} {value}"
+                       for name, value in tally.options.items())
+    seats = "fixed seats" if not tally.rotate else "the seats rotate each game"
+    console.print(f"[bold]{tally.game.title}[/]: {n:,} games of {', '.join(tally.names())} "
+                  f"({seats}).")
+    if options:
+        console.print(f"Options: {options}")
     console.print("Win rates with 95% Wilson intervals:")
-    for seat, wins in enumerate(tally["seat_wins"]):
-        console.print(f"  seat {seat}          {wins:6d}  {proportion_interval(wins, n).percent()}")
-    for number, (level, wins) in enumerate(zip(tally["lineup"], tally["bot_wins"], strict=True), 1):
-        label = f"bot {number} ({level})"
-        console.print(f"  {label:<16}{wins:6d}  {proportion_interval(wins, n).percent()}")
-    wins = tally["first_wins"]
-    console.print(f"  first player    {wins:6d}  {proportion_interval(wins, n).percent()}")
-    console.print(f"  no winner (turn limit) {tally['unfinished']}")
-    if tally["turns"] is not None:
-        console.print(f"Turns per game: {tally['turns']}")
+    rows = [(f"{ordinal(s + 1)} seat", w, n) for s, w in enumerate(tally.seat_wins)]
+    rows += list(zip(tally.names(), tally.bot_wins, [n] * len(tally.bot_wins), strict=True))
+    if tally.first_known and tally.game.players > 1:
+        rows.append(("whoever moved first", tally.first_wins, tally.first_known))
+    width = max(len(label) for label, _, _ in rows) + 2
+    for label, wins, out_of in rows:
+        rate = proportion_interval(wins, out_of).percent()
+        console.print(f"  {label:<{width}}{wins:7,d}  {rate}")
+    if tally.draws:
+        console.print(f"Draws: {tally.draws:,}")
+    if tally.no_winner:
+        console.print(f"No winner: {tally.no_winner:,}")
+    if tally.lengths:
+        console.print(f"Moves per game: {mean_interval(tally.lengths)}")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ConfigError("--games must be at least 1.")
-    game = Game(players=args.players, pack=args.pack, first=args.first, turn_limit=args.turn_limit)
-    lineup = parse_levels(args.bots, Game.id, game.players, "--bots")
-    hard = hard_options(args.hard_time, args.hard_simulations)
+    cls = game_class(args.game)
+    options = option_values(args)
+    game = cls.from_options(options, bots_only=True)
+    lineup = parse_levels(args.bots, game.id, game.players, "--bots")
+    budget = {name: getattr(args, name) for _, _, name, *_ in BUDGETS
+              if getattr(args, name) is not None}
     rng = make_rng(args.seed)
+
+    def say(index: int, state: State, names: list[str]) -> None:
+        assert state.outcome is not None
+        console.print(f"Game {index + 1}: {state.outcome.describe(names, None)}")
+
     try:
         out = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     except OSError as error:
         raise ChukoError(f"Cannot write {args.jsonl}: {error.strerror}.") from None
     try:
-        with progress_bar(args.games, "Chükö games") as advance:
-            tally = simulate(game, lineup, args.games, rng, rotate=not args.fixed_seats,
-                             hard=hard, out=out, advance=advance)
+        with progress_bar(args.games, f"{game.title} games") as advance:
+            tally = simulate(game, lineup, args.games, rng,
+                             options=cls.descriptor.read_options(options),
+                             rotate=not args.fixed_seats, budget=budget, out=out,
+                             on_result=say if args.verbose else None, advance=advance)
     finally:
         if out is not None:
             out.close()
     if args.json:
-        print(json.dumps(summary_json(tally)))
+        print(json.dumps(tally.to_json()))
     else:
         print_summary(tally)
     return 0

@@ -1,27 +1,31 @@
 """`chuko simulate chuchula`: bots play many rounds; points per round per bot, 95% intervals.
 
-Rounds are played as round games of --per-game rounds each (a 5-round game by
-default), so --jsonl writes one game record per line. Seats cannot matter in
-Chuchula beyond the random dealer, so the lineup stays in the seats given.
+Chuchula's own simulation, named by its descriptor: what it measures is points per round,
+which the generic simulation's win rates would hide. Rounds are played as round games of
+--per-game rounds each (a 5-round game by default), so --jsonl writes one game record per
+line. Seats cannot matter in Chuchula beyond the random dealer, so the lineup stays in the
+seats given. Bots build their grouping from their view: the game lists no moves.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.bots import make_bot, parse_levels
-from chuko.core.errors import ConfigError
-from chuko.core.protocol import Json
+from chuko.console import console
+from chuko.core.errors import ChukoError, ConfigError
+from chuko.core.protocol import Json, Outcome
 from chuko.core.rng import make_rng
-from chuko.games.chuchula import Game, State
+from chuko.core.words import count, seat_names
+from chuko.games.chuchula import Game
 
-HELP = {"chuchula": "bots play many Chuchula rounds; points per round with 95% intervals"}
+HELP = {Game.id: "bots play many Chuchula rounds; points per round with 95% intervals"}
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -33,12 +37,20 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--per-game", type=int, default=5, help="rounds per game (default 5)")
     parser.add_argument("--seed", type=int, help="seed for a reproducible run")
     parser.add_argument("--jsonl", metavar="FILE", help="write each game's record as a line")
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print the summary as JSON")
+    shown.add_argument("--verbose", action="store_true",
+                       help="also say how each game ended, in the game's own words")
+
+
+def bot_names(levels: Sequence[str]) -> list[str]:
+    """'Hard bot', 'Easy bot 1', 'Easy bot 2': how the summary names each seat's bot."""
+    return seat_names([f"{level.capitalize()} bot" for level in levels])
 
 
 @dataclass
 class Study:
-    """Points per round for each seat, and which seat won each game."""
+    """Points per round for each seat, and which seat won each game (seats from 0)."""
 
     levels: list[str]
     points: list[list[int]]  # points[seat][round]
@@ -62,9 +74,11 @@ class Study:
             "rounds": len(self.points[0]),
             "games": len(self.winners),
             "seats": [
-                {"seat": s, "bot": lv, "points_per_round": self.seat_interval(s).to_json(),
+                {"seat": s, "bot": lv, "name": name,
+                 "points_per_round": self.seat_interval(s).to_json(),
                  "games_won": self.win_interval(s).to_json()}
-                for s, lv in enumerate(self.levels)
+                for s, (lv, name) in enumerate(zip(self.levels, bot_names(self.levels),
+                                                   strict=True))
             ],
             "levels": {lv: self.level_interval(lv).to_json() for lv in dict.fromkeys(self.levels)},
         }
@@ -72,21 +86,23 @@ class Study:
 
 def simulate(
     levels: list[str], rounds: int, per_game: int = 5, seed: int | None = None,
-    on_record: Callable[[Json], None] | None = None,
+    on_record: Callable[[Json], object] | None = None,
     advance: Callable[[int], None] = lambda n: None,
+    on_result: Callable[[Outcome], None] | None = None,
 ) -> Study:
-    """Play `rounds` rounds with one bot per seat; each bot sees only its seat's view."""
+    """Play `rounds` rounds with one bot per seat; each bot sees only its seat's view.
+    `on_record` hears each game's record, `on_result` each game's outcome."""
     if rounds < 1 or per_game < 1:
         raise ConfigError("The number of rounds and of rounds per game must be positive.")
     rng = make_rng(seed)
-    bots = [make_bot("chuchula", lv, Random(rng.getrandbits(64))) for lv in levels]
+    bots = [make_bot(Game.id, lv, Random(rng.getrandbits(64))) for lv in levels]
     study = Study(levels, [[] for _ in levels], [])
     while len(study.points[0]) < rounds:
         length = min(per_game, rounds - len(study.points[0]))
-        state: State = Game(len(levels), "rounds", length).new(rng.getrandbits(64))
+        options = {"players": len(levels), "mode": "rounds", "length": length}
+        state = Game.from_options(options, bots_only=True).new(rng.getrandbits(64))
         while state.outcome is None:
             for seat in state.to_move:
-                # Chuchula bots build their grouping from the view; see chuko.bots.chuchula.
                 state.play(seat, bots[seat].choose(state.view(seat), []))
         for entry in state.view(None)["rounds"]:
             won = [p["winner"] for p in entry["positions"]]
@@ -95,41 +111,59 @@ def simulate(
         study.winners.append(state.outcome.winners[0])
         if on_record:
             on_record(state.record())
+        if on_result:
+            on_result(state.outcome)
         advance(length)
     return study
 
 
+def print_summary(study: Study, per_game: int, seed: int | None) -> None:
+    levels, names = study.levels, bot_names(study.levels)
+    console.print(
+        f"[bold]{Game.title}[/], {len(levels)} players: {count(len(study.points[0]), 'round')} "
+        f"in {count(len(study.winners), 'game')} of up to {count(per_game, 'round')}"
+        + (f", seed {seed}" if seed is not None else "") + "."
+    )
+    width = max(len(name) for name in names) + 2
+    console.print(f"{'bot':<{width}}{'points per round [95%]':<28}games won [95%]")
+    for seat, name in enumerate(names):
+        console.print(f"{name:<{width}}{str(study.seat_interval(seat)):<28}"
+                      f"{study.win_interval(seat).percent()}")
+    if len(set(levels)) < len(levels):
+        for level in dict.fromkeys(levels):
+            console.print(f"{level} bots (pooled): {study.level_interval(level)} per round")
+
+
 def run(args: argparse.Namespace) -> int:
-    if not 2 <= args.players <= 4:
-        raise ConfigError(f"Chuchula is for 2 to 4 players, not {args.players}.")
-    levels = (parse_levels(args.bots, "chuchula", args.players, "--bots") if args.bots
+    Game.from_options({"players": args.players}, bots_only=True)  # the engine's limits
+    levels = (parse_levels(args.bots, Game.id, args.players, "--bots") if args.bots
               else ["hard"] + ["easy"] * (args.players - 1))
+    names = bot_names(levels)
+    played = 0
+
+    def say(outcome: Outcome) -> None:
+        nonlocal played
+        played += 1
+        console.print(f"Game {played}: {outcome.describe(names, None)}")
+
     sink = None
     if args.jsonl:
         try:
             sink = open(args.jsonl, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as error:
-            raise ConfigError(f"Cannot write {args.jsonl}: {error.strerror}.") from None
+            raise ChukoError(f"Cannot write {args.jsonl}: {error.strerror}.") from None
     try:
-        with progress_bar(args.rounds, "Chuchula rounds") as advance:
+        with progress_bar(args.rounds, f"{Game.title} rounds") as advance:
             study = simulate(
                 levels, args.rounds, args.per_game, args.seed,
                 (lambda r: sink.write(json.dumps(r) + "\n")) if sink else None, advance,
+                say if args.verbose else None,
             )
     finally:
         if sink:
             sink.close()
     if args.json:
         print(json.dumps(study.to_json()))
-        return 0
-    print(f"Chuchula, {args.players} players: {len(study.points[0])} rounds in "
-          f"{len(study.winners)} game(s) of up to {args.per_game} rounds"
-          + (f", seed {args.seed}" if args.seed is not None else "") + ".")
-    print(f"{'seat':<5}{'bot':<8}{'points per round [95%]':<28}games won [95%]")
-    for seat, level in enumerate(levels):
-        print(f"{seat:<5}{level:<8}{str(study.seat_interval(seat)):<28}"
-              f"{study.win_interval(seat).percent()}")
-    if len(set(levels)) < len(levels):
-        for level in dict.fromkeys(levels):
-            print(f"{level} (per seat, pooled): {study.level_interval(level)}")
+    else:
+        print_summary(study, args.per_game, args.seed)
     return 0

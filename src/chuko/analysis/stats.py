@@ -30,8 +30,11 @@ class Interval:
         """As percentages: '61.2% [57.0%, 65.3%]'."""
         return f"{self.estimate:.1%} [{self.low:.1%}, {self.high:.1%}]"
 
-    def to_json(self) -> dict[str, float]:
-        return {"estimate": self.estimate, "low": self.low, "high": self.high}
+    def to_json(self) -> dict[str, float | None]:
+        """JSON has no NaN or infinity: an undefined figure (no trials, one value) is null."""
+        return {name: value if math.isfinite(value) else None
+                for name, value in (("estimate", self.estimate), ("low", self.low),
+                                    ("high", self.high))}
 
 
 def _z(confidence: float) -> float:

@@ -1,4 +1,5 @@
-"""`chuko advise chuchula`: the grouping of a hand with the most expected points.
+"""`chuko advise chuchula`: the grouping of a hand with the most expected points (the
+command Chuchula's descriptor names; the advisor is the solvers').
 
 With --hand, one hand; without it, one hand per line of standard input and one JSON
 object per line of output (an `error` object for a line that is not a hand).
@@ -10,12 +11,14 @@ import argparse
 import json
 import sys
 
+from chuko.console import console
 from chuko.core.deck52 import cards_text, parse_cards
-from chuko.core.errors import ChukoError, ConfigError
-from chuko.games.chuchula import group_type
+from chuko.core.errors import ChukoError
+from chuko.core.protocol import Json
+from chuko.games.chuchula import Game, group_type
 from chuko.solvers.chuchula_advisor import Advice, advise, check_hand
 
-HELP = {"chuchula": "suggest the grouping of a Chuchula hand with the most expected points"}
+HELP = {Game.id: "suggest the grouping of a Chuchula hand with the most expected points"}
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -27,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _advice_json(hand_text: str, players: int) -> dict:
+def _advice_json(hand_text: str, players: int) -> Json:
     hand = check_hand(parse_cards(hand_text))
     return {"hand": cards_text(hand), "players": players, **advise(hand, players).to_json()}
 
@@ -47,14 +50,14 @@ def _describe(advice: Advice, players: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 2 <= args.players <= 4:
-        raise ConfigError(f"Chuchula is for 2 to 4 players, not {args.players}.")
+    Game.from_options({"players": args.players})  # the engine's limits, in its words
     if args.hand is not None:
         if args.json:
             print(json.dumps(_advice_json(args.hand, args.players)))
         else:
             hand = check_hand(parse_cards(args.hand))
-            print(_describe(advise(hand, args.players), args.players))
+            console.print(_describe(advise(hand, args.players), args.players), markup=False,
+                          soft_wrap=True)
         return 0
     status = 0
     for line in sys.stdin:
