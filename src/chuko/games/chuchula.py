@@ -27,8 +27,8 @@ from chuko.core.rng import make_rng
 from chuko.core.words import count, listing, who
 
 __all__ = [
-    "Game", "State", "Grouping", "GroupType", "parse_cards", "group_type", "group_strength",
-    "describe_group", "order_problem", "random_grouping", "parse_mode",
+    "Game", "State", "FinalRanking", "Grouping", "GroupType", "parse_cards", "group_type",
+    "group_strength", "describe_group", "order_problem", "random_grouping", "parse_mode",
 ]
 
 HAND_SIZE = 13
@@ -203,9 +203,9 @@ def random_grouping(hand: Sequence[Card], rng: Random) -> Grouping:
 
 def all_groupings(hand: Sequence[Card]) -> list[Grouping]:
     """Every valid grouping of a 13-card hand (about 200,000), sorted by text."""
-    hand = sort_hand(hand)
+    hand = sort_hand(tuple(hand))
     # Each triple once: its written form, its text and its strength.
-    triples = {
+    triples: dict[tuple[Card, ...], tuple[tuple[Card, ...], str, int]] = {
         t: (_display_order(t), cards_text(_display_order(t)), group_strength(t))
         for t in itertools.combinations(hand, 3)
     }
@@ -639,7 +639,7 @@ class State(BaseState):
         for position in entry.positions:
             if position.winner is not None:
                 taken[position.winner] += 1
-        parts = []
+        parts: list[str] = []
         for points in sorted(set(taken), reverse=True):
             seats = [s for s in range(self.game.players) if taken[s] == points]
             players = listing([_named(s, names, for_seat) for s in seats])
@@ -694,7 +694,7 @@ class State(BaseState):
             "dealer": entry.deal.dealer,
             "show_order": self.show_order(entry.deal.dealer),
             "groups": [list(texts) for texts in entry.shown],
-            "leftover": None if seat is None else str(entry.grouping(seat).leftover),
+            "leftover": None if seat is None else str(entry.groupings()[seat].leftover),
             "positions": [
                 {"winner": p.winner, "tied": list(p.tied), "types": list(types)}
                 for p, types in zip(entry.positions, entry.types, strict=True)
