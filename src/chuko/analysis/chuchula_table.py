@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from random import Random
 
@@ -55,12 +56,16 @@ def build(hands: int, refine: int, seed: int) -> WinTable:
     rng = Random(seed)
     table = estimate(hands, rng, greedy_grouping, f"greedy players, {hands} hands, seed {seed}")
     for step in range(1, refine + 1):
-        previous = table
         table = estimate(
-            hands, rng, lambda hand, t=previous: advise(hand, 4, t).grouping,
+            hands, rng, partial(_advised, table=table),
             f"advisor players (refinement {step}), {hands} hands each, seed {seed}",
         )
     return table
+
+
+def _advised(hand: tuple[Card, ...], table: WinTable) -> Grouping:
+    """The grouping an advisor player picks when the others play as `table` says."""
+    return advise(hand, 4, table).grouping
 
 
 def main(argv: list[str] | None = None) -> None:

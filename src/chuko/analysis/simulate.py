@@ -69,7 +69,6 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     described = game_class(game_id).descriptor
     parser.description = (f"Bots play many games of {described.title}; win rates per seat and "
                           "per bot with 95% intervals.")
-    parser.set_defaults(game=game_id)
     add_option_flags(parser, described.options)
     level = default_level(described.levels)
     parser.add_argument("--bots", default=level, help=f"bot level per seat, from "

@@ -22,13 +22,14 @@ from chuko.core.errors import ChukoError, ConfigError, ParseError
 from chuko.core.layout import parse_layout, parse_moves
 from chuko.core.protocol import Json, State
 from chuko.games import game_class
-from chuko.solvers.answers import Answer, Solver, solver_for
+from chuko.solvers.answers import SOLVERS, Answer, Solver, solver_for
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     game = game_class(game_id)
-    parser.description = f"{game.title}: {solver_for(game).about}."
-    parser.set_defaults(game=game_id)
+    solver = SOLVERS.get(game)  # a game without one is told so when the command runs
+    if solver is not None:
+        parser.description = f"{game.title}: {solver.about}."
     parser.add_argument(
         "--deal", help='the layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"; '
         "without it, deals are read from standard input, one per line",
