@@ -67,11 +67,16 @@ def _classify(cards: Sequence[Card]) -> tuple[GroupType, tuple[int, ...]]:
     return GroupType.INDIVIDUAL, (high, mid, low)
 
 
+def _symbols(cards: Sequence[Card]) -> str:
+    """Cards as players read them: 'K♦ Q♦ J♦'."""
+    return " ".join(card.symbol_text for card in cards)
+
+
 def _group(cards: Sequence[Card] | str) -> tuple[Card, ...]:
     """Three distinct cards, from cards or card text; ParseError otherwise."""
     group = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
     if len(group) != 3 or len(set(group)) != 3:
-        raise ParseError(f"A group is three different cards, not {cards_text(group) or 'nothing'}.")
+        raise ParseError(f"A group is three different cards, not {_symbols(group) or 'nothing'}.")
     return group
 
 
@@ -95,13 +100,8 @@ def _strength_type(strength: int) -> GroupType:
 
 
 def describe_group(cards: Sequence[Card]) -> str:
-    """'Kd Qd Jd (double sequence)'."""
-    return f"{cards_text(_display_order(cards))} ({group_type(cards).label})"
-
-
-def _symbols(cards: Sequence[Card]) -> str:
-    """Cards as players read them: 'K♦ Q♦ J♦'."""
-    return " ".join(card.symbol_text for card in cards)
+    """'K♦ Q♦ J♦ (double sequence)'."""
+    return f"{_symbols(_display_order(cards))} ({group_type(cards).label})"
 
 
 def _display_order(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -130,7 +130,7 @@ class Grouping:
         cards = [c for g in groups for c in g] + [self.leftover]
         if len(set(cards)) != HAND_SIZE:
             twice = sorted({c for c in cards if cards.count(c) > 1}, reverse=True)
-            raise ParseError(f"A grouping uses each card once, but {cards_text(twice)} repeats.")
+            raise ParseError(f"A grouping uses each card once, but {_symbols(twice)} repeats.")
         object.__setattr__(self, "groups", groups)
 
     def __str__(self) -> str:
@@ -186,7 +186,7 @@ def grouping_problem(hand: Sequence[Card], move: object) -> str | None:
         return f"{move!r} is not a grouping."
     missing = sort_hand(list(move.cards - set(hand)))
     if missing:
-        return f"You do not hold {cards_text(missing)}."
+        return f"You do not hold {_symbols(missing)}."
     return order_problem(move.groups)
 
 
