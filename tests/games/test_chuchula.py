@@ -247,6 +247,18 @@ def test_players_level_on_points_are_ranked_by_the_recorded_draw():  # ruling H8
     assert Game.replay(record).outcome.winners == (top[-1],)
 
 
+def test_a_scored_round_shows_every_seats_groups_with_their_types_and_the_winners():  # H5
+    state = play_random(Game(players=3, length=2).new(seed=21), random.Random(21))
+    record = state.record()
+    for number, entry in enumerate(state.view(None)["rounds"]):
+        moves = sorted(record["rounds"][number]["moves"])
+        assert entry["groups"] == [text.split(" ; ")[0].split(" | ") for _, text in moves]
+        for place, position in enumerate(entry["positions"]):
+            groups = [parse_cards(seat_groups[place]) for seat_groups in entry["groups"]]
+            assert position["types"] == [group_type(g).name for g in groups]
+            assert position["winner"] == score_position(groups).winner
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_replaying_the_record_rebuilds_the_same_game(seed):
     game = Game(players=2 + seed % 3, mode="points", length=5)
@@ -275,7 +287,12 @@ def test_replay_refuses_a_tampered_record_with_a_sentence():
     bad_dealer["rounds"][1]["dealer"] = (record["rounds"][0]["dealer"] + 1) % 4
     bad_deal = json.loads(json.dumps(record))
     bad_deal["rounds"][0]["hands"][1] = bad_deal["rounds"][0]["hands"][0]
-    for broken in (bad_move, bad_dealer, bad_deal, {"game": "chuko"}, {"game": "chuchula"}):
+    not_a_list = json.loads(json.dumps(record))
+    not_a_list["rounds"][0]["moves"] = 5
+    odd_draw = {**record, "draw": [0, "a", 2, 3]}
+    unfinished_with_a_draw = {**record, "rounds": [{**record["rounds"][0], "moves": []}]}
+    for broken in (bad_move, bad_dealer, bad_deal, not_a_list, odd_draw, unfinished_with_a_draw,
+                   {"game": "chuko"}, {"game": "chuchula"}, {"game": "chuchula", "rounds": [3]}):
         with pytest.raises(ParseError):
             Game.replay(broken)
 

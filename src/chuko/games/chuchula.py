@@ -278,6 +278,7 @@ DESCRIPTOR = Descriptor(
 
 
 def _whole(value: object) -> bool:
+    """A count as a player means it: an int, and True is not one."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -335,7 +336,8 @@ class Game(BaseGame):
         deals = [_deal_from_record(r, game.players, n) for n, r in enumerate(rounds, 1)]
         draw = record.get("draw")
         if draw is not None and (
-            not isinstance(draw, list) or sorted(draw) != list(range(game.players))
+            not isinstance(draw, list) or not all(map(_whole, draw))
+            or sorted(draw) != list(range(game.players))
         ):
             raise ParseError("The record's tie draw is not an order of the seats.")
         state = State(game, make_rng(None), deals, draw)
@@ -344,7 +346,10 @@ class Game(BaseGame):
         for number, round_record in enumerate(rounds, 1):
             if state.round_number != number or state.outcome is not None:
                 raise ParseError(f"Round {number} of the record was never dealt.")
-            for entry in round_record.get("moves", []):
+            moves = round_record.get("moves", [])
+            if not isinstance(moves, list):
+                raise ParseError(f"Round {number} of the record has no list of moves.")
+            for entry in moves:
                 try:
                     seat, text = entry
                     if isinstance(seat, bool) or not isinstance(seat, int):
@@ -561,9 +566,12 @@ class State(BaseState):
         for position in range(GROUPS):
             result = score_position([g.groups[position] for g in groupings])
             current.positions.append(result)
-            current.types += (tuple(_strength_type(v).name for v in result.strengths),)
             if result.winner is not None:
                 self._scores[result.winner] += 1
+        current.types = tuple(
+            tuple(_strength_type(value).name for value in scored.strengths)
+            for scored in current.positions
+        )
         game = self.game
         over = (
             len(self._rounds) >= game.length
