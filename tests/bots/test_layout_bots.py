@@ -1,5 +1,6 @@
 """Bots for Crossroads and Caravan: legal, seeded, and ordered by strength."""
 
+import json
 import random
 
 import pytest
@@ -30,6 +31,25 @@ def test_levels_are_named_alike_and_unknown_levels_are_refused():
     assert bot_levels("crossroads") == bot_levels("caravan") == levels
     with pytest.raises(ConfigError, match="no 'expert' bot"):
         make_bot("caravan", "expert")
+
+
+@pytest.mark.parametrize("game_id", ["crossroads", "caravan"])
+def test_layout_bots_refuse_options_with_a_sentence(game_id):
+    with pytest.raises(ConfigError, match="bots take no options, not time_limit"):
+        make_bot(game_id, "hard", random.Random(0), time_limit=1.0)
+
+
+def test_a_layout_bot_plays_from_a_view_alone():
+    # The view is the whole position: a bot given a copy of it (no engine state) still
+    # finds the solver's best move.
+    state = Crossroads(first=0).new(seed=6)
+    for _ in range(4):
+        seat = state.to_move[0]
+        state.play(seat, state.legal_moves(seat)[0])
+    view = json.loads(json.dumps(state.view(0)))
+    move = make_bot("crossroads", "perfect", random.Random(0)).choose(view, state.legal_moves(0))
+    values = CrossroadsSolver(state.layout).move_values(state)
+    assert values[move] == max(values.values())
 
 
 def test_perfect_crossroads_bot_always_gets_at_least_the_solver_value():

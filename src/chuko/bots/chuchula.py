@@ -3,7 +3,7 @@ then the strongest of the rest), `hard` (the advisor's grouping).
 
 A bot reads its hand from its seat's view and builds its grouping with the engine's
 own functions, so it never needs the ~200,000 legal groupings: callers may pass an
-empty `legal_moves`.
+empty `legal_moves`. The adviser shows the advisor's grouping for the seat's hand.
 """
 
 from __future__ import annotations
@@ -11,16 +11,15 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from chuko.core.deck52 import parse_cards
+from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ConfigError
-from chuko.games.chuchula import Grouping, random_grouping
+from chuko.core.protocol import Json
+from chuko.games.chuchula import Game, Grouping, State, random_grouping
 from chuko.solvers.chuchula_advisor import advise, greedy_grouping
 
-LEVELS = ("random", "easy", "hard")
 
-
-def levels(game_id: str) -> tuple[str, ...]:
-    return LEVELS
+def hand(view: Json) -> tuple[Card, ...]:
+    return parse_cards(" ".join(view["hand"]))
 
 
 class ChuchulaBot:
@@ -28,18 +27,31 @@ class ChuchulaBot:
         self.level = level
         self.rng = rng
 
-    def choose(self, view: dict[str, Any], legal_moves: list[Any]) -> Grouping:
-        hand = parse_cards(" ".join(view["hand"]))
+    def choose(self, view: Json, legal_moves: list[Any]) -> Grouping:
+        cards = hand(view)
         if self.level == "random":
-            return random_grouping(hand, self.rng)
+            return random_grouping(cards, self.rng)
         if self.level == "easy":
-            return greedy_grouping(hand)
-        return advise(hand, view["players"]).grouping
+            return greedy_grouping(cards)
+        return advise(cards, view["players"]).grouping
 
 
-def make_bot(game_id: str, level: str, rng: Random, **options: Any) -> ChuchulaBot:
+def make_bot(level: str, rng: Random, **options: Any) -> ChuchulaBot:
     if options:
         raise ConfigError(f"Chuchula bots take no options, not {', '.join(options)}.")
-    if level not in LEVELS:
-        raise ConfigError(f"There is no {level!r} Chuchula bot; choose from {', '.join(LEVELS)}.")
     return ChuchulaBot(level, rng)
+
+
+class Adviser:
+    """The advisor's grouping for the seat's hand (from its view) at this table's size."""
+
+    def __init__(self, game: Game) -> None:
+        self.players = game.players
+
+    def hint(self, state: State, seat: int) -> Json:
+        advice = advise(hand(state.view(seat)), self.players)
+        return {
+            "values": {str(advice.grouping): f"{advice.total:.2f} points expected"},
+            "note": f"The advisor expects {advice.total:.2f} points from this grouping "
+            "against typical opponents.",
+        }

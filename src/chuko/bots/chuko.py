@@ -9,11 +9,14 @@
   by UCB1 and plays the game out with a fast greedy policy; the move with the best win
   rate is played. Its budget is a time per move (200 ms by default) or a fixed number of
   simulations (reproducible, used by tests and benchmarks).
+
+The adviser shows the hard bot's choice, made from the seat's view alone.
 """
 
 from __future__ import annotations
 
 import math
+import secrets
 import time
 from collections import Counter
 from functools import cache
@@ -21,9 +24,10 @@ from random import Random
 from typing import Any
 
 from chuko.core.errors import ConfigError
-from chuko.games.chuko import Move, State, may_follow, sampler
+from chuko.core.protocol import Json
+from chuko.games.chuko import Game, Move, State, may_follow, sampler
 
-LEVELS = ("random", "easy", "hard")
+from . import Bot, RandomBot
 
 # How much holding on to a card that fits on many top cards is worth, against the pressure
 # it puts on the next player once played (rule text: "keep cards with several factors").
@@ -32,26 +36,12 @@ KEEP = 0.5
 RESET_GAIN = 0.2
 
 
-def levels(game_id: str) -> tuple[str, ...]:
-    return LEVELS
-
-
-def make_bot(game_id: str, level: str, rng: Random, **options: Any) -> Any:
+def make_bot(level: str, rng: Random, **options: Any) -> Bot:
     if level == "hard":
         return HardBot(rng, **options)
     if options:
         raise ConfigError(f"The {level} Chükö bot takes no options ({', '.join(options)}).")
     return RandomBot(rng) if level == "random" else EasyBot()
-
-
-class RandomBot:
-    level = "random"
-
-    def __init__(self, rng: Random) -> None:
-        self.rng = rng
-
-    def choose(self, view: dict[str, Any], legal_moves: list[Move]) -> Move:
-        return self.rng.choice(legal_moves)
 
 
 def unseen_cards(view: dict[str, Any]) -> list[int]:
@@ -156,14 +146,12 @@ class HardBot:
         count = len(legal_moves)
         wins = [0.0] * count
         visits = [0] * count
-        deadline = None if self.simulations else time.perf_counter() + self.time_limit
+        if self.simulations is not None:
+            limit, deadline = float(self.simulations), math.inf
+        else:  # __init__ made sure there is a positive time limit
+            limit, deadline = math.inf, time.perf_counter() + (self.time_limit or 0.0)
         done = 0
-        while True:
-            if self.simulations is not None:
-                if done >= self.simulations:
-                    break
-            elif time.perf_counter() >= deadline:
-                break
+        while done < limit and time.perf_counter() < deadline:
             if done < count:
                 arm = done
             else:
@@ -183,3 +171,20 @@ class HardBot:
         self.last_simulations = done
         best = max(range(count), key=lambda i: wins[i] / visits[i] if visits[i] else -1.0)
         return legal_moves[best]
+
+
+# How long the adviser's hard bot thinks: a hint should come at once.
+ADVISER_TIME = 0.3
+
+
+class Adviser:
+    """The hard bot's choice for the seat to move, from that seat's view alone (ruling K6):
+    Chükö has no exact solver, and a hint must not show hidden cards."""
+
+    def __init__(self, game: Game) -> None:
+        self.bot = HardBot(secrets.SystemRandom(), time_limit=ADVISER_TIME)
+
+    def hint(self, state: State, seat: int) -> Json:
+        move = self.bot.choose(state.view(seat), state.legal_moves(seat))
+        what = "reset" if move.card is None else f"play {move}"
+        return {"values": {str(move): "best"}, "note": f"The hard bot would {what}."}

@@ -1,126 +1,120 @@
-"""Bots for the layout games. Both games show every card, so a bot rebuilds the position
-from its view (the deal and the moves) and asks the engine and the solvers.
+"""What the bots and advisers of the two layout games (Crossroads, Caravan) share.
+
+Both games show every card, so a bot rebuilds the position from its view with the game's
+`state_from_view` and asks the engine, or the exact solver, about each legal move:
 
 - random: any legal move.
-- easy: greedy. Crossroads: the most points now. Caravan: a face-up move that leaves the
-  most moves open next, a bridge only when nothing else goes.
-- hard: a few moves of lookahead on the engine, without the solver. Crossroads: the best
-  lead after four plies of minimax. Caravan: the move that keeps the most moves open three
-  moves on (a win found on the way counts most), bridges kept in reserve.
-- perfect: the exact solver. Crossroads: a move of the best value (ruling C4). Caravan: a
-  move after which the deal can still be won.
+- easy: greedy, the move that looks best at once.
+- hard: a few plies of lookahead on the engine, without the solver; greedy breaks ties.
+- perfect: the exact solver.
+
+Each game's module (bots/crossroads.py, bots/caravan.py) says what "best" means there.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping
 from random import Random
-from typing import Any
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
+from chuko.core.errors import ConfigError
 from chuko.core.layout import LayoutMove
 from chuko.core.protocol import Json
-from chuko.games.caravan import Caravan, CaravanState
-from chuko.games.crossroads import Crossroads, CrossroadsState
-from chuko.solvers.caravan import CaravanSolver
-from chuko.solvers.crossroads import CrossroadsSolver
-
-LEVELS = ("random", "easy", "hard", "perfect")
-# Plies searched after the move being scored by the hard bot.
-HARD_DEPTH = {"crossroads": 3, "caravan": 2}
 
 
-def levels(game_id: str) -> tuple[str, ...]:
-    return LEVELS
+class Position(Protocol):
+    """What the shared code reads of a layout game's engine state."""
+
+    @property
+    def game(self) -> Hashable: ...
+
+    @property
+    def layout(self) -> tuple[int, ...]: ...
+
+    @property
+    def to_move(self) -> tuple[int, ...]: ...
+
+    def play(self, seat: int, move: Any) -> None: ...
+
+    def copy(self) -> Self: ...
 
 
-def position(view: Json) -> CrossroadsState | CaravanState:
-    """The engine position a layout-game view describes."""
-    if view["game"] == "crossroads":
-        return Crossroads.replay(
-            {"game": "crossroads", "deal": view["deal"], "first": view["first"],
-             "rounds": view["rounds"], "moves": view["moves"]}
-        )
-    return Caravan.replay(
-        {"game": "caravan", "deal": view["deal"], "bridges": view["bridges"],
-         "moves": view["moves"]}
-    )
+S = TypeVar("S", bound=Position)
+T = TypeVar("T")
 
 
-class LayoutBot:
-    def __init__(self, game_id: str, level: str, rng: Random) -> None:
-        self.game_id = game_id
+def played(state: S, seat: int, move: LayoutMove) -> S:
+    """A copy of `state` after `seat` plays `move`."""
+    after = state.copy()
+    after.play(seat, move)
+    return after
+
+
+class DealSolver(Generic[S, T]):
+    """The solver of the deal in play: one solver serves every position of its deal, and is
+    made again only when a new deal (or configuration) comes."""
+
+    def __init__(self, make: Callable[[S], T]) -> None:
+        self.make = make
+        self.key: tuple[Hashable, tuple[int, ...]] | None = None
+        self.solver: T | None = None
+
+    def __call__(self, state: S) -> T:
+        key = (state.game, state.layout)
+        if self.solver is None or key != self.key:
+            self.key, self.solver = key, self.make(state)
+        return self.solver
+
+
+def refuse_options(options: Mapping[str, Any], title: str) -> None:
+    if options:
+        raise ConfigError(f"{title} bots take no options, not {', '.join(options)}.")
+
+
+class LayoutBot(ABC, Generic[S]):
+    """A layout game's bot at one level (see the module's docstring)."""
+
+    # plies the hard bot searches after the move it scores
+    depth: ClassVar[int]
+
+    def __init__(self, level: str, rng: Random) -> None:
         self.level = level
         self.rng = rng
-        self._solvers: dict[tuple[Any, ...], Any] = {}
 
     def choose(self, view: Json, legal_moves: list[LayoutMove]) -> LayoutMove:
         if self.level == "random" or len(legal_moves) == 1:
             return self.rng.choice(legal_moves)
-        state = position(view)
+        state = self.position(view)
         scores = self.scores(state, legal_moves)
         top = max(scores)
         return self.rng.choice([m for m, s in zip(legal_moves, scores, strict=True) if s == top])
 
-    def scores(self, state: CrossroadsState | CaravanState, moves: list[LayoutMove]) -> list:
+    def scores(self, state: S, moves: list[LayoutMove]) -> list[Any]:
         """How much the bot likes each move (higher is better)."""
         if self.level == "perfect":
-            values = self.solver(state).options(state) if isinstance(state, CaravanState) else (
-                self.solver(state).move_values(state))
+            values = self.perfect(state)
             return [values[m] for m in moves]
+        seat = state.to_move[0]
         if self.level == "hard":
-            return [self.lookahead(state, m) for m in moves]
+            return [
+                (self.search(played(state, seat, m), seat, self.depth), self.greedy(state, m))
+                for m in moves
+            ]
         return [self.greedy(state, m) for m in moves]
 
-    def solver(self, state: CrossroadsState | CaravanState) -> Any:
-        if isinstance(state, CaravanState):
-            key: tuple[Any, ...] = (state.layout, state.game.bridges)
-            make = lambda: CaravanSolver(state.layout, state.game.bridges)  # noqa: E731
-        else:
-            key = (state.layout,)
-            make = lambda: CrossroadsSolver(state.layout)  # noqa: E731
-        if key not in self._solvers:
-            self._solvers[key] = make()
-        return self._solvers[key]
+    @abstractmethod
+    def position(self, view: Json) -> S:
+        """The engine position `view` shows."""
 
-    def lookahead(self, state: CrossroadsState | CaravanState, move: LayoutMove) -> tuple:
-        seat = state.to_move[0]
-        after = state.copy()
-        after.play(seat, move)
-        depth = HARD_DEPTH[state.game.id]
-        return (search(after, seat, depth), self.greedy(state, move))
+    @abstractmethod
+    def perfect(self, state: S) -> Mapping[LayoutMove, Any]:
+        """The exact solver's value of every legal move."""
 
-    @staticmethod
-    def greedy(state: CrossroadsState | CaravanState, move: LayoutMove) -> tuple[int, ...]:
-        after = state.copy()
-        seat = state.to_move[0]
-        after.play(seat, move)
-        if isinstance(after, CrossroadsState):
-            return (after.totals()[seat] - state.totals()[seat],)
-        won = after.outcome is not None and bool(after.outcome.winners)
-        return (won, not move.bridge, len(after.legal_moves(0)))
+    @abstractmethod
+    def greedy(self, state: S, move: LayoutMove) -> tuple[Any, ...]:
+        """How good `move` looks at once, for the player to move."""
 
-
-def search(state: CrossroadsState | CaravanState, seat: int, depth: int) -> float:
-    """Minimax value of `state` for `seat`, `depth` plies deep, judged by the lead in points
-    (Crossroads) or by the moves left open (Caravan)."""
-    if isinstance(state, CaravanState):
-        if state.outcome is not None:
-            return 1000.0 if state.outcome.winners else -1000.0
-        moves = state.legal_moves(0)
-        if depth == 0:
-            return len(moves) - 2.0 * state.bridges_used
-    else:
-        totals = state.totals()
-        if depth == 0 or not state.to_move:
-            return float(totals[seat] - totals[1 - seat])
-        moves = state.legal_moves(state.to_move[0])
-    values = []
-    for move in moves:
-        after = state.copy()
-        after.play(state.to_move[0], move)
-        values.append(search(after, seat, depth - 1))
-    mine = isinstance(state, CaravanState) or state.to_move[0] == seat
-    return max(values) if mine else min(values)
-
-
-def make_bot(game_id: str, level: str, rng: Random, **options: Any) -> LayoutBot:
-    return LayoutBot(game_id, level, rng)
+    @abstractmethod
+    def search(self, state: S, seat: int, depth: int) -> float:
+        """How good `state` is for `seat`, `depth` plies deep."""
