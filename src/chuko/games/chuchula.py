@@ -548,7 +548,7 @@ class State(BaseState):
 
     def random_move(self, seat: int, rng: Random) -> Grouping:
         if seat not in self.to_move:
-            raise IllegalMove(f"It is not seat {seat}'s turn.")
+            raise IllegalMove("It is not your turn.")
         return random_grouping(self.hand(seat), rng)
 
     def _apply(self, seat: int, move: Grouping) -> None:
