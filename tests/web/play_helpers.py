@@ -30,9 +30,31 @@ def create_room(page, game: str, options: dict | None = None, seats: list | None
 
 
 def room_and_token(page) -> tuple[str, str]:
-    """The room id and seat token of a /room/{room}#token=… page."""
+    """The room id and seat token of a room page: from its #token=… fragment, or where the
+    page found it without one, the browser's storage."""
     url = urlparse(page.url)
-    return unquote(url.path.split("/")[2]), unquote(url.fragment.removeprefix("token="))
+    room = unquote(url.path.split("/")[2])
+    token = unquote(url.fragment.removeprefix("token="))
+    if not token:
+        token = page.evaluate(
+            "room => (JSON.parse(localStorage.getItem('chuko.rooms') || '{}')[room] || {}).token",
+            room) or ""
+    return room, token
+
+
+def snapshot(page) -> dict:
+    """The room's state as the page's seat gets it, from the JSON API."""
+    room, token = room_and_token(page)
+    return page.request.get(f"/api/rooms/{room}?token={token}").json()
+
+
+def assert_shows_the_result(page) -> str:
+    """The finished game's status line is the engine's sentence for this seat; returned."""
+    page.locator("#status.over").wait_for()
+    result = snapshot(page)["result"]
+    assert result and page.locator("#status > span").inner_text() == result
+    assert "Seat" not in result  # players see names, never seat numbers
+    return result
 
 
 def version(page) -> int:

@@ -2,8 +2,10 @@
 toggle, a refused move with the server's reason, then hint-guided moves to the end."""
 
 from play_helpers import (
+    assert_shows_the_result,
     create_room,
     room_and_token,
+    snapshot,
     version,
     wait_for_new_version,
     wait_turn_or_over,
@@ -76,8 +78,10 @@ def test_caravan_solo_game_with_bridge_refusal_and_hints(pages, shot):
             shot(page, "caravan-2-hint")
         place(page, letter, end, face_down)
         moves += 1
-    status = page.locator("#status").inner_text()
-    assert "Game over" in status
-    placed = page.locator(".line-cards .card").count()
-    assert ("a win" in status) == (placed == 12 and "unfinished" not in status)
+    assert_shows_the_result(page)
+    won = bool(snapshot(page)["view"]["outcome"]["winners"])
+    cards = page.locator(".line-cards .card")
+    ends = cards.first.get_attribute("class") + cards.last.get_attribute("class")
+    ends_face_up = "back" not in ends
+    assert won == (cards.count() == 12 and ends_face_up)
     shot(page, "caravan-3-over")

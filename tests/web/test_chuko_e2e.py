@@ -1,7 +1,13 @@
 """A whole Chükö game in the browser against two bots: playable cards marked, resets, every
 hand's size, the "chükö!" call, the hint."""
 
-from play_helpers import create_room, version, wait_for_new_version, wait_turn_or_over
+from play_helpers import (
+    assert_shows_the_result,
+    create_room,
+    version,
+    wait_for_new_version,
+    wait_turn_or_over,
+)
 
 MAX_TURNS = 200
 
@@ -42,8 +48,7 @@ def test_chuko_whole_game_against_bots(pages, shot):
     else:
         raise AssertionError(f"no winner after {MAX_TURNS} of my turns")
 
-    status = page.locator("#status").inner_text()
-    assert "Game over" in status and "emptied their hand" in status
+    assert_shows_the_result(page)
     # K7: whoever wins went down to one card first, and the screen called it.
     assert calls_seen or page.locator(".turn", has_text="chükö!").count()
     assert page.locator(".turn").count() >= 1

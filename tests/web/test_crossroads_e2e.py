@@ -2,6 +2,7 @@
 then the spectator link and the replay."""
 
 from play_helpers import (
+    assert_shows_the_result,
     create_room,
     room_and_token,
     version,
@@ -51,8 +52,7 @@ def test_crossroads_whole_game_between_two_browsers_joined_by_invite(pages, shot
     state = host.request.get(f"/api/rooms/{room}?token={token}").json()
     totals = state["view"]["totals"]
     for page in (host, guest):
-        page.locator("#status.over").wait_for()
-        assert "Game over" in page.locator("#status").inner_text()
+        assert_shows_the_result(page)
         trails = page.locator(".player-area .line-cards")
         assert [trails.nth(i).locator(".card").count() for i in range(2)] == [6, 6]
         shown = page.locator(".player-area .score").all_inner_texts()
@@ -68,14 +68,20 @@ def test_crossroads_whole_game_between_two_browsers_joined_by_invite(pages, shot
     assert spectator.locator(".end-zone").count() == 0
     assert spectator.locator(".seat-chip.me").count() == 0
 
+    frames = host.request.get(f"/api/rooms/{room}/replay?token={token}").json()["frames"]
     host.locator("#status a", has_text="Replay").click()
     host.wait_for_url("**/replay/**")
     host.locator("#counter", has_text="move 12 of 12").wait_for()
+    assert host.locator("#caption").inner_text() == frames[12]["caption"]
+    assert state["result"] in frames[12]["caption"]  # the last move's sentence ends the game
     host.locator("#first").click()
     host.locator("#counter", has_text="deal").wait_for()
+    assert host.locator("#caption").inner_text() == "The deal."
     assert host.locator(".layout .card[data-card]").count() == 12
     host.locator("#next").click()
     host.locator("#counter", has_text="move 1 of 12").wait_for()
     assert host.locator(".layout .card[data-card]").count() == 11
     assert host.locator(".line-cards .card.fresh").count() == 1
+    assert host.locator("#caption").inner_text() == frames[1]["caption"]
+    assert host.locator("#caption").inner_text().startswith(("You took", "Friend took"))
     shot(host, "crossroads-4-replay")

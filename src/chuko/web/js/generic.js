@@ -49,24 +49,19 @@ function fields(entries, depth) {
 }
 
 function turnLine(msg, ctx) {
-  const view = msg.view || {};
-  const toMove = view.to_move || [];
+  const toMove = (msg.view || {}).to_move || [];
   let text;
-  if (view.outcome) text = msg.result || "The game is over.";
+  // Nobody to move means the game has ended, in any game (a replay's last frame too).
+  if (msg.status === "over" || !toMove.length) text = msg.result || "The game is over.";
   else if (ctx.interactive) text = "Your turn: choose a move.";
-  else if (toMove.length) text = `${listing(toMove.map((seat) => seatLabel(msg, seat)))} to move.`;
-  else text = "Nobody is to move.";
+  else text = `${listing(toMove.map((seat) => seatLabel(msg, seat)))} to move.`;
   return h("div.gv-turn", { class: `gv-turn${ctx.interactive ? " mine" : ""}`, text });
 }
 
 function moveButtons(msg, ctx) {
   const legal = msg.legal || [];
   const hint = ctx.hint || {};
-  if (!legal.length) {
-    return h("p.muted", {
-      text: msg.view && msg.view.outcome ? "No more moves." : "Your moves will show here on your turn.",
-    });
-  }
+  if (!legal.length) return h("p.muted", { text: "Your moves will show here on your turn." });
   return h("div.gv-moves", {}, legal.map((move) => h("button.gv-move", {
     type: "button",
     disabled: !ctx.interactive,
@@ -95,7 +90,7 @@ export function render(board, msg, ctx) {
   const view = msg.view || {};
   const shown = Object.entries(view).filter(([key]) => !SHOWN_ELSEWHERE.has(key));
   const seated = msg.seat !== null && msg.seat !== undefined;
-  const playing = !view.outcome && !ctx.still;
+  const playing = msg.status === "playing";
   fill(board,
     turnLine(msg, ctx),
     h("section.gv-view", { "aria-label": "what you see" },
