@@ -11,6 +11,7 @@ no bots module gets the random bot, which picks among the legal moves.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import import_module
 from random import Random
 from typing import Any, Protocol
@@ -46,6 +47,12 @@ class RandomBot:
         if not legal_moves:
             raise ConfigError("The random bot needs the legal moves to choose from.")
         return self.rng.choice(legal_moves)
+
+
+def refuse_options(options: Mapping[str, Any], bots: str) -> None:
+    """ConfigError naming the options given to `bots` (e.g. "Caravan bots"), which take none."""
+    if options:
+        raise ConfigError(f"{bots} take no options, not {', '.join(options)}.")
 
 
 def bot_levels(game_id: str) -> tuple[str, ...]:

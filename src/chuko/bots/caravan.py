@@ -19,7 +19,8 @@ from chuko.core.protocol import Json
 from chuko.games.caravan import Caravan, CaravanState, state_from_view
 from chuko.solvers.caravan import CaravanSolver
 
-from .layout import DealSolver, LayoutBot, played, refuse_options
+from . import refuse_options
+from .layout import DealSolver, LayoutBot, played
 
 # What the hard bot's search makes of a finished game, beyond any count of open moves.
 WIN = 1000.0
@@ -61,7 +62,7 @@ class CaravanBot(LayoutBot[CaravanState]):
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> CaravanBot:
-    refuse_options(options, Caravan.title)
+    refuse_options(options, f"{Caravan.title} bots")
     return CaravanBot(level, rng)
 
 

@@ -12,10 +12,11 @@ from random import Random
 from typing import Any
 
 from chuko.core.deck52 import Card, parse_cards
-from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
 from chuko.games.chuchula import Game, Grouping, State, random_grouping
 from chuko.solvers.chuchula_advisor import advise, greedy_grouping
+
+from . import refuse_options
 
 
 def hand(view: Json) -> tuple[Card, ...]:
@@ -37,8 +38,7 @@ class ChuchulaBot:
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> ChuchulaBot:
-    if options:
-        raise ConfigError(f"Chuchula bots take no options, not {', '.join(options)}.")
+    refuse_options(options, f"{Game.title} bots")
     return ChuchulaBot(level, rng)
 
 

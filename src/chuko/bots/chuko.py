@@ -27,7 +27,7 @@ from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
 from chuko.games.chuko import Game, Move, State, may_follow, sampler
 
-from . import Bot, RandomBot
+from . import Bot, RandomBot, refuse_options
 
 # How much holding on to a card that fits on many top cards is worth, against the pressure
 # it puts on the next player once played (rule text: "keep cards with several factors").
@@ -39,8 +39,7 @@ RESET_GAIN = 0.2
 def make_bot(level: str, rng: Random, **options: Any) -> Bot:
     if level == "hard":
         return HardBot(rng, **options)
-    if options:
-        raise ConfigError(f"The {level} Chükö bot takes no options ({', '.join(options)}).")
+    refuse_options(options, f"{Game.title} {level} bots")
     return RandomBot(rng) if level == "random" else EasyBot()
 
 

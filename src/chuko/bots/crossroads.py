@@ -17,7 +17,8 @@ from chuko.core.protocol import Json
 from chuko.games.crossroads import Crossroads, CrossroadsState, state_from_view
 from chuko.solvers.crossroads import CrossroadsSolver
 
-from .layout import DealSolver, LayoutBot, played, refuse_options
+from . import refuse_options
+from .layout import DealSolver, LayoutBot, played
 
 
 def solver_for(state: CrossroadsState) -> CrossroadsSolver:
@@ -55,7 +56,7 @@ class CrossroadsBot(LayoutBot[CrossroadsState]):
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> CrossroadsBot:
-    refuse_options(options, Crossroads.title)
+    refuse_options(options, f"{Crossroads.title} bots")
     return CrossroadsBot(level, rng)
 
 

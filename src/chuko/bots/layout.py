@@ -18,7 +18,6 @@ from collections.abc import Callable, Hashable, Mapping
 from random import Random
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from chuko.core.errors import ConfigError
 from chuko.core.layout import LayoutMove
 from chuko.core.protocol import Json
 
@@ -65,11 +64,6 @@ class DealSolver(Generic[S, T]):
         if self.solver is None or key != self.key:
             self.key, self.solver = key, self.make(state)
         return self.solver
-
-
-def refuse_options(options: Mapping[str, Any], title: str) -> None:
-    if options:
-        raise ConfigError(f"{title} bots take no options, not {', '.join(options)}.")
 
 
 class LayoutBot(ABC, Generic[S]):
