@@ -151,8 +151,7 @@ def test_every_bot_level_plays_a_move_the_engine_accepts(game_id):
     state = game.new(seed=3)
     seat = state.to_move[0]
     for level in descriptor(game_id).levels:
-        bot = make_bot(game_id, level, random.Random(1), **({"time_limit": 0.05}
-                                                            if level == "hard" else {}))
+        bot = make_bot(game_id, level, random.Random(1))
         legal = state.legal_moves(seat) if game.lists_moves else []
         move = bot.choose(state.view(seat), legal)
         state.copy().play(seat, move)
