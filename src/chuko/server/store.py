@@ -51,7 +51,7 @@ rooms = Table(
     "rooms",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("game", String(16), nullable=False),
+    Column("game", String(64), nullable=False),  # any registered game's id, plug-ins too
     Column("options", Text, nullable=False),
     Column("status", String(8), nullable=False),
     Column("version", Integer, nullable=False),
