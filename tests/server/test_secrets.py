@@ -105,11 +105,14 @@ def test_chuko_seat_never_receives_a_card_it_may_not_know(make_client, seed):
                 assert number in message["view"]["pack"]
 
 
-CARD = re.compile(r"\b(?:10|[2-9AKQJ])[shdc]\b")
+# A card as views write it (Kd) or as sentences do (K♦).
+CARD = re.compile(r"\b(10|[2-9AKQJ])([shdc♠♥♦♣])(?!\w)")
+SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 
 
 def cards_in(value) -> set[str]:
-    return set(CARD.findall(json.dumps(value)))
+    text = json.dumps(value, ensure_ascii=False)
+    return {rank + SUITS.get(suit, suit) for rank, suit in CARD.findall(text)}
 
 
 @pytest.mark.parametrize("seed", [1, 2])
