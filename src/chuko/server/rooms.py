@@ -245,17 +245,17 @@ class Hub:
     def _room_from_row(self, row: db.RoomRow) -> Room:
         """The room as it was: its record replayed through the engine, which also gives back
         the last move, so `last` reads the same after a restart."""
-        moves: list[tuple[int, Any]] = []
+        last: list[tuple[int, Any]] = []  # the latest move the replay went through
 
         def observe(state: State, seat: int | None, move: Any) -> None:
             if seat is not None:
-                moves[:] = [(seat, move)]
+                last[:] = [(seat, move)]
 
         state = game_class(row.game).replay(row.record, observe)
         seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined)
                  for s in row.seats]
         room = Room(row.id, row.game, row.options, state, seats, row.version, row.status,
-                    moves[0] if moves else None)
+                    last[0] if last else None)
         self._make_bots(room)
         return room
 
