@@ -24,7 +24,7 @@ from chuko.console import add_option_flags, console, option_values
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
-from chuko.core.words import seat_names
+from chuko.core.words import bot_name, seat_names
 from chuko.games import game_class
 
 # Search budgets a bot may take as keyword options (`make_bot(level, rng, **options)`): the
@@ -39,10 +39,6 @@ BUDGETS = (
 
 def default_level(levels: Sequence[str]) -> str:
     return "easy" if "easy" in levels else levels[0]
-
-
-def bot_label(level: str) -> str:
-    return f"{level.capitalize()} bot"
 
 
 def ordinal(number: int) -> str:
@@ -148,7 +144,7 @@ class Tally:
     lengths: list[int] = field(default_factory=list)
 
     def names(self) -> list[str]:
-        return seat_names([bot_label(level) for level in self.lineup])
+        return seat_names([bot_name(level) for level in self.lineup])
 
     def to_json(self) -> Json:
         def rate(wins: int, out_of: int) -> Json:

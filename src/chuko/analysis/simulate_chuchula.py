@@ -22,7 +22,7 @@ from chuko.console import console
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, Outcome
 from chuko.core.rng import make_rng
-from chuko.core.words import count, seat_names
+from chuko.core.words import bot_name, count, seat_names
 from chuko.games.chuchula import Game
 
 HELP = {Game.id: "bots play many Chuchula rounds; points per round with 95% intervals"}
@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 def bot_names(levels: Sequence[str]) -> list[str]:
     """'Hard bot', 'Easy bot 1', 'Easy bot 2': how the summary names each seat's bot."""
-    return seat_names([f"{level.capitalize()} bot" for level in levels])
+    return seat_names([bot_name(level) for level in levels])
 
 
 @dataclass

@@ -43,6 +43,11 @@ def score_line(scores: Sequence[float]) -> str:
     return "–".join(number_text(s) for s in scores)
 
 
+def bot_name(level: str) -> str:
+    """How a bot of a level is named to people: "Hard bot"."""
+    return f"{level.capitalize()} bot"
+
+
 def seat_names(labels: Sequence[str]) -> list[str]:
     """Names for seats from labels that may repeat: two "Easy bot" seats become "Easy bot 1"
     and "Easy bot 2", so every sentence says which one is meant."""

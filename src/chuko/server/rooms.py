@@ -26,7 +26,7 @@ from chuko.bots import Adviser, make_adviser, make_bot
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
-from chuko.core.words import count, seat_names
+from chuko.core.words import bot_name, count, seat_names
 from chuko.games import game_class
 
 from . import store as db
@@ -61,7 +61,7 @@ class Seat(db.SeatRow):
         """What players call the seat before duplicates are told apart: the room's creator
         is "Host", a seat taken through an invite "Friend", a bot "Hard bot"."""
         if self.kind == "bot":
-            return f"{str(self.level).capitalize()} bot"
+            return bot_name(str(self.level))
         return "Friend" if self.invite_hash else "Host"
 
     def row(self) -> db.SeatRow:

@@ -17,7 +17,7 @@ from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
 from chuko.core.rng import make_rng
-from chuko.core.words import seat_names
+from chuko.core.words import bot_name, seat_names
 from chuko.games.chuchula import (
     Game,
     Grouping,
@@ -77,7 +77,7 @@ class _Table:
             for seat, level in enumerate(levels, 1)
         }
         # The person's name is only read as "You" (the sentences are written for seat 0).
-        bots = (f"{bot.level.capitalize()} bot" for bot in self.bots.values())
+        bots = (bot_name(bot.level) for bot in self.bots.values())
         self.names = seat_names(["You", *bots])
 
     def scores_line(self) -> str:

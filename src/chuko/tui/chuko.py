@@ -17,7 +17,7 @@ from chuko.console import Quit, ask, console, warn
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.numbers import factor_text
 from chuko.core.rng import make_rng
-from chuko.core.words import seat_names, who
+from chuko.core.words import bot_name, seat_names, who
 from chuko.games.chuko import Game, Move, State
 
 HELP = {"chuko": "play Chükö against bots (share a factor, go lower, or reset)"}
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, you: int = 0) -> int:
     for seat, level in zip((s for s in range(game.players) if s != you), levels, strict=True):
         options = {"time_limit": args.hard_time} if level == "hard" else {}
         bots[seat] = make_bot(Game.id, level, Random(rng.getrandbits(64)), **options)
-        labels[seat] = f"{level.capitalize()} bot"
+        labels[seat] = bot_name(level)
     names = seat_names(labels)
     console.print(RULES)
     console.print(

@@ -24,7 +24,7 @@ from chuko.console import Quit, add_option_flags, ask, console, option_values, w
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
-from chuko.core.words import number_text, seat_names
+from chuko.core.words import bot_name, number_text, seat_names
 from chuko.games import game_class, rules_text
 
 HUMAN = "human"
@@ -116,7 +116,7 @@ class Session:
         self.game, self.state, self.bots, self.humans = game, state, bots, humans
         labels_ = [PERSON for _ in range(game.players)]
         for seat, bot in bots.items():
-            labels_[seat] = f"{bot.level.capitalize()} bot"
+            labels_[seat] = bot_name(bot.level)
         self.names = seat_names(labels_)
         # One person reads the game as "You"; people sharing a keyboard read it as onlookers.
         self.reader: int | None = humans[0] if len(humans) == 1 else None

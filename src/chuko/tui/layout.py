@@ -22,7 +22,7 @@ from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove, parse_layout
 from chuko.core.numbers import factor_text, whole_number
 from chuko.core.packs import parse_pack
 from chuko.core.protocol import State
-from chuko.core.words import seat_names
+from chuko.core.words import bot_name, seat_names
 
 
 def add_deal_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +70,7 @@ def chain(pieces: list[tuple[int, bool]]) -> str:
 def layout_names(bots: dict[int, Bot], players: int) -> list[str]:
     """Seat names: "Easy bot" and the like for bots, "Player" for people (the one person
     playing against bots reads "You")."""
-    return seat_names([f"{bots[s].level.capitalize()} bot" if s in bots else "Player"
+    return seat_names([bot_name(bots[s].level) if s in bots else "Player"
                        for s in range(players)])
 
 
