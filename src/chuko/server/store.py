@@ -1,8 +1,8 @@
 """Storage: rooms, seats and moves in one SQLAlchemy Core schema for SQLite and PostgreSQL.
 
-A room's row holds the game's record (the engine's save format, DESIGN.md 'Storage'); each
-accepted move adds a row to `moves` and rewrites the record in the same transaction. Seats
-keep only SHA-256 hashes of their tokens and invite codes.
+A room's row holds the game's record (the engine's save format, docs/architecture.md,
+'Storage'); each accepted move adds a row to `moves` and rewrites the record in the same
+transaction. Seats keep only SHA-256 hashes of their tokens and invite codes.
 
 Writes go through one writer thread that commits whatever is queued in one transaction
 (group commit): a move is durable before its future resolves, and a busy server pays one
