@@ -7,7 +7,7 @@ import pytest
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import parse_layout
 from chuko.core.numbers import matches
-from chuko.games.caravan import Caravan, parse_bridges, state_from_view
+from chuko.games.caravan import Caravan, state_from_view
 
 EXAMPLE = "11 2 3 4 / 6 15 10 7 / 9 14 8 12"
 
@@ -71,11 +71,13 @@ def test_v4_a_stuck_caravan_loses_and_a_full_one_wins():
     assert won.outcome.winners == (0,)
 
 
-def test_bridge_limits_by_name_and_number():
-    assert [parse_bridges(t) for t in ("easy", "standard", "hard", "0", "11")] == [3, 2, 1, 0, 11]
+def test_v3_bridge_limits_by_name_and_number():
+    bridges = Caravan.descriptor.option("bridges")
+    assert [bridges.value(t) for t in ("easy", "Standard", "hard", "0", "11")] == [3, 2, 1, 0, 11]
+    assert Caravan.from_options({"bridges": "hard"}).bridges == 1
     for bad in ("12", "-1", "many"):
-        with pytest.raises(ConfigError):
-            parse_bridges(bad)
+        with pytest.raises(ConfigError, match="Bridges must be a whole number"):
+            bridges.value(bad)
     with pytest.raises(ConfigError):
         Caravan(bridges=12)
 

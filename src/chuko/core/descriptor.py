@@ -26,8 +26,9 @@ MAX_OPTION_TEXT = 2_000
 class Option:
     """One setting of a game as a form or a command line shows it.
 
-    kind: "int" (a whole number within min/max), "choice" (one of `choices`), "text",
-    or "pack" (a pack name, list or range, read by `core.packs`; `choices` are the names).
+    kind: "int" (a whole number within min/max, or one of the `named` values), "choice"
+    (one of `choices`), "text", or "pack" (a pack name, list or range, read by `core.packs`;
+    `choices` are the names).
     """
 
     name: str
@@ -38,6 +39,7 @@ class Option:
     min: int | None = None
     max: int | None = None
     help: str = ""
+    named: tuple[tuple[str, int], ...] = ()  # names for numbers, e.g. ("hard", 1)
 
     def __post_init__(self) -> None:
         if self.kind not in OPTION_KINDS:
@@ -54,6 +56,8 @@ class Option:
             data["min"] = self.min
         if self.max is not None:
             data["max"] = self.max
+        if self.named:
+            data["named"] = dict(self.named)
         return data
 
     def value(self, given: Any) -> Any:
@@ -77,11 +81,16 @@ class Option:
 
     def _int(self, given: Any) -> int:
         text = str(given).strip()
+        for name, named in self.named:
+            if text.lower() == name:
+                return named
         negative = text.startswith("-")
         digits = text.lstrip("-")
         number = None if isinstance(given, bool) or len(digits) > 18 else whole_number(digits)
+        names = "".join(f", {name}" for name, _ in self.named)
         if number is None:
-            raise ConfigError(f"{self.label} must be a whole number, not {given!r}.")
+            kind = "a whole number" + (f" or one of{names[1:]}" if names else "")
+            raise ConfigError(f"{self.label} must be {kind}, not {given!r}.")
         number = -number if negative else number
         low = self.min if self.min is not None else number
         high = self.max if self.max is not None else number

@@ -15,7 +15,7 @@ from typing import ClassVar
 from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
-from chuko.core.numbers import matches, whole_number
+from chuko.core.numbers import matches
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.rng import make_rng
 from chuko.core.words import count, who
@@ -36,7 +36,8 @@ DESCRIPTOR = Descriptor(
     options=(
         pack_option(),
         Option("bridges", "Bridges", "int", BRIDGE_LEVELS["standard"], min=0, max=MAX_BRIDGES,
-               help="face-down cards allowed (V3): 3 easy, 2 standard, 1 hard"),
+               help="face-down cards allowed (V3): 3 easy, 2 standard, 1 hard",
+               named=tuple(BRIDGE_LEVELS.items())),
     ),
     levels=("random", "easy", "hard", "perfect"),
     bots="chuko.bots.caravan",
@@ -81,19 +82,6 @@ def state_from_view(view: Json) -> CaravanState:
     """The position the player's view shows. Caravan hides nothing, and a view carries the
     deal, the bridge limit and every move, so the engine replays them."""
     return Caravan.replay({key: view.get(key) for key in ("game", "deal", "bridges", "moves")})
-
-
-def parse_bridges(text: str) -> int:
-    """A bridge limit from a number or a level name (easy 3, standard 2, hard 1)."""
-    text = text.strip().lower()
-    if text in BRIDGE_LEVELS:
-        return BRIDGE_LEVELS[text]
-    number = whole_number(text)
-    if number is not None and number <= MAX_BRIDGES:
-        return number
-    raise ConfigError(
-        f"{text!r} is not a bridge limit: give 0 to {MAX_BRIDGES}, or easy, standard or hard."
-    )
 
 
 @dataclass(frozen=True)

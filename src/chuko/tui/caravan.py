@@ -8,7 +8,7 @@ from chuko.console import console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
-from chuko.games.caravan import Caravan, CaravanState, parse_bridges
+from chuko.games.caravan import DESCRIPTOR, Caravan, CaravanState
 from chuko.solvers.caravan import CaravanSolver
 
 from .layout import (
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rng = make_rng(args.seed)
-    game = Caravan(**deal_options(args), bridges=parse_bridges(args.bridges))
+    game = Caravan(**deal_options(args), bridges=DESCRIPTOR.option("bridges").value(args.bridges))
     state = game.new(seed=rng.randrange(2**32))
     solver = CaravanSolver(state.layout, game.bridges)
 
