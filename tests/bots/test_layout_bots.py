@@ -69,6 +69,7 @@ def test_easy_crossroads_bot_outscores_random_over_many_games():
     assert lead > 20
 
 
+@pytest.mark.slow
 def test_hard_crossroads_bot_sits_between_easy_and_perfect():
     def lead(levels):
         games = [play_crossroads(levels, seed) for seed in range(30)]
@@ -78,6 +79,7 @@ def test_hard_crossroads_bot_sits_between_easy_and_perfect():
     assert lead(["perfect", "hard"]) > 0
 
 
+@pytest.mark.slow
 def test_caravan_bots_are_ordered_random_easy_hard_perfect():
     wins = {"random": 0, "easy": 0, "hard": 0, "perfect": 0}
     winnable = 0

@@ -305,6 +305,7 @@ def test_copy_is_independent_of_the_original():
     assert twin.outcome is not None
 
 
+@pytest.mark.slow
 def test_legal_moves_list_every_valid_grouping_once_sorted_and_random_moves_are_among_them():
     state = Game().new(seed=1)
     moves = state.legal_moves(0)

@@ -119,6 +119,7 @@ def test_c4_crossroads_values_of_a_two_round_match_across_the_round_break(backen
         )
 
 
+@pytest.mark.slow
 def test_c4_crossroads_whole_deals_match_a_memoised_exhaustive_search(backend):
     rng = random.Random(5)
     for pack in PACKS_TO_CHECK[2:4]:
@@ -147,6 +148,7 @@ def test_c4_crossroads_whole_deals_match_a_memoised_exhaustive_search(backend):
         assert CrossroadsSolver(layout, backend=backend).fresh_value() == search(state, {})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bridges", [0, 1, 2, 3])
 def test_caravan_winnability_matches_exhaustive_search(bridges, backend):
     rng = random.Random(bridges)
