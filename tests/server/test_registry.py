@@ -108,7 +108,8 @@ def test_a_rooms_bad_options_are_refused_in_one_sentence(make_client, game_id):
         assert sentence.count(". ") == 0, sentence  # one sentence
     assert "no option 'colour'" in refusals[0].json()["error"]
     if option is not None:
-        assert refusals[1].json()["error"] == f"{option.label} must be a whole number, not 'two'."
+        refused = refusals[1].json()["error"]
+        assert refused.startswith(f"{option.label} must be a whole number") and "'two'" in refused
 
 
 def test_a_room_needs_as_many_seats_as_its_game_has_players(make_client):
