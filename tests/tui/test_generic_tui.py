@@ -10,6 +10,7 @@ import pytest
 
 from chuko.core.errors import ConfigError
 from chuko.tui import generic
+from chuko.tui.session import labels
 
 GAME = "crossroads"
 ENDING = re.compile(r"\n(You|Random bot) won \d+–\d+\.\n|\nDraw, \d+–\d+\.\n")
@@ -72,7 +73,8 @@ def test_bad_options_are_refused_in_one_sentence(monkeypatch, capsys, argv):
     assert str(refused.value).count(".") >= 1 and "\n" not in str(refused.value)
 
 
-def test_labels_never_read_as_moves():
-    assert generic.labels(["AL", "BR"]) == ["1", "2"]
-    assert generic.labels([1, 2, 3]) == ["a", "b", "c"]
-    assert generic.labels(["1", "a"]) == []
+def test_labels_never_read_as_moves_or_commands():
+    assert labels(["AL", "BR"]) == ["1", "2"]
+    assert labels([1, 2, 3]) == ["a", "b", "c"]
+    assert labels(["1", "a"]) == []
+    assert labels(list(range(1, 10)), reserved={"h", "u"})[6:] == ["g", "i", "j"]

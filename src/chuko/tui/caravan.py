@@ -17,7 +17,6 @@ from .layout import (
     card_words,
     chain,
     deal_options,
-    layout_names,
     layout_table,
 )
 
@@ -40,28 +39,22 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     add_deal_arguments(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    rng = make_rng(args.seed)
-    game = Caravan(**deal_options(args), bridges=DESCRIPTOR.option("bridges").value(args.bridges))
-    state = game.new(seed=rng.randrange(2**32))
-    solver = CaravanSolver(state.layout, game.bridges)
+class CaravanSession(LayoutSession[CaravanState]):
+    help_text = RULES
 
-    def show(state: CaravanState) -> None:
-        view = state.view(0)
+    def __init__(self, state: CaravanState) -> None:
+        super().__init__(state, {})
+        self.bridges = state.game.bridges
+        self.solver = CaravanSolver(state.layout, self.bridges)
+
+    def show_position(self) -> None:
         console.rule("Caravan")
-        console.print(layout_table(view))
-        console.print(f"Caravan ({len(state.caravan)}/12): {chain(state.caravan)}")
-        console.print(f"Bridges used: {state.bridges_used} of {game.bridges}")
+        console.print(layout_table(self.state.view(0)))
+        console.print(f"Caravan ({len(self.state.caravan)}/12): {chain(self.state.caravan)}")
+        console.print(f"Bridges used: {self.state.bridges_used} of {self.bridges}")
 
-    def ending(state: CaravanState) -> None:
-        """After a loss, whether the deal could have been won, and how."""
-        if state.outcome and not state.outcome.winners:
-            start = Caravan(deal=state.layout, bridges=game.bridges).new()
-            line = solver.solution(start)
-            console.print("This deal could be won: " + " ".join(map(str, line))
-                          if line else "This deal cannot be won at all.")
-
-    def preview(state: CaravanState, move: LayoutMove) -> str:
+    def preview(self, move: LayoutMove) -> str:
+        state = self.state
         card = card_words(state.layout[move.position])
         if move.end is None:
             return f"take {card} to start the caravan"
@@ -73,20 +66,23 @@ def run(args: argparse.Namespace) -> int:
             state.layout[move.position], end_card) else "beyond the bridge"
         return f"take {card} to the {side}: {beside}"
 
-    def hint_values(state: CaravanState) -> dict[LayoutMove, str]:
+    def hint_values(self) -> dict[LayoutMove, str]:
         return {m: "[green]can still win[/]" if wins else "[red]loses[/]"
-                for m, wins in solver.options(state).items()}
+                for m, wins in self.solver.options(self.state).items()}
 
-    session = LayoutSession(
-        state=state,
-        humans={0},
-        bots={},
-        names=layout_names({}, game.players),
-        show=show,
-        preview=preview,
-        hint_values=hint_values,
-        help_text=RULES,
-        ending=ending,
-    )
+    def after_end(self) -> None:
+        """After a loss, whether the deal could have been won, and how."""
+        outcome = self.state.outcome
+        if outcome and not outcome.winners:
+            start = Caravan(deal=self.state.layout, bridges=self.bridges).new()
+            line = self.solver.solution(start)
+            console.print("This deal could be won: " + " ".join(map(str, line))
+                          if line else "This deal cannot be won at all.")
+
+
+def run(args: argparse.Namespace) -> int:
+    rng = make_rng(args.seed)
+    game = Caravan(**deal_options(args), bridges=DESCRIPTOR.option("bridges").value(args.bridges))
+    state = game.new(seed=rng.randrange(2**32))
     console.print(RULES)
-    return session.run()
+    return CaravanSession(state).run()

@@ -8,17 +8,20 @@ listed choices also have letters, since a list number could be mistaken for a ca
 from __future__ import annotations
 
 import argparse
+from collections.abc import Collection, Mapping, Sequence
 from random import Random
 from string import ascii_lowercase
 from typing import Any
 
-from chuko.bots import make_bot, parse_levels
-from chuko.console import Quit, ask, console, warn
-from chuko.core.errors import ChukoError, ConfigError
+from chuko.bots import Bot, make_bot, parse_levels
+from chuko.console import console
+from chuko.core.errors import ConfigError
 from chuko.core.numbers import factor_text
 from chuko.core.rng import make_rng
-from chuko.core.words import bot_name, seat_names, who
-from chuko.games.chuko import Game, Move, State
+from chuko.core.words import who
+from chuko.games.chuko import Game, State
+
+from .session import Session
 
 HELP = {"chuko": "play Chükö against bots (share a factor, go lower, or reset)"}
 
@@ -46,6 +49,42 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     )
 
 
+class ChukoSession(Session[State]):
+    """Chükö's screen: the top card, the hand with its playable cards marked, and the
+    choices under letters; a reset is a move of its own, so the card after it is a turn
+    of its own too."""
+
+    help_text = RULES
+
+    def labels(self, moves: Sequence[Any], reserved: Collection[str]) -> list[str]:
+        """Letters for the plays (a card's own number could be mistaken for a list
+        number); 'r' is always the reset."""
+        letters = (c for c in ascii_lowercase if c != "r" and c not in reserved)
+        return [next(letters) if move.card is not None else "r" for move in moves]
+
+    def show(self, seat: int, listed: Mapping[str, Any]) -> None:
+        view = self.state.view(seat)
+        playable = {m.card for m in listed.values() if m.card is not None}
+        sizes = ", ".join(f"{who(s, self.names, seat)} {n}"
+                          for s, n in enumerate(view["hand_sizes"]))
+        top = view["top"]
+        console.print(f"\nTop card: [bold yellow]{top}[/] ({factor_text(top)})   "
+                      f"Draw pile: {view['draw_size']}   Hands: {sizes}")
+        cards = []
+        for card in view["hand"]:
+            mark = "[green]✓[/]" if card in playable else " "
+            style = "bold green" if card in playable else "white"
+            cards.append(f"[{style}]{card}[/] ({factor_text(card)}){mark}")
+        console.print("Your hand: " + "  ".join(cards))
+        if view["phase"] == "reset":  # what the reset drew was just told
+            console.print("Play any card: " + "  ".join(f"{k}) {m}" for k, m in listed.items()))
+            return
+        plays = [f"{k}) play {m}" for k, m in listed.items() if k != "r"]
+        if not plays:
+            console.print("No card of yours may follow: you must reset.")
+        console.print("  ".join([*plays, "r) reset: draw, then play any card"]))
+
+
 def run(args: argparse.Namespace, you: int = 0) -> int:
     game = Game(players=args.players, pack=args.pack, first=args.first, turn_limit=args.turn_limit)
     levels = parse_levels(args.vs, Game.id, game.players - 1)
@@ -53,103 +92,16 @@ def run(args: argparse.Namespace, you: int = 0) -> int:
         raise ConfigError("--hard-time must be a positive number of seconds.")
     rng = make_rng(args.seed)
     state = game.new(rng=rng)
-    bots: dict[int, Any] = {}
-    labels = ["Player"] * game.players
+    bots: dict[int, Bot] = {}
     for seat, level in zip((s for s in range(game.players) if s != you), levels, strict=True):
         options = {"time_limit": args.hard_time} if level == "hard" else {}
         bots[seat] = make_bot(Game.id, level, Random(rng.getrandbits(64)), **options)
-        labels[seat] = bot_name(level)
-    names = seat_names(labels)
+    session = ChukoSession(state, bots)
     console.print(RULES)
     console.print(
         f"\n{game.players} players, pack {', '.join(map(str, game.pack))}, "
         f"{game.hand_size} cards each."
     )
-    console.print(f"{who(state.first, names, you)} start{'' if state.first == you else 's'}.")
-    try:
-        return _play(state, you, bots, names)
-    except Quit:
-        console.print("Goodbye.")
-        return 0
-
-
-def _play(state: State, you: int, bots: dict[int, Any], names: list[str]) -> int:
-    while state.outcome is None:
-        seat = state.to_move[0]
-        if seat in bots:
-            move = bots[seat].choose(state.view(seat), state.legal_moves(seat))
-            state.play(seat, move)
-            _said(state, seat, move, names, you)
-        else:
-            _turn(state, you, names)
-    console.rule("Game over")
-    console.print(f"[bold]{state.outcome.describe(names, you)}[/]")
-    return 0
-
-
-def _said(state: State, seat: int, move: Move, names: list[str], you: int) -> None:
-    """The engine's sentence about the move just played, as the player may know it."""
-    console.print(f"  {state.describe(seat, move, names, you)}")
-
-
-def _table(view: dict[str, Any], playable: set[int], names: list[str]) -> None:
-    top = view["top"]
-    sizes = ", ".join(
-        f"{who(s, names, view['seat'])} {n}" for s, n in enumerate(view["hand_sizes"])
-    )
-    console.print(
-        f"\nTop card: [bold yellow]{top}[/] ({factor_text(top)})   "
-        f"Draw pile: {view['draw_size']}   Hands: {sizes}"
-    )
-    cards = []
-    for card in view["hand"]:
-        mark = "[green]✓[/]" if card in playable else " "
-        style = "bold green" if card in playable else "white"
-        cards.append(f"[{style}]{card}[/] ({factor_text(card)}){mark}")
-    console.print("Your hand: " + "  ".join(cards))
-
-
-def _choices(moves: list[Move]) -> dict[str, Move]:
-    """Letters for the listed moves; 'r' is always the reset."""
-    plays = [m for m in moves if not m.is_reset]
-    choices = dict(zip(ascii_lowercase.replace("r", ""), plays, strict=False))
-    if len(plays) < len(moves):
-        choices["r"] = Move(None)
-    return choices
-
-
-def _turn(state: State, you: int, names: list[str]) -> None:
-    """One turn of the player: a normal play, or a reset and then the card after it."""
-    while True:
-        view = state.view(you)
-        moves = state.legal_moves(you)
-        _table(view, {m.card for m in moves if m.card is not None}, names)
-        choices = _choices(moves)
-        if view["phase"] == "reset":  # what the reset drew was just told
-            console.print("Play any card: " + "  ".join(f"{k}) {m}" for k, m in choices.items()))
-        else:
-            listed = [f"{k}) play {m}" for k, m in choices.items() if k != "r"]
-            if not listed:
-                console.print("No card of yours may follow: you must reset.")
-            console.print("  ".join([*listed, "r) reset: draw, then play any card"]))
-        move = _read_move(state, you, choices)
-        _said(state, you, move, names, you)
-        if not move.is_reset:
-            return
-
-
-def _read_move(state: State, you: int, choices: dict[str, Move]) -> Move:
-    """Ask until the player types a move the engine accepts, and play it; a bad line gets
-    one sentence and the prompt again."""
-    while True:
-        text = ask("Your move?")
-        if text.lower() in ("help", "h", "?"):
-            console.print(RULES)
-            continue
-        try:
-            move = choices.get(text.lower()) or state.game.parse_move(text)
-            state.play(you, move)
-        except ChukoError as error:
-            warn(str(error))
-            continue
-        return move
+    console.print(f"{who(state.first, session.names, you)} "
+                  f"start{'' if state.first == you else 's'}.")
+    return session.run()

@@ -20,7 +20,6 @@ from .layout import (
     card_words,
     chain,
     deal_options,
-    layout_names,
     layout_table,
 )
 
@@ -46,30 +45,25 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     add_deal_arguments(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    rng = make_rng(args.seed)
-    human_pair = args.vs.strip().lower() == "human"
-    level = "" if human_pair else parse_levels(args.vs, Crossroads.id, 1)[0]
-    first = {"me": 0, "them": 1, "random": None}[args.first]
-    game = Crossroads(**deal_options(args), rounds=args.rounds, first=first)
-    state = game.new(seed=rng.randrange(2**32))
-    solver = CrossroadsSolver(state.layout)
-    bots: dict[int, Bot] = {} if human_pair else {1: make_bot(Crossroads.id, level, rng)}
-    names = layout_names(bots, game.players)
-    reader = None if human_pair else 0
+class CrossroadsSession(LayoutSession[CrossroadsState]):
+    help_text = RULES
 
-    def show(state: CrossroadsState) -> None:
-        view = state.view(0)
+    def __init__(self, state: CrossroadsState, bots: dict[int, Bot]) -> None:
+        super().__init__(state, bots)
+        self.solver = CrossroadsSolver(state.layout)
+
+    def show_position(self) -> None:
+        view = self.state.view(0)
         console.rule(f"Crossroads — round {view['round']} of {view['rounds']}")
         console.print(layout_table(view))
         for seat in (0, 1):
-            pieces = [(c, True) for c in state.trails[seat]]
-            console.print(f"{who(seat, names, reader):>12} [bold]{state.totals()[seat]}[/] pts  "
-                          f"{chain(pieces)}")
+            pieces = [(c, True) for c in self.state.trails[seat]]
+            console.print(f"{who(seat, self.names, self.reader):>12} "
+                          f"[bold]{self.state.totals()[seat]}[/] pts  {chain(pieces)}")
 
-    def preview(state: CrossroadsState, move: LayoutMove) -> str:
-        card = state.layout[move.position]
-        trail = state.trails[state.to_move[0]]
+    def preview(self, move: LayoutMove) -> str:
+        card = self.state.layout[move.position]
+        trail = self.state.trails[self.state.to_move[0]]
         if move.end is None:
             return f"take {card_words(card)} to start the trail"
         end = trail[0] if move.end == "L" else trail[-1]
@@ -77,18 +71,17 @@ def run(args: argparse.Namespace) -> int:
         gain = "[green]+1[/]" if matches(card, end) else "+0"
         return f"take {card_words(card)} to the {side}, beside {end}: {gain}"
 
-    def hint_values(state: CrossroadsState) -> dict[LayoutMove, str]:
-        return {m: f"final lead {v:+d}" for m, v in solver.move_values(state).items()}
+    def hint_values(self) -> dict[LayoutMove, str]:
+        return {m: f"final lead {v:+d}" for m, v in self.solver.move_values(self.state).items()}
 
-    session = LayoutSession(
-        state=state,
-        humans={0, 1} - set(bots),
-        bots=bots,
-        names=names,
-        show=show,
-        preview=preview,
-        hint_values=hint_values,
-        help_text=RULES,
-    )
+
+def run(args: argparse.Namespace) -> int:
+    rng = make_rng(args.seed)
+    human_pair = args.vs.strip().lower() == "human"
+    level = "" if human_pair else parse_levels(args.vs, Crossroads.id, 1)[0]
+    first = {"me": 0, "them": 1, "random": None}[args.first]
+    game = Crossroads(**deal_options(args), rounds=args.rounds, first=first)
+    state = game.new(seed=rng.randrange(2**32))
+    bots: dict[int, Bot] = {} if human_pair else {1: make_bot(Crossroads.id, level, rng)}
     console.print(RULES)
-    return session.run()
+    return CrossroadsSession(state, bots).run()

@@ -10,9 +10,8 @@ engine after every move.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from random import Random
-from string import ascii_lowercase
 from typing import Any
 
 from rich.columns import Columns
@@ -20,15 +19,16 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from chuko.bots import Adviser, Bot, make_adviser, make_bot, parse_levels
-from chuko.console import Quit, add_option_flags, ask, console, option_values, warn
-from chuko.core.errors import ChukoError, ConfigError
-from chuko.core.protocol import Game, Json, State
+from chuko.console import add_option_flags, console, option_values, warn
+from chuko.core.errors import ConfigError
+from chuko.core.protocol import Json, State
 from chuko.core.rng import make_rng
-from chuko.core.words import bot_name, number_text, seat_names
+from chuko.core.words import number_text
 from chuko.games import game_class, rules_text
 
+from .session import Command, Session
+
 HUMAN = "human"
-PERSON = "Player"  # a second person at the keyboard; the one playing is "You"
 # View fields the screen says in its own way (whose turn, the result) or that are seat
 # numbers, which players never see.
 UNSHOWN = {"game", "seat", "to_move", "outcome"}
@@ -97,93 +97,29 @@ def view_table(view: Json) -> Table:
     return table
 
 
-def labels(moves: Sequence[Any]) -> list[str]:
-    """A label per move: numbers, or letters where a move is written as a number, so a
-    label never reads as another move; none when both would."""
-    texts = {str(move).casefold() for move in moves}
-    for scheme in ([str(n) for n in range(1, len(moves) + 1)], list(ascii_lowercase)):
-        chosen = scheme[:len(moves)]
-        if len(chosen) == len(moves) and not texts & set(chosen):
-            return chosen
-    return []
+class GenericSession(Session[State]):
+    """The screen every listed-moves game gets: its view as a table, its moves under
+    labels, the descriptor's rules and the game's adviser."""
 
+    help_text = COMMANDS
+    offers_undo = True
 
-class Session:
-    """One game at the terminal: who is a person, the bots, the names, and the states
-    before each of the person's moves (for undo)."""
-
-    def __init__(self, game: Game, state: State, bots: dict[int, Bot], humans: list[int]):
-        self.game, self.state, self.bots, self.humans = game, state, bots, humans
-        labels_ = [PERSON for _ in range(game.players)]
-        for seat, bot in bots.items():
-            labels_[seat] = bot_name(bot.level)
-        self.names = seat_names(labels_)
-        # One person reads the game as "You"; people sharing a keyboard read it as onlookers.
-        self.reader: int | None = humans[0] if len(humans) == 1 else None
-        self.history: list[State] = []
+    def __init__(self, state: State, bots: dict[int, Bot]) -> None:
+        super().__init__(state, bots)
+        self.game = state.game
         self.adviser: Adviser | None = None
 
-    def run(self) -> int:
-        try:
-            while self.state.outcome is None:
-                waiting = self.state.to_move
-                people = [seat for seat in waiting if seat in self.humans]
-                seat = people[0] if people else waiting[0]
-                if seat in self.humans:
-                    self.human_turn(seat)
-                else:
-                    bot = self.bots[seat]
-                    self.played(seat, bot.choose(self.state.view(seat),
-                                                 self.state.legal_moves(seat)))
-        except Quit:
-            console.print("Goodbye.")
-            return 0
-        outcome = self.state.outcome
-        console.rule("Game over")
-        console.print(f"[bold]{outcome.describe(self.names, self.reader)}[/]")
-        return 0
+    def commands(self) -> dict[str, Command]:
+        return {**super().commands(), "rules": self.show_rules, "hint": self.hint}
 
-    def played(self, seat: int, move: Any) -> None:
-        self.state.play(seat, move)  # raises before anything changes
-        console.print(f"  {self.state.describe(seat, move, self.names, self.reader)}")
-
-    def prompt(self, seat: int) -> str:
-        return "Your move?" if seat == self.reader else f"{self.names[seat]}, your move?"
-
-    def human_turn(self, seat: int) -> None:
+    def show(self, seat: int, listed: Mapping[str, Any]) -> None:
         console.rule(self.game.title)
         console.print(view_table(self.state.view(seat)))
+        shown = [f"[cyan]{key})[/] {move}" for key, move in listed.items()]
         moves = self.state.legal_moves(seat)
-        keys = labels(moves)
-        shown = [f"[cyan]{key})[/] {move}" for key, move in zip(keys, moves, strict=True)]
         console.print(Columns(shown or [str(move) for move in moves], padding=(0, 3)))
-        by_label = dict(zip(keys, moves, strict=True))
-        while True:
-            text = ask(self.prompt(seat))
-            command = text.casefold()
-            if not text:
-                continue
-            if command in {"help", "?"}:
-                console.print(COMMANDS)
-            elif command == "rules":
-                self.show_rules()
-            elif command == "hint":
-                self.hint(seat)
-            elif command == "undo":
-                if self.undo():
-                    return
-            else:
-                try:
-                    before = self.state.copy()
-                    move = by_label[command] if command in by_label else self.game.parse_move(text)
-                    self.played(seat, move)
-                except ChukoError as error:
-                    warn(str(error))
-                    continue
-                self.history.append(before)
-                return
 
-    def show_rules(self) -> None:
+    def show_rules(self, seat: int) -> None:
         try:
             console.print(Markdown(rules_text(self.game.id)))
         except (FileNotFoundError, ModuleNotFoundError):
@@ -200,17 +136,6 @@ class Session:
         if advice.get("note"):
             console.print(advice["note"])
 
-    def undo(self) -> bool:
-        if self.reader is None:
-            warn("Undo is for games against bots only.")
-            return False
-        if not self.history:
-            warn("There is nothing to undo yet.")
-            return False
-        self.state = self.history.pop()
-        console.print("[yellow]Your last move is taken back.[/]")
-        return True
-
 
 def run(args: argparse.Namespace) -> int:
     rules = game_class(args.game)
@@ -226,7 +151,6 @@ def run(args: argparse.Namespace) -> int:
     state = game.new(None if args.seed is None else rng.randrange(2**32))
     bots = {seat: make_bot(described.id, level, Random(rng.getrandbits(64)))
             for seat, level in zip(others, lineup, strict=True) if level != HUMAN}
-    humans = [you, *(seat for seat in others if seat not in bots)]
     console.print(f"[bold]{described.title}[/]: {described.summary}.")
     console.print("Type [cyan]help[/] for the commands, [cyan]rules[/] for the rules.")
-    return Session(game, state, bots, humans).run()
+    return GenericSession(state, bots).run()
