@@ -9,15 +9,16 @@ position by position.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from chuko.bots import make_bot, parse_levels
-from chuko.console import Quit, ask, console, warn
+from chuko.bots import Bot, make_bot, parse_levels
+from chuko.console import ask, console, warn
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
 from chuko.core.rng import make_rng
-from chuko.core.words import bot_name, seat_names
+from chuko.core.words import who
 from chuko.games.chuchula import (
     Game,
     Grouping,
@@ -28,6 +29,8 @@ from chuko.games.chuchula import (
     parse_mode,
 )
 from chuko.solvers.chuchula_advisor import advise
+
+from .session import Session
 
 HELP = {"chuchula": "play Chuchula against bots"}
 
@@ -63,26 +66,22 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--seed", type=int, help="seed for a reproducible game")
 
 
-class _Table:
-    """One terminal game: the state, the bots and the names of the seats."""
+class ChuchulaSession(Session[State]):
+    """A Chuchula game at the terminal: the person groups a hand each round, the bots
+    commit theirs, then every group is revealed position by position."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
-        mode, length = parse_mode(args.mode)
-        self.game = Game(args.players, mode, length)
-        levels = parse_levels(args.vs, Game.id, args.players - 1)
-        seed = args.seed
-        self.state: State = self.game.new(seed)
-        self.bots = {
-            seat: make_bot(Game.id, level, make_rng(None if seed is None else seed + seat))
-            for seat, level in enumerate(levels, 1)
-        }
-        # The person's name is only read as "You" (the sentences are written for seat 0).
-        bots = (bot_name(bot.level) for bot in self.bots.values())
-        self.names = seat_names(["You", *bots])
+    help_text = COMMANDS_HELP
+
+    def __init__(self, state: State, bots: Mapping[int, Bot]) -> None:
+        super().__init__(state, bots)
+        self.game = state.game
+
+    def name(self, seat: int) -> str:
+        return who(seat, self.names, self.reader)
 
     def scores_line(self) -> str:
         scores = self.state.scores
-        return "   ".join(f"{self.names[s]}: [bold]{scores[s]}[/]" for s in range(len(scores)))
+        return "   ".join(f"{self.name(s)}: [bold]{scores[s]}[/]" for s in range(len(scores)))
 
     def show_hand(self, hand: Sequence[Card], used: set[Card]) -> None:
         shown = [
@@ -91,20 +90,20 @@ class _Table:
         ]
         console.print("Your hand: " + "  ".join(shown))
 
-    def play_round(self) -> None:
-        view = self.state.view(0)
+    def human_turn(self, seat: int) -> None:
+        view = self.state.view(seat)
         console.rule(f"Round {view['round']}  ·  {self.game.mode_text}")
-        console.print(f"Dealer: {self.names[view['dealer']]}.   " + self.scores_line())
-        self.commit_grouping(parse_cards(" ".join(view["hand"])))
-        for seat in self.state.to_move:
-            self.played(seat, self.bots[seat].choose(self.state.view(seat), []))
-        self.show_reveal(self.state.view(0)["rounds"][-1])
+        console.print(f"Dealer: {self.name(view['dealer'])}.   " + self.scores_line())
+        self.commit_grouping(seat, parse_cards(" ".join(view["hand"])))
 
-    def played(self, seat: int, grouping: Grouping) -> None:
-        self.state.play(seat, grouping)
-        console.print(f"  {self.state.describe(seat, grouping, self.names, 0)}")
+    def played(self, seat: int, move: Any) -> None:
+        revealed = len(self.state.view(self.reader)["rounds"])
+        super().played(seat, move)
+        rounds = self.state.view(self.reader)["rounds"]
+        if len(rounds) > revealed:  # that was the last grouping of the round
+            self.show_reveal(rounds[-1])
 
-    def commit_grouping(self, hand: tuple[Card, ...]) -> None:
+    def commit_grouping(self, seat: int, hand: tuple[Card, ...]) -> None:
         """Ask for groups until the player commits a grouping the engine accepts."""
         groups: list[tuple[Card, ...]] = []
         self.show_hand(hand, set())
@@ -117,7 +116,7 @@ class _Table:
                 console.print(f"Left out: {card_markup(leftover)}")
                 if ask("Commit this grouping? [y/n]").lower() in {"y", "yes"}:
                     try:
-                        self.played(0, grouping)  # the engine has the last word (ruling H4)
+                        self.played(seat, grouping)  # the engine has the last word (H4)
                     except IllegalMove as error:
                         warn(str(error))
                         groups.clear()
@@ -128,7 +127,7 @@ class _Table:
             text = ask(f"Group {len(groups) + 1}>")
             command = text.lower()
             if command in {"help", "?", "h"}:
-                console.print(COMMANDS_HELP)
+                self.show_help(seat)
             elif command == "hand":
                 self.show_hand(hand, used)
             elif command == "scores":
@@ -208,34 +207,29 @@ class _Table:
             console.print(f"[bold]Position {position + 1}[/]")
             for seat in result["show_order"]:
                 cards = parse_cards(result["groups"][seat][position])
-                console.print(f"  {self.names[seat]:<16} {group_markup(cards)}")
+                console.print(f"  {self.name(seat):<16} {group_markup(cards)}")
             if outcome["winner"] is not None:
                 winner = outcome["winner"]
-                verb = "score" if winner == 0 else "scores"
-                console.print(f"  [green]→ {self.names[winner]} {verb}.[/]")
+                verb = "score" if winner == self.reader else "scores"
+                console.print(f"  [green]→ {self.name(winner)} {verb}.[/]")
             else:
-                tied = " and ".join(self.names[s] for s in outcome["tied"])
+                tied = " and ".join(self.name(s) for s in outcome["tied"])
                 console.print(f"  [yellow]→ Point cancelled: {tied} tie.[/]")
         console.print("Scores: " + self.scores_line())
 
     def show_end(self) -> None:
-        outcome = self.state.outcome
-        assert outcome is not None
         console.rule("Final ranking")
         for place, seat in enumerate(self.state.ranking, 1):
-            console.print(f"  {place}. {self.names[seat]:<16} {self.state.scores[seat]} point(s)")
-        console.print(f"[bold]{outcome.describe(self.names, 0)}[/]")
+            console.print(f"  {place}. {self.name(seat):<16} {self.state.scores[seat]} point(s)")
 
 
 def run(args: argparse.Namespace) -> int:
-    table = _Table(args)
-    console.print(f"[bold]Chuchula[/], {table.game.players} players, {table.game.mode_text}. "
+    mode, length = parse_mode(args.mode)
+    game = Game(args.players, mode, length)
+    levels = parse_levels(args.vs, Game.id, args.players - 1)
+    seed = args.seed
+    bots = {seat: make_bot(Game.id, level, make_rng(None if seed is None else seed + seat))
+            for seat, level in enumerate(levels, 1)}
+    console.print(f"[bold]Chuchula[/], {game.players} players, {game.mode_text}. "
                   "Type 'help' at any prompt.")
-    try:
-        while table.state.outcome is None:
-            table.play_round()
-    except Quit:
-        console.print("Goodbye.")
-        return 0
-    table.show_end()
-    return 0
+    return ChuchulaSession(game.new(seed), bots).run()
