@@ -19,6 +19,10 @@ from chuko.core.descriptor import Option
 console = Console(highlight=False)
 
 
+# What leaves a game at any prompt; labels for moves must never be one of these.
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+
+
 class Quit(Exception):
     """The player asked to leave (or input ended)."""
 
@@ -33,7 +37,7 @@ def ask(prompt: str, read: Callable[[], str] | None = None) -> str:
     text = line.strip()
     if not sys.stdin.isatty():
         console.print(text, style="dim")
-    if text.lower() in {"quit", "exit", "q"}:
+    if text.lower() in QUIT_WORDS:
         raise Quit
     return text
 

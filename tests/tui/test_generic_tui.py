@@ -78,3 +78,10 @@ def test_labels_never_read_as_moves_or_commands():
     assert labels([1, 2, 3]) == ["a", "b", "c"]
     assert labels(["1", "a"]) == []
     assert labels(list(range(1, 10)), reserved={"h", "u"})[6:] == ["g", "i", "j"]
+
+
+def test_move_letters_never_spell_a_word_that_quits():
+    from chuko.console import QUIT_WORDS
+    from chuko.tui.session import labels
+
+    assert not set(labels([str(n) for n in range(1, 25)])) & QUIT_WORDS

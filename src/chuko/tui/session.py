@@ -14,7 +14,7 @@ from string import ascii_lowercase
 from typing import Any, Generic, TypeVar, cast
 
 from chuko.bots import Bot
-from chuko.console import Quit, ask, console, warn
+from chuko.console import QUIT_WORDS, Quit, ask, console, warn
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import State
 from chuko.core.words import bot_name, seat_names
@@ -30,7 +30,8 @@ def labels(moves: Sequence[Any], reserved: Collection[str] = ()) -> list[str]:
     """A label per move: numbers, or letters where a move is written as a number, so a
     label never reads as another move, nor as a `reserved` word; none when both would."""
     texts = {str(move).casefold() for move in moves}
-    letters = [letter for letter in ascii_lowercase if letter not in reserved]
+    letters = [letter for letter in ascii_lowercase
+               if letter not in reserved and letter not in QUIT_WORDS]
     for scheme in ([str(n) for n in range(1, len(moves) + 1)], letters):
         chosen = scheme[:len(moves)]
         if len(chosen) == len(moves) and not texts & set(chosen):
