@@ -87,6 +87,17 @@ def make_bot(game_id: str, level: str, rng: Random | None = None, **options: Any
     return bot
 
 
+def review(game: Game, record: Json) -> list[Json] | None:
+    """The game's post-game review of a finished record (see `Descriptor.review`), one verdict
+    per move; None when the game has no review."""
+    named = game.descriptor.review
+    if named is None:
+        return None
+    module, _, function = named.partition(":")
+    verdicts: list[Json] = getattr(import_module(module), function)(record)
+    return verdicts
+
+
 def make_adviser(game: Game) -> Adviser | None:
     """The hint provider the game's descriptor names, for this configuration; None when the
     game gives no hints."""

@@ -115,6 +115,9 @@ class Descriptor:
     - `bots`: module with `make_bot(level, rng, **options)`; None: the protocol's random bot.
     - `hints`: "module:factory"; `factory(game)` gives an object whose `hint(state, seat)`
       answers `{"values": {move text: label}, "note": sentence}`. None: no hints.
+    - `review`: "module:function"; `function(record)` judges a finished game's moves, one
+      `{"text": sentence, "mistake": bool}` per move in order ("best", "lost 1 point: CR
+      kept 2"). None: no post-game review.
     - `commands`: command-line verbs the game serves itself, verb → module with
       `HELP`, `add_arguments(parser, game_id)` and `run(args)`; `play` is its terminal
       screen. Verbs it leaves out fall back to the generic front end where one exists.
@@ -137,6 +140,7 @@ class Descriptor:
     levels: tuple[str, ...] = ("random",)
     bots: str | None = None
     hints: str | None = None
+    review: str | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
     screen: str | None = None
     rules: str | None = None
@@ -178,6 +182,7 @@ class Descriptor:
             "options": [o.to_json() for o in self.options],
             "levels": list(self.levels),
             "hints": self.hints is not None,
+            "review": self.review is not None,
             "screen": self.screen,
             "simultaneous": self.simultaneous,
             "lists_moves": self.lists_moves,

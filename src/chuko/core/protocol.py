@@ -102,14 +102,17 @@ class Game(ABC):
         called with the deal and after every move, in time linear in the record."""
 
     @classmethod
-    def frames(cls, record: Json, names: Sequence[str], seat: int | None) -> list[Json]:
-        """A finished or running game move by move as `seat` saw it (None: a spectator):
-        per position its `view` and a sentence about the move that led to it."""
+    def frames(cls, record: Json, names: Sequence[str], seat: int | None, *,
+               reveal: bool = False) -> list[Json]:
+        """A game move by move as `seat` saw it (None: a spectator): per position its `view`
+        and a sentence about the move that led to it. `reveal` (for a finished game) shows
+        every position in full, hidden cards included."""
         found: list[Json] = []
 
         def observe(state: State, mover: int | None, move: Any) -> None:
             caption = "The deal." if mover is None else state.describe(mover, move, names, seat)
-            found.append({"view": state.view(seat), "caption": caption})
+            view = state.full_view(seat) if reveal else state.view(seat)
+            found.append({"view": view, "caption": caption})
 
         cls.replay(record, observe)
         return found
@@ -162,6 +165,17 @@ class State(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> Json:
         """What `seat` may see (None: a spectator), JSON-ready."""
+
+    def full_view(self, seat: int | None) -> Json:
+        """`view(seat)` with every hidden card shown, for replays of a finished game: the same
+        shape, so a screen draws it the same way. Games with hidden cards override this."""
+        return self.view(seat)
+
+    @property
+    def round_ended(self) -> bool:
+        """True right after a move that ended a round while the game goes on (front ends pause
+        there to show the round's result); games of one round never set it."""
+        return False
 
     def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:
         """Called right after `seat` played `move`: one sentence about it as `for_seat` (None:

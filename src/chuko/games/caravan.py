@@ -42,6 +42,7 @@ DESCRIPTOR = Descriptor(
     levels=("random", "easy", "hard", "perfect"),
     bots="chuko.bots.caravan",
     hints="chuko.bots.caravan:Adviser",
+    review="chuko.bots.caravan:review",
     commands={"play": "chuko.tui.caravan", "solve": "chuko.cli.solve"},
     screen="caravan.js",
     rules="chuko.games:rules/caravan.md",

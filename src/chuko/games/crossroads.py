@@ -37,6 +37,7 @@ DESCRIPTOR = Descriptor(
     levels=("random", "easy", "hard", "perfect"),
     bots="chuko.bots.crossroads",
     hints="chuko.bots.crossroads:Adviser",
+    review="chuko.bots.crossroads:review",
     commands={"play": "chuko.tui.crossroads", "solve": "chuko.cli.solve"},
     screen="crossroads.js",
     rules="chuko.games:rules/crossroads.md",
