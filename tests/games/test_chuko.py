@@ -67,8 +67,11 @@ def test_rule_text_example_on_15_21_and_11_may_be_played_but_not_22():  # ruling
     assert not may_follow(22, 15)
     state = position([[11, 21, 22], [2, 6, 7]], top=15)
     assert [str(m) for m in state.legal_moves(0)] == ["11", "21", "reset"]
-    with pytest.raises(IllegalMove, match="22 cannot follow 15"):
+    with pytest.raises(IllegalMove) as error:
         state.play(0, "22")
+    assert str(error.value) == (
+        "22 cannot follow 15: it shares no prime factor with it and is not lower; reset to play "
+        "it anyway.")
 
 
 def test_one_matches_nothing_but_is_lower_than_any_other_card():  # rulings G1, K1
@@ -92,7 +95,7 @@ def test_deal_sizes_follow_k3_for_packs_of_every_size(size):  # ruling K3
     for players in range(2, size + 2):
         h = min(5, (size - 1) // players)
         if h < 1:
-            with pytest.raises(ConfigError, match="K3"):
+            with pytest.raises(ConfigError, match="cannot be dealt"):
                 Game(players=players, pack=pack)
             continue
         state = Game(players=players, pack=pack).new(seed=size * 100 + players)
@@ -162,10 +165,12 @@ def test_more_players_than_the_pack_serves_are_refused_by_ruling_k3():  # ruling
         Game.from_options({"players": 12})
     assert str(error.value) == (
         "A pack of 12 cards cannot be dealt to 12 players: each needs at least one card and "
-        "one more must start the play pile, so it serves at most 11 players (ruling K3)."
+        "one more must start the play pile, so it serves at most 11 players."
     )
     with pytest.raises(ConfigError, match="serves at most 3 players"):
         Game.from_options({"players": 4, "pack": "2-5"})
+    with pytest.raises(ConfigError, match="serves at most 1 player[.]"):
+        Game.from_options({"players": 2, "pack": "2,3"})
 
 
 def test_a_seed_deals_the_same_game_and_the_first_seat_can_be_given():  # ruling K4
@@ -408,7 +413,13 @@ def test_no_view_holds_a_card_its_seat_may_not_know():  # ruling K6
                 state.play(mover, state.random_move(mover, rng))
                 for seat in [None, *range(players)]:
                     view = state.view(seat)
-                    assert scrambled(state, seat).view(seat) == view
+                    blind = scrambled(state, seat).view(seat)
+                    if state.outcome is None:
+                        assert "hands" not in view
+                    else:  # the end shows every hand, and nothing more
+                        assert view.pop("hands") == [state.hand(s) for s in range(players)]
+                        blind.pop("hands")
+                    assert blind == view
                     assert view["hand"] == (None if seat is None else state.hand(seat))
                     assert "deal" not in view and "draw" not in view
 
@@ -457,10 +468,57 @@ def test_no_frame_of_a_replay_shows_a_seat_a_card_it_may_not_know():  # ruling K
                     blind = scrambled(now, seat)
                     caption = ("The deal." if mover is None
                                else blind.describe(mover, move, NAMES, seat))
-                    expected.append({"view": blind.view(seat), "caption": caption})
+                    view = blind.view(seat)
+                    if now.outcome is not None:  # the last frame shows every hand
+                        view["hands"] = [now.hand(s) for s in range(now.game.players)]
+                    expected.append({"view": view, "caption": caption})
 
                 Game.replay(record, observe)
                 assert Game.frames(record, NAMES, seat) == expected
+
+
+def test_the_end_of_the_game_shows_every_seat_every_hand():
+    for players in (2, 3):
+        for state in random_games(players, count=5, seed=40 + players):
+            hands = [state.hand(s) for s in range(players)]
+            assert hands[state.winner] == [] and all(hands[s] for s in range(players)
+                                                     if s != state.winner)
+            for seat in [None, *range(players)]:
+                assert state.view(seat)["hands"] == hands
+
+
+def test_a_full_view_shows_every_hand_and_every_drawn_card_at_any_position():
+    rng = random.Random(5)
+    state = Game(players=3, pack="2-12").new(seed=5)
+    resets = 0
+    while state.outcome is None:
+        mover = state.to_move[0]
+        state.play(mover, state.random_move(mover, rng))
+        drawn = [t.get("drew") for t in state.record()["turns"] if t["kind"] == "reset"]
+        resets = len(drawn)
+        for seat in [None, *range(3)]:
+            view, full = state.view(seat), state.full_view(seat)
+            assert full.pop("hands") == [state.hand(s) for s in range(3)]
+            assert [t["drew"] for t in full["turns"] if t["kind"] == "reset"] == drawn
+            if state.pending_reset:
+                assert full["drawn"] == drawn[-1]
+            hidden = ("turns", "drawn", "hands")
+            assert {k: v for k, v in full.items() if k not in hidden} == {
+                k: v for k, v in view.items() if k not in hidden}
+    assert resets > 3  # the game drew cards the full views had to show
+
+
+def test_frames_with_reveal_show_every_hand_at_every_position():
+    state = next(random_games(3, count=1, seed=8))
+    record = state.record()
+    hands = []
+    Game.replay(record, lambda now, *_: hands.append([now.hand(s) for s in range(3)]))
+    for seat in (None, 0):
+        frames = Game.frames(record, NAMES, seat, reveal=True)
+        assert [frame["view"]["hands"] for frame in frames] == hands
+        hidden = Game.frames(record, NAMES, seat)
+        assert [f["caption"] for f in frames] == [f["caption"] for f in hidden]
+        assert ["hands" in f["view"] for f in hidden] == [False] * (len(hidden) - 1) + [True]
 
 
 def test_a_recycle_shows_which_cards_but_not_their_order():  # ruling K6

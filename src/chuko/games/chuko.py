@@ -186,7 +186,7 @@ class Game(BaseGame):
             raise ConfigError(
                 f"A pack of {count(len(pack), 'card')} cannot be dealt to {players} players: "
                 "each needs at least one card and one more must start the play pile, so it "
-                f"serves at most {count(max(len(pack) - 1, 0), 'player')} (ruling K3)."
+                f"serves at most {count(max(len(pack) - 1, 0), 'player')}."
             )
         if self.first is not None and (
             not isinstance(self.first, int) or not 0 <= self.first < players
@@ -368,7 +368,7 @@ class State(BaseState):
             if card not in self._follow[top]:
                 raise IllegalMove(
                     f"{card} cannot follow {top}: it shares no prime factor with it and is not "
-                    "lower (ruling K1); reset to play it anyway."
+                    "lower; reset to play it anyway."
                 )
             self._turns.append((seat, PLAY, card, None, None))
         hand.remove(card)
@@ -473,7 +473,21 @@ class State(BaseState):
 
     def view(self, seat: int | None) -> Json:
         """Ruling K6: own hand, every hand's size, every card played and by whom, the draw
-        pile's size and, after a recycle, which cards went into it but not their order."""
+        pile's size and, after a recycle, which cards went into it but not their order. Once
+        the game is over, `hands` shows every seat's hand."""
+        view = self._view(seat, reveal=False)
+        if self._over:
+            view["hands"] = [list(h) for h in self._hands]
+        return view
+
+    def full_view(self, seat: int | None) -> Json:
+        """`view(seat)` with every hand (`hands`) and every card a reset drew (`drew` in each
+        turn), at any position: for replays of a finished game."""
+        view = self._view(seat, reveal=True)
+        view["hands"] = [list(h) for h in self._hands]
+        return view
+
+    def _view(self, seat: int | None, reveal: bool) -> Json:
         players = len(self._hands)
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
             raise ConfigError(f"There is no seat {seat!r} in a {players}-player game.")
@@ -488,21 +502,22 @@ class State(BaseState):
             "to_move": list(self.to_move),
             "phase": "over" if self._over else RESET if self._pending else PLAY,
             "hand": None if seat is None else list(self._hands[seat]),
-            "drawn": self._turns[-1][3] if self._pending and seat == self._seat else None,
+            "drawn": (self._turns[-1][3] if self._pending and (reveal or seat == self._seat)
+                      else None),
             "hand_sizes": [len(h) for h in self._hands],
             "draw_size": len(self._draw),
             "pile": list(self._pile),
             "top": self._pile[-1],
-            "turns": self._public_turns(seat),
+            "turns": self._public_turns(seat, reveal),
             "turns_played": self._count,
             "winner": self._winner,
             "outcome": outcome.to_json() if outcome else None,
         }
 
-    def _public_turns(self, seat: int | None) -> list[Json]:
-        """Every turn as `seat` may know it: the drawn card only on its own resets, a recycled
-        pile as a sorted list, 'free' for a reset with nothing to draw; 'chuko' marks a hand
-        going down to one card (K7)."""
+    def _public_turns(self, seat: int | None, reveal: bool) -> list[Json]:
+        """Every turn as `seat` may know it: the drawn card only on its own resets (on every
+        reset with `reveal`), a recycled pile as a sorted list, 'free' for a reset with nothing
+        to draw; 'chuko' marks a hand going down to one card (K7)."""
         sizes = [self.game.hand_size] * len(self._hands)
         turns = []
         for mover, kind, card, drew, recycled in self._turns:
@@ -510,7 +525,7 @@ class State(BaseState):
             if card is not None:
                 entry["card"] = card
             if kind == RESET:
-                if mover == seat:
+                if reveal or mover == seat:
                     entry["drew"] = drew
                 # Whether a card was drawn is public: the hand sizes show it.
                 entry["free"] = drew is None and recycled is None
@@ -610,7 +625,7 @@ def _replay(cls: type[Game], record: Json, observe: Observer | None) -> State:
     if not isinstance(top, int) or isinstance(top, bool):
         raise ParseError("The record's deal has no top card.")
     if any(len(h) != game.hand_size for h in hands):
-        raise ParseError(f"Every hand of the deal must hold {game.hand_size} card(s) (K3).")
+        raise ParseError(f"Every hand of the deal must hold {count(game.hand_size, 'card')}.")
     if Counter([c for h in hands for c in h] + [top] + draw) != Counter(pack):
         raise ParseError("The record's deal does not use exactly the cards of its pack.")
     state = State(game, hands, top, draw, game.first, make_rng(None))
