@@ -412,6 +412,8 @@ def test_frames_show_a_seat_only_its_own_hand_and_grouping_until_the_round_is_sc
         for entry in view["rounds"]:  # scored rounds: everyone's groups, one's own leftover
             own = [text for s, text in rounds[entry["round"] - 1]["moves"] if s == seat]
             assert entry["leftover"] == (own[0].split(" ; ")[1] if own else None)
+        if view["outcome"] is not None:  # the end shows every hand of the last round
+            assert [" ".join(h) for h in view.pop("hands")] == rounds[-1]["hands"]
         # Everything else names only cards of the seat's own hand, as the record dealt it.
         hand = "" if seat is None else rounds[view["round"] - 1]["hands"][seat]
         unscored = json.dumps({k: v for k, v in view.items() if k != "rounds"})
@@ -424,6 +426,63 @@ def test_frames_show_a_seat_only_its_own_hand_and_grouping_until_the_round_is_sc
                          for c in SHOWN_CARD.findall(frame["caption"]))
         assert _record_cards(shown) <= _record_cards(held)
         assert (seat == mover) == bool(shown)
+
+
+def test_the_end_of_the_game_shows_every_seat_every_hand_of_the_last_round():
+    state = Game(players=3, length=2).new(seed=9)
+    rng = random.Random(9)
+    while state.to_move:
+        assert not any("hands" in state.view(seat) for seat in (None, 0, 1, 2))
+        seat = state.to_move[0]
+        state.play(seat, state.random_move(seat, rng))
+    last = state.record()["rounds"][-1]["hands"]
+    for seat in (None, 0, 1, 2):
+        assert [" ".join(hand) for hand in state.view(seat)["hands"]] == last
+
+
+def test_a_full_view_shows_every_hand_and_the_groupings_committed_so_far():
+    state = Game(players=3).new(seed=6)
+    move = state.random_move(1, random.Random(6))
+    state.play(1, move)
+    dealt = state.record()["rounds"][0]["hands"]
+    for seat in (None, 0, 1, 2):
+        full = state.full_view(seat)
+        assert [" ".join(hand) for hand in full.pop("hands")] == dealt
+        assert full.pop("groupings") == [None, str(move), None]
+        assert full == state.view(seat)
+
+
+def test_frames_with_reveal_show_every_hand_and_grouping_at_every_step():
+    record = play_random(Game(players=3, length=2).new(seed=13), random.Random(13)).record()
+    rounds = record["rounds"]
+    frames = Game.frames(record, NAMES[:3], 2, reveal=True)
+    assert [f["caption"] for f in frames] == [f["caption"] for f in
+                                              Game.frames(record, NAMES[:3], 2)]
+    # (round, commits in it) each frame shows: a round's last commit deals the next round.
+    playing = [(0, 0)]
+    for number, entry in enumerate(rounds):
+        for committed in range(1, len(entry["moves"]) + 1):
+            dealt = committed == 3 and number + 1 < len(rounds)
+            playing.append((number + 1, 0) if dealt else (number, committed))
+    for frame, (number, committed) in zip(frames, playing, strict=True):
+        view = frame["view"]
+        assert [" ".join(hand) for hand in view["hands"]] == rounds[number]["hands"]
+        moves = dict(rounds[number]["moves"][:committed])
+        assert view["groupings"] == [moves.get(seat) for seat in range(3)]
+
+
+def test_a_round_has_ended_from_its_last_commit_until_the_next_rounds_first():
+    state = Game(players=3, length=3).new(seed=2)
+    rng = random.Random(2)
+    ended = [state.round_ended]
+    while state.to_move:
+        seat = state.to_move[-1]
+        state.play(seat, state.random_move(seat, rng))
+        ended.append(state.round_ended)
+    # The deal, then three commits a round: rounds 1 and 2 end while the game goes on.
+    assert ended == [False, False, False, True, False, False, True, False, False, False]
+    one_round = play_random(Game(players=2, length=1).new(seed=1), rng)
+    assert one_round.outcome is not None and not one_round.round_ended
 
 
 def test_a_hundred_round_game_is_replayed_in_one_pass_each_deal_read_once(monkeypatch):
@@ -539,17 +598,17 @@ def _ranking(scores, ranking, rounds):
     ("scores", "ranking", "rounds", "for_seat", "sentence"),
     [
         ((4, 2), (0, 1), 3, 0, "You win with 4 points after 3 rounds."),
-        ((4, 2), (0, 1), 3, 1, "Ann wins with 4 points after 3 rounds; you have 2."),
+        ((4, 2), (0, 1), 3, 1, "Ann wins with 4 points after 3 rounds; you have 2 points."),
         ((4, 2), (0, 1), 3, None, "Ann wins with 4 points after 3 rounds."),
         ((4, 4), (1, 0), 3, 1,
          "You win with 4 points after 3 rounds, level with Ann, first in the draw."),
         ((4, 4), (1, 0), 3, 0,
          "Hard bot wins with 4 points after 3 rounds, level with you, first in the draw."),
         ((1, 0, 0), (0, 1, 2), 1, 0, "You win with 1 point after 1 round."),
-        ((5, 3, 1), (0, 1, 2), 5, 1, "Ann wins with 5 points after 5 rounds; you have 3."),
+        ((5, 3, 1), (0, 1, 2), 5, 1, "Ann wins with 5 points after 5 rounds; you have 3 points."),
         ((2, 2, 0), (1, 0, 2), 2, 2,
          "Hard bot wins with 2 points after 2 rounds, level with Ann, first in the draw; "
-         "you have 0."),
+         "you have 0 points."),
         ((3, 3, 3, 1), (2, 0, 1, 3), 4, 2,
          "You win with 3 points after 4 rounds, level with Ann and Hard bot, first in the draw."),
         ((3, 3, 3, 1), (2, 0, 1, 3), 4, 0,
@@ -557,7 +616,7 @@ def _ranking(scores, ranking, rounds):
          "draw."),
         ((3, 3, 3, 1), (2, 0, 1, 3), 4, 3,
          "Bob wins with 3 points after 4 rounds, level with Ann and Hard bot, first in the "
-         "draw; you have 1."),
+         "draw; you have 1 point."),
         ((6, 2, 1, 1), (0, 1, 3, 2), 4, None, "Ann wins with 6 points after 4 rounds."),
     ],
 )

@@ -237,8 +237,8 @@ def all_groupings(hand: Sequence[Card]) -> list[Grouping]:
 
 def parse_mode(text: str) -> tuple[str, int]:
     """'rounds:5' or 'points:10' as (mode, length) (ruling H7)."""
-    mode, _, count = text.strip().lower().partition(":")
-    length = whole_number(count)
+    mode, _, number = text.strip().lower().partition(":")
+    length = whole_number(number)
     if mode not in MODES or length is None or length < 1:
         raise ConfigError(
             f"{text.strip()!r} is not a game length: write rounds:N (e.g. rounds:5) or "
@@ -258,9 +258,9 @@ DESCRIPTOR = Descriptor(
     max_players=MAX_PLAYERS,
     options=(
         Option("players", "Players", "int", 4, min=MIN_PLAYERS, max=MAX_PLAYERS,
-               help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (H1)"),
+               help=f"{MIN_PLAYERS} to {MAX_PLAYERS}"),
         Option("mode", "Game length", "choice", "rounds", choices=MODES,
-               help="a number of rounds, or first to a number of points (H7)"),
+               help="a number of rounds, or first to a number of points"),
         Option("length", "Rounds or points", "int", 5, min=1, max=MAX_LENGTH,
                help="how many rounds, or the points to reach"),
     ),
@@ -435,7 +435,7 @@ class FinalRanking(Outcome):
 
     def describe(self, names: Sequence[str], for_seat: int | None) -> str:
         """'You win with 4 points after 3 rounds, level with Ann, first in the draw.',
-        'Ann wins with 5 points after 5 rounds; you have 3.'"""
+        'Ann wins with 5 points after 5 rounds; you have 3 points.'"""
         leader = self.ranking[0]
         best = self.scores[leader]
         verb = "win" if leader == for_seat else "wins"
@@ -446,7 +446,7 @@ class FinalRanking(Outcome):
             text += f", level with {listing([_named(s, names, for_seat) for s in level])}, "
             text += "first in the draw"
         if for_seat is not None and for_seat != leader and for_seat not in level:
-            text += f"; you have {int(self.scores[for_seat])}"
+            text += f"; you have {count(int(self.scores[for_seat]), 'point')}"
         return text + "."
 
 
@@ -500,7 +500,7 @@ class State(BaseState):
             if deal.dealer != dealer and self._rounds:
                 raise ParseError(
                     f"Round {number} of the record is not dealt by the next dealer "
-                    "anticlockwise (H6)."
+                    "anticlockwise."
                 )
         else:
             cards = list(DECK)
@@ -670,7 +670,14 @@ class State(BaseState):
         players = self.game.players
         return [(dealer - k) % players for k in range(1, players + 1)]
 
+    @property
+    def round_ended(self) -> bool:
+        """True from the commit that scored a round until the next round's first commit."""
+        return self._outcome is None and self.round_number > 1 and not self._current.moves
+
     def view(self, seat: int | None) -> Json:
+        """What `seat` may see: scores, the scored rounds' groups, and its own hand and
+        grouping. Once the game is over, `hands` shows every seat's cards of the last round."""
         players = self.game.players
         finished = [r for r in self._rounds if r.positions]
         view: Json = {
@@ -692,7 +699,24 @@ class State(BaseState):
                 view["hand"] = [str(c) for c in current.deal.hands[seat]]
                 mine = current.grouping(seat)
                 view["grouping"] = str(mine) if mine else None
+        else:
+            view["hands"] = self._hands_json()
         return view
+
+    def full_view(self, seat: int | None) -> Json:
+        """`view(seat)` with every seat's cards of the current round (`hands`) and the
+        groupings committed so far in it (`groupings`, None for a seat yet to commit)."""
+        view = self.view(seat)
+        current = self._current
+        view["hands"] = self._hands_json()
+        view["groupings"] = [
+            None if grouping is None else str(grouping)
+            for grouping in map(current.grouping, range(self.game.players))
+        ]
+        return view
+
+    def _hands_json(self) -> list[list[str]]:
+        return [[str(c) for c in hand] for hand in self._current.deal.hands]
 
     def _round_json(self, number: int, entry: _Round, seat: int | None) -> Json:
         """A finished round as everyone saw it: the groups (not the cards left out, which
