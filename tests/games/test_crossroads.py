@@ -88,6 +88,32 @@ def test_c3_equal_points_is_a_draw():
     assert state.outcome.winners == () and state.outcome.scores == (0, 0)
 
 
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_a_round_has_ended_only_between_a_matchs_two_rounds(rounds):
+    ended = [state.round_ended for state in positions(Crossroads(rounds=rounds), 3)]
+    # The deal, twelve moves a round: the twelfth move of round one ends it, and round two's
+    # first move starts the play again.
+    assert ended == ([False] * 13 if rounds == 1 else [False] * 12 + [True] + [False] * 12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_view_between_rounds_shows_round_ones_trails_result_and_last_move(seed):
+    match = positions(Crossroads(rounds=2), seed)[12]
+    view = match.view(1)
+    assert view["round"] == 2 and view["trails"] == [[], []] and view["points"][1] == [0, 0]
+    # Round one played alone as a one-round game ends just as the match's round one did.
+    alone = Crossroads(deal=match.layout, first=match.first).new()
+    for move in match.moves:
+        alone.play(alone.to_move[0], move)
+    last = alone.moves[-1]
+    assert view["finished_rounds"] == [{
+        "round": 1, "first": match.first, "trails": [list(t) for t in alone.trails],
+        "points": list(alone.totals()), "winners": list(alone.outcome.winners),
+        "last_move": {"seat": 1 - match.first, "move": str(last),
+                      "card": alone.layout[last.position], "end": last.end},
+    }]
+
+
 @pytest.mark.parametrize(
     "move, reason",
     [("B", "not available"), ("AL*", "no bridges"), ("C", "not available")],

@@ -30,9 +30,9 @@ DESCRIPTOR = Descriptor(
     options=(
         pack_option(),
         Option("rounds", "Rounds", "choice", 1, choices=(1, 2),
-               help="1, or 2 for a match on one layout with the other player first (C3)"),
+               help="1, or 2 for a match on one layout with the other player first"),
         Option("first", "Who starts", "choice", "random", choices=("random", "0", "1"),
-               help="random (C1), or the seat that starts"),
+               help="random, or the seat that starts"),
     ),
     levels=("random", "easy", "hard", "perfect"),
     bots="chuko.bots.crossroads",
@@ -167,6 +167,11 @@ class CrossroadsState(LayoutState):
         return self.round == self.game.rounds - 1 and sum(self.taken) == SIZE
 
     @property
+    def round_ended(self) -> bool:
+        """True from a match's first round's last move until the second round's first."""
+        return self.round > 0 and sum(self.taken) == 0
+
+    @property
     def to_move(self) -> tuple[int, ...]:
         if self.finished:
             return ()
@@ -237,12 +242,26 @@ class CrossroadsState(LayoutState):
             "points": [list(p) for p in self.points],
             "totals": list(self.totals()),
             "finished_rounds": [
-                {"round": number + 1, "first": self.starter(number),
-                 "trails": [list(t) for t in trails], "points": list(self.points[number])}
+                self._finished_round(number, trails)
                 for number, trails in enumerate(self.past_trails)
             ],
             "moves": [str(m) for m in self.moves],
             "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def _finished_round(self, number: int, trails: tuple[list[int], list[int]]) -> Json:
+        """A round already played as a screen shows it between rounds: its trails, points,
+        winners (none for a draw) and the move that ended it."""
+        points = self.points[number]
+        last = self.moves[(number + 1) * SIZE - 1]
+        return {
+            "round": number + 1,
+            "first": self.starter(number),
+            "trails": [list(t) for t in trails],
+            "points": list(points),
+            "winners": [] if points[0] == points[1] else [int(points[1] > points[0])],
+            "last_move": {"seat": 1 - self.starter(number), "move": str(last),
+                          "card": self.layout[last.position], "end": last.end},
         }
 
     def describe(self, seat: int, move: LayoutMove, names: Sequence[str],
