@@ -42,14 +42,28 @@ def test_v3_two_bridges_may_not_touch_and_the_limit_holds():
     state.play(0, "ER*")
     with pytest.raises(IllegalMove, match="already a bridge"):
         state.play(0, "FR*")
-    with pytest.raises(IllegalMove, match="All 1 bridge"):
+    with pytest.raises(IllegalMove, match="^The one bridge of this game is used[.]$"):
         state.play(0, "FL*")
+
+
+@pytest.mark.parametrize("limit, moves, refusal", [
+    (0, "E", "This game allows no bridges."),
+    (2, "A ER* FR GR BR* CR", "All 2 bridges of this game are used."),
+])
+def test_a_bridge_beyond_the_limit_is_refused_in_words_that_fit_the_limit(limit, moves, refusal):
+    state = Caravan(deal=parse_layout(EXAMPLE), bridges=limit).new()
+    for move in moves.split():
+        state.play(0, move)
+    with pytest.raises(IllegalMove) as error:
+        state.play(0, "IL*")
+    assert str(error.value) == refusal
 
 
 def test_v1_the_first_card_is_face_up():
     state = Caravan(deal=parse_layout(EXAMPLE)).new()
-    with pytest.raises(IllegalMove, match="face up"):
+    with pytest.raises(IllegalMove) as error:
         state.play(0, "AL*")
+    assert str(error.value) == "The first card goes face up: write the letter alone."
 
 
 def test_v4_a_bridge_left_at_an_end_loses():

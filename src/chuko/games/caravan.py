@@ -36,7 +36,7 @@ DESCRIPTOR = Descriptor(
     options=(
         pack_option(),
         Option("bridges", "Bridges", "int", BRIDGE_LEVELS["standard"], min=0, max=MAX_BRIDGES,
-               help="face-down cards allowed (V3): 3 easy, 2 standard, 1 hard",
+               help="face-down cards allowed: 3 easy, 2 standard, 1 hard",
                named=tuple(BRIDGE_LEVELS.items())),
     ),
     levels=("random", "easy", "hard", "perfect"),
@@ -106,6 +106,14 @@ class CaravanOutcome(Outcome):
         return f"No card can go on: {self.laid} of {SIZE} laid."
 
 
+def _no_bridge_left(limit: int) -> str:
+    if limit == 0:
+        return "This game allows no bridges."
+    if limit == 1:
+        return "The one bridge of this game is used."
+    return f"All {limit} bridges of this game are used."
+
+
 class CaravanState(LayoutState):
     game: Caravan
 
@@ -134,7 +142,7 @@ class CaravanState(LayoutState):
             names = ", ".join(LayoutMove(p).position_name for p in available)
             return f"{letter} is not available: take the leftmost card of a row ({names})."
         if not self.caravan:
-            return "The first card goes face up (ruling V1): write the letter alone." if (
+            return "The first card goes face up: write the letter alone." if (
                 move.bridge
             ) else None
         if move.end is None:
@@ -145,7 +153,7 @@ class CaravanState(LayoutState):
             if not end_up:
                 return f"The {side} end is already a bridge: two bridges may not touch."
             if self.bridges_used >= self.game.bridges:
-                return f"All {self.game.bridges} bridge(s) of this game are used."
+                return _no_bridge_left(self.game.bridges)
             return None
         card = self.layout[move.position]
         if end_up and not matches(card, end_card):
