@@ -6,7 +6,8 @@
   counts most), bridges kept in reserve.
 - perfect: a move after which the deal can still be won, by the exact solver.
 
-The adviser says of every move whether the deal can still be won after it.
+The adviser says of every move whether the deal can still be won after it ("keeps the deal
+winnable", "loses the deal"); `review` says which move of a finished game lost the deal.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from chuko.core.layout import LayoutMove
+from chuko.core.layout import SIZE, LayoutMove
 from chuko.core.protocol import Json
 from chuko.games.caravan import Caravan, CaravanState, state_from_view
 from chuko.solvers.caravan import CaravanSolver
 
 from . import refuse_options
-from .layout import DealSolver, LayoutBot, played
+from .layout import DealSolver, Judge, LayoutBot, played, review_moves
 
 # What the hard bot's search makes of a finished game, beyond any count of open moves.
 WIN = 1000.0
@@ -66,6 +67,35 @@ def make_bot(level: str, rng: Random, **options: Any) -> CaravanBot:
     return CaravanBot(level, rng)
 
 
+LOST = "the deal is already lost"
+
+
+def aim(state: CaravanState) -> tuple[str, str]:
+    """What a good move does here, said of one move and of several: it keeps the deal
+    winnable, or, laying the last card, wins it."""
+    if len(state.caravan) == SIZE - 1:
+        return "wins the deal", "win the deal"
+    return "keeps the deal winnable", "keep the deal winnable"
+
+
+def outlook(state: CaravanState, options: dict[LayoutMove, bool]) -> dict[LayoutMove, str]:
+    """Each legal move's outlook in words: `aim`, "loses the deal", or LOST when no move
+    can win."""
+    if not any(options.values()):
+        return dict.fromkeys(options, LOST)
+    good = aim(state)[0]
+    return {m: good if wins else "loses the deal" for m, wins in options.items()}
+
+
+def laying(layout: tuple[int, ...], move: LayoutMove) -> str:
+    """A move in words: "laying 11 face down at the left end"."""
+    card = layout[move.position]
+    if move.end is None:
+        return f"starting the caravan with {card}"
+    face = "face down" if move.bridge else "face up"
+    return f"laying {card} {face} at the {'left' if move.end == 'L' else 'right'} end"
+
+
 class Adviser:
     """Whether the deal can still be won after each move, by the exact solver; one solver
     serves every position of the deal."""
@@ -75,12 +105,44 @@ class Adviser:
 
     def hint(self, state: CaravanState, seat: int) -> Json:
         options = self.solver(state).options(state)
-        winning = sum(options.values())
-        note = (
-            f"{winning} of your {len(options)} moves keep the deal winnable."
-            if winning else "No move can win this deal any more."
-        )
-        return {
-            "values": {str(m): "win" if wins else "lose" for m, wins in options.items()},
-            "note": note,
-        }
+        winning, total = sum(options.values()), len(options)
+        one, many = aim(state)
+        if not winning:
+            note = "No move can win this deal any more."
+        elif winning == total:
+            note = f"{'Every move' if total > 1 else 'Your only move'} {one}."
+        elif winning == 1:
+            note = f"Only 1 of {total} moves {one}."
+        else:
+            note = f"{winning} of {total} moves {many}."
+        return {"values": {str(m): text for m, text in outlook(state, options).items()},
+                "note": note}
+
+
+def review(record: Json) -> list[Json]:
+    """Each move of a finished game: "keeps the deal winnable" (or "wins the deal"), or
+    "after this the deal could no longer be won; laying 11 face down at the left end would
+    have kept it winnable" for the move that lost it, and "the deal was already lost" after
+    that (or from the deal on). One solver serves the whole record."""
+    solver = DealSolver(solver_for)
+
+    def assess(state: CaravanState) -> Judge:
+        options = solver(state).options(state)
+        words = outlook(state, options)
+        layout = state.layout
+
+        def judge(move: LayoutMove) -> Json:
+            said = words[move]
+            if said == LOST:
+                return {"text": "the deal was already lost", "mistake": False}
+            if options[move]:
+                return {"text": said, "mistake": False}
+            # A winning move with the card played, else one face up, shows the way most plainly.
+            better = min((m for m, wins in options.items() if wins),
+                         key=lambda m: (m.position != move.position, m.bridge))
+            return {"text": "after this the deal could no longer be won; "
+                    f"{laying(layout, better)} would have kept it winnable", "mistake": True}
+
+        return judge
+
+    return review_moves(Caravan, record, assess)

@@ -13,6 +13,7 @@ from typing import Any
 
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.protocol import Json
+from chuko.core.words import number_text
 from chuko.games.chuchula import Game, Grouping, State, random_grouping
 from chuko.solvers.chuchula_advisor import advise, greedy_grouping
 
@@ -42,6 +43,12 @@ def make_bot(level: str, rng: Random, **options: Any) -> ChuchulaBot:
     return ChuchulaBot(level, rng)
 
 
+def about(total: float) -> str:
+    """"about 1.8 points", to a tenth: the advisor's tables are estimates."""
+    points = number_text(round(total, 1))
+    return f"about {points} {'point' if points == '1' else 'points'}"
+
+
 class Adviser:
     """The advisor's grouping for the seat's hand (from its view) at this table's size."""
 
@@ -51,7 +58,7 @@ class Adviser:
     def hint(self, state: State, seat: int) -> Json:
         advice = advise(hand(state.view(seat)), self.players)
         return {
-            "values": {str(advice.grouping): f"{advice.total:.2f} points expected"},
-            "note": f"The advisor expects {advice.total:.2f} points from this grouping "
-            "against typical opponents.",
+            "values": {str(advice.grouping): f"{about(advice.total)} expected"},
+            "note": f"The advisor expects {about(advice.total)} from this grouping against "
+            "typical opponents.",
         }

@@ -4,7 +4,8 @@
 - hard: the best lead in points after four plies of minimax on the engine.
 - perfect: a move of the best value by the exact solver (ruling C4).
 
-The adviser shows the exact solver's value of every move.
+The adviser words the exact solver's value of every move ("keeps a 1-point lead", "draws",
+"trails by 2 points"); `review` judges each move of a finished game against the best one.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from typing import Any
 
 from chuko.core.layout import LayoutMove
 from chuko.core.protocol import Json
+from chuko.core.words import count
 from chuko.games.crossroads import Crossroads, CrossroadsState, state_from_view
 from chuko.solvers.crossroads import CrossroadsSolver
 
 from . import refuse_options
-from .layout import DealSolver, LayoutBot, played
+from .layout import DealSolver, Judge, LayoutBot, played, review_moves
 
 
 def solver_for(state: CrossroadsState) -> CrossroadsSolver:
@@ -60,18 +62,72 @@ def make_bot(level: str, rng: Random, **options: Any) -> CrossroadsBot:
     return CrossroadsBot(level, rng)
 
 
+def lead(points: int) -> str:
+    """"a 2-point lead"; leads stay under 11 (5 points a round), so only 8 takes "an"."""
+    return f"{'an' if points == 8 else 'a'} {points}-point lead"
+
+
+def ending(value: int) -> str:
+    """How the game ends for the mover at the solver's `value`: "keeps a 1-point lead",
+    "draws", "trails by 2 points"."""
+    if value > 0:
+        return f"keeps {lead(value)}"
+    return f"trails by {count(-value, 'point')}" if value else "draws"
+
+
+def ending_missed(value: int) -> str:
+    """`ending` for a move not played: "would have kept a 2-point lead"."""
+    if value > 0:
+        return f"would have kept {lead(value)}"
+    return f"would have trailed by only {count(-value, 'point')}" if value else (
+        "would have drawn")
+
+
+def taking(layout: tuple[int, ...], move: LayoutMove) -> str:
+    """A move in words, seat-neutral: "taking 14 to the right end"."""
+    card = layout[move.position]
+    if move.end is None:
+        return f"taking {card} to start the trail"
+    return f"taking {card} to the {'left' if move.end == 'L' else 'right'} end"
+
+
 class Adviser:
-    """Each move's exact value (ruling C4): the mover's final lead in points after it, if
-    both play perfectly. One solver serves every position of the deal."""
+    """Each move's exact value (ruling C4) in words: the mover's final lead after it, points
+    so far included, if both play perfectly. One solver serves every position of the deal."""
 
     def __init__(self, game: Crossroads) -> None:
         self.solver = DealSolver(solver_for)
 
     def hint(self, state: CrossroadsState, seat: int) -> Json:
         values = self.solver(state).move_values(state)
-        best = max(values.values())
         return {
-            "values": {str(m): f"{v:+d}" if v else "0" for m, v in values.items()},
-            "note": "Each value is your final lead in points after that move if both play "
-            "perfectly; the best is " + (f"{best:+d}." if best else "a draw."),
+            "values": {str(m): ending(v) for m, v in values.items()},
+            "note": "Each label is how the game ends for you if both play perfectly from here, "
+            f"points so far included; your best move {ending(max(values.values()))}.",
         }
+
+
+def review(record: Json) -> list[Json]:
+    """Each move of a finished game (a match's rounds too) against the best move at its
+    position: "best", or "lost 1 point: taking 14 to the right end would have kept a 2-point
+    lead", values as the exact solver gives them. One solver serves the whole record."""
+    solver = DealSolver(solver_for)
+
+    def assess(state: CrossroadsState) -> Judge:
+        values = solver(state).move_values(state)
+        best = max(values.values())
+        layout = state.layout
+
+        def judge(move: LayoutMove) -> Json:
+            lost = best - values[move]
+            if not lost:
+                return {"text": "best", "mistake": False}
+            # A best move with the card played (the other end) shows the slip most plainly.
+            better = min((m for m, v in values.items() if v == best),
+                         key=lambda m: m.position != move.position)
+            text = f"lost {count(lost, 'point')}: {taking(layout, better)} {ending_missed(best)}"
+            return {"text": text, "mistake": True}
+
+        return judge
+
+    return review_moves(Crossroads, record, assess)
