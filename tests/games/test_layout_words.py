@@ -64,7 +64,8 @@ def test_crossroads_the_move_ending_round_one_says_the_round_and_who_starts_roun
                              "Bob won round 2 4–3; the match is a draw, 7–7.")
     assert state.view(1)["finished_rounds"] == [
         {"round": 1, "first": 0, "trails": [[1, 2, 2, 2, 2, 2], [1, 1, 2, 2, 2, 2]],
-         "points": [4, 3]}
+         "points": [4, 3], "winners": [0],
+         "last_move": {"seat": 1, "move": "LL", "card": 1, "end": "L"}}
     ]
 
 
