@@ -1,5 +1,6 @@
 """The terminal's shared pieces, used by every terminal front end (play, solve, simulate):
-the console, the prompt, the one-line warning and a game's options as command-line flags.
+the console, the prompt, the one-line warning, a game's rules and its options as
+command-line flags.
 
 Input arrives line by line from `ask`; end of input counts as `quit`, so a
 script that runs out of lines ends the game cleanly instead of crashing.
@@ -15,6 +16,8 @@ from typing import Any
 from rich.console import Console
 
 from chuko.core.descriptor import Option
+from chuko.core.errors import ConfigError
+from chuko.games import descriptor, rules_text
 
 console = Console(highlight=False)
 
@@ -45,6 +48,22 @@ def ask(prompt: str, read: Callable[[], str] | None = None) -> str:
 def warn(message: str) -> None:
     """One clear line about bad input; the game goes on."""
     console.print(f"[bold red]✗[/] {message}")
+
+
+def read_rules(game_id: str) -> str:
+    """The game's rules as Markdown; ConfigError when the file its descriptor names is
+    missing."""
+    try:
+        return rules_text(game_id)
+    except (FileNotFoundError, ModuleNotFoundError) as error:
+        described = descriptor(game_id)
+        raise ConfigError(f"The rules of {described.title} are missing: {described.rules} "
+                          "cannot be read.") from error
+
+
+# How every --vs and --bots reads a list of levels (`chuko.bots.parse_levels` applies it).
+LINEUP_HELP = ("a list shorter than the seats repeats in order to fill them: easy,hard for "
+               "three seats is easy, hard, easy")
 
 
 OPTION_DEST = "option_"  # a game option's argparse dest, apart from the command's own

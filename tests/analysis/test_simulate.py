@@ -99,7 +99,7 @@ def test_verbose_says_how_each_game_ended_in_the_engines_words(run_chuko):
         ("chuko", ["--players", "1"], "Players must be"),
         ("chuko", ["--pack", "2,x"], "not a card"),
         ("chuko", ["--bots", "easy,wizard"], "no 'wizard' bot"),
-        ("chuko", ["--bots", "easy,easy,easy"], "3 bot(s) for 2 seat(s)"),
+        ("chuko", ["--bots", "easy,easy,easy"], "3 bots, more than the seats to fill (2)"),
         ("crossroads", ["--rounds", "3"], "one of 1, 2"),
         ("caravan", ["--bridges", "12"], "from 0 to 11"),
         ("takeaway", ["--stones", "lots"], "whole number"),

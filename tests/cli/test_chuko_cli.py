@@ -83,8 +83,8 @@ def test_a_search_budget_reaches_the_bots_that_take_one_and_no_other():
     ("args", "message"),
     [
         (["--bots", "easy,wizard"], "no 'wizard' bot"),
-        (["--bots", "easy,easy,easy"], "3 bot(s) for 2 seat(s)"),
-        (["--players", "12", "--pack", "plain"], "K3"),
+        (["--bots", "easy,easy,easy"], "names 3 bots, more than the seats to fill (2)"),
+        (["--players", "12", "--pack", "plain"], "serves at most 11 players"),
         (["--pack", "2,x"], "not a card"),
         (["--games", "0"], "at least 1"),
         (["--turn-limit", "-1"], "Turn limit"),
@@ -109,4 +109,4 @@ def test_play_chuko_reads_moves_from_standard_input(capsys, monkeypatch):
 
 def test_play_chuko_refuses_a_bad_lineup(capsys):
     status, _, err = run(capsys, "play", "chuko", "--players", "3", "--vs", "easy,easy,easy")
-    assert status == 2 and "3 bot(s) for 2 seat(s)" in err
+    assert status == 2 and "names 3 bots, more than the seats to fill (2)" in err

@@ -71,7 +71,7 @@ def test_missing_rules_are_one_line_and_status_2(run_chuko, monkeypatch):
     def missing(game_id):
         raise FileNotFoundError(game_id)
 
-    monkeypatch.setattr("chuko.cli.rules.rules_text", missing)
+    monkeypatch.setattr("chuko.console.rules_text", missing)
     status, out, err = run_chuko("rules", game_ids()[0])
     assert status == 2 and out == ""
     assert err.startswith("chuko: The rules of") and err.count("\n") == 1

@@ -77,7 +77,8 @@ def test_quit_leaves_a_points_game(play):
 
 @pytest.mark.parametrize(
     "argv",
-    [["--mode", "laps:3"], ["--vs", "hard,easy"], ["--players", "5"], ["--vs", "wizard"]],
+    [["--mode", "laps:3"], ["--vs", "hard,easy,easy,easy"], ["--players", "5"],
+     ["--vs", "wizard"], ["--vs", ","]],
 )
 def test_bad_options_are_one_line_and_status_2(play, argv, capsys):
     status, _ = play([], *argv)

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import mean_interval, proportion_interval
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import add_option_flags, console, option_values
+from chuko.console import LINEUP_HELP, add_option_flags, console, option_values
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     add_option_flags(parser, described.options)
     level = default_level(described.levels)
     parser.add_argument("--bots", default=level, help=f"bot level per seat, from "
-                        f"{', '.join(described.levels)}; one level fills every seat "
+                        f"{', '.join(described.levels)}, separated by commas; {LINEUP_HELP} "
                         f"(default {level})")
     parser.add_argument("--games", type=int, default=1000, metavar="N",
                         help="games to play (default 1000)")

@@ -18,7 +18,7 @@ from random import Random
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.bots import make_bot, parse_levels
-from chuko.console import console
+from chuko.console import LINEUP_HELP, console
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, Outcome
 from chuko.core.rng import make_rng
@@ -30,9 +30,8 @@ HELP = {Game.id: "bots play many Chuchula rounds; points per round with 95% inte
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--players", type=int, default=4, help="seats, 2-4 (default 4)")
-    parser.add_argument(
-        "--bots", help="bot level per seat, e.g. hard,easy,easy,easy (default hard then easy)"
-    )
+    parser.add_argument("--bots", help="bot level per seat, e.g. hard,easy,easy,easy; "
+                        f"{LINEUP_HELP} (default hard, then easy in every other seat)")
     parser.add_argument("--rounds", type=int, default=1000, help="rounds to play (default 1000)")
     parser.add_argument("--per-game", type=int, default=5, help="rounds per game (default 5)")
     parser.add_argument("--seed", type=int, help="seed for a reproducible run")

@@ -60,18 +60,22 @@ def bot_levels(game_id: str) -> tuple[str, ...]:
     return descriptor(game_id).levels
 
 
-def parse_levels(text: str, game_id: str, count: int, option: str = "--vs") -> list[str]:
-    """`easy,hard` as one bot level per seat for `count` seats; one level fills every seat."""
+def parse_levels(text: str, game_id: str, count: int, option: str = "--vs",
+                 others: tuple[str, ...] = ()) -> list[str]:
+    """`easy,hard` as one bot level per seat for `count` seats, whatever their number: a
+    shorter list repeats in order to fill them (`easy,hard` for 3 seats is easy, hard,
+    easy). `others` are words a front end takes besides the levels (`human`)."""
     levels = [w.strip().lower() for w in text.split(",") if w.strip()]
-    known = bot_levels(game_id)
+    known = (*bot_levels(game_id), *others)
+    if not levels:
+        raise ConfigError(f"{option} names no bot; choose from {', '.join(known)}.")
     for level in levels:
         if level not in known:
             raise ConfigError(f"There is no {level!r} bot; choose from {', '.join(known)}.")
-    if len(levels) == 1:
-        levels *= count
-    if len(levels) != count:
-        raise ConfigError(f"{option} names {len(levels)} bot(s) for {count} seat(s).")
-    return levels
+    if len(levels) > count:
+        raise ConfigError(f"{option} names {len(levels)} bots, more than the seats to fill "
+                          f"({count}).")
+    return [levels[seat % len(levels)] for seat in range(count)]
 
 
 def make_bot(game_id: str, level: str, rng: Random | None = None, **options: Any) -> Bot:

@@ -12,9 +12,8 @@ import sys
 
 from rich.markdown import Markdown
 
-from chuko.console import console
-from chuko.core.errors import ConfigError
-from chuko.games import descriptor, rules_text
+from chuko.console import console, read_rules
+from chuko.games import descriptor
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -28,12 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     described = descriptor(args.game)
-    try:
-        text = rules_text(described.id)
-    except (FileNotFoundError, ModuleNotFoundError) as error:
-        raise ConfigError(
-            f"The rules of {described.title} are missing: {described.rules} cannot be read."
-        ) from error
+    text = read_rules(described.id)
     if args.json:
         document = {"id": described.id, "title": described.title, "markdown": text}
         print(json.dumps(document, ensure_ascii=False))

@@ -29,8 +29,8 @@ right (R) end and must share a prime factor with that end's card — unless that
 face-down bridge, beside which anything goes. Add [bold]*[/] to place a card face down as \
 a bridge (e.g. [bold]FL*[/]); bridges are limited and two may not touch. You win when all \
 12 cards are placed with both ends face up.
-Type a number from the list or the move. [bold]hint[/] shows which moves still win, \
-[bold]undo[/] takes a move back, [bold]quit[/] leaves."""
+Type a number from the list or the move. [bold]help[/] lists the commands, \
+[bold]rules[/] gives the full rules."""
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -40,8 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 
 class CaravanSession(LayoutSession[CaravanState]):
-    help_text = RULES
-
     def __init__(self, state: CaravanState) -> None:
         super().__init__(state, {})
         self.bridges = state.game.bridges
@@ -65,10 +63,6 @@ class CaravanSession(LayoutSession[CaravanState]):
         beside = f"matches {end_card}" if face_up and matches(
             state.layout[move.position], end_card) else "beyond the bridge"
         return f"take {card} to the {side}: {beside}"
-
-    def hint_values(self) -> dict[LayoutMove, str]:
-        return {m: "[green]can still win[/]" if wins else "[red]loses[/]"
-                for m, wins in self.solver.options(self.state).items()}
 
     def after_end(self) -> None:
         """After a loss, whether the deal could have been won, and how."""

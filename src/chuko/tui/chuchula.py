@@ -1,9 +1,9 @@
 """`chuko play chuchula`: you (seat 0) against bots, in the terminal.
 
 Each round you split your 13 cards into four groups, strongest first, typing a group's
-cards (or their numbers in the hand) or taking the advisor's suggestion; the engine
-refuses a group that is stronger than the one before it. Then all groups are shown
-position by position.
+cards (or their numbers in the hand) or taking the advisor's suggestion; a group stronger
+than the one before it is refused in the engine's words. Then all groups are shown
+position by position. Cards are shown one way throughout, with suit symbols (`A♠`).
 """
 
 from __future__ import annotations
@@ -13,13 +13,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import ask, console, warn
+from chuko.console import LINEUP_HELP, ask, console, warn
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
+from chuko.core.protocol import Json
 from chuko.core.rng import make_rng
-from chuko.core.words import who
+from chuko.core.words import count, who
 from chuko.games.chuchula import (
+    GROUPS,
     Game,
     Grouping,
     State,
@@ -28,23 +30,20 @@ from chuko.games.chuchula import (
     order_problem,
     parse_mode,
 )
-from chuko.solvers.chuchula_advisor import advise
 
-from .session import Session
+from .session import Command, Session
 
 HELP = {"chuchula": "play Chuchula against bots"}
 
-COMMANDS_HELP = """[bold]Four groups of three, strongest first; the 13th card is out of play.[/]
-  [cyan]As Ks Qs[/] or [cyan]1 2 3[/]  a group: its cards, or their numbers in your hand
-  [cyan]Kd Qd Jd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; 5s[/]  a whole grouping at once
-  [cyan]hint[/]   the advisor's grouping and its expected points
-  [cyan]take[/]   take the advisor's grouping
-  [cyan]undo[/]   take back the last group      [cyan]clear[/]  start the grouping again
-  [cyan]hand[/]   show your hand                [cyan]scores[/] show the scores
-  [cyan]quit[/]   leave the game
-Groups, strongest kind first: trial (three of a rank), double sequence (three in a row,
-one suit), sequence, color (one suit), pair, individual. A-K-Q and A-2-3 are in a row."""
+MOVES_HELP = """[bold]Four groups of three, strongest first; the 13th card is left out.[/]
+[cyan]A♠ K♠ Q♠[/] or [cyan]1 2 3[/]  a group: its cards, or their numbers in your hand
+[cyan]K♦ Q♦ J♦ | A♠ 2♦ 3♥ | 9♣ 8♣ 7♥ | 4♥ 4♠ J♥ ; 5♠[/]  a whole grouping at once
+A card is typed with its suit as a letter or a symbol: As or A♠, 10h or T♥.
+Groups, strongest kind first: trial (three of a rank), double sequence (three in a
+row, one suit), sequence, color (one suit), pair, individual. A-K-Q and A-2-3 are in a
+row."""
 
+YES, NO = frozenset({"y", "yes"}), frozenset({"n", "no"})
 
 def card_markup(card: Card) -> str:
     """A card for the screen: 'A♠' in bold, hearts and diamonds in red."""
@@ -61,7 +60,8 @@ def group_markup(cards: Sequence[Card]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--players", type=int, default=4, help="players, you included (2-4)")
-    parser.add_argument("--vs", default="easy", help="bot levels, e.g. hard,easy,easy (or one)")
+    parser.add_argument("--vs", default="easy", help="bot levels of the others, e.g. "
+                        f"hard,easy,easy; {LINEUP_HELP} (default easy)")
     parser.add_argument("--mode", default="rounds:5", help="rounds:N or points:N")
     parser.add_argument("--seed", type=int, help="seed for a reproducible game")
 
@@ -70,11 +70,27 @@ class ChuchulaSession(Session[State]):
     """A Chuchula game at the terminal: the person groups a hand each round, the bots
     commit theirs, then every group is revealed position by position."""
 
-    help_text = COMMANDS_HELP
+    help_text = MOVES_HELP
+    command_help = {
+        "hint": "the advisor's grouping and the points it expects",
+        "undo": "take back your last group; with none, your last grouping",
+        "take": "take the advisor's grouping",
+        "clear": "start the grouping again",
+        "hand": "the cards not yet in a group",
+        "scores": "the scores",
+    }
+    prompt_tail = ""
 
     def __init__(self, state: State, bots: Mapping[int, Bot]) -> None:
         super().__init__(state, bots)
         self.game = state.game
+        # The grouping being built: the hand of the round and the groups placed so far.
+        self.hand: tuple[Card, ...] = ()
+        self.groups: list[tuple[Card, ...]] = []
+
+    def commands(self) -> dict[str, Command]:
+        return {**super().commands(), "take": self.take, "clear": self.clear,
+                "hand": self.show_hand, "scores": self.show_scores}
 
     def name(self, seat: int) -> str:
         return who(seat, self.names, self.reader)
@@ -83,18 +99,68 @@ class ChuchulaSession(Session[State]):
         scores = self.state.scores
         return "   ".join(f"{self.name(s)}: [bold]{scores[s]}[/]" for s in range(len(scores)))
 
-    def show_hand(self, hand: Sequence[Card], used: set[Card]) -> None:
-        shown = [
-            f"[dim]{n}:[/]{card_markup(c)}" if c not in used else f"[dim]{n}:{c.symbol_text}[/]"
-            for n, c in enumerate(hand, 1)
-        ]
-        console.print("Your hand: " + "  ".join(shown))
+    def show_scores(self, seat: int) -> None:
+        console.print(self.scores_line())
+
+    def left(self) -> list[Card]:
+        used = {c for g in self.groups for c in g}
+        return [c for c in self.hand if c not in used]
+
+    def show_hand(self, seat: int) -> None:
+        """The cards not yet in a group, each with its number in the whole hand."""
+        left = set(self.left())
+        shown = [f"[dim]{n}:[/]{card_markup(c)}" for n, c in enumerate(self.hand, 1)
+                 if c in left]
+        console.print(("Your hand: " if len(left) == len(self.hand) else "Left in your hand: ")
+                      + "  ".join(shown))
 
     def human_turn(self, seat: int) -> None:
+        """Groups until the player commits a grouping the engine takes; commands between."""
         view = self.state.view(seat)
         console.rule(f"Round {view['round']}  ·  {self.game.mode_text}")
         console.print(f"Dealer: {self.name(view['dealer'])}.   " + self.scores_line())
-        self.commit_grouping(seat, parse_cards(" ".join(view["hand"])))
+        self.hand = parse_cards(" ".join(view["hand"]))
+        self.groups = []
+        shown = self.state
+        self.show_hand(seat)
+        console.print("[dim]Type a group of three cards, or help.[/]")
+        while True:
+            if len(self.groups) == GROUPS:
+                if self.confirm(seat):
+                    return
+                continue
+            text = ask(f"Group {len(self.groups) + 1} of {GROUPS}:")
+            if not text or self.command(text, seat):
+                if self.state is not shown:
+                    return  # undo took back the last grouping: its round starts afresh
+                continue
+            placed = len(self.groups)
+            if "|" in text or ";" in text:
+                self.try_whole(text)
+            else:
+                self.try_group(text)
+            if placed < len(self.groups) < GROUPS:
+                self.show_hand(seat)
+
+    def confirm(self, seat: int) -> bool:
+        """Ask until a yes (commit: True) or a no (the last group back in the hand)."""
+        leftover = self.left()[0]
+        self.show_groups()
+        console.print(f"  Left out: {card_markup(leftover)}")
+        while True:
+            answer = ask("Commit this grouping? (y/n)").casefold()
+            if answer in YES:
+                try:
+                    self.push(seat, Grouping(tuple(self.groups), leftover))
+                except IllegalMove as error:  # the engine has the last word (H4)
+                    warn(str(error))
+                    self.clear(seat)
+                    return False
+                return True
+            if answer in NO:
+                self.undo_group()
+                return False
+            warn("Type y to commit this grouping, or n to take back its last group.")
 
     def played(self, seat: int, move: Any) -> None:
         revealed = len(self.state.view(self.reader)["rounds"])
@@ -103,103 +169,79 @@ class ChuchulaSession(Session[State]):
         if len(rounds) > revealed:  # that was the last grouping of the round
             self.show_reveal(rounds[-1])
 
-    def commit_grouping(self, seat: int, hand: tuple[Card, ...]) -> None:
-        """Ask for groups until the player commits a grouping the engine accepts."""
-        groups: list[tuple[Card, ...]] = []
-        self.show_hand(hand, set())
-        console.print("[dim]Type a group of three cards, or 'help'.[/]")
-        while True:
-            used = {c for g in groups for c in g}
-            if len(groups) == 4:
-                leftover = next(c for c in hand if c not in used)
-                grouping = Grouping(tuple(groups), leftover)
-                console.print(f"Left out: {card_markup(leftover)}")
-                if ask("Commit this grouping? [y/n]").lower() in {"y", "yes"}:
-                    try:
-                        self.played(seat, grouping)  # the engine has the last word (H4)
-                    except IllegalMove as error:
-                        warn(str(error))
-                        groups.clear()
-                        continue
-                    return
-                groups.pop()
-                continue
-            text = ask(f"Group {len(groups) + 1}>")
-            command = text.lower()
-            if command in {"help", "?", "h"}:
-                self.show_help(seat)
-            elif command == "hand":
-                self.show_hand(hand, used)
-            elif command == "scores":
-                console.print(self.scores_line())
-            elif command in {"undo", "u"}:
-                if groups:
-                    groups.pop()
-                self.show_groups(groups)
-            elif command == "clear":
-                groups.clear()
-                self.show_hand(hand, set())
-            elif command in {"hint", "take"}:
-                advice = advise(hand, self.game.players)
-                for number, (g, points) in enumerate(
-                    zip(advice.grouping.groups, advice.expected, strict=True), 1
-                ):
-                    console.print(f"  {number}. {group_markup(g)}   [dim]{points:.2f} expected[/]")
-                console.print(
-                    f"  left out {card_markup(advice.grouping.leftover)}; "
-                    f"[bold]{advice.total:.2f}[/] points expected of 4"
-                )
-                if command == "take":
-                    groups[:] = advice.grouping.groups
-            elif "|" in text or ";" in text:
-                self.try_whole(text, hand, groups)
-            elif text:
-                self.try_group(text, hand, groups, used)
+    def undo(self, seat: int) -> None:
+        if self.groups:
+            self.undo_group()
+        else:
+            super().undo(seat)
 
-    def try_whole(self, text: str, hand: tuple[Card, ...], groups: list) -> None:
+    def undo_group(self) -> None:
+        group = self.groups.pop()
+        console.print(f"  Group {len(self.groups) + 1} ({cards_markup(group)}) is back in "
+                      "your hand.")
+
+    def clear(self, seat: int) -> None:
+        self.groups.clear()
+        self.show_hand(seat)
+
+    def show_advice(self, advice: Json) -> None:
+        """The advisor's grouping, group by group, and what it expects."""
+        for text, value in advice.get("values", {}).items():
+            grouping = self.game.parse_move(text)
+            for number, group in enumerate(grouping.groups, 1):
+                console.print(f"  {number}. {group_markup(group)}")
+            console.print(f"  Left out: {card_markup(grouping.leftover)}; {value}")
+        if advice.get("note"):
+            console.print(advice["note"])
+
+    def take(self, seat: int) -> None:
+        advice = self.advice(seat)
+        if advice is not None:  # the confirmation shows the groups taken
+            self.groups[:] = self.game.parse_move(next(iter(advice["values"]))).groups
+            console.print(advice["note"])
+
+    def try_whole(self, text: str) -> None:
         try:
             grouping = Grouping.parse(text)
         except ChukoError as error:
             warn(str(error))
             return
-        problem = grouping_problem(hand, grouping)
+        problem = grouping_problem(self.hand, grouping)
         if problem:
             warn(problem)
             return
-        groups[:] = grouping.groups
-        self.show_groups(groups)
+        self.groups[:] = grouping.groups
 
-    def try_group(self, text: str, hand: tuple[Card, ...], groups: list, used: set) -> None:
+    def try_group(self, text: str) -> None:
         words = text.replace(",", " ").split()
         try:
             numbers = [n for n in map(whole_number, words) if n is not None]
             if words and len(numbers) == len(words):
-                if any(not 1 <= n <= len(hand) for n in numbers):
-                    raise ParseError(f"Card numbers go from 1 to {len(hand)}.")
-                cards = tuple(hand[n - 1] for n in numbers)
+                if any(not 1 <= n <= len(self.hand) for n in numbers):
+                    raise ParseError(f"Card numbers go from 1 to {len(self.hand)}.")
+                cards = tuple(self.hand[n - 1] for n in numbers)
             else:
                 cards = parse_cards(text)
             if len(cards) != 3 or len(set(cards)) != 3:
                 raise ParseError("A group is three different cards.")
+            left = self.left()
             for card in cards:
-                if card not in hand:
+                if card not in self.hand:
                     raise ParseError(f"You do not hold {card.symbol_text}.")
-                if card in used:
+                if card not in left:
                     raise ParseError(f"{card.symbol_text} is already in a group.")
-            problem = order_problem([*groups, cards])
+            problem = order_problem([*self.groups, cards])
             if problem:
                 raise ParseError(problem)
         except ChukoError as error:
             warn(str(error))
             return
-        groups.append(cards)
-        console.print(f"  Group {len(groups)}: {group_markup(cards)}")
+        self.groups.append(cards)
+        console.print(f"  Group {len(self.groups)}: {group_markup(cards)}")
 
-    def show_groups(self, groups: Sequence[Sequence[Card]]) -> None:
-        for number, group in enumerate(groups, 1):
+    def show_groups(self) -> None:
+        for number, group in enumerate(self.groups, 1):
             console.print(f"  Group {number}: {group_markup(group)}")
-        if not groups:
-            console.print("  [dim]No groups yet.[/]")
 
     def show_reveal(self, result: dict) -> None:
         console.print("[bold]All groups are in. The reveal:[/]")
@@ -220,7 +262,8 @@ class ChuchulaSession(Session[State]):
     def show_end(self) -> None:
         console.rule("Final ranking")
         for place, seat in enumerate(self.state.ranking, 1):
-            console.print(f"  {place}. {self.name(seat):<16} {self.state.scores[seat]} point(s)")
+            console.print(f"  {place}. {self.name(seat):<16} "
+                          f"{count(self.state.scores[seat], 'point')}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ from string import ascii_lowercase
 from typing import Any
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import console
+from chuko.console import LINEUP_HELP, QUIT_WORDS, console
 from chuko.core.errors import ConfigError
 from chuko.core.numbers import factor_text
 from chuko.core.rng import make_rng
@@ -30,12 +30,18 @@ RULES = """[bold]Chükö[/]: be the first to empty your hand. On your turn, eith
   • [bold]reset[/]: draw a card, then play any card (the drawn one included).
 An empty draw pile is refilled by shuffling the play pile beneath its top card;
 with nothing at all to draw, a reset plays any card without drawing.
-Type a card (15), a choice's letter (a), r to reset, help, or quit."""
+Type a card (15), a choice's letter (a) or r to reset.
+Type help for the commands, rules for the full rules."""
+
+MOVES_HELP = """[cyan]15[/]      play the card 15 (a card is typed by its number)
+[cyan]a[/]       the choice with that letter
+[cyan]r[/]       reset: draw a card, then play any card"""
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
-    parser.add_argument("--vs", default="easy", help="bot levels of the others, e.g. easy,hard")
+    parser.add_argument("--vs", default="easy", help="bot levels of the others, e.g. "
+                        f"easy,hard; {LINEUP_HELP} (default easy)")
     parser.add_argument("--seed", type=int, help="seed for a reproducible deal and bots")
     parser.add_argument(
         "--pack", default="standard", help="pack name, list (2,6,7) or range (2-30)"
@@ -54,12 +60,13 @@ class ChukoSession(Session[State]):
     choices under letters; a reset is a move of its own, so the card after it is a turn
     of its own too."""
 
-    help_text = RULES
+    help_text = MOVES_HELP
 
     def labels(self, moves: Sequence[Any], reserved: Collection[str]) -> list[str]:
         """Letters for the plays (a card's own number could be mistaken for a list
         number); 'r' is always the reset."""
-        letters = (c for c in ascii_lowercase if c != "r" and c not in reserved)
+        letters = (c for c in ascii_lowercase
+                   if c != "r" and c not in reserved and c not in QUIT_WORDS)
         return [next(letters) if move.card is not None else "r" for move in moves]
 
     def show(self, seat: int, listed: Mapping[str, Any]) -> None:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import argparse
 
-from chuko.bots import Bot, make_bot, parse_levels
+from chuko.bots import make_bot, parse_levels
 from chuko.console import console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
-from chuko.core.words import who
+from chuko.core.words import count, who
 from chuko.games.crossroads import Crossroads, CrossroadsState
-from chuko.solvers.crossroads import CrossroadsSolver
 
 from .layout import (
     LayoutSession,
@@ -22,6 +21,7 @@ from .layout import (
     deal_options,
     layout_table,
 )
+from .session import HUMAN
 
 HELP = {"crossroads": "play Crossroads against a bot or a friend"}
 
@@ -31,8 +31,7 @@ Your first card starts your trail; each later card goes at its left (L) or right
 and scores 1 when it shares a prime factor with the card at that end. Six cards each; most \
 points wins.
 Type a number from the list, or the move: the card's letter, then L or R (e.g. \
-[bold]BR[/]). [bold]hint[/] shows every move's value under perfect play (your final lead), \
-[bold]undo[/] takes your last move back (against bots), [bold]quit[/] leaves."""
+[bold]BR[/]). [bold]help[/] lists the commands, [bold]rules[/] gives the full rules."""
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -46,20 +45,15 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 
 class CrossroadsSession(LayoutSession[CrossroadsState]):
-    help_text = RULES
-
-    def __init__(self, state: CrossroadsState, bots: dict[int, Bot]) -> None:
-        super().__init__(state, bots)
-        self.solver = CrossroadsSolver(state.layout)
-
     def show_position(self) -> None:
         view = self.state.view(0)
         console.rule(f"Crossroads — round {view['round']} of {view['rounds']}")
         console.print(layout_table(view))
         for seat in (0, 1):
             pieces = [(c, True) for c in self.state.trails[seat]]
+            points = count(self.state.totals()[seat], "point")
             console.print(f"{who(seat, self.names, self.reader):>12} "
-                          f"[bold]{self.state.totals()[seat]}[/] pts  {chain(pieces)}")
+                          f"[bold]{points:<9}[/] {chain(pieces)}")
 
     def preview(self, move: LayoutMove) -> str:
         card = self.state.layout[move.position]
@@ -71,17 +65,13 @@ class CrossroadsSession(LayoutSession[CrossroadsState]):
         gain = "[green]+1[/]" if matches(card, end) else "+0"
         return f"take {card_words(card)} to the {side}, beside {end}: {gain}"
 
-    def hint_values(self) -> dict[LayoutMove, str]:
-        return {m: f"final lead {v:+d}" for m, v in self.solver.move_values(self.state).items()}
-
 
 def run(args: argparse.Namespace) -> int:
     rng = make_rng(args.seed)
-    human_pair = args.vs.strip().lower() == "human"
-    level = "" if human_pair else parse_levels(args.vs, Crossroads.id, 1)[0]
+    opponent = parse_levels(args.vs, Crossroads.id, 1, others=(HUMAN,))[0]
     first = {"me": 0, "them": 1, "random": None}[args.first]
     game = Crossroads(**deal_options(args), rounds=args.rounds, first=first)
     state = game.new(seed=rng.randrange(2**32))
-    bots: dict[int, Bot] = {} if human_pair else {1: make_bot(Crossroads.id, level, rng)}
+    bots = {} if opponent == HUMAN else {1: make_bot(Crossroads.id, opponent, rng)}
     console.print(RULES)
     return CrossroadsSession(state, bots).run()

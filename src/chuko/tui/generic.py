@@ -15,29 +15,24 @@ from random import Random
 from typing import Any
 
 from rich.columns import Columns
-from rich.markdown import Markdown
 from rich.table import Table
 
-from chuko.bots import Adviser, Bot, make_adviser, make_bot, parse_levels
-from chuko.console import add_option_flags, console, option_values, warn
+from chuko.bots import make_bot, parse_levels
+from chuko.console import LINEUP_HELP, add_option_flags, console, option_values
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
 from chuko.core.rng import make_rng
 from chuko.core.words import number_text
-from chuko.games import game_class, rules_text
+from chuko.games import game_class
 
-from .session import Command, Session
+from .session import HUMAN, Session
 
-HUMAN = "human"
 # View fields the screen says in its own way (whose turn, the result) or that are seat
 # numbers, which players never see.
 UNSHOWN = {"game", "seat", "to_move", "outcome"}
 
-COMMANDS = """[cyan]number[/] or [cyan]letter[/]  the move with that label
-[cyan]a move[/]      as the game writes it, e.g. the text shown after a label
-[cyan]hint[/]        the value of each move, where the game gives hints
-[cyan]undo[/]        take back your last move and the bots' replies (against bots only)
-[cyan]rules[/]       the game's rules      [cyan]help[/]  this list      [cyan]quit[/]  leave"""
+MOVES_HELP = """[cyan]1[/] or [cyan]a[/]  the move with that label
+[cyan]a move[/]  as the game writes it: the text shown after a label"""
 
 
 def _default_level(levels: Sequence[str]) -> str:
@@ -49,22 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.set_defaults(game=game_id)
     add_option_flags(parser, described.options)
     levels = ", ".join((*described.levels, HUMAN))
-    parser.add_argument("--vs", default=_default_level(described.levels),
-                        help=f"who plays the other seats: {levels} (one for all, or one per "
-                        f"seat separated by commas; default {_default_level(described.levels)})")
+    default = _default_level(described.levels)
+    parser.add_argument("--vs", default=default,
+                        help=f"who plays the other seats, from {levels}, one per seat "
+                        f"separated by commas; {LINEUP_HELP} (default {default})")
     parser.add_argument("--seed", type=int, help="seed for a reproducible deal and bots")
-
-
-def _lineup(text: str, game_id: str, others: int) -> list[str]:
-    """One word per other seat: a bot level, or `human`."""
-    words = [w.strip().lower() for w in text.split(",") if w.strip()]
-    if not words:
-        raise ConfigError("--vs names nobody: give a bot level or human.")
-    if len(words) == 1:
-        words *= others
-    if len(words) != others:
-        raise ConfigError(f"--vs names {len(words)} player(s) for {others} other seat(s).")
-    return [w if w == HUMAN else parse_levels(w, game_id, 1)[0] for w in words]
 
 
 def _text(value: Any) -> str:
@@ -98,43 +82,17 @@ def view_table(view: Json) -> Table:
 
 
 class GenericSession(Session[State]):
-    """The screen every listed-moves game gets: its view as a table, its moves under
-    labels, the descriptor's rules and the game's adviser."""
+    """The screen every listed-moves game gets: its view as a table and its moves under
+    labels; rules and hints come from the descriptor, like every screen's."""
 
-    help_text = COMMANDS
-    offers_undo = True
-
-    def __init__(self, state: State, bots: dict[int, Bot]) -> None:
-        super().__init__(state, bots)
-        self.game = state.game
-        self.adviser: Adviser | None = None
-
-    def commands(self) -> dict[str, Command]:
-        return {**super().commands(), "rules": self.show_rules, "hint": self.hint}
+    help_text = MOVES_HELP
 
     def show(self, seat: int, listed: Mapping[str, Any]) -> None:
-        console.rule(self.game.title)
+        console.rule(self.state.game.title)
         console.print(view_table(self.state.view(seat)))
         shown = [f"[cyan]{key})[/] {move}" for key, move in listed.items()]
         moves = self.state.legal_moves(seat)
         console.print(Columns(shown or [str(move) for move in moves], padding=(0, 3)))
-
-    def show_rules(self, seat: int) -> None:
-        try:
-            console.print(Markdown(rules_text(self.game.id)))
-        except (FileNotFoundError, ModuleNotFoundError):
-            warn(f"The rules of {self.game.title} are missing.")
-
-    def hint(self, seat: int) -> None:
-        self.adviser = self.adviser or make_adviser(self.game)
-        if self.adviser is None:
-            warn(f"{self.game.title} gives no hints.")
-            return
-        advice = self.adviser.hint(self.state, seat)
-        for move, value in advice.get("values", {}).items():
-            console.print(f"  [bold]{move}[/]  {value}")
-        if advice.get("note"):
-            console.print(advice["note"])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -146,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     game = rules.from_options(option_values(args))
     you = 0
     others = [seat for seat in range(game.players) if seat != you]
-    lineup = _lineup(args.vs, described.id, len(others))
+    lineup = parse_levels(args.vs, described.id, len(others), others=(HUMAN,))
     rng = make_rng(args.seed)
     state = game.new(None if args.seed is None else rng.randrange(2**32))
     bots = {seat: make_bot(described.id, level, Random(rng.getrandbits(64)))

@@ -21,7 +21,11 @@ from chuko.core.numbers import factor_text, whole_number
 from chuko.core.packs import parse_pack
 from chuko.core.protocol import State
 
-from .session import Command, Session
+from .session import Session
+
+MOVES_HELP = """[cyan]number[/]  the move with that number in the list
+[cyan]BR[/]      a move in notation: the card's letter, then L or R for its end
+        (a first card is the letter alone; a Caravan bridge adds *, as in FL*)"""
 
 
 def add_deal_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,23 +74,17 @@ LayoutState = TypeVar("LayoutState", bound=State)
 
 
 class LayoutSession(Session[LayoutState]):
-    """A layout game at the terminal: each listed move with what it would do (`preview`),
-    and the value of each (`hint_values`); the game's screen draws the rest (`show_position`)."""
+    """A layout game at the terminal: each listed move with what it would do (`preview`);
+    the game's screen draws the rest (`show_position`)."""
 
+    help_text = MOVES_HELP
     prompt_tail = " (number, notation, hint, help):"
-    offers_undo = True
 
     def show_position(self) -> None:
         raise NotImplementedError
 
     def preview(self, move: LayoutMove) -> str:
         raise NotImplementedError
-
-    def hint_values(self) -> dict[LayoutMove, str]:
-        raise NotImplementedError
-
-    def commands(self) -> dict[str, Command]:
-        return {**super().commands(), "hint": self.hint}
 
     def labels(self, moves: Sequence[Any], reserved: Collection[str]) -> list[str]:
         return [str(number) for number in range(1, len(moves) + 1)]
@@ -103,11 +101,6 @@ class LayoutSession(Session[LayoutState]):
         if not 1 <= number <= len(listed):
             raise ParseError(f"Pick a number from 1 to {len(listed)}.")
         return list(listed.values())[number - 1]
-
-    def hint(self, seat: int) -> None:
-        values = self.hint_values()
-        for move in self.state.legal_moves(seat):
-            console.print(f"  [bold]{str(move):<4}[/] {values[move]}")
 
     def show_end(self) -> None:
         self.show_position()

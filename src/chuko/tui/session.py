@@ -1,27 +1,42 @@
 """What every terminal game screen shares: whose turn it is, a person's turn or a bot's,
-the engine's sentence after every move, undo against bots, quit, and the ending.
+the engine's sentence after every move, the commands every game has (`hint`, `undo`,
+`rules`, `help`, `quit`) and the ending.
 
 A screen subclasses `Session` and keeps only what is its own: how it draws the position
 and lists the moves (`show`), how a typed line reads besides the listed labels
-(`read_move`), its extra commands, and anything more it says at the end. A screen whose
-turn is not a pick from a list (Chuchula's grouping) replaces `human_turn` whole.
+(`read_move`), how it shows a hint (`show_advice`), its extra commands, and anything more
+it says at the end. A screen whose turn is not a pick from a list (Chuchula's grouping)
+replaces `human_turn` whole and still takes the shared commands (`command`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import cached_property
 from string import ascii_lowercase
 from typing import Any, Generic, TypeVar, cast
 
-from chuko.bots import Bot
-from chuko.console import QUIT_WORDS, Quit, ask, console, warn
+from rich.markdown import Markdown
+
+from chuko.bots import Adviser, Bot, make_adviser
+from chuko.console import QUIT_WORDS, Quit, ask, console, read_rules, warn
 from chuko.core.errors import ChukoError
-from chuko.core.protocol import State
+from chuko.core.protocol import Json, State
 from chuko.core.words import bot_name, seat_names
 
 PERSON = "Player"  # a second person at the keyboard; the one playing is "You"
+HUMAN = "human"  # the word --vs takes for a person instead of a bot
 
 Command = Callable[[int], None]  # does its thing for the seat whose turn it is
+
+# The commands every game takes, listed by `help` after the screen's lines on moves.
+COMMANDS = {
+    "hint": "what the game's adviser makes of your moves",
+    "undo": "take back your last move and any bots' replies (not between people)",
+    "rules": "the game's rules",
+    "help": "this list",
+    "quit": "leave the game",
+}
 
 S = TypeVar("S", bound=State)
 
@@ -43,11 +58,12 @@ class Session(Generic[S]):
     """One game at the terminal: the state, the bots, the seats' names, and the states
     before each of the person's moves (for undo). Every seat without a bot is a person."""
 
+    # How the screen's moves are typed, above the commands in `help`.
     help_text = ""
+    # The screen's own commands, and shared ones it words its own way.
+    command_help: Mapping[str, str] = {}
     # Put after "Your move" at the prompt.
     prompt_tail = "?"
-    # Screens that keep the position before each of the person's moves offer `undo`.
-    offers_undo = False
 
     def __init__(self, state: S, bots: Mapping[int, Bot]) -> None:
         self.state = state
@@ -60,6 +76,7 @@ class Session(Generic[S]):
         # onlookers, and undo is fair only for the one person against bots.
         self.reader: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.history: list[S] = []
+        self.listed: dict[str, Any] = {}  # the moves on screen, by label
 
     def run(self) -> int:
         try:
@@ -97,32 +114,36 @@ class Session(Generic[S]):
         commands = self.commands()
         moves = self.state.legal_moves(seat)
         keys = self.labels(moves, commands)
-        listed = dict(zip(keys, moves, strict=True)) if keys else {}  # none: typed in full
-        self.show(seat, listed)
+        self.listed = dict(zip(keys, moves, strict=True)) if keys else {}  # none: typed
+        self.show(seat, self.listed)
         shown = self.state
         while True:
             text = ask(self.prompt(seat))
-            word = text.casefold()
-            if not text:
-                continue
-            if word in commands:
-                commands[word](seat)
-                if self.state is not shown:  # undo went back: that turn starts afresh
-                    return
+            if not text or self.command(text, seat):
+                if self.state is not shown:
+                    return  # undo went back: that turn starts afresh
                 continue
             try:
-                self.push(seat, listed[word] if word in listed else self.read_move(text, listed))
+                word = text.casefold()
+                self.push(seat, self.listed[word] if word in self.listed
+                          else self.read_move(text, self.listed))
             except ChukoError as error:
                 warn(str(error))
                 continue
             return
 
+    def command(self, text: str, seat: int) -> bool:
+        """Run `text` if it names a command; whether it did."""
+        found = self.commands().get(text.casefold())
+        if found is not None:
+            found(seat)
+        return found is not None
+
     def commands(self) -> dict[str, Command]:
         """The words the prompt takes besides moves; screens add their own."""
-        found: dict[str, Command] = dict.fromkeys(("help", "?", "h"), self.show_help)
-        if self.offers_undo:
-            found |= dict.fromkeys(("undo", "u"), self.undo)
-        return found
+        return {**dict.fromkeys(("help", "?", "h"), self.show_help),
+                **dict.fromkeys(("undo", "u"), self.undo),
+                "hint": self.hint, "rules": self.show_rules}
 
     def labels(self, moves: Sequence[Any], reserved: Collection[str]) -> list[str]:
         return labels(moves, reserved)
@@ -145,7 +166,42 @@ class Session(Generic[S]):
         self.history.append(before)
 
     def show_help(self, seat: int) -> None:
-        console.print(self.help_text)
+        if self.help_text:
+            console.print(self.help_text)
+        for word, text in {**COMMANDS, **self.command_help}.items():
+            console.print(f"[cyan]{word:<7}[/] {text}")
+
+    def show_rules(self, seat: int) -> None:
+        try:
+            console.print(Markdown(read_rules(self.state.game.id)))
+        except ChukoError as error:
+            warn(str(error))
+
+    @cached_property
+    def adviser(self) -> Adviser | None:
+        return make_adviser(self.state.game)
+
+    def advice(self, seat: int) -> Json | None:
+        """The game's adviser on this position for `seat` (`{"values", "note"}`); None,
+        said in a sentence, when the game gives no hints."""
+        if self.adviser is None:
+            warn(f"{self.state.game.title} gives no hints.")
+            return None
+        return self.adviser.hint(self.state, seat)
+
+    def hint(self, seat: int) -> None:
+        advice = self.advice(seat)
+        if advice is not None:
+            self.show_advice(advice)
+
+    def show_advice(self, advice: Json) -> None:
+        """Each move the adviser values, under its label where it is listed, and its note."""
+        label_of = {str(move): label for label, move in self.listed.items()}
+        for move, value in advice.get("values", {}).items():
+            label = f"[cyan]{label_of[move]})[/] " if move in label_of else ""
+            console.print(f"  {label}[bold]{move}[/]  {value}")
+        if advice.get("note"):
+            console.print(advice["note"])
 
     def undo(self, seat: int) -> None:
         if self.reader is None:
