@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chuko.games import BUILT_IN, rules_text
+from chuko.games import BUILT_IN, game_ids, rules_text
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILT_IN_GAMES = [import_module(name).Game for name in BUILT_IN]
@@ -103,3 +103,9 @@ def test_every_ruling_the_project_cites_is_explained_in_rulings_md():
 def test_no_tracked_file_refers_to_a_folder_outside_the_project():
     outside = [name for name, text in tracked_texts().items() if _OUTSIDE.search(text)]
     assert outside == []
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_rules_a_player_reads_carry_no_ruling_ids(game_id):
+    """Ruling ids are for the code and docs/rulings.md; players read plain rules."""
+    assert not re.search(r"\b[GCVKH]\d\b", rules_text(game_id))
