@@ -40,12 +40,16 @@ class Option:
     max: int | None = None
     help: str = ""
     named: tuple[tuple[str, int], ...] = ()  # names for numbers, e.g. ("hard", 1)
+    # What a form shows for each choice, where the values alone would read badly.
+    choice_labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in OPTION_KINDS:
             raise ValueError(f"option kind {self.kind!r} is not one of {OPTION_KINDS}")
         if self.kind == "choice" and not self.choices:
             raise ValueError(f"the choice option {self.name!r} lists no choices")
+        if self.choice_labels and len(self.choice_labels) != len(self.choices or ()):
+            raise ValueError(f"the option {self.name!r} needs one label per choice")
 
     def to_json(self) -> Json:
         data: Json = {"name": self.name, "label": self.label, "kind": self.kind,
@@ -58,6 +62,8 @@ class Option:
             data["max"] = self.max
         if self.named:
             data["named"] = dict(self.named)
+        if self.choice_labels:
+            data["choice_labels"] = list(self.choice_labels)
         return data
 
     def value(self, given: Any) -> Any:
