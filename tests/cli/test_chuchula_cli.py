@@ -95,8 +95,8 @@ def test_simulate_verbose_says_each_games_end_in_the_engines_words(chuko):
 
 @pytest.mark.parametrize(
     "argv",
-    [["--bots", "hard,wizard"], ["--bots", "hard,easy,easy,easy,easy"], ["--rounds", "0"], ["--players", "1"],
-     ["--jsonl", "/nonexistent/dir/x.jsonl"], ["--json", "--verbose"]],
+    [["--bots", "hard,wizard"], ["--bots", "hard,easy,easy,easy,easy"], ["--rounds", "0"],
+     ["--players", "1"], ["--jsonl", "/nonexistent/dir/x.jsonl"], ["--json", "--verbose"]],
 )
 def test_simulate_refuses_bad_options_with_status_2(chuko, argv):
     status, _, err = chuko("simulate", "chuchula", "--rounds", "2", *argv)

@@ -83,3 +83,45 @@ def test_quit_leaves_a_points_game(play):
 def test_bad_options_are_one_line_and_status_2(play, argv, capsys):
     status, _ = play([], *argv)
     assert status == 2
+
+
+LETTER_CARD = re.compile(r"\b(?:10|[2-9AKQJT])[shdc]\b")  # a card in record text, e.g. Js
+
+
+def test_commit_asks_y_or_n_until_answered_and_drops_no_group_silently(play):
+    status, out = play(["take", "maybe", "", "ok", "y"], "--players", "2", "--mode",
+                       "rounds:1", "--seed", str(SEED))
+    assert status == 0
+    assert out.count("Commit this grouping? (y/n)") == 4
+    assert out.count("✗ Type y to commit this grouping, or n to take back its last group.") == 3
+    assert "Group 4 of 4" not in out  # no group was dropped on the way
+    assert "You committed: " in out
+
+
+def test_no_puts_the_fourth_group_back_and_says_so(play):
+    status, out = play(["take", "n", "hand"], "--players", "2", "--seed", str(SEED))
+    assert status == 0
+    back = re.search(r"Group 4 \((.+)\) is back in your hand\.", out)
+    assert back and "Group 4 of 4:" in out
+    left = out.split("Left in your hand: ")[-1].split("Group 4 of 4")[0]
+    assert len(left.split()) == 4  # the three cards put back and the one left out
+
+
+def test_hand_shows_only_the_cards_not_yet_grouped_with_their_numbers(play):
+    hand = parse_cards(" ".join(Game(2, "rounds", 1).new(SEED).view(0)["hand"]))
+    first = greedy_grouping(hand).groups[0]
+    numbers = [str(hand.index(card) + 1) for card in first]
+    status, out = play([" ".join(numbers), "hand"], "--players", "2", "--seed", str(SEED))
+    assert status == 0
+    left = out.split("Left in your hand: ")[-1].split("Group 2 of 4")[0].split()
+    assert len(left) == 10
+    assert not {card.symbol_text for card in first} & {word.split(":")[1] for word in left}
+    assert {word.split(":")[0] for word in left}.isdisjoint(numbers)
+
+
+def test_cards_are_written_with_suit_symbols_on_every_screen(play):
+    lines = ["1 2 3", "hand", "undo", "hint", "take", "n", "take", "y", "scores"]
+    status, out = play(lines * 2, "--players", "3", "--mode", "rounds:2", "--seed", str(SEED))
+    assert status == 0 and "Final ranking" in out and "Position 4" in out
+    assert not LETTER_CARD.search(out)
+    assert "♠" in out and "♥" in out
