@@ -29,6 +29,7 @@ def make_client(db_url):
 
     def make(seed: int | None = 1, **options) -> TestClient:
         options.setdefault("bot_delay", 0)
+        options.setdefault("round_pause", 0)
         options.setdefault("bot_options", FAST_BOTS)
         rng = None if seed is None else random.Random(seed)
         client = TestClient(create_app(db_url, rng=rng, **options))

@@ -72,3 +72,17 @@ def state_at(ws, version: int) -> dict:
         assert message["type"] != "error", message
         if message["type"] == "state" and message["version"] >= version:
             return message
+
+
+def reveals(full, seen) -> bool:
+    """Whether `full` is `seen` with hidden things shown: what was null may hold anything,
+    objects may gain keys; everything else is the same."""
+    if seen is None:
+        return True
+    if isinstance(seen, dict):
+        return isinstance(full, dict) and all(
+            key in full and reveals(full[key], value) for key, value in seen.items())
+    if isinstance(seen, list):
+        return (isinstance(full, list) and len(full) == len(seen)
+                and all(reveals(a, b) for a, b in zip(full, seen, strict=True)))
+    return full == seen

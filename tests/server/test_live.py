@@ -4,7 +4,7 @@ friends joined by an invite, spectators, a game of bots alone, hints and replays
 from __future__ import annotations
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser, state_at
+from server_helpers import new_room, play_out, random_chooser, reveals, state_at
 
 WHOLE_GAMES = [
     ("crossroads", [{"kind": "me"}, {"kind": "bot", "level": "easy"}], {"rounds": 2}),
@@ -33,7 +33,8 @@ def test_whole_game_against_server_bots_ends_and_replays(make_client, game, seat
     replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
     assert replay["game"] == game and replay["seats"][0]["name"] == "Host"
     assert len(replay["frames"]) == final["version"] + 1
-    assert replay["frames"][-1] == {"view": final["view"], "caption": final["last"]}
+    assert replay["frames"][-1]["caption"] == final["last"]
+    assert reveals(replay["frames"][-1]["view"], final["view"])
     assert replay["frames"][0]["caption"] == "The deal."
 
 
@@ -81,7 +82,7 @@ def test_a_game_of_bots_alone_plays_itself_and_can_be_watched(make_client):
     with client.websocket_connect(f"/ws/{room['room']}") as watcher:
         while True:
             state = watcher.receive_json()
-            if state["status"] == "over":
+            if state["type"] == "state" and state["status"] == "over":
                 break
     assert state["seat"] is None and state["view"]["hand"] is None
     # K8: with no human the game has the bot-game turn limit.
@@ -92,8 +93,11 @@ def test_state_snapshots_carry_the_protocol_fields_and_nothing_else(make_client)
     client = make_client()
     room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "bot", "level": "random"}])
     state = client.get(f"/api/rooms/{room['room']}?token={room['token']}").json()
-    assert set(state) == {"type", "room", "game", "title", "seat", "status", "seats", "version",
-                          "view", "legal", "last", "result", "simultaneous", "hints", "hintable"}
+    assert set(state) == {"type", "room", "game", "title", "seat", "spectator", "status", "seats",
+                          "version", "view", "legal", "last", "result", "round_ended",
+                          "bots_wait", "rematch", "simultaneous", "hints", "hintable"}
+    assert state["spectator"] is False and state["round_ended"] is False
+    assert state["bots_wait"] is None and state["rematch"] is None
     assert state["seats"][1] == {"seat": 1, "kind": "bot", "level": "random",
                                  "name": "Random bot", "connected": True, "joined": True}
     assert state["seats"][0]["name"] == "Host"
@@ -125,26 +129,31 @@ def test_hint_on_your_turn(make_client, game):
         assert grouping.count("|") == 3 and "points expected" in label
     else:
         assert set(hint["values"]) <= set(state["legal"]) and hint["values"]
-    if game == "crossroads":
-        assert all(v == "0" or v[0] in "+-" for v in hint["values"].values())
+    if game == "crossroads":  # how the game ends for the mover, in words
+        from chuko.bots.crossroads import ending
+
+        assert set(hint["values"].values()) <= {ending(v) for v in range(-11, 12)}
     if game == "caravan":
-        assert set(hint["values"].values()) <= {"win", "lose"}
+        from chuko.bots.caravan import LOST
+
+        assert set(hint["values"].values()) <= {"keeps the deal winnable", "wins the deal",
+                                                "loses the deal", LOST}
 
 
 def test_hint_from_the_crossroads_solver_is_the_perfect_bots_value(make_client):
     """The hint's values are the solver's (ruling C4): the best value from the deal equals
-    the first player's value of the fresh layout."""
+    the first player's value of the fresh layout, in words."""
+    from chuko.bots.crossroads import ending
     from chuko.solvers.crossroads import solve_layout
 
     client = make_client(seed=5)
     room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "bot", "level": "perfect"}],
                     first="0")
     with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
-        state = ws.receive_json()
+        state = state_at(ws, 0)
         ws.send_json({"type": "hint"})
         hint = ws.receive_json()
         while hint["type"] != "hint":
             hint = ws.receive_json()
-    layout = tuple(c for c in state["view"]["layout"])
-    best = max(int(v) for v in hint["values"].values())
-    assert best == solve_layout(layout)
+    best = ending(solve_layout(tuple(state["view"]["layout"])))
+    assert best in hint["values"].values() and hint["note"].endswith(f"your best move {best}.")

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not URL, reason="CHUKO_TEST_POSTGRES is not set"
 def test_postgres_game_survives_a_restart(game):
     pytest.importorskip("psycopg")
     seats = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
-    with TestClient(create_app(URL, bot_delay=0, rng=random.Random(3))) as client:
+    with TestClient(create_app(URL, bot_delay=0, round_pause=0, rng=random.Random(3))) as client:
         room = new_room(client, game, seats, players=2)
         url = f"/ws/{room['room']}?token={room['token']}"
         with client.websocket_connect(url) as ws:
@@ -34,7 +34,7 @@ def test_postgres_game_survives_a_restart(game):
                 state = state_at(ws, state["version"] + 1)
             ws.send_json({"type": "move", "move": random_chooser(1)(state)})
             state_at(ws, state["version"] + 1)
-    with TestClient(create_app(URL, bot_delay=0)) as client:
+    with TestClient(create_app(URL, bot_delay=0, round_pause=0)) as client:
         with client.websocket_connect(url) as ws:
             assert play_out(ws, random_chooser(2))[-1]["status"] == "over"
         frames = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()

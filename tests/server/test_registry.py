@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser, state_at
+from server_helpers import new_room, play_out, random_chooser, reveals, state_at
 
 import chuko.server
 from chuko.games import descriptor, descriptors, game_class, game_ids
@@ -188,7 +188,8 @@ def test_a_bot_is_named_by_its_level_in_every_sentence(make_client):
 def test_replay_frames_are_the_views_and_sentences_each_seat_saw(make_client, game_id):
     """Every registered game, its first example configuration, one person (playing as that
     game's weakest bot would) against its weakest bots: the replay shows the person and a
-    spectator exactly the views and `last` sentences they were sent live."""
+    spectator the views they were sent live, with every hidden card added now that the game
+    is over, and exactly the `last` sentences they were sent."""
     described = descriptor(game_id)
     options = dict(described.examples[0])
     players = game_class(game_id).from_options(options).players
@@ -210,14 +211,14 @@ def test_replay_frames_are_the_views_and_sentences_each_seat_saw(make_client, ga
     for token, states in ((room["token"], played), (None, watched)):
         query = f"?token={token}" if token else ""
         replay = client.get(f"/api/rooms/{room['room']}/replay{query}").json()
-        assert set(replay) == {"game", "title", "seats", "frames"}
+        assert set(replay) == {"game", "title", "seats", "frames", "review"}
         assert replay["game"] == game_id and replay["title"] == described.title
         assert [s["name"] for s in replay["seats"]] == [s["name"] for s in final["seats"]]
         frames = replay["frames"]
         assert len(frames) == final["version"] + 1 and frames[0]["caption"] == "The deal."
         for message in states:
             version = message["version"]
-            assert frames[version]["view"] == message["view"], version
+            assert reveals(frames[version]["view"], message["view"]), version
             if version:
                 assert frames[version]["caption"] == message["last"], version
 

@@ -19,6 +19,7 @@ with warnings.catch_warnings():
 
 def app(db_url: str, **options):
     options.setdefault("bot_delay", 0)
+    options.setdefault("round_pause", 0)
     return create_app(db_url, **options)
 
 

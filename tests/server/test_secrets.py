@@ -1,7 +1,8 @@
 """Every message one seat receives during whole games of Chükö and Chuchula, checked against
-the engine's truth at that moment: nothing in them is a card the seat may not know
-(ruling K6: other hands, the draw pile's order, undrawn cards; ruling H4: others' groupings
-before all have committed). Also: no seed, RNG or record ever leaves the server."""
+the engine's truth at that moment: until the game is over nothing in them is a card the seat
+may not know (ruling K6: other hands, the draw pile's order, undrawn cards; ruling H4:
+others' groupings before all have committed). Once it is over every hand is shown, and only
+the hands. Also: no seed, RNG or record ever leaves the server."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from server_helpers import new_room, play_out, random_chooser
 
 from chuko.games import game_class
 
-SNAPSHOT_KEYS = {"type", "room", "game", "title", "seat", "status", "seats", "version", "view",
-                 "legal", "last", "result", "simultaneous", "hints", "hintable"}
+SNAPSHOT_KEYS = {"type", "room", "game", "title", "seat", "spectator", "status", "seats",
+                 "version", "view", "legal", "last", "result", "round_ended", "bots_wait",
+                 "rematch", "simultaneous", "hints", "hintable"}
 
 
 def play_and_listen(client, game: str, seats: list, **options) -> tuple[list[dict], dict]:
@@ -77,9 +79,16 @@ def test_chuko_seat_never_receives_a_card_it_may_not_know(make_client, seed):
     assert any("recycled" in t for t in record["turns"]), "the game should recycle the pile"
     assert len(messages) >= len(truth) // 3
 
+    assert messages[-1]["status"] == "over"
     for message in messages:
         assert set(message) == SNAPSHOT_KEYS
         view, hands, draw, said = truth[message["version"]]
+        over = message["status"] == "over"
+        # Every hand is shown once the game is over (and then the engine's view says so),
+        # never before.
+        assert ("hands" in message["view"]) == over
+        if over:
+            assert message["view"]["hands"] == hands
         # The sentence about the last move is the engine's, worded for seat 0 (the engine
         # tells a seat only what it may know, e.g. never the card another seat drew).
         assert message["last"] == said
@@ -98,6 +107,8 @@ def test_chuko_seat_never_receives_a_card_it_may_not_know(make_client, seed):
         # Every number is a count, a public card or one of the seat's own: other hands and
         # the draw pile have no place to appear.
         for path, number in numbers(message):
+            if over and path == ("view", "hands"):
+                continue
             assert path[-1] in COUNTS or path in PUBLIC_CARDS or path in OWN_CARDS, path
             if path == ("view", "hand"):
                 assert number in hands[0]
@@ -144,9 +155,15 @@ def test_chuchula_seat_never_sees_another_hand_or_grouping_before_the_reveal(mak
         assert view == truth[message["version"]]
         number = view["round"]
         hand = set(rounds[number - 1]["hands"][0].split())
-        # Outside the revealed rounds and the sentences about them, only the seat's own hand
-        # (and own grouping) appears.
-        outside = {**message, "view": {k: v for k, v in view.items() if k != "rounds"},
+        # Every seat's hand of the last round is shown once the game is over, never before.
+        over = message["status"] == "over"
+        assert ("hands" in view) == over
+        if over:
+            assert view["hands"] == [dealt.split() for dealt in rounds[number - 1]["hands"]]
+        # Outside the revealed rounds and hands and the sentences about them, only the seat's
+        # own hand (and own grouping) appears.
+        outside = {**message, "view": {k: v for k, v in view.items()
+                                       if k not in ("rounds", "hands")},
                    "last": None, "result": None}
         assert cards_in(outside) <= hand
         # The sentences may name the seat's own cards of this round or earlier ones, and the
@@ -173,7 +190,8 @@ def test_spectators_see_no_hand(make_client):
 
 
 def test_records_seeds_and_rng_never_leave_the_server(make_client):
-    """Nothing sent names the deal, the draw pile or the generator: only views go out."""
+    """Nothing sent names the deal, the draw pile or the generator: only views go out, and
+    they show other hands only once the game is over (the replay, then, at every move)."""
     client = make_client()
     room = new_room(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}],
                     turn_limit=60)
@@ -182,5 +200,9 @@ def test_records_seeds_and_rng_never_leave_the_server(make_client):
     replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
     for message in [*received, replay, client.get("/api/games").json()]:
         text = json.dumps(message)
-        for secret in ('"deal"', '"draw"', '"seed"', '"rng"', '"record"', '"hands"'):
+        for secret in ('"deal"', '"draw"', '"seed"', '"rng"', '"record"'):
             assert secret not in text
+    assert received[-1]["status"] == "over" and '"hands"' in json.dumps(received[-1])
+    for message in received[:-1]:
+        assert '"hands"' not in json.dumps(message)
+    assert all(len(frame["view"]["hands"]) == 2 for frame in replay["frames"])

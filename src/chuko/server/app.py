@@ -30,7 +30,7 @@ from .store import Conflict, Store
 
 log = logging.getLogger("chuko.server")
 
-MAX_MESSAGE = 16_384
+MAX_MESSAGE = 16_384  # bytes of one WebSocket message or one request body
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html"}
 
@@ -58,16 +58,20 @@ def create_app(
     db_url: str,
     *,
     bot_delay: float = 0.6,
+    round_pause: float = 4.0,
     rng: Random | None = None,
     bot_options: dict[str, dict[str, Any]] | None = None,
     static_dir: Path | None = None,
 ) -> FastAPI:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
-    pause before each bot move (so people can follow them); `rng` seeds deals and bots for
-    tests only (a real server deals from `secrets`); `bot_options` maps a game's id to
-    {level: keyword options for its `make_bot`}, e.g. {"hard": {"simulations": 200}}."""
+    pause before each bot move (so people can follow them); `round_pause` the seconds bots
+    wait after a round ends before they start the next (a seat may cut it short); `rng`
+    seeds deals and bots for tests only (a real server deals from `secrets`); `bot_options`
+    maps a game's id to {level: keyword options for its `make_bot`}, e.g.
+    {"hard": {"simulations": 200}}."""
     store = Store(db_url)
-    hub = Hub(store, bot_delay=bot_delay, rng=rng, bot_options=bot_options)
+    hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
+              bot_options=bot_options)
     static = static_dir or web_dir()
 
     @contextlib.asynccontextmanager
@@ -134,8 +138,11 @@ def create_app(
     # -- the JSON API ------------------------------------------------------------------------
 
     async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > MAX_MESSAGE:
+            raise ChukoError("The request body is too long.")
         try:
-            data = json.loads(await request.body())
+            data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise ChukoError("The request body is not JSON.") from None
         if not isinstance(data, dict):
@@ -169,7 +176,17 @@ def create_app(
     @app.post("/api/rooms/{room_id}/join")
     async def api_join(room_id: str, request: Request) -> dict[str, Any]:
         data = await body(request)
-        return await hub.join(room_id, data.get("invite"))
+        return await hub.join(room_id, data.get("invite"), data.get("name"))
+
+    @app.post("/api/rooms/{room_id}/rematch")
+    async def api_rematch(room_id: str, request: Request) -> JSONResponse:
+        data = await body(request)
+        return JSONResponse(await hub.rematch(room_id, data.get("token")), status_code=201)
+
+    @app.post("/api/rooms/{room_id}/follow")
+    async def api_follow(room_id: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        return await hub.follow(room_id, data.get("token"))
 
     @app.get("/api/rooms/{room_id}")
     async def api_room(room_id: str, token: str | None = None) -> dict[str, Any]:
@@ -194,10 +211,13 @@ def create_app(
             await websocket.close(code=4404 if isinstance(error, NotFound) else 4403)
             return
         client = Client(room, seat)
-        room.join(client)
-        client.send_state()
-        sender = asyncio.create_task(_pump(websocket, client))
+        moment = room.moment()
+        room.join(client)  # the client's first state is this moment's version
+        sender = None
         try:
+            lines = await asyncio.to_thread(room.log, moment.state, seat)
+            client.send_first({"type": "log", "lines": lines})
+            sender = asyncio.create_task(_pump(websocket, client))
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -210,17 +230,23 @@ def create_app(
         finally:
             if room.forget(client):
                 hub.rooms.pop(room.id, None)  # finished and unwatched: reloaded on demand
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
+            if sender is not None:
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await sender
 
     return app
 
 
 async def _pump(websocket: WebSocket, client: Client) -> None:
-    """Send the client's outbox in order until the socket closes."""
+    """Send the client's outbox in order until the socket closes; close it when the client
+    has fallen too far behind (it reconnects and is sent the log afresh)."""
     while websocket.client_state == WebSocketState.CONNECTED:
         message = await client.next_message()
+        if message is None:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1013, reason="Too far behind: reconnect.")
+            return
         try:
             await websocket.send_text(json.dumps(message))
         except Exception:  # the client went away; the receive loop sees it too
@@ -247,6 +273,9 @@ async def _handle(hub: Hub, room: Room, seat: int | None,
             return None
         if kind == "hint":
             return await hub.hint(room, seat)
+        if kind == "next":
+            hub.next_round(room, seat)
+            return None
         if kind == "ping":
             return {"type": "pong"}
     except ChukoError as error:
@@ -254,7 +283,7 @@ async def _handle(hub: Hub, room: Room, seat: int | None,
     except Exception:
         log.exception("Room %s: a message failed", room.id)
         return _refusal("The server could not do that just now; nothing changed. Try again.")
-    return _refusal('Unknown message: send {"type": "move" | "hint" | "ping", …}.')
+    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "ping", …}.')
 
 
 def _refusal(message: str) -> dict[str, str]:

@@ -5,6 +5,11 @@ A move (a player's or a bot's) is checked by the engine on a copy of the state, 
 the database with the game's record, and only then becomes the room's state and is sent to
 every client — each client gets a snapshot built from its own seat's `view`, with the
 engine's own sentences about the last move and the result as that seat may read them.
+A state is never changed once it has been replaced, so a client that is behind is sent
+each version in turn, built from the state of that version (`Moment`).
+
+Between rounds the bots wait (`Pause`) so people can read the round's result; a finished
+room can be played again with the same seats (`Hub.rematch`, `Hub.follow`).
 
 Nothing here knows which game a room plays: its rules, options, bot levels, hints and
 replays all come from the game's class and descriptor in the registry.
@@ -17,15 +22,16 @@ import contextlib
 import hmac
 import logging
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field, fields
 from random import Random
 from typing import Any, cast
 
-from chuko.bots import Adviser, make_adviser, make_bot
+from chuko.bots import Adviser, make_adviser, make_bot, review
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
-from chuko.core.protocol import Json, State
+from chuko.core.protocol import Game, Json, State
 from chuko.core.words import bot_name, count, seat_names
 from chuko.games import game_class
 
@@ -35,6 +41,10 @@ log = logging.getLogger("chuko.server")
 
 SEAT_KINDS = ("me", "bot", "friend")
 MAX_MOVE_TEXT = 300
+MAX_NAME = 24
+# State messages a client may have waiting; past this it is cut off and reconnects, which
+# costs one replay of the record, instead of the server holding every version for it.
+MAX_BEHIND = 256
 
 
 class NotFound(ChukoError):
@@ -49,6 +59,25 @@ def new_secret() -> str:
     return secrets.token_urlsafe(18)
 
 
+def read_name(value: Any) -> str | None:
+    """A player's display name as given in a request, trimmed; None when none is given,
+    ConfigError (one sentence) when it is not one."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ConfigError("A name must be text.")
+    name = value.strip()
+    if not name:
+        raise ConfigError("A name needs at least one character that is not a space.")
+    if len(name) > MAX_NAME:
+        raise ConfigError(f"A name can have at most {MAX_NAME} characters, not {len(name)}.")
+    if not name.isprintable():
+        raise ConfigError("A name cannot hold line breaks, tabs or other control characters.")
+    if name.casefold() == "you":
+        raise ConfigError('Every player reads "You" for themselves; choose another name.')
+    return name
+
+
 @dataclass
 class Seat(db.SeatRow):
     """A stored seat with what only the running room knows: its bot and its connections."""
@@ -58,41 +87,86 @@ class Seat(db.SeatRow):
 
     @property
     def label(self) -> str:
-        """What players call the seat before duplicates are told apart: the room's creator
-        is "Host", a seat taken through an invite "Friend", a bot "Hard bot"."""
+        """What players call the seat before duplicates are told apart: its player's name,
+        else "Host" for the room's creator and "Friend" for a seat taken through an invite;
+        a bot is "Hard bot"."""
         if self.kind == "bot":
             return bot_name(str(self.level))
+        if self.name:
+            return self.name
         return "Friend" if self.invite_hash else "Host"
 
     def row(self) -> db.SeatRow:
         return db.SeatRow(**{f.name: getattr(self, f.name) for f in fields(db.SeatRow)})
 
 
+@dataclass(frozen=True)
+class Moment:
+    """The room at one version, as far as its state messages depend on the version."""
+
+    state: State
+    version: int
+    status: str
+    # The last accepted move as (seat, move value): worded per reader when a snapshot is built.
+    last_move: tuple[int, Any] | None
+
+
+@dataclass
+class Pause:
+    """Bots waiting after the move of `version` ended a round, until `until` (monotonic
+    seconds) or until a seat sets `over`."""
+
+    version: int
+    until: float
+    over: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def left(self) -> float:
+        return max(0.0, self.until - time.monotonic())
+
+
 class Client:
-    """One WebSocket connection's outbox. State snapshots are built when they are sent, so a
-    client that falls behind gets the newest one instead of every stale one."""
+    """One WebSocket connection's outbox. State snapshots are built when they are sent, from
+    the moment each was queued for: every version reaches the client, so the `last` of each
+    move does and its move log stays whole; states of one version (seats coming and going)
+    are sent once, the newest."""
 
     def __init__(self, room: Room, seat: int | None) -> None:
         self.room = room
         self.seat = seat
-        self._queue: deque[Json | None] = deque()  # None: "send the current state"
+        self._queue: deque[Json | Moment] = deque()
         self._wake = asyncio.Event()
+        self.cut_off = False  # fell MAX_BEHIND states behind: its socket is closed
 
     def send(self, message: Json) -> None:
         self._queue.append(message)
         self._wake.set()
 
-    def send_state(self) -> None:
-        if None not in self._queue:
-            self._queue.append(None)
+    def send_first(self, message: Json) -> None:
+        self._queue.appendleft(message)
         self._wake.set()
 
-    async def next_message(self) -> Json:
-        while not self._queue:
+    def send_state(self, moment: Moment) -> None:
+        queued = self._queue[-1] if self._queue else None
+        if isinstance(queued, Moment) and queued.version == moment.version:
+            self._queue[-1] = moment
+        elif len(self._queue) >= MAX_BEHIND:
+            self._queue.clear()
+            self.cut_off = True
+        else:
+            self._queue.append(moment)
+        self._wake.set()
+
+    async def next_message(self) -> Json | None:
+        """The next message to send; None once the client is cut off."""
+        while not self._queue and not self.cut_off:
             self._wake.clear()
             await self._wake.wait()
+        if self.cut_off:
+            return None
         message = self._queue.popleft()
-        return self.room.snapshot(self.seat) if message is None else message
+        if isinstance(message, Moment):
+            return self.room.snapshot(self.seat, message)
+        return message
 
 
 @dataclass
@@ -104,20 +178,27 @@ class Room:
     seats: list[Seat]
     version: int = 0
     status: str = "waiting"
-    # The last accepted move as (seat, move value): worded per reader when a snapshot is built.
     last_move: tuple[int, Any] | None = None
+    rematch: str | None = None  # the id of this finished room's rematch, once asked for
+    rematch_of: str | None = None  # the finished room this one is the rematch of
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task | None = None
     adviser: Adviser | None = None
-    names: list[str] = field(init=False)
+    pause: Pause | None = None
+    verdicts: tuple[list[Json] | None] | None = None  # the post-game review, once computed
 
-    def __post_init__(self) -> None:
-        self.names = seat_names([seat.label for seat in self.seats])
+    @property
+    def names(self) -> list[str]:
+        """What every sentence calls each seat (a seat's name may come with its player)."""
+        return seat_names([seat.label for seat in self.seats])
 
     @property
     def descriptor(self) -> Descriptor:
         return self.state.game.descriptor
+
+    def moment(self) -> Moment:
+        return Moment(self.state, self.version, self.status, self.last_move)
 
     @property
     def hintable(self) -> bool:
@@ -125,57 +206,89 @@ class Room:
         return (self.descriptor.hints is not None
                 and sum(s.kind == "human" for s in self.seats) <= 1)
 
-    def seat_for(self, token: str | None) -> int | None:
-        """The seat a token holds, None for no token (a spectator); Forbidden otherwise."""
-        if not token:
-            return None
+    def holder(self, token: str) -> int | None:
+        """The seat `token` holds here, if any."""
         digest = db.secret_hash(token)
         for seat in self.seats:
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
                 return seat.seat
-        raise Forbidden("That link's token does not hold a seat in this room.")
+        return None
 
-    def legal(self, seat: int | None) -> list[str] | None:
-        """The seat's legal moves as text; None where the game has too many to list."""
-        if not self.state.game.lists_moves:
+    def seat_for(self, token: str | None) -> int | None:
+        """The seat a token holds, None for no token (a spectator); Forbidden otherwise."""
+        if not token:
             return None
-        if seat is None or self.status != "playing" or seat not in self.state.to_move:
+        seat = self.holder(token)
+        if seat is None:
+            raise Forbidden("That link's token does not hold a seat in this room.")
+        return seat
+
+    @staticmethod
+    def legal(seat: int | None, moment: Moment) -> list[str] | None:
+        """The seat's legal moves as text; None where the game has too many to list."""
+        state = moment.state
+        if not state.game.lists_moves:
+            return None
+        if seat is None or moment.status != "playing" or seat not in state.to_move:
             return []
-        return [str(m) for m in self.state.legal_moves(seat)]
+        return [str(m) for m in state.legal_moves(seat)]
 
     def seats_json(self) -> list[Json]:
         return [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": self.names[s.seat]}
                 for s in self.seats]
 
-    def last_sentence(self, seat: int | None) -> str | None:
-        """The last move as `seat` may know it ("You…" to the mover); None before any."""
-        if self.last_move is None:
-            return None
-        mover, move = self.last_move
-        return self.state.describe(mover, move, self.names, seat)
+    def log(self, state: State, seat: int | None) -> list[str]:
+        """Every move up to `state` in words as `seat` may know it: the captions of the
+        game's frames after the deal, read off one replay of the record."""
+        names, lines = self.names, []
 
-    def snapshot(self, seat: int | None) -> Json:
-        outcome = self.state.outcome
+        def observe(position: State, mover: int | None, move: Any) -> None:
+            if mover is not None:
+                lines.append(position.describe(mover, move, names, seat))
+
+        state.game.replay(state.record(), observe)
+        return lines
+
+    def bots_wait(self, version: int) -> float | None:
+        """Seconds the bots still wait after the round that the move of `version` ended."""
+        pause = self.pause
+        if pause is None or pause.version != version or pause.over.is_set():
+            return None
+        return round(pause.left(), 1)
+
+    def snapshot(self, seat: int | None, moment: Moment | None = None) -> Json:
+        """The state message for `seat` (None: a spectator) at `moment` (default: now)."""
+        moment = moment or self.moment()
+        state, names = moment.state, self.names
+        outcome = state.outcome
+        last = None
+        if moment.last_move is not None:
+            mover, move = moment.last_move
+            last = state.describe(mover, move, names, seat)
         message: Json = {
             "type": "state",
             "room": self.id,
             "game": self.game_id,
             "title": self.descriptor.title,
             "seat": seat,
-            "status": self.status,
+            "spectator": seat is None,
+            "status": moment.status,
             "seats": [
                 {**entry, "connected": s.kind == "bot" or s.connections > 0, "joined": s.joined}
                 for entry, s in zip(self.seats_json(), self.seats, strict=True)
             ],
-            "version": self.version,
-            "view": self.state.view(seat),
-            "last": self.last_sentence(seat),
-            "result": None if outcome is None else outcome.describe(self.names, seat),
+            "version": moment.version,
+            "view": state.view(seat),
+            "last": last,
+            "result": None if outcome is None else outcome.describe(names, seat),
+            "round_ended": state.round_ended,
+            "bots_wait": self.bots_wait(moment.version),
+            "rematch": self.rematch,
             "simultaneous": self.descriptor.simultaneous,
             "hints": self.descriptor.hints is not None,
             "hintable": self.hintable,
         }
-        legal = self.legal(seat)
+        legal = self.legal(seat, moment)
         if legal is not None:
             message["legal"] = legal
         return message
@@ -189,14 +302,18 @@ class Room:
         return self.status == "over" and not self.clients
 
     def join(self, client: Client) -> None:
+        """Add a client; it is sent the state now (and its seat shows as connected)."""
         self.clients.add(client)
         if client.seat is not None:
             self.seats[client.seat].connections += 1
             self.broadcast()
+        else:
+            client.send_state(self.moment())
 
     def broadcast(self) -> None:
+        moment = self.moment()
         for client in self.clients:
-            client.send_state()
+            client.send_state(moment)
 
     def bots_to_move(self) -> list[Seat]:
         if self.status != "playing":
@@ -207,11 +324,13 @@ class Room:
 class Hub:
     """Every room the server knows, and the operations the HTTP and WebSocket routes call."""
 
-    def __init__(self, store: db.Store, *, bot_delay: float = 0.6, rng: Random | None = None,
+    def __init__(self, store: db.Store, *, bot_delay: float = 0.6, round_pause: float = 4.0,
+                 rng: Random | None = None,
                  bot_options: dict[str, dict[str, Any]] | None = None) -> None:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.bot_delay = bot_delay
+        self.round_pause = round_pause
         # Tests pass a seeded rng; a real server deals and plays its bots from `secrets`.
         self.rng = rng
         self.bot_options = bot_options or {}
@@ -252,10 +371,10 @@ class Hub:
                 last[:] = [(seat, move)]
 
         state = game_class(row.game).replay(row.record, observe)
-        seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined)
+        seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined, s.name)
                  for s in row.seats]
         room = Room(row.id, row.game, row.options, state, seats, row.version, row.status,
-                    last[0] if last else None)
+                    last[0] if last else None, row.rematch, row.rematch_of)
         self._make_bots(room)
         return room
 
@@ -289,44 +408,55 @@ class Hub:
         if not isinstance(game_id, str):
             raise ConfigError("Say which game the room plays.")
         rules = game_class(game_id)
-        kinds = self._seat_specs(rules.descriptor, seat_specs)
-        game = rules.from_options(options, bots_only=all(kind == "bot" for kind, _ in kinds))
+        specs = self._seat_specs(rules.descriptor, seat_specs)
+        game = rules.from_options(options, bots_only=all(kind == "bot" for kind, _, _ in specs))
         values = rules.descriptor.read_options(options)  # stored with defaults filled in
-        if len(kinds) != game.players:
+        if len(specs) != game.players:
             raise ConfigError(f"This {game.title} game has {count(game.players, 'seat')}, "
-                              f"but {len(kinds)} were given.")
-        seed = None if self.rng is None else self.rng.getrandbits(64)
-        state = game.new(seed)
-        room_id = secrets.token_urlsafe(8)
+                              f"but {len(specs)} were given.")
         token, seat_of_creator, invites, seats = None, None, [], []
-        for number, (kind, level) in enumerate(kinds):
+        for number, (kind, level, name) in enumerate(specs):
             seat = Seat(number, "bot" if kind == "bot" else "human", level, None, None,
-                        kind != "friend")
+                        kind != "friend", name)
             if kind == "me":
                 token, seat_of_creator = new_secret(), number
                 seat.token_hash = db.secret_hash(token)
             elif kind == "friend":
                 invite = new_secret()
                 seat.invite_hash = db.secret_hash(invite)
-                invites.append({"seat": number, "url": f"/join/{room_id}/{invite}"})
+                invites.append({"seat": number, "invite": invite})
             seats.append(seat)
-        room = Room(room_id, game_id, values, state, seats)
+        room = await self._open(game_id, game, values, seats)
+        return {"room": room.id, "seat": seat_of_creator, "token": token,
+                "invites": [{"seat": i["seat"], "url": f"/join/{room.id}/{i['invite']}"}
+                            for i in invites],
+                "watch_url": f"/watch/{room.id}"}
+
+    async def _open(self, game_id: str, game: Game, values: Json, seats: list[Seat],
+                    rematch_of: Room | None = None) -> Room:
+        """Deal a new room for `seats`, store it (and link it to the room it is the rematch
+        of), and let its bots start."""
+        seed = None if self.rng is None else self.rng.getrandbits(64)
+        state = game.new(seed)
+        room = Room(secrets.token_urlsafe(8), game_id, values, state, seats,
+                    rematch_of=None if rematch_of is None else rematch_of.id)
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
         self._make_bots(room)
-        row = db.RoomRow(room_id, game_id, values, room.status, 0, state.record(),
-                         [s.row() for s in seats])
+        row = db.RoomRow(room.id, game_id, values, room.status, 0, state.record(),
+                         [s.row() for s in seats], rematch_of=room.rematch_of)
         await asyncio.shield(self.store.submit(db.insert_room(row)))
-        self.rooms[room_id] = room
+        self.rooms[room.id] = room
         self.kick(room)
-        return {"room": room_id, "seat": seat_of_creator, "token": token, "invites": invites,
-                "watch_url": f"/watch/{room_id}"}
+        return room
 
     @staticmethod
-    def _seat_specs(described: Descriptor, specs: Any) -> list[tuple[str, str | None]]:
+    def _seat_specs(described: Descriptor, specs: Any) -> list[tuple[str, str | None,
+                                                                     str | None]]:
+        """(kind, level, name) per seat from the request's seat specs."""
         if not isinstance(specs, list) or not specs:
             raise ConfigError("List the seats: each is me, a bot of a level, or a friend.")
         levels = described.levels
-        kinds: list[tuple[str, str | None]] = []
+        kinds: list[tuple[str, str | None, str | None]] = []
         for spec in specs:
             kind = spec.get("kind") if isinstance(spec, dict) else None
             if kind not in SEAT_KINDS:
@@ -335,33 +465,98 @@ class Hub:
             if kind == "bot" and level not in levels:
                 raise ConfigError(f"A {described.title} bot's level must be one of "
                                   f"{', '.join(levels)}, not {level!r}.")
-            kinds.append((kind, level))
-        if sum(kind == "me" for kind, _ in kinds) > 1:
+            name = read_name(spec.get("name"))
+            if name is not None and kind != "me":
+                raise ConfigError("Only your own seat takes a name here: a friend gives theirs "
+                                  "when joining, and bots are named by their level.")
+            kinds.append((kind, level, name))
+        if sum(kind == "me" for kind, _, _ in kinds) > 1:
             raise ConfigError("Only one seat can be yours: give the others to bots or friends.")
         return kinds
 
-    async def join(self, room_id: Any, invite: Any) -> Json:
-        """Take the seat an invite opens; NotFound or db.Conflict otherwise."""
+    async def join(self, room_id: Any, invite: Any, name: Any = None) -> Json:
+        """Take the seat an invite opens, under `name`; NotFound or db.Conflict otherwise."""
         room = await self.room(room_id)
         if not isinstance(invite, str) or not invite:
             raise NotFound("That invite is not valid for this room.")
+        chosen = read_name(name)
         digest = db.secret_hash(invite)
+        seat = next((s for s in room.seats
+                     if s.invite_hash and hmac.compare_digest(s.invite_hash, digest)), None)
+        if seat is None:
+            raise NotFound("That invite is not valid for this room.")
+        token = await self._take(room, seat, chosen, "That invite has already been used.")
+        return {"seat": seat.seat, "token": token}
+
+    async def _take(self, room: Room, seat: Seat, name: str | None, refusal: str) -> str:
+        """Give an open seat to its player under `name`: store it, start the game once every
+        seat is taken, tell everyone; the seat's new token. db.Conflict (saying `refusal`)
+        when the seat is taken already."""
         async with room.lock:
-            seat = next((s for s in room.seats
-                         if s.invite_hash and hmac.compare_digest(s.invite_hash, digest)), None)
-            if seat is None:
-                raise NotFound("That invite is not valid for this room.")
             if seat.joined:
-                raise db.Conflict("That invite has already been used.")
+                raise db.Conflict(refusal)
             token = new_secret()
             full = all(s.joined or s is seat for s in room.seats)
             status = "playing" if full and room.status == "waiting" else room.status
             await asyncio.shield(self.store.submit(
-                db.join_seat(room.id, seat.seat, db.secret_hash(token), status)))
-            seat.joined, seat.token_hash, room.status = True, db.secret_hash(token), status
+                db.join_seat(room.id, seat.seat, db.secret_hash(token), name, status, refusal)))
+            seat.joined, seat.token_hash, seat.name = True, db.secret_hash(token), name
+            room.status = status
         room.broadcast()
         self.kick(room)
-        return {"seat": seat.seat, "token": token}
+        return token
+
+    # -- rematches -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _player(room: Room, token: Any) -> int:
+        """The seat of `room` that `token` holds; Forbidden for anyone else."""
+        seat = room.holder(token) if isinstance(token, str) and token else None
+        if seat is None:
+            raise Forbidden("Only a player of the finished game can do that, with their "
+                            "seat's token.")
+        return seat
+
+    async def rematch(self, room_id: Any, token: Any) -> Json:
+        """A new room with the finished room's game, options and seats, the asker in their
+        seat; the others' seats wait for them to follow. Once a rematch exists, asking again
+        follows it."""
+        room = await self.room(room_id)
+        seat = self._player(room, token)
+        if room.status != "over":
+            raise db.Conflict("A rematch can be asked for once the game is over.")
+        async with room.lock:
+            if room.rematch is None:
+                fresh = new_secret()
+                seats = [Seat(s.seat, s.kind, s.level, None, None, s.kind == "bot",
+                              None if s.kind == "bot" else s.label) for s in room.seats]
+                seats[seat].token_hash, seats[seat].joined = db.secret_hash(fresh), True
+                rematch = await self._open(room.game_id, room.state.game, room.options, seats,
+                                           rematch_of=room)
+                room.rematch = rematch.id
+                room.broadcast()
+                return {"room": rematch.id, "seat": seat, "token": fresh}
+        return await self.follow(room.id, token)
+
+    async def follow(self, room_id: Any, token: Any) -> Json:
+        """Take one's seat in a rematch with one's token of the finished room; `room_id` may
+        name either room. Once per seat: db.Conflict after."""
+        room = await self.room(room_id)
+        if not isinstance(token, str) or not token:
+            raise Forbidden("Follow with your seat's token from the finished game.")
+        # A token is one room's: of the room before, when `room` is the rematch; of `room`
+        # itself, when `room` is the finished game.
+        before = None if room.rematch_of is None else await self.room(room.rematch_of)
+        seat = None if before is None else before.holder(token)
+        rematch = room
+        if seat is None:
+            seat = self._player(room, token)
+            if room.rematch is None:
+                raise NotFound("Nobody has asked for a rematch of this game yet.")
+            rematch = await self.room(room.rematch)
+        fresh = await self._take(rematch, rematch.seats[seat], rematch.seats[seat].name,
+                                 "That seat has already moved to the rematch.")
+        return {"room": rematch.id, "seat": seat, "token": fresh}
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -400,6 +595,9 @@ class Hub:
             return
         room.state, room.version, room.status = after, number, status
         room.last_move = last_move
+        if status == "playing" and after.round_ended and self.round_pause > 0 and all(
+                room.seats[s].kind == "bot" for s in after.to_move):
+            room.pause = Pause(number, time.monotonic() + self.round_pause)
         room.broadcast()
 
     def kick(self, room: Room) -> None:
@@ -414,6 +612,14 @@ class Hub:
             waiting = room.bots_to_move()
             if not waiting:
                 return
+            pause = room.pause
+            if pause is not None and pause.version == room.version:
+                # so people can read how the round ended, unless a seat says "next"
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(pause.over.wait(), pause.left())
+                room.pause = None
+                room.broadcast()
+                continue
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)  # so people can follow the bots' moves
             seat = waiting[0]
@@ -426,6 +632,15 @@ class Hub:
                 log.exception("Room %s: the %s bot of seat %d failed.", room.id, seat.level,
                               seat.seat)
                 return
+
+    def next_round(self, room: Room, seat: int | None) -> None:
+        """A seat lets the bots start the next round without waiting out the pause."""
+        if seat is None:
+            raise Forbidden("Spectators cannot start the next round.")
+        if room.bots_wait(room.version) is None:
+            raise ConfigError("No round is waiting to start.")
+        assert room.pause is not None  # bots_wait says it is this version's, still running
+        room.pause.over.set()
 
     # -- hints -----------------------------------------------------------------------------------
 
@@ -448,10 +663,14 @@ class Hub:
     # -- replays -------------------------------------------------------------------------------
 
     def replay(self, room: Room, seat: int | None) -> Json:
-        """Every position of a finished game as `seat` saw it, each with the engine's sentence
-        about the move that led to it."""
+        """Every position of a finished game in full (all its cards, now that they may be
+        known), each with the engine's sentence about the move that led to it as `seat` read
+        it, and the game's review of each move where it has one."""
         if room.status != "over":
             raise db.Conflict("The replay opens once the game is over.")
-        frames = room.state.game.frames(room.state.record(), room.names, seat)
+        game, record = room.state.game, room.state.record()
+        frames = game.frames(record, room.names, seat, reveal=True)
+        if room.verdicts is None:  # the same for every reader, and it may take a while
+            room.verdicts = (review(game, record),)
         return {"game": room.game_id, "title": room.descriptor.title,
-                "seats": room.seats_json(), "frames": frames}
+                "seats": room.seats_json(), "frames": frames, "review": room.verdicts[0]}

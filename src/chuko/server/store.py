@@ -2,7 +2,11 @@
 
 A room's row holds the game's record (the engine's save format, docs/architecture.md,
 'Storage'); each accepted move adds a row to `moves` and rewrites the record in the same
-transaction. Seats keep only SHA-256 hashes of their tokens and invite codes.
+transaction. Seats keep only SHA-256 hashes of their tokens and invite codes. A finished
+room names its rematch, and a rematch the room it follows.
+
+Columns added after the first release are nullable, and `Store` adds any that an older
+database lacks when it opens it (`migrate`), so an existing database keeps its games.
 
 Writes go through one writer thread that commits whatever is queued in one transaction
 (group commit): a move is durable before its future resolves, and a busy server pays one
@@ -37,6 +41,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
     select,
     update,
 )
@@ -58,6 +63,8 @@ rooms = Table(
     Column("record", Text, nullable=False),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("rematch", String(32)),  # the room that replays this one's seats, once asked for
+    Column("rematch_of", String(32)),  # the finished room whose seats this one takes over
     Index("rooms_status", "status"),
 )
 
@@ -71,6 +78,7 @@ seats = Table(
     Column("token_hash", String(64)),
     Column("invite_hash", String(64)),
     Column("joined", Boolean, nullable=False),
+    Column("name", String(24)),  # the player's display name; null: the default label
 )
 
 moves = Table(
@@ -100,6 +108,7 @@ class SeatRow:
     token_hash: str | None
     invite_hash: str | None
     joined: bool
+    name: str | None = None
 
 
 @dataclass
@@ -111,6 +120,8 @@ class RoomRow:
     version: int
     record: dict[str, Any]
     seats: list[SeatRow]
+    rematch: str | None = None
+    rematch_of: str | None = None
 
 
 def make_engine(url: str) -> Engine:
@@ -151,6 +162,24 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def migrate(engine: Engine) -> list[str]:
+    """Add the columns of this schema that the database's tables lack (all nullable, so old
+    rows stay valid); the "table.column" names added."""
+    present = inspect(engine)
+    added = []
+    with engine.begin() as conn:
+        for table in metadata.sorted_tables:
+            have = {column["name"] for column in present.get_columns(table.name)}
+            for column in table.columns:
+                if column.name in have:
+                    continue
+                kind = column.type.compile(dialect=engine.dialect)
+                conn.exec_driver_sql(
+                    f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}')
+                added.append(f"{table.name}.{column.name}")
+    return added
+
+
 Write = Callable[[Connection], Any]
 _STOP = object()
 
@@ -159,6 +188,7 @@ class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
+        migrate(self.engine)
         self._queue: queue.Queue[Any] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.commits = 0  # transactions committed (the group commit's effect is moves/commits)
@@ -265,9 +295,11 @@ def _room_row(conn: Connection, row: Any) -> RoomRow:
         version=row.version,
         record=json.loads(row.record),
         seats=[
-            SeatRow(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, bool(s.joined))
+            SeatRow(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, bool(s.joined), s.name)
             for s in found
         ],
+        rematch=row.rematch,
+        rematch_of=row.rematch_of,
     )
 
 
@@ -275,33 +307,47 @@ def _room_row(conn: Connection, row: Any) -> RoomRow:
 
 
 def insert_room(room: RoomRow) -> Write:
+    """A new room with its seats; a rematch (`rematch_of` set) is also written into the
+    finished room, Conflict when that room has one already."""
     now = time.time()
 
     def write(conn: Connection) -> None:
+        if room.rematch_of is not None:
+            linked = conn.execute(
+                update(rooms)
+                .where(rooms.c.id == room.rematch_of, rooms.c.rematch.is_(None))
+                .values(rematch=room.id, updated=now)
+            )
+            if linked.rowcount != 1:
+                raise Conflict("This game has a rematch already.")
         conn.execute(rooms.insert().values(
             id=room.id, game=room.game, options=json.dumps(room.options), status=room.status,
             version=room.version, record=json.dumps(room.record), created=now, updated=now,
+            rematch_of=room.rematch_of,
         ))
         conn.execute(seats.insert(), [
             {"room": room.id, "seat": s.seat, "kind": s.kind, "level": s.level,
-             "token_hash": s.token_hash, "invite_hash": s.invite_hash, "joined": s.joined}
+             "token_hash": s.token_hash, "invite_hash": s.invite_hash, "joined": s.joined,
+             "name": s.name}
             for s in room.seats
         ])
 
     return write
 
 
-def join_seat(room_id: str, seat: int, token_hash: str, status: str) -> Write:
-    """Take a seat that is still open; Conflict when someone took it first."""
+def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status: str,
+              refusal: str = "That invite has already been used.") -> Write:
+    """Take a seat that is still open, under `name`; Conflict (saying `refusal`) when someone
+    took it first."""
 
     def write(conn: Connection) -> None:
         taken = conn.execute(
             update(seats)
             .where(seats.c.room == room_id, seats.c.seat == seat, seats.c.joined.is_(False))
-            .values(joined=True, token_hash=token_hash)
+            .values(joined=True, token_hash=token_hash, name=name)
         )
         if taken.rowcount != 1:
-            raise Conflict("That invite has already been used.")
+            raise Conflict(refusal)
         conn.execute(
             update(rooms).where(rooms.c.id == room_id).values(status=status, updated=time.time())
         )
