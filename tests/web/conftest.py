@@ -14,6 +14,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "web"
 TIMEOUT_MS = 10_000
+ROUND_PAUSE = 3
 
 if not CHROMIUM.exists():
     pytest.skip(
@@ -30,9 +31,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def base_url(tmp_path_factory) -> str:
-    """The app served by uvicorn in a thread; stopped at the end of the session."""
+def _serve(db: Path, **options):
+    """The app on a free loopback port, served by uvicorn in a thread: (url, server, thread)."""
     try:
         from chuko.server import create_app
     except ModuleNotFoundError as error:
@@ -41,11 +41,9 @@ def base_url(tmp_path_factory) -> str:
         pytest.skip("the server half of the browser app (chuko.server) is not in this tree yet")
     import uvicorn
 
-    db = tmp_path_factory.mktemp("web") / "chuko.db"
     port = _free_port()
     server = uvicorn.Server(
-        # Bots wait 50 ms instead of the pause that lets people follow them.
-        uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.05), host="127.0.0.1", port=port,
+        uvicorn.Config(create_app(f"sqlite:///{db}", **options), host="127.0.0.1", port=port,
                        log_level="warning", lifespan="on")
     )
     thread = threading.Thread(target=server.run, daemon=True)
@@ -55,7 +53,26 @@ def base_url(tmp_path_factory) -> str:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the app did not start within 15 s")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    return f"http://127.0.0.1:{port}", server, thread
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory) -> str:
+    """The app, stopped at the end of the session. Bots wait 50 ms instead of the pause that
+    lets people follow them, and go straight on after a round."""
+    url, server, thread = _serve(tmp_path_factory.mktemp("web") / "chuko.db",
+                                 bot_delay=0.05, round_pause=0)
+    yield url
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def paused_url(tmp_path_factory) -> str:
+    """A second app whose bots wait ROUND_PAUSE seconds after a round, as a real server does."""
+    url, server, thread = _serve(tmp_path_factory.mktemp("paused") / "chuko.db",
+                                 bot_delay=0.05, round_pause=ROUND_PAUSE)
+    yield url
     server.should_exit = True
     thread.join(timeout=10)
 
@@ -78,9 +95,9 @@ class Pages:
         self.errors: list[str] = []
         self.contexts = []
 
-    def new(self, width: int = 1100, height: int = 900):
+    def new(self, width: int = 1100, height: int = 900, base_url: str | None = None):
         context = self.browser.new_context(
-            base_url=self.base_url, viewport={"width": width, "height": height}
+            base_url=base_url or self.base_url, viewport={"width": width, "height": height}
         )
         context.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(context)
@@ -103,12 +120,13 @@ def pages(browser, base_url):
 
 @pytest.fixture
 def shot():
-    """Save a full-page screenshot under screenshots/web/ (git-ignored)."""
+    """Save a screenshot under screenshots/web/ (git-ignored): the full page, or with
+    full_page=False what the window shows."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(page, name: str) -> Path:
+    def take(page, name: str, *, full_page: bool = True) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return take

@@ -8,12 +8,15 @@ from urllib.parse import unquote, urlparse
 TURN_TIMEOUT_S = 15
 
 
-def create_room(page, game: str, options: dict | None = None, seats: list | None = None) -> None:
+def create_room(page, game: str, options: dict | None = None, seats: list | None = None,
+                name: str | None = None) -> None:
     """Fill game's form on the home page (options by name; seats as ("me"|"bot"|"friend",
-    level)) and press Create room."""
+    level); your display name) and press Create room."""
     page.goto("/")
     panel = page.locator(f"#game-{game}")
     panel.locator("form").wait_for()
+    if name is not None:
+        page.locator("#player-name").fill(name)
     for name, value in (options or {}).items():
         field = panel.locator(f"[name='{name}']")
         if field.evaluate("el => el.tagName") == "SELECT":
@@ -79,3 +82,19 @@ def wait_turn_or_over(*pages):
             return None
         pages[0].wait_for_timeout(40)
     raise AssertionError("nobody got the turn and the game did not end")
+
+
+def join_invite(page, url: str, name: str | None = None) -> None:
+    """Open an invite link, give a name where the page asks for one, take the seat."""
+    page.goto(url)
+    form = page.locator("#join")
+    form.wait_for()
+    if name is not None:
+        form.locator("#join-name").fill(name)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/room/**#token=*")
+
+
+def chips(page) -> list[str]:
+    """The seat chips' names as the page shows them ("You", "Bea", "Hard bot")."""
+    return page.locator("#seats .seat-chip[data-seat] .name").all_inner_texts()

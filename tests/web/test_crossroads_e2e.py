@@ -1,14 +1,26 @@
-"""A whole Crossroads game between two browsers, the second joined through an invite link;
-then the spectator link and the replay."""
+"""Crossroads in the browser: a whole game between two named friends, the second joined
+through an invite link, their rematch; the spectator link and the replay link; the pause
+between the two rounds of a match against a bot."""
 
+import re
+import time
+
+import pytest
 from play_helpers import (
     assert_shows_the_result,
+    chips,
     create_room,
+    join_invite,
     room_and_token,
+    snapshot,
     version,
     wait_for_new_version,
     wait_turn_or_over,
 )
+
+from conftest import ROUND_PAUSE
+
+SEAT_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)
 
 
 def play_layout_turn(page) -> None:
@@ -19,9 +31,17 @@ def play_layout_turn(page) -> None:
     wait_for_new_version(page, before)
 
 
-def test_crossroads_whole_game_between_two_browsers_joined_by_invite(pages, shot):
+def play_to_the_end(*pages) -> int:
+    turns = 0
+    while (mover := wait_turn_or_over(*pages)) is not None:
+        play_layout_turn(mover)
+        turns += 1
+    return turns
+
+
+def test_two_named_friends_play_then_rematch(pages, shot):
     host = pages.new()
-    create_room(host, "crossroads", seats=[("me",), ("friend",)])
+    create_room(host, "crossroads", seats=[("me",), ("friend",)], name="Ann")
     created = host.locator("#game-crossroads .created")
     created.wait_for()
     invite = created.locator("input.link").first.input_value()
@@ -30,58 +50,133 @@ def test_crossroads_whole_game_between_two_browsers_joined_by_invite(pages, shot
     shot(host, "crossroads-0-invites")
     created.locator("a.primary").click()
     host.locator("#status.waiting").wait_for()
+    assert host.locator("#status").inner_text() == "Waiting for Friend to join."
     assert host.locator("#invites .link-row").count() == 1  # the link still to send
 
     guest = pages.new(390, 844)  # a phone
     guest.goto(invite)
-    guest.wait_for_url("**/room/**#token=*")
+    guest.locator("#join").wait_for()
+    assert "Ann" in guest.locator("#join-who").inner_text()  # who invites you
+    shot(guest, "crossroads-1-join-phone")
+    join_invite(guest, invite, "Bea")
     for page in (host, guest):
         page.locator("#status.playing").wait_for()
-    shot(host, "crossroads-1-start")
+
+    # Names on both screens: each reads "You" for themselves and the other's name.
+    assert chips(host) == ["You", "Bea"] and chips(guest) == ["Ann", "You"]
+    assert host.locator(".seat-chip.me .level").inner_text() == "Ann"
+    shot(host, "crossroads-2-start")
 
     turns = 0
     while (mover := wait_turn_or_over(host, guest)) is not None:
         play_layout_turn(mover)
         turns += 1
         if turns == 5:
-            shot(host, "crossroads-2-midgame-host")
-            shot(guest, "crossroads-2-midgame-guest-phone")
-    assert turns == 12  # ruling C1: six cards each, one round
+            shot(host, "crossroads-3-midgame-host")
+            shot(guest, "crossroads-3-midgame-guest-phone")
+    assert turns == 12  # six cards each, one round
 
-    room, token = room_and_token(host)
-    state = host.request.get(f"/api/rooms/{room}?token={token}").json()
+    state = snapshot(host)
     totals = state["view"]["totals"]
-    for page in (host, guest):
-        assert_shows_the_result(page)
+    for page, other in ((host, "Bea"), (guest, "Ann")):
+        result = assert_shows_the_result(page)
         trails = page.locator(".player-area .line-cards")
         assert [trails.nth(i).locator(".card").count() for i in range(2)] == [6, 6]
         shown = page.locator(".player-area .score").all_inner_texts()
         assert sorted(int(text.split()[0]) for text in shown) == sorted(totals)
-        # the card the last move placed is marked, in one trail only
-        assert page.locator(".line-cards .card.fresh").count() == 1
-    shot(host, "crossroads-3-over-host")
-    shot(guest, "crossroads-3-over-guest-phone")
+        # The end reads as an ending: the taken layout's empty places are gone.
+        assert page.locator(".layout").count() == 0 or not page.locator(".layout").is_visible()
+        standings = page.locator(".standings li").all_inner_texts()
+        assert len(standings) == 2 and any(other in line for line in standings)
+        # The log: every move in words, the other player's by name, mine as "You".
+        log = page.locator("#log .log-line").all_inner_texts()
+        assert len(log) == 12 and result in log[-1]
+        assert any(line.startswith(f"{other} took") for line in log)
+        assert any(line.startswith("You took") for line in log)
+        text = page.locator("main").inner_text()
+        assert not SEAT_NUMBER.search(text), text
+    shot(host, "crossroads-4-over-host")
+    shot(guest, "crossroads-4-over-guest-phone")
 
     spectator = pages.new()
     spectator.goto(watch)
     spectator.locator("#status.over").wait_for()
     assert spectator.locator(".end-zone").count() == 0
     assert spectator.locator(".seat-chip.me").count() == 0
+    assert spectator.locator(".seat-chip.watching").inner_text() == "You are watching"
+    assert spectator.locator(".end-actions .rematch").count() == 0
 
+    # The replay is one click from the end panel.
+    room, token = room_and_token(host)
     frames = host.request.get(f"/api/rooms/{room}/replay?token={token}").json()["frames"]
-    host.locator("#status a", has_text="Replay").click()
-    host.wait_for_url("**/replay/**")
-    host.locator("#counter", has_text="move 12 of 12").wait_for()
-    assert host.locator("#caption").inner_text() == frames[12]["caption"]
-    assert state["result"] in frames[12]["caption"]  # the last move's sentence ends the game
-    host.locator("#first").click()
-    host.locator("#counter", has_text="deal").wait_for()
-    assert host.locator("#caption").inner_text() == "The deal."
-    assert host.locator(".layout .card[data-card]").count() == 12
-    host.locator("#next").click()
-    host.locator("#counter", has_text="move 1 of 12").wait_for()
-    assert host.locator(".layout .card[data-card]").count() == 11
-    assert host.locator(".line-cards .card.fresh").count() == 1
-    assert host.locator("#caption").inner_text() == frames[1]["caption"]
-    assert host.locator("#caption").inner_text().startswith(("You took", "Friend took"))
-    shot(host, "crossroads-4-replay")
+    replay = pages.new()
+    replay.goto(host.url)
+    replay.locator(".end-actions a", has_text="Replay").click()
+    replay.wait_for_url(f"**/replay/{room}*")
+    replay.locator("#caption", has_text=frames[-1]["caption"]).wait_for()
+
+    # Rematch: Ann asks, Bea's screen offers to follow, both sit down again with their names.
+    host.locator("button.rematch").click()
+    host.wait_for_url(lambda url: "/room/" in url and f"/{room}" not in url)
+    new_room, _ = room_and_token(host)
+    host.locator("#status.waiting").wait_for()
+    assert host.locator("#status").inner_text() == "Waiting for Bea to come to the rematch."
+    guest.locator("button.follow").wait_for()
+    assert guest.locator(".rematch-offer").is_visible()
+    shot(guest, "crossroads-5-rematch-offer-phone")
+    spectator.locator(".end-actions a", has_text="Watch the rematch").wait_for()
+    guest.locator("button.follow").click()
+    guest.wait_for_url(f"**/room/{new_room}#token=*")
+    for page in (host, guest):
+        page.locator("#status.playing").wait_for()
+    assert chips(host) == ["You", "Bea"] and chips(guest) == ["Ann", "You"]
+    assert snapshot(guest)["seat"] == 1  # the seat moved along
+    assert guest.locator("#log .log-line").count() == 0
+    shot(host, "crossroads-6-rematch-host")
+    assert play_to_the_end(host, guest) == 12
+
+
+@pytest.mark.parametrize("first", ["1", "0"], ids=["you-start-round-two", "bot-starts-round-two"])
+def test_match_pauses_between_rounds_with_the_rounds_result(pages, shot, paused_url, first):
+    """Who starts round 1 does not start round 2. When you start it, the pause waits for
+    "Next round"; when the bot does, it counts down and "Next round now" lets it go."""
+    page = pages.new(base_url=paused_url)
+    create_room(page, "crossroads", options={"rounds": 2, "first": first},
+                seats=[("me",), ("bot", "easy")], name="Ann")
+    page.wait_for_url("**/room/**#token=*")
+    pause = page.locator("#pause .pause-card")
+    for _ in range(6):
+        assert wait_turn_or_over(page) is not None
+        assert pause.count() == 0
+        play_layout_turn(page)
+    # The 12th move of round 1 is mine when the bot started it, else the bot's.
+    pause.wait_for()
+    state = snapshot(page)
+    assert state["round_ended"] and state["view"]["round"] == 2
+    assert pause.locator(".pause-last").inner_text() == state["last"]
+    assert "round 1" in state["last"]
+    assert page.locator("#log .log-line").last.inner_text() == state["last"]
+    button = pause.locator("button.next-round")
+    assert page.evaluate("document.activeElement.classList.contains('next-round')")
+    if first == "1":
+        assert state["bots_wait"] is None
+        assert button.inner_text() == "Next round"
+        shot(page, "crossroads-7-round-pause")
+        page.keyboard.press("Enter")
+        pause.wait_for(state="detached")
+        assert page.locator("#status.my-turn").count() == 1
+    else:
+        assert 0 < state["bots_wait"] <= ROUND_PAUSE
+        countdown = pause.locator(".countdown")
+        assert re.fullmatch(r"The next round starts in [1-3] s\.", countdown.inner_text())
+        shot(page, "crossroads-7-round-pause-countdown")
+        left = snapshot(page)["bots_wait"]
+        before, clicked = version(page), time.monotonic()
+        button.click()
+        wait_for_new_version(page, before)
+        pause.wait_for(state="detached")
+        if left is not None and left > 1:
+            assert time.monotonic() - clicked < left  # the bot went before its wait was out
+    assert play_to_the_end(page) == 6
+    assert_shows_the_result(page)
+    shot(page, f"crossroads-8-match-over-{first}")

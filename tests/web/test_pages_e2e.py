@@ -34,9 +34,43 @@ def test_home_lists_every_registered_game_from_the_catalog(pages, shot):
         assert [o["name"] for o in game["options"]] == [n for n in names if "seat-" not in n]
         players = {o["name"]: o["default"] for o in game["options"]}.get("players")
         assert panel.locator(".seat-row").count() == (players or game["min_players"])
-        levels = panel.locator(".seat-row select").nth(1).locator("option").all_inner_texts()
-        assert levels == game["levels"]
+        levels = panel.locator(".seat-row select").nth(1).locator("option")
+        assert levels.evaluate_all("els => els.map(e => e.value)") == game["levels"]
+        # Rows are named by role: the first is yours, the others opponents, none a number.
+        rows = panel.locator(".seat-name").all_inner_texts()
+        assert rows == ["You", *(f"Opponent {i}" for i in range(1, len(rows)))]
+    assert not re.search(r"seat \d", page.locator("#games").inner_text(), re.IGNORECASE)
     shot(page, "home")
+
+
+def test_home_remembers_the_name_and_a_games_choices_for_the_next_game(pages):
+    page = pages.new()
+    page.goto("/")
+    page.locator("#player-name").fill("  Ann ")
+    panel = page.locator("#game-chuko")
+    panel.locator("[name='players']").fill("3")
+    panel.locator("[name='players']").dispatch_event("input")
+    row = panel.locator(".seat-row").nth(2)
+    row.locator("select").first.select_option("friend")
+    assert panel.locator(".seat-name").all_inner_texts() == ["You", "Opponent 1", "Opponent 2"]
+    panel.locator(".seat-row").nth(0).locator("select").first.select_option("bot")
+    assert panel.locator(".seat-name").all_inner_texts() == ["Player 1", "Player 2", "Player 3"]
+    panel.locator(".seat-row").nth(0).locator("select").first.select_option("me")
+    panel.locator("button[type=submit]").click()
+    panel.locator(".created").wait_for()
+    room = panel.locator(".created a.primary").get_attribute("href").split("/")[2].split("#")[0]
+    assert page.request.get(f"/api/rooms/{room}").json()["seats"][0]["name"] == "Ann"
+
+    # "New game" at the end of a game comes back here: the same choices, that game in view.
+    page.goto("about:blank")
+    page.goto("/#game-chuko")
+    panel = page.locator("#game-chuko.chosen")
+    panel.wait_for()
+    assert page.locator("#player-name").input_value() == "Ann"
+    assert panel.locator("[name='players']").input_value() == "3"
+    kinds = panel.locator("select[name='seat-kind']").evaluate_all("els => els.map(e => e.value)")
+    assert kinds == ["me", "bot", "friend"]
+    assert page.evaluate("document.activeElement.type") == "submit"
 
 
 def test_home_grows_the_seats_with_the_players_option_on_a_phone(pages, shot):

@@ -1,31 +1,34 @@
-// The home page: each game with its options form and seats; creating a room shows the links.
+// The home page: your display name, then each game with its options form and seats; creating
+// a room shows the links. A game's last choices are remembered, so "New game" at the end of a
+// game comes back to them (the address's #game-… says which game).
 
 import { api, copyText, fill, games, h, notice } from "./dom.js";
-import { rememberRoom } from "./store.js";
+import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
 
 // A game with no upper limit still gets a form of reasonable size; the server has the last
 // word on how many players a game allows.
 const MAX_SEATS_SHOWN = 20;
 
-function optionInput(game, option) {
+function optionInput(game, option, saved) {
   const id = `${game.id}-${option.name}`;
+  const start = saved !== undefined ? saved : option.default;
   let input;
   if (option.kind === "choice") {
     input = h("select", { id, name: option.name },
       option.choices.map((choice) => h("option", {
-        value: String(choice), selected: String(choice) === String(option.default),
+        value: String(choice), selected: String(choice) === String(start),
         text: String(choice),
       })));
   } else if (option.kind === "int") {
     input = h("input", {
-      id, name: option.name, type: "number", value: option.default, min: option.min,
+      id, name: option.name, type: "number", value: start, min: option.min,
       max: option.max, step: 1, inputmode: "numeric", title: option.help || undefined,
     });
   } else {
     // Text with suggestions (a pack's name, or your own list): the choices as a datalist.
     const list = option.choices ? `${id}-choices` : undefined;
     input = h("input", {
-      id, name: option.name, type: "text", value: option.default ?? "", list,
+      id, name: option.name, type: "text", value: start ?? "", list,
       title: option.help || undefined,
     });
     if (list) {
@@ -57,21 +60,46 @@ function playersText(game) {
   return most ? `${least}–${most} players` : `${least}+ players`;
 }
 
-function seatRow(game, index, previous) {
-  const kind = h("select", { name: `seat-${index}-kind`, "aria-label": `seat ${index + 1}` },
-    h("option", { value: "me", text: "me" }),
-    h("option", { value: "bot", text: "bot" }),
-    h("option", { value: "friend", text: "friend" }));
+const KINDS = [["me", "You"], ["bot", "Bot"], ["friend", "Friend"]];
+
+function seatRow(game, previous) {
+  const kind = h("select", { name: "seat-kind" },
+    KINDS.map(([value, text]) => h("option", { value, text })));
   const levels = game.levels || [];
-  const level = h("select", { name: `seat-${index}-level`, "aria-label": `seat ${index + 1} bot level` },
-    levels.map((name) => h("option", { value: name, text: name })));
-  kind.value = previous?.kind ?? (index === 0 || !levels.length ? "me" : "bot");
+  const level = h("select", { name: "seat-level" },
+    levels.map((name) => h("option", { value: name, text: `${name[0].toUpperCase()}${name.slice(1)}` })));
+  kind.value = previous?.kind ?? "bot";
   // A middle level makes a fair first opponent.
   level.value = previous?.level ?? levels[Math.min(1, levels.length - 1)] ?? "";
+  if (!levels.length && kind.value === "bot") kind.value = "friend";
   const sync = () => { level.hidden = kind.value !== "bot"; };
   kind.addEventListener("change", sync);
   sync();
-  return h("div.seat-row", {}, h("span.seat-name", { text: `Seat ${index + 1}` }), kind, level);
+  return h("div.seat-row", {}, h("span.seat-name"), kind, level);
+}
+
+/** Rows are named by role, never numbered as seats: "You", then "Opponent 1", "Opponent 2"…
+ * ("Player 1"… when nobody plays from this browser). */
+function nameRows(list) {
+  const rows = [...list.querySelectorAll(".seat-row")];
+  const mine = rows.some((row) => row.querySelector("select").value === "me");
+  let other = 0;
+  for (const row of rows) {
+    const [kind, level] = row.querySelectorAll("select");
+    const name = kind.value === "me" ? "You" : `${mine ? "Opponent" : "Player"} ${(other += 1)}`;
+    row.querySelector(".seat-name").textContent = name;
+    kind.setAttribute("aria-label", `${name}: who plays`);
+    level.setAttribute("aria-label", `${name}: bot level`);
+  }
+  // An option choosing who starts lists seats: they read as the rows' names, not numbers.
+  const first = list.closest("form")?.elements.namedItem("first");
+  if (first && first.tagName === "SELECT") {
+    for (const option of first.options) {
+      const row = /^\d+$/.test(option.value) ? rows[Number(option.value)] : null;
+      if (row) option.textContent = row.querySelector(".seat-name").textContent;
+      else if (option.value === "random") option.textContent = "Random";
+    }
+  }
 }
 
 function readSeats(list) {
@@ -81,10 +109,12 @@ function readSeats(list) {
   });
 }
 
-function drawSeats(game, form, list) {
-  const previous = readSeats(list);
+function drawSeats(game, form, list, previous = readSeats(list)) {
   const count = seatCount(game, form);
-  fill(list, Array.from({ length: count }, (_, i) => seatRow(game, i, previous[i])));
+  const rows = Array.from({ length: count }, (_, i) => seatRow(game, previous[i] ?? (
+    i === 0 && !previous.some((seat) => seat.kind === "me") ? { kind: "me" } : undefined)));
+  fill(list, rows);
+  nameRows(list);
 }
 
 function readOptions(game, form) {
@@ -134,14 +164,26 @@ function showCreated(game, created, box) {
   box.hidden = false;
 }
 
+/** The name typed in the page's name field, trimmed ("" when none). */
+function playerName() {
+  const field = document.getElementById("player-name");
+  return field ? field.value.trim() : "";
+}
+
 async function create(game, form, list, box, button) {
   notice("");
-  const body = { game: game.id, options: readOptions(game, form), seats: readSeats(list) };
-  const mes = body.seats.filter((s) => s.kind === "me").length;
-  if (mes > 1) {
-    notice("Only one seat can be “me”: give the others to bots or friends.", "error");
+  const seats = readSeats(list);
+  const options = readOptions(game, form);
+  if (seats.filter((s) => s.kind === "me").length > 1) {
+    notice("Only one seat can be yours: give the others to bots or friends.", "error");
     return;
   }
+  const name = playerName();
+  const body = {
+    game: game.id, options,
+    seats: seats.map((seat) => (seat.kind === "me" && name ? { ...seat, name } : seat)),
+  };
+  saveChoices(game.id, { options, seats });
   button.disabled = true;
   try {
     const created = await api("/api/rooms", body);
@@ -160,12 +202,13 @@ async function create(game, form, list, box, button) {
 }
 
 function gamePanel(game) {
+  const saved = savedChoices(game.id);
   const list = h("div.seat-list");
   const box = h("div.created", { hidden: true, "aria-live": "polite" });
   const button = h("button.primary", { type: "submit", text: "Create room" });
   const form = h("form.game-form", { "aria-label": `${game.title} options` },
-    h("div.options", {}, game.options.map((option) => optionInput(game, option))),
-    h("fieldset.seats-field", {}, h("legend", { text: "Seats" }), list),
+    h("div.options", {}, game.options.map((option) => optionInput(game, option, saved?.options?.[option.name]))),
+    h("fieldset.seats-field", {}, h("legend", { text: "Who plays" }), list),
     h("div.actions", {}, button));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -174,7 +217,10 @@ function gamePanel(game) {
   form.addEventListener("input", (event) => {
     if (event.target.name === "players") drawSeats(game, form, list);
   });
-  drawSeats(game, form, list);
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "seat-kind") nameRows(list);
+  });
+  drawSeats(game, form, list, saved?.seats || []);
   return h("article.game-panel", { id: `game-${encodeURIComponent(game.id)}`, dataset: { game: game.id } },
     h("header", {},
       h("h2", { text: game.title }),
@@ -184,10 +230,32 @@ function gamePanel(game) {
     form, box);
 }
 
+/** The name field: filled from this browser's memory, remembered as it is typed. */
+function nameField() {
+  const field = document.getElementById("player-name");
+  if (!field) return;
+  field.value = savedName();
+  field.addEventListener("input", () => saveName(field.value.trim()));
+}
+
+/** Coming back for a new game (/#game-…): that game's panel, in view and ready to go. */
+function showChosen() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  const panel = id && document.getElementById(id);
+  if (!panel) return;
+  for (const other of document.querySelectorAll(".game-panel.chosen")) other.classList.remove("chosen");
+  panel.classList.add("chosen");
+  panel.scrollIntoView({ block: "start" });
+  panel.querySelector("button[type=submit]")?.focus({ preventScroll: true });
+}
+
 async function main() {
+  nameField();
   const root = document.getElementById("games");
   try {
     fill(root, (await games()).map(gamePanel));
+    showChosen();
+    window.addEventListener("hashchange", showChosen);
   } catch (error) {
     fill(root);
     notice(error.message, "error");

@@ -1,8 +1,10 @@
 // The play screen for /room/{room}#token=…, /join/{room}/{invite} and /watch/{room}: connects
-// to the room, draws each snapshot with the game's screen module, sends the player's moves.
+// to the room, draws each snapshot with the game's screen module, sends the player's moves,
+// keeps the move log, pauses between rounds and ends with the result, a rematch, a new game
+// and the replay.
 
 import { api, copyText, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
-import { remember, roomInfo } from "./store.js";
+import { remember, rememberRoom, roomInfo, savedName, saveName } from "./store.js";
 import { RoomSocket } from "./socket.js";
 import { listing, seatLabel } from "./seats.js";
 
@@ -16,8 +18,12 @@ const page = {
   screen: null,     // the game's screen module, once loaded
   loading: null,    // the promise that loads it
   hint: null,       // {version, values, note} while it still applies
-  log: [],          // what happened, newest last
-  lastVersion: -1,
+  log: [],          // every move in words, oldest first
+  logged: -1,       // the version the log holds every move up to
+  shownLines: 0,    // how many log lines are on screen
+  pause: null,      // {version, until, dismissed} for the pause after a round
+  boardFocus: false, // the player's keyboard focus is on the table (kept across redraws)
+  busy: false,      // a rematch or follow request is on its way
 };
 
 /** Where this page is: {kind: "room"|"join"|"watch", room, invite}. */
@@ -30,12 +36,8 @@ function fragmentToken() {
   return new URLSearchParams(location.hash.slice(1)).get("token");
 }
 
-async function takeInvite(room, invite) {
-  const known = roomInfo(room);
-  if (known.invite === invite && known.token) return known.token;
-  const joined = await api(`/api/rooms/${encodeURIComponent(room)}/join`, { invite });
-  remember(room, { token: joined.token, seat: joined.seat, invite });
-  return joined.token;
+function roomUrl(room, token) {
+  return `/room/${encodeURIComponent(room)}${token ? `#token=${encodeURIComponent(token)}` : ""}`;
 }
 
 function send(msg) {
@@ -47,53 +49,150 @@ function canHint(msg) {
   return Boolean(msg.hints && msg.hintable);
 }
 
-function isMyTurn(msg) {
-  return msg.status === "playing" && msg.seat !== null && msg.seat !== undefined
-    && (msg.view.to_move || []).includes(msg.seat);
+function isSpectator(msg) {
+  return Boolean(msg.spectator) || msg.seat === null || msg.seat === undefined;
 }
+
+function isMyTurn(msg) {
+  return msg.status === "playing" && !isSpectator(msg) && (msg.view.to_move || []).includes(msg.seat);
+}
+
+// -- the seats, the status line and the end of the game ------------------------------------
 
 function drawSeats(msg) {
   const toMove = msg.view.to_move || [];
-  fill($("seats"), msg.seats.map((seat) => h("div.seat-chip", {
-    class: [
-      "seat-chip",
-      seat.seat === msg.seat ? "me" : "",
-      toMove.includes(seat.seat) && msg.status === "playing" ? "to-move" : "",
-      seat.joined ? "" : "open",
-    ].join(" "),
-    dataset: { seat: String(seat.seat) },
-  },
-  h("span.dot", { class: `dot ${seat.kind === "bot" || seat.connected ? "on" : "off"}`,
-    title: seat.kind === "bot" ? "bot" : seat.connected ? "connected" : "not connected" }),
-  h("span.name", { text: seatLabel(msg, seat.seat) }),
-  seat.seat === msg.seat && seat.name ? h("span.level", { text: seat.name }) : null,
-  seat.joined ? null : h("span.level", { text: "waiting" }))));
+  const chips = msg.seats.map((seat) => {
+    const mine = seat.seat === msg.seat;
+    const online = seat.kind === "bot" || seat.connected;
+    return h("div.seat-chip", {
+      class: [
+        "seat-chip", mine ? "me" : "",
+        toMove.includes(seat.seat) && msg.status === "playing" ? "to-move" : "",
+        seat.joined ? "" : "open",
+      ].join(" "),
+      dataset: { seat: String(seat.seat) },
+    },
+    h("span.dot", { class: `dot ${online ? "on" : "off"}`, "aria-hidden": "true" }),
+    h("span.name", { text: seatLabel(msg, seat.seat) }),
+    // What the others call you, next to "You".
+    mine && seat.name ? h("span.level", { text: seat.name }) : null,
+    h("span.sr-only", {
+      text: seat.kind === "bot" ? "" : online ? " (connected)" : " (not connected)",
+    }),
+    seat.joined ? null : h("span.level", { text: "not here yet" }));
+  });
+  if (isSpectator(msg)) chips.unshift(h("div.seat-chip.watching", { text: "You are watching" }));
+  fill($("seats"), chips);
+}
+
+function waitingText(msg) {
+  const missing = msg.seats.filter((s) => !s.joined).map((s) => seatLabel(msg, s.seat));
+  const what = roomInfo(page.room).rematchOf ? "come to the rematch" : "join";
+  return missing.length ? `Waiting for ${listing(missing)} to ${what}.` : "Waiting for the players.";
 }
 
 function statusText(msg) {
-  if (msg.status === "waiting") {
-    const open = msg.seats.filter((s) => !s.joined).length;
-    return `Waiting for ${open} more player${open === 1 ? "" : "s"} to join.`;
-  }
+  if (msg.status === "waiting") return waitingText(msg);
   if (msg.status === "over") return msg.result || "The game is over.";
-  if (isMyTurn(msg)) return "Your turn.";
   const toMove = (msg.view.to_move || []).map((s) => seatLabel(msg, s));
-  if (msg.seat === null || msg.seat === undefined) return `${listing(toMove)} to move.`;
+  if (isSpectator(msg)) {
+    return toMove.length ? `You are watching: ${listing(toMove)} to move.` : "You are watching.";
+  }
+  if (isMyTurn(msg)) return "Your turn.";
   // Seats that move at once in secret: who is still thinking is not news worth naming.
   if (msg.simultaneous) return "Waiting for the others…";
   return `Waiting for ${listing(toMove)}.`;
 }
 
-function drawStatus(msg) {
-  const parts = [h("span", { text: statusText(msg) })];
-  if (msg.status === "over") {
-    const token = page.token ? `#token=${encodeURIComponent(page.token)}` : "";
-    parts.push(h("a.button", { href: `/replay/${encodeURIComponent(page.room)}${token}`, text: "Replay" }));
-    parts.push(h("a.button", { href: "/", text: "New game" }));
+/** Points per seat, best first, where the outcome has points to show (a game that only
+ * has winners and losers shows who won). */
+function standings(msg) {
+  const outcome = msg.view && msg.view.outcome;
+  if (!outcome || !Array.isArray(outcome.scores) || outcome.scores.length < 2) return null;
+  const winners = new Set(outcome.winners || []);
+  const onlyWins = outcome.scores.every((score) => score === 0 || score === 1);
+  const order = outcome.scores.map((score, seat) => ({ score, seat }))
+    .sort((a, b) => b.score - a.score || a.seat - b.seat);
+  return h("ol.standings", { "aria-label": "final score" }, order.map(({ score, seat }) => h("li", {
+    class: `${winners.has(seat) ? "won" : ""}${seat === msg.seat ? " me" : ""}`,
+  },
+  h("span.who", { text: seatLabel(msg, seat) }),
+  onlyWins ? null : h("span.points", { text: String(score) }),
+  winners.has(seat) ? h("span.badge", { text: "winner" }) : null)));
+}
+
+async function startRematch() {
+  page.busy = true;
+  draw();
+  try {
+    const made = await api(`/api/rooms/${encodeURIComponent(page.room)}/rematch`, { token: page.token });
+    rememberRoom(made);
+    remember(made.room, { rematchOf: page.room });
+    location.href = roomUrl(made.room, made.token);
+  } catch (error) {
+    notice(error.message, "error");
+    page.busy = false;
+    draw();
   }
+}
+
+async function follow(room) {
+  page.busy = true;
+  draw();
+  try {
+    const took = await api(`/api/rooms/${encodeURIComponent(room)}/follow`, { token: page.token });
+    rememberRoom({ ...took, room: took.room || room });
+    remember(took.room || room, { rematchOf: page.room });
+    location.href = roomUrl(took.room || room, took.token);
+  } catch (error) {
+    notice(error.message, "error");
+    page.busy = false;
+    draw();
+  }
+}
+
+/** Rematch, or following a rematch someone started, or going to the one already taken. */
+function rematchAction(msg) {
+  if (msg.rematch) {
+    const next = roomInfo(msg.rematch);
+    if (isSpectator(msg)) {
+      return h("a.button.primary", { href: `/watch/${encodeURIComponent(msg.rematch)}`, text: "Watch the rematch" });
+    }
+    if (next.token) return h("a.button.primary", { href: roomUrl(msg.rematch, next.token), text: "Go to the rematch" });
+    return h("button.primary.follow", {
+      type: "button", disabled: page.busy, text: "Follow into the rematch",
+      onclick: () => follow(msg.rematch),
+    });
+  }
+  if (isSpectator(msg) || !page.token) return null;
+  return h("button.primary.rematch", {
+    type: "button", disabled: page.busy, text: "Rematch", onclick: startRematch,
+  });
+}
+
+function endPanel(msg) {
+  const rematch = msg.rematch && !roomInfo(msg.rematch).token && !isSpectator(msg)
+    ? h("p.rematch-offer", { text: "A rematch has started: follow to keep your seat." }) : null;
+  const token = page.token ? `#token=${encodeURIComponent(page.token)}` : "";
+  return [
+    standings(msg),
+    rematch,
+    h("div.actions.end-actions", {},
+      rematchAction(msg),
+      h("a.button.new-game", { href: `/#game-${encodeURIComponent(msg.game)}`, text: "New game" }),
+      h("a.button.replay", { href: `/replay/${encodeURIComponent(page.room)}${token}`, text: "Replay" })),
+  ];
+}
+
+function drawStatus(msg) {
   const box = $("status");
-  box.className = `status ${msg.status}${isMyTurn(msg) ? " my-turn" : ""}`;
-  fill(box, parts);
+  const over = msg.status === "over";
+  const key = JSON.stringify([statusText(msg), over && [msg.rematch, page.busy, msg.view.outcome]]);
+  box.className = `status ${msg.status}${isMyTurn(msg) ? " my-turn" : ""}${over ? " end-panel" : ""}`;
+  // Redrawn only when it says something new: a live region reads every change aloud.
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  fill(box, h(over ? "span.result" : "span", { text: statusText(msg) }), over ? endPanel(msg) : null);
 }
 
 function drawInvites(msg) {
@@ -104,7 +203,7 @@ function drawInvites(msg) {
   if (box.hidden) return;
   fill(box, h("h3", { text: "Send these invite links" }), invites.map((invite) => {
     const url = new URL(invite.url, location.href).href;
-    const input = h("input.link", { type: "text", value: url, readonly: true });
+    const input = h("input.link", { type: "text", value: url, readonly: true, "aria-label": "invite link" });
     return h("div.link-row", {},
       h("span.link-label", { text: `For ${seatLabel(msg, invite.seat)}` }), input,
       h("button.copy", {
@@ -116,6 +215,71 @@ function drawInvites(msg) {
   }));
 }
 
+// -- the pause between rounds --------------------------------------------------------------
+
+function pauseState(msg) {
+  if (!msg.round_ended || msg.status !== "playing") {
+    page.pause = null;
+    return null;
+  }
+  if (!page.pause || page.pause.version !== msg.version) {
+    const wait = Number(msg.bots_wait);
+    page.pause = {
+      version: msg.version,
+      until: msg.bots_wait === null || msg.bots_wait === undefined ? null : Date.now() + wait * 1000,
+      dismissed: false,
+    };
+  }
+  return page.pause.dismissed ? null : page.pause;
+}
+
+function secondsLeft(pause) {
+  return Math.max(0, Math.ceil((pause.until - Date.now()) / 1000));
+}
+
+function nextRound() {
+  // The server lets waiting bots go; with nobody waiting (or the wait over) it has nothing to do.
+  if (page.pause && page.pause.until !== null && secondsLeft(page.pause) > 0) send({ type: "next" });
+  if (page.pause) page.pause.dismissed = true;
+  page.boardFocus = true;
+  draw();
+}
+
+function drawPause(msg) {
+  const box = $("pause");
+  const pause = pauseState(msg);
+  clearInterval(page.ticker);
+  if (!pause) {
+    if (!box.hidden) box.replaceChildren();
+    box.hidden = true;
+    return;
+  }
+  const wasHidden = box.hidden;
+  const count = h("p.countdown", { "aria-live": "off" });
+  const tick = () => {
+    const left = secondsLeft(pause);
+    count.textContent = left ? `The next round starts in ${left} s.` : "The next round is starting…";
+  };
+  const summary = page.screen.roundSummary ? page.screen.roundSummary(msg) : null;
+  const button = isSpectator(msg) ? null : h("button.primary.next-round", {
+    type: "button", text: pause.until === null ? "Next round" : "Next round now", onclick: nextRound,
+  });
+  fill(box, h("div.pause-card", { role: "dialog", "aria-labelledby": "pause-title" },
+    h("h2", { id: "pause-title", text: "End of the round" }),
+    msg.last ? h("p.pause-last", { text: msg.last }) : null,
+    summary,
+    pause.until === null ? null : count,
+    h("div.actions", {}, button)));
+  box.hidden = false;
+  if (pause.until !== null) {
+    tick();
+    page.ticker = setInterval(tick, 250);
+  }
+  if (wasHidden && button) button.focus();
+}
+
+// -- the tools and the move log ------------------------------------------------------------
+
 function drawTools(msg) {
   const tools = [];
   // A screen that offers hints in its own words (asksHints) gets no second button.
@@ -123,12 +287,48 @@ function drawTools(msg) {
     tools.push(h("button.hint", { type: "button", text: "Hint", onclick: () => send({ type: "hint" }) }));
   }
   const hint = page.hint && page.hint.version === msg.version ? page.hint : null;
-  if (hint && hint.note) tools.push(h("span.hint-note", { text: hint.note }));
+  if (hint && hint.note) tools.push(h("span.hint-note", { role: "status", text: hint.note }));
   fill($("tools"), tools);
 }
 
+/** Adds the lines not yet shown (a live log reads only what is new); starts over when the
+ * log was replaced by a reconnect. */
 function drawLog() {
-  fill($("log"), page.log.slice(-6).reverse().map((line) => h("div.log-line", { text: line })));
+  const list = $("log");
+  $("log-empty").hidden = page.log.length > 0;
+  if (page.shownLines > page.log.length || list.children.length !== page.shownLines) {
+    list.replaceChildren();
+    page.shownLines = 0;
+  }
+  const added = page.log.slice(page.shownLines).map((line) => h("li.log-line", { text: line }));
+  if (!added.length) return;
+  list.append(...added);
+  page.shownLines = page.log.length;
+  list.scrollTop = list.scrollHeight;
+}
+
+// -- the board and the keyboard --------------------------------------------------------------
+
+/** A selector for the control that has the focus, to find its new self after a redraw. */
+function focusKey(el) {
+  if (!el || el === $("board") || !$("board").contains(el)) return null;
+  const data = Object.entries(el.dataset)
+    .map(([key, value]) => `[data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(value)}"]`)
+    .join("");
+  const first = el.classList[0];
+  return `${el.tagName.toLowerCase()}${first ? `.${CSS.escape(first)}` : ""}${data}`;
+}
+
+/** Keyboard play: a redraw replaces the table's elements, so the focus goes back to the same
+ * control, or the first one that can act, or the table itself. */
+function restoreFocus(key) {
+  if (!page.boardFocus || !$("pause").hidden) return;
+  const board = $("board");
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== board) return;
+  const target = (key && board.querySelector(key))
+    || board.querySelector("button:not(:disabled), [tabindex='0']");
+  (target || board).focus({ preventScroll: true });
 }
 
 /** The game's title and screen, fetched once: the snapshot names the game, the catalog its
@@ -151,10 +351,12 @@ async function prepare(msg) {
 function draw() {
   const msg = page.msg;
   if (!msg || !page.screen) return;
+  $("room").className = `room room-${msg.status}${isSpectator(msg) ? " watching" : ""}`;
   drawSeats(msg);
   drawStatus(msg);
   drawInvites(msg);
   const hint = page.hint && page.hint.version === msg.version ? page.hint.values : null;
+  const key = focusKey(document.activeElement);
   page.screen.render($("board"), msg, {
     interactive: isMyTurn(msg),
     send: (move) => send({ type: "move", move: String(move) }),
@@ -162,19 +364,27 @@ function draw() {
     hint,
     redraw: draw,
   });
+  drawPause(msg);
   drawTools(msg);
   drawLog();
+  restoreFocus(key);
   // Tests and scripts wait on this to know a new snapshot has been drawn.
   $("board").dataset.version = String(msg.version);
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") {
-    if (msg.version !== page.lastVersion) {
+  if (msg.type === "log") {
+    // Every move so far, sent on connecting, before the first snapshot: it replaces what
+    // this page had, so a reload or a reconnect leaves the log whole.
+    page.log = (msg.lines || []).map(String);
+    page.logged = page.log.length;
+    drawLog();
+  } else if (msg.type === "state") {
+    if (msg.version > page.logged) {
       if (msg.last) page.log.push(msg.last);
-      page.lastVersion = msg.version;
       notice("");
     }
+    page.logged = Math.max(page.logged, msg.version);
     page.msg = msg;
     page.loading = page.loading || prepare(msg);
     draw();
@@ -192,6 +402,54 @@ function onLine(status) {
   conn.textContent = { open: "online", retrying: "reconnecting…", closed: "offline" }[status];
 }
 
+/** An invite: ask the player's name, then take the seat. Resolves with the seat's token. */
+async function askNameAndJoin(room, invite) {
+  const form = $("join");
+  const input = $("join-name");
+  input.value = savedName();
+  try {
+    // Who is at the table, from what a spectator may see.
+    const seen = await api(`/api/rooms/${encodeURIComponent(room)}`);
+    const others = seen.seats.filter((s) => s.joined).map((s) => s.name);
+    $("room").classList.add("joining");
+    $("title").textContent = seen.title;
+    document.title = `${seen.title} — chükö`;
+    $("join-title").textContent = `Join this game of ${seen.title}`;
+    $("join-who").textContent = others.length ? `At the table: ${listing(others)}.` : "";
+  } catch (error) {
+    notice(error.message, "error");
+    throw error;
+  }
+  form.hidden = false;
+  input.focus();
+  return new Promise((resolve) => {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      const button = form.querySelector("button");
+      button.disabled = true;
+      try {
+        const joined = await api(`/api/rooms/${encodeURIComponent(room)}/join`,
+          name ? { invite, name } : { invite });
+        if (name) saveName(name);
+        remember(room, { token: joined.token, seat: joined.seat, invite });
+        form.hidden = true;
+        notice("");
+        resolve(joined.token);
+      } catch (error) {
+        notice(error.message, "error");
+        button.disabled = false;
+      }
+    });
+  });
+}
+
+async function takeInvite(room, invite) {
+  const known = roomInfo(room);
+  if (known.invite === invite && known.token) return known.token;
+  return askNameAndJoin(room, invite);
+}
+
 async function main() {
   const { kind, room, invite } = where();
   page.room = room;
@@ -199,14 +457,16 @@ async function main() {
     notice("This address names no room.", "error");
     return;
   }
+  document.addEventListener("focusin", (event) => {
+    page.boardFocus = $("board").contains(event.target);
+  });
   try {
     if (kind === "join") {
       page.token = await takeInvite(room, invite);
-      history.replaceState(null, "", `/room/${encodeURIComponent(room)}#token=${encodeURIComponent(page.token)}`);
+      history.replaceState(null, "", roomUrl(room, page.token));
     } else if (kind === "room") {
       page.token = fragmentToken() || roomInfo(room).token || null;
       if (fragmentToken()) remember(room, { token: page.token });
-      if (!page.token) notice("This link has no seat token, so you are watching.", "info");
     }
   } catch (error) {
     notice(error.message, "error");
