@@ -1,5 +1,5 @@
-"""A Caravan game played alone in the browser: the first card, a bridge through the face-down
-toggle, a refused move with the server's reason, then hint-guided moves to the end."""
+"""A Caravan game played alone in the browser: the first card, a bridge laid on an end's
+bridge place, a refused move with the server's reason, then hint-guided moves to the end."""
 
 from play_helpers import (
     assert_shows_the_result,
@@ -12,10 +12,9 @@ from play_helpers import (
 )
 
 
-def place(page, letter: str, end: str, face_down: bool = False) -> None:
+def place(page, letter: str, end: str) -> None:
+    """Tap the card, then the end: "start", "L", "R", or "L*", "R*" for a bridge."""
     before = version(page)
-    if face_down:
-        page.locator(".toggle input").check()
     card = page.locator(f".layout .card[data-pos='{letter}']")
     if "selected" not in card.get_attribute("class"):  # a second click would unselect it
         card.click()
@@ -23,20 +22,14 @@ def place(page, letter: str, end: str, face_down: bool = False) -> None:
     wait_for_new_version(page, before)
 
 
-def hinted_move(page) -> tuple[str, str, bool]:
-    """The first move the hint marks as still winning, else the first legal one."""
+def hinted_move(page) -> tuple[str, str]:
+    """The first move the hint says keeps the deal winnable (or wins it), else the first."""
     page.locator("button.hint").click()
-    page.locator(".layout .hint-label").first.wait_for()
-    fallback = None
-    for cell in page.locator(".layout-cell:has(.hint-label)").all():
-        letter = cell.locator(".card").get_attribute("data-pos")
-        for part in cell.locator(".hint-label").inner_text().split(" · "):
-            end, label = part.split(" ", 1)
-            move = (letter, end.rstrip("*"), end.endswith("*"))
-            if label == "win":
-                return move
-            fallback = fallback or move
-    return fallback
+    page.locator(".hint-row").first.wait_for()
+    rows = page.locator(".hint-row").all()
+    good = [row for row in rows if not {"loses", "lost"} & set(row.inner_text().split())]
+    move = (good or rows)[0].get_attribute("data-move")
+    return move[0], move[1:] or "start"
 
 
 def test_caravan_solo_game_with_bridge_refusal_and_hints(pages, shot):
@@ -50,15 +43,14 @@ def test_caravan_solo_game_with_bridge_refusal_and_hints(pages, shot):
     first = page.locator(".layout .card.playable").first.get_attribute("data-pos")
     place(page, first, "start")
     bridge = page.locator(".layout .card.playable").first.get_attribute("data-pos")
-    place(page, bridge, "R", face_down=True)
+    place(page, bridge, "R*")
     assert page.locator(".line-cards .card.back").count() == 1
     assert "1 of 2 used" in page.locator(".round-info").inner_text()
 
     # Ruling V3: two bridges may never touch; the server refuses and says why.
     placed = page.locator(".line-cards .card").count()
-    page.locator(".toggle input").check()
     page.locator(".layout .card.playable").first.click()
-    page.locator(".end-zone[data-end='R']").click()
+    page.locator(".end-zone[data-end='R*']").click()
     error = page.locator("#notice.error")
     error.wait_for()
     assert "bridge" in error.inner_text()
@@ -73,10 +65,10 @@ def test_caravan_solo_game_with_bridge_refusal_and_hints(pages, shot):
 
     moves = 2
     while wait_turn_or_over(page) is not None:
-        letter, end, face_down = hinted_move(page)
+        letter, end = hinted_move(page)
         if moves == 3:
             shot(page, "caravan-2-hint")
-        place(page, letter, end, face_down)
+        place(page, letter, end)
         moves += 1
     assert_shows_the_result(page)
     won = bool(snapshot(page)["view"]["outcome"]["winners"])

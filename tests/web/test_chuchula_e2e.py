@@ -1,61 +1,132 @@
-"""A Chuchula round in the browser against bots: groups arranged by click and drag with
-their types shown live, the order checked before the commit, the advisor's suggestion, the
-reveal position by position, the next round dealt. And the screen's group types agree with
-the engine's."""
+"""Chuchula in the browser against a bot: every card placed by tapping group boxes (on a
+desktop and on a phone), cards dragged between groups and within one, the keyboard, "Place
+for me", the order checked before the commit, the reveal position by position. And the
+screen's group types agree with the engine's."""
 
 from random import Random
 
+import pytest
 from play_helpers import create_room
 
 from chuko.core.deck52 import DECK, cards_text
 from chuko.games.chuchula import group_strength, group_type
 
 TYPE_NAMES = {"trial", "double sequence", "sequence", "color", "pair", "individual"}
+SIZES = {"desktop": (1100, 900), "phone": (390, 844)}
 
 
-def test_chuchula_round_against_bots_on_a_phone(pages, shot):
-    page = pages.new(390, 844)
-    create_room(page, "chuchula", options={"players": 2, "mode": "rounds", "length": 2},
+def start(pages, size: str, length: int = 1):
+    page = pages.new(*SIZES[size])
+    create_room(page, "chuchula", options={"players": 2, "mode": "rounds", "length": length},
                 seats=[("me",), ("bot", "easy")])
     page.wait_for_url("**/room/**#token=*")
-    loose = page.locator(".hand.loose .card")
-    loose.first.wait_for()
-    assert loose.count() == 13
-    shot(page, "chuchula-0-hand")
+    page.locator(".hand.loose .card").first.wait_for()
+    return page
 
-    # The hand comes highest first: the three highest cards go to group 4, the lowest
-    # to group 1, which is likely out of order (H4). One card goes by drag and drop.
-    loose.first.drag_to(page.locator(".group-slot[data-slot='3']"))
-    for slot in (3, 3, 2, 2, 2, 1, 1, 1, 0, 0, 0):
-        loose.first.click()
-        page.locator(f".group-slot[data-slot='{slot}'] .place").first.click()
-    assert loose.count() == 1
-    types = page.locator(".group-slot .group-type").all_inner_texts()
-    assert len(types) == 4 and set(t.lower() for t in types) <= TYPE_NAMES
+
+def group_cards(page, slot: int) -> list[str]:
+    return page.locator(f".group-slot[data-slot='{slot}'] .card[data-card]").evaluate_all(
+        "cards => cards.map((c) => c.dataset.card)")
+
+
+def commit_in_order(page) -> None:
     check = page.locator(".order-check")
-    commit = page.locator("button.commit")
     if "bad" in check.get_attribute("class"):
         assert "strongest first" in check.inner_text()
-        assert commit.is_disabled()
-        shot(page, "chuchula-1-out-of-order")
-        page.locator("button", has_text="Order strongest first").click()
-    assert "good" in check.get_attribute("class") and commit.is_enabled()
+        assert page.locator("button.commit").is_disabled()
+        page.locator("button.order").click()
+    assert "good" in check.get_attribute("class")
+    page.locator("button.commit").click()
 
-    page.locator("button.suggest").click()
-    page.locator(".hint-note").wait_for()
-    assert loose.count() == 1 and "good" in check.get_attribute("class")
-    shot(page, "chuchula-2-suggested")
-    commit.click()
 
-    reveal = page.locator(".reveal-cell")
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_all_twelve_cards_placed_by_tapping_group_boxes(pages, shot, size):
+    page = start(pages, size)
+    loose = page.locator(".hand.loose .card")
+    assert loose.count() == 13
+    shot(page, f"chuchula-0-hand-{size}")
+    # The middle of a box soon lands on a card already there: it must take the selected
+    # card in, never send the placed one back.
+    for slot in (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3):
+        loose.first.click()
+        page.locator(f".group-slot[data-slot='{slot}']").click()
+    assert loose.count() == 1
+    assert [len(group_cards(page, slot)) for slot in range(4)] == [3, 3, 3, 3]
+    types = page.locator(".group-slot .group-type").all_inner_texts()
+    assert set(t.lower() for t in types) <= TYPE_NAMES
+    shot(page, f"chuchula-1-placed-{size}")
+
+    # A full box refuses another card and says so; nothing moves.
+    loose.first.click()
+    page.locator(".group-slot[data-slot='2']").click()
+    assert "already has three cards" in page.locator(".order-check").inner_text()
+    assert loose.count() == 1 and len(group_cards(page, 2)) == 3
+
+    # A placed card tapped once is picked up, tapped again goes back to the hand.
+    placed = page.locator(".group-slot[data-slot='1'] .card[data-card]").first
+    card = placed.get_attribute("data-card")
+    placed.click()
+    assert page.locator(f".group-slot [data-card='{card}']").get_attribute("aria-pressed") == "true"
+    page.locator(f".group-slot [data-card='{card}']").click()
+    assert loose.count() == 2 and card not in group_cards(page, 1)
+    page.locator(f".hand.loose [data-card='{card}']").click()
+    page.locator(".group-slot[data-slot='1']").click()
+    assert card in group_cards(page, 1)
+
+    commit_in_order(page)
     page.locator(".reveal[data-step='4']").wait_for()
-    assert reveal.count() == 8  # four positions × two players (H5)
+    assert page.locator(".reveal-cell").count() == 8  # four positions × two players (H5)
+    page.locator("#status.over").wait_for()
     page.wait_for_timeout(400)  # let the last row fade in for the screenshot
-    shot(page, "chuchula-3-reveal")
+    shot(page, f"chuchula-2-over-{size}")
+
+
+def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
+    page = start(pages, "desktop", length=2)
+    loose = page.locator(".hand.loose .card")
+    box = page.locator(".group-slot[data-slot='3']")
+    first, second, third = (loose.nth(i).get_attribute("data-card") for i in range(3))
+    for card in (first, second):
+        page.locator(f".hand.loose [data-card='{card}']").drag_to(box)
+    assert group_cards(page, 3) == [first, second]
+    # Dropped on the left half of the group's first card, the third goes before it.
+    target = box.locator(f"[data-card='{first}']")
+    page.locator(f".hand.loose [data-card='{third}']").drag_to(
+        target, target_position={"x": 4, "y": 20})
+    assert group_cards(page, 3) == [third, first, second]
+    # Dragged from group 4 to group 1, and back to the hand.
+    box.locator(f"[data-card='{second}']").drag_to(page.locator(".group-slot[data-slot='0']"))
+    assert group_cards(page, 0) == [second] and group_cards(page, 3) == [third, first]
+    page.locator(f".group-slot [data-card='{second}']").drag_to(page.locator(".hand.loose"))
+    assert group_cards(page, 0) == [] and loose.count() == 11
+
+    # The keyboard: Enter picks the focused card, a number key places it, and the focus
+    # moves on to the hand's first card, which a number key places straight away.
+    card = loose.first.get_attribute("data-card")
+    loose.first.focus()
+    page.keyboard.press("Enter")
+    assert page.locator(f"[data-card='{card}']").get_attribute("aria-pressed") == "true"
+    page.keyboard.press("2")
+    assert group_cards(page, 1) == [card]
+    following = loose.first.get_attribute("data-card")
+    assert page.evaluate("document.activeElement.dataset.card") == following
+    page.keyboard.press("2")
+    assert group_cards(page, 1) == [card, following]
+    page.keyboard.press("0")  # nothing selected: the focused loose card stays loose
+    assert loose.count() == 9
+
+    page.locator("button.suggest", has_text="Place for me").click()
+    page.locator(".arrange .actions .hint-label").wait_for()
+    page.wait_for_function("document.querySelectorAll('.hand.loose .card').length === 1")
+    assert [len(group_cards(page, slot)) for slot in range(4)] == [3, 3, 3, 3]
+    assert "good" in page.locator(".order-check").get_attribute("class")
+    shot(page, "chuchula-3-placed-for-me")
+    page.locator("button.commit").click()
+    page.locator(".reveal[data-step='4']").wait_for()
     won = page.locator(".reveal-cell.won").count()
     scores = page.locator(".score-chip").all_inner_texts()
     assert sum(int(text.split(":")[1].split()[0]) for text in scores) == won
-    page.locator(".hand.loose .card").first.wait_for()  # round 2 is dealt
+    loose.first.wait_for()  # round 2 is dealt
     assert loose.count() == 13
 
 

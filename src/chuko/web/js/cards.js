@@ -1,4 +1,6 @@
-// Drawing cards: Chükö number cards and cards of the 52-card deck.
+// Drawing cards: Chükö number cards and cards of the 52-card deck. Every card has a name a
+// screen reader says ("14, prime factors 2 and 7", "Jack of spades"); a card that acts is a
+// button, so it takes the focus and Enter or Space.
 
 import { h } from "./dom.js";
 
@@ -16,7 +18,32 @@ export function primeFactors(n) {
   return found;
 }
 
-/** A face-up number card. opts: {label, raised, playable, selected, fresh, small, title, onclick}. */
+/** A number said in words with its factors: "14, prime factors 2 and 7", "13, a prime". */
+export function numberName(n) {
+  const factors = primeFactors(n);
+  if (!factors.length) return `${n}, no prime factors`;
+  if (factors.length === 1 && factors[0] === n) return `${n}, a prime`;
+  if (factors.length === 1) return `${n}, prime factor ${factors[0]}`;
+  const said = `${factors.slice(0, -1).join(", ")} and ${factors[factors.length - 1]}`;
+  return `${n}, prime factors ${said}`;
+}
+
+/** The attributes every card shares: a button when it acts, else an image with a name. */
+function cardAttrs(opts, name) {
+  const label = `${opts.label ? `${opts.label}: ` : ""}${name}${opts.state ? `, ${opts.state}` : ""}`;
+  return {
+    onclick: opts.onclick,
+    type: opts.onclick ? "button" : undefined,
+    role: opts.onclick ? undefined : "img",
+    "aria-label": label,
+    "aria-pressed": opts.onclick && opts.selected !== undefined ? String(Boolean(opts.selected)) : undefined,
+  };
+}
+
+/**
+ * A face-up number card. opts: {label, raised, playable, selected, fresh, small, dim, title,
+ * state (words added to its name: "available"), onclick, data}.
+ */
 export function numberCard(n, opts = {}) {
   const factors = primeFactors(n);
   const classes = ["card", "number"];
@@ -27,11 +54,9 @@ export function numberCard(n, opts = {}) {
   if (opts.dim) classes.push("dim");
   if (opts.fresh) classes.push("fresh");
   const card = h(`${opts.onclick ? "button" : "div"}.${classes.join(".")}`, {
-    onclick: opts.onclick,
-    title: opts.title || (factors.length ? `${n} = factors ${factors.join(" · ")}` : `${n}: no prime factor`),
+    ...cardAttrs(opts, numberName(n)),
+    title: opts.title || numberName(n),
     dataset: { card: String(n), ...(opts.data || {}) },
-    type: opts.onclick ? "button" : undefined,
-    draggable: opts.draggable ? "true" : undefined,
   },
   opts.label ? h("span.pos", { text: opts.label }) : null,
   h("span.value", { text: String(n) }),
@@ -39,18 +64,21 @@ export function numberCard(n, opts = {}) {
   return card;
 }
 
-/** A face-down card (a Caravan bridge, a hidden hand). */
+/** A face-down card (a Caravan bridge, a hidden hand); `text` (a pile's size) is a badge on
+ * its corner, so it never reads as a card's value. */
 export function backCard(opts = {}) {
   const classes = ["card", "back"];
   if (opts.small) classes.push("small");
   if (opts.fresh) classes.push("fresh");
-  return h(`div.${classes.join(".")}`, { title: opts.title || "face down", dataset: opts.data || {} },
-    opts.text ? h("span.value", { text: opts.text }) : null);
+  const name = opts.title || "face down";
+  return h(`div.${classes.join(".")}`, { title: name, role: "img", "aria-label": name, dataset: opts.data || {} },
+    opts.text ? h("span.count-badge", { text: opts.text, "aria-hidden": "true" }) : null);
 }
 
 /** An empty place where a card was. */
 export function emptySlot(label) {
-  return h("div.card.empty", { title: label ? `${label}: taken` : "empty" },
+  const name = label ? `${label}: taken` : "empty";
+  return h("div.card.empty", { title: name, role: "img", "aria-label": name },
     label ? h("span.pos", { text: label }) : null);
 }
 
@@ -78,7 +106,17 @@ export function cardLabel(text) {
   return card ? rankName(card.rank) + SUIT_SYMBOLS[card.suit] : text;
 }
 
-/** A face-up card of the 52-card deck, red for hearts and diamonds. */
+const RANK_WORDS = { 14: "Ace", 13: "King", 12: "Queen", 11: "Jack" };
+const SUIT_WORDS = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+
+/** A card in words: "Jack of spades", "10 of hearts". */
+export function cardName(text) {
+  const card = parseCard(text);
+  return card ? `${RANK_WORDS[card.rank] || card.rank} of ${SUIT_WORDS[card.suit]}` : text;
+}
+
+/** A face-up card of the 52-card deck, red for hearts and diamonds. opts: {selected, small,
+ * dim, fresh, state, onclick}. */
 export function suitCard(text, opts = {}) {
   const card = parseCard(text);
   const red = card && (card.suit === "h" || card.suit === "d");
@@ -86,16 +124,81 @@ export function suitCard(text, opts = {}) {
   if (opts.selected) classes.push("selected");
   if (opts.small) classes.push("small");
   if (opts.dim) classes.push("dim");
+  if (opts.fresh) classes.push("fresh");
   const rank = card ? rankName(card.rank) : text;
   const symbol = card ? SUIT_SYMBOLS[card.suit] : "";
   return h(`${opts.onclick ? "button" : "div"}.${classes.join(".")}`, {
-    onclick: opts.onclick,
-    type: opts.onclick ? "button" : undefined,
-    title: cardLabel(text),
-    draggable: opts.draggable ? "true" : undefined,
+    ...cardAttrs(opts, cardName(text)),
+    title: cardName(text),
     dataset: { card: card ? card.text : text },
   },
   h("span.corner", { text: `${rank}${symbol}` }),
   h("span.value", { text: symbol }),
   h("span.rank", { text: rank }));
+}
+
+// -- picking cards up ----------------------------------------------------------------------
+
+const DRAG_START_PX = 6;
+
+/** The drop target under a point: the nearest element marked `data-drop`. */
+function dropAt(x, y) {
+  const under = document.elementFromPoint(x, y);
+  return under ? under.closest("[data-drop]") : null;
+}
+
+/**
+ * Lets `el` be dragged by mouse, pen or finger alike (pointer events): a copy follows the
+ * pointer, the `data-drop` element under it is marked `over`, and `drop(target, x, y)` is
+ * called where it is let go (target null outside every one). A press that does not move
+ * stays a click; the click that ends a drag is swallowed.
+ */
+export function draggable(el, drop) {
+  el.classList.add("grab");
+  el.addEventListener("pointerdown", (down) => {
+    if (down.button !== 0) return;
+    let ghost = null;
+    let over = null;
+    let offset = null;
+    const mark = (target) => {
+      if (target === over) return;
+      over?.classList.remove("over");
+      over = target;
+      over?.classList.add("over");
+    };
+    const move = (event) => {
+      if (!ghost) {
+        if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) < DRAG_START_PX) return;
+        const box = el.getBoundingClientRect();
+        offset = { x: down.clientX - box.left, y: down.clientY - box.top };
+        ghost = el.cloneNode(true);
+        ghost.classList.add("ghost");
+        ghost.removeAttribute("id");
+        Object.assign(ghost.style, { width: `${box.width}px`, height: `${box.height}px` });
+        document.body.append(ghost);
+        el.classList.add("lifted");
+      }
+      event.preventDefault();
+      ghost.style.left = `${event.clientX - offset.x}px`;
+      ghost.style.top = `${event.clientY - offset.y}px`;
+      mark(dropAt(event.clientX, event.clientY));
+    };
+    const end = (event) => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", end);
+      window.removeEventListener("pointercancel", end);
+      if (!ghost) return;
+      ghost.remove();
+      el.classList.remove("lifted");
+      mark(null);
+      const swallow = (click) => { click.stopPropagation(); click.preventDefault(); };
+      window.addEventListener("click", swallow, { capture: true, once: true });
+      setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 0);
+      if (event.type === "pointerup") drop(dropAt(event.clientX, event.clientY), event.clientX, event.clientY);
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", end);
+    window.addEventListener("pointercancel", end);
+  });
+  return el;
 }

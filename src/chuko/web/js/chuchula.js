@@ -1,23 +1,30 @@
-// Chuchula: arrange the hand into four group slots by click or drag, each group's type shown
-// live, the order checked before the commit; "Suggest" asks the advisor (the hint message).
-// When a round ends its groups are revealed position by position.
+// Chuchula: arrange the hand into four groups. Tap a card, then anywhere in a group's box;
+// or drag it there (mouse or finger), or within a group to change its place. A tapped placed
+// card can be moved to another group; tapped again it goes back to the hand. "Place for me"
+// lays out the advisor's grouping (the screen's hint). Keys: Enter or Space picks a card,
+// 1–4 puts it in that group, 0 sends it back. When a round ends its groups are revealed
+// position by position; a replay shows every hand and the groups committed so far.
 
-import { cardLabel, parseCard, suitCard } from "./cards.js";
+import { cardLabel, cardName, draggable, parseCard, suitCard } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { groupInfo, orderProblem } from "./groups.js";
 import { seatLabel } from "./seats.js";
 
 const REVEAL_STEP_MS = 700;
+const GROUPS = 4;
+const GROUP_SIZE = 3;
 
-// The Suggest button is this screen's hint: the room shows no Hint button of its own.
+// "Place for me" is this screen's hint: the room shows no Hint button of its own.
 export const asksHints = true;
 
 // The arrangement survives snapshots while the hand is the same.
 const local = {
   hand: null,        // the hand's text, to know when a new round dealt a new one
   groups: [[], [], [], []],
-  selected: null,    // a card text
-  suggested: null,   // the hint grouping already laid out
+  selected: null,    // a card text, loose or placed
+  message: null,     // why the last placement was refused
+  awaiting: false,   // "Place for me" was pressed: lay out the next hint
+  focus: null,       // the card to give the focus after the next drawing
   revealed: 0,       // finished rounds already revealed
   revealing: null,   // {round, step, timer}: the reveal under way or last shown
 };
@@ -28,6 +35,8 @@ function resetFor(hand) {
     local.hand = key;
     local.groups = [[], [], [], []];
     local.selected = null;
+    local.message = null;
+    local.awaiting = false;
   }
 }
 
@@ -35,23 +44,40 @@ function placed() {
   return new Set(local.groups.flat());
 }
 
-function place(card, slot) {
-  for (const group of local.groups) {
-    const at = group.indexOf(card);
-    if (at >= 0) group.splice(at, 1);
-  }
-  if (slot !== null && local.groups[slot].length < 3) local.groups[slot].push(card);
-  local.selected = null;
+function groupOf(card) {
+  return local.groups.findIndex((group) => group.includes(card));
 }
 
-/** Lay out a grouping text ("Kd Qd Jd | … ; 5s") in the slots. */
+/** Put `card` in group `slot` (null: back to the hand) before position `index` (default: at
+ * the end). A full group refuses a card from elsewhere, saying so. */
+function place(card, slot, index = null) {
+  const from = groupOf(card);
+  local.selected = null;
+  if (slot !== null && slot !== from && local.groups[slot].length >= GROUP_SIZE) {
+    local.message = `Group ${slot + 1} already has three cards: take one out first.`;
+    return;
+  }
+  local.message = null;
+  let at = index;
+  if (from >= 0) {
+    const old = local.groups[from].indexOf(card);
+    local.groups[from].splice(old, 1);
+    if (from === slot && at !== null && old < at) at -= 1;
+  }
+  if (slot === null) return;
+  const group = local.groups[slot];
+  group.splice(at === null ? group.length : Math.max(0, Math.min(at, group.length)), 0, card);
+}
+
+/** Lay out a grouping text ("Kd Qd Jd | … ; 5s") in the groups. */
 function layOut(text, hand) {
   const [groupsText] = text.split(";");
   const groups = groupsText.split("|").map((g) => g.trim().split(/\s+/).map((c) => parseCard(c)?.text));
   const inHand = new Set(hand);
-  if (groups.length === 4 && groups.every((g) => g.length === 3 && g.every((c) => inHand.has(c)))) {
+  if (groups.length === GROUPS && groups.every((g) => g.length === GROUP_SIZE && g.every((c) => inHand.has(c)))) {
     local.groups = groups;
     local.selected = null;
+    local.message = null;
   }
 }
 
@@ -61,108 +87,207 @@ function groupingText(hand) {
   return `${local.groups.map((g) => g.join(" ")).join(" | ")} ; ${leftover}`;
 }
 
-function dragSource(el, card) {
-  el.addEventListener("dragstart", (event) => {
-    event.dataTransfer.setData("text/plain", card);
-    event.dataTransfer.effectAllowed = "move";
+/** Where among a group's cards a card dropped at x goes: before the first card whose middle
+ * is right of x. */
+function dropIndex(target, x, card) {
+  const cards = [...target.querySelectorAll(".slot-cards .card[data-card]")]
+    .filter((el) => el.dataset.card !== card);
+  const at = cards.findIndex((el) => {
+    const box = el.getBoundingClientRect();
+    return x < box.left + box.width / 2;
   });
-  return el;
+  const before = at < 0 ? null : cards[at].dataset.card;
+  const group = local.groups[Number(target.dataset.slot)];
+  return before === null ? null : group.indexOf(before);
 }
 
-function dropTarget(el, slot, redraw) {
-  el.addEventListener("dragover", (event) => { event.preventDefault(); el.classList.add("over"); });
-  el.addEventListener("dragleave", () => el.classList.remove("over"));
-  el.addEventListener("drop", (event) => {
-    event.preventDefault();
-    el.classList.remove("over");
-    const card = event.dataTransfer.getData("text/plain");
-    if (card) {
-      place(card, slot);
-      redraw();
-    }
+function pickUp(el, card, redraw) {
+  return draggable(el, (target, x) => {
+    if (!target) return;
+    if (target.dataset.drop === "hand") place(card, null);
+    else place(card, Number(target.dataset.slot), dropIndex(target, x, card));
+    redraw();
   });
-  return el;
+}
+
+function onKey(event, redraw) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const focused = event.target.closest?.("[data-card]")?.dataset.card;
+  const card = local.selected || focused;
+  if (!card) return;
+  if (/^[1-4]$/.test(event.key)) place(card, Number(event.key) - 1);
+  else if (event.key === "0" || event.key === "Backspace" || event.key === "Delete") place(card, null);
+  else if (event.key === "Escape") local.selected = null;
+  else return;
+  event.preventDefault();
+  local.focus = "first-loose";
+  redraw();
 }
 
 function arrange(msg, ctx) {
   const hand = msg.view.hand;
   resetFor(hand);
-  if (ctx.hint && !local.suggested) {
-    const [text] = Object.keys(ctx.hint);
-    if (text) layOut(text, hand);
-    local.suggested = text;
+  const suggestion = ctx.hint ? Object.keys(ctx.hint)[0] : null;
+  if (suggestion && local.awaiting) {
+    layOut(suggestion, hand);
+    local.awaiting = false;
   }
-  if (!ctx.hint) local.suggested = null;
   const used = placed();
   const loose = hand.filter((card) => !used.has(card));
-  const full = local.groups.every((g) => g.length === 3);
+  const full = local.groups.every((g) => g.length === GROUP_SIZE);
   const problem = full ? orderProblem(local.groups) : null;
   const redraw = ctx.redraw;
+  const select = (card) => {
+    local.selected = local.selected === card ? null : card;
+    local.message = null;
+    local.focus = card;
+    redraw();
+  };
 
-  const handRow = dropTarget(h("div.hand.loose", { "aria-label": "cards not in a group" },
-    loose.map((card) => dragSource(suitCard(card, {
-      selected: local.selected === card, draggable: true,
-      onclick: () => { local.selected = local.selected === card ? null : card; redraw(); },
-    }), card))), null, redraw);
+  const handRow = h("div.hand.loose", {
+    "aria-label": "cards not in a group",
+    dataset: { drop: "hand" },
+    // A tap on the hand's free space takes a selected placed card back.
+    onclick: (event) => {
+      if (event.target.closest("button.card") || !local.selected || groupOf(local.selected) < 0) return;
+      place(local.selected, null);
+      redraw();
+    },
+  }, loose.map((card) => pickUp(suitCard(card, {
+    selected: local.selected === card,
+    state: local.selected === card ? "selected" : "",
+    onclick: () => select(card),
+  }), card, redraw)));
 
   const slots = local.groups.map((group, slot) => {
     const info = groupInfo(group);
-    const box = h("div.group-slot", {
-      class: `group-slot${local.selected && group.length < 3 ? " ready" : ""}`,
-      dataset: { slot: String(slot) },
-      onclick: (event) => {
-        // A placed card's own click takes it back; an empty place takes the selected card.
-        if (event.target.closest("button.card") || !local.selected) return;
+    const open = GROUP_SIZE - group.length;
+    const target = Boolean(local.selected) && groupOf(local.selected) !== slot;
+    return h("div.group-slot", {
+      class: `group-slot${target && open ? " ready" : ""}`,
+      dataset: { slot: String(slot), drop: "group" },
+      role: "group",
+      "aria-label": `Group ${slot + 1}${info ? `, ${info.label}` : `, ${open} more to place`}`,
+      // The whole box takes the selected card: a tap on a card already here places the
+      // selected one beside it rather than taking that card out.
+      onclick: () => {
+        if (!local.selected) return;
         place(local.selected, slot);
         redraw();
       },
     },
-    h("div.slot-head", {}, h("span.slot-number", { text: `Group ${slot + 1}` }),
-      h("span.group-type", { text: info ? info.label : `${3 - group.length} more` })),
-    h("div.slot-cards", {}, group.map((card) => dragSource(suitCard(card, {
-      draggable: true, small: false,
-      onclick: (event) => { event.stopPropagation(); place(card, null); redraw(); },
-    }), card)),
-    Array.from({ length: 3 - group.length }, () => h("div.card.empty.place"))));
-    return dropTarget(box, slot, redraw);
+    h("div.slot-head", {},
+      h("span.slot-number", { text: `Group ${slot + 1}` }),
+      h("span.group-type", { text: info ? info.label : `${open} more` })),
+    h("div.slot-cards", {},
+      group.map((card, index) => pickUp(suitCard(card, {
+        selected: local.selected === card,
+        state: `in group ${slot + 1}${local.selected === card ? ", selected" : ""}`,
+        onclick: (event) => {
+          event.stopPropagation();
+          if (local.selected && local.selected !== card) place(local.selected, slot, index);
+          else if (local.selected === card) place(card, null);
+          else local.selected = card;
+          local.focus = card;
+          redraw();
+        },
+      }), card, redraw)),
+      Array.from({ length: open }, () => h("div.card.empty.place", { "aria-hidden": "true" }))));
   });
 
-  const reason = !full
-    ? `Place ${12 - used.size} more card${12 - used.size === 1 ? "" : "s"}; the one left over stays out.`
-    : problem || `Ready: ${cardLabel(loose[0])} stays out.`;
+  const left = 12 - used.size;
+  const reason = local.message
+    || (!full ? `Place ${left} more card${left === 1 ? "" : "s"}; the one left over stays out.`
+      : problem || `Ready: ${cardLabel(loose[0])} stays out.`);
   const byStrength = () => {
     local.groups.sort((a, b) => (groupInfo(b)?.strength ?? -1) - (groupInfo(a)?.strength ?? -1));
     redraw();
   };
-  return h("div.arrange", {},
-    h("div.label", { text: "Your hand — click a card, then a group (or drag it); click a placed card to take it back" }),
+  const placeForMe = () => {
+    if (suggestion) layOut(suggestion, hand);
+    else {
+      local.awaiting = true;
+      ctx.askHint();
+    }
+    redraw();
+  };
+  const guide = local.selected
+    ? `Now tap a group (or press 1–4) for ${cardName(local.selected)}.`
+    : "Tap a card, then a group — or drag it. Tap a placed card to move it; tap it again to take it back.";
+  return h("div.arrange", { onkeydown: (event) => onKey(event, redraw) },
+    h("div.label", { text: "Your hand" }),
+    h("p.guide", { text: guide, "aria-live": "polite" }),
     handRow,
     h("div.slots", {}, slots),
-    h("div.order-check", { class: `order-check ${full && !problem ? "good" : problem ? "bad" : ""}`, text: reason }),
+    h("div.order-check", {
+      class: `order-check ${local.message || problem ? "bad" : full ? "good" : ""}`, text: reason,
+    }),
     h("div.actions", {},
-      ctx.askHint ? h("button.suggest", { type: "button", text: "Suggest", onclick: ctx.askHint,
-        title: "lay out the advisor's grouping" }) : null,
-      h("button", { type: "button", text: "Order strongest first", disabled: !full || !problem, onclick: byStrength }),
-      h("button", { type: "button", text: "Clear", onclick: () => { local.groups = [[], [], [], []]; redraw(); } }),
+      ctx.askHint ? h("button.suggest", {
+        type: "button", text: "Place for me", onclick: placeForMe,
+        title: "lay out the advisor's grouping",
+      }) : null,
+      suggestion ? h("span.hint-label", { text: ctx.hint[suggestion] }) : null,
+      problem ? h("button.order", { type: "button", text: "Order strongest first", onclick: byStrength }) : null,
+      h("button", {
+        type: "button", text: "Clear", disabled: !used.size,
+        onclick: () => { local.groups = [[], [], [], []]; local.selected = null; redraw(); },
+      }),
       h("button.primary.commit", {
         type: "button", text: "Commit", disabled: !full || Boolean(problem),
         onclick: () => ctx.send(groupingText(hand)),
       })));
 }
 
+/** Groups written "Kd Qd Jd | … ; 5s" as four small boxes and the card left out. */
+function groupsRow(text, small) {
+  const [groupsText, leftover] = text.split(";");
+  return h("div.slots", { class: `slots${small ? " compact" : ""}` }, groupsText.split("|").map((g, i) => {
+    const cards = g.trim().split(/\s+/);
+    const info = groupInfo(cards);
+    return h("div.group-slot", {}, h("div.slot-head", {},
+      h("span.slot-number", { text: `Group ${i + 1}` }), h("span.group-type", { text: info?.label })),
+    h("div.slot-cards", {}, cards.map((c) => suitCard(c, { small }))));
+  }), leftover ? h("div.leftover", {}, h("span.muted", { text: "Out of play" }),
+    suitCard(leftover.trim(), { small, dim: true, state: "out of play" })) : null);
+}
+
 function committedView(msg) {
-  const mine = msg.view.grouping;
-  const [groupsText, leftover] = mine.split(";");
   return h("div.arrange.done", {},
     h("div.label", { text: "Your groups (committed)" }),
-    h("div.slots", {}, groupsText.split("|").map((g, i) => {
-      const cards = g.trim().split(/\s+/);
-      const info = groupInfo(cards);
-      return h("div.group-slot", {}, h("div.slot-head", {},
-        h("span.slot-number", { text: `Group ${i + 1}` }), h("span.group-type", { text: info?.label })),
-      h("div.slot-cards", {}, cards.map((c) => suitCard(c))));
-    })),
-    h("div.muted", { text: `Out of play: ${cardLabel(leftover.trim())}` }));
+    groupsRow(msg.view.grouping, false));
+}
+
+/** Every seat's hand, or its groups once committed: a replay's frames. */
+function allHands(msg) {
+  const view = msg.view;
+  const groupings = view.groupings || [];
+  return h("div.all-hands", {}, view.hands.map((hand, seat) => {
+    const grouping = groupings[seat];
+    return h("div.player-area.seat-hand", { dataset: { seat: String(seat) } },
+      h("div.player-head", {},
+        h("span.name", { text: seatLabel(msg, seat) }),
+        h("span.muted", { text: grouping ? "committed these groups" : "still grouping these cards" })),
+      grouping ? groupsRow(grouping, true)
+        : h("div.hand.compact", {}, hand.map((card) => suitCard(card, { small: true }))));
+  }));
+}
+
+/** Once the game is over: the card each seat left out of the last round, the only ones the
+ * reveal did not show. */
+function leftOut(msg) {
+  const view = msg.view;
+  const last = (view.rounds || [])[view.rounds.length - 1];
+  if (!last) return null;
+  return h("div.left-out", {},
+    h("span.muted", { text: `Left out of round ${last.round}:` }),
+    view.hands.map((hand, seat) => {
+      const grouped = new Set(last.groups[seat].join(" ").split(" "));
+      const out = hand.filter((card) => !grouped.has(card));
+      return h("span.left-out-seat", { dataset: { seat: String(seat) } },
+        h("span", { text: seatLabel(msg, seat) }),
+        out.map((card) => suitCard(card, { small: true, state: "left out" })));
+    }));
 }
 
 function reveal(msg, round, step) {
@@ -200,6 +325,16 @@ function scoreboard(msg) {
     view.committed ? h("span.muted", { text: view.committed[seat] ? " · committed" : " · grouping" }) : null)));
 }
 
+/** The focus a redraw would lose: the card (or button) that had it, found again by key. */
+function focusKey(board) {
+  if (local.focus === "first-loose") return ".hand.loose .card";
+  if (local.focus) return `.arrange [data-card="${local.focus}"]`;
+  const active = document.activeElement;
+  if (!active || !board.contains(active)) return null;
+  if (active.dataset.card) return `.arrange [data-card="${active.dataset.card}"]`;
+  return active.className ? `.arrange button.${active.className.trim().split(/\s+/).join(".")}` : null;
+}
+
 export function render(board, msg, ctx) {
   const view = msg.view;
   const finished = view.rounds || [];
@@ -221,19 +356,21 @@ export function render(board, msg, ctx) {
     local.revealing = showing;
   }
   const latest = finished[finished.length - 1];
-  const shown = local.revealing && local.revealing.round.round === latest?.round
+  const shown = !ctx.still && local.revealing && local.revealing.round.round === latest?.round
     ? local.revealing : latest ? { round: latest, step: 4 } : null;
   const revealBox = shown ? reveal(msg, shown.round, shown.step) : null;
   let play = null;
-  if (view.hand && view.outcome === null) {
+  if (view.hands && view.outcome) play = leftOut(msg);
+  else if (view.hands && ctx.still) play = allHands(msg);
+  else if (view.hand && view.outcome === null) {
     play = view.grouping ? committedView(msg) : ctx.interactive ? arrange(msg, ctx) : null;
   }
+  const focus = focusKey(board);
+  local.focus = null;
+  // The result and the ranking are the room's end panel (or the replay's caption).
   fill(board,
     scoreboard(msg),
-    revealBox,
-    view.outcome && msg.result ? h("div.banner", { text: msg.result }) : null,
-    view.ranking && view.ranking.length ? h("ol.ranking", {},
-      view.ranking.map((seat) => h("li", { text: `${seatLabel(msg, seat)} — ${view.scores[seat]} point${view.scores[seat] === 1 ? "" : "s"}` })))
-      : null,
-    play);
+    // While a round is being arranged its hands come first; once over, the reveal.
+    ctx.still && !view.outcome ? [play, revealBox] : [revealBox, play]);
+  if (focus) board.querySelector(focus)?.focus({ preventScroll: true });
 }

@@ -1,8 +1,10 @@
-// Crossroads: two trails and the shared layout. Your trail is at the bottom; pick a raised
-// card, then the end of your trail where it goes (or drag it there).
+// Crossroads: two trails and the shared layout. Your trail is at the bottom; tap a raised
+// card, then the end of your trail where it goes (or drag it there, or type `BR`).
 
 import { fill, h } from "./dom.js";
-import { choice, drawLayout, drawLine, lastPlaced, selectedLetter } from "./layout.js";
+import {
+  LETTERS, choice, drawLayout, drawLine, hintList, lastPlaced, selectedLetter, typedMove,
+} from "./layout.js";
 import { seatLabel } from "./seats.js";
 
 function trailPanel(msg, seat, opts) {
@@ -37,12 +39,15 @@ export function render(board, msg, ctx) {
   fill(board,
     h("div.round-info", {},
       h("span", { text: view.rounds > 1 ? `Round ${view.round} of ${view.rounds}` : "One round" }),
-      ctx.interactive ? h("span.muted", {
-        text: selected ? `Now click an end of your trail for ${selected}.` : "Pick a raised card.",
+      ctx.interactive ? h("span.guide", {
+        text: selected ? `Now tap an end of your trail for ${view.layout[LETTERS.indexOf(selected)]}.`
+          : "Tap a raised card, then an end of your trail.",
       }) : null),
     trailPanel(msg, top, { interactive: false }),
     drawLayout(view, {
-      interactive: ctx.interactive, legal, hint: ctx.hint, selected, onPick: pick,
+      interactive: ctx.interactive, legal, selected, onPick: pick, send: ctx.send,
     }),
-    trailPanel(msg, bottom, mine));
+    trailPanel(msg, bottom, mine),
+    ctx.interactive ? hintList(view, ctx.hint, pick) : null,
+    ctx.interactive ? typedMove(ctx.send, view.trails[bottom].length ? "BR" : "B") : null);
 }

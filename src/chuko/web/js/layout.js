@@ -1,8 +1,9 @@
 // What Crossroads and Caravan share on screen: the 4×3 layout with the available cards
-// raised, and a line of cards (a trail, the caravan) whose two ends take the chosen card by
-// click or drop. Moves are built as text (`B`, `BR`, `FL*`) and checked against `legal`.
+// raised, and a line of cards (a trail, the caravan) whose ends take the chosen card. Tap a
+// card, then an end (or drag the card there); or type the move (`B`, `BR`, `FL*`). Moves
+// are built as text and checked by the server, which says why one is refused.
 
-import { backCard, emptySlot, numberCard } from "./cards.js";
+import { backCard, draggable, emptySlot, numberCard } from "./cards.js";
 import { h } from "./dom.js";
 
 export const LETTERS = "ABCDEFGHIJKL";
@@ -18,17 +19,30 @@ export function selectedLetter(msg) {
   return choice.letter;
 }
 
-/** Hint labels for the moves of one card, as "L +1 · R 0". */
-function hintText(letter, hint) {
-  if (!hint) return null;
-  const parts = Object.entries(hint)
-    .filter(([move]) => move[0] === letter)
-    .map(([move, label]) => `${move.slice(1) || "start"} ${label}`);
-  return parts.length ? parts.join(" · ") : null;
+const END_WORDS = { L: "left end", R: "right end" };
+
+/** Where a move puts its card, in words: "at the left end, face down", "to start". */
+export function placeWords(move) {
+  const end = END_WORDS[move[1]];
+  if (!end) return "to start";
+  return `at the ${end}${move.endsWith("*") ? ", face down (bridge)" : ""}`;
+}
+
+/** A move in words: "14 at the left end". */
+export function moveWords(move, view) {
+  const card = view.layout[LETTERS.indexOf(move[0])];
+  return `${card ?? move[0]} ${placeWords(move)}`;
+}
+
+/** Sends the card `letter` to whichever end it is dropped on. */
+function dropOnEnd(letter, send) {
+  return (target) => {
+    if (target && target.dataset.move !== undefined) send(`${letter}${target.dataset.move}`);
+  };
 }
 
 /**
- * The layout. opts: {interactive, legal, hint, selected, onPick(letter)}; a card is raised
+ * The layout. opts: {interactive, legal, selected, onPick(letter), send}; a card is raised
  * when it is available, marked playable when some legal move takes it.
  */
 export function drawLayout(view, opts) {
@@ -42,63 +56,53 @@ export function drawLayout(view, opts) {
       if (card === null || card === undefined) return emptySlot(letter);
       const takeable = opts.interactive && available.has(letter);
       const usable = legal.some((m) => m[0] === letter);
+      const selected = opts.selected === letter;
       const face = numberCard(card, {
         label: letter,
         raised: available.has(letter),
         playable: opts.interactive && usable,
-        selected: opts.selected === letter,
+        selected: takeable ? selected : undefined,
         dim: !available.has(letter),
+        state: available.has(letter) ? "available" : "",
         onclick: takeable ? () => opts.onPick(letter) : undefined,
-        draggable: takeable,
         data: { pos: letter },
       });
-      if (takeable) {
-        face.addEventListener("dragstart", (event) => {
-          event.dataTransfer.setData("text/plain", letter);
-          event.dataTransfer.effectAllowed = "move";
-        });
-      }
-      const note = available.has(letter) ? hintText(letter, opts.hint) : null;
-      return h("div.layout-cell", {}, face, note ? h("span.hint-label", { text: note }) : null);
+      if (takeable) draggable(face, dropOnEnd(letter, opts.send));
+      return h("div.layout-cell", {}, face);
     })));
-  return h("div.layout", { "aria-label": "layout" }, rows);
+  return h("div.layout", { role: "group", "aria-label": "layout" }, rows);
 }
 
 /**
- * A place at one end of a line (`end` is "L", "R", or "" for the first card). It takes the
- * selected card on click, or a dragged card on drop, when the move is legal.
- * opts: {interactive, legal, selected, suffix, send, hint}.
+ * A place at one end of a line. `move` is what it adds to the card's letter: "L", "R",
+ * "L*", "R*", or "" for the first card. It takes the selected card on a tap, or a card
+ * dropped on it. opts: {interactive, legal, selected, send, hint}.
  */
-function endZone(end, opts) {
-  const label = { L: "◀ left end", R: "right end ▶", "": "start here" }[end];
-  const moveFor = (letter) => `${letter}${end}${end ? opts.suffix || "" : ""}`;
+function endZone(move, opts) {
+  const bridge = move.endsWith("*");
+  const label = move ? `${bridge ? "bridge" : END_WORDS[move[0]]}` : "start here";
+  const arrow = { L: "◀ ", R: "" }[move[0]] || "";
+  const after = move[0] === "R" ? " ▶" : "";
   // Legal ends light up; another end still sends its move, so the server says why not.
   const armed = Boolean(opts.interactive && opts.selected);
-  const ready = armed && opts.legal.includes(moveFor(opts.selected));
-  const hintLabel = armed && opts.hint ? opts.hint[moveFor(opts.selected)] : null;
-  const zone = h("button.end-zone", {
+  const full = armed ? `${opts.selected}${move}` : null;
+  const ready = armed && opts.legal.includes(full);
+  const hintLabel = armed && opts.hint ? opts.hint[full] : null;
+  return h("button.end-zone", {
     type: "button",
-    class: `end-zone${ready ? " ready" : ""}${armed && !ready ? " blocked" : ""}`,
+    class: `end-zone${ready ? " ready" : ""}${armed && !ready ? " blocked" : ""}${bridge ? " bridge" : ""}`,
     disabled: !armed,
-    dataset: { end: end || "start" },
-    title: armed ? `play ${moveFor(opts.selected)}` : label,
-    onclick: () => armed && opts.send(moveFor(opts.selected)),
-  }, h("span", { text: label }), hintLabel ? h("span.hint-label", { text: hintLabel }) : null);
-  if (opts.interactive) {
-    zone.addEventListener("dragover", (event) => {
-      event.preventDefault();
-      zone.classList.add("over");
-    });
-    zone.addEventListener("dragleave", () => zone.classList.remove("over"));
-    zone.addEventListener("drop", (event) => {
-      event.preventDefault();
-      zone.classList.remove("over");
-      // The server refuses an illegal drop with its reason: send whatever was dropped.
-      const letter = event.dataTransfer.getData("text/plain");
-      if (LETTERS.includes(letter) && letter) opts.send(moveFor(letter));
-    });
-  }
-  return zone;
+    dataset: { end: move || "start", move, drop: "end" },
+    "aria-label": armed ? `put ${opts.selected} ${placeWords(full)}` : label,
+    title: armed ? `put ${opts.selected} ${placeWords(full)}` : label,
+    onclick: () => armed && opts.send(full),
+  }, h("span", { text: `${arrow}${label}${after}` }), hintLabel ? h("span.hint-label", { text: hintLabel }) : null);
+}
+
+/** One end of a line: face up, and below it a bridge where one may be laid. */
+function endColumn(end, opts) {
+  if (!opts.bridges) return endZone(end, opts);
+  return h("div.end-column", {}, endZone(end, opts), endZone(`${end}*`, opts));
 }
 
 /**
@@ -120,22 +124,53 @@ export function lastPlaced(view, seat = null) {
 }
 
 /**
- * A line of pieces ({card, face_up}) with its two ends as targets when `opts.interactive`.
- * An empty line shows one target for the first card. `opts.fresh` ("L" or "R") marks the
- * card the last move put there.
+ * A line of pieces ({card, face_up}) with its ends as targets when `opts.interactive`
+ * (`opts.bridges`: each end also takes a bridge). An empty line shows one target for the
+ * first card. `opts.fresh` ("L" or "R") marks the card the last move put there.
  */
 export function drawLine(pieces, opts) {
   const freshIndex = { L: 0, R: pieces.length - 1 }[opts.fresh];
   const cards = pieces.map((piece, index) => (piece.face_up === false
-    ? backCard({ title: `bridge (${piece.card}, face down)`, data: { card: String(piece.card) },
+    ? backCard({ title: `bridge: ${piece.card}, face down`, data: { card: String(piece.card) },
       fresh: index === freshIndex })
-    : numberCard(piece.card, { fresh: index === freshIndex })));
+    : numberCard(piece.card, { fresh: index === freshIndex, state: index === freshIndex ? "just placed" : "" })));
   const showEnds = opts.interactive;
   if (!pieces.length) {
     return h("div.line.empty", {}, showEnds ? endZone("", opts) : h("span.muted", { text: opts.emptyText || "no cards yet" }));
   }
   return h("div.line", {},
-    showEnds ? endZone("L", opts) : null,
+    showEnds ? endColumn("L", opts) : null,
     h("div.line-cards", {}, cards),
-    showEnds ? endZone("R", opts) : null);
+    showEnds ? endColumn("R", opts) : null);
+}
+
+/**
+ * The adviser's word on each move, as sent ("keeps a 1-point lead"), beside the move in
+ * words; a tap on a row picks its card. Null without a hint.
+ */
+export function hintList(view, hint, onPick) {
+  const entries = Object.entries(hint || {});
+  if (!entries.length) return null;
+  return h("div.hint-list", { role: "list", "aria-label": "hints" },
+    h("div.label", { text: "Hint: each move" }),
+    entries.map(([move, label]) => h("button.hint-row", {
+      type: "button", role: "listitem", dataset: { move }, onclick: () => onPick(move[0]),
+    }, h("span.hint-move", { text: moveWords(move, view) }), h("span.hint-label", { text: label }))));
+}
+
+/** A box to type a move in its notation (`BR`, `FL*`); the server checks it. */
+export function typedMove(send, example) {
+  const input = h("input.typed-move", {
+    type: "text", name: "move", autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
+    "aria-label": "type a move", placeholder: example, size: 6, maxlength: 8,
+  });
+  const form = h("form.typed", {},
+    h("label", { text: "or type a move" }, input),
+    h("button", { type: "submit", text: "Play" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const move = input.value.trim().toUpperCase();
+    if (move) send(move);
+  });
+  return form;
 }

@@ -1,0 +1,140 @@
+"""Replays as on lichess: every frame drawn in full (a Chuchula replay shows each hand and
+the groups committed so far), a move list in words that jumps to its move, the keyboard
+(← → Home End), bots keep their names; and a Caravan game played with a deliberate losing
+move, whose review marks that move as the first mistake."""
+
+from play_helpers import create_room, room_and_token, version, wait_for_new_version
+
+HAND = 13
+
+
+def open_replay(page, width: int = 1100, height: int = 900):
+    room, token = room_and_token(page)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"/replay/{room}#token={token}")
+    page.locator("#moves .move").first.wait_for()
+    return page.request.get(f"/api/rooms/{room}/replay?token={token}").json()
+
+
+def current(page) -> int:
+    return int(page.locator("#moves .move.current").get_attribute("data-index"))
+
+
+def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
+    page = pages.new()
+    create_room(page, "chuchula", options={"players": 2, "mode": "rounds", "length": 1},
+                seats=[("me",), ("bot", "hard")])
+    page.wait_for_url("**/room/**#token=*")
+    page.locator("button.suggest").click()
+    page.wait_for_function("document.querySelectorAll('.hand.loose .card').length === 1")
+    page.locator("button.commit").click()
+    page.locator("#status.over").wait_for()
+
+    replay = open_replay(page)
+    frames = replay["frames"]
+    moves = len(frames) - 1
+    assert moves == 2  # one commit each
+    # The last frame first, the last move current; the caption is the engine's sentence.
+    assert current(page) == moves
+    assert page.locator("#caption").inner_text() == frames[-1]["caption"]
+    captions = page.locator("#moves .move-caption").all_inner_texts()
+    assert captions == [frame["caption"] for frame in frames]
+    assert any("Hard bot" in caption for caption in captions)  # the bot keeps its name
+
+    page.keyboard.press("Home")
+    page.locator("#counter", has_text="deal").wait_for()
+    assert current(page) == 0
+    hands = page.locator(".all-hands .seat-hand")
+    assert hands.count() == 2
+    assert [hands.nth(i).locator(".card").count() for i in range(2)] == [HAND, HAND]
+    assert hands.locator(".name").all_inner_texts() == ["You", "Hard bot"]
+    shot(page, "replay-chuchula-deal")
+
+    page.keyboard.press("ArrowRight")
+    page.locator("#counter", has_text=f"move 1 of {moves}").wait_for()
+    assert current(page) == 1
+    # Whoever committed first shows four groups and the card left out; the other a hand.
+    assert page.locator(".seat-hand .slots .group-slot").count() == 4
+    assert page.locator(".seat-hand .leftover .card").count() == 1
+    assert page.locator(".seat-hand .hand.compact .card").count() == HAND
+    shot(page, "replay-chuchula-move-1")
+    page.keyboard.press("ArrowLeft")
+    page.locator("#counter", has_text="deal").wait_for()
+    page.keyboard.press("End")
+    page.locator("#counter", has_text=f"move {moves} of {moves}").wait_for()
+    assert page.locator(".reveal-cell").count() == 8
+    assert page.locator(".left-out-seat .card").count() == 2  # the two cards never shown
+
+    page.locator("#moves .move-button").nth(1).click()  # the list jumps too
+    page.locator("#counter", has_text=f"move 1 of {moves}").wait_for()
+    assert page.locator("#review-summary").is_hidden()  # Chuchula has no review
+
+    open_replay(page, 390, 844)
+    page.keyboard.press("Home")
+    page.locator("#counter", has_text="deal").wait_for()
+    assert page.locator(".all-hands .seat-hand .card").count() == 2 * HAND
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "the replay fits a phone's width"
+    shot(page, "replay-chuchula-phone")
+
+
+def hint_rows(page) -> dict[str, str]:
+    page.locator("button.hint").click()
+    page.locator(".hint-row").first.wait_for()
+    rows = page.locator(".hint-row")
+    return {rows.nth(i).get_attribute("data-move"): rows.nth(i).locator(".hint-label").inner_text()
+            for i in range(rows.count())}
+
+
+def play_typed(page, move: str) -> None:
+    before = version(page)
+    page.locator("input.typed-move").fill(move)
+    page.locator("input.typed-move").press("Enter")
+    wait_for_new_version(page, before)
+
+
+def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
+    page = pages.new()
+    blunder = None
+    for _ in range(3):  # a deal lost from the start offers no move to lose it: deal again
+        create_room(page, "caravan", options={"bridges": 3})
+        page.wait_for_url("**/room/**#token=*")
+        page.locator("#status.my-turn").wait_for()
+        played = 0
+        while page.locator("#status.my-turn").count():
+            labels = hint_rows(page)
+            losing = [m for m, label in labels.items() if label == "loses the deal"]
+            if blunder is None and losing and any("winnable" in v for v in labels.values()):
+                move, blunder = losing[0], played + 1
+            else:
+                move = next((m for m, label in labels.items() if label != "loses the deal"),
+                            next(iter(labels)))
+            play_typed(page, move)
+            played += 1
+            page.locator("#status.my-turn, #status.over").first.wait_for()
+        if blunder is not None:
+            break
+    assert blunder is not None, "no deal offered a losing move"
+    page.locator("#status.over").wait_for()
+
+    replay = open_replay(page)
+    review = replay["review"]
+    assert review and len(review) == len(replay["frames"]) - 1
+    first = next(i for i, entry in enumerate(review) if entry["mistake"]) + 1
+    assert first == blunder
+    marked = page.locator("#moves .move.first-mistake")
+    assert marked.count() == 1
+    assert int(marked.get_attribute("data-index")) == blunder
+    assert marked.locator(".mistake-mark").inner_text() == "first mistake"
+    assert "could no longer be won" in marked.locator(".move-verdict").inner_text()
+    verdicts = page.locator("#moves .move-verdict").all_inner_texts()
+    assert verdicts == [entry["text"] for entry in review]
+    page.locator("#review-summary button.jump").click()
+    page.locator("#counter", has_text=f"move {blunder} of").wait_for()
+    assert "could no longer be won" in page.locator("#verdict.mistake").inner_text()
+    assert page.locator(".line-cards .card.fresh").count() == 1  # the move just made
+    shot(page, "replay-caravan-first-mistake")
+    open_replay(page, 390, 844)
+    page.locator("#review-summary button.jump").click()
+    page.locator("#counter", has_text=f"move {blunder} of").wait_for()
+    shot(page, "replay-caravan-first-mistake-phone")
