@@ -4,12 +4,15 @@ and the terminal's generic screens name no game."""
 
 import ast
 import json
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from chuko.cli.main import build_parser, commands
 from chuko.games import descriptor, descriptors, game_ids, rules_text
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "chuko"
@@ -112,3 +115,18 @@ def test_the_terminal_screens_never_import_the_command_line():
         imported += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                      for a in node.names]
         assert not [m for m in imported if m and m.startswith("chuko.cli")], path.name
+
+
+def readme_commands():
+    """Each `chuko …` line of the README's shell examples, as argv (comments and
+    redirections left out)."""
+    readme = (SOURCE.parents[1] / "README.md").read_text()
+    lines = [line for block in re.findall(r"```sh\n(.*?)```", readme, re.S)
+             for line in block.splitlines() if line.startswith("chuko ")]
+    return [shlex.split(line.split(" <")[0], comments=True)[1:] for line in lines]
+
+
+@pytest.mark.parametrize("argv", readme_commands(), ids=" ".join)
+def test_every_readme_command_is_one_the_parser_takes(argv):
+    args = build_parser(argv, commands()).parse_args(argv)  # argparse exits on a bad flag
+    assert args.verb == argv[0]
