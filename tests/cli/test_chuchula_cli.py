@@ -1,6 +1,7 @@
 """`chuko advise chuchula` and `chuko simulate chuchula` from the command line."""
 
 import json
+import re
 
 import pytest
 
@@ -38,7 +39,8 @@ def test_advise_prints_four_groups_a_leftover_and_expected_points_as_json(chuko)
 def test_advise_in_words_and_with_game_and_verb_swapped(chuko):
     status, out, _ = chuko("chuchula", "advise", "--hand", HAND, "--players", "3")
     assert status == 0 and "Group 1:" in out and "Left out:" in out
-    assert "Expected points" in out and "against 2 opponent(s)" in out
+    assert "Expected points" in out and "against 2 opponents" in out
+    assert not re.search(r"\b(?:10|[2-9AKQJT])[shdc]\b", out)  # cards only as A♠, 10♥
 
 
 @pytest.mark.parametrize(

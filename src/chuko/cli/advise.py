@@ -15,6 +15,7 @@ from chuko.console import console
 from chuko.core.deck52 import cards_text, parse_cards
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json
+from chuko.core.words import count
 from chuko.games.chuchula import Game, group_type
 from chuko.solvers.chuchula_advisor import Advice, advise, check_hand
 
@@ -42,10 +43,8 @@ def _describe(advice: Advice, players: int) -> str:
         cards = " ".join(c.symbol_text for c in group)
         lines.append(f"Group {number}: {cards:<12} {group_type(group).label:<16} {points:.3f}")
     lines.append(f"Left out: {advice.grouping.leftover.symbol_text}")
-    lines.append(
-        f"Expected points: {advice.total:.3f} of 4 against {players - 1} opponent(s)"
-        f"   ({advice.grouping})"
-    )
+    lines.append(f"Expected points: {advice.total:.3f} of 4 against "
+                 f"{count(players - 1, 'opponent')}")
     return "\n".join(lines)
 
 

@@ -198,7 +198,7 @@ class ChuchulaSession(Session[State]):
         advice = self.advice(seat)
         if advice is not None:  # the confirmation shows the groups taken
             self.groups[:] = self.game.parse_move(next(iter(advice["values"]))).groups
-            console.print(advice["note"])
+            console.print(advice.get("note", "The advisor's grouping:"))
 
     def try_whole(self, text: str) -> None:
         try:
