@@ -115,6 +115,11 @@ def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
     page.keyboard.press("0")  # nothing selected: the focused loose card stays loose
     assert loose.count() == 9
 
+    # A group dragged by its head swaps places with another.
+    page.locator(".group-slot[data-slot='1'] .slot-head").drag_to(
+        page.locator(".group-slot[data-slot='0']"))
+    assert group_cards(page, 0) == [card, following] and group_cards(page, 1) == []
+
     page.locator("button.suggest", has_text="Place for me").click()
     page.locator(".arrange .actions .hint-label").wait_for()
     page.wait_for_function("document.querySelectorAll('.hand.loose .card').length === 1")

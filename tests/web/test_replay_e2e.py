@@ -133,6 +133,10 @@ def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
     page.locator("#counter", has_text=f"move {blunder} of").wait_for()
     assert "could no longer be won" in page.locator("#verdict.mistake").inner_text()
     assert page.locator(".line-cards .card.fresh").count() == 1  # the move just made
+    # The game is over: its bridges show their numbers, marked as bridges.
+    assert page.locator(".line-cards .card.back").count() == 0
+    assert page.locator(".line-cards .card.bridge").count() == sum(
+        not piece["face_up"] for piece in replay["frames"][blunder]["view"]["caravan"])
     shot(page, "replay-caravan-first-mistake")
     open_replay(page, 390, 844)
     page.locator("#review-summary button.jump").click()

@@ -29,7 +29,7 @@ export function render(board, msg, ctx) {
         left > 0 ? h("span.muted", { text: `${left} bridge${left === 1 ? "" : "s"} left` }) : null),
       drawLine(view.caravan, {
         interactive: ctx.interactive, legal, selected, send: ctx.send, hint: ctx.hint,
-        bridges: left > 0 && view.caravan.length > 0, emptyText: "no cards yet", fresh: lastPlaced(view),
+        bridges: left > 0 && view.caravan.length > 0, reveal: Boolean(ctx.still), emptyText: "no cards yet", fresh: lastPlaced(view),
       })),
     ctx.interactive ? h("p.guide.help", {
       text: selected

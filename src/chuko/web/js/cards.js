@@ -41,8 +41,9 @@ function cardAttrs(opts, name) {
 }
 
 /**
- * A face-up number card. opts: {label, raised, playable, selected, fresh, small, dim, title,
- * state (words added to its name: "available"), onclick, data}.
+ * A face-up number card. opts: {label, raised, playable, selected, fresh, small, dim, bridge
+ * (a face-down card shown after the game), title, state (words added to its name:
+ * "available"), onclick, data}.
  */
 export function numberCard(n, opts = {}) {
   const factors = primeFactors(n);
@@ -53,6 +54,7 @@ export function numberCard(n, opts = {}) {
   if (opts.small) classes.push("small");
   if (opts.dim) classes.push("dim");
   if (opts.fresh) classes.push("fresh");
+  if (opts.bridge) classes.push("bridge");
   const card = h(`${opts.onclick ? "button" : "div"}.${classes.join(".")}`, {
     ...cardAttrs(opts, numberName(n)),
     title: opts.title || numberName(n),

@@ -1,9 +1,10 @@
 // Chuchula: arrange the hand into four groups. Tap a card, then anywhere in a group's box;
-// or drag it there (mouse or finger), or within a group to change its place. A tapped placed
-// card can be moved to another group; tapped again it goes back to the hand. "Place for me"
-// lays out the advisor's grouping (the screen's hint). Keys: Enter or Space picks a card,
-// 1–4 puts it in that group, 0 sends it back. When a round ends its groups are revealed
-// position by position; a replay shows every hand and the groups committed so far.
+// or drag it there (mouse or finger), or within a group to change its place; a group dragged
+// by its head swaps with another. A tapped placed card can be moved to another group; tapped
+// again it goes back to the hand. "Place for me" lays out the advisor's grouping (the
+// screen's hint). Keys: Enter or Space picks a card, 1–4 puts it in that group, 0 sends it
+// back. When a round ends its groups are revealed position by position; a replay shows every
+// hand and the groups committed so far.
 
 import { cardLabel, cardName, draggable, parseCard, suitCard } from "./cards.js";
 import { fill, h } from "./dom.js";
@@ -110,6 +111,17 @@ function pickUp(el, card, redraw) {
   });
 }
 
+/** A group's head dragged onto another group swaps the two (the order is the player's). */
+function moveGroup(head, slot, redraw) {
+  return draggable(head, (target) => {
+    const other = target && target.dataset.drop === "group" ? Number(target.dataset.slot) : slot;
+    if (other === slot) return;
+    [local.groups[slot], local.groups[other]] = [local.groups[other], local.groups[slot]];
+    local.message = null;
+    redraw();
+  });
+}
+
 function onKey(event, redraw) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const focused = event.target.closest?.("[data-card]")?.dataset.card;
@@ -176,9 +188,9 @@ function arrange(msg, ctx) {
         redraw();
       },
     },
-    h("div.slot-head", {},
-      h("span.slot-number", { text: `Group ${slot + 1}` }),
-      h("span.group-type", { text: info ? info.label : `${open} more` })),
+    moveGroup(h("div.slot-head", { title: "drag to swap this group with another" },
+      h("span.slot-number", { text: `⠿ Group ${slot + 1}` }),
+      h("span.group-type", { text: info ? info.label : `${open} more` })), slot, redraw),
     h("div.slot-cards", {},
       group.map((card, index) => pickUp(suitCard(card, {
         selected: local.selected === card,

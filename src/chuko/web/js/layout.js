@@ -125,15 +125,21 @@ export function lastPlaced(view, seat = null) {
 
 /**
  * A line of pieces ({card, face_up}) with its ends as targets when `opts.interactive`
- * (`opts.bridges`: each end also takes a bridge). An empty line shows one target for the
+ * (`opts.bridges`: each end also takes a bridge; `opts.reveal`: bridges shown face up). An empty line shows one target for the
  * first card. `opts.fresh` ("L" or "R") marks the card the last move put there.
  */
 export function drawLine(pieces, opts) {
   const freshIndex = { L: 0, R: pieces.length - 1 }[opts.fresh];
-  const cards = pieces.map((piece, index) => (piece.face_up === false
-    ? backCard({ title: `bridge: ${piece.card}, face down`, data: { card: String(piece.card) },
-      fresh: index === freshIndex })
-    : numberCard(piece.card, { fresh: index === freshIndex, state: index === freshIndex ? "just placed" : "" })));
+  const cards = pieces.map((piece, index) => {
+    const fresh = index === freshIndex;
+    const state = [piece.face_up === false ? "bridge, face down" : "", fresh ? "just placed" : ""]
+      .filter(Boolean).join(", ");
+    // A replay (`opts.reveal`) turns the bridges up, marked as bridges.
+    if (piece.face_up === false && !opts.reveal) {
+      return backCard({ title: `bridge: ${piece.card}, face down`, data: { card: String(piece.card) }, fresh });
+    }
+    return numberCard(piece.card, { fresh, state, bridge: piece.face_up === false });
+  });
   const showEnds = opts.interactive;
   if (!pieces.length) {
     return h("div.line.empty", {}, showEnds ? endZone("", opts) : h("span.muted", { text: opts.emptyText || "no cards yet" }));
