@@ -4,6 +4,7 @@ play, and four players on a phone."""
 
 from play_helpers import (
     assert_shows_the_result,
+    chips,
     create_room,
     snapshot,
     version,
@@ -82,6 +83,14 @@ def test_chuko_whole_game_against_bots_ends_with_every_hand_shown(pages, shot):
     page.wait_for_function("n => document.querySelectorAll('#log .log-line').length === n",
                            arg=len(log))
     assert page.locator("#log .log-line").all_inner_texts() == log
+
+    # A rematch against bots starts at once, with the same seats.
+    room = page.url.split("/")[4].split("#")[0]
+    names = chips(page)
+    page.locator("button.rematch").click()
+    page.wait_for_url(lambda url: "/room/" in url and f"/{room}" not in url)
+    page.locator("#status.playing, #status.my-turn").first.wait_for()
+    assert chips(page) == names and page.locator(".hand .card").count() == 3
 
 
 def test_chuko_plays_from_the_keyboard_alone(pages):
