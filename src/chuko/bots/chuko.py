@@ -1,9 +1,10 @@
 """Chükö bots. Each sees only its seat's view (ruling K6) and the legal moves.
 
 - `random` picks any legal move.
-- `easy` follows the rule text's advice: keep cards with several prime factors, put
-  pressure on the next player with cards few others can follow, and reset on purpose
-  when the next player is down to one card and a reset puts a harder card on top.
+- `easy` follows the rule text's advice: keep the cards that fit on many top cards and
+  shed the awkward ones first, put a card on top that the next player is unlikely to
+  follow once their hand is small, and reset on purpose when the next player is down to
+  one card and a reset puts a harder card on top.
 - `hard` is determinized Monte Carlo search: each simulation deals the cards it cannot
   see at random, consistently with its view (`games.chuko.sampler`), tries a move chosen
   by UCB1 and plays the game out with a fast greedy policy; the move with the best win
@@ -29,9 +30,13 @@ from chuko.games.chuko import Game, Move, State, may_follow, sampler
 
 from . import Bot, RandomBot, refuse_options
 
-# How much holding on to a card that fits on many top cards is worth, against the pressure
-# it puts on the next player once played (rule text: "keep cards with several factors").
-KEEP = 0.5
+# How much keeping a card that fits on many top cards is worth, against the chance that the
+# next player can follow the card played (rule text: "keep cards with several factors").
+# Above 1: while the next player holds several cards they can follow almost anything, so
+# what decides the game is whether the bot can still follow at its own next turn. A weight
+# below 1 lost to random play on the `primes` pack, where following means going lower: it
+# shed the low cards first and was left with high ones that only a reset could place.
+KEEP = 2.0
 # A deliberate reset must put a card on top that this much fewer unseen cards may follow.
 RESET_GAIN = 0.2
 
@@ -51,19 +56,35 @@ def unseen_cards(view: dict[str, Any]) -> list[int]:
     return list((+cards).elements())
 
 
-def pressure(card: int, unseen: list[int]) -> float:
-    """Share of the unseen cards that may follow `card` once it is on top (K1)."""
-    if not unseen:
-        return 0.0
-    return sum(may_follow(c, card) for c in unseen) / len(unseen)
+def follow_chance(card: int, unseen: list[int], hand_size: int) -> float:
+    """Chance that a hand of `hand_size` cards dealt from the unseen cards holds one that
+    may follow `card` once it is on top (K1): one minus the chance that every card of the
+    hand is among those that may not (drawn without replacement)."""
+    pool = len(unseen)
+    blocked = pool - sum(may_follow(c, card) for c in unseen)
+    miss = 1.0
+    for drawn in range(min(hand_size, pool)):
+        miss *= max(blocked - drawn, 0) / (pool - drawn)
+    return 1.0 - miss if pool else 0.0
 
 
 def reach(card: int, unseen: list[int]) -> float:
     """Share of the unseen cards on which `card` could later be played: why it is worth
-    keeping (cards with several prime factors follow more tops)."""
+    keeping (cards with several prime factors, and low cards, follow more tops)."""
     if not unseen:
         return 0.0
     return sum(may_follow(card, c) for c in unseen) / len(unseen)
+
+
+def card_costs(cards: set[int], unseen: list[int], next_hand: int) -> dict[int, float]:
+    """What playing each card costs, lowest best: the chance that the next player, holding
+    `next_hand` cards, can follow it, plus the worth of keeping it. When the next player
+    holds one card, following means winning, so only stopping them counts."""
+    keep = 0.0 if next_hand == 1 else KEEP
+    return {
+        card: follow_chance(card, unseen, next_hand) + keep * reach(card, unseen)
+        for card in cards
+    }
 
 
 class EasyBot:
@@ -73,47 +94,49 @@ class EasyBot:
         unseen = unseen_cards(view)
         cards = [m.card for m in legal_moves if m.card is not None]
         seat, sizes = view["seat"], view["hand_sizes"]
-        next_out = sizes[(seat + 1) % len(sizes)] == 1
-
-        def cost(card: int) -> float:
-            # With the next player on one card, only stopping them matters.
-            keep = 0.0 if next_out else KEEP * reach(card, unseen)
-            return pressure(card, unseen) + keep
-
+        next_hand = sizes[(seat + 1) % len(sizes)]
+        cost = card_costs(set(view["hand"]), unseen, next_hand)
         if view["phase"] == "reset":  # after the draw: play anything
-            return Move(min(cards, key=cost))
+            return Move(min(cards, key=cost.__getitem__))
         if not cards:
             return Move(None)
-        best = min(cards, key=cost)
-        if next_out:
-            hardest = min(pressure(c, unseen) for c in view["hand"])
-            if hardest + RESET_GAIN < pressure(best, unseen):
-                return Move(None)
+        best = min(cards, key=cost.__getitem__)
+        # With the next player on one card the cost is their chance to follow, and so to win.
+        if next_hand == 1 and min(cost.values()) + RESET_GAIN < cost[best]:
+            return Move(None)
         return Move(best)
 
 
 @cache
-def _rollout_costs(pack: tuple[int, ...]) -> dict[int, float]:
-    """The easy bot's cost against the whole pack instead of the unseen cards: a static
-    table, so that rollouts choose a card with one lookup."""
-    values = list(pack)
-    return {card: pressure(card, values) + KEEP * reach(card, values) for card in set(pack)}
+def _rollout_costs(pack: tuple[int, ...], next_hand: int) -> dict[int, float]:
+    """The easy bot's costs against the whole pack instead of the unseen cards: a static
+    table per size of the next player's hand, so that rollouts choose with lookups."""
+    return card_costs(set(pack), list(pack), next_hand)
 
 
 def greedy_playout(state: State, rng: Random, epsilon: float = 0.1) -> None:
-    """Play on until the game ends: each player makes the cheapest normal play (reset when
-    there is none, then play the cheapest card), and a random legal card with probability
-    `epsilon` so that the simulations vary."""
-    cost = _rollout_costs(state.game.pack).__getitem__
+    """Play on until the game ends as the easy bot would, from the static costs: the
+    cheapest card, a reset when there is none or when the next player holds one card and
+    the hand has a much harder card to put on top; and a random playable card with
+    probability `epsilon`, so that the simulations vary."""
+    pack, players = state.game.pack, state.game.players
     while state.outcome is None:
+        seat = state.to_move[0]
+        next_hand = len(state.hand((seat + 1) % players))
+        cost = _rollout_costs(pack, next_hand)
         cards = state.playable()
-        if not cards:
-            state.reset()
-            cards = state.playable()
+        if not state.pending_reset:
+            best = min(cards, key=cost.__getitem__) if cards else None
+            if best is None or (
+                next_hand == 1
+                and min(cost[c] for c in state.hand(seat)) + RESET_GAIN < cost[best]
+            ):
+                state.reset()
+                cards = state.playable()
         if len(cards) > 1 and rng.random() < epsilon:
             state.put(cards[int(rng.random() * len(cards))])
         else:
-            state.put(min(cards, key=cost))
+            state.put(min(cards, key=cost.__getitem__))
 
 
 class HardBot:
