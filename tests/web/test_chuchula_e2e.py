@@ -103,9 +103,8 @@ def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
     # The keyboard: Enter picks the focused card, a number key places it, and the focus
     # moves on to the hand's first card, which a number key places straight away.
     card = loose.first.get_attribute("data-card")
-    loose.first.focus()
-    page.keyboard.press("Enter")
-    assert page.locator(f"[data-card='{card}']").get_attribute("aria-pressed") == "true"
+    loose.first.press("Enter")
+    page.locator(f".hand.loose [data-card='{card}'][aria-pressed='true']").wait_for()
     page.keyboard.press("2")
     assert group_cards(page, 1) == [card]
     following = loose.first.get_attribute("data-card")
@@ -127,10 +126,16 @@ def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
     assert "good" in page.locator(".order-check").get_attribute("class")
     shot(page, "chuchula-3-placed-for-me")
     page.locator("button.commit").click()
-    page.locator(".reveal[data-step='4']").wait_for()
-    won = page.locator(".reveal-cell.won").count()
+    # The round is revealed on the table (a bot's commit in the next round may already have
+    # ended the room's pause, so the table is where to look).
+    reveal = page.locator("#board .reveal[data-step='4']")
+    reveal.wait_for()
+    page.evaluate("document.querySelector('.next-round')?.click()")
+    assert reveal.locator(".reveal-cell").count() == 8  # four positions × two players (H5)
+    won = reveal.locator(".reveal-cell.won").count()
     scores = page.locator(".score-chip").all_inner_texts()
     assert sum(int(text.split(":")[1].split()[0]) for text in scores) == won
+    shot(page, "chuchula-4-round-2")
     loose.first.wait_for()  # round 2 is dealt
     assert loose.count() == 13
 

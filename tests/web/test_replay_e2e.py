@@ -3,7 +3,7 @@ the groups committed so far), a move list in words that jumps to its move, the k
 (← → Home End), bots keep their names; and a Caravan game played with a deliberate losing
 move, whose review marks that move as the first mistake."""
 
-from play_helpers import create_room, room_and_token, version, wait_for_new_version
+from play_helpers import create_room, room_and_token, snapshot, version, wait_for_new_version
 
 HAND = 13
 
@@ -142,3 +142,42 @@ def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
     page.locator("#review-summary button.jump").click()
     page.locator("#counter", has_text=f"move {blunder} of").wait_for()
     shot(page, "replay-caravan-first-mistake-phone")
+
+
+def test_crossroads_match_pause_and_replay_show_the_finished_round(pages, shot):
+    page = pages.new()
+    # The bot starts round 1, so the round ends with my move and I start round 2: the pause
+    # waits for me.
+    create_room(page, "crossroads", options={"rounds": 2, "first": "1"},
+                seats=[("me",), ("bot", "random")])
+    page.wait_for_url("**/room/**#token=*")
+    paused = False
+    while True:
+        page.locator("#status.my-turn, #status.over, .next-round").first.wait_for()
+        if page.locator(".next-round").is_visible():
+            summary = page.locator("#pause .round-summary")
+            assert summary.locator(".line-cards .card").count() == 12
+            assert summary.locator(".card.fresh").count() == 1  # the move that ended it
+            if not paused:
+                shot(page, "crossroads-round-pause")
+            paused = True
+            page.locator(".next-round").click()
+            continue
+        if page.locator("#status.over").count():
+            break
+        play_typed(page, snapshot(page)["legal"][0])
+    assert paused
+
+    replay = open_replay(page)
+    round_end = next(i for i, frame in enumerate(replay["frames"])
+                     if frame["view"]["round"] == 2)
+    assert round_end == 12
+    page.locator(f"#moves .move[data-index='{round_end}'] button").click()
+    page.locator("#counter", has_text=f"move {round_end} of").wait_for()
+    summary = page.locator("#board .round-summary")
+    assert summary.locator(".line-cards .card").count() == 12
+    assert summary.locator(".card.fresh").count() == 1
+    shot(page, "replay-crossroads-round-end")
+    page.keyboard.press("ArrowRight")
+    page.locator("#counter", has_text=f"move {round_end + 1} of").wait_for()
+    assert page.locator("#board .round-summary").count() == 0

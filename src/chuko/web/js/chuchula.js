@@ -30,6 +30,11 @@ const local = {
   revealing: null,   // {round, step, timer}: the reveal under way or last shown
 };
 
+/** "double sequence" → "Double sequence". */
+function sentenceCase(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function resetFor(hand) {
   const key = hand.join(" ");
   if (local.hand !== key) {
@@ -190,7 +195,8 @@ function arrange(msg, ctx) {
     },
     moveGroup(h("div.slot-head", { title: "drag to swap this group with another" },
       h("span.slot-number", { text: `⠿ Group ${slot + 1}` }),
-      h("span.group-type", { text: info ? info.label : `${open} more` })), slot, redraw),
+      info ? h("span.group-type", { text: sentenceCase(info.label) })
+        : h("span.group-type.open", { text: `${open} more` })), slot, redraw),
     h("div.slot-cards", {},
       group.map((card, index) => pickUp(suitCard(card, {
         selected: local.selected === card,
@@ -258,7 +264,7 @@ function groupsRow(text, small) {
     const cards = g.trim().split(/\s+/);
     const info = groupInfo(cards);
     return h("div.group-slot", {}, h("div.slot-head", {},
-      h("span.slot-number", { text: `Group ${i + 1}` }), h("span.group-type", { text: info?.label })),
+      h("span.slot-number", { text: `Group ${i + 1}` }), h("span.group-type", { text: sentenceCase(info?.label || "") })),
     h("div.slot-cards", {}, cards.map((c) => suitCard(c, { small }))));
   }), leftover ? h("div.leftover", {}, h("span.muted", { text: "Out of play" }),
     suitCard(leftover.trim(), { small, dim: true, state: "out of play" })) : null);
@@ -318,11 +324,18 @@ function reveal(msg, round, step) {
           return h("div.reveal-cell", { class: `reveal-cell${won ? " won" : ""}${tied ? " tied" : ""}${fresh}` },
             h("div.slot-cards", {}, round.groups[seat][i].split(" ").map((c) => suitCard(c, { small: true }))),
             h("div.group-type", {
-              text: `${position.types[seat].toLowerCase().replace("_", " ")}${won ? " — point" : tied ? " — tie" : ""}`,
+              text: `${sentenceCase(position.types[seat].toLowerCase().replace("_", " "))}${won ? " — point" : tied ? " — tie" : ""}`,
             }));
         }),
       ])),
     step >= 4 ? h("div.muted", { text: round.positions.every((p) => p.winner === null) ? "Every position tied." : "" }) : null);
+}
+
+/** The round just finished, whole, for the room's pause between rounds. */
+export function roundSummary(msg) {
+  const finished = msg.view.rounds || [];
+  const latest = finished[finished.length - 1];
+  return latest ? h("div.round-summary", {}, reveal(msg, latest, 4)) : null;
 }
 
 function scoreboard(msg) {

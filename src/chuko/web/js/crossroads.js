@@ -22,6 +22,33 @@ function trailPanel(msg, seat, opts) {
     }));
 }
 
+/** The last finished round of a match: both trails, the card that ended it marked, the
+ * points and the winner. Null before any round has ended. */
+export function roundSummary(msg) {
+  const view = msg.view;
+  const finished = view.finished_rounds || [];
+  const round = finished[finished.length - 1];
+  if (!round) return null;
+  const seats = [msg.seat ?? 0, 1 - (msg.seat ?? 0)];
+  return h("div.round-summary", { dataset: { round: String(round.round) } },
+    h("div.label", { text: `Round ${round.round} of ${view.rounds}` }),
+    seats.map((seat) => h("div.summary-line", { dataset: { seat: String(seat) } },
+      h("div.player-head", {},
+        h("span.name", { text: seatLabel(msg, seat) }),
+        h("span.score", { text: `${round.points[seat]} point${round.points[seat] === 1 ? "" : "s"}` }),
+        round.winners.includes(seat) ? h("span.chuko-call", { text: "won the round" }) : null),
+      drawLine(round.trails[seat].map((card) => ({ card, face_up: true })), {
+        interactive: false,
+        fresh: round.last_move.seat === seat ? (round.last_move.end === "L" ? "L" : "R") : null,
+      }))),
+    round.winners.length ? null : h("div.muted", { text: "The round is drawn." }));
+}
+
+/** True right after a match's round ended, before the next round's first move. */
+function betweenRounds(view) {
+  return view.round > 1 && (view.moves || []).length === 12 * (view.round - 1);
+}
+
 export function render(board, msg, ctx) {
   const view = msg.view;
   const me = msg.seat ?? null;
@@ -43,6 +70,7 @@ export function render(board, msg, ctx) {
         text: selected ? `Now tap an end of your trail for ${view.layout[LETTERS.indexOf(selected)]}.`
           : "Tap a raised card, then an end of your trail.",
       }) : null),
+    betweenRounds(view) ? roundSummary(msg) : null,
     trailPanel(msg, top, { interactive: false }),
     drawLayout(view, {
       interactive: ctx.interactive, legal, selected, onPick: pick, send: ctx.send,
