@@ -93,7 +93,7 @@ def test_chuko_whole_game_against_bots_ends_with_every_hand_shown(pages, shot):
     assert chips(page) == names and page.locator(".hand .card").count() == 3
 
 
-def test_chuko_plays_from_the_keyboard_alone(pages):
+def test_chuko_plays_from_the_keyboard_alone(pages, shot):
     page = pages.new()
     create_room(page, "chuko", options={"players": 2},
                 seats=[("me",), ("bot", "random")])
@@ -109,6 +109,8 @@ def test_chuko_plays_from_the_keyboard_alone(pages):
         else:
             raise AssertionError("Tab never reached a card of the hand")
         assert page.evaluate("document.getElementById('board').contains(document.activeElement)")
+        if played == 0:
+            shot(page, "chuko-5-keyboard-focus", full_page=False)
         before = version(page)
         page.keyboard.press("Enter" if played % 2 == 0 else " ")
         page.wait_for_function(
@@ -143,9 +145,10 @@ def test_chuko_four_players_on_a_phone_keep_the_hand_and_reset_in_view(pages, sh
         assert box["y"] >= 0 and box["y"] + box["height"] <= 844, selector
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390, selector
     shot(page, "chuko-4-phone-four-players", full_page=False)
-    # Still there after a move, with the page scrolled to the log.
+    # Still there after a move, with the page scrolled to the log (after a reset the turn goes
+    # on without a Reset button: the hand's actions row is what must show).
     play_my_turn(page)
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     if wait_turn_or_over(page) is not None:
-        box = page.locator("button.reset").bounding_box()
+        box = page.locator(".player-area.mine .actions").bounding_box()
         assert box["y"] + box["height"] <= 844

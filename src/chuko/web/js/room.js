@@ -237,9 +237,10 @@ function secondsLeft(pause) {
   return Math.max(0, Math.ceil((pause.until - Date.now()) / 1000));
 }
 
-function nextRound() {
+/** Closes the pause; `go` also lets waiting bots start the next round at once. */
+function nextRound(go = true) {
   // The server lets waiting bots go; with nobody waiting (or the wait over) it has nothing to do.
-  if (page.pause && page.pause.until !== null && secondsLeft(page.pause) > 0) send({ type: "next" });
+  if (go && page.pause && page.pause.until !== null && secondsLeft(page.pause) > 0) send({ type: "next" });
   if (page.pause) page.pause.dismissed = true;
   page.boardFocus = true;
   draw();
@@ -261,10 +262,20 @@ function drawPause(msg) {
     count.textContent = left ? `The next round starts in ${left} s.` : "The next round is starting…";
   };
   const summary = page.screen.roundSummary ? page.screen.roundSummary(msg) : null;
-  const button = isSpectator(msg) ? null : h("button.primary.next-round", {
-    type: "button", text: pause.until === null ? "Next round" : "Next round now", onclick: nextRound,
-  });
-  fill(box, h("div.pause-card", { role: "dialog", "aria-labelledby": "pause-title" },
+  // A spectator cannot start the round for the players, only close the panel.
+  let button = null;
+  if (!isSpectator(msg)) {
+    button = h("button.primary.next-round", {
+      type: "button", text: pause.until === null ? "Next round" : "Next round now",
+      onclick: () => nextRound(),
+    });
+  } else if (pause.until === null) {
+    button = h("button.next-round", { type: "button", text: "Close", onclick: () => nextRound(false) });
+  }
+  fill(box, h("div.pause-card", {
+    role: "dialog", "aria-labelledby": "pause-title",
+    onkeydown: (event) => { if (event.key === "Escape") nextRound(false); },
+  },
     h("h2", { id: "pause-title", text: "End of the round" }),
     msg.last ? h("p.pause-last", { text: msg.last }) : null,
     summary,
