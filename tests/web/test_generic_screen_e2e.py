@@ -41,7 +41,7 @@ def test_a_plug_in_game_is_played_and_replayed_on_the_generic_screen(pages, shot
     status = page.locator("#status > span").inner_text()
     assert status == state["result"] and status.startswith(("You won", "Random bot won"))
     assert page.locator(".gv-turn").inner_text() == state["result"]
-    assert page.locator(".log-line").first.inner_text() == state["last"]
+    assert page.locator(".log-line").last.inner_text() == state["last"]
     assert page.locator(".gv-move").count() == 0
     shot(page, "generic-over")
 
