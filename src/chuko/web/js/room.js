@@ -261,6 +261,8 @@ function drawPause(msg) {
     const left = secondsLeft(pause);
     count.textContent = left ? `The next round starts in ${left} s.` : "The next round is starting…";
   };
+  // A game's screen may draw the round just finished (the table already shows the next one):
+  // an optional export roundSummary(msg) → element, shown under the round's sentence.
   const summary = page.screen.roundSummary ? page.screen.roundSummary(msg) : null;
   // A spectator cannot start the round for the players, only close the panel.
   let button = null;
