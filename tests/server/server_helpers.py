@@ -86,3 +86,32 @@ def reveals(full, seen) -> bool:
         return (isinstance(full, list) and len(full) == len(seen)
                 and all(reveals(a, b) for a, b in zip(full, seen, strict=True)))
     return full == seen
+
+
+def join(client, room: dict, index: int = 0, **body) -> dict:
+    """Take the room's `index`th invited seat (with `body`, e.g. a name): {seat, token}."""
+    code = room["invites"][index]["url"].rsplit("/", 1)[1]
+    response = client.post(f"/api/rooms/{room['room']}/join", json={"invite": code, **body})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def first_message(ws) -> dict:
+    """The first message of a fresh connection: the move log."""
+    message = ws.receive_json()
+    assert message["type"] == "log", message
+    return message
+
+
+def drive(sockets: dict, choose: Callable[[dict], str]) -> dict[int, dict]:
+    """Play every seat in `sockets` (seat → socket; all seats people, none read from yet)
+    to the end; each seat's last state."""
+    version = 0
+    while True:
+        states = {seat: state_at(ws, version) for seat, ws in sockets.items()}
+        state = next(iter(states.values()))
+        if state["status"] == "over":
+            return states
+        mover = state["view"]["to_move"][0]
+        sockets[mover].send_json({"type": "move", "move": choose(states[mover])})
+        version = state["version"] + 1
