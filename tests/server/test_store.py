@@ -1,17 +1,28 @@
 """The store: one schema, writes committed in groups by one writer thread, a failing write
-failing alone, and only hashes of the seats' secrets on disk."""
+failing alone, only hashes of the seats' secrets on disk, and older databases brought up to
+the schema when opened."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import sqlite3
 import threading
+import warnings
 
 import pytest
 from server_helpers import new_room
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 
 from chuko.core.errors import ConfigError
+from chuko.games import game_class
+from chuko.server import create_app
 from chuko.server import store as db
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 
 def room_row(room_id: str) -> db.RoomRow:
@@ -88,3 +99,54 @@ def test_postgres_urls_use_psycopg_three():
     except ModuleNotFoundError:
         pytest.skip("psycopg (the postgres extra) is not installed")
     assert engine.url.drivername == "postgresql+psycopg"
+
+
+# The schema as the first release created it (SQLite's DDL): no names, no rematches.
+FIRST_SCHEMA = """
+CREATE TABLE rooms (
+    id VARCHAR(32) NOT NULL, game VARCHAR(64) NOT NULL, options TEXT NOT NULL,
+    status VARCHAR(8) NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL,
+    created FLOAT NOT NULL, updated FLOAT NOT NULL, PRIMARY KEY (id));
+CREATE INDEX rooms_status ON rooms (status);
+CREATE TABLE moves (
+    room VARCHAR(32) NOT NULL, number INTEGER NOT NULL, seat INTEGER NOT NULL,
+    move TEXT NOT NULL, at FLOAT NOT NULL, PRIMARY KEY (room, number),
+    FOREIGN KEY(room) REFERENCES rooms (id));
+CREATE TABLE seats (
+    room VARCHAR(32) NOT NULL, seat INTEGER NOT NULL, kind VARCHAR(8) NOT NULL,
+    level VARCHAR(16), token_hash VARCHAR(64), invite_hash VARCHAR(64),
+    joined BOOLEAN NOT NULL, PRIMARY KEY (room, seat), FOREIGN KEY(room) REFERENCES rooms (id));
+"""
+
+
+def test_a_database_of_the_first_schema_gains_the_new_columns_and_keeps_its_games(tmp_path):
+    """Opening an older database adds the seats' names and the rooms' rematch links; a game
+    stored before goes on, its seats named as before."""
+    path = tmp_path / "old.db"
+    rules = game_class("crossroads")
+    options = rules.descriptor.read_options({"first": "0"})
+    state = rules.from_options(options).new(3)
+    move = state.legal_moves(0)[0]
+    state.play(0, move)
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.executescript(FIRST_SCHEMA)
+        conn.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     ("old1", "crossroads", json.dumps(options), "playing", 1,
+                      json.dumps(state.record()), 0.0, 0.0))
+        conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)", [
+            ("old1", 0, "human", None, db.secret_hash("tok"), None, True),
+            ("old1", 1, "bot", "easy", None, None, True)])
+        conn.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", ("old1", 1, 0, str(move), 0.0))
+    url = f"sqlite:///{path}"
+    with TestClient(create_app(url, bot_delay=0, round_pause=0)) as client:
+        state = client.get("/api/rooms/old1?token=tok").json()
+        assert state["seat"] == 0 and state["version"] >= 1 and state["rematch"] is None
+        assert [s["name"] for s in state["seats"]] == ["Host", "Easy bot"]
+        named = new_room(client, "caravan", [{"kind": "me", "name": "Ann"}])
+        assert client.get(f"/api/rooms/{named['room']}").json()["seats"][0]["name"] == "Ann"
+    engine = db.make_engine(url)
+    columns = {table: {c["name"] for c in inspect(engine).get_columns(table)}
+               for table in ("rooms", "seats")}
+    assert {"rematch", "rematch_of"} <= columns["rooms"] and "name" in columns["seats"]
+    assert db.migrate(engine) == []  # once is enough
+    assert [s.name for s in db.Store(url).load("old1").seats] == [None, None]

@@ -1,0 +1,79 @@
+"""Replays of finished games: every frame in full (all hands, now that the game is over), the
+seats with their names, and the game's review of each move where it has one."""
+
+from __future__ import annotations
+
+import pytest
+from server_helpers import new_room, play_out, random_chooser
+
+import chuko.server.rooms
+
+
+def finished(client, game: str, seats: list, **options) -> dict:
+    room = new_room(client, game, seats, **options)
+    with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
+        assert play_out(ws, random_chooser(6))[-1]["status"] == "over"
+    return room
+
+
+@pytest.mark.parametrize("game", ["crossroads", "caravan"])
+def test_a_layout_games_replay_reviews_each_move_and_marks_the_mistakes(make_client, game):
+    client = make_client(seed=9)
+    seats = [{"kind": "me", "name": "Ann"}] + (
+        [{"kind": "bot", "level": "perfect"}] if game == "crossroads" else [])
+    room = finished(client, game, seats)
+    replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
+    assert set(replay) == {"game", "title", "seats", "frames", "review"}
+    assert replay["seats"][0] == {"seat": 0, "kind": "human", "level": None, "name": "Ann"}
+    review = replay["review"]
+    assert len(review) == len(replay["frames"]) - 1  # one verdict per move
+    assert all(set(verdict) == {"text", "mistake"} and verdict["text"] for verdict in review)
+    assert any(verdict["mistake"] for verdict in review)  # random play slips somewhere
+
+
+def test_a_game_without_a_review_says_null(make_client):
+    client = make_client(seed=9)
+    room = finished(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}],
+                    turn_limit=60)
+    assert client.get(f"/api/rooms/{room['room']}/replay").json()["review"] is None
+
+
+@pytest.mark.parametrize("reader", ["seat", "spectator"])
+def test_every_frame_shows_every_hand_once_the_game_is_over(make_client, reader):
+    client = make_client(seed=4)
+    room = finished(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"},
+                                      {"kind": "bot", "level": "random"}],
+                    players=3, turn_limit=60)
+    query = f"?token={room['token']}" if reader == "seat" else ""
+    frames = client.get(f"/api/rooms/{room['room']}/replay{query}").json()["frames"]
+    record = client.app.state.hub.store.load(room["room"]).record
+    assert frames[0]["view"]["hands"] == [sorted(hand) for hand in record["deal"]["hands"]]
+    assert all(len(frame["view"]["hands"]) == 3 for frame in frames)
+
+
+def test_a_chuchula_replay_draws_every_hand_and_grouping_at_each_step(make_client):
+    client = make_client(seed=4)
+    room = finished(client, "chuchula", [{"kind": "me"}, {"kind": "bot", "level": "easy"}],
+                    players=2, length=2)
+    frames = client.get(f"/api/rooms/{room['room']}/replay").json()["frames"]
+    assert all(len(frame["view"]["hands"]) == 2 for frame in frames)
+    committed = [frame["view"]["groupings"] for frame in frames]
+    assert committed[0] == [None, None]
+    assert any(all(grouping for grouping in step) for step in committed[1:])
+
+
+def test_the_review_is_worked_out_once_per_room(make_client, monkeypatch):
+    calls = []
+    real = chuko.server.rooms.review
+
+    def counting(game, record):
+        calls.append(record)
+        return real(game, record)
+
+    monkeypatch.setattr(chuko.server.rooms, "review", counting)
+    client = make_client(seed=2)
+    room = finished(client, "caravan", [{"kind": "me"}], bridges=0, pack="primes")
+    with client.websocket_connect(f"/ws/{room['room']}"):  # the room stays in memory
+        first = client.get(f"/api/rooms/{room['room']}/replay").json()
+        second = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
+    assert first["review"] == second["review"] and len(calls) == 1
