@@ -40,6 +40,8 @@ BAD_MESSAGES = [
     ('{"type": "move", "move": "B"}', "is not available"),
     ('{"type": "move", "move": "' + "A" * 400 + '"}', "far too long"),
     ('{"type": "hint"}', "without a second human"),
+    ('{"type": "next"}', "No round is waiting"),
+    ('{"type": "next", "round": 2}', "No round is waiting"),
 ]
 
 
@@ -150,6 +152,8 @@ def test_bad_http_requests_get_a_status_and_a_sentence(duel):
     assert client.post("/api/rooms", content=b"{nope").json() == {
         "error": "The request body is not JSON."}
     assert client.post("/api/rooms", content=b"[1]").status_code == 400
+    assert client.post("/api/rooms", content=b"{" + b" " * 20_000 + b"}").json() == {
+        "error": "The request body is too long."}
     assert client.get("/api/rooms/nosuchroom").status_code == 404
     assert client.get(f"/api/rooms/{room}?token=forged").status_code == 403
     assert client.get(f"/api/rooms/{room}/replay").json() == {
@@ -180,7 +184,7 @@ JSON = st.recursive(
 )
 MESSAGES = st.one_of(
     JSON,
-    st.fixed_dictionaries({"type": st.sampled_from(["move", "hint", "ping"])}, optional={
+    st.fixed_dictionaries({"type": st.sampled_from(["move", "hint", "next", "ping"])}, optional={
         "move": JSON | st.sampled_from(["A", "AL", "BR*", "reset", "15", "Ks Qs Js"])}),
 )
 FUZZ = settings(max_examples=40, deadline=None,
@@ -198,7 +202,7 @@ def test_random_socket_messages_get_an_answer_and_the_room_keeps_its_rules(duel,
             ws.send_text(json.dumps(message))
             ws.send_json({"type": "ping"})
             while (answer := ws.receive_json())["type"] != "pong":
-                assert answer["type"] in ("error", "state", "hint", "pong")
+                assert answer["type"] in ("log", "error", "state", "hint", "pong")
     after = client.get(f"/api/rooms/{room}?token={tokens[0]}").json()
     # only a legal move may have changed the room, and then by exactly that many moves
     assert after["version"] >= before["version"]
