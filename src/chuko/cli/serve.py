@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                         help="database URL: sqlite:///path or postgresql://user@host/name")
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds a bot waits before each move, so people can follow")
+    parser.add_argument("--round-pause", type=float, default=4.0,
+                        help="seconds bots wait when a round ends, so people can read how it "
+                        "ended (a player may end the wait sooner)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"The port must be from 1 to 65535, not {args.port}.")
     if args.bot_delay < 0:
         raise ConfigError("The bot delay cannot be negative.")
-    app = create_app(args.db, bot_delay=args.bot_delay)
+    if args.round_pause < 0:
+        raise ConfigError("The round pause cannot be negative.")
+    app = create_app(args.db, bot_delay=args.bot_delay, round_pause=args.round_pause)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info",
                             ws_max_size=65536)
     # After Config, which sets up uvicorn's logging: filters on the loggers that log.
