@@ -637,10 +637,10 @@ class Hub:
         """A seat lets the bots start the next round without waiting out the pause."""
         if seat is None:
             raise Forbidden("Spectators cannot start the next round.")
-        if room.bots_wait(room.version) is None:
+        pause = room.pause
+        if pause is None or room.bots_wait(room.version) is None:
             raise ConfigError("No round is waiting to start.")
-        assert room.pause is not None  # bots_wait says it is this version's, still running
-        room.pause.over.set()
+        pause.over.set()
 
     # -- hints -----------------------------------------------------------------------------------
 
