@@ -5,11 +5,13 @@
   shed the awkward ones first, put a card on top that the next player is unlikely to
   follow once their hand is small, and reset on purpose when the next player is down to
   one card and a reset puts a harder card on top.
-- `hard` is determinized Monte Carlo search: each simulation deals the cards it cannot
-  see at random, consistently with its view (`games.chuko.sampler`), tries a move chosen
-  by UCB1 and plays the game out with a fast greedy policy; the move with the best win
-  rate is played. Its budget is a time per move (200 ms by default) or a fixed number of
-  simulations (reproducible, used by tests and benchmarks).
+- `hard` is determinized Monte Carlo search on top of the easy bot: each round deals the
+  cards it cannot see at random, consistently with its view (`games.chuko.sampler`), and
+  plays every legal move on that same deal, each game then played out by the easy bot's
+  rules from static tables. It leaves the easy bot's choice only for a move that won
+  clearly more of those paired games (McNemar's test). Its budget is a time per move
+  (200 ms by default) or a fixed number of simulations (reproducible, used by tests and
+  benchmarks).
 
 The adviser shows the hard bot's choice, made from the seat's view alone.
 """
@@ -139,6 +141,12 @@ def greedy_playout(state: State, rng: Random, epsilon: float = 0.1) -> None:
             state.put(min(cards, key=cost.__getitem__))
 
 
+# How many standard errors a move must win by, over the deals on which it and the easy
+# bot's choice fared differently, before the hard bot plays it instead: with a small budget
+# most differences are noise, and following them played worse than the easy bot.
+CLEAR = 2.0
+
+
 class HardBot:
     level = "hard"
 
@@ -147,7 +155,6 @@ class HardBot:
         rng: Random,
         time_limit: float | None = 0.2,
         simulations: int | None = None,
-        exploration: float = 0.7,
     ) -> None:
         if simulations is not None and (not isinstance(simulations, int) or simulations < 1):
             raise ConfigError("The hard bot's simulations are a positive whole number.")
@@ -156,43 +163,45 @@ class HardBot:
         self.rng = rng
         self.time_limit = time_limit
         self.simulations = simulations
-        self.exploration = exploration
+        self.easy = EasyBot()
         self.last_simulations = 0  # how many the last decision ran (for benchmarks)
 
     def choose(self, view: dict[str, Any], legal_moves: list[Move]) -> Move:
         if len(legal_moves) == 1:
             self.last_simulations = 0
             return legal_moves[0]
-        seat, rng = view["seat"], self.rng
-        sample = sampler(view)
-        count = len(legal_moves)
-        wins = [0.0] * count
-        visits = [0] * count
-        if self.simulations is not None:
-            limit, deadline = float(self.simulations), math.inf
+        seat, sample = view["seat"], sampler(view)
+        default = self.easy.choose(view, legal_moves)
+        moves = [default] + [m for m in legal_moves if m != default]
+        count = len(moves)
+        # Per move, the paired games it won and the default lost, and the other way round.
+        better, worse = [0] * count, [0] * count
+        if self.simulations is not None:  # at least one round, shared evenly among the moves
+            rounds, deadline = max(1, self.simulations // count), math.inf
         else:  # __init__ made sure there is a positive time limit
-            limit, deadline = math.inf, time.perf_counter() + (self.time_limit or 0.0)
+            rounds, deadline = 1 << 62, time.perf_counter() + (self.time_limit or 0.0)
         done = 0
-        while done < limit and time.perf_counter() < deadline:
-            if done < count:
-                arm = done
-            else:
-                log = math.log(done)
-                arm = max(
-                    range(count),
-                    key=lambda i: (
-                        wins[i] / visits[i] + self.exploration * math.sqrt(log / visits[i])
-                    ),
-                )
-            world = sample(rng)
-            world.play(seat, legal_moves[arm])
-            greedy_playout(world, rng)
-            visits[arm] += 1
-            wins[arm] += world.winner == seat
+        while done < rounds and (done == 0 or time.perf_counter() < deadline):
+            # Common random numbers: every move meets the same deal and the same draws.
+            seed = self.rng.getrandbits(64)
+            won = []
+            for move in moves:
+                rng = Random(seed)
+                world = sample(rng)
+                world.play(seat, move)
+                greedy_playout(world, rng)
+                won.append(world.winner == seat)
+            for arm in range(1, count):
+                better[arm] += won[arm] > won[0]
+                worse[arm] += won[arm] < won[0]
             done += 1
-        self.last_simulations = done
-        best = max(range(count), key=lambda i: wins[i] / visits[i] if visits[i] else -1.0)
-        return legal_moves[best]
+        self.last_simulations = done * count
+        best, margin = 0, 0
+        for arm in range(1, count):
+            lead = better[arm] - worse[arm]
+            if lead > margin and lead > CLEAR * math.sqrt(better[arm] + worse[arm]):
+                best, margin = arm, lead
+        return moves[best]
 
 
 # How long the adviser's hard bot thinks: a hint should come at once.
