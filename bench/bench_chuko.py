@@ -10,6 +10,16 @@ Strength, heads-up with seats alternating, 95% Wilson intervals: easy vs random 
 games and hard vs easy over 500 at hard's default budget (200 ms per move). For quick
 checks: CHUKO_BENCH_EASY_GAMES, CHUKO_BENCH_HARD_GAMES, and CHUKO_BENCH_HARD_SIMS (a fixed
 number of simulations per move instead of the time budget).
+
+Strength table (issue 9): on every named pack for 2 to 5 players (those the rules deal), one
+bot against the weaker level in every other seat, the lineup rotating each game
+(`analysis.simulate`): easy vs random over 400 games a cell, hard vs easy over 200 at 200
+simulations per move, and an easy bot in the hard bot's seat on the same deals. A bot beats
+the other when its win rate is above the fair share 1/P; the verdict says whether the whole
+interval is. Sizes: CHUKO_BENCH_TABLE_EASY_GAMES, CHUKO_BENCH_TABLE_HARD_GAMES,
+CHUKO_BENCH_TABLE_HARD_SIMS. CHUKO_BENCH_PARTS picks the parts to run, from speed, table and
+heads-up (all by default): `CHUKO_BENCH_PARTS=table python -m bench chuko`. The table takes
+about TABLE_TIME on one free core, the heads-up part about 10 minutes.
 """
 
 from __future__ import annotations
@@ -19,9 +29,11 @@ import time
 from random import Random
 from typing import Any
 
-from chuko.analysis.simulate import play_game
-from chuko.analysis.stats import proportion_interval
+from chuko.analysis.simulate import play_game, simulate
+from chuko.analysis.stats import Interval, proportion_interval
 from chuko.bots import make_bot
+from chuko.core.errors import ConfigError
+from chuko.core.packs import PACKS
 from chuko.games.chuko import Game
 
 GOAL_TURNS = 340_000
@@ -98,7 +110,65 @@ def strength(strong: str, weak: str, games: int, seed: int, **options: Any) -> N
         )
 
 
+def lineup_rate(strong: str, weak: str, pack: str, players: int, games: int, seed: int,
+                **budget: Any) -> Interval | None:
+    """`strong` in one seat against `weak` in every other, the lineup rotating each game:
+    its win rate, or None when the rules refuse to deal `pack` to that many players."""
+    try:
+        game = Game(players=players, pack=pack)
+    except ConfigError:
+        return None
+    tally = simulate(game, [strong] + [weak] * (players - 1), games, Random(seed),
+                     budget=budget)
+    return proportion_interval(tally.bot_wins[0], games)
+
+
+def verdict(rate: Interval, players: int) -> str:
+    """The rate with '>' when its whole interval is above the fair share 1/P, '~' when only
+    the estimate is, '<' when not even that."""
+    fair = 1 / players
+    mark = ">" if rate.low > fair else "~" if rate.estimate > fair else "<"
+    return f"{mark} {rate.percent()}"
+
+
+def table(easy_games: int, hard_games: int, sims: int) -> None:
+    """Every named pack for 2 to 5 players: easy against random, hard against easy, and, on
+    the same deals as the hard bot's, an easy bot in its seat: how much of the hard bot's
+    figure is the deals' luck for that seat."""
+    print(f"Strength on every named pack: one bot against the other level in every other "
+          f"seat, the lineup rotating; easy vs random over {easy_games} games a cell, hard "
+          f"({sims} simulations per move) vs easy over {hard_games}; 95% Wilson intervals; "
+          "'>' interval above the fair share 1/P, '~' estimate above, '<' not above.")
+    print(f"  {'pack':<10} P  {'easy vs random':<26} {'hard vs easy':<26} easy in hard's seat")
+    start = time.perf_counter()
+    for pack in PACKS:
+        for players in range(2, 6):
+            easy = lineup_rate("easy", "random", pack, players, easy_games, seed=players)
+            if easy is None:
+                print(f"  {pack:<10} {players}  refused by the rules (K3)")
+                continue
+            hard = lineup_rate("hard", "easy", pack, players, hard_games, seed=players,
+                               simulations=sims)
+            same = lineup_rate("easy", "easy", pack, players, hard_games, seed=players)
+            assert hard is not None and same is not None  # the same game as `easy`
+            print(f"  {pack:<10} {players}  {verdict(easy, players):<26} "
+                  f"{verdict(hard, players):<26} {same.estimate:.1%}", flush=True)
+    print(f"  ({time.perf_counter() - start:.0f} s)")
+
+
 def main() -> None:
+    parts = os.environ.get("CHUKO_BENCH_PARTS", "speed,table,heads-up").split(",")
+    if "speed" in parts:
+        speed_part()
+    if "table" in parts:
+        table(int(os.environ.get("CHUKO_BENCH_TABLE_EASY_GAMES", 400)),
+              int(os.environ.get("CHUKO_BENCH_TABLE_HARD_GAMES", 200)),
+              int(os.environ.get("CHUKO_BENCH_TABLE_HARD_SIMS", 200)))
+    if "heads-up" in parts:
+        heads_up_part()
+
+
+def speed_part() -> None:
     print(f"Random playouts, standard pack, {SECONDS:.0f} s each, per CPU second:")
     for players in (2, 4):
         base_games, base_turns, _ = speed(players, protocol_playout)
@@ -111,6 +181,9 @@ def main() -> None:
             f"{GOAL_TURNS:,} turns/s, x{turns / RLCARD_UNO_STEPS:.1f} RLCard UNO's "
             f"{RLCARD_UNO_STEPS:,} steps/s"
         )
+
+
+def heads_up_part() -> None:
     easy_games = int(os.environ.get("CHUKO_BENCH_EASY_GAMES", 2000))
     hard_games = int(os.environ.get("CHUKO_BENCH_HARD_GAMES", 500))
     sims = os.environ.get("CHUKO_BENCH_HARD_SIMS")
