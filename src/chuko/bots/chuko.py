@@ -35,9 +35,9 @@ from . import Bot, RandomBot, refuse_options
 # How much keeping a card that fits on many top cards is worth, against the chance that the
 # next player can follow the card played (rule text: "keep cards with several factors").
 # Above 1: while the next player holds several cards they can follow almost anything, so
-# what decides the game is whether the bot can still follow at its own next turn. A weight
-# below 1 lost to random play on the `primes` pack, where following means going lower: it
-# shed the low cards first and was left with high ones that only a reset could place.
+# what decides the game is whether the bot can still follow at its own next turn. With 0.5
+# the bot lost to random play on the `primes` pack, where following means going lower: it
+# shed its low cards first and was left with high ones that only a reset could place.
 KEEP = 2.0
 # A deliberate reset must put a card on top that this much fewer unseen cards may follow.
 RESET_GAIN = 0.2
@@ -67,7 +67,7 @@ def follow_chance(card: int, unseen: list[int], hand_size: int) -> float:
     miss = 1.0
     for drawn in range(min(hand_size, pool)):
         miss *= max(blocked - drawn, 0) / (pool - drawn)
-    return 1.0 - miss if pool else 0.0
+    return 1.0 - miss
 
 
 def reach(card: int, unseen: list[int]) -> float:
