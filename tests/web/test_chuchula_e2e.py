@@ -158,3 +158,23 @@ def test_screen_group_types_agree_with_the_engine(pages):
         groups,
     )
     assert shown == [[group_type(g).name, group_strength(g)] for g in groups]
+
+
+def test_the_pause_after_a_round_waits_for_you_while_the_bot_groups_the_next(pages, shot):
+    """Chuchula's seats group at once: the bot commits round 2 straight away, yet the pause
+    keeps round 1's result on screen until you close it."""
+    page = start(pages, "desktop", length=2)
+    page.locator("button.suggest", has_text="Place for me").click()
+    page.wait_for_function("document.querySelectorAll('.hand.loose .card').length === 1")
+    page.locator("button.commit").click()
+    pause = page.locator("#pause")
+    pause.locator("h2", has_text="End of the round").wait_for()
+    ended = pause.locator(".pause-last").inner_text()
+    assert "Round 1" in ended
+    # The bot's commit of round 2 reaches the log (move 3) while the pause stays.
+    page.locator("#log .log-line").nth(2).wait_for()
+    assert "committed a grouping" in page.locator("#log .log-line").nth(2).inner_text()
+    assert pause.is_visible() and pause.locator(".pause-last").inner_text() == ended
+    shot(page, "chuchula-5-pause-kept")
+    pause.locator("button.next-round").click()
+    assert pause.is_hidden()

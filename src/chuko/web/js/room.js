@@ -217,20 +217,26 @@ function drawInvites(msg) {
 
 // -- the pause between rounds --------------------------------------------------------------
 
+/** The pause after a round, kept with the state that ended the round: when a person moves
+ * next it stays until they close it, even if others (bots grouping at once) move meanwhile;
+ * when only bots wait it lasts until their countdown ends the round's pause. */
 function pauseState(msg) {
-  if (!msg.round_ended || msg.status !== "playing") {
+  if (msg.status !== "playing") {
     page.pause = null;
     return null;
   }
-  if (!page.pause || page.pause.version !== msg.version) {
+  if (msg.round_ended && (!page.pause || page.pause.version !== msg.version)) {
     const wait = Number(msg.bots_wait);
     page.pause = {
       version: msg.version,
       until: msg.bots_wait === null || msg.bots_wait === undefined ? null : Date.now() + wait * 1000,
       dismissed: false,
+      msg,
     };
+  } else if (!msg.round_ended && page.pause && page.pause.until !== null) {
+    page.pause = null;
   }
-  return page.pause.dismissed ? null : page.pause;
+  return page.pause && !page.pause.dismissed ? page.pause : null;
 }
 
 function secondsLeft(pause) {
@@ -263,7 +269,8 @@ function drawPause(msg) {
   };
   // A game's screen may draw the round just finished (the table already shows the next one):
   // an optional export roundSummary(msg) → element, shown under the round's sentence.
-  const summary = page.screen.roundSummary ? page.screen.roundSummary(msg) : null;
+  const ended = pause.msg;
+  const summary = page.screen.roundSummary ? page.screen.roundSummary(ended) : null;
   // A spectator cannot start the round for the players, only close the panel.
   let button = null;
   if (!isSpectator(msg)) {
@@ -279,7 +286,7 @@ function drawPause(msg) {
     onkeydown: (event) => { if (event.key === "Escape") nextRound(false); },
   },
     h("h2", { id: "pause-title", text: "End of the round" }),
-    msg.last ? h("p.pause-last", { text: msg.last }) : null,
+    ended.last ? h("p.pause-last", { text: ended.last }) : null,
     summary,
     pause.until === null ? null : count,
     h("div.actions", {}, button)));
