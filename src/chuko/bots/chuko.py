@@ -116,13 +116,20 @@ def _rollout_costs(pack: tuple[int, ...], next_hand: int) -> dict[int, float]:
     return card_costs(set(pack), list(pack), next_hand)
 
 
+# A rollout stops, with no winner, after this many more cards: a game that long is a
+# stalemate (two hands of high primes resetting at each other can last to the turn limit),
+# and playing it out would take most of the search's time.
+ROLLOUT_CARDS = 200
+
+
 def greedy_playout(state: State, rng: Random, epsilon: float = 0.1) -> None:
-    """Play on until the game ends as the easy bot would, from the static costs: the
-    cheapest card, a reset when there is none or when the next player holds one card and
-    the hand has a much harder card to put on top; and a random playable card with
-    probability `epsilon`, so that the simulations vary."""
+    """Play on as the easy bot would, from the static costs: the cheapest card, a reset when
+    there is none or when the next player holds one card and the hand has a much harder
+    card to put on top; and a random playable card with probability `epsilon`, so that the
+    simulations vary. Stops when the game ends or after `ROLLOUT_CARDS` cards."""
     pack, players = state.game.pack, state.game.players
-    while state.outcome is None:
+    stop = state.turns_played + ROLLOUT_CARDS
+    while state.outcome is None and state.turns_played < stop:
         seat = state.to_move[0]
         next_hand = len(state.hand((seat + 1) % players))
         cost = _rollout_costs(pack, next_hand)
