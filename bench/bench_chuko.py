@@ -19,7 +19,7 @@ the other when its win rate is above the fair share 1/P; the verdict says whethe
 interval is. Sizes: CHUKO_BENCH_TABLE_EASY_GAMES, CHUKO_BENCH_TABLE_HARD_GAMES,
 CHUKO_BENCH_TABLE_HARD_SIMS. CHUKO_BENCH_PARTS picks the parts to run, from speed, table and
 heads-up (all by default): `CHUKO_BENCH_PARTS=table python -m bench chuko`. The table takes
-about TABLE_TIME on one free core, the heads-up part about 10 minutes.
+about 3 minutes (2 cores shared with other work), the heads-up part about 10.
 """
 
 from __future__ import annotations
