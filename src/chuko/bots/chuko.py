@@ -22,7 +22,7 @@ import math
 import secrets
 import time
 from collections import Counter
-from functools import cache
+from functools import lru_cache
 from random import Random
 from typing import Any
 
@@ -109,7 +109,7 @@ class EasyBot:
         return Move(best)
 
 
-@cache
+@lru_cache(maxsize=64)  # a table per (pack, hand size): bounded across rooms' packs
 def _rollout_costs(pack: tuple[int, ...], next_hand: int) -> dict[int, float]:
     """The easy bot's costs against the whole pack instead of the unseen cards: a static
     table per size of the next player's hand, so that rollouts choose with lookups."""

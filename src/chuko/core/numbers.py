@@ -1,6 +1,6 @@
 """Chükö cards are positive integers that match when they share a prime factor (ruling G1)."""
 
-from functools import cache
+from functools import lru_cache
 from math import gcd
 
 # Cards are kept to numbers whose factors are found at once, so no typed card can stall
@@ -8,7 +8,7 @@ from math import gcd
 MAX_CARD = 1_000_000
 
 
-@cache
+@lru_cache(maxsize=4096)  # cards go to a million: keep the recent ones only
 def prime_factors(n: int) -> tuple[int, ...]:
     """The distinct prime factors of n, ascending; () for 1."""
     if n < 1:

@@ -5,9 +5,10 @@ a prime factor with the top card or is lower than it (K1), or reset: draw one
 card, then play any card (K2). The first to empty their hand wins (K5).
 
 The state is built for speed: hands are sorted lists of ints, the draw pile is a
-list whose next card is last (so drawing is a pop), and which cards may follow
-which top card is looked up in a table computed once per pack. `State.playout`
-plays random games through the same rule methods as `play`.
+list whose next card is last (so drawing is a pop), and whether a card may follow
+the top card is worked out at each play with `gcd`: as fast as looking it up in a table
+of the pack, and a pack of 1,000 cards would make that table cost about 30 MB.
+`State.playout` plays random games through the same rule methods as `play`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, total_ordering
+from functools import cached_property, lru_cache, total_ordering
 from math import gcd
 from random import Random, SystemRandom
 from typing import Any, ClassVar
@@ -71,13 +72,6 @@ def deal_size(pack_size: int, players: int) -> int:
     return min(MAX_HAND, (pack_size - 1) // players)
 
 
-@cache
-def _followers(pack: tuple[int, ...]) -> dict[int, frozenset[int]]:
-    """For each card of the pack as top card, the pack's values that may follow it."""
-    values = set(pack)
-    return {top: frozenset(c for c in values if may_follow(c, top)) for top in values}
-
-
 # -- moves --------------------------------------------------------------------------------
 
 
@@ -122,7 +116,7 @@ class Move:
 RESET_MOVE = Move(None)
 
 
-@cache
+@lru_cache(maxsize=4096)  # any one pack's values (at most 1,000) and then some
 def _move(card: int) -> Move:
     return Move(card)
 
@@ -169,6 +163,11 @@ class Game(BaseGame):
     pack: tuple[int, ...] = PACKS["standard"]
     first: int | None = None
     turn_limit: int | None = TURN_LIMIT
+
+    @cached_property
+    def distinct(self) -> bool:
+        """True when no value is in the pack twice, so no hand holds a value twice."""
+        return len(set(self.pack)) == len(self.pack)
 
     @classmethod
     def configure(cls, values: Json, *, bots_only: bool) -> Game:
@@ -257,8 +256,7 @@ class State(BaseState):
         self._count = 0  # cards played, for the turn limit (K8)
         self._winner: int | None = None
         self._over = False
-        self._follow = _followers(game.pack)
-        self._distinct = len(self._follow) == len(game.pack)  # no duplicate cards in hands
+        self._distinct = game.distinct
         self._limit = game.turn_limit or 0
         self._rng = rng
 
@@ -293,8 +291,8 @@ class State(BaseState):
         if self._pending:
             cards = hand
         else:
-            follow = self._follow[self._pile[-1]]
-            cards = [c for c in hand if c in follow]
+            top = self._pile[-1]
+            cards = [c for c in hand if c < top or gcd(c, top) > 1]  # may_follow, inlined
         return list(cards) if self._distinct else sorted(set(cards))
 
     def legal_moves(self, seat: int) -> list[Move]:
@@ -312,10 +310,10 @@ class State(BaseState):
         if self._pending:
             cards = hand if self._distinct else sorted(set(hand))
             return cards[int(rng.random() * len(cards))]
-        follow = self._follow[self._pile[-1]]
+        top = self._pile[-1]
         cards = []
         for card in hand:
-            if card in follow:
+            if card < top or gcd(card, top) > 1:  # may_follow, inlined
                 cards.append(card)
         if not self._distinct:
             cards = sorted(set(cards))
@@ -365,7 +363,7 @@ class State(BaseState):
             self._turns[-1] = (seat, kind, card, drew, recycled)
         else:
             top = self._pile[-1]
-            if card not in self._follow[top]:
+            if card >= top and gcd(card, top) == 1:  # not may_follow, inlined
                 raise IllegalMove(
                     f"{card} cannot follow {top}: it shares no prime factor with it and is not "
                     "lower; reset to play it anyway."
