@@ -29,6 +29,11 @@ class Option:
     kind: "int" (a whole number within min/max, or one of the `named` values), "choice"
     (one of `choices`), "text", or "pack" (a pack name, list or range, read by `core.packs`;
     `choices` are the names).
+
+    max_online: the highest value a room on a shared server may use (an "int" option; the
+    engine and the command line keep `max`). There, where `min` is 0 and so 0 means none,
+    0 means `max_online` in a game with a person (a game of bots alone is the engine's to
+    bound, `Game.from_options(bots_only=True)`).
     """
 
     name: str
@@ -42,6 +47,7 @@ class Option:
     named: tuple[tuple[str, int], ...] = ()  # names for numbers, e.g. ("hard", 1)
     # What a form shows for each choice, where the values alone would read badly.
     choice_labels: tuple[str, ...] = ()
+    max_online: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in OPTION_KINDS:
@@ -50,6 +56,8 @@ class Option:
             raise ValueError(f"the choice option {self.name!r} lists no choices")
         if self.choice_labels and len(self.choice_labels) != len(self.choices or ()):
             raise ValueError(f"the option {self.name!r} needs one label per choice")
+        if self.max_online is not None and self.kind != "int":
+            raise ValueError(f"the option {self.name!r} has max_online but is not an int")
 
     def to_json(self) -> Json:
         data: Json = {"name": self.name, "label": self.label, "kind": self.kind,
@@ -60,6 +68,8 @@ class Option:
             data["min"] = self.min
         if self.max is not None:
             data["max"] = self.max
+        if self.max_online is not None:
+            data["max_online"] = self.max_online
         if self.named:
             data["named"] = dict(self.named)
         if self.choice_labels:
@@ -176,6 +186,22 @@ class Descriptor:
                 f"{self.title} has no option {unknown[0]!r}; its options are {names}."
             )
         return {name: option.value(given.get(name)) for name, option in known.items()}
+
+    def read_online(self, given: Mapping[str, Any] | None, *, bots_only: bool) -> Json:
+        """`read_options` for a room on a shared server, where options with `max_online`
+        stay within it: ConfigError in one sentence above it; none (0, where `min` is 0)
+        becomes `max_online` unless bots alone play."""
+        values = self.read_options(given)
+        for option in self.options:
+            cap, value = option.max_online, values[option.name]
+            if cap is None:
+                continue
+            if value > cap:
+                raise ConfigError(f"{option.label} goes up to {cap:,} in a room on this server, "
+                                  f"not {value:,}; longer games can be played in the terminal.")
+            if value == 0 == option.min and not bots_only:
+                values[option.name] = cap
+        return values
 
     def to_json(self) -> Json:
         """What `GET /api/games` tells the browser about the game."""

@@ -36,6 +36,9 @@ PLAY, RESET = "play", "reset"
 # K8: a game of bots alone ends after this many cards played; people choose their own.
 TURN_LIMIT = 1000
 MAX_TURN_LIMIT = 100_000
+# The most a room on a shared server may play: every move costs the server a little memory
+# and every view carries the game's turns.
+MAX_ONLINE_TURN_LIMIT = 2_000
 
 DESCRIPTOR = Descriptor(
     id="chuko",
@@ -49,7 +52,9 @@ DESCRIPTOR = Descriptor(
         pack_option(),
         Option("turn_limit", "Turn limit (0: none)", "int", 0, min=0, max=MAX_TURN_LIMIT,
                help=f"end with no winner after this many cards played; a game of bots "
-               f"alone stops at {TURN_LIMIT} unless told"),
+               f"alone stops at {TURN_LIMIT} unless told; a room on a shared server at "
+               f"{MAX_ONLINE_TURN_LIMIT:,} (0 means that there)",
+               max_online=MAX_ONLINE_TURN_LIMIT),
     ),
     levels=("random", "easy", "hard"),
     bots="chuko.bots.chuko",

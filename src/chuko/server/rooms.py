@@ -11,6 +11,13 @@ each version in turn, built from the state of that version (`Moment`).
 Between rounds the bots wait (`Pause`) so people can read the round's result; a finished
 room can be played again with the same seats (`Hub.rematch`, `Hub.follow`).
 
+A socket coming or going changes no state: when it changes whether its seat shows as
+connected, the room's other clients get one small `presence` message, and the new client
+alone gets a state. Rooms are loaded from the database when first asked for; at start only
+the rooms in play with bots, which may have moves to make, are rebuilt. A room still
+waiting for its players `waiting_ttl` seconds after it was made expires: on the next
+request for it, or at the sweep that runs at start and then now and then.
+
 Nothing here knows which game a room plays: its rules, options, bot levels, hints and
 replays all come from the game's class and descriptor in the registry.
 """
@@ -24,6 +31,7 @@ import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from random import Random
 from typing import Any, cast
@@ -45,6 +53,16 @@ MAX_NAME = 24
 # State messages a client may have waiting; past this it is cut off and reconnects, which
 # costs one replay of the record, instead of the server holding every version for it.
 MAX_BEHIND = 256
+WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it expires
+SWEEP_EVERY = 3600.0  # the longest time between two sweeps for rooms that have waited too long
+
+
+def expired_sentence(ttl: float) -> str:
+    """What an expired room's pages and refused joins say."""
+    span = (count(round(ttl / 3600), "hour") if ttl >= 3600
+            else count(max(1, round(ttl / 60)), "minute"))
+    return (f"This room has closed: its seats were not all taken within {span}. "
+            "Start a new game from the home page.")
 
 
 class NotFound(ChukoError):
@@ -96,6 +114,11 @@ class Seat(db.SeatRow):
             return self.name
         return "Friend" if self.invite_hash else "Host"
 
+    @property
+    def connected(self) -> bool:
+        """A bot always is; a person while one of their sockets is open."""
+        return self.kind == "bot" or self.connections > 0
+
     def row(self) -> db.SeatRow:
         return db.SeatRow(**{f.name: getattr(self, f.name) for f in fields(db.SeatRow)})
 
@@ -140,6 +163,16 @@ class Client:
     def send(self, message: Json) -> None:
         self._queue.append(message)
         self._wake.set()
+
+    def send_presence(self, message: Json) -> None:
+        """Queue a presence message; one still queued is replaced, since the newest tells
+        all (so sockets coming and going cannot fill the outbox)."""
+        queued = self._queue[-1] if self._queue else None
+        if isinstance(queued, dict) and queued.get("type") == "presence":
+            self._queue[-1] = message
+            self._wake.set()
+        else:
+            self.send(message)
 
     def send_first(self, message: Json) -> None:
         self._queue.appendleft(message)
@@ -187,6 +220,8 @@ class Room:
     adviser: Adviser | None = None
     pause: Pause | None = None
     verdicts: tuple[list[Json] | None] | None = None  # the post-game review, once computed
+    created: float = 0.0  # the hub's clock when the room was made
+    closed: str | None = None  # why an expired room closed, in one sentence
 
     @property
     def names(self) -> list[str]:
@@ -274,13 +309,13 @@ class Room:
             "spectator": seat is None,
             "status": moment.status,
             "seats": [
-                {**entry, "connected": s.kind == "bot" or s.connections > 0, "joined": s.joined}
+                {**entry, "connected": s.connected, "joined": s.joined}
                 for entry, s in zip(self.seats_json(), self.seats, strict=True)
             ],
             "version": moment.version,
             "view": state.view(seat),
             "last": last,
-            "result": None if outcome is None else outcome.describe(names, seat),
+            "result": self.closed if outcome is None else outcome.describe(names, seat),
             "round_ended": state.round_ended,
             "bots_wait": self.bots_wait(moment.version),
             "rematch": self.rematch,
@@ -294,21 +329,34 @@ class Room:
         return message
 
     def forget(self, client: Client) -> bool:
-        """Drop a client; True when a finished room has nobody left (it may leave memory)."""
+        """Drop a client; True when a finished or expired room has nobody left (it may leave
+        memory)."""
         self.clients.discard(client)
         if client.seat is not None:
-            self.seats[client.seat].connections -= 1
-            self.broadcast()
-        return self.status == "over" and not self.clients
+            seat = self.seats[client.seat]
+            seat.connections -= 1
+            if seat.connections == 0:
+                self.tell_presence()
+        return self.status in ("over", "expired") and not self.clients
 
     def join(self, client: Client) -> None:
-        """Add a client; it is sent the state now (and its seat shows as connected)."""
+        """Add a client and send it the state now; the others learn of it only when its seat
+        now shows as connected."""
         self.clients.add(client)
+        client.send_state(self.moment())
         if client.seat is not None:
-            self.seats[client.seat].connections += 1
-            self.broadcast()
-        else:
-            client.send_state(self.moment())
+            seat = self.seats[client.seat]
+            seat.connections += 1
+            if seat.connections == 1:
+                self.tell_presence(client)
+
+    def tell_presence(self, joining: Client | None = None) -> None:
+        """Every seat's presence to every client but `joining` (whose state says it)."""
+        message = {"type": "presence", "seats": [
+            {"seat": s.seat, "connected": s.connected} for s in self.seats]}
+        for client in self.clients:
+            if client is not joining:
+                client.send_presence(message)
 
     def broadcast(self) -> None:
         moment = self.moment()
@@ -326,8 +374,13 @@ class Hub:
 
     def __init__(self, store: db.Store, *, bot_delay: float = 0.6, round_pause: float = 4.0,
                  rng: Random | None = None,
-                 bot_options: dict[str, dict[str, Any]] | None = None) -> None:
+                 bot_options: dict[str, dict[str, Any]] | None = None,
+                 waiting_ttl: float = WAITING_TTL,
+                 clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.waiting_ttl = waiting_ttl
+        self.clock = clock  # seconds since the epoch; tests pass their own
+        self._sweeper: asyncio.Task | None = None
         self.rooms: dict[str, Room] = {}
         self.bot_delay = bot_delay
         self.round_pause = round_pause
@@ -339,9 +392,12 @@ class Hub:
     # -- lifecycle --------------------------------------------------------------------------
 
     def restore(self) -> int:
-        """Rebuild every unfinished room from its record and start its bots; the count."""
+        """Rebuild the rooms in play with bots (whose bots may have moves to make) and start
+        them, and start the sweep for rooms that waited too long; the count rebuilt. Other
+        rooms are loaded when first asked for."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
         count = 0
-        for row in self.store.unfinished():
+        for row in self.store.resumable():
             try:
                 room = self._room_from_row(row)
             except ChukoError as error:
@@ -355,6 +411,8 @@ class Hub:
     async def close(self) -> None:
         self._closing = True
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -374,7 +432,9 @@ class Hub:
         seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined, s.name)
                  for s in row.seats]
         room = Room(row.id, row.game, row.options, state, seats, row.version, row.status,
-                    last[0] if last else None, row.rematch, row.rematch_of)
+                    last[0] if last else None, row.rematch, row.rematch_of, created=row.created)
+        if room.status == "expired":
+            room.closed = expired_sentence(self.waiting_ttl)
         self._make_bots(room)
         return room
 
@@ -390,18 +450,56 @@ class Hub:
     # -- rooms ---------------------------------------------------------------------------------
 
     async def room(self, room_id: str) -> Room:
-        """A room by id, loaded from the database if it is not in memory (a finished game)."""
+        """A room by id, loaded from the database if it is not in memory; a room that has
+        waited too long for its players expires now."""
         room = self.rooms.get(room_id)
-        if room is not None:
-            return room
-        row = None
-        if isinstance(room_id, str) and 0 < len(room_id) <= 32:
-            row = await asyncio.to_thread(self.store.load, room_id)
-        if row is None:
-            raise NotFound(f"There is no room {room_id!r}.")
-        room = self.rooms.get(room_id) or self._room_from_row(row)
-        self.rooms[room_id] = room
+        if room is None:
+            row = None
+            if isinstance(room_id, str) and 0 < len(room_id) <= 32:
+                row = await asyncio.to_thread(self.store.load, room_id)
+            if row is None:
+                raise NotFound(f"There is no room {room_id!r}.")
+            room = self.rooms.get(room_id)
+            if room is None:
+                room = self.rooms[room_id] = self._room_from_row(row)
+                self.kick(room)
+        if room.status == "waiting" and room.created <= self.clock() - self.waiting_ttl:
+            await self._expire(room)
         return room
+
+    async def _expire(self, room: Room) -> None:
+        """Close a room that has waited too long (unless a join got in first), store it and
+        tell its clients."""
+        async with room.lock:
+            if room.status != "waiting":
+                return
+            cutoff = self.clock() - self.waiting_ttl
+            await asyncio.shield(self.store.submit(db.expire_waiting(cutoff, room.id)))
+            room.status, room.closed = "expired", expired_sentence(self.waiting_ttl)
+        room.broadcast()
+
+    async def sweep(self) -> int:
+        """Expire every room, stored or in memory, that has waited too long; rooms in memory
+        that nobody watches leave it. How many stored rooms were closed."""
+        cutoff = self.clock() - self.waiting_ttl
+        closed = int(await asyncio.shield(self.store.submit(db.expire_waiting(cutoff))))
+        for room in list(self.rooms.values()):
+            if room.status == "waiting" and room.created <= cutoff:
+                await self._expire(room)
+                if not room.clients:
+                    self.rooms.pop(room.id, None)
+        return closed
+
+    async def _sweep_now_and_then(self) -> None:
+        while not self._closing:
+            try:
+                closed = await self.sweep()
+            except Exception:  # a failed sweep must not stop the next one
+                log.exception("The sweep for expired rooms failed.")
+            else:
+                if closed:
+                    log.info("Closed %d room(s) that waited too long for players.", closed)
+            await asyncio.sleep(min(SWEEP_EVERY, max(self.waiting_ttl / 4, 1.0)))
 
     async def create(self, game_id: Any, options: Any, seat_specs: Any) -> Json:
         """Make a room; the creator holds the first 'me' seat. ConfigError for bad input."""
@@ -409,8 +507,10 @@ class Hub:
             raise ConfigError("Say which game the room plays.")
         rules = game_class(game_id)
         specs = self._seat_specs(rules.descriptor, seat_specs)
-        game = rules.from_options(options, bots_only=all(kind == "bot" for kind, _, _ in specs))
-        values = rules.descriptor.read_options(options)  # stored with defaults filled in
+        bots_only = all(kind == "bot" for kind, _, _ in specs)
+        # Stored with defaults filled in, within what a shared server allows.
+        values = rules.descriptor.read_online(options, bots_only=bots_only)
+        game = rules.configure(values, bots_only=bots_only)
         if len(specs) != game.players:
             raise ConfigError(f"This {game.title} game has {count(game.players, 'seat')}, "
                               f"but {len(specs)} were given.")
@@ -439,11 +539,13 @@ class Hub:
         seed = None if self.rng is None else self.rng.getrandbits(64)
         state = game.new(seed)
         room = Room(secrets.token_urlsafe(8), game_id, values, state, seats,
-                    rematch_of=None if rematch_of is None else rematch_of.id)
+                    rematch_of=None if rematch_of is None else rematch_of.id,
+                    created=self.clock())
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
         self._make_bots(room)
         row = db.RoomRow(room.id, game_id, values, room.status, 0, state.record(),
-                         [s.row() for s in seats], rematch_of=room.rematch_of)
+                         [s.row() for s in seats], rematch_of=room.rematch_of,
+                         created=room.created)
         await asyncio.shield(self.store.submit(db.insert_room(row)))
         self.rooms[room.id] = room
         self.kick(room)
@@ -493,13 +595,16 @@ class Hub:
         seat is taken, tell everyone; the seat's new token. db.Conflict (saying `refusal`)
         when the seat is taken already."""
         async with room.lock:
+            if room.closed is not None:
+                raise db.Conflict(room.closed)
             if seat.joined:
                 raise db.Conflict(refusal)
             token = new_secret()
             full = all(s.joined or s is seat for s in room.seats)
             status = "playing" if full and room.status == "waiting" else room.status
-            await asyncio.shield(self.store.submit(
-                db.join_seat(room.id, seat.seat, db.secret_hash(token), name, status, refusal)))
+            await asyncio.shield(self.store.submit(db.join_seat(
+                room.id, seat.seat, db.secret_hash(token), name, status, refusal,
+                expired_sentence(self.waiting_ttl))))
             seat.joined, seat.token_hash, seat.name = True, db.secret_hash(token), name
             room.status = status
         room.broadcast()
@@ -571,6 +676,8 @@ class Hub:
         if len(text) > MAX_MOVE_TEXT:
             raise ConfigError("That move is far too long to be a move.")
         async with room.lock:
+            if room.closed is not None:
+                raise ConfigError(room.closed)
             if room.status == "waiting":
                 raise ConfigError("The game starts when every seat is taken.")
             if room.status == "over":

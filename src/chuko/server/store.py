@@ -2,8 +2,10 @@
 
 A room's row holds the game's record (the engine's save format, docs/architecture.md,
 'Storage'); each accepted move adds a row to `moves` and rewrites the record in the same
-transaction. Seats keep only SHA-256 hashes of their tokens and invite codes. A finished
-room names its rematch, and a rematch the room it follows.
+transaction. Its `status` is waiting, playing, over, or expired (a waiting room whose seats
+were not all taken in time, `expire_waiting`). Seats keep only SHA-256 hashes of their
+tokens and invite codes. A finished room names its rematch, and a rematch the room it
+follows.
 
 Columns added after the first release are nullable, and `Store` adds any that an older
 database lacks when it opens it (`migrate`), so an existing database keeps its games.
@@ -122,6 +124,7 @@ class RoomRow:
     seats: list[SeatRow]
     rematch: str | None = None
     rematch_of: str | None = None
+    created: float = 0.0  # seconds since the epoch (time.time, or the server's clock)
 
 
 def make_engine(url: str) -> Engine:
@@ -254,9 +257,12 @@ class Store:
                 return None
             return _room_row(conn, row)
 
-    def unfinished(self) -> list[RoomRow]:
+    def resumable(self) -> list[RoomRow]:
+        """The rooms in play with a bot seat: those whose bots may have a move to make."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(rooms).where(rooms.c.status != "over")).all()
+            with_bots = select(seats.c.room).where(seats.c.kind == "bot")
+            rows = conn.execute(select(rooms).where(
+                rooms.c.status == "playing", rooms.c.id.in_(with_bots))).all()
             return [_room_row(conn, row) for row in rows]
 
     def moves(self, room_id: str) -> list[tuple[int, str]]:
@@ -300,6 +306,7 @@ def _room_row(conn: Connection, row: Any) -> RoomRow:
         ],
         rematch=row.rematch,
         rematch_of=row.rematch_of,
+        created=row.created,
     )
 
 
@@ -308,8 +315,9 @@ def _room_row(conn: Connection, row: Any) -> RoomRow:
 
 def insert_room(room: RoomRow) -> Write:
     """A new room with its seats; a rematch (`rematch_of` set) is also written into the
-    finished room, Conflict when that room has one already."""
-    now = time.time()
+    finished room, Conflict when that room has one already. Its time of creation is
+    `room.created` when set."""
+    now = room.created or time.time()
 
     def write(conn: Connection) -> None:
         if room.rematch_of is not None:
@@ -336,9 +344,10 @@ def insert_room(room: RoomRow) -> Write:
 
 
 def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status: str,
-              refusal: str = "That invite has already been used.") -> Write:
+              refusal: str = "That invite has already been used.",
+              closed: str = "This room has closed.") -> Write:
     """Take a seat that is still open, under `name`; Conflict (saying `refusal`) when someone
-    took it first."""
+    took it first, or (saying `closed`) when the room has expired."""
 
     def write(conn: Connection) -> None:
         taken = conn.execute(
@@ -348,9 +357,26 @@ def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status
         )
         if taken.rowcount != 1:
             raise Conflict(refusal)
-        conn.execute(
-            update(rooms).where(rooms.c.id == room_id).values(status=status, updated=time.time())
+        opened = conn.execute(
+            update(rooms).where(rooms.c.id == room_id, rooms.c.status != "expired")
+            .values(status=status, updated=time.time())
         )
+        if opened.rowcount != 1:
+            raise Conflict(closed)  # the transaction, and so the seat, rolls back
+
+    return write
+
+
+def expire_waiting(created_before: float, room_id: str | None = None) -> Write:
+    """Close the rooms still waiting that were created by `created_before` (only
+    `room_id`, when given); how many were closed."""
+
+    def write(conn: Connection) -> int:
+        chosen = update(rooms).where(rooms.c.status == "waiting",
+                                     rooms.c.created <= created_before)
+        if room_id is not None:
+            chosen = chosen.where(rooms.c.id == room_id)
+        return int(conn.execute(chosen.values(status="expired", updated=time.time())).rowcount)
 
     return write
 

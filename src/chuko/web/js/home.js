@@ -22,7 +22,7 @@ function optionInput(game, option, saved) {
   } else if (option.kind === "int") {
     input = h("input", {
       id, name: option.name, type: "number", value: start, min: option.min,
-      max: option.max, step: 1, inputmode: "numeric", title: option.help || undefined,
+      max: option.max_online ?? option.max, step: 1, inputmode: "numeric", title: option.help || undefined,
     });
   } else {
     // Text with suggestions (a pack's name, or your own list): the choices as a datalist.

@@ -94,6 +94,7 @@ function waitingText(msg) {
 function statusText(msg) {
   if (msg.status === "waiting") return waitingText(msg);
   if (msg.status === "over") return msg.result || "The game is over.";
+  if (msg.status === "expired") return msg.result || "This room has closed.";
   const toMove = (msg.view.to_move || []).map((s) => seatLabel(msg, s));
   if (isSpectator(msg)) {
     return toMove.length ? `You are watching: ${listing(toMove)} to move.` : "You are watching.";
@@ -408,6 +409,14 @@ function onMessage(msg) {
     page.msg = msg;
     page.loading = page.loading || prepare(msg);
     draw();
+  } else if (msg.type === "presence") {
+    // A socket came or went: only who is connected changed, so only the seats are drawn.
+    if (!page.msg) return;
+    const connected = new Map(msg.seats.map((seat) => [seat.seat, seat.connected]));
+    const seats = page.msg.seats.map((seat) => (
+      connected.has(seat.seat) ? { ...seat, connected: connected.get(seat.seat) } : seat));
+    page.msg = { ...page.msg, seats };
+    drawSeats(page.msg);
   } else if (msg.type === "hint") {
     page.hint = { version: page.msg ? page.msg.version : -1, values: msg.values || {}, note: msg.note };
     draw();

@@ -1,5 +1,6 @@
 // The WebSocket to a room: reconnects with backoff and resumes its seat (the server sends a
-// full snapshot after every connect), keeps the line alive with pings.
+// full snapshot after every connect, and the others only a small presence message), keeps
+// the line alive with pings.
 
 const PING_MS = 20000;
 const MAX_DELAY_MS = 8000;
