@@ -152,7 +152,7 @@ def test_bad_http_requests_get_a_status_and_a_sentence(duel):
     assert client.post("/api/rooms", content=b"{nope").json() == {
         "error": "The request body is not JSON."}
     assert client.post("/api/rooms", content=b"[1]").status_code == 400
-    assert client.post("/api/rooms", content=b"{" + b" " * 20_000 + b"}").json() == {
+    assert client.post("/api/rooms", content=b"{" + b" " * 70_000 + b"}").json() == {
         "error": "The request body is too long."}
     assert client.get("/api/rooms/nosuchroom").status_code == 404
     assert client.get(f"/api/rooms/{room}?token=forged").status_code == 403

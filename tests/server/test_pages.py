@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chuko.cli.serve import redact
-from chuko.server.app import web_dir
+from chuko.server.app import redact, web_dir
 
 PAGES = {"index.html": "home", "room.html": "room", "replay.html": "replay",
          "rules.html": "rules"}

@@ -156,7 +156,7 @@ def test_only_players_of_a_finished_game_may_ask_or_follow(make_client):
     follow_new = client.post(f"/api/rooms/{asked['room']}/follow",
                              json={"token": asked["token"]})
     assert follow_new.status_code == 404  # the rematch has no rematch of its own
-    too_big = client.post(f"{url}/follow", content=b'{"token": "' + b"x" * 20_000 + b'"}')
+    too_big = client.post(f"{url}/follow", content=b'{"token": "' + b"x" * 70_000 + b'"}')
     assert too_big.json() == {"error": "The request body is too long."}
 
 

@@ -1,35 +1,17 @@
 """`chuko serve`: the browser app on uvicorn (`make serve` runs it on 127.0.0.1:8000 with
 SQLite under var/).
 
-Seat tokens and invite codes are secrets: the access log shows `token=…` and invite paths
-redacted, so a log never hands anyone a seat.
+Seat tokens and invite codes are secrets: the app redacts them in uvicorn's logs itself
+(`chuko.server.app.redact`), so a log never hands anyone a seat.
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
-import re
 
 from chuko.core.errors import ConfigError
 
 HELP = {"": "start the browser app: rooms, live play, replays (http://HOST:PORT)"}
-
-_SECRETS = re.compile(r"(token=)[^&\s\"]+|(/join/[^/\s\"]+/)[^/?\s\"]+")
-
-
-def redact(text: str) -> str:
-    """A log line with seat tokens and invite codes replaced by '…'."""
-    return _SECRETS.sub(lambda m: (m.group(1) or m.group(2)) + "…", text)
-
-
-class RedactSecrets(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
-        record.msg = redact(str(record.msg))
-        return True
-
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
@@ -47,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from chuko.server import create_app
+    from chuko.server.limits import MAX_BODY
 
     if not 0 < args.port < 65536:
         raise ConfigError(f"The port must be from 1 to 65535, not {args.port}.")
@@ -56,10 +39,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("The round pause cannot be negative.")
     app = create_app(args.db, bot_delay=args.bot_delay, round_pause=args.round_pause)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info",
-                            ws_max_size=65536)
-    # After Config, which sets up uvicorn's logging: filters on the loggers that log.
-    for name in ("uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(RedactSecrets())
+                            ws_max_size=MAX_BODY)
     print(f"chuko: serving on http://{args.host}:{args.port} (Ctrl-C to stop)", flush=True)
     uvicorn.Server(config).run()
     return 0

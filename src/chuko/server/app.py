@@ -2,7 +2,9 @@
 WebSockets, as docs/web-protocol.md describes them.
 
 `create_app(db_url)` builds an app bound to one database; starting it rebuilds every
-unfinished room from the database and lets its bots go on.
+unfinished room from the database and lets its bots go on. What a client may ask is bounded
+by `limits.py`; every response carries the security headers of `SECURITY_HEADERS`, and the
+server's access log shows no seat token or invite code (`redact`).
 """
 
 from __future__ import annotations
@@ -11,26 +13,55 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
+import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from random import Random
 from typing import Any
+from urllib.parse import unquote, unquote_plus
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.games import descriptor, descriptors, registry, rules_text
 
+from .limits import (
+    MAX_BODY,
+    MAX_DEPTH,
+    Buckets,
+    Clock,
+    Full,
+    Limits,
+    OpenRooms,
+    SocketFlow,
+    TooLarge,
+    TooMany,
+    too_deep,
+)
 from .rooms import Client, Forbidden, Hub, NotFound, Room
 from .store import Conflict, Store
 
 log = logging.getLogger("chuko.server")
 
-MAX_MESSAGE = 16_384  # bytes of one WebSocket message or one request body
+# Inline style attributes are allowed (only attributes, not <style> or scripts): the screens
+# set a few with setAttribute, e.g. a grid's column count; setting them through `el.style`
+# instead would let this go.
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; style-src-attr 'unsafe-inline'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+_GUARDED = {name for name, _ in SECURITY_HEADERS}
+SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
+_TOO_LONG = "The request body is too long."
+OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html"}
 
@@ -47,11 +78,99 @@ def _status(error: ChukoError) -> int:
         return 403
     if isinstance(error, Conflict):
         return 409
+    if isinstance(error, TooLarge):
+        return 413
+    if isinstance(error, TooMany):
+        return 429
+    if isinstance(error, Full):
+        return 503
     return 400
 
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+# -- secrets in logs -----------------------------------------------------------------------------
+
+_QUERY = re.compile(r"\?([^\s\"#]*)")
+_SEGMENTS = re.compile(r"/(?=([^/?\s\"]+)/[^/?\s\"]+/([^/?\s\"#]+))")
+
+
+def _secret_key(key: str) -> bool:
+    """Whether a query parameter's name names a token or an invite, however it is spelled:
+    any casing, percent-encoded (even twice), with spaces."""
+    for _ in range(3):
+        key = unquote_plus(key)
+    folded = "".join(key.split()).casefold()
+    return "token" in folded or "invite" in folded
+
+
+def _redact_query(match: re.Match[str]) -> str:
+    parts = re.split(r"([&;])", match.group(1))
+    for i, part in enumerate(parts):
+        key, equals, _ = part.partition("=")
+        if equals and _secret_key(key):
+            parts[i] = key + "=…"
+    return "?" + "".join(parts)
+
+
+def redact(text: str) -> str:
+    """A log line with seat tokens and invite codes replaced by '…': the values of query
+    parameters named like `token` or `invite` (parsed, not matched as text, so `?TOKEN=` and
+    `?tok%65n=` are hidden too) and the code of an invite path `/join/{room}/{code}`."""
+    codes = [m.span(2) for m in _SEGMENTS.finditer(text)
+             if unquote(m.group(1)).casefold() == "join"]
+    for start, end in reversed(codes):
+        text = text[:start] + "…" + text[end:]
+    return _QUERY.sub(_redact_query, text)
+
+
+class RedactSecrets(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        record.msg = redact(str(record.msg))
+        return True
+
+
+def hide_secrets_in_logs() -> None:
+    """Redact the loggers that write request paths: uvicorn's access log and the one that
+    reports WebSocket connections. The app does it itself, so any way of serving it is
+    covered."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())
+
+
+class Guard:
+    """ASGI middleware: every HTTP response carries SECURITY_HEADERS, and a request that
+    declares a body over MAX_BODY is refused before any of it is read."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > MAX_BODY:
+            response = _error(413, _TOO_LONG)
+            await response(scope, receive, self._secure(send))
+            return
+        await self.app(scope, receive, self._secure(send))
+
+    @staticmethod
+    def _secure(send: Send) -> Send:
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.get("headers", ())
+                message["headers"] = [*(h for h in headers if h[0] not in _GUARDED),
+                                      *SECURITY_HEADERS]
+            await send(message)
+        return secured
 
 
 def create_app(
@@ -62,20 +181,28 @@ def create_app(
     rng: Random | None = None,
     bot_options: dict[str, dict[str, Any]] | None = None,
     static_dir: Path | None = None,
+    limits: Limits | None = None,
+    clock: Clock = time.monotonic,
 ) -> FastAPI:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
     wait after a round ends before they start the next (a seat may cut it short); `rng`
     seeds deals and bots for tests only (a real server deals from `secrets`); `bot_options`
     maps a game's id to {level: keyword options for its `make_bot`}, e.g.
-    {"hard": {"simulations": 200}}."""
+    {"hard": {"simulations": 200}}; `limits` what one client may ask (`Limits()` by default),
+    measured on `clock` (tests pass their own)."""
+    limits = limits or Limits()
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options)
     static = static_dir or web_dir()
+    rooms_made = Buckets(limits.rooms, clock)  # per address
+    seats_taken = Buckets(limits.seats, clock)  # per address
+    made = OpenRooms(limits.open_rooms_per_address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hide_secrets_in_logs()
         store.start()
         restored = hub.restore()
         if restored:
@@ -88,6 +215,7 @@ def create_app(
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
+    app.add_middleware(Guard)
 
     @app.exception_handler(ChukoError)
     async def chuko_error(request: Request, error: ChukoError) -> JSONResponse:
@@ -110,8 +238,7 @@ def create_app(
         if not path.is_file():
             return HTMLResponse(f"<!doctype html><title>chuko</title><p>The {name} page is not "
                                 "built yet.</p>", status_code=404)
-        return FileResponse(path, media_type="text/html",
-                            headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})
+        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     async def home() -> Response:
@@ -137,12 +264,39 @@ def create_app(
 
     # -- the JSON API ------------------------------------------------------------------------
 
+    def address(connection: Request | WebSocket) -> str:
+        return connection.client.host if connection.client else ""
+
+    def admit(request: Request, buckets: Buckets) -> None:
+        """Count a request that makes a room or takes a seat against its address's bucket."""
+        if not buckets.take(address(request)):
+            raise TooMany("Too many requests from your address: wait a moment and try again.")
+
+    def open_room(room_id: str) -> bool:
+        room = hub.rooms.get(room_id)
+        return room is not None and room.status in OPEN
+
+    def may_open(request: Request) -> None:
+        """Refuse a new room beyond the caps on open rooms, per address and in all."""
+        if made.count(address(request), open_room) >= limits.open_rooms_per_address:
+            raise TooMany(f"Your address already has {limits.open_rooms_per_address} "
+                          "unfinished rooms: finish one before opening another.")
+        if sum(room.status in OPEN for room in hub.rooms.values()) >= limits.open_rooms:
+            raise Full("The server has as many open rooms as it can hold: try again later.")
+
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_MESSAGE:
-            raise ChukoError("The request body is too long.")
+        """The request's JSON object, read no further than MAX_BODY bytes (the declared
+        length was checked by Guard; a chunked body is cut off here)."""
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise TooLarge(_TOO_LONG)
         try:
-            data = json.loads(raw)
+            text = raw.decode()
+            if too_deep(text):
+                raise ChukoError(f"The request body nests deeper than {MAX_DEPTH} levels.")
+            data = json.loads(text)
         except (ValueError, UnicodeDecodeError):
             raise ChukoError("The request body is not JSON.") from None
         if not isinstance(data, dict):
@@ -169,22 +323,31 @@ def create_app(
 
     @app.post("/api/rooms")
     async def api_create(request: Request) -> JSONResponse:
+        admit(request, rooms_made)
         data = await body(request)
+        may_open(request)
         created = await hub.create(data.get("game"), data.get("options"), data.get("seats"))
+        made.add(address(request), created["room"])
         return JSONResponse(created, status_code=201)
 
     @app.post("/api/rooms/{room_id}/join")
     async def api_join(room_id: str, request: Request) -> dict[str, Any]:
+        admit(request, seats_taken)
         data = await body(request)
         return await hub.join(room_id, data.get("invite"), data.get("name"))
 
     @app.post("/api/rooms/{room_id}/rematch")
     async def api_rematch(room_id: str, request: Request) -> JSONResponse:
+        admit(request, seats_taken)
         data = await body(request)
-        return JSONResponse(await hub.rematch(room_id, data.get("token")), status_code=201)
+        may_open(request)
+        rematch = await hub.rematch(room_id, data.get("token"))
+        made.add(address(request), rematch["room"])
+        return JSONResponse(rematch, status_code=201)
 
     @app.post("/api/rooms/{room_id}/follow")
     async def api_follow(room_id: str, request: Request) -> dict[str, Any]:
+        admit(request, seats_taken)
         data = await body(request)
         return await hub.follow(room_id, data.get("token"))
 
@@ -206,11 +369,23 @@ def create_app(
         try:
             room = await hub.room(room_id)
             seat = room.seat_for(websocket.query_params.get("token"))
+            if len(room.clients) >= limits.sockets_per_room:
+                raise TooMany(f"This room has {limits.sockets_per_room} connections already: "
+                              "try again later.")
+            if seat is not None and sum(c.seat == seat for c in room.clients) >= \
+                    limits.sockets_per_seat:
+                raise TooMany(f"This seat is open in {limits.sockets_per_seat} places already: "
+                              "close one of them first.")
         except (NotFound, Forbidden) as error:
             await websocket.send_json({"type": "error", "message": str(error)})
             await websocket.close(code=4404 if isinstance(error, NotFound) else 4403)
             return
+        except TooMany as error:
+            await websocket.send_json({"type": "error", "message": str(error)})
+            await websocket.close(code=1008, reason=str(error))
+            return
         client = Client(room, seat)
+        flow = SocketFlow(limits, clock)
         moment = room.moment()
         room.join(client)  # the client's first state is this moment's version
         sender = None
@@ -222,6 +397,12 @@ def create_app(
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                if not flow.messages.take():
+                    if not flow.refusals.take():  # it does not read its refusals: flooding
+                        await websocket.close(code=1008, reason="Too many messages.")
+                        break
+                    client.send(_refusal(SLOW_DOWN))
+                    continue
                 reply = await _handle(hub, room, seat, message)
                 if reply is not None:
                     client.send(reply)
@@ -260,8 +441,10 @@ async def _handle(hub: Hub, room: Room, seat: int | None,
     text = message.get("text")
     if text is None:
         return _refusal("Send JSON text messages, not binary ones.")
-    if len(text) > MAX_MESSAGE:
+    if len(text) > MAX_BODY:
         return _refusal("That message is too long.")
+    if too_deep(text):
+        return _refusal(f"That message nests deeper than {MAX_DEPTH} levels.")
     try:
         data = json.loads(text)
     except ValueError:

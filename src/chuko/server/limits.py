@@ -1,0 +1,152 @@
+"""What one client may ask of the server (docs/web-protocol.md, "Limits"): token buckets for
+the rate of messages and requests, caps on sockets and open rooms, and bounds on the size and
+nesting of JSON, so no client can stall the server or exhaust it.
+
+Every refusal is one sentence: HTTP 413, 429 or 503, or an `error` message on the socket.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+from chuko.core.errors import ChukoError
+
+Clock = Callable[[], float]
+
+MAX_BODY = 65_536  # bytes of one request body or characters of one WebSocket message
+MAX_DEPTH = 32  # levels of JSON nesting; the protocol needs 3
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class TooLarge(ChukoError):
+    """HTTP 413."""
+
+
+class TooMany(ChukoError):
+    """HTTP 429: over a rate or a per-address cap."""
+
+
+class Full(ChukoError):
+    """HTTP 503: the server holds as many open rooms as it may."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A token bucket's refill (tokens a second) and size (the burst allowed at once)."""
+
+    per_second: float
+    burst: int
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; `create_app(limits=Limits(...))` changes any of them."""
+
+    # Per socket, every message. A socket's messages are answered one at a time, so a hint
+    # (the game's adviser searching) is done before the next message is read.
+    messages: Rate = Rate(20, 40)
+    # Refused messages, per socket: a client whose refusals outrun this bucket is not
+    # reading them, so its socket is closed (1008) rather than answered without end.
+    refusals: Rate = Rate(20, 200)
+    rooms: Rate = Rate(1, 10)  # per address: rooms made
+    seats: Rate = Rate(2, 20)  # per address: joins, follows and rematches
+    sockets_per_seat: int = 4
+    sockets_per_room: int = 64
+    open_rooms_per_address: int = 20
+    open_rooms: int = 10_000
+
+
+class Bucket:
+    """A token bucket: `take()` is True while tokens are left; they refill at `rate`."""
+
+    def __init__(self, rate: Rate, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.tokens = float(rate.burst)
+        self.stamp = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(float(self.rate.burst),
+                          self.tokens + (now - self.stamp) * self.rate.per_second)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Buckets:
+    """One bucket per key (a client's address). The least recently used are forgotten beyond
+    `keep`, so memory stays bounded; a forgotten key starts again with a full bucket."""
+
+    def __init__(self, rate: Rate, clock: Clock = time.monotonic, keep: int = 65_536) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.keep = keep
+        self._buckets: OrderedDict[Hashable, Bucket] = OrderedDict()
+
+    def take(self, key: Hashable) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = Bucket(self.rate, self.clock)
+            if len(self._buckets) > self.keep:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket.take()
+
+
+@dataclass
+class SocketFlow:
+    """The buckets of one socket."""
+
+    limits: Limits
+    clock: Clock = time.monotonic
+    messages: Bucket = field(init=False)
+    refusals: Bucket = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.messages = Bucket(self.limits.messages, self.clock)
+        self.refusals = Bucket(self.limits.refusals, self.clock)
+
+
+class OpenRooms:
+    """The rooms each address made, to cap how many of them are open (unfinished) at once.
+    `is_open(room_id)` says whether a room still is; closed ones are dropped as they are
+    found, so an address holds at most its cap."""
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self._made: dict[Hashable, list[str]] = {}
+
+    def count(self, address: Hashable, is_open: Callable[[str], bool]) -> int:
+        rooms = [room for room in self._made.get(address, ()) if is_open(room)]
+        if rooms:
+            self._made[address] = rooms
+        else:
+            self._made.pop(address, None)
+        return len(rooms)
+
+    def add(self, address: Hashable, room_id: str) -> None:
+        rooms = self._made.setdefault(address, [])
+        if room_id not in rooms:  # a rematch asked for twice is one room
+            rooms.append(room_id)
+
+
+def too_deep(text: str, depth: int = MAX_DEPTH) -> bool:
+    """Whether JSON `text` nests arrays and objects more than `depth` levels deep, found by
+    counting brackets outside strings, without parsing (a parser recurses, and fails on
+    deep input with RecursionError rather than a sentence)."""
+    level = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        level += 1 if bracket in "[{" else -1
+        if level > depth:
+            return True
+    return False
