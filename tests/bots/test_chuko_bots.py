@@ -109,11 +109,12 @@ def test_hard_wins_more_deals_than_easy_in_its_seat_among_primes():
     # Two good players leave most games to the deal, so only on the same deals does a
     # small sample show the search's gain; it is largest among primes heads-up, where two
     # easy bots holding high cards can reset at each other until the turn limit (here 200
-    # cards, for speed).
+    # cards, for speed). These deals give 57% against 37%; hard won only 45% when it left
+    # the easy bot's choice at two standard errors rather than one.
     hard = win_rate("hard", "easy", "primes", 2, games=100, seed=1, turn_limit=200,
                     simulations=100)
     easy = win_rate("easy", "easy", "primes", 2, games=100, seed=1, turn_limit=200)
-    assert hard.estimate > easy.estimate + 0.05, (hard, easy)
+    assert hard.estimate > easy.estimate + 0.12, (hard, easy)
 
 
 def test_hard_takes_a_win_it_can_see():
