@@ -19,7 +19,7 @@ from chuko.server.app import redact
 
 HEADERS = {
     "content-security-policy":
-        "default-src 'self'; style-src-attr 'unsafe-inline'; frame-ancestors 'none'",
+        "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
 }

@@ -49,12 +49,10 @@ from .store import Conflict, Store
 
 log = logging.getLogger("chuko.server")
 
-# Inline style attributes are allowed (only attributes, not <style> or scripts): the screens
-# set a few with setAttribute, e.g. a grid's column count; setting them through `el.style`
-# instead would let this go.
+# Images may also be data: URLs, which the pages use for their empty favicon.
 SECURITY_HEADERS = [
     (b"content-security-policy",
-     b"default-src 'self'; style-src-attr 'unsafe-inline'; frame-ancestors 'none'"),
+     b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
