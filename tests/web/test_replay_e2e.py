@@ -96,8 +96,11 @@ def play_typed(page, move: str) -> None:
 def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
     page = pages.new()
     blunder = None
-    for _ in range(3):  # a deal lost from the start offers no move to lose it: deal again
-        create_room(page, "caravan", options={"bridges": 3})
+    # Deals come from the server's secrets. With one bridge, 94% of standard deals offer a
+    # move that loses a winnable deal (283 of 300 seeded deals, playing as below), so five
+    # deals all without one happen about once in a million runs.
+    for _ in range(5):
+        create_room(page, "caravan", options={"bridges": 1})
         page.wait_for_url("**/room/**#token=*")
         page.locator("#status.my-turn").wait_for()
         played = 0
