@@ -57,3 +57,17 @@ def test_serve_refuses_a_bad_database_url_with_one_line(run_chuko):
     status, out, err = run_chuko("serve", "--db", "mysql://x/y", "--port", "8999")
     assert status == 2
     assert err.strip() == "chuko: The database must be sqlite or postgresql, not 'mysql'."
+
+
+def test_serve_refuses_a_room_lifetime_of_no_hours_with_one_line(run_chuko):
+    status, _, err = run_chuko("serve", "--waiting-hours", "0", "--port", "8999")
+    assert status == 2
+    assert err.strip() == ("chuko: Rooms must be given some hours to fill: --waiting-hours "
+                           "above 0.")
+
+
+def test_create_app_passes_the_waiting_time_to_its_rooms(db_url):
+    from chuko.server import create_app
+
+    app = create_app(db_url, waiting_ttl=90)
+    assert app.state.hub.waiting_ttl == 90

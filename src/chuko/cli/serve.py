@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--round-pause", type=float, default=4.0,
                         help="seconds bots wait when a round ends, so people can read how it "
                         "ended (a player may end the wait sooner)")
+    parser.add_argument("--waiting-hours", type=float, default=24.0,
+                        help="hours a room may wait for its players before it closes "
+                        "(default 24)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("The bot delay cannot be negative.")
     if args.round_pause < 0:
         raise ConfigError("The round pause cannot be negative.")
-    app = create_app(args.db, bot_delay=args.bot_delay, round_pause=args.round_pause)
+    if not args.waiting_hours > 0:
+        raise ConfigError("Rooms must be given some hours to fill: --waiting-hours above 0.")
+    app = create_app(args.db, bot_delay=args.bot_delay, round_pause=args.round_pause,
+                     waiting_ttl=args.waiting_hours * 3600)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info",
                             ws_max_size=MAX_BODY)
     print(f"chuko: serving on http://{args.host}:{args.port} (Ctrl-C to stop)", flush=True)

@@ -1,10 +1,11 @@
 """The web app: pages and static files of `chuko/web/`, the JSON API and live play over
 WebSockets, as docs/web-protocol.md describes them.
 
-`create_app(db_url)` builds an app bound to one database; starting it rebuilds every
-unfinished room from the database and lets its bots go on. What a client may ask is bounded
-by `limits.py`; every response carries the security headers of `SECURITY_HEADERS`, and the
-server's access log shows no seat token or invite code (`redact`).
+`create_app(db_url)` builds an app bound to one database; starting it rebuilds the rooms in
+play with bots to move and lets them go on (others load when first asked for). What a client
+may ask is bounded by `limits.py`; every response carries the security headers of
+`SECURITY_HEADERS`, and the server's access log shows no seat token or invite code
+(`redact`).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from .limits import (
     TooMany,
     too_deep,
 )
-from .rooms import Client, Forbidden, Hub, NotFound, Room
+from .rooms import WAITING_TTL, Client, Forbidden, Hub, NotFound, Room
 from .store import Conflict, Store
 
 log = logging.getLogger("chuko.server")
@@ -181,6 +182,7 @@ def create_app(
     static_dir: Path | None = None,
     limits: Limits | None = None,
     clock: Clock = time.monotonic,
+    waiting_ttl: float = WAITING_TTL,
 ) -> FastAPI:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
@@ -188,11 +190,12 @@ def create_app(
     seeds deals and bots for tests only (a real server deals from `secrets`); `bot_options`
     maps a game's id to {level: keyword options for its `make_bot`}, e.g.
     {"hard": {"simulations": 200}}; `limits` what one client may ask (`Limits()` by default),
-    measured on `clock` (tests pass their own)."""
+    measured on `clock` (tests pass their own); `waiting_ttl` the seconds a room may wait
+    for its players before it expires."""
     limits = limits or Limits()
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
-              bot_options=bot_options)
+              bot_options=bot_options, waiting_ttl=waiting_ttl)
     static = static_dir or web_dir()
     rooms_made = Buckets(limits.rooms, clock)  # per address
     seats_taken = Buckets(limits.seats, clock)  # per address
@@ -204,7 +207,7 @@ def create_app(
         store.start()
         restored = hub.restore()
         if restored:
-            log.info("Restored %d unfinished room(s).", restored)
+            log.info("Resumed %d room(s) in play with bots.", restored)
         try:
             yield
         finally:
