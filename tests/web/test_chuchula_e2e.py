@@ -21,6 +21,9 @@ def start(pages, size: str, length: int = 1):
                 seats=[("me",), ("bot", "easy")])
     page.wait_for_url("**/room/**#token=*")
     page.locator(".hand.loose .card").first.wait_for()
+    # The bot groups at once; its commit redraws the table, so wait for it before handling
+    # cards (on a loaded machine it could land between a selection and the key that uses it).
+    page.locator("#log .log-line", has_text="committed a grouping").first.wait_for()
     return page
 
 
