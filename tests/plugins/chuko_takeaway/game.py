@@ -51,8 +51,9 @@ class Game(BaseGame):
 
     @staticmethod
     def parse_move(text: str) -> int:
-        if not (text.strip().isascii() and text.strip().isdigit() and len(text.strip()) < 3):
-            raise ParseError(f"{text.strip()!r} is not a move: type how many stones to take.")
+        text = text.strip()
+        if not (text.isascii() and text.isdigit() and len(text) < 3):
+            raise ParseError(f"{text!r} is not a move: type how many stones to take.")
         return int(text)
 
     @classmethod
