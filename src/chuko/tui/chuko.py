@@ -46,7 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument(
         "--pack", default="standard", help="pack name, list (2,6,7) or range (2-30)"
     )
-    parser.add_argument("--first", type=int, help="seat that starts (you are seat 0)")
+    parser.add_argument("--first", type=int,
+                        help="who starts: 0 you, 1 the player after you, and so on "
+                        "(random if unset)")
     parser.add_argument(
         "--turn-limit", type=int, help="end the game with no winner after this many turns"
     )
