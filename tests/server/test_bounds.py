@@ -5,6 +5,7 @@ asked for, not all at start."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from random import Random
 
 import pytest
@@ -16,6 +17,20 @@ from chuko.server.rooms import Hub, Room
 from chuko.server.store import Conflict, Store
 
 HOUR = 3600.0
+
+
+def with_store(url: str, scenario: Callable[[Store], Awaitable[None]]) -> None:
+    """Run `scenario` on a started store of `url`, closing the store whatever happens."""
+
+    async def run() -> None:
+        store = Store(url)
+        store.start()
+        try:
+            await scenario(store)
+        finally:
+            store.close()
+
+    asyncio.run(run())
 
 
 def test_a_room_caps_the_turn_limit_where_the_engine_does_not(make_client):
@@ -62,94 +77,79 @@ def test_start_rebuilds_only_rooms_in_play_with_bots_and_old_waiting_rooms_expir
 
     monkeypatch.setattr(Hub, "_room_from_row", counted)
 
-    async def scenario() -> None:
-        store = Store(url)
-        store.start()
-        try:
-            hub = Hub(store, bot_delay=3600, rng=Random(2), clock=clock)
-            bots = await hub.create("crossroads", {}, [{"kind": "me"},
-                                                       {"kind": "bot", "level": "random"}])
-            record = hub.rooms[bots["room"]].state.record()
-            old = clock.now - 25 * HOUR
-            with store.engine.begin() as conn:  # 3,000 rooms waiting since yesterday
-                for number in range(3000):
-                    db.insert_room(waiting_row(number, old, record))(conn)
-            await hub.close()
+    async def scenario(store: Store) -> None:
+        hub = Hub(store, bot_delay=3600, rng=Random(2), clock=clock)
+        bots = await hub.create("crossroads", {}, [{"kind": "me"},
+                                                   {"kind": "bot", "level": "random"}])
+        record = hub.rooms[bots["room"]].state.record()
+        old = clock.now - 25 * HOUR
+        with store.engine.begin() as conn:  # 3,000 rooms waiting since yesterday
+            for number in range(3000):
+                db.insert_room(waiting_row(number, old, record))(conn)
+        await hub.close()
 
-            clock.now += 1
-            again = Hub(store, bot_delay=3600, clock=clock)
-            built.clear()
-            again.restore()  # as the app's start does
-            assert built == [bots["room"]]  # was all 3,001 unfinished rooms
-            # The first sweep, begun at start, closes the old ones in one statement.
-            expired = db.rooms.select().with_only_columns(db.rooms.c.id).where(
-                db.rooms.c.status == "expired")
-            for _ in range(200):
-                await asyncio.sleep(0.05)
-                with store.engine.connect() as conn:
-                    if len(conn.execute(expired).all()) == 3000:
-                        break
-            else:
-                raise AssertionError("The sweep at start did not close the old waiting rooms.")
-            assert set(again.rooms) == {bots["room"]}
-            await again.close()
-        finally:
-            store.close()
+        clock.now += 1
+        again = Hub(store, bot_delay=3600, clock=clock)
+        built.clear()
+        again.restore()  # as the app's start does
+        assert built == [bots["room"]]  # was all 3,001 unfinished rooms
+        # The first sweep, begun at start, closes the old ones in one statement.
+        expired = db.rooms.select().with_only_columns(db.rooms.c.id).where(
+            db.rooms.c.status == "expired")
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            with store.engine.connect() as conn:
+                if len(conn.execute(expired).all()) == 3000:
+                    break
+        else:
+            raise AssertionError("The sweep at start did not close the old waiting rooms.")
+        assert set(again.rooms) == {bots["room"]}
+        await again.close()
 
-    asyncio.run(scenario())
+    with_store(url, scenario)
 
 
 def test_a_waiting_room_expires_when_asked_for_after_its_time(tmp_path):
     clock = Clock()
 
-    async def scenario() -> None:
-        store = Store(f"sqlite:///{tmp_path}/rooms.db")
-        store.start()
-        try:
-            hub = Hub(store, bot_delay=0, rng=Random(3), clock=clock, waiting_ttl=2 * HOUR)
-            made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
-            room_id = made["room"]
-            invite = made["invites"][0]["url"].rsplit("/", 1)[1]
-            clock.now += 2 * HOUR - 1
-            assert (await hub.room(room_id)).status == "waiting"
-            clock.now += 1
-            room: Room = await hub.room(room_id)
-            closed = ("This room has closed: its seats were not all taken within 2 hours. "
-                      "Start a new game from the home page.")
-            assert room.status == "expired" and room.snapshot(None)["result"] == closed
-            assert store.load(room_id).status == "expired"
-            with pytest.raises(Conflict, match="^This room has closed"):
-                await hub.join(room_id, invite)
-            # Loaded afresh (after a restart), it stays closed and says why.
-            fresh = Hub(store, clock=clock, waiting_ttl=2 * HOUR)
-            assert (await fresh.room(room_id)).snapshot(0)["result"] == closed
-            with pytest.raises(Conflict, match="^This room has closed"):
-                await fresh.join(room_id, invite)
-        finally:
-            store.close()
+    async def scenario(store: Store) -> None:
+        hub = Hub(store, bot_delay=0, rng=Random(3), clock=clock, waiting_ttl=2 * HOUR)
+        made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
+        room_id = made["room"]
+        invite = made["invites"][0]["url"].rsplit("/", 1)[1]
+        clock.now += 2 * HOUR - 1
+        assert (await hub.room(room_id)).status == "waiting"
+        clock.now += 1
+        room: Room = await hub.room(room_id)
+        closed = ("This room has closed: its seats were not all taken within 2 hours. "
+                  "Start a new game from the home page.")
+        assert room.status == "expired" and room.snapshot(None)["result"] == closed
+        assert store.load(room_id).status == "expired"
+        with pytest.raises(Conflict, match="^This room has closed"):
+            await hub.join(room_id, invite)
+        # Loaded afresh (after a restart), it stays closed and says why.
+        fresh = Hub(store, clock=clock, waiting_ttl=2 * HOUR)
+        assert (await fresh.room(room_id)).snapshot(0)["result"] == closed
+        with pytest.raises(Conflict, match="^This room has closed"):
+            await fresh.join(room_id, invite)
 
-    asyncio.run(scenario())
+    with_store(f"sqlite:///{tmp_path}/rooms.db", scenario)
 
 
 def test_a_join_racing_the_sweep_is_refused_by_the_database(tmp_path):
     clock = Clock()
 
-    async def scenario() -> None:
-        store = Store(f"sqlite:///{tmp_path}/rooms.db")
-        store.start()
-        try:
-            hub = Hub(store, bot_delay=0, rng=Random(4), clock=clock)
-            made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
-            # Another server's sweep closed it in the database a moment after it was made.
-            await store.submit(db.expire_waiting(clock.now + 1))
-            invite = made["invites"][0]["url"].rsplit("/", 1)[1]
-            with pytest.raises(Conflict, match="^This room has closed"):
-                await hub.join(made["room"], invite)
-            assert all(not s.joined for s in store.load(made["room"]).seats[1:])
-        finally:
-            store.close()
+    async def scenario(store: Store) -> None:
+        hub = Hub(store, bot_delay=0, rng=Random(4), clock=clock)
+        made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
+        # Another server's sweep closed it in the database a moment after it was made.
+        await store.submit(db.expire_waiting(clock.now + 1))
+        invite = made["invites"][0]["url"].rsplit("/", 1)[1]
+        with pytest.raises(Conflict, match="^This room has closed"):
+            await hub.join(made["room"], invite)
+        assert all(not s.joined for s in store.load(made["room"]).seats[1:])
 
-    asyncio.run(scenario())
+    with_store(f"sqlite:///{tmp_path}/rooms.db", scenario)
 
 
 def test_an_expired_room_says_so_over_http(make_client):

@@ -70,20 +70,15 @@ def web_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "web"
 
 
+# The HTTP status of each refusal; any other error of the project's is a bad request.
+_STATUSES: tuple[tuple[type[ChukoError], int], ...] = (
+    (NotFound, 404), (Forbidden, 403), (Conflict, 409), (TooLarge, 413), (TooMany, 429),
+    (Full, 503),
+)
+
+
 def _status(error: ChukoError) -> int:
-    if isinstance(error, NotFound):
-        return 404
-    if isinstance(error, Forbidden):
-        return 403
-    if isinstance(error, Conflict):
-        return 409
-    if isinstance(error, TooLarge):
-        return 413
-    if isinstance(error, TooMany):
-        return 429
-    if isinstance(error, Full):
-        return 503
-    return 400
+    return next((status for kind, status in _STATUSES if isinstance(error, kind)), 400)
 
 
 def _error(status: int, message: str) -> JSONResponse:
