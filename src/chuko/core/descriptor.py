@@ -137,6 +137,9 @@ class Descriptor:
     - `commands`: command-line verbs the game serves itself, verb → module with
       `HELP`, `add_arguments(parser, game_id)` and `run(args)`; `play` is its terminal
       screen. Verbs it leaves out fall back to the generic front end where one exists.
+    - `encoding`: "module:factory"; `factory(game)` gives the game's `Encoding`
+      (core/encoding.py) for research environments: integer actions, observation arrays.
+      None: the game offers no environment.
     - `screen`: the browser screen module under /static/js/; None: the generic screen.
     - `rules`: "package:path" of the rules text (Markdown); None: the summary only.
     - `examples`: option mappings the conformance suite plays, as small as can be.
@@ -158,6 +161,7 @@ class Descriptor:
     hints: str | None = None
     review: str | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
+    encoding: str | None = None
     screen: str | None = None
     rules: str | None = None
     examples: tuple[Mapping[str, Any], ...] = ({},)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar
 
@@ -29,14 +29,18 @@ Observer = Callable[["State", int | None, Any], None]
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: points per seat, the winning seats (empty for a draw or
-    no winner) and a sentence saying why it ended."""
+    no winner) and a sentence saying why it ended. `truncated` marks a game stopped by a
+    limit set from outside the rules' own ending (Chükö's turn limit), which learning code
+    must tell apart from a draw."""
 
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     reason: str
+    truncated: bool = field(default=False, kw_only=True)
 
     def to_json(self) -> Json:
-        return {"scores": list(self.scores), "winners": list(self.winners), "reason": self.reason}
+        return {"scores": list(self.scores), "winners": list(self.winners), "reason": self.reason,
+                "truncated": self.truncated}
 
     def describe(self, names: Sequence[str], for_seat: int | None) -> str:
         """The result as `for_seat` reads it, with the score line: "You won 5–2.",
@@ -93,7 +97,39 @@ class Game(ABC):
 
     @abstractmethod
     def new(self, seed: int | None = None) -> State:
-        """Deal a new game; reproducible with a seed, secret (SystemRandom) without."""
+        """Deal a new game; reproducible with a seed, secret (SystemRandom) without. Built on
+        `from_order`: the seeded generator shuffles `deck()` and makes `deal_choices()`."""
+
+    # -- chance, made explicit (docs/envs.md, 'Chance') ---------------------------------------
+    # A random deal is a shuffle of `deck()` followed by one uniform choice per entry of
+    # `deal_choices()` (a first player, a dealer). Chance later in the game (a recycled draw
+    # pile, a new round's deal, a tie's draw) is drawn from the state's generator, or, in a
+    # state made with `explicit_chance=True`, left to the caller as chance nodes: `to_move`
+    # is empty, `is_chance` is true, and `apply_chance` takes one of `chance_outcomes()`.
+
+    def deck(self) -> list[Any]:
+        """The cards a deal shuffles, repeats included, in a fixed order."""
+        raise NotImplementedError
+
+    def deal_choices(self) -> tuple[int, ...]:
+        """The sizes of the uniform choices a deal makes after its shuffle (e.g. the first
+        player among `players`), in the order `from_order` takes them."""
+        return ()
+
+    def from_order(self, order: Sequence[Any], choices: Sequence[int] = (), *,
+                   rng: Random | None = None, explicit_chance: bool = False) -> State:
+        """The game dealt from `order` (a permutation of `deck()`) and `choices` (one value
+        in range(n) per entry of `deal_choices()`). `rng` draws later chance events unless
+        `explicit_chance`. ConfigError, in one sentence, for an order or choice that is not
+        one."""
+        raise NotImplementedError
+
+    def from_deal(self, deal: Json, *, rng: Random | None = None,
+                  explicit_chance: bool = False) -> State:
+        """The game started from a given deal, in the shape of `record()["deal"]` (hands,
+        layout, draw order, first player...); ConfigError in one sentence if it is not a
+        deal of this game."""
+        raise NotImplementedError
 
     @classmethod
     @abstractmethod
@@ -141,6 +177,27 @@ class State(ABC):
     @abstractmethod
     def legal_moves(self, seat: int) -> list[Any]:
         """Every legal move of `seat`, sorted; empty when it is not that seat's turn."""
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next event is chance, left to the caller (`explicit_chance`)."""
+        return False
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """At a chance node, each possible outcome (JSON-ready) with its probability; the
+        probabilities add up to 1. Empty elsewhere."""
+        return []
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply one of `chance_outcomes()`; IllegalMove if this is no chance node or the
+        outcome is not one of them."""
+        raise IllegalMove("Nothing is left to chance here.")
+
+    def reseed(self, seed: int) -> None:
+        """Draw the chance events still to come from a generator seeded with `seed`, so that
+        a stored game rebuilt from its deal, its moves and this seed comes out the same
+        (the server's storage). Games with no chance after the deal keep this default."""
+        return None
 
     def random_move(self, seat: int, rng: Random) -> Any:
         """A uniformly random legal move; games with huge move lists override this."""
