@@ -154,8 +154,8 @@ def test_caravan_a_stuck_caravan_says_how_many_cards_were_laid():
     state = Caravan(deal=parse_layout("2 3 3 3 / 5 5 5 5 / 7 7 7 7"), bridges=0).new()
     assert said(state, 0, "A", 0) == ("You laid 2 face up to start the caravan. "
                                       "No card can go on: 1 of 12 laid.")
-    assert state.outcome.to_json() == {"scores": [0], "winners": [], "laid": 1, "bridges": 0, "truncated": False,
-                                       "reason": state.outcome.reason}
+    assert state.outcome.to_json() == {"scores": [0], "winners": [], "laid": 1, "bridges": 0,
+                                       "truncated": False, "reason": state.outcome.reason}
 
 
 def test_caravan_a_bridge_left_at_an_end_is_no_win():
