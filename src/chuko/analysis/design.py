@@ -1,0 +1,593 @@
+"""`chuko design`: search packs for a target profile (issue 12, point 2).
+
+A profile is a set of measured figures, each with a target:
+
+- `--caravan 1:25-40 2:75-90 3:97-100`: the percentage of Caravan deals winnable with each
+  bridge limit;
+- `--crossroads-edge 0±0.1`: the first player's mean perfect-play value of a Crossroads
+  round, in points; `--crossroads-draws max`: the percentage of deals drawn under perfect play;
+- `--chuko-first 2:50±3 4:25±3`: the first player's win percentage in Chükö, per number of
+  players, with bots (`--chuko-bots`).
+
+Packs are numbers from a range (`--cards 2-40`), 12 for the layout games, any size for Chükö
+alone (`--size 8-20`). The search screens each candidate on a small sample, climbs from the
+best ones by changing a card, then measures the best few again on a large sample and ranks
+them by what that shows. Every measurement is seeded by the run's seed and the pack, so a
+run is reproducible, and the measurements go to a checkpoint file: a run started again with
+the same settings replays the search from it without measuring again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+
+from chuko.analysis.progress import progress_bar
+from chuko.analysis.simulate import simulate
+from chuko.analysis.stats import Interval, mean_interval, proportion_interval
+from chuko.bots import parse_levels
+from chuko.console import console
+from chuko.core.errors import ChukoError, ConfigError
+from chuko.core.numbers import MAX_CARD
+from chuko.core.packs import as_pack, pack_text
+from chuko.core.protocol import Json
+from chuko.games import game_class
+
+HELP = {"": "search packs for a target profile: a Caravan ladder, a fair Crossroads, a fair "
+            "Chükö"}
+LAYOUT_SIZE = 12
+MAX_BRIDGES = 11
+MAX_CHUKO_PLAYERS = 10
+
+Pack = tuple[int, ...]
+
+
+# -- targets --------------------------------------------------------------------------------
+
+_NUMBER = r"-?\d+(?:\.\d+)?"
+_RANGE = re.compile(rf"^({_NUMBER})-({_NUMBER})$")
+_AROUND = re.compile(rf"^({_NUMBER})(?:±|\+-|\+/-)(\d+(?:\.\d+)?)$")
+_EXACT = re.compile(rf"^({_NUMBER})$")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a figure should be: within [low, high], or as high or as low as possible."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    goal: str | None = None  # "max" or "min"
+
+    def text(self) -> str:
+        if self.goal:
+            return self.goal
+        return f"{self.low:g}–{self.high:g}"
+
+    def miss(self, value: float, scale: float) -> float:
+        """How far `value` lies outside the range, in units of the range's half width (at
+        least `scale`), so narrow and wide targets weigh alike; 0 inside it."""
+        gap = max(self.low - value, value - self.high, 0.0)
+        return gap / max((self.high - self.low) / 2, scale) if math.isfinite(gap) else 0.0
+
+    def gain(self, value: float) -> float:
+        """Larger is better, for `max` and `min` goals; 0 for ranges."""
+        return {"max": value, "min": -value}.get(self.goal or "", 0.0)
+
+
+def parse_spec(text: str, what: str) -> Spec:
+    """'25-40', '50±3' (or 50+-3), '100', 'max' or 'min'; ConfigError naming `what`."""
+    word = text.strip().lower().replace(" ", "")
+    if word in ("max", "min"):
+        return Spec(goal=word)
+    if span := _RANGE.match(word):
+        low, high = float(span[1]), float(span[2])
+        if low > high:
+            raise ConfigError(f"The target {text!r} for {what} runs backwards: write the low "
+                              "end first.")
+        return Spec(low, high)
+    if around := _AROUND.match(word):
+        centre, tolerance = float(around[1]), float(around[2])
+        return Spec(centre - tolerance, centre + tolerance)
+    if exact := _EXACT.match(word):
+        return Spec(float(exact[1]), float(exact[1]))
+    raise ConfigError(f"{text!r} is not a target for {what}: write a range (25-40), a value "
+                      "with a tolerance (50±3 or 50+-3), a value, max or min.")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One figure of the profile (`figure`, e.g. 'caravan:2') and what it should be."""
+
+    figure: str
+    label: str
+    unit: str  # "%" or " points"
+    spec: Spec
+
+    @property
+    def scale(self) -> float:
+        # a percentage point, or a twentieth of a point, is the least width that counts
+        return 1.0 if self.unit == "%" else 0.05
+
+
+def _keyed(items: Sequence[str], flag: str, key_name: str, low: int, high: int,
+           label: Callable[[int], str]) -> list[Target]:
+    targets = []
+    for item in items:
+        key, colon, spec = item.partition(":")
+        if not colon or not key.strip().isdigit() or not low <= int(key) <= high:
+            raise ConfigError(f"{item!r} is not a target for --{flag}: write {key_name}:TARGET "
+                              f"with {key_name} from {low} to {high}, e.g. {low + 1}:25-40.")
+        number = int(key)
+        targets.append(Target(f"{flag}:{number}", label(number), "%",
+                              parse_spec(spec, f"--{flag} {number}")))
+    return targets
+
+
+def read_targets(args: argparse.Namespace) -> list[Target]:
+    """The profile the options ask for; ConfigError with one sentence when a target is
+    malformed, repeated or missing, or a percentage lies outside 0–100."""
+    targets = _keyed(args.caravan or [], "caravan", "LIMIT", 0, MAX_BRIDGES,
+                     lambda n: f"Caravan, {n} bridge{'' if n == 1 else 's'}")
+    targets += _keyed(args.chuko_first or [], "chuko-first", "PLAYERS", 2, MAX_CHUKO_PLAYERS,
+                      lambda n: f"Chükö first, {n} players")
+    if args.crossroads_edge is not None:
+        targets.append(Target("crossroads-edge", "Crossroads edge", " points",
+                              parse_spec(args.crossroads_edge, "--crossroads-edge")))
+    if args.crossroads_draws is not None:
+        targets.append(Target("crossroads-draws", "Crossroads draws", "%",
+                              parse_spec(args.crossroads_draws, "--crossroads-draws")))
+    if not targets:
+        raise ConfigError("Name at least one target: --caravan, --crossroads-edge, "
+                          "--crossroads-draws or --chuko-first.")
+    seen: set[str] = set()
+    for target in targets:
+        if target.figure in seen:
+            raise ConfigError(f"The target {target.figure} is given twice.")
+        seen.add(target.figure)
+        spec = target.spec
+        if target.unit == "%" and not spec.goal and not 0 <= spec.low <= spec.high <= 100:
+            raise ConfigError(f"The target for {target.figure} is a percentage: keep it "
+                              "within 0–100.")
+    return targets
+
+
+# -- measuring ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Figure:
+    """A measured figure: its estimate and 95% interval (percentages for rates), and how
+    many deals or games it rests on."""
+
+    interval: Interval
+    n: int
+
+    def to_json(self) -> Json:
+        return {**self.interval.to_json(), "n": self.n}
+
+    @classmethod
+    def from_json(cls, data: Json) -> Figure:
+        return cls(Interval(data["estimate"], data["low"], data["high"]), data["n"])
+
+
+def _percent(successes: int, n: int) -> Interval:
+    found = proportion_interval(successes, n)
+    return Interval(100 * found.estimate, 100 * found.low, 100 * found.high)
+
+
+def _deals(pack: Pack, n: int, rng: Random) -> Iterator[Pack]:
+    cards = list(pack)
+    for _ in range(n):
+        rng.shuffle(cards)
+        yield tuple(cards)
+
+
+def least_bridges(deal: Pack, most: int) -> int | None:
+    """The least bridge limit up to `most` under which a Caravan deal can be won, or None.
+    A deal winnable with k bridges is winnable with more, so the first limit that wins is
+    the least."""
+    from chuko.solvers.caravan import CaravanSolver
+
+    return next((limit for limit in range(most + 1) if CaravanSolver(deal, limit).fresh()),
+                None)
+
+
+def measure_caravan(pack: Pack, limits: Sequence[int], n: int, rng: Random) -> dict[str, Figure]:
+    """Winnable percentage per bridge limit over `n` sampled deals."""
+    least = [least_bridges(deal, max(limits)) for deal in _deals(pack, n, rng)]
+    return {f"caravan:{limit}": Figure(_percent(sum(x is not None and x <= limit
+                                                    for x in least), n), n)
+            for limit in limits}
+
+
+def measure_crossroads(pack: Pack, n: int, rng: Random) -> dict[str, Figure]:
+    """The first player's perfect-play value of a round (its mean: the edge, in points) and
+    the percentage of drawn deals, over `n` sampled deals."""
+    from chuko.solvers.crossroads import solve_layout
+
+    values = [solve_layout(deal) for deal in _deals(pack, n, rng)]
+    return {"crossroads-edge": Figure(mean_interval(values), n),
+            "crossroads-draws": Figure(_percent(values.count(0), n), n)}
+
+
+def measure_chuko(pack: Pack, players: Sequence[int], n: int, rng: Random,
+                  bots: str) -> dict[str, Figure]:
+    """The first player's win percentage over `n` games per number of players, the bots of
+    `bots` (a lineup, repeated to fill the seats) rotating through the seats."""
+    found = {}
+    for count in players:
+        game = game_class("chuko").from_options({"players": count, "pack": list(pack)},
+                                                bots_only=True)
+        lineup = parse_levels(bots, "chuko", count, "--chuko-bots")
+        tally = simulate(game, lineup, n, Random(rng.getrandbits(64)))
+        found[f"chuko-first:{count}"] = Figure(_percent(tally.first_wins, tally.first_known),
+                                               tally.first_known)
+    return found
+
+
+def _keys(targets: Sequence[Target], family: str) -> list[int]:
+    return sorted(int(t.figure.partition(":")[2]) for t in targets
+                  if t.figure.startswith(family + ":"))
+
+
+def measure(pack: Pack, targets: Sequence[Target], n: int, seed: int,
+            chuko_bots: str) -> dict[str, Figure]:
+    """Every figure the targets name, each family from its own generator seeded by `seed`."""
+    found: dict[str, Figure] = {}
+    if limits := _keys(targets, "caravan"):
+        found |= measure_caravan(pack, limits, n, Random(seed))
+    if any(t.figure.startswith("crossroads") for t in targets):
+        found |= measure_crossroads(pack, n, Random(seed + 1))
+    if players := _keys(targets, "chuko-first"):
+        found |= measure_chuko(pack, players, n, Random(seed + 2), chuko_bots)
+    return {t.figure: found[t.figure] for t in targets}
+
+
+# -- the search space -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Space:
+    """Packs of `sizes` cards (a range, both ends included) drawn from `low`..`high`,
+    with equal cards only when `repeats`."""
+
+    low: int
+    high: int
+    sizes: tuple[int, int]
+    repeats: bool = False
+
+    def random_pack(self, rng: Random) -> Pack:
+        size = rng.randint(*self.sizes)
+        numbers = range(self.low, self.high + 1)
+        cards = ([rng.choice(numbers) for _ in range(size)] if self.repeats
+                 else rng.sample(numbers, size))
+        return tuple(sorted(cards))
+
+    def neighbour(self, pack: Pack, rng: Random) -> Pack:
+        """`pack` with one card changed, or (when sizes allow) one card added or removed."""
+        cards = list(pack)
+        choice = rng.random()
+        if choice < 0.2 and len(cards) > self.sizes[0]:
+            cards.pop(rng.randrange(len(cards)))
+            return tuple(sorted(cards))
+        free = [c for c in range(self.low, self.high + 1) if self.repeats or c not in cards]
+        if not free:
+            return pack
+        if choice < 0.4 and len(cards) < self.sizes[1]:
+            cards.append(rng.choice(free))
+        else:
+            cards[rng.randrange(len(cards))] = rng.choice(free)
+        return tuple(sorted(cards))
+
+    def to_json(self) -> Json:
+        return {"cards": [self.low, self.high], "sizes": list(self.sizes),
+                "repeats": self.repeats}
+
+
+def read_space(cards: str, size: str | None, repeats: bool, targets: Sequence[Target]) -> Space:
+    """The search space from `--cards LOW-HIGH` and `--size N` or `N-M`; the layout games
+    take exactly 12 cards, so with their targets the size is 12."""
+    span = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", cards)
+    if not span or not 1 <= int(span[1]) <= int(span[2]) <= MAX_CARD:
+        raise ConfigError(f"--cards {cards!r} is not a range of cards such as 2-40 (from 1 to "
+                          f"{MAX_CARD:,}).")
+    low, high = int(span[1]), int(span[2])
+    layout = any(not t.figure.startswith("chuko") for t in targets)
+    if size is None:
+        sizes = (LAYOUT_SIZE, LAYOUT_SIZE)
+    else:
+        found = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", size)
+        if not found:
+            raise ConfigError(f"--size {size!r} is not a number of cards (12) or a range (8-20).")
+        sizes = (int(found[1]), int(found[2] or found[1]))
+    if layout and sizes != (LAYOUT_SIZE, LAYOUT_SIZE):
+        raise ConfigError("Caravan and Crossroads are dealt from exactly 12 cards, so with "
+                          "their targets --size is 12.")
+    if not 2 <= sizes[0] <= sizes[1] <= 1000:
+        raise ConfigError("--size is a number of cards from 2 to 1,000, the low end first.")
+    if not repeats and high - low + 1 < sizes[1]:
+        raise ConfigError(f"--cards {low}-{high} holds {high - low + 1} different numbers, "
+                          f"fewer than {sizes[1]} cards: widen it or allow --repeats.")
+    return Space(low, high, sizes, repeats)
+
+
+# -- the search -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Candidate:
+    pack: Pack
+    figures: dict[str, Figure]
+    miss: float  # 0 when every range target is met by the estimates
+    gain: float  # the max/min goals, larger is better
+
+    @property
+    def meets(self) -> bool:
+        return self.miss == 0
+
+    def rank(self) -> tuple[float, float]:
+        return (round(self.miss, 9), -self.gain)
+
+    def to_json(self, targets: Sequence[Target]) -> Json:
+        return {
+            "pack": list(self.pack),
+            "pack_text": pack_text(self.pack),
+            "meets": self.meets,
+            "miss": self.miss,
+            "figures": {t.figure: {**self.figures[t.figure].to_json(), "unit": t.unit.strip(),
+                                   "target": t.spec.text(),
+                                   "met": t.spec.miss(self.figures[t.figure].interval.estimate,
+                                                      t.scale) == 0}
+                        for t in targets},
+        }
+
+
+def judge(pack: Pack, figures: dict[str, Figure], targets: Sequence[Target]) -> Candidate:
+    values = {t.figure: figures[t.figure].interval.estimate for t in targets}
+    miss = sum(t.spec.miss(values[t.figure], t.scale) for t in targets)
+    gain = sum(t.spec.gain(values[t.figure]) for t in targets)
+    return Candidate(pack, figures, miss, gain)
+
+
+def stable_seed(*parts: object) -> int:
+    """A seed from the run's seed and a pack, the same in every process and run (Python's
+    own hash of text changes between runs)."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 2
+
+
+class Checkpoint:
+    """Measurements by stage and pack, kept in a JSON file (written whole, then renamed, so
+    an interruption never leaves half a file) for the same settings only."""
+
+    def __init__(self, path: Path | None, settings: Json) -> None:
+        self.path = path
+        self.settings = settings
+        self.measured: dict[str, dict[str, Json]] = {}
+        self.written = time.monotonic()
+        if path is not None and path.exists():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                raise ConfigError(f"The checkpoint {path} cannot be read; remove it or name "
+                                  "another file.") from None
+            if not isinstance(data, dict) or data.get("settings") != settings:
+                raise ConfigError(f"The checkpoint {path} was written for another search; "
+                                  "remove it or name another file.")
+            self.measured = data["measured"]
+
+    def get(self, key: str) -> dict[str, Figure] | None:
+        found = self.measured.get(key)
+        return None if found is None else {f: Figure.from_json(v) for f, v in found.items()}
+
+    def put(self, key: str, figures: dict[str, Figure]) -> None:
+        self.measured[key] = {f: v.to_json() for f, v in figures.items()}
+        if time.monotonic() - self.written > 5:
+            self.save()
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        part = self.path.with_name(self.path.name + ".part")
+        try:
+            part.write_text(json.dumps({"settings": self.settings, "measured": self.measured}),
+                            encoding="utf-8")
+            os.replace(part, self.path)
+        except OSError as error:
+            raise ChukoError(f"Cannot write the checkpoint {self.path}: {error.strerror}.") \
+                from None
+        self.written = time.monotonic()
+
+
+@dataclass
+class Search:
+    """A pack search; `run()` gives the confirmed candidates, best first."""
+
+    targets: list[Target]
+    space: Space
+    seed: int
+    candidates: int = 200
+    screen: int = 1000
+    confirm: int = 20_000
+    top: int = 5
+    start: Pack | None = None
+    chuko_bots: str = "easy"
+    checkpoint: Path | None = None
+    screened: int = 0
+    refused: int = 0  # packs a game cannot be dealt from (too few cards for the players)
+
+    def settings(self) -> Json:
+        return {"targets": [[t.figure, t.spec.low, t.spec.high, t.spec.goal]
+                            for t in self.targets],
+                "space": self.space.to_json(), "seed": self.seed,
+                "candidates": self.candidates, "screen": self.screen, "confirm": self.confirm,
+                "top": self.top, "start": list(self.start) if self.start else None,
+                "chuko_bots": self.chuko_bots}
+
+    def _measure(self, store: Checkpoint, stage: str, pack: Pack, n: int) -> Candidate | None:
+        key = f"{stage}:{pack_text(pack)}"
+        figures = store.get(key)
+        if figures is None:
+            try:
+                figures = measure(pack, self.targets, n, stable_seed(self.seed, stage, pack),
+                                  self.chuko_bots)
+            except ConfigError:
+                store.measured[key] = {}
+                return None
+            store.put(key, figures)
+        return judge(pack, figures, self.targets) if figures else None
+
+    def run(self, advance: Callable[[int], None] = lambda n: None) -> list[Candidate]:
+        store = Checkpoint(self.checkpoint, self.settings())
+        rng = Random(self.seed)
+        screened: dict[Pack, Candidate | None] = {}
+        explore = max(self.top, self.candidates // 5)
+        for index in range(self.candidates):
+            best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:self.top]
+            if index == 0 and self.start:
+                pack = self.start
+            elif index < explore or not best:
+                pack = self.space.random_pack(rng)
+            else:
+                pack = self.space.neighbour(rng.choice(best).pack, rng)
+            for _ in range(20):  # a few tries for a pack not seen yet
+                if pack not in screened:
+                    break
+                pack = self.space.neighbour(pack, rng)
+            if pack not in screened:
+                screened[pack] = self._measure(store, "screen", pack, self.screen)
+            advance(1)
+        self.screened = len(screened)
+        self.refused = sum(c is None for c in screened.values())
+        best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:self.top]
+        confirmed = []
+        for candidate in best:
+            found = self._measure(store, "confirm", candidate.pack, self.confirm)
+            if found:
+                confirmed.append(found)
+            advance(1)
+        store.save()
+        return sorted(confirmed, key=Candidate.rank)
+
+
+# -- the command ----------------------------------------------------------------------------
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser, _game_id: str) -> None:
+    parser.description = (
+        "Search packs for a target profile: screen many packs on small samples, climb from "
+        "the best by changing a card, and measure the best few again on large samples. "
+        "A target is a range (25-40), a value with a tolerance (50±3 or 50+-3), max or min; "
+        "percentages for rates.")
+    parser.epilog = ("example: chuko design --caravan 1:25-40 2:75-90 3:97-100 --cards 2-40 "
+                     "--seed 1")
+    parser.add_argument("--caravan", nargs="+", metavar="LIMIT:TARGET",
+                        help="Caravan: %% of deals winnable with LIMIT bridges")
+    parser.add_argument("--crossroads-edge", metavar="TARGET",
+                        help="Crossroads: the first player's mean perfect-play value, points")
+    parser.add_argument("--crossroads-draws", metavar="TARGET",
+                        help="Crossroads: %% of deals drawn under perfect play")
+    parser.add_argument("--chuko-first", nargs="+", metavar="PLAYERS:TARGET",
+                        help="Chükö: %% of games the first player wins, by number of players")
+    parser.add_argument("--chuko-bots", default="easy", metavar="LEVELS",
+                        help="Chükö bots, a lineup repeated to fill the seats (default easy)")
+    parser.add_argument("--cards", default="2-30", metavar="LOW-HIGH",
+                        help="the numbers a pack is drawn from (default 2-30)")
+    parser.add_argument("--size", metavar="N",
+                        help="cards per pack, or a range such as 8-20 for Chükö alone "
+                             "(default 12)")
+    parser.add_argument("--repeats", action="store_true", help="allow equal cards in a pack")
+    parser.add_argument("--start", metavar="PACK",
+                        help="a pack to start from (a name, a list or a range)")
+    parser.add_argument("--candidates", type=_count, default=200, metavar="N",
+                        help="packs to screen (default 200)")
+    parser.add_argument("--screen", type=_count, default=1000, metavar="N",
+                        help="deals or games per pack when screening (default 1000)")
+    parser.add_argument("--confirm", type=_count, default=20_000, metavar="N",
+                        help="deals or games per pack when confirming (default 20000)")
+    parser.add_argument("--top", type=_count, default=5, metavar="K",
+                        help="packs to confirm and report (default 5)")
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="seed of the search (default 0)")
+    parser.add_argument("--checkpoint", metavar="FILE",
+                        help="keep measurements here; run again with the same settings to "
+                             "resume")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def search_from(args: argparse.Namespace) -> Search:
+    """The search the command line asks for; ConfigError in one sentence otherwise."""
+    targets = read_targets(args)
+    space = read_space(args.cards, args.size, args.repeats, targets)
+    if any(t.figure.startswith("chuko") for t in targets):
+        parse_levels(args.chuko_bots, "chuko", 2, "--chuko-bots")
+    start = None
+    if args.start:
+        start = tuple(sorted(as_pack(args.start)))
+        if not space.sizes[0] <= len(start) <= space.sizes[1]:
+            raise ConfigError(f"The starting pack has {len(start)} cards, outside --size.")
+    return Search(targets, space, args.seed, args.candidates, args.screen, args.confirm,
+                  args.top, start, args.chuko_bots,
+                  Path(args.checkpoint) if args.checkpoint else None)
+
+
+def print_result(search: Search, found: list[Candidate], seconds: float) -> None:
+    from rich.table import Table
+
+    met = sum(c.meets for c in found)
+    console.print(f"Screened {search.screened:,} packs on {search.screen:,} deals or games "
+                  f"each, confirmed the best {len(found)} on {search.confirm:,} "
+                  f"({seconds:.0f} s, seed {search.seed}); {met} meet every target.")
+    table = Table(show_lines=False)
+    table.add_column("Pack", overflow="fold")
+    for target in search.targets:
+        table.add_column(f"{target.label}\n{target.spec.text()}{target.unit}",
+                         justify="right")
+    table.add_column("Meets")
+    for candidate in found:
+        cells = []
+        for target in search.targets:
+            interval = candidate.figures[target.figure].interval
+            ok = target.spec.miss(interval.estimate, target.scale) == 0
+            digits = 1 if target.unit == "%" else 2
+            cells.append(f"[{'green' if ok else 'red'}]{interval.estimate:.{digits}f} "
+                         f"[{interval.low:.{digits}f}, {interval.high:.{digits}f}][/]")
+        table.add_row(pack_text(candidate.pack), *cells, "yes" if candidate.meets else "no")
+    console.print(table)
+    console.print("Figures are estimates with 95% intervals (Wilson for rates); a target is "
+                  "met when the estimate lies within it.")
+
+
+def run(args: argparse.Namespace) -> int:
+    search = search_from(args)
+    started = time.perf_counter()
+    with progress_bar(search.candidates + search.top, "Designing packs") as advance:
+        found = search.run(advance)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({"targets": [{"figure": t.figure, "label": t.label,
+                                       "unit": t.unit.strip(), "target": t.spec.text()}
+                                      for t in search.targets],
+                          "space": search.space.to_json(), "seed": search.seed,
+                          "screened": search.screened, "refused": search.refused,
+                          "screen": search.screen, "confirm": search.confirm,
+                          "seconds": round(seconds, 1),
+                          "best": [c.to_json(search.targets) for c in found]}))
+    else:
+        print_result(search, found, seconds)
+    return 0
