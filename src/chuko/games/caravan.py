@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from random import Random
+from typing import Any, ClassVar
 
 from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
@@ -66,8 +67,21 @@ class Caravan(LayoutGame):
     def players(self) -> int:
         return 1
 
+    # Chance: the shuffle of the layout, and nothing after it (`explicit_chance` changes
+    # nothing).
+
     def new(self, seed: int | None = None) -> CaravanState:
-        return CaravanState(self, self.layout(make_rng(seed)))
+        return self.from_order(self.shuffled(make_rng(seed)))
+
+    def from_order(self, order: Sequence[Any], choices: Sequence[int] = (), *,
+                   rng: Random | None = None, explicit_chance: bool = False) -> CaravanState:
+        if not isinstance(choices, Sequence) or len(choices):
+            raise ConfigError("A Caravan deal makes no choice after its shuffle.")
+        return CaravanState(self, self.layout_from_order(order))
+
+    def from_deal(self, deal: Json, *, rng: Random | None = None,
+                  explicit_chance: bool = False) -> CaravanState:
+        return CaravanState(self, self.layout_from_deal(deal))
 
     @classmethod
     def replay(cls, record: Json, observe: Observer | None = None) -> CaravanState:

@@ -309,8 +309,47 @@ class Game(BaseGame):
     def mode_text(self) -> str:
         return f"{self.mode}:{self.length}"
 
+    # Chance: each round's shuffle of the whole deck, the first dealer (H6) and the tie draw
+    # at the end (H8). With `explicit_chance`, every round after the first is dealt card by
+    # card as chance outcomes (the card text), and the tie draw seat by seat.
+
+    def deck(self) -> list[Card]:
+        return list(DECK)
+
+    def deal_choices(self) -> tuple[int, ...]:
+        """The first dealer (ruling H6)."""
+        return (self.players,)
+
     def new(self, seed: int | None = None) -> State:
-        return State(self, make_rng(seed))
+        rng = make_rng(seed)
+        # The dealer is drawn before the shuffle, as seeded games always have been.
+        dealer = rng.randrange(self.players)
+        order = self.deck()
+        rng.shuffle(order)
+        return self.from_order(order, (dealer,), rng=rng)
+
+    def from_order(self, order: Sequence[Any], choices: Sequence[int] = (), *,
+                   rng: Random | None = None, explicit_chance: bool = False) -> State:
+        """Hands of 13 from `order` (cards or their text) in seat order, the rest set aside;
+        `choices` is the first dealer."""
+        cards = _cards(order, "An order")
+        if sorted(cards) != sorted(DECK):
+            raise ConfigError("An order is the 52 cards of the deck, each once.")
+        if not isinstance(choices, Sequence) or [type(c) for c in choices] != [int] or not (
+            0 <= choices[0] < self.players
+        ):
+            raise ConfigError(
+                f"The deal chooses the first dealer: one seat from 0 to {self.players - 1}."
+            )
+        return State(self, rng or make_rng(), _deal_of(cards, choices[0], self.players),
+                     explicit=explicit_chance)
+
+    def from_deal(self, deal: Json, *, rng: Random | None = None,
+                  explicit_chance: bool = False) -> State:
+        """The game from its first round's deal: `{"dealer", "hands", "aside"}` as
+        `record()["deal"]` writes it."""
+        return State(self, rng or make_rng(), _read_deal(deal, self.players),
+                     explicit=explicit_chance)
 
     @staticmethod
     def parse_move(text: str) -> Grouping:
@@ -334,13 +373,21 @@ class Game(BaseGame):
         if not isinstance(rounds, list) or not rounds:
             raise ParseError("The record has no rounds.")
         deals = [_deal_from_record(r, game.players, n) for n, r in enumerate(rounds, 1)]
+        written = record.get("deal")
+        if written is not None and not (
+            isinstance(rounds[0], dict)
+            and written == {key: rounds[0].get(key) for key in ("dealer", "hands", "aside")}
+        ):
+            raise ParseError("The record's deal is not the deal of its first round.")
         draw = record.get("draw")
         if draw is not None and (
             not isinstance(draw, list) or not all(map(_whole, draw))
             or sorted(draw) != list(range(game.players))
         ):
             raise ParseError("The record's tie draw is not an order of the seats.")
-        state = State(game, make_rng(None), deals, draw)
+        explicit = record.get("explicit_chance") is True
+        state = State(game, make_rng(None), deals[0], script=deals[1:], draw=draw,
+                      explicit=explicit)
         if observe is not None:
             observe(state, None, None)
         for number, round_record in enumerate(rounds, 1):
@@ -367,29 +414,81 @@ class Game(BaseGame):
         if draw is not None and state.outcome is None:
             raise ParseError("The record has a tie draw, but its game is not over.")
         state._script = None  # from here on the game goes on with fresh deals
+        pending = record.get("pending_chance", [])
+        if not isinstance(pending, list):
+            raise ParseError("The record's pending chance events are not a list.")
+        for outcome in pending:
+            try:
+                state.apply_chance(outcome)
+            except IllegalMove as error:
+                raise ParseError(f"The record's chance event {outcome!r} is refused: "
+                                 f"{error}") from None
         return state
 
 
 def _deal_from_record(entry: object, players: int, number: int) -> _Deal:
-    """One recorded deal, checked: P hands of 13 and the rest set aside, 52 distinct cards."""
+    """One recorded round's deal, checked as `_read_deal` checks it."""
     if not isinstance(entry, dict):
         raise ParseError(f"Round {number} of the record is not a round.")
     try:
+        return _read_deal(entry, players)
+    except ConfigError as error:
+        raise ParseError(f"Round {number} of the record: {error}") from None
+
+
+def _read_deal(entry: object, players: int) -> _Deal:
+    """A deal as records write it, checked: a dealer, one hand of 13 per seat and the rest
+    set aside, the 52 cards of one deck; ConfigError in one sentence otherwise."""
+    try:
+        if not isinstance(entry, dict):
+            raise TypeError
         hands = tuple(sort_hand(parse_cards(h)) for h in entry["hands"])
         aside = sort_hand(parse_cards(entry.get("aside", "")))
         dealer = entry["dealer"]
     except (KeyError, TypeError, AttributeError):
-        raise ParseError(f"Round {number} of the record lacks its dealer or hands.") from None
+        raise ConfigError("A deal gives its dealer, its hands and the cards set aside, as "
+                          "a record writes them.") from None
+    except ParseError as error:
+        raise ConfigError(f"A deal's cards are not all cards: {error}") from None
     cards = [c for h in hands for c in h] + list(aside)
     if (
         len(hands) != players
         or any(len(h) != HAND_SIZE for h in hands)
         or sorted(cards) != sorted(DECK)
     ):
-        raise ParseError(f"Round {number} of the record does not deal 13 cards of one deck each.")
-    if not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise ParseError(f"Round {number} of the record has no valid dealer.")
+        raise ConfigError(f"A deal gives 13 cards of one deck to each of the {players} players "
+                          "and sets the rest aside.")
+    if not _whole(dealer) or not 0 <= dealer < players:
+        raise ConfigError(f"A deal's dealer is a seat from 0 to {players - 1}.")
     return _Deal(dealer, hands, aside)
+
+
+def _deal_json(deal: _Deal) -> Json:
+    return {"dealer": deal.dealer, "hands": [cards_text(h) for h in deal.hands],
+            "aside": cards_text(deal.aside)}
+
+
+def _cards(values: object, what: str) -> list[Card]:
+    """Cards given as cards or card text; ConfigError naming `what` otherwise."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise ConfigError(f"{what} is a list of cards.")
+    cards: list[Card] = []
+    for value in values:
+        if isinstance(value, Card):
+            cards.append(value)
+            continue
+        try:
+            cards.append(Card.parse(value))
+        except (ParseError, AttributeError):
+            raise ConfigError(f"{what} holds {value!r}, which is not a card.") from None
+    return cards
+
+
+def _deal_of(order: Sequence[Card], dealer: int, players: int) -> _Deal:
+    """The deal of a shuffled deck: 13 cards per seat in seat order, the rest set aside."""
+    cards = list(order)
+    hands = tuple(sort_hand(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(players))
+    return _Deal(dealer, hands, sort_hand(cards[players * HAND_SIZE :]))
 
 
 @dataclass(frozen=True)
@@ -469,47 +568,103 @@ class _Round:
 
 
 class State(BaseState):
-    """A Chuchula game in progress. Chance (deals, the tie draw) comes from `rng`, or from a
-    record's script when replaying."""
+    """A Chuchula game in progress from its first deal. Later chance (deals, the tie draw)
+    comes from `rng`, from a record's script when replaying, or, with `explicit`, from the
+    caller's chance outcomes."""
 
     game: Game
 
     def __init__(
-        self, game: Game, rng: Random, script: Iterable[_Deal] | None = None,
-        draw: list[int] | None = None,
+        self, game: Game, rng: Random, first: _Deal, *, script: Iterable[_Deal] | None = None,
+        draw: list[int] | None = None, explicit: bool = False,
     ) -> None:
         self.game = game
         self._rng = rng
-        # A replayed game deals only what its record dealt; None: deal from `rng`.
+        # A replayed game deals only what its record dealt; None: deal by chance.
         self._script: deque[_Deal] | None = None if script is None else deque(script)
         self._scripted_draw = draw
+        self._explicit = explicit
+        # A chance event under way in an explicit game: the next dealer and the cards dealt
+        # so far, or the seats drawn so far.
+        self._dealing: tuple[int, list[Card]] | None = None
+        self._drawing: list[int] | None = None
         self._scores = [0] * game.players
-        self._rounds: list[_Round] = []
+        self._rounds: list[_Round] = [_Round(first)]
         self._draw: list[int] | None = None
         self._outcome: FinalRanking | None = None
         self._legal_cache: dict[tuple[int, int], list[Grouping]] = {}
-        # ruling H6: the first dealer is random.
-        self._deal(self._rng.randrange(game.players))
 
     def _deal(self, dealer: int) -> None:
-        if self._script is not None:
-            number = len(self._rounds) + 1
-            if not self._script:
-                raise ParseError(f"The record ends before the deal of round {number}.")
+        number = len(self._rounds) + 1
+        if self._script:
             deal = self._script.popleft()
-            if deal.dealer != dealer and self._rounds:
+            if deal.dealer != dealer:
                 raise ParseError(
                     f"Round {number} of the record is not dealt by the next dealer "
                     "anticlockwise."
                 )
+        elif self._script is not None and not self._explicit:
+            raise ParseError(f"The record ends before the deal of round {number}.")
+        elif self._explicit:
+            self._dealing = (dealer, [])
+            return
         else:
             cards = list(DECK)
             self._rng.shuffle(cards)
-            players = self.game.players
-            hands = tuple(sort_hand(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE])
-                          for i in range(players))
-            deal = _Deal(dealer, hands, sort_hand(cards[players * HAND_SIZE :]))
+            deal = _deal_of(cards, dealer, self.game.players)
         self._rounds.append(_Round(deal))
+
+    # --- chance ---------------------------------------------------------------------------
+
+    @property
+    def is_chance(self) -> bool:
+        return self._dealing is not None or self._drawing is not None
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """The next card of a deal (its text, each undealt card alike), or the next seat of
+        the tie draw."""
+        left: list[Any]
+        if self._dealing is not None:
+            dealt = set(self._dealing[1])
+            left = [str(card) for card in DECK if card not in dealt]
+        elif self._drawing is not None:
+            left = self._undrawn()
+        else:
+            return []
+        return [(outcome, 1 / len(left)) for outcome in left]
+
+    def apply_chance(self, outcome: Any) -> None:
+        if self._dealing is not None:
+            try:
+                card = outcome if isinstance(outcome, Card) else Card.parse(outcome)
+            except (ParseError, AttributeError):
+                raise IllegalMove(f"{outcome!r} is not a card.") from None
+            dealer, dealt = self._dealing
+            if card in dealt:
+                raise IllegalMove(f"{card.symbol_text} is already dealt.")
+            dealt.append(card)
+            # The deal is whole once every hand is full, or one card is left (four players).
+            players = self.game.players
+            if len(dealt) >= min(players * HAND_SIZE, len(DECK) - 1):
+                order = dealt + [c for c in DECK if c not in set(dealt)]
+                self._dealing = None
+                self._rounds.append(_Round(_deal_of(order, dealer, players)))
+        elif self._drawing is not None:
+            if not _whole(outcome) or outcome not in self._undrawn():
+                raise IllegalMove(f"{outcome!r} is not a seat still to draw.")
+            self._drawing.append(outcome)
+            # The last seat's place is then forced.
+            if len(self._drawing) == self.game.players - 1:
+                self._end([*self._drawing, *self._undrawn()])
+        else:
+            raise IllegalMove("Nothing is left to chance here.")
+
+    def _undrawn(self) -> list[int]:
+        drawn = self._drawing or []
+        return [seat for seat in range(self.game.players) if seat not in drawn]
+
+    def reseed(self, seed: int) -> None:
+        self._rng = Random(seed)
 
     # --- what the protocol asks -------------------------------------------------------------
 
@@ -523,7 +678,7 @@ class State(BaseState):
 
     @property
     def to_move(self) -> tuple[int, ...]:
-        if self._outcome is not None:
+        if self._outcome is not None or self.is_chance:
             return ()
         done = {s for s, _ in self._current.moves}
         return tuple(s for s in range(self.game.players) if s not in done)
@@ -584,10 +739,18 @@ class State(BaseState):
             return
         # ruling H8: a random draw orders the players level on points; it is recorded.
         if self._scripted_draw is not None:
-            self._draw = list(self._scripted_draw)
+            self._end(list(self._scripted_draw))
+        elif self._explicit:
+            self._drawing = []
         else:
-            self._draw = list(range(game.players))
-            self._rng.shuffle(self._draw)
+            draw = list(range(game.players))
+            self._rng.shuffle(draw)
+            self._end(draw)
+
+    def _end(self, draw: list[int]) -> None:
+        """The game is over: the players ranked, ties ordered by `draw` (H8)."""
+        game = self.game
+        self._draw, self._drawing = draw, None
         ranking = tuple(self.ranking)
         reason = (
             f"The game of {count(game.length, 'round')} is over." if game.mode == "rounds"
@@ -632,7 +795,7 @@ class State(BaseState):
 
     def _last_scored(self) -> int | None:
         """The number of the round the last commit completed, or None."""
-        if self._outcome is not None:
+        if self._outcome is not None or self.is_chance:
             return self.round_number
         if self._current.moves or self.round_number == 1:
             return None
@@ -673,7 +836,10 @@ class State(BaseState):
     @property
     def round_ended(self) -> bool:
         """True from the commit that scored a round until the next round's first commit."""
-        return self._outcome is None and self.round_number > 1 and not self._current.moves
+        if self._dealing is not None:
+            return True
+        return (self._outcome is None and self._drawing is None and self.round_number > 1
+                and not self._current.moves)
 
     def view(self, seat: int | None) -> Json:
         """What `seat` may see: scores, the scored rounds' groups, and its own hand and
@@ -734,19 +900,22 @@ class State(BaseState):
         }
 
     def record(self) -> Json:
-        return {
+        record: Json = {
             **self.game.config_json(),
+            "deal": _deal_json(self._rounds[0].deal),
             "rounds": [
-                {
-                    "dealer": r.deal.dealer,
-                    "hands": [cards_text(h) for h in r.deal.hands],
-                    "aside": cards_text(r.deal.aside),
-                    "moves": [[s, str(g)] for s, g in r.moves],
-                }
+                {**_deal_json(r.deal), "moves": [[s, str(g)] for s, g in r.moves]}
                 for r in self._rounds
             ],
             "draw": self._draw,
         }
+        if self._explicit:
+            record["explicit_chance"] = True
+            if self._dealing is not None:
+                record["pending_chance"] = [str(card) for card in self._dealing[1]]
+            elif self._drawing is not None:
+                record["pending_chance"] = list(self._drawing)
+        return record
 
     def copy(self) -> State:
         twin = object.__new__(State)
@@ -759,5 +928,8 @@ class State(BaseState):
         twin._rounds = [_Round(r.deal, list(r.moves), list(r.positions), r.shown, r.types)
                         for r in self._rounds]
         twin._draw = None if self._draw is None else list(self._draw)
+        twin._dealing = None if self._dealing is None else (
+            self._dealing[0], list(self._dealing[1]))
+        twin._drawing = None if self._drawing is None else list(self._drawing)
         twin._legal_cache = dict(self._legal_cache)
         return twin

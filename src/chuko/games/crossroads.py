@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from random import Random
+from typing import Any, ClassVar
 
 from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
@@ -73,10 +74,38 @@ class Crossroads(LayoutGame):
     def players(self) -> int:
         return 2
 
+    # Chance: the shuffle of the layout and, unless fixed, the first player (ruling C1). A
+    # match's second round lays out the same cards again (C3), so nothing is left to chance
+    # after the deal and `explicit_chance` changes nothing.
+
+    def deal_choices(self) -> tuple[int, ...]:
+        """The first player, when the configuration leaves it to chance."""
+        return (2,) if self.first is None else ()
+
     def new(self, seed: int | None = None) -> CrossroadsState:
         rng = make_rng(seed)
-        layout = self.layout(rng)
-        first = self.first if self.first is not None else rng.randrange(2)
+        order = self.shuffled(rng)
+        return self.from_order(order, [rng.randrange(n) for n in self.deal_choices()])
+
+    def from_order(self, order: Sequence[Any], choices: Sequence[int] = (), *,
+                   rng: Random | None = None, explicit_chance: bool = False) -> CrossroadsState:
+        layout = self.layout_from_order(order)
+        if self.first is not None:
+            if not isinstance(choices, Sequence) or len(choices):
+                raise ConfigError("This game fixes the first player: the deal makes no choice.")
+            return CrossroadsState(self, layout, self.first)
+        if not isinstance(choices, Sequence) or [type(c) for c in choices] != [int] or (
+            choices[0] not in (0, 1)
+        ):
+            raise ConfigError("The deal chooses the first player: one choice, 0 or 1.")
+        return CrossroadsState(self, layout, choices[0])
+
+    def from_deal(self, deal: Json, *, rng: Random | None = None,
+                  explicit_chance: bool = False) -> CrossroadsState:
+        """The game from a layout (`record()["deal"]`); the first player is the
+        configuration's, or drawn from `rng` when it leaves it to chance."""
+        layout = self.layout_from_deal(deal)
+        first = self.first if self.first is not None else (rng or make_rng()).randrange(2)
         return CrossroadsState(self, layout, first)
 
     @classmethod

@@ -6,6 +6,7 @@ notation (ruling G4); each game's own module decides what a move may do.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -45,13 +46,45 @@ class LayoutGame(Game):
         if self.deal is not None:
             object.__setattr__(self, "pack", tuple(sorted(self.deal)))
 
-    def layout(self, rng: Random) -> tuple[int, ...]:
-        """The fixed deal, or the pack shuffled with `rng`."""
-        if self.deal is not None:
-            return self.deal
-        cards = list(self.pack)
+    def deck(self) -> list[int]:
+        """The pack; nothing for a fixed deal, which is never shuffled."""
+        return [] if self.deal is not None else list(self.pack)
+
+    def shuffled(self, rng: Random) -> list[int]:
+        """`deck()` shuffled with `rng`: the order `new` deals from."""
+        cards = self.deck()
         rng.shuffle(cards)
-        return tuple(cards)
+        return cards
+
+    def layout_from_order(self, order: Sequence[Any]) -> tuple[int, ...]:
+        """The layout dealt from `order`, a permutation of `deck()` laid out row by row (the
+        fixed deal for the empty order); ConfigError in one sentence otherwise."""
+        if isinstance(order, str | bytes) or not isinstance(order, Sequence):
+            raise ConfigError("An order is a list of the pack's cards.")
+        if self.deal is not None:
+            if len(order):
+                raise ConfigError("This game has a fixed deal: its order is empty.")
+            return self.deal
+        if not all(isinstance(c, int) and not isinstance(c, bool) for c in order) or (
+            sorted(order) != sorted(self.pack)
+        ):
+            raise ConfigError(f"An order is the {SIZE} cards of the pack, each as often as "
+                              "the pack has it.")
+        return tuple(order)
+
+    def layout_from_deal(self, deal: Any) -> tuple[int, ...]:
+        """The layout a deal gives, in the shape of `record()["deal"]` (rows of text, or the 12
+        cards row by row): the fixed deal, or any arrangement of the pack; ConfigError in one
+        sentence otherwise."""
+        try:
+            layout = read_deal(deal)
+        except ParseError as error:
+            raise ConfigError(str(error)) from None
+        if self.deal is not None and layout != self.deal:
+            raise ConfigError(f"This game has a fixed deal: {layout_text(self.deal)}.")
+        if sorted(layout) != sorted(self.pack):
+            raise ConfigError("That deal does not lay out the cards of this game's pack.")
+        return layout
 
     @staticmethod
     def parse_move(text: str) -> LayoutMove:
@@ -65,12 +98,20 @@ class LayoutGame(Game):
 
 def deal_from_record(record: Json) -> tuple[int, ...]:
     """The layout stored in a record, as text or a list."""
-    deal = record.get("deal")
+    return read_deal(record.get("deal"))
+
+
+def read_deal(deal: Any) -> tuple[int, ...]:
+    """A layout as records write it (rows of text) or as a list of 12 cards; ParseError in
+    one sentence otherwise."""
     if isinstance(deal, str):
         return parse_layout(deal)
-    if isinstance(deal, list) and len(deal) == SIZE and all(isinstance(c, int) for c in deal):
+    if isinstance(deal, list | tuple) and len(deal) == SIZE and all(
+        isinstance(c, int) and not isinstance(c, bool) for c in deal
+    ):
         return tuple(deal)
-    raise ParseError("The record has no valid 'deal' (three rows of four cards).")
+    raise ParseError("A deal is three rows of four cards, such as "
+                     "'6 15 10 7 / 9 14 8 11 / 2 21 22 30', or a list of 12 cards.")
 
 
 class LayoutState(State):

@@ -46,8 +46,30 @@ class Game(BaseGame):
     def players(self) -> int:
         return 2
 
+    # Chance: only who moves first; there are no cards to shuffle.
+    def deck(self) -> list[Any]:
+        return []
+
+    def deal_choices(self) -> tuple[int, ...]:
+        return (2,)
+
     def new(self, seed: int | None = None) -> State:
-        return State(self, first=Random(seed).randrange(2))
+        return self.from_order([], [Random(seed).randrange(2)])
+
+    def from_order(self, order: Sequence[Any], choices: Sequence[int] = (), *,
+                   rng: Random | None = None, explicit_chance: bool = False) -> State:
+        if not isinstance(order, Sequence) or len(order):
+            raise ConfigError("Take-away shuffles nothing: its order is empty.")
+        if not isinstance(choices, Sequence) or len(choices) != 1:
+            raise ConfigError("The deal makes one choice, who moves first: 0 or 1.")
+        return self.from_deal({"first": choices[0]})
+
+    def from_deal(self, deal: Json, *, rng: Random | None = None,
+                  explicit_chance: bool = False) -> State:
+        first = deal.get("first") if isinstance(deal, dict) else None
+        if type(first) is not int or first not in (0, 1):
+            raise ConfigError("A deal says who moves first: {\"first\": 0} or {\"first\": 1}.")
+        return State(self, first)
 
     @staticmethod
     def parse_move(text: str) -> int:
@@ -58,7 +80,7 @@ class Game(BaseGame):
 
     @classmethod
     def replay(cls, record: Json, observe: Observer | None = None) -> State:
-        state = State(cls(record["stones"], record["most"]), first=record["first"])
+        state = cls(record["stones"], record["most"]).from_deal(record["deal"])
         if observe:
             observe(state, None, None)
         for take in record["moves"]:
@@ -104,7 +126,7 @@ class State(BaseState):
 
     def record(self) -> Json:
         return {"game": self.game.id, "stones": self.game.stones, "most": self.game.most,
-                "first": self.first, "moves": list(self.moves)}
+                "deal": {"first": self.first}, "moves": list(self.moves)}
 
     def cards(self) -> list[int]:
         return [1] * self.game.stones  # stones move from the pile to the players, none vanish
