@@ -1,167 +1,224 @@
-"""The web server under load: `chuko serve` (uvicorn, SQLite, group commit) in a subprocess on
-loopback, driven by WebSocket clients in this process. Each game is a Crossroads room of two
-friend seats, each seat played by its own client that picks any move from `legal`, as a bot
-would. Reported: moves per second and the time from sending a move to receiving the state
-that includes it (p50, p99), for one game alone (the baseline) and for many at once.
+"""The web server under load (issue 10, point 8): `chuko serve` (uvicorn, SQLite with group
+commit) in a subprocess on loopback, driven by WebSocket clients in forked client processes
+(`serverload`). Each game is a room of two human seats, Crossroads or Chükö (half each), each
+seat a client that makes a room, joins it and picks any move from `legal`, as a person
+would, from its own loopback address.
 
-Goal (issue 5): 200 concurrent games, p99 under 100 ms, no error.
+Reported, each as the median of `--runs` runs on a fresh server and database:
+- saturated: 100 games at a time, no pause, a new room when one ends; accepted moves per
+  second, and the server's CPU time per accepted move (from /proc/<pid>/stat, everything
+  it does for one: HTTP to make and join rooms, sockets, engine, store, broadcast);
+- the echo: `echo_peer`, a bare relay on the same uvicorn/websockets stack, driven by the
+  same clients with the same state messages (the saturated run's own) and game lengths: its
+  CPU per relayed move is the limit, and the ratio says how far the server is from it;
+- paced: 200 and 1,000 games at a time whose players think 1–2 s before each move; the
+  p99 time from sending a move to the state that includes it.
+CPU is split between the server, the clients and the rest of the machine (other work).
+
+Goals (issue 10): ≥1,500 moves/s saturated; p99 < 50 ms at 200 paced games and < 100 ms at
+1,000; the server within 3× the echo's per-move cost.
+
+    python -m bench server [--runs 3] [--quick] [--clients 2] [--profile server.prof]
 """
 
 from __future__ import annotations
 
-import asyncio
+import argparse
 import json
 import os
-import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-import websockets
+from bench.serverload import (
+    Clients,
+    Pace,
+    Server,
+    Tally,
+    collect,
+    cpu_seconds,
+    fork_clients,
+    machine_cpu,
+    percentile,
+)
 
-CONCURRENT = 200
-GAMES_EACH = 2  # games played one after another by each concurrent pair of clients
-# A bot-paced client: the server's own bots wait 0.6 s before a move (`--bot-delay`);
-# these clients think 0.2–1.0 s. THINK_FLOOD (no pause) shows the server's saturated rate.
-THINK = (0.2, 1.0)
-SEED = 2026
+SATURATED = 100  # games at a time with no pause: enough to keep the server busy
+PACED = (200, 1000)
+THINK = (1.0, 2.0)  # a person's pause before each move of theirs
+MOVES_PER_SECOND, P99_MS, ECHO_RATIO = 1500, {200: 50.0, 1000: 100.0}, 3.0
+SAMPLES = 400  # state messages kept from a saturated run for the echo
 
 
 @dataclass
-class Tally:
-    latencies: list[float] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    moves: int = 0
-    games: int = 0
+class Run:
+    moves: int
+    seconds: float
+    server_cpu: float
+    client_cpu: float
+    other_cpu: float
+    p50: float
+    p99: float
+    tally: Tally
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.seconds
+
+    @property
+    def cpu_per_move(self) -> float:
+        return self.server_cpu / max(1, self.moves)
+
+    def line(self, label: str) -> str:
+        t = self.tally
+        return (f"  {label}: {self.moves} moves in {self.seconds:.0f} s = {self.rate:.0f}/s, "
+                f"server {self.cpu_per_move * 1e3:.2f} ms CPU/move; move→ack p50 "
+                f"{self.p50:.1f} ms, p99 {self.p99:.1f} ms; CPU cores: server "
+                f"{self.server_cpu / self.seconds:.2f}, clients "
+                f"{self.client_cpu / self.seconds:.2f}, other work "
+                f"{self.other_cpu / self.seconds:.2f}; games finished {t.games}, "
+                f"errors {len(t.errors)}, refused {t.refused}")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def load(server: Server, slots: int, think: tuple[float, float], *, ramp: float,
+         settle: float, window: float, workers: int, echo_moves: int = 0,
+         samples: int = 0) -> Run:
+    """Drive `server` with `slots` games at a time; measure over `window` seconds once the
+    slots have started (`ramp`) and settled."""
+    start_at = time.monotonic() + 0.5
+    t0 = start_at + ramp + settle
+    t1 = t0 + window
+    pace = Pace(think=think, stop_at=t1, samples=samples)
+    clients = fork_clients(workers, server.port, slots, pace, start_at, ramp, echo_moves)
+    before = _snapshot(server, clients, t0)
+    after = _snapshot(server, clients, t1)
+    tally = collect(clients)
+    latencies = [lat * 1e3 for at, lat in tally.acks if t0 <= at < t1]
+    server_cpu, client_cpu, busy = (b - a for a, b in zip(before, after, strict=True))
+    return Run(len(latencies), t1 - t0, server_cpu, client_cpu,
+               busy - server_cpu - client_cpu, percentile(latencies, 50),
+               percentile(latencies, 99), tally)
 
 
-def start_server(port: int, db: Path, log: Path) -> subprocess.Popen:
-    command = [sys.executable, "-m", "chuko.cli.main", "serve", "--host", "127.0.0.1",
-               "--port", str(port), "--db", f"sqlite:///{db}", "--bot-delay", "0"]
-    server = subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).raise_for_status()
-            return server
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    server.kill()
-    raise RuntimeError(f"The server did not start; see {log}.")
+def _snapshot(server: Server, clients: list[Clients],
+              at: float) -> tuple[float, float, float]:
+    time.sleep(max(0.0, at - time.monotonic()))
+    return (cpu_seconds(server.pid), sum(cpu_seconds(c.pid) for c in clients),
+            machine_cpu()[0])
 
 
-async def new_game(http: httpx.AsyncClient) -> tuple[str, list[str]]:
-    """A Crossroads room of two friends: its id and both seats' tokens."""
-    made = (await http.post("/api/rooms", json={
-        "game": "crossroads", "options": {"rounds": 1},
-        "seats": [{"kind": "me"}, {"kind": "friend"}],
-    })).json()
-    invite = made["invites"][0]["url"].rsplit("/", 1)[1]
-    joined = (await http.post(f"/api/rooms/{made['room']}/join", json={"invite": invite})).json()
-    return made["room"], [made["token"], joined["token"]]
+def median_run(label: str, runs: list[Run]) -> Run:
+    for n, run in enumerate(runs, 1):
+        print(run.line(f"{label}, run {n}"), flush=True)
+        for error in run.tally.errors[:3]:
+            print(f"    error: {error}")
+    return sorted(runs, key=lambda r: r.p99 if r.moves else float("inf"))[len(runs) // 2]
 
 
-async def play_seat(url: str, think: tuple[float, float], rng: random.Random,
-                    tally: Tally) -> None:
-    """One seat from its first state to the end: move when it is its turn, time each move
-    from sending it to the first state that includes it."""
-    async with websockets.connect(url, max_size=2**20) as ws:
-        sent_at, moved_at = None, -1
-        async for text in ws:
-            message = json.loads(text)
-            if message["type"] == "error":
-                tally.errors.append(message["message"])
-                return
-            if message["type"] != "state":
-                continue
-            version = message["version"]
-            if sent_at is not None and version > moved_at:
-                tally.latencies.append(time.perf_counter() - sent_at)
-                tally.moves += 1
-                sent_at = None
-            if message["status"] == "over":
-                return
-            if message["legal"] and version > moved_at and message["status"] == "playing":
-                if think[1]:
-                    await asyncio.sleep(rng.uniform(*think))
-                moved_at = version
-                sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "move": rng.choice(message["legal"])}))
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench server")
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--quick", action="store_true", help="short windows, 40 and 100 "
+                        "games: a check that it works, not a measurement")
+    parser.add_argument("--clients", type=int, default=os.cpu_count() or 2,
+                        help="client processes (default: one per core)")
+    parser.add_argument("--profile", type=Path, help="also run a saturated load on a server "
+                        "under cProfile and write its profile here")
+    args = parser.parse_args(argv)
+    window = 5.0 if args.quick else 20.0
+    saturated = 40 if args.quick else SATURATED
+    paced = (40, 100) if args.quick else PACED
+    work = dict(workers=args.clients, window=window)
+    busy0, total0 = machine_cpu()
+    time.sleep(1)
+    busy1, total1 = machine_cpu()
+    print(f"{os.cpu_count()} cores; before starting, other work kept "
+          f"{(busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1):.2f} cores busy. "
+          f"{args.clients} client processes, {args.runs} runs per figure, "
+          f"{window:.0f} s measured per run, half Crossroads, half Chükö (2 human seats).",
+          flush=True)
 
-
-async def run_load(port: int, concurrent: int, games_each: int,
-                   think: tuple[float, float]) -> tuple[Tally, float]:
-    tally = Tally()
-    rng = random.Random(SEED)
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits,
-                                 timeout=30) as http:
-
-        async def pair(number: int) -> None:
-            for _ in range(games_each):
-                room, tokens = await new_game(http)
-                urls = [f"ws://127.0.0.1:{port}/ws/{room}?token={t}" for t in tokens]
-                seeds = [rng.getrandbits(32) for _ in urls]
-                try:
-                    await asyncio.gather(*(play_seat(u, think, random.Random(s), tally)
-                                           for u, s in zip(urls, seeds, strict=True)))
-                    tally.games += 1
-                except (OSError, websockets.WebSocketException) as error:
-                    tally.errors.append(f"pair {number}: {error!r}")
-
-        start = time.perf_counter()
-        await asyncio.gather(*(pair(n) for n in range(concurrent)))
-        return tally, time.perf_counter() - start
-
-
-def report(label: str, tally: Tally, elapsed: float) -> float:
-    latencies = tally.latencies or [0.0]
-    cuts = statistics.quantiles(latencies * 2 if len(latencies) == 1 else latencies, n=100,
-                                method="inclusive")
-    p50, p99 = statistics.median(latencies) * 1e3, cuts[98] * 1e3
-    print(f"  {label}: {tally.games} games, {tally.moves} moves in {elapsed:.1f} s = "
-          f"{tally.moves / elapsed:.0f} moves/s; send→update p50 {p50:.1f} ms, "
-          f"p99 {p99:.1f} ms, max {max(latencies) * 1e3:.1f} ms; "
-          f"errors {len(tally.errors)}")
-    for error in tally.errors[:3]:
-        print(f"    error: {error}")
-    return p99
-
-
-def main() -> None:
-    concurrent = int(os.environ.get("BENCH_SERVER_GAMES", CONCURRENT))
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        log = Path(tmp) / "server.log"
-        server = start_server(port, Path(tmp) / "bench.db", log)
-        try:
-            print(f"chuko serve on 127.0.0.1:{port}, SQLite (WAL, synchronous=FULL), "
-                  f"Crossroads rooms of two WebSocket clients:")
-            alone = asyncio.run(run_load(port, 1, 3, (0, 0)))
-            report("baseline, 1 game at a time, no pause", *alone)
-            flood = asyncio.run(run_load(port, concurrent, 1, (0, 0)))
-            flood_p99 = report(f"{concurrent} concurrent games, no pause (saturated)", *flood)
-            paced = asyncio.run(run_load(port, concurrent, GAMES_EACH, THINK))
-            paced_p99 = report(f"{concurrent} concurrent games, clients pause "
-                               f"{THINK[0]}–{THINK[1]} s per move", *paced)
-            for label, p99, (tally, _), games in (("paced", paced_p99, paced, GAMES_EACH),
-                                                  ("saturated", flood_p99, flood, 1)):
-                met = (concurrent >= 200 and p99 < 100 and not tally.errors
-                       and tally.games == concurrent * games)
-                print(f"  goal (200 concurrent games, p99 < 100 ms, no error), {label}: "
-                      f"{'met' if met else 'NOT met'}")
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        def fresh(n: int, kind: str) -> Path:
+            directory = Path(tmp) / f"{kind}{n}"
+            directory.mkdir()
+            return directory
+
+        runs, corpus, lengths = [], [], []
+        for n in range(args.runs):
+            server = Server.chuko(fresh(n, "saturated")).start()
+            try:
+                runs.append(load(server, saturated, (0.0, 0.0), ramp=1.0, settle=2.0,
+                                 samples=SAMPLES // args.clients, **work))
+            finally:
+                server.stop()
+            corpus += runs[-1].tally.samples
+            lengths += runs[-1].tally.game_moves
+        sat = median_run(f"saturated, {saturated} games at a time", runs)
+
+        moves = round(statistics.mean(lengths)) if lengths else 20
+        corpus_file = Path(tmp) / "corpus.json"
+        corpus_file.write_text(json.dumps(corpus), encoding="utf-8")
+        sizes = [len(text) for text in corpus] or [0]
+        runs = []
+        for n in range(args.runs):
+            echo = Server([sys.executable, "-m", "bench.echo_peer", "{port}"], "/ready",
+                          fresh(n, "echo") / "echo.log",
+                          env={**os.environ, "CHUKO_ECHO_CORPUS": str(corpus_file)}).start()
+            try:
+                runs.append(load(echo, saturated, (0.0, 0.0), ramp=1.0, settle=2.0,
+                                 echo_moves=moves, **work))
+            finally:
+                echo.stop()
+        peer = median_run(f"echo relay, {saturated} games at a time, {moves} moves a game, "
+                          f"state messages of {statistics.mean(sizes):.0f} characters on "
+                          f"average", runs)
+        ratio = sat.cpu_per_move / max(peer.cpu_per_move, 1e-9)
+
+        p99s = {}
+        for games in paced:
+            runs = []
+            ramp = max(2.0, games / 50)  # rooms made at about 50 a second to start
+            for n in range(args.runs):
+                server = Server.chuko(fresh(n, f"paced{games}-")).start()
+                try:
+                    runs.append(load(server, games, THINK, ramp=ramp, settle=3.0, **work))
+                finally:
+                    server.stop()
+            p99s[games] = median_run(f"paced, {games} games at a time, players think "
+                                     f"{THINK[0]:.0f}–{THINK[1]:.0f} s", runs).p99
+
+        print(f"  medians of {args.runs}: saturated {sat.rate:.0f} accepted moves/s "
+              f"(goal {MOVES_PER_SECOND:,}), server {sat.cpu_per_move * 1e3:.2f} ms CPU per "
+              f"move, echo {peer.cpu_per_move * 1e3:.3f} ms per relayed move: "
+              f"{ratio:.1f}× (goal {ECHO_RATIO:.0f}×); paced p99 "
+              + ", ".join(f"{p99:.0f} ms at {g}" for g, p99 in p99s.items()))
+        if not args.quick:
+            verdicts = [("saturated moves/s", sat.rate >= MOVES_PER_SECOND),
+                        ("echo ratio", ratio <= ECHO_RATIO)]
+            verdicts += [(f"p99 at {g}", p99 < P99_MS[g]) for g, p99 in p99s.items()]
+            print("  goals: " + ", ".join(f"{name} {'met' if ok else 'NOT met'}"
+                                          for name, ok in verdicts))
+        if args.profile:
+            profile(Path(tmp), saturated, args.profile, work)
+
+
+def profile(tmp: Path, games: int, out: Path, work: dict) -> None:
+    """A saturated run on a server under cProfile; its top costs per accepted move."""
+    import pstats
+
+    directory = tmp / "profiled"
+    directory.mkdir()
+    server = Server.chuko(directory, profile=out.resolve()).start()
+    try:
+        run = load(server, games, (0.0, 0.0), ramp=1.0, settle=2.0, **work)
+    finally:
+        server.stop()
+    print(run.line("saturated under cProfile"))
+    print(f"  profile written to {out}; {run.tally.games} games. Top costs (the profile "
+          f"covers the whole server life, all {sum(run.tally.game_moves)} moves):")
+    stats = pstats.Stats(str(out))
+    stats.sort_stats("tottime").print_stats(30)
+    stats.sort_stats("cumulative").print_stats(40)

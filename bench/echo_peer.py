@@ -1,0 +1,99 @@
+"""A bare WebSocket relay on the server's own stack, the limit `python -m bench server`
+compares the server with: uvicorn with the same defaults as `chuko serve` (its HTTP and
+WebSocket implementations, permessage-deflate, `ws_max_size`), a FastAPI socket route, and
+its access log; nothing else: no engine, no database, no JSON parsing.
+
+A room is two sockets, `/ws/{room}?token=0|1&moves=N`. Each message a seat sends (a move)
+is answered, as the server answers an accepted move, by a state message to both seats:
+one of the real state messages the server sent in the same run (the corpus, a JSON list of
+texts, from `CHUKO_ECHO_CORPUS`), its version set and its `legal` list given to the seat
+whose turn it is. After N moves the room's state says "over".
+
+    CHUKO_ECHO_CORPUS=corpus.json python -m bench.echo_peer PORT
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+
+import uvicorn
+from fastapi import FastAPI, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+VERSION = 987_654_321  # a placeholder no real message contains
+
+
+def templates(texts: list[str]) -> list[tuple[str, str]]:
+    """Each sampled state as two texts, for the seat to move and for the other, with the
+    version a placeholder."""
+    pairs = []
+    for text in texts:
+        message = json.loads(text)
+        message.update(version=VERSION, status="playing")
+        waiting = json.dumps({**message, "legal": []})
+        pairs.append((json.dumps(message), waiting))
+    return pairs
+
+
+@dataclass
+class Relay:
+    moves: int
+    sockets: list[WebSocket | None] = field(default_factory=lambda: [None, None])
+    version: int = 0
+
+    async def broadcast(self, corpus: list[tuple[str, str]]) -> None:
+        to_move, waiting = corpus[self.version % len(corpus)]
+        turn = self.version % 2
+        for seat, ws in enumerate(self.sockets):
+            if ws is None:
+                continue
+            text = (to_move if seat == turn else waiting).replace(
+                str(VERSION), str(self.version), 1)
+            if self.version >= self.moves:
+                text = text.replace('"status": "playing"', '"status": "over"', 1)
+            await ws.send_text(text)
+
+
+def create_app(corpus: list[tuple[str, str]]) -> FastAPI:
+    app = FastAPI()
+    rooms: dict[str, Relay] = {}
+
+    @app.get("/ready")
+    async def ready() -> dict[str, bool]:
+        return {"ready": True}
+
+    @app.websocket("/ws/{room}")
+    async def relay(websocket: WebSocket, room: str, token: int, moves: int) -> None:
+        await websocket.accept()
+        here = rooms.setdefault(room, Relay(moves))
+        here.sockets[token] = websocket
+        if all(here.sockets):
+            await here.broadcast(corpus)
+        try:
+            while True:
+                await websocket.receive_text()
+                here.version += 1
+                await here.broadcast(corpus)
+        except WebSocketDisconnect:
+            here.sockets[token] = None
+            if not any(here.sockets):
+                rooms.pop(room, None)
+
+    return app
+
+
+def main() -> None:
+    from chuko.server.limits import MAX_BODY
+
+    with open(os.environ["CHUKO_ECHO_CORPUS"], encoding="utf-8") as file:
+        corpus = templates(json.load(file))
+    config = uvicorn.Config(create_app(corpus), host="127.0.0.1", port=int(sys.argv[1]),
+                            log_level="info", ws_max_size=MAX_BODY)
+    uvicorn.Server(config).run()
+
+
+if __name__ == "__main__":
+    main()

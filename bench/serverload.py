@@ -1,0 +1,397 @@
+"""Load on the web server as browsers make it, shared by `python -m bench server` and
+`python -m bench soak`.
+
+The server is a black box: `chuko serve` in a subprocess on loopback with a SQLite file,
+spoken to over HTTP (`POST /api/rooms`, `…/join`) and WebSockets as the room page does.
+Clients are asyncio coroutines on uvloop, many sockets per process, split over worker
+processes forked by the caller (one per core by default), so the client side costs as
+little as it can and its share is measured too.
+
+Every client connects from its own loopback address (127.x.y.z, which Linux routes to `lo`),
+a few addresses per game slot, so the server's per-address limits (rooms made, seats taken,
+open rooms) stay at their defaults and are not what is measured: each address behaves like
+one person. Linux only, as are the CPU and memory figures read from /proc.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+ADDRESSES_PER_SLOT = 4  # a slot makes a room from each in turn: 4 rooms/s before any 429
+# The two games with two human seats that list their moves; a slot plays one kind only.
+KINDS = {
+    "crossroads": {"game": "crossroads", "options": {"rounds": 1}},
+    "chuko": {"game": "chuko", "options": {"players": 2}},
+}
+MIX = ("crossroads", "chuko")  # slot i plays MIX[i % 2]
+# Runs a server with cProfile around it, dumping the profile when uvicorn shuts down.
+_PROFILED = ("import cProfile, sys; from chuko.cli.main import main; "
+             "sys.argv = ['chuko', *sys.argv[2:]]; "
+             "cProfile.run('main()', sys.argv[1])")
+
+
+# -- processes: CPU time and memory from /proc ------------------------------------------------
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process, all its threads."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def machine_cpu() -> tuple[float, float]:
+    """Busy and total CPU seconds of the whole machine since boot (all cores)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values) - idle) / CLOCK_TICKS, sum(values) / CLOCK_TICKS
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """A server subprocess on a fixed port; `restart()` brings it back on the same database
+    after `kill()` (SIGKILL, nothing flushed)."""
+
+    def __init__(self, command: list[str], ready_path: str, log: Path,
+                 env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.command = [part.replace("{port}", str(self.port)) for part in command]
+        self.ready_path = ready_path
+        self.log = log
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @classmethod
+    def chuko(cls, directory: Path, *, bot_delay: float = 0.0,
+              profile: Path | None = None) -> Server:
+        args = ["serve", "--host", "127.0.0.1", "--port", "{port}",
+                "--db", f"sqlite:///{directory / 'bench.db'}", "--bot-delay", str(bot_delay)]
+        prefix = ([sys.executable, "-c", _PROFILED, str(profile)] if profile else
+                  [sys.executable, "-m", "chuko.cli.main"])
+        return cls(prefix + args, "/api/games", directory / "server.log")
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def start(self) -> Server:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT,
+                                            env=self.env)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            with contextlib.suppress(OSError):
+                status, _ = asyncio.run(request(self.port, "127.0.0.1", "GET", self.ready_path))
+                if status == 200:
+                    return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"The server did not start; see {self.log}.")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        """SIGTERM (uvicorn shuts down cleanly, a profile is written), SIGKILL if stuck."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+# -- HTTP, as small as a browser's fetch: one request per connection ----------------------------
+
+async def request(port: int, address: str, method: str, path: str,
+                  body: Any = None) -> tuple[int, Any]:
+    """Status and parsed JSON body of one HTTP/1.1 request from `address`."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+    try:
+        data = b"" if body is None else json.dumps(body).encode()
+        writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+                     f"Connection: close\r\n\r\n".encode() + data)
+        raw = await reader.read()
+    finally:
+        writer.close()
+    head, _, payload = raw.partition(b"\r\n\r\n")
+    if b"transfer-encoding: chunked" in head.lower():
+        payload = _unchunk(payload)
+    status = int(head.split(b" ", 2)[1])
+    return status, json.loads(payload) if payload else None
+
+
+def _unchunk(data: bytes) -> bytes:
+    parts, at = [], 0
+    while True:
+        end = data.index(b"\r\n", at)
+        size = int(data[at:end].split(b";")[0], 16)
+        if size == 0:
+            return b"".join(parts)
+        parts.append(data[end + 2:end + 2 + size])
+        at = end + 4 + size
+
+
+def address(slot: int, turn: int) -> str:
+    """The loopback address of a slot's `turn`-th room (ADDRESSES_PER_SLOT per slot)."""
+    k = slot * ADDRESSES_PER_SLOT + turn % ADDRESSES_PER_SLOT
+    return f"127.{1 + k // 62_500 % 250}.{k // 250 % 250}.{k % 250 + 1}"
+
+
+class Refused(Exception):
+    """The server said 429 (or another refusal) to making or joining a room."""
+
+
+async def new_room(port: int, addr: str, spec: dict[str, Any]) -> tuple[str, list[str]]:
+    """A room of two human seats made and joined from `addr`: its id and both tokens."""
+    status, made = await request(port, addr, "POST", "/api/rooms", {
+        **spec, "seats": [{"kind": "me"}, {"kind": "friend"}]})
+    if status != 201 and status != 200:
+        raise Refused(f"{status} {made}")
+    invite = made["invites"][0]["url"].rsplit("/", 1)[1]
+    status, joined = await request(port, addr, "POST", f"/api/rooms/{made['room']}/join",
+                                   {"invite": invite})
+    if status != 200:
+        raise Refused(f"{status} {joined}")
+    return made["room"], [made["token"], joined["token"]]
+
+
+# -- seats ----------------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    """What one client process saw. `acks` are (when the ack came, seconds since the move
+    was sent); `acked` maps (room, token) to {version: `last`} for every move this seat
+    sent and saw acknowledged, to check later that none was lost."""
+
+    acks: list[tuple[float, float]] = field(default_factory=list)
+    games: int = 0
+    errors: list[str] = field(default_factory=list)
+    refused: int = 0
+    reconnects: int = 0
+    lost: int = 0
+    state_bytes: int = 0
+    states: int = 0
+    game_moves: list[int] = field(default_factory=list)
+    samples: list[str] = field(default_factory=list)
+    acked: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
+
+    def merge(self, other: Tally) -> None:
+        for name, value in vars(other).items():
+            mine = getattr(self, name)
+            if isinstance(mine, dict):
+                mine.update(value)
+            elif isinstance(mine, list):
+                mine.extend(value)
+            else:
+                setattr(self, name, mine + value)
+
+
+@dataclass(frozen=True)
+class Pace:
+    think: tuple[float, float] = (0.0, 0.0)  # seconds a seat waits before each move
+    stop_at: float = float("inf")  # monotonic time after which no move is sent
+    keep_acked: bool = False  # remember acked moves (the soak checks them after restarts)
+    reconnect: bool = False  # reconnect when the socket drops (the soak's restarts)
+    samples: int = 0  # state messages kept as the echo peer's corpus
+
+
+def lost_moves(acked: dict[int, str], lines: list[str]) -> int:
+    """Acked moves whose sentence is not in the move log the server sent back."""
+    return sum(1 for v, last in acked.items() if v > len(lines) or lines[v - 1] != last)
+
+
+async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: Tally,
+                    key: tuple[str, str]) -> None:
+    """One seat until its game is over (or `pace.stop_at`): a random legal move whenever it
+    is its turn, each timed from sending it to the first state that includes it."""
+    acked = tally.acked.setdefault(key, {}) if pace.keep_acked else {}
+    while True:
+        try:
+            async with websockets.connect(url, max_size=2**23, open_timeout=30,
+                                          local_addr=(addr, 0)) as ws:
+                sent_at, moved_at = 0.0, -1
+                async for text in ws:
+                    message = json.loads(text)
+                    kind = message["type"]
+                    if kind == "log":
+                        tally.lost += lost_moves(acked, message["lines"])
+                        continue
+                    if kind == "error":
+                        tally.errors.append(message["message"])
+                        return
+                    if kind != "state":
+                        continue
+                    tally.states += 1
+                    tally.state_bytes += len(text)
+                    version = message["version"]
+                    if sent_at and version > moved_at:
+                        now = time.monotonic()
+                        tally.acks.append((now, now - sent_at))
+                        if pace.keep_acked:
+                            acked[moved_at + 1] = message["last"]
+                        sent_at = 0.0
+                    if message["status"] != "playing":
+                        if message["status"] == "over":
+                            tally.games += 1
+                            if message["seat"] == 0:
+                                tally.game_moves.append(version)
+                        return
+                    legal = message.get("legal")
+                    if legal and version > moved_at:
+                        if len(tally.samples) < pace.samples:
+                            tally.samples.append(text)
+                        if pace.think[1]:
+                            await asyncio.sleep(rng.uniform(*pace.think))
+                        if time.monotonic() > pace.stop_at:
+                            return
+                        moved_at = version
+                        sent_at = time.monotonic()
+                        await ws.send(json.dumps({"type": "move", "move": rng.choice(legal)}))
+                return
+        except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as error:
+            if not pace.reconnect or time.monotonic() > pace.stop_at:
+                tally.errors.append(f"{type(error).__name__}: {error}")
+                return
+            tally.reconnects += 1
+            await asyncio.sleep(0.5)
+
+
+async def play_slot(port: int, slot: int, kind: str, pace: Pace, tally: Tally, delay: float,
+                    echo_moves: int = 0) -> None:
+    """Game after game in one slot (a new room each time) until `pace.stop_at`. With
+    `echo_moves` the peer is the echo relay: no HTTP, games of that many moves."""
+    await asyncio.sleep(delay)
+    rng = random.Random(slot)
+    turn = 0
+    while time.monotonic() < pace.stop_at:
+        addr = address(slot, turn)
+        turn += 1
+        if echo_moves:
+            room, tokens = f"s{slot}g{turn}", ["0", "1"]
+            query = f"&moves={echo_moves}"
+        else:
+            try:
+                room, tokens = await new_room(port, addr, KINDS[kind])
+            except Refused as error:
+                tally.refused += 1
+                if tally.refused <= 3:
+                    tally.errors.append(f"refused: {error}")
+                await asyncio.sleep(1)
+                continue
+            except OSError as error:
+                if not pace.reconnect:
+                    tally.errors.append(f"{type(error).__name__}: {error}")
+                await asyncio.sleep(1)
+                continue
+            query = ""
+        seats = [asyncio.create_task(play_seat(
+            f"ws://127.0.0.1:{port}/ws/{room}?token={token}{query}", addr,
+            random.Random(rng.getrandbits(32)), pace, tally, (room, token)))
+            for token in tokens]
+        _, pending = await asyncio.wait(seats, timeout=pace.stop_at - time.monotonic() + 2)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*seats, return_exceptions=True)
+
+
+def run_clients(port: int, slots: list[int], pace: Pace, start_at: float, ramp: float,
+                echo_moves: int = 0) -> Tally:
+    """The slots of one client process; slot starts spread evenly over `ramp` seconds."""
+    import uvloop
+
+    async def everything() -> Tally:
+        tally = Tally()
+        count = max(1, len(slots))
+        await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+        await asyncio.gather(*(play_slot(port, slot, MIX[slot % len(MIX)], pace, tally,
+                                         ramp * n / count, echo_moves)
+                               for n, slot in enumerate(slots)))
+        return tally
+
+    return uvloop.run(everything())
+
+
+def fork_clients(workers: int, port: int, slots: int, pace: Pace, start_at: float,
+                 ramp: float, echo_moves: int = 0) -> list[Clients]:
+    """Fork `workers` client processes sharing `slots` game slots."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    started = []
+    for w in range(workers):
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(target=_client_main, daemon=True, args=(
+            send, port, list(range(w, slots, workers)), pace, start_at, ramp, echo_moves))
+        process.start()
+        send.close()
+        started.append(Clients(process, receive))
+    return started
+
+
+@dataclass
+class Clients:
+    """A forked client process and the pipe its Tally comes back on."""
+
+    process: Any
+    receive: Any
+
+    @property
+    def pid(self) -> int:
+        pid: int = self.process.pid
+        return pid
+
+
+def _client_main(send: Any, *args: Any) -> None:
+    send.send(run_clients(*args))
+    send.close()
+
+
+def collect(clients: list[Clients]) -> Tally:
+    """Every client process's Tally, merged, once they are done."""
+    total = Tally()
+    for client in clients:
+        total.merge(client.receive.recv())
+        client.process.join()
+    return total
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0–100), nearest rank; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
