@@ -228,7 +228,7 @@ def test_a_free_reset_draws_nothing_and_can_win():  # ruling K2, K5
     assert state.winner == 0
     assert state.outcome.winners == (0,) and state.outcome.scores == (1.0, 0.0)
     assert state.to_move == () and state.legal_moves(1) == []
-    assert state.view(1)["turns"][0]["free"] is True
+    assert state.view(1)["recent"][0]["free"] is True
     assert Game.replay(state.record()).winner == 0
 
 
@@ -245,7 +245,7 @@ def test_chuko_is_marked_when_a_hand_goes_down_to_one_card():  # ruling K7
     state.play(0, "9")
     state.play(1, "r")
     state.play(1, "8")
-    assert [t["chuko"] for t in state.view(0)["turns"]] == [True, False]
+    assert [t["chuko"] for t in state.view(0)["recent"]] == [True, False]
 
 
 def test_the_turn_limit_ends_the_game_with_no_winner():  # ruling K8
@@ -396,9 +396,12 @@ def scrambled(state, seat):
             card,
             drew if who == seat or drew is None else next(fake),
             None if recycled is None else tuple(reversed(recycled)),  # the order is secret
+            chuko,
         )
-        for who, kind, card, drew, recycled in other._turns
+        for who, kind, card, drew, recycled, chuko in other._turns
     ]
+    other._since = [drawn if s == seat else [next(fake) for _ in drawn]
+                    for s, drawn in enumerate(other._since)]
     return other
 
 
@@ -494,15 +497,17 @@ def test_a_full_view_shows_every_hand_and_every_drawn_card_at_any_position():
     while state.outcome is None:
         mover = state.to_move[0]
         state.play(mover, state.random_move(mover, rng))
-        drawn = [t.get("drew") for t in state.record()["turns"] if t["kind"] == "reset"]
+        turns = state.record()["turns"]
+        drawn = [t.get("drew") for t in turns if t["kind"] == "reset"]
         resets = len(drawn)
         for seat in [None, *range(3)]:
             view, full = state.view(seat), state.full_view(seat)
             assert full.pop("hands") == [state.hand(s) for s in range(3)]
-            assert [t["drew"] for t in full["turns"] if t["kind"] == "reset"] == drawn
+            for turn in full["recent"]:
+                assert turn.get("drew") == turns[turn["number"] - 1].get("drew")
             if state.pending_reset:
                 assert full["drawn"] == drawn[-1]
-            hidden = ("turns", "drawn", "hands")
+            hidden = ("recent", "drawn", "hands")
             assert {k: v for k, v in full.items() if k not in hidden} == {
                 k: v for k, v in view.items() if k not in hidden}
     assert resets > 3  # the game drew cards the full views had to show
@@ -525,9 +530,12 @@ def test_a_recycle_shows_which_cards_but_not_their_order():  # ruling K6
     state = recycling()
     order = state.record()["turns"][-1]["recycled"]
     assert order != sorted(order)  # this seed shuffles them out of order
-    assert state.view(1)["turns"][-1]["recycled"] == sorted(order)
-    assert "drew" not in state.view(1)["turns"][-1]
-    assert state.view(0)["turns"][-1]["drew"] == order[0]
+    assert state.view(1)["recent"][-1]["recycled"] == sorted(order)
+    assert state.view(1)["recycled"] == sorted(order)
+    assert "drew" not in state.view(1)["recent"][-1]
+    assert state.view(1)["drawn_since"] == []
+    assert state.view(0)["recent"][-1]["drew"] == order[0]
+    assert state.view(0)["drawn_since"] == [order[0]]
 
 
 def test_a_view_of_a_seat_that_does_not_exist_is_refused():
@@ -601,3 +609,86 @@ def test_a_sampled_position_is_for_search_and_has_no_record():
     world = sampler(Game().new(1).view(0))(random.Random(1))
     with pytest.raises(ChukoError, match="no game record"):
         world.record()
+
+
+# -- views of bounded size (issue 10) -------------------------------------------------------
+
+
+def resetting_forever(players=2, pack=PACKS["standard"], moves=2001, seed=1):
+    """A game where every turn is a reset and a random card: hands keep their size, so it
+    never ends, recycling the pile again and again. Yields the state after each move."""
+    rng = random.Random(seed)
+    state = Game(players=players, pack=pack, turn_limit=None).new(seed)
+    for _ in range(moves):
+        seat = state.to_move[0]
+        move = Move(None) if not state.pending_reset else state.random_move(seat, rng)
+        state.play(seat, move)
+        yield state
+
+
+def view_sizes(state):
+    return [len(json.dumps(state.view(seat))) for seat in [None, *range(state.game.players)]]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_view_at_move_2000_is_as_small_as_at_move_20(players):
+    sizes = {}
+    for moves, state in enumerate(resetting_forever(players), 1):
+        if moves in (20, 21, 2000, 2001):
+            sizes[moves] = max(view_sizes(state))
+            assert max(len(json.dumps(state.full_view(s))) for s in range(players)) < 2_000
+    assert state.turns_played == 1000 and state.view(0)["turns_total"] == 1001
+    # Was 94 KB at move 2,000: every view carried every turn.
+    assert max(sizes.values()) < 1_500
+    assert max(sizes[2000], sizes[2001]) <= max(sizes[20], sizes[21]) + 40  # digits only
+
+
+def test_recent_turns_run_from_the_seats_previous_turn_and_are_numbered():
+    rng = random.Random(3)
+    for players in (2, 3, 4):
+        state = Game(players=players, pack="2-30").new(players)
+        while state.outcome is None:
+            mover = state.to_move[0]
+            state.play(mover, state.random_move(mover, rng))
+            turns = state.record()["turns"]
+            for seat in [None, *range(players)]:
+                view = state.view(seat)
+                recent = view["recent"]
+                assert view["turns_total"] == len(turns)
+                assert [t["number"] for t in recent] == list(
+                    range(len(turns) - len(recent) + 1, len(turns) + 1))
+                for turn in recent:
+                    whole = turns[turn["number"] - 1]
+                    assert (turn["seat"], turn["kind"], turn.get("card")) == (
+                        whole["seat"], whole["kind"], whole.get("card"))
+                if seat is None:
+                    assert len(recent) == min(players, len(turns))
+                    continue
+                # From its previous turn on (a reset under way is not yet a previous turn).
+                own = [i for i, t in enumerate(turns) if t["seat"] == seat]
+                if state.pending_reset and mover == seat:
+                    own.pop()
+                assert recent[0]["number"] == (own[-1] + 1 if own else 1)
+                assert len(recent) <= players + 1
+                assert view["plays"] == [
+                    sum(t["seat"] == s and t["kind"] == "play" for t in turns)
+                    for s in range(players)]
+                assert view["resets"] == [
+                    sum(t["seat"] == s and t["kind"] == "reset" for t in turns)
+                    for s in range(players)]
+
+
+def test_after_a_recycle_a_view_lists_its_cards_and_the_seats_own_draws_since():  # K6
+    for state in resetting_forever(3, pack="2-12", moves=300, seed=4):
+        turns = state.record()["turns"]
+        last = max((i for i, t in enumerate(turns) if "recycled" in t), default=None)
+        for seat in range(3):
+            view = state.view(seat)
+            if last is None:
+                assert view["recycled"] is None and view["drawn_since"] is None
+                continue
+            assert view["recycled"] == sorted(turns[last]["recycled"])
+            assert view["drawn_since"] == [t["drew"] for t in turns[last:]
+                                           if t["seat"] == seat and "drew" in t]
+        assert state.view(None)["drawn_since"] is None
+    assert last is not None

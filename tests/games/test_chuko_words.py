@@ -116,7 +116,7 @@ def test_no_sentence_names_a_number_its_reader_may_not_know():  # ruling K6
                 seat = state.to_move[0]
                 move = state.random_move(seat, rng)
                 state.play(seat, move)
-                turn = state.view(seat)["turns"][-1]
+                turn = state.view(seat)["recent"][-1]
                 for reader in [None, *range(players)]:
                     text = state.describe(seat, move, NAMES[:players], reader)
                     known = {move.card, len(turn.get("recycled", ())), game.turn_limit}

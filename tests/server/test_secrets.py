@@ -50,12 +50,14 @@ def numbers(value, path=()):
 
 # Numbers that are counts, seats or scores, never cards.
 COUNTS = {"version", "seat", "players", "first", "turn_limit", "to_move", "hand_sizes",
-          "draw_size", "turns_played", "winner", "scores", "winners"}
+          "draw_size", "turns_played", "winner", "scores", "winners", "number", "turns_total",
+          "plays", "resets"}
 # Where a Chükö card may stand in a seat's message: its own hand and draw, and the public
 # cards (K6): the pack's list, the play pile, the cards played and the recycled piles' contents.
-PUBLIC_CARDS = {("view", "pack"), ("view", "pile"), ("view", "top"), ("view", "turns", "card"),
-                ("view", "turns", "recycled")}
-OWN_CARDS = {("view", "hand"), ("view", "drawn"), ("view", "turns", "drew")}
+PUBLIC_CARDS = {("view", "pack"), ("view", "pile"), ("view", "top"), ("view", "recent", "card"),
+                ("view", "recent", "recycled"), ("view", "recycled")}
+OWN_CARDS = {("view", "hand"), ("view", "drawn"), ("view", "recent", "drew"),
+             ("view", "drawn_since")}
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -97,7 +99,7 @@ def test_chuko_seat_never_receives_a_card_it_may_not_know(make_client, seed):
         assert message["view"]["hand"] == hands[0]
         assert set(message["legal"]) <= {str(c) for c in hands[0]} | {"reset"}
         # Draws are shown only to the seat that drew (K6).
-        for turn in message["view"]["turns"]:
+        for turn in message["view"]["recent"]:
             if turn["seat"] != 0:
                 assert "drew" not in turn
             if "recycled" in turn:

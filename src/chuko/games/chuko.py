@@ -230,9 +230,16 @@ class Game(BaseGame):
 # -- the state ------------------------------------------------------------------------------
 
 
+# An internal turn: (seat, kind, card, drew, recycled, chuko). `recycled` is the new draw pile,
+# next card first, when this reset recycled the play pile; `chuko` marks the turn that took
+# its hand down to one card (K7), worked out once when the turn is complete.
+Turn = tuple[int, str, int | None, int | None, tuple[int, ...] | None, bool]
+
+
 class State(BaseState):
-    """A Chükö position. Internal turns are tuples (seat, kind, card, drew, recycled) where
-    `recycled` is the new draw pile, next card first, when this reset recycled the pile."""
+    """A Chükö position. Turns are strictly in seat order (a reset and the card it plays are
+    one turn), so turn i is seat (first + i) % players: views find a seat's last turn, and
+    count its plays, without reading the history."""
 
     game: Game
 
@@ -257,7 +264,12 @@ class State(BaseState):
         self._seat = first
         self._first = first
         self._pending = False  # a reset has drawn; the same seat now plays any card
-        self._turns: list[tuple[int, str, int | None, int | None, tuple[int, ...] | None]] = []
+        self._turns: list[Turn] = []
+        # Public summaries kept as the turns are appended, so a view reads no history: resets
+        # per seat, the turn of the last recycle, and per seat the cards it drew since then.
+        self._resets = [0] * len(hands)
+        self._recycled_at = -1
+        self._since: list[list[int]] = [[] for _ in hands]
         self._count = 0  # cards played, for the turn limit (K8)
         self._winner: int | None = None
         self._over = False
@@ -363,9 +375,11 @@ class State(BaseState):
         if card not in hand:
             raise IllegalMove(f"{card} is not in your hand.")
         if self._pending:
+            hand.remove(card)
             self._pending = False
-            _, kind, _, drew, recycled = self._turns[-1]
-            self._turns[-1] = (seat, kind, card, drew, recycled)
+            _, kind, _, drew, recycled, _ = self._turns[-1]
+            # K7: a reset that drew keeps the hand's size; a free reset sheds a card.
+            self._turns[-1] = (seat, kind, card, drew, recycled, drew is None and len(hand) == 1)
         else:
             top = self._pile[-1]
             if card >= top and gcd(card, top) == 1:  # not may_follow, inlined
@@ -373,8 +387,8 @@ class State(BaseState):
                     f"{card} cannot follow {top}: it shares no prime factor with it and is not "
                     "lower; reset to play it anyway."
                 )
-            self._turns.append((seat, PLAY, card, None, None))
-        hand.remove(card)
+            hand.remove(card)
+            self._turns.append((seat, PLAY, card, None, None, len(hand) == 1))
         self._pile.append(card)
         self._count += 1
         if not hand:  # K5: the game ends the moment a hand is empty
@@ -412,6 +426,8 @@ class State(BaseState):
             del pile[:-1]
             under.reverse()
             draw.extend(under)
+            self._recycled_at = len(self._turns)
+            self._since = [[] for _ in self._hands]
         elif recycled:
             raise IllegalMove("There is nothing beneath the top card to recycle.")
         seat = self._seat
@@ -419,7 +435,9 @@ class State(BaseState):
         if draw:
             drew = draw.pop()
             insort(self._hands[seat], drew)
-        self._turns.append((seat, RESET, None, drew, order))
+            self._since[seat].append(drew)
+        self._resets[seat] += 1
+        self._turns.append((seat, RESET, None, drew, order, False))
         self._pending = True
 
     # -- what players see and the result ------------------------------------------------------
@@ -443,7 +461,7 @@ class State(BaseState):
         if isinstance(move, str):
             move = Move.parse(move)
         mover = who(seat, names, for_seat)
-        _, kind, card, drew, recycled = self._turns[-1]
+        _, kind, card, drew, recycled, chuko = self._turns[-1]
         if move.card is None:
             seen = "a card" if seat != for_seat else str(drew)
             if recycled is not None:
@@ -457,9 +475,7 @@ class State(BaseState):
         else:
             text = f"{mover} played {move.card}"
             text += " after resetting." if kind == RESET else "."
-            size = len(self._hands[seat])
-            before = size + (card is not None) - (drew is not None)
-            if size == 1 < before:
+            if chuko:
                 text += " Chükö!"
         outcome = self.outcome
         if outcome is not None:
@@ -475,9 +491,11 @@ class State(BaseState):
         return self._count
 
     def view(self, seat: int | None) -> Json:
-        """Ruling K6: own hand, every hand's size, every card played and by whom, the draw
-        pile's size and, after a recycle, which cards went into it but not their order. Once
-        the game is over, `hands` shows every seat's hand."""
+        """Ruling K6, in a size that does not grow with the game (issue 10): own hand, every
+        hand's size, the play pile, the draw pile's size, the turns since this seat's previous
+        one (`recent`), each seat's count of plays and resets and, after a recycle, which cards
+        went into the draw pile but not their order, with the cards this seat drew since.
+        Once the game is over, `hands` shows every seat's hand."""
         view = self._view(seat, reveal=False)
         if self._over:
             view["hands"] = [list(h) for h in self._hands]
@@ -485,7 +503,7 @@ class State(BaseState):
 
     def full_view(self, seat: int | None) -> Json:
         """`view(seat)` with every hand (`hands`) and every card a reset drew (`drew` in each
-        turn), at any position: for replays of a finished game."""
+        recent turn), at any position: for replays of a finished game."""
         view = self._view(seat, reveal=True)
         view["hands"] = [list(h) for h in self._hands]
         return view
@@ -495,6 +513,8 @@ class State(BaseState):
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
             raise ConfigError(f"There is no seat {seat!r} in a {players}-player game.")
         outcome = self.outcome
+        total = len(self._turns)
+        last = self._recycled_at
         return {
             "game": Game.id,
             "pack": list(self.game.pack),
@@ -511,20 +531,40 @@ class State(BaseState):
             "draw_size": len(self._draw),
             "pile": list(self._pile),
             "top": self._pile[-1],
-            "turns": self._public_turns(seat, reveal),
+            "recent": self._recent(seat, reveal),
+            "turns_total": total,
+            "plays": [self._turns_of(s) - self._resets[s] for s in range(players)],
+            "resets": list(self._resets),
+            "recycled": None if last < 0 else sorted(self._turns[last][4] or ()),
+            "drawn_since": None if seat is None or last < 0 else list(self._since[seat]),
             "turns_played": self._count,
             "winner": self._winner,
             "outcome": outcome.to_json() if outcome else None,
         }
 
-    def _public_turns(self, seat: int | None, reveal: bool) -> list[Json]:
-        """Every turn as `seat` may know it: the drawn card only on its own resets (on every
-        reset with `reveal`), a recycled pile as a sorted list, 'free' for a reset with nothing
-        to draw; 'chuko' marks a hand going down to one card (K7)."""
-        sizes = [self.game.hand_size] * len(self._hands)
-        turns = []
-        for mover, kind, card, drew, recycled in self._turns:
-            entry: Json = {"seat": mover, "kind": kind}
+    def _turns_of(self, seat: int) -> int:
+        """How many turns `seat` has begun: turns go round the table from the first seat."""
+        players = len(self._hands)
+        return (len(self._turns) - (seat - self._first) % players + players - 1) // players
+
+    def _recent(self, seat: int | None, reveal: bool) -> list[Json]:
+        """The turns from `seat`'s previous turn on (a spectator: the last round of turns),
+        as that seat may know them: `number` counts turns from 1, the drawn card is shown only
+        on its own resets (on every reset with `reveal`), a recycled pile as a sorted list,
+        'free' for a reset with nothing to draw; 'chuko' marks a hand going down to one card
+        (K7)."""
+        turns, players = self._turns, len(self._hands)
+        total = len(turns)
+        if seat is None:
+            start = total - players
+        else:  # the seat's latest turn, or the one before while it is still under way
+            start = total - 1 - (self._first + total - 1 - seat) % players
+            if start == total - 1 and self._pending:
+                start -= players
+        recent = []
+        for number in range(max(start, 0), total):
+            mover, kind, card, drew, recycled, chuko = turns[number]
+            entry: Json = {"number": number + 1, "seat": mover, "kind": kind}
             if card is not None:
                 entry["card"] = card
             if kind == RESET:
@@ -534,18 +574,16 @@ class State(BaseState):
                 entry["free"] = drew is None and recycled is None
             if recycled is not None:
                 entry["recycled"] = sorted(recycled)
-            before = sizes[mover]
-            sizes[mover] += (drew is not None) - (card is not None)
-            entry["chuko"] = sizes[mover] == 1 < before
-            turns.append(entry)
-        return turns
+            entry["chuko"] = chuko
+            recent.append(entry)
+        return recent
 
     def record(self) -> Json:
         if self._deal is None:
             raise ChukoError("A position sampled for search has no game record.")
         hands, top, draw = self._deal
         turns = []
-        for seat, kind, card, drew, recycled in self._turns:
+        for seat, kind, card, drew, recycled, _ in self._turns:
             entry: Json = {"seat": seat, "kind": kind}
             if card is not None:
                 entry["card"] = card
@@ -578,6 +616,8 @@ class State(BaseState):
         other._pile = list(self._pile)
         other._draw = list(self._draw)
         other._turns = list(self._turns)
+        other._resets = list(self._resets)
+        other._since = [list(drawn) for drawn in self._since]
         other._rng = _copy_rng(self._rng)
         return other
 
@@ -696,16 +736,11 @@ def sampler(view: Json) -> Callable[[Random], State]:
     hidden = Counter(game.pack)
     hidden.subtract(hand)
     hidden.subtract(pile)
-    turns = view["turns"]
     candidates = +hidden
-    for index in range(len(turns) - 1, -1, -1):
-        if "recycled" in turns[index]:
-            since = Counter(turns[index]["recycled"])
-            since.subtract(
-                t["drew"] for t in turns[index:] if t["seat"] == seat and t.get("drew") is not None
-            )
-            candidates = +since & candidates
-            break
+    if view["recycled"] is not None:
+        since: Counter[int] = Counter(view["recycled"])
+        since.subtract(view["drawn_since"])
+        candidates = +since & candidates
     pool = list(candidates.elements())
     rest = hidden.copy()
     rest.subtract(pool)
@@ -736,7 +771,7 @@ def sampler(view: Json) -> Callable[[Random], State]:
             state._seat = to_move[0]
         if pending:
             state._pending = True
-            state._turns.append((to_move[0], RESET, None, view["drawn"], None))
+            state._turns.append((to_move[0], RESET, None, view["drawn"], None, False))
         return state
 
     return sample

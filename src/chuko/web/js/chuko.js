@@ -109,7 +109,9 @@ function myHand(msg, ctx, fresh) {
 
 export function render(board, msg, ctx) {
   const view = msg.view;
-  const turns = view.turns || [];
+  // The view carries only the turns since this seat's previous one (`recent`); the room's
+  // move log has the rest.
+  const turns = view.recent || [];
   const fresh = drawn.turns !== null && view.turns_played !== drawn.turns;
   drawn.turns = view.turns_played;
   const latest = turns[turns.length - 1];
