@@ -1,0 +1,159 @@
+"""`chuko design`, the pack designer: targets read in one sentence or refused, measured
+figures that agree with the per-deal solvers, and a search that is seeded and resumes from
+its checkpoint without measuring again."""
+
+import json
+import math
+from random import Random
+
+import pytest
+
+from chuko.analysis import design
+from chuko.analysis.design import Search, Space, Spec, Target, judge, parse_spec
+from chuko.core.errors import ConfigError
+from chuko.core.packs import PACKS
+from chuko.solvers.caravan import CaravanSolver
+from chuko.solvers.crossroads import solve_layout
+
+LADDER = ("--caravan", "1:25-40", "2:75-90", "3:97-100")
+
+
+@pytest.mark.parametrize(("text", "spec"), [
+    ("25-40", Spec(25, 40)),
+    ("50±3", Spec(47, 53)),
+    ("50+-3", Spec(47, 53)),
+    ("-0.2-0.2", Spec(-0.2, 0.2)),
+    ("0±0.1", Spec(-0.1, 0.1)),
+    ("100", Spec(100, 100)),
+    ("MAX", Spec(goal="max")),
+    ("min", Spec(goal="min")),
+])
+def test_a_target_is_a_range_a_value_with_a_tolerance_a_value_or_a_goal(text, spec):
+    assert parse_spec(text, "x") == spec
+
+
+@pytest.mark.parametrize("argv", [
+    ("--caravan", "1:25-4x"),
+    ("--caravan", "12:50"),
+    ("--caravan", "25-40"),
+    ("--caravan", "1:40-25"),
+    ("--caravan", "1:90-120"),
+    ("--caravan", "1:20", "1:30"),
+    ("--chuko-first", "1:50"),
+    ("--crossroads-edge", "zero"),
+    (),
+    (*LADDER, "--size", "13"),
+    ("--chuko-first", "2:50", "--size", "8-x"),
+    ("--chuko-first", "2:50", "--cards", "2-5", "--size", "10"),
+    ("--chuko-first", "2:50", "--chuko-bots", "clever"),
+    (*LADDER, "--cards", "40-2"),
+    (*LADDER, "--start", "2-30"),
+])
+def test_a_bad_target_or_space_is_one_sentence_and_status_2(run_chuko, argv):
+    status, out, err = run_chuko("design", *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("chuko: ") and err.count("\n") == 1 and err.rstrip().endswith(".")
+
+
+def test_the_least_bridge_limit_is_the_first_limit_the_per_deal_solver_wins_with():
+    rng = Random(4)
+    cards = list(PACKS["standard"])
+    for _ in range(30):
+        rng.shuffle(cards)
+        deal = tuple(cards)
+        wins = [CaravanSolver(deal, limit).fresh() for limit in range(4)]
+        least = design.least_bridges(deal, 3)
+        assert wins == [least is not None and least <= limit for limit in range(4)]
+
+
+def test_caravan_winnable_shares_rise_with_the_limit_and_standard_is_always_won_with_two():
+    found = design.measure_caravan(PACKS["standard"], [0, 1, 2, 3], 200, Random(1))
+    shares = [found[f"caravan:{limit}"].interval.estimate for limit in range(4)]
+    assert shares == sorted(shares) and shares[0] < 100 and shares[2] == 100
+    assert found["caravan:0"].n == 200
+
+
+def test_crossroads_edge_and_draws_come_from_the_perfect_play_values_of_the_same_deals():
+    found = design.measure_crossroads(PACKS["plain"], 50, Random(2))
+    rng, cards = Random(2), list(PACKS["plain"])
+    values = []
+    for _ in range(50):
+        rng.shuffle(cards)
+        values.append(solve_layout(tuple(cards)))
+    assert math.isclose(found["crossroads-edge"].interval.estimate, sum(values) / 50)
+    assert math.isclose(found["crossroads-draws"].interval.estimate, 100 * values.count(0) / 50)
+
+
+def test_chuko_first_player_share_is_measured_per_number_of_players():
+    found = design.measure_chuko(PACKS["standard"], [2, 3], 40, Random(3), "easy")
+    assert set(found) == {"chuko-first:2", "chuko-first:3"}
+    assert all(0 <= f.interval.low <= f.interval.estimate <= f.interval.high <= 100
+               for f in found.values())
+
+
+def test_a_pack_meets_its_targets_only_when_every_estimate_lies_within_them():
+    targets = [Target("a", "A", "%", Spec(25, 40)), Target("b", "B", "%", Spec(goal="max"))]
+
+    def figures(a, b):
+        return {name: design.Figure(design.Interval(v, v, v), 100) for name, v in (("a", a),
+                                                                                   ("b", b))}
+
+    inside, outside = judge((2,), figures(30, 10), targets), judge((3,), figures(50, 90), targets)
+    assert inside.meets and not outside.meets
+    assert outside.miss == pytest.approx(10 / 7.5)  # ten points past a half width of 7.5
+    better = judge((4,), figures(35, 20), targets)
+    assert sorted([outside, inside, better], key=design.Candidate.rank) == [better, inside,
+                                                                           outside]
+
+
+def test_neighbours_stay_in_the_space_and_keep_cards_distinct():
+    space, rng = Space(2, 20, (12, 12)), Random(5)
+    pack = space.random_pack(rng)
+    for _ in range(200):
+        pack = space.neighbour(pack, rng)
+        assert len(pack) == 12 == len(set(pack)) and all(2 <= c <= 20 for c in pack)
+        assert list(pack) == sorted(pack)
+
+
+def small_search(path=None, seed=7):
+    targets = [Target("caravan:1", "C1", "%", Spec(25, 40)),
+               Target("caravan:2", "C2", "%", Spec(75, 90))]
+    return Search(targets, Space(2, 30, (12, 12)), seed, candidates=12, screen=40, confirm=80,
+                  top=2, checkpoint=path)
+
+
+def test_a_search_is_reproducible_and_resumes_from_its_checkpoint_without_measuring(
+        tmp_path, monkeypatch):
+    path = tmp_path / "search.json"
+    first = small_search(path).run()
+    assert first == small_search().run()  # the same seed, no checkpoint: the same packs
+    calls = []
+    monkeypatch.setattr(design, "measure", lambda *a: calls.append(a))
+    assert small_search(path).run() == first and calls == []
+
+
+def test_a_checkpoint_of_other_settings_is_refused(tmp_path):
+    path = tmp_path / "search.json"
+    small_search(path).run()
+    with pytest.raises(ConfigError, match="another search"):
+        small_search(path, seed=8).run()
+
+
+def test_packs_a_game_cannot_deal_are_counted_as_refused_not_fatal():
+    targets = [Target("chuko-first:4", "C", "%", Spec(20, 30))]
+    search = Search(targets, Space(2, 9, (3, 4)), 1, candidates=6, screen=10, confirm=10,
+                    top=1)
+    assert search.run() == [] and search.refused == search.screened > 0
+
+
+def test_design_prints_json_with_the_best_packs_and_their_measured_profile(run_chuko):
+    status, out, err = run_chuko("design", *LADDER, "--candidates", "8", "--screen", "30",
+                                 "--confirm", "60", "--top", "2", "--json")
+    assert status == 0, err
+    result = json.loads(out)
+    assert [t["figure"] for t in result["targets"]] == ["caravan:1", "caravan:2", "caravan:3"]
+    best = result["best"]
+    assert 1 <= len(best) <= 2 and [b["miss"] for b in best] == sorted(b["miss"] for b in best)
+    for found in best:
+        assert len(found["pack"]) == 12 and found["figures"]["caravan:3"]["n"] == 60
+        assert found["meets"] == all(f["met"] for f in found["figures"].values())
