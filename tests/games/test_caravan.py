@@ -168,3 +168,22 @@ def test_bad_options_are_refused_in_one_sentence(options, error):
     with pytest.raises(error) as refused:
         Caravan.from_options(options)
     assert str(refused.value).endswith(".") and ". " not in str(refused.value)
+
+
+def test_seeded_games_deal_as_they_always_have():
+    # Pinned before chance was made explicit.
+    assert Caravan().new(seed=0).record()["deal"] == "6 21 15 10 / 22 7 8 14 / 9 2 30 11"
+
+
+def test_a_deal_is_a_shuffle_of_the_pack_and_nothing_else():
+    game = Caravan(pack="2-13", bridges=1)
+    assert game.deck() == list(range(2, 14)) and game.deal_choices() == ()
+    state = game.from_order(list(range(13, 1, -1)))
+    assert state.record()["deal"] == "13 12 11 10 / 9 8 7 6 / 5 4 3 2"
+    assert game.from_deal(state.record()["deal"]).record() == state.record()
+    for order, choices in ((list(range(2, 14)), [0]), (list(range(1, 13)), ()), ([2] * 12, ())):
+        with pytest.raises(ConfigError):
+            game.from_order(order, choices)
+    for deal in ("11 2 3 4 / 6 15 10 7 / 9 14 8 12", {"deal": EXAMPLE}, [True] * 12):
+        with pytest.raises(ConfigError):
+            game.from_deal(deal)

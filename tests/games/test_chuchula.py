@@ -635,3 +635,151 @@ def test_a_played_game_ends_with_its_ranking_and_a_reason_naming_no_seat():
     assert outcome.to_json()["ranking"] == state.ranking
     again = Game.replay(json.loads(json.dumps(state.record())))
     assert again.outcome == outcome
+
+
+# --- chance made explicit (H6 deals, H8 tie draw) ----------------------------------------------
+
+
+def play_with_chance(state, rng, on_chance=lambda state: None):
+    """Play to the end, random moves and random chance outcomes alike."""
+    while state.outcome is None:
+        if state.is_chance:
+            on_chance(state)
+            outcomes = state.chance_outcomes()
+            state.apply_chance(rng.choice(outcomes)[0])
+        else:
+            for seat in state.to_move:
+                state.play(seat, state.random_move(seat, rng))
+    return state
+
+
+def test_seeded_games_deal_as_they_always_have():
+    # Pinned from the engine before chance was made explicit: stored seeds keep their games.
+    record = Game(players=2).new(seed=0).record()
+    assert record["deal"]["dealer"] == 1
+    assert record["deal"]["hands"][0] == "As Kc 10d 9s 9d 7s 6s 5d 5c 4c 3s 2s 2c"
+
+
+def test_new_is_the_seeded_dealer_then_the_shuffle_through_from_order():
+    game = Game(players=3)
+    rng = random.Random(7)
+    dealer = rng.randrange(3)
+    order = game.deck()
+    rng.shuffle(order)
+    assert game.from_order(order, [dealer]).record() == game.new(seed=7).record()
+    assert game.deal_choices() == (3,) and sorted(game.deck()) == sorted(DECK)
+
+
+def test_from_order_deals_thirteen_cards_a_seat_in_seat_order_and_sets_the_rest_aside():
+    order = [str(card) for card in reversed(DECK)]
+    deal = Game(players=3).from_order(order, [2]).record()["deal"]
+    assert deal["dealer"] == 2
+    assert [h.split() for h in deal["hands"]] == [
+        sorted(order[i * 13 : (i + 1) * 13], key=lambda t: parse_cards(t)[0], reverse=True)
+        for i in range(3)
+    ]
+    assert len(deal["aside"].split()) == 13
+
+
+@pytest.mark.parametrize("order, choices, words", [
+    (list(DECK)[:51], [0], "52 cards"),
+    ([*list(DECK)[:51], DECK[0]], [0], "52 cards"),
+    ([*list(DECK)[:51], "Zz"], [0], "not a card"),
+    ("As Ks", [0], "list of cards"),
+    (list(DECK), [4], "first dealer"),
+    (list(DECK), [], "first dealer"),
+    (list(DECK), [True], "first dealer"),
+])
+def test_from_order_refuses_what_is_no_shuffle_in_one_sentence(order, choices, words):
+    with pytest.raises(ConfigError, match=words) as refused:
+        Game(players=4).from_order(order, choices)
+    assert str(refused.value).count(".") == 1
+
+
+def test_from_deal_starts_from_a_records_deal_and_refuses_another_games():
+    record = play_random(Game(players=2, length=1).new(seed=5), random.Random(5)).record()
+    again = Game(players=2, length=1).from_deal(record["deal"])
+    assert again.record() == {**record, "rounds": [{**record["rounds"][0], "moves": []}],
+                              "draw": None}
+    stolen = {**record["deal"], "hands": [record["deal"]["hands"][0]] * 2}
+    for deal in (stolen, {**record["deal"], "dealer": 2}, {"hands": []}, "As", None):
+        with pytest.raises(ConfigError):
+            Game(players=2, length=1).from_deal(deal)
+    with pytest.raises(ConfigError, match="each of the 3 players"):
+        Game(players=3).from_deal(record["deal"])
+
+
+def test_explicit_chance_deals_each_later_round_card_by_card_and_the_draw_seat_by_seat():
+    game = Game(players=3, length=2)
+    state = game.from_order(game.deck(), [0], explicit_chance=True)
+    seen = []
+    play_with_chance(state, random.Random(3), lambda s: seen.append(
+        (s.round_number, s.to_move, len(s.chance_outcomes()), s.outcome)))
+    # Round 2's 39 hand cards one by one (52 down to 14 left), then the draw (3, then 2 seats).
+    assert [n for _, _, n, _ in seen] == [*range(52, 13, -1), 3, 2]
+    assert {(r, m, o) for r, m, _, o in seen} == {(1, (), None), (2, (), None)}
+    record = state.record()
+    assert record["explicit_chance"] is True and sorted(record["draw"]) == [0, 1, 2]
+    assert len(record["rounds"]) == 2 and record["rounds"][1]["dealer"] == 2  # H6
+    assert Game.replay(json.loads(json.dumps(record))).record() == record
+
+
+def test_a_record_taken_at_any_chance_node_replays_to_that_node():
+    state = Game(players=4, length=2).new(seed=1)
+    explicit = Game(players=4, length=2).from_deal(state.record()["deal"], explicit_chance=True)
+    checked = []
+
+    def check(state):
+        if len(checked) % 7 == 0 or len(state.chance_outcomes()) <= 4:
+            record = json.loads(json.dumps(state.record()))
+            again = Game.replay(record)
+            assert again.record() == record and again.is_chance
+            assert again.chance_outcomes() == state.chance_outcomes()
+        checked.append(1)
+
+    play_with_chance(explicit, random.Random(1), check)
+    assert len(checked) == 51 + 3  # the 52nd card and the last seat of the draw are forced
+
+
+def test_chance_outcomes_are_uniform_and_anything_else_is_refused_unchanged():
+    game = Game(players=2, length=2)
+    state = game.from_order(game.deck(), [0], explicit_chance=True)
+    with pytest.raises(IllegalMove, match="Nothing is left to chance"):
+        state.apply_chance("As")
+    assert state.chance_outcomes() == [] and not state.is_chance
+    for seat in (0, 1):
+        state.play(seat, state.random_move(seat, random.Random(seat)))
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 52 and {p for _, p in outcomes} == {1 / 52}
+    state.apply_chance("As")
+    before = state.record()
+    for wrong in ("As", "Zz", 5, None):
+        with pytest.raises(IllegalMove):
+            state.apply_chance(wrong)
+    with pytest.raises(IllegalMove, match="not your turn"):
+        state.play(0, random_grouping(DECK[:13], random.Random(0)))
+    assert state.record() == before and state.round_ended
+
+
+def test_reseed_makes_the_rest_of_a_game_the_same_from_its_dealt_record_and_moves():
+    state = Game(players=2, length=3).new(seed=2)
+    rebuilt = Game.replay(state.record())
+    state.reseed(9)
+    rebuilt.reseed(9)
+    moves = random.Random(2)
+    for _ in range(3):
+        for seat in (0, 1):
+            move = state.random_move(seat, moves)
+            state.play(seat, move)
+            rebuilt.play(seat, move)
+    assert rebuilt.record() == state.record() and state.outcome is not None
+
+
+def test_a_records_deal_must_be_its_first_rounds():
+    record = Game(players=2).new(seed=4).record()
+    assert record["deal"] == {k: record["rounds"][0][k] for k in ("dealer", "hands", "aside")}
+    with pytest.raises(ParseError, match="first round"):
+        Game.replay({**record, "deal": {**record["deal"], "dealer": 1 - record["deal"]["dealer"]}})
+    for pending in (["As"], 3):  # no chance is pending in this record
+        with pytest.raises(ParseError):
+            Game.replay({**record, "pending_chance": pending})

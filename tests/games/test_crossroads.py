@@ -261,3 +261,64 @@ def test_bad_options_are_refused_in_one_sentence(options, error, words):
 def test_bad_packs_given_to_the_constructor_are_refused_in_one_sentence(pack):
     with pytest.raises((ConfigError, ParseError)):
         Crossroads(pack=pack)
+
+
+# --- chance: the layout's shuffle and the first player (C1); nothing after the deal (C3) ------
+
+
+def test_seeded_games_deal_as_they_always_have():
+    state = Crossroads().new(seed=0)  # pinned before chance was made explicit
+    assert state.record()["deal"] == "6 21 15 10 / 22 7 8 14 / 9 2 30 11" and state.first == 0
+
+
+def test_from_order_lays_the_order_out_in_rows_with_the_chosen_first_player():
+    game = Crossroads(pack="2-13")
+    assert game.deck() == list(range(2, 14)) and game.deal_choices() == (2,)
+    state = game.from_order(list(range(13, 1, -1)), [1])
+    assert state.record()["deal"] == "13 12 11 10 / 9 8 7 6 / 5 4 3 2" and state.to_move == (1,)
+    assert Crossroads(first=0).deal_choices() == () and Crossroads(first=0).from_order(
+        Crossroads().deck()).first == 0
+
+
+@pytest.mark.parametrize("game, order, choices, words", [
+    (Crossroads(), list(range(2, 14)), [0], "12 cards of the pack"),
+    (Crossroads(), "2 6 7", [0], "list"),
+    (Crossroads(), Crossroads().deck(), [2], "0 or 1"),
+    (Crossroads(), Crossroads().deck(), [], "0 or 1"),
+    (Crossroads(), Crossroads().deck(), 0, "0 or 1"),
+    (Crossroads(first=1), Crossroads().deck(), [0], "no choice"),
+    (Crossroads(deal=parse_layout(EXAMPLE)), Crossroads().deck(), [0], "fixed deal"),
+])
+def test_from_order_refuses_what_is_no_shuffle_in_one_sentence(game, order, choices, words):
+    with pytest.raises(ConfigError, match=words):
+        game.from_order(order, choices)
+
+
+def test_a_fixed_deal_is_never_shuffled_and_from_deal_keeps_to_it():
+    game = Crossroads(deal=parse_layout(EXAMPLE), first=1)
+    assert game.deck() == [] and game.from_order([]).layout == parse_layout(EXAMPLE)
+    assert game.from_deal(EXAMPLE).record() == game.new(seed=3).record()
+    with pytest.raises(ConfigError, match="fixed deal"):
+        game.from_deal("6 10 30 30 / 15 7 30 30 / 1 1 30 9")
+
+
+def test_from_deal_reads_a_records_layout_and_draws_only_a_first_player_left_to_chance():
+    record = Crossroads(rounds=2).new(seed=4).record()
+    firsts = {Crossroads(rounds=2).from_deal(record["deal"], rng=random.Random(s)).first
+              for s in range(8)}
+    assert firsts == {0, 1}
+    game = Crossroads.replay(record).game
+    assert game.from_deal(record["deal"]).record() == record
+    assert game.from_deal(parse_layout(record["deal"])).record() == record
+    for deal in ("1 2 3", [2] * 12, None, "2 6 7 8 / 9 10 11 14 / 15 21 22 31"):
+        with pytest.raises(ConfigError):
+            Crossroads().from_deal(deal)
+
+
+def test_a_match_has_no_chance_after_its_deal():
+    state = Crossroads(rounds=2).from_order(Crossroads().deck(), [0], explicit_chance=True)
+    rng = random.Random(2)
+    while state.to_move:
+        assert not state.is_chance and state.chance_outcomes() == []
+        state.play(state.to_move[0], state.random_move(state.to_move[0], rng))
+    assert state.round == 1 and state.layout == tuple(Crossroads().deck())
