@@ -3,13 +3,17 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Every extra, so the whole project (browser app, environments, lab) works from one install.
+EXTRAS := dev,web,rl,fast,postgres,lab
+# RLCard is only the envs bench's peer (python -m bench envs), never a dependency.
+BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: install test test-fast play bench lint serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,fast,postgres]'
+	$(BIN)/pip install --quiet -e '.[$(EXTRAS)]'
 	# compile the solvers' numba kernels once, so the first hint does not pause
 	$(BIN)/python -c "from chuko.solvers import kernels; kernels.warm_up()"
 	touch $(STAMP)
@@ -26,7 +30,11 @@ test-fast: $(STAMP)
 play: $(STAMP)
 	$(BIN)/chuko play
 
-bench: $(STAMP)
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet 'rlcard>=1.2,<2'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench
 
 serve: $(STAMP)
@@ -41,4 +49,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info .pytest_cache

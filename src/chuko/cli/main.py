@@ -5,15 +5,18 @@ Each (verb, game) pair is served by a module with `add_arguments(parser, game_id
 come from its descriptor's `commands`; a verb it leaves out falls back to a generic front
 end where one exists. This file names no game: it builds the parser from the registry,
 imports only the module of the pair asked for, and dispatches. Errors the project raises
-on purpose become one line on standard error and exit status 2.
+on purpose become one line on standard error and exit status 2, and so does a module of an
+optional extra that is not installed (the package's own metadata says which extra).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from importlib import import_module
+from importlib.metadata import PackageNotFoundError, requires
 from types import ModuleType
 
 import chuko
@@ -29,8 +32,10 @@ GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
     "play": ("chuko.tui.generic", lambda described: described.lists_moves),
     "simulate": ("chuko.analysis.simulate", lambda described: True),
     "rules": ("chuko.cli.rules", lambda described: True),
+    "arena": ("chuko.analysis.arena", lambda described: True),
+    "export": ("chuko.cli.export", lambda described: True),
 }
-NO_GAME = {"serve": "chuko.cli.serve"}  # verbs that take no game
+NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design"}  # take no game
 
 VERB_HELP = {
     "play": "play a game in the terminal (with no game named: a menu)",
@@ -39,7 +44,12 @@ VERB_HELP = {
     "simulate": "play many bot games and report win rates",
     "advise": "suggest the best move for a hand",
     "serve": "start the browser app",
+    "arena": "rate every bot level against every other",
+    "design": "search packs for a target profile",
+    "export": "write bot games (or solved positions) as data: JSON lines or Parquet",
 }
+# Distributions whose module has another name.
+IMPORT_NAMES = {"open_spiel": "pyspiel"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,6 +72,23 @@ def commands() -> dict[str, dict[str, str]]:
     for verb, module in NO_GAME.items():
         found[verb] = {"": module}
     return {verb: games for verb, games in found.items() if games}
+
+
+def missing_extra(error: ModuleNotFoundError) -> str | None:
+    """The extra of this package that brings the module `error` could not import, read from
+    the installed package's requirements; None when no extra does (then it is a bug)."""
+    wanted = (error.name or "").partition(".")[0]
+    try:
+        required = requires(PROG) or []
+    except PackageNotFoundError:
+        return None
+    for requirement in required:
+        found = re.match(r"([A-Za-z0-9._-]+).*;.*extra == \"([^\"]+)\"", requirement)
+        if found:
+            module = re.sub(r"[-.]", "_", found[1]).lower()
+            if IMPORT_NAMES.get(module, module) == wanted:
+                return found[2]
+    return None
 
 
 def _describe(module: ModuleType, key: str, fallback: str) -> str:
@@ -136,6 +163,13 @@ def main(argv: list[str] | None = None) -> int:
         return handler(args)
     except ChukoError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as error:
+        extra = missing_extra(error)
+        if extra is None:
+            raise
+        print(f"{PROG}: `{PROG} {args.verb}` needs {error.name}, which comes with the {extra} "
+              f"extra: pip install '{PROG}[{extra}]'.", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)

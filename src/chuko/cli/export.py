@@ -1,0 +1,194 @@
+"""`chuko export GAME`: bots play games of any registered game and write them as data, one
+row per game, as JSON lines or Parquet.
+
+- A game row is its record (`State.record()`, which `Game.replay` rebuilds) with the bots'
+  levels by seat as `bots`: the lines of `chuko simulate --jsonl`, since simulate plays
+  them. Their JSON Schema ships as `chuko/data/record.schema.json`.
+- With `--positions`, for games with an exact solver (a `perfect` bot level), every
+  position of every game instead: the seat to move, its view, its legal moves, the
+  solver's value of each (higher is better for the mover; a yes/no value is 1 or 0) and
+  the move played, as supervised-learning data (`chuko/data/position.schema.json`).
+
+Parquet (the `pyarrow` module, in the `rl` extra) keeps flat columns, and the nested JSON
+(a record, a view) as text in one column, since each game's records have their own shape.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import IO, Any
+
+from chuko.analysis.progress import progress_bar
+from chuko.analysis.simulate import BUDGETS, _positive, default_level, simulate
+from chuko.bots import make_bot, parse_levels
+from chuko.console import LINEUP_HELP, add_option_flags, option_values
+from chuko.core.errors import ChukoError, ConfigError
+from chuko.core.protocol import Game, Json, State
+from chuko.core.rng import make_rng
+from chuko.core.words import listing
+from chuko.games import descriptors, game_class
+
+HELP = {"": "bots play many games and write their records (or solved positions) as data"}
+FORMATS = ("jsonl", "parquet")
+# The bot level that names an exact solver (docs/architecture.md, "Bots and hints").
+SOLVED = "perfect"
+
+Values = Callable[[State], Mapping[Any, Any]]
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    described = game_class(game_id).descriptor
+    parser.description = (f"Bots play games of {described.title} and write each game's "
+                          "replayable record, one row per game, as JSON lines or Parquet.")
+    add_option_flags(parser, described.options)
+    level = default_level(described.levels)
+    parser.add_argument("--bots", default=level, help=f"bot level per seat, from "
+                        f"{', '.join(described.levels)}, separated by commas; {LINEUP_HELP} "
+                        f"(default {level})")
+    parser.add_argument("--games", type=int, default=100, metavar="N",
+                        help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, metavar="N", help="seed for a reproducible run")
+    for flag, old_name, name, kind, metavar, text in BUDGETS:
+        parser.add_argument(flag, old_name, dest=name, type=_positive(kind), metavar=metavar,
+                            help=text)
+    parser.add_argument("--format", choices=FORMATS, default="jsonl",
+                        help="jsonl: one JSON object a line; parquet: a table (needs the rl "
+                        "extra) (default jsonl)")
+    parser.add_argument("--out", metavar="FILE", help="file to write (default: standard output)")
+    parser.add_argument("--positions", action="store_true",
+                        help="write every position with the exact solver's value of each "
+                        "legal move instead of whole games (games with a perfect bot)")
+
+
+def labeller(game_id: str) -> Values | None:
+    """The exact solver's value of every legal move at a position, from the game's perfect
+    bot (`perfect(state)`); None when the game has no such bot."""
+    if SOLVED not in game_class(game_id).descriptor.levels:
+        return None
+    values: Values | None = getattr(make_bot(game_id, SOLVED), SOLVED, None)
+    return values
+
+
+def solver_values(game: Game) -> Values:
+    """`labeller` for `game`; ConfigError names the games that have one."""
+    values = labeller(game.id)
+    if values is None:
+        solved = [d.title for d in descriptors() if labeller(d.id) is not None]
+        raise ConfigError(f"{game.title} has no exact solver to label positions with; "
+                          f"--positions is for {listing(solved) or 'no game installed'}.")
+    return values
+
+
+def number(value: Any) -> float | int:
+    """A solver's value as a number: a yes/no answer (can the deal still be won) is 1 or 0."""
+    return int(value) if isinstance(value, bool) else value
+
+
+def positions(cls: type[Game], record: Json, index: int, values: Values) -> list[Json]:
+    """Every position of the recorded game where a seat moves, labelled with `values`, and
+    the move that seat played there (the engine replays the record, re-checking it)."""
+    rows: list[Json] = []
+    waiting: dict[int, Json] = {}  # seat → its position whose move is still to come
+
+    def observe(state: State, mover: int | None, move: Any) -> None:
+        if mover in waiting:
+            waiting.pop(mover)["played"] = str(move)
+        for seat in state.to_move:
+            if seat in waiting:
+                continue
+            solved = values(state)
+            moves = state.legal_moves(seat)
+            row = {"game": cls.id, "game_index": index, "ply": len(rows), "seat": seat,
+                   "view": state.view(seat), "moves": [str(m) for m in moves],
+                   "values": [number(solved[m]) for m in moves]}
+            rows.append(row)
+            waiting[seat] = row
+
+    cls.replay(record, observe)
+    return rows
+
+
+class _Lines(io.StringIO):
+    """Where simulate writes each game's JSON line: hands each record on as it comes."""
+
+    def __init__(self, take: Callable[[Json], None]) -> None:
+        super().__init__()
+        self.take = take
+
+    def write(self, text: str) -> int:
+        for line in text.splitlines():
+            self.take(json.loads(line))
+        return len(text)
+
+
+def _parquet_table(rows: list[Json], of_positions: bool) -> Any:
+    import pyarrow as pa
+
+    if of_positions:
+        schema = pa.schema([("game", pa.string()), ("game_index", pa.int64()),
+                            ("ply", pa.int64()), ("seat", pa.int64()), ("view", pa.string()),
+                            ("moves", pa.list_(pa.string())), ("values", pa.list_(pa.float64())),
+                            ("played", pa.string())])
+        flat = [{**row, "view": json.dumps(row["view"])} for row in rows]
+    else:
+        schema = pa.schema([("game", pa.string()), ("index", pa.int64()),
+                            ("bots", pa.list_(pa.string())), ("record", pa.string())])
+        flat = [{"game": row["game"], "index": index, "bots": row["bots"],
+                 "record": json.dumps({k: v for k, v in row.items() if k != "bots"})}
+                for index, row in enumerate(rows)]
+    return pa.Table.from_pylist(flat, schema=schema)
+
+
+@contextmanager
+def _opened(path: str | None, binary: bool) -> Iterator[IO[Any]]:
+    if path is None:
+        yield sys.stdout.buffer if binary else sys.stdout
+        return
+    try:
+        out = open(path, "wb" if binary else "w", encoding=None if binary else "utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise ChukoError(f"Cannot write {path}: {error.strerror}.") from None
+    with out:
+        yield out
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise ConfigError("--games must be at least 1.")
+    cls = game_class(args.game)
+    options = option_values(args)
+    game = cls.from_options(options, bots_only=True)
+    lineup = parse_levels(args.bots, game.id, game.players, "--bots")
+    budget = {name: getattr(args, name) for _, _, name, *_ in BUDGETS
+              if getattr(args, name) is not None}
+    values = solver_values(game) if args.positions else None
+    parquet = args.format == "parquet"
+    if parquet:
+        import pyarrow.parquet as pq  # before any game is played: a missing extra says so now
+    kept: list[Json] = []
+    games = 0
+
+    with _opened(args.out, parquet) as out:
+        def take(record: Json) -> None:
+            nonlocal games
+            rows = [record] if values is None else positions(cls, record, games, values)
+            games += 1
+            if parquet:
+                kept.extend(rows)
+                return
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+
+        with progress_bar(args.games, f"{game.title} games") as advance:
+            simulate(game, lineup, args.games, make_rng(args.seed),
+                     options=cls.descriptor.read_options(options), budget=budget,
+                     out=_Lines(take), advance=advance)
+        if parquet:
+            pq.write_table(_parquet_table(kept, values is not None), out)
+    return 0
+

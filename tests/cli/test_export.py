@@ -1,0 +1,161 @@
+"""`chuko export`: records of every built-in game that match the shipped JSON Schema and
+replay move for move, in JSON lines and Parquet; solved positions whose labels are the exact
+solver's; and one-sentence refusals (exit 2) for what cannot be done."""
+
+import json
+import sys
+from importlib.resources import files
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from chuko.cli.export import labeller
+from chuko.games import BUILT_IN, game_class, game_ids, registry
+
+BUILT_IN_IDS = [game.id for game in registry().values() if game.__module__ in BUILT_IN]
+SOLVED = [game for game in game_ids() if labeller(game) is not None]
+
+
+def validator(name):
+    schema = json.loads(files("chuko").joinpath(f"data/{name}.schema.json").read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+RECORD = validator("record")
+POSITION = validator("position")
+
+
+def lines(text):
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def assert_replayable(record):
+    """The record matches the schema and the engine rebuilds exactly it, re-checking every
+    move."""
+    RECORD.validate(record)
+    game = record["game"]
+    without_bots = {k: v for k, v in record.items() if k != "bots"}
+    assert game_class(game).replay(without_bots).record() == without_bots
+
+
+def test_the_four_built_in_games_are_the_ones_the_schema_covers():
+    covered = [ref["$ref"].rpartition("/")[2] for ref in RECORD.schema["oneOf"]]
+    assert sorted(covered) == sorted(BUILT_IN_IDS) and len(BUILT_IN_IDS) == 4
+
+
+@pytest.mark.parametrize("game", BUILT_IN_IDS)
+def test_jsonl_records_of_every_game_match_the_schema_and_replay(run_chuko, game):
+    status, out, err = run_chuko("export", game, "--games", "3", "--seed", "5",
+                                 "--bots", "random")
+    assert status == 0, err
+    records = lines(out)
+    assert len(records) == 3
+    for record in records:
+        assert record["bots"] == ["random"] * len(record["bots"])
+        assert_replayable(record)
+
+
+@pytest.mark.parametrize("game", BUILT_IN_IDS)
+def test_parquet_rows_hold_the_same_records_as_jsonl(run_chuko, game, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "games.parquet"
+    args = ("export", game, "--games", "2", "--seed", "9", "--bots", "random")
+    status, _, err = run_chuko(*args, "--format", "parquet", "--out", str(path))
+    assert status == 0, err
+    rows = pq.read_table(path).to_pylist()
+    _, out, _ = run_chuko(*args)
+    expected = lines(out)
+    assert [r["index"] for r in rows] == [0, 1] and {r["game"] for r in rows} == {game}
+    for row, line in zip(rows, expected, strict=True):
+        record = {**json.loads(row["record"]), "bots": row["bots"]}
+        assert record == line
+        assert_replayable(record)
+
+
+def test_the_same_seed_exports_the_same_games(run_chuko, tmp_path):
+    game = BUILT_IN_IDS[0]
+    path = tmp_path / "out.jsonl"
+    first = run_chuko("export", game, "--games", "4", "--seed", "11", "--out", str(path))
+    assert first[0] == 0 and first[1] == ""
+    again = run_chuko("export", game, "--games", "4", "--seed", "11")
+    assert path.read_text() == again[1]
+
+
+def test_the_games_with_an_exact_solver_label_positions():
+    assert sorted(SOLVED) == ["caravan", "crossroads"]
+
+
+@pytest.mark.parametrize("game", SOLVED)
+def test_positions_are_every_move_labelled_by_the_solver(run_chuko, game):
+    """The perfect bot plays by the solver, so the move played always has the best label;
+    the positions of a game are its record's moves in order."""
+    args = ("export", game, "--games", "2", "--seed", "3")
+    status, out, err = run_chuko(*args, "--bots", "perfect", "--positions")
+    assert status == 0, err
+    rows = lines(out)
+    for row in rows:
+        POSITION.validate(row)
+        assert row["game"] == game and len(row["values"]) == len(row["moves"])
+        assert row["values"][row["moves"].index(row["played"])] == max(row["values"])
+        assert row["view"]["to_move"] == [row["seat"]]
+    _, games, _ = run_chuko(*args, "--bots", "perfect")
+    for index, record in enumerate(lines(games)):
+        played = [r["played"] for r in rows if r["game_index"] == index]
+        assert played == record["moves"]
+        assert [r["ply"] for r in rows if r["game_index"] == index] == list(range(len(played)))
+
+
+@pytest.mark.parametrize("game", SOLVED)
+def test_weaker_bots_make_mistakes_the_labels_show(run_chuko, game):
+    status, out, err = run_chuko("export", game, "--games", "6", "--seed", "2", "--bots",
+                                 "random", "--positions")
+    assert status == 0, err
+    rows = lines(out)
+    assert any(r["values"][r["moves"].index(r["played"])] < max(r["values"]) for r in rows)
+    assert any(min(r["values"]) < max(r["values"]) for r in rows)
+
+
+def test_positions_in_parquet_keep_the_labels(run_chuko, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    game = SOLVED[0]
+    path = tmp_path / "positions.parquet"
+    args = ("export", game, "--games", "1", "--seed", "4", "--positions")
+    status, _, err = run_chuko(*args, "--format", "parquet", "--out", str(path))
+    assert status == 0, err
+    _, out, _ = run_chuko(*args)
+    rows = pq.read_table(path).to_pylist()
+    assert [{**r, "view": json.loads(r["view"])} for r in rows] == lines(out)
+
+
+def refused(result):
+    status, out, err = result
+    assert status == 2 and out == "", (status, err)
+    assert err.startswith("chuko: ") and err.count("\n") == 1, err
+    return err
+
+
+def test_positions_of_a_game_without_a_solver_are_refused_naming_the_games_with_one(run_chuko):
+    unsolved = next(i for i in BUILT_IN_IDS if i not in SOLVED)
+    err = refused(run_chuko("export", unsolved, "--games", "1", "--positions"))
+    assert all(game_class(g).title in err for g in SOLVED)
+
+
+def test_parquet_without_pyarrow_names_the_extra(run_chuko, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    path = tmp_path / "never.parquet"
+    err = refused(run_chuko("export", BUILT_IN_IDS[0], "--games", "1", "--format", "parquet",
+                            "--out", str(path)))
+    assert "pyarrow" in err and "pip install 'chuko[rl]'" in err
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["--games", "0"],
+    ["--bots", "wizard"],
+    ["--format", "csv"],
+    ["--out", "/no/such/directory/games.jsonl"],
+])
+def test_bad_arguments_are_one_sentence_and_status_2(run_chuko, argv):
+    refused(run_chuko("export", BUILT_IN_IDS[0], *argv))
