@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from chuko.cli.main import build_parser, commands
+from chuko.cli.main import main as cli_main
 from chuko.games import descriptor, descriptors, game_ids, rules_text
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "chuko"
@@ -130,3 +131,43 @@ def readme_commands():
 def test_every_readme_command_is_one_the_parser_takes(argv):
     args = build_parser(argv, commands()).parse_args(argv)  # argparse exits on a bad flag
     assert args.verb == argv[0]
+
+
+# What the base install (no extras) never loads for its commands: the browser app's stack,
+# the environments' and the data formats' libraries.
+EXTRAS_ONLY = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "pyarrow",
+               "gymnasium", "pettingzoo", "pyspiel")
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"], ["rules", game_ids()[0], "--json"], ["simulate", "chuko", "--games", "2"],
+    ["export", "caravan", "--games", "1"],
+    ["solve", "caravan", "--deal", "6 15 10 7 / 9 14 8 11 / 2 21 22 30"],
+], ids=" ".join)
+def test_the_base_commands_import_no_module_of_an_extra(argv):
+    code = ("import sys, contextlib, io; from chuko.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try: main(sys.argv[1:])\n"
+            "    except SystemExit: pass\n"
+            "print(sorted({m.partition('.')[0] for m in sys.modules}), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                          check=True, timeout=120)
+    loaded = set(ast.literal_eval(done.stderr.splitlines()[-1]))
+    assert loaded.isdisjoint(EXTRAS_ONLY), loaded & set(EXTRAS_ONLY)
+
+
+def test_the_browser_app_without_its_extra_names_the_extra_to_install(run_chuko, monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if the web extra were missing
+    status, out, err = run_chuko("serve", "--port", "8123")
+    assert status == 2 and out == ""
+    assert err == ("chuko: `chuko serve` needs uvicorn, which comes with the web extra: "
+                   "pip install 'chuko[web]'.\n")
+
+
+def test_a_missing_module_no_extra_brings_is_a_bug_and_not_hidden(monkeypatch):
+    def broken(args):
+        import chuko_no_such_module  # noqa: F401
+
+    monkeypatch.setattr("chuko.cli.rules.run", broken)
+    with pytest.raises(ModuleNotFoundError):
+        cli_main(["rules", game_ids()[0]])
