@@ -1,0 +1,58 @@
+"""The games as research environments (docs/envs.md), under the `rl` extra:
+
+    from chuko.envs import aec_env, parallel_env, gym_env
+    env = aec_env("chuko", players=3)            # PettingZoo AEC, every game
+    env = parallel_env("chuchula", players=4)    # PettingZoo parallel
+    env = gym_env("crossroads", level="hard")    # Gymnasium, one learner against bots
+
+Importing this package registers every game that has an encoding with Gymnasium, as
+`chuko/<Name>-v0` (`gymnasium.make("chuko/Caravan-v0")`); `import chuko.envs.openspiel`
+registers them with OpenSpiel. Nothing here names a game: what a game offers comes from its
+descriptor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+
+from chuko.games import descriptors
+
+from .aec import ChukoAEC, ChukoParallel
+from .single import ChukoGym
+
+__all__ = ["aec_env", "parallel_env", "gym_env", "gym_id", "ChukoAEC", "ChukoParallel",
+           "ChukoGym"]
+
+
+def aec_env(game_id: str, **options: Any) -> ChukoAEC:
+    """A PettingZoo AEC environment: one agent per seat; `options` are the game's (its
+    descriptor's) and `render_mode`."""
+    return ChukoAEC(game_id, **options)
+
+
+def parallel_env(game_id: str, **options: Any) -> ChukoParallel:
+    """A PettingZoo parallel environment, made for games whose seats act at once."""
+    return ChukoParallel(game_id, **options)
+
+
+def gym_env(game_id: str, **options: Any) -> ChukoGym:
+    """A Gymnasium environment for one learner: `level` of the bots in the other seats,
+    `seat` the learner's (default 0), then the game's options."""
+    return ChukoGym(game_id, **options)
+
+
+def gym_id(game_id: str) -> str:
+    """The id a game is registered under with Gymnasium: chuko/Caravan-v0."""
+    return f"chuko/{game_id.capitalize()}-v0"
+
+
+def _register() -> None:
+    for described in descriptors():
+        if described.encoding is not None and gym_id(described.id) not in gymnasium.registry:
+            gymnasium.register(gym_id(described.id), entry_point="chuko.envs:gym_env",
+                               kwargs={"game_id": described.id})
+
+
+_register()

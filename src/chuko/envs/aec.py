@@ -1,0 +1,205 @@
+"""PettingZoo's AEC (turn by turn) and parallel environments over any game with an encoding.
+
+Observations are `{"observation": array, "action_mask": int8 array}`, as in PettingZoo's
+classic card games; a seat that is not to act gets an all-zero mask. Seats that act at once
+(Chuchula's secret grouping) act one after another here, each building its move a step at
+a time; no seat's observation shows another's unfinished move. Rewards come once, at the
+end (`common.returns`). A game stopped by a limit (Chükö's turn limit, `Encoding.truncated`)
+ends with every agent truncated rather than terminated.
+
+An illegal action never crashes: it ends the game, the seat that sent it gets the least
+return the game allows, the others 0, and its info says why (`"illegal_move"`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv, ParallelEnv
+
+from chuko.core.encoding import Encoding
+
+from .common import Builder, agent_names, load_encoding, make_game, return_bounds, returns
+
+
+def observation_box(encoding: Encoding) -> spaces.Box:
+    """The observation array's space: the dtype's range for int8, unbounded for float32."""
+    dtype = np.dtype(encoding.observation_dtype)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return spaces.Box(int(info.min), int(info.max), encoding.observation_shape, dtype)
+    return spaces.Box(-np.inf, np.inf, encoding.observation_shape, dtype)
+
+
+def _observation_spaces(encoding: Encoding, agents: list[str]) -> dict[str, spaces.Dict]:
+    # One space object per agent, so seeding one agent's space leaves the others' alone.
+    return {agent: spaces.Dict({
+        "observation": observation_box(encoding),
+        "action_mask": spaces.Box(0, 1, (encoding.num_actions,), np.int8),
+    }) for agent in agents}
+
+
+class _Table:
+    """The game, its encoding and the seats, shared by the AEC and the parallel env."""
+
+    def _setup(self, game_id: str, render_mode: str | None, options: dict[str, Any]) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"The render mode is 'ansi' or None, not {render_mode!r}.")
+        self.render_mode = render_mode
+        self.game = make_game(game_id, options)
+        self.encoding = load_encoding(self.game)
+        self.possible_agents = agent_names(self.game.players)
+        self.seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.least_return = return_bounds(self.encoding, self.game.players)[0]
+        self.observation_spaces = _observation_spaces(self.encoding, self.possible_agents)
+        self.action_spaces = {agent: spaces.Discrete(self.encoding.num_actions)
+                              for agent in self.possible_agents}
+        self.builder = Builder(self.encoding, self.game.players)
+        self._random, _ = seeding.np_random()
+        self._none_to_act = np.zeros(self.encoding.num_actions, np.int8)
+
+    def _deal(self, seed: int | None) -> None:
+        if seed is not None:
+            self._random, _ = seeding.np_random(seed)
+        self.state = self.game.new(int(self._random.integers(2**63)))
+        self.builder.clear()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _observe_seat(self, seat: int) -> dict[str, Any]:
+        state = self.state
+        partial = self.builder.partial[seat]
+        mask = self.builder.mask(state, seat) if seat in state.to_move else self._none_to_act
+        return {"observation": self.encoding.observation(state.view(seat), partial),
+                "action_mask": mask}
+
+    def _final_rewards(self) -> tuple[list[float], bool]:
+        outcome = self.state.outcome
+        assert outcome is not None
+        return returns(outcome.scores), bool(self.encoding.truncated(self.state))
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        outcome = self.state.outcome
+        if outcome is not None:
+            return outcome.describe(self.possible_agents, None)
+        return f"{self.game.title}: to move {', '.join(map(str, self.state.to_move))}"
+
+    def close(self) -> None:
+        return None
+
+
+class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
+    """`aec_env(game_id, **options)`: one agent per seat (player_0, player_1...)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "chuko_v0", "is_parallelizable": True}
+
+    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self._setup(game_id, render_mode, options)
+        self.metadata = {**self.metadata, "name": f"chuko_{game_id}_v0"}
+        self.reset()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._deal(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.state.to_move[0]]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self._observe_seat(self.seats[agent])
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        seat = self.seats[agent]
+        try:
+            self.builder.step(self.state, seat, action)
+        except ValueError as refused:
+            self._end(self._illegal(seat), truncated=False)
+            self.infos[agent]["illegal_move"] = str(refused)
+            return
+        if self.state.outcome is not None:
+            self._end(*self._final_rewards())
+            return
+        to_move = self.state.to_move
+        if seat not in to_move:
+            self.agent_selection = self.possible_agents[to_move[0]]
+
+    def _illegal(self, seat: int) -> list[float]:
+        rewards = [0.0] * self.game.players
+        rewards[seat] = self.least_return
+        return rewards
+
+    def _end(self, rewards: list[float], truncated: bool) -> None:
+        for agent, reward in zip(self.possible_agents, rewards, strict=True):
+            self.rewards[agent] = reward
+            self._cumulative_rewards[agent] += reward
+            self.terminations[agent] = not truncated
+            self.truncations[agent] = truncated
+
+
+class ChukoParallel(_Table, ParallelEnv):  # type: ignore[misc]
+    """`parallel_env(game_id, **options)`: every seat to act sends one action per step; a
+    stepwise move (Chuchula's grouping) takes one step per action, every seat's in
+    lockstep, and the round resolves once the last move is complete. In a game played in
+    turns only the seat to move acts, and the others' actions are ignored."""
+
+    metadata = {"render_modes": ["ansi"], "name": "chuko_parallel_v0"}
+
+    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
+        self._setup(game_id, render_mode, options)
+        self.metadata = {**self.metadata, "name": f"chuko_{game_id}_parallel_v0"}
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self._deal(seed)
+        self.agents = self.possible_agents[:]
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def _observations(self) -> dict[str, Any]:
+        return {agent: self._observe_seat(self.seats[agent]) for agent in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        agents = self.agents
+        rewards = dict.fromkeys(agents, 0.0)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        over, truncated = False, False
+        # The seats to act are fixed before anyone acts: a move completed now does not let
+        # the same seat act twice in one step.
+        for seat in self.state.to_move:
+            agent = self.possible_agents[seat]
+            try:
+                self.builder.step(self.state, seat, actions.get(agent))
+            except ValueError as refused:
+                rewards[agent] = self.least_return
+                infos[agent]["illegal_move"] = str(refused)
+                over = True
+                break
+        if not over and self.state.outcome is not None:
+            final, truncated = self._final_rewards()
+            rewards = dict(zip(agents, final, strict=True))
+            over = True
+        observations = self._observations()
+        terminations = dict.fromkeys(agents, over and not truncated)
+        truncations = dict.fromkeys(agents, truncated)
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos

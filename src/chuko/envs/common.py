@@ -1,0 +1,100 @@
+"""What every environment shares: the game from its id and options, its encoding (named by
+the game's descriptor, never by the game's name here), the returns a finished game pays,
+and one seat's move built step by step.
+
+Returns. A seat's return is its score minus the mean of the other seats' scores: zero-sum,
+ordered like the scores, and in a two-player game own points minus the opponent's, the
+value the project's solvers compute (Crossroads ruling C4). A game of one seat (Caravan)
+pays its score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib import import_module
+from typing import Any
+
+from chuko.core.encoding import Encoding
+from chuko.core.errors import ConfigError, IllegalMove
+from chuko.core.protocol import Game, State
+from chuko.games import game_class
+
+
+def make_game(game_id: str, options: Mapping[str, Any]) -> Game:
+    """The configuration `options` make for `game_id`, as a game of machines: a game that
+    could go on forever is bounded (Chükö's turn limit), which the environments report as
+    truncation."""
+    return game_class(game_id).from_options(options, bots_only=True)
+
+
+def load_encoding(game: Game) -> Encoding:
+    """The game's encoding for this configuration, from the factory its descriptor names;
+    ConfigError when the game offers none."""
+    named = game.descriptor.encoding
+    if named is None:
+        raise ConfigError(f"{game.title} offers no research environment.")
+    module, _, factory = named.partition(":")
+    encoding: Encoding = getattr(import_module(module), factory)(game)
+    return encoding
+
+
+def returns(scores: Sequence[float]) -> list[float]:
+    """Each seat's score minus the mean of the others' (the module docstring)."""
+    players = len(scores)
+    if players == 1:
+        return [float(scores[0])]
+    total = float(sum(scores))
+    return [s - (total - s) / (players - 1) for s in scores]
+
+
+def return_bounds(encoding: Encoding, players: int) -> tuple[float, float]:
+    """The least and greatest return a seat can get."""
+    low, high = float(encoding.min_utility), float(encoding.max_utility)
+    if players == 1:
+        return low, high
+    return low - high, high - low
+
+
+def agent_names(players: int) -> list[str]:
+    """PettingZoo's names for the seats: player_0, player_1..."""
+    return [f"player_{seat}" for seat in range(players)]
+
+
+class Builder:
+    """The moves being built, one per seat: a complete move is played at once; a stepwise
+    move (Chuchula's grouping) grows one action at a time, each checked against the mask
+    the encoding gives for the steps already taken."""
+
+    __slots__ = ("encoding", "partial")
+
+    def __init__(self, encoding: Encoding, players: int) -> None:
+        self.encoding = encoding
+        self.partial: list[Any] = [None] * players
+
+    def clear(self) -> None:
+        for seat in range(len(self.partial)):
+            self.partial[seat] = None
+
+    def mask(self, state: State, seat: int) -> Any:
+        return self.encoding.legal_mask(state, seat, self.partial[seat])
+
+    def step(self, state: State, seat: int, action: Any) -> bool:
+        """Fold `action` into `seat`'s move and play the move once complete (True then).
+        IllegalMove (state and partial move unchanged) for an action that is not legal."""
+        try:
+            number = int(action)
+        except (TypeError, ValueError):
+            raise IllegalMove(f"{action!r} is not an action number.") from None
+        if not 0 <= number < self.encoding.num_actions:
+            raise IllegalMove(f"Action {number} is not one of 0 to "
+                              f"{self.encoding.num_actions - 1}.")
+        partial = self.partial[seat]
+        folded, move = self.encoding.step_move(partial, number)
+        if move is None:
+            if not self.encoding.legal_mask(state, seat, partial)[number]:
+                raise IllegalMove(f"Action {number} cannot complete a legal move here.")
+            self.partial[seat] = folded
+            return False
+        state.play(seat, move)
+        self.partial[seat] = None
+        return True
