@@ -115,3 +115,24 @@ def drive(sockets: dict, choose: Callable[[dict], str]) -> dict[int, dict]:
         mover = state["view"]["to_move"][0]
         sockets[mover].send_json({"type": "move", "move": choose(states[mover])})
         version = state["version"] + 1
+
+
+def whole_replay(client, room_id: str, token: str | None = None) -> dict:
+    """A finished game's replay with every frame, read page by page as a browser would."""
+    query = f"&token={token}" if token else ""
+    pages = [client.get(f"/api/rooms/{room_id}/replay?from=0&count=100{query}").json()]
+    assert "error" not in pages[0], pages[0]
+    while (got := sum(len(page["frames"]) for page in pages)) < pages[0]["total"]:
+        pages.append(client.get(f"/api/rooms/{room_id}/replay?from={got}&count=100{query}")
+                     .json())
+        assert pages[-1]["frames"], "a page came back empty"
+    return {**pages[0], "frames": [frame for page in pages for frame in page["frames"]]}
+
+
+def stored_record(client, room_id: str) -> dict:
+    """The game's whole record as the database keeps it: rebuilt from the room's header
+    (its deal and seed) and its move log."""
+    from chuko.server.rooms import rebuild
+
+    state, _ = rebuild(client.app.state.hub.store.load(room_id))
+    return state.record()

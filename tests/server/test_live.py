@@ -4,7 +4,7 @@ friends joined by an invite, spectators, a game of bots alone, hints and replays
 from __future__ import annotations
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser, reveals, state_at
+from server_helpers import new_room, play_out, random_chooser, reveals, state_at, whole_replay
 
 WHOLE_GAMES = [
     ("crossroads", [{"kind": "me"}, {"kind": "bot", "level": "easy"}], {"rounds": 2}),
@@ -30,7 +30,7 @@ def test_whole_game_against_server_bots_ends_and_replays(make_client, game, seat
     versions = [m["version"] for m in received if m["type"] == "state"]
     assert versions == sorted(versions) and versions[-1] >= 2
     assert final["result"] and final["last"].endswith(final["result"])
-    replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
+    replay = whole_replay(client, room["room"], room["token"])
     assert replay["game"] == game and replay["seats"][0]["name"] == "Host"
     assert len(replay["frames"]) == final["version"] + 1
     assert replay["frames"][-1]["caption"] == final["last"]

@@ -7,7 +7,15 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from server_helpers import first_message, new_room, play_out, random_chooser, state_at
+from server_helpers import (
+    first_message,
+    new_room,
+    play_out,
+    random_chooser,
+    state_at,
+    stored_record,
+    whole_replay,
+)
 
 from chuko.games import game_class
 from chuko.server.rooms import MAX_BEHIND, Client, Moment, Room, Seat
@@ -62,7 +70,7 @@ def test_the_log_after_a_reconnect_equals_the_log_seen_live(make_client, game, s
     whole = live_log(received)
     with client.websocket_connect(url) as ws:
         assert first_message(ws)["lines"] == whole
-    replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
+    replay = whole_replay(client, room["room"], room["token"])
     assert whole == [frame["caption"] for frame in replay["frames"][1:]]
     assert not any(line == "The deal." for line in whole)
 
@@ -81,7 +89,7 @@ def test_each_seat_and_a_spectator_get_the_log_in_their_own_words(make_client):
     assert any(line.startswith("You") for line in mine)
     assert not any("You" in line for line in watched)
     assert any(line.startswith("Ann") for line in watched)
-    record = client.app.state.hub.store.load(room["room"]).record
+    record = stored_record(client, room["room"])
     frames = game_class("chuko").frames(record, ["Ann", "Easy bot"], None)
     assert watched == [frame["caption"] for frame in frames[1:]]
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from server_helpers import drive, first_message, join, new_room, random_chooser, state_at
+from server_helpers import (
+    drive,
+    first_message,
+    join,
+    new_room,
+    random_chooser,
+    state_at,
+    whole_replay,
+)
 
 from chuko.server import create_app
 from chuko.server.store import Store
@@ -34,7 +42,7 @@ def test_names_show_on_both_seats_states_and_in_their_sentences(make_client):
         assert [s["name"] for s in finals[seat]["seats"]] == ["Ann", "Bob"]
     # The last move was Bob's (Ann moved first, twelve cards): each reads it their way.
     assert finals[1]["last"].startswith("You") and finals[0]["last"].startswith("Bob")
-    replay = client.get(f"/api/rooms/{room['room']}/replay").json()
+    replay = whole_replay(client, room["room"])
     assert [s["name"] for s in replay["seats"]] == ["Ann", "Bob"]
     assert any(frame["caption"].startswith("Ann") for frame in replay["frames"])
 

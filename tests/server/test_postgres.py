@@ -9,7 +9,7 @@ import random
 import warnings
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser, state_at
+from server_helpers import new_room, play_out, random_chooser, state_at, whole_replay
 
 from chuko.server import create_app
 
@@ -37,7 +37,7 @@ def test_postgres_game_survives_a_restart(game):
     with TestClient(create_app(URL, bot_delay=0, round_pause=0)) as client:
         with client.websocket_connect(url) as ws:
             assert play_out(ws, random_chooser(2))[-1]["status"] == "over"
-        frames = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
+        frames = whole_replay(client, room["room"], room["token"])
         assert frames["frames"][0]["view"]["seat"] == 0
 
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser, reveals, state_at
+from server_helpers import new_room, play_out, random_chooser, reveals, state_at, whole_replay
 
 import chuko.server
 from chuko.games import descriptor, descriptors, game_class, game_ids
@@ -209,9 +209,9 @@ def test_replay_frames_are_the_views_and_sentences_each_seat_saw(make_client, ga
             watched.append(state_at(watcher, 0))
     assert final["status"] == "over" and final["result"]
     for token, states in ((room["token"], played), (None, watched)):
-        query = f"?token={token}" if token else ""
-        replay = client.get(f"/api/rooms/{room['room']}/replay{query}").json()
-        assert set(replay) == {"game", "title", "seats", "frames", "review"}
+        replay = whole_replay(client, room["room"], token)
+        assert set(replay) == {"game", "title", "seats", "total", "from", "frames", "reviewed",
+                               "first_mistake"}
         assert replay["game"] == game_id and replay["title"] == described.title
         assert [s["name"] for s in replay["seats"]] == [s["name"] for s in final["seats"]]
         frames = replay["frames"]

@@ -8,7 +8,7 @@ import random
 import secrets
 import warnings
 
-from server_helpers import new_room, play_out, random_chooser, state_at
+from server_helpers import new_room, play_out, random_chooser, state_at, whole_replay
 
 from chuko.server import create_app
 
@@ -47,7 +47,7 @@ def test_crossroads_restart_mid_game_then_finish(db_url):
             received = play_out(ws, choose)
         assert received[-1]["view"]["outcome"] is not None
         assert received[-1]["version"] == 24  # two rounds of twelve cards
-        replay = client.get(f"/api/rooms/{room['room']}/replay").json()
+        replay = whole_replay(client, room["room"])
         assert len(replay["frames"]) == 25
 
 

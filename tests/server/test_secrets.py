@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser
+from server_helpers import new_room, play_out, random_chooser, stored_record, whole_replay
 
 from chuko.games import game_class
 
@@ -24,7 +24,7 @@ def play_and_listen(client, game: str, seats: list, **options) -> tuple[list[dic
     room = new_room(client, game, seats, **options)
     with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
         received = play_out(ws, random_chooser(5))
-    record = client.app.state.hub.store.load(room["room"]).record  # as stored
+    record = stored_record(client, room["room"])
     return [m for m in received if m["type"] == "state"], record
 
 
@@ -199,7 +199,7 @@ def test_records_seeds_and_rng_never_leave_the_server(make_client):
                     turn_limit=60)
     with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
         received = play_out(ws, random_chooser(1))
-    replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
+    replay = whole_replay(client, room["room"], room["token"])
     for message in [*received, replay, client.get("/api/games").json()]:
         text = json.dumps(message)
         for secret in ('"deal"', '"draw"', '"seed"', '"rng"', '"record"'):

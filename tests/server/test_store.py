@@ -1,6 +1,6 @@
 """The store: one schema, writes committed in groups by one writer thread, a failing write
-failing alone, only hashes of the seats' secrets on disk, and older databases brought up to
-the schema when opened."""
+failing alone, a move appended once however many writers try, only hashes of the seats'
+secrets on disk, and older databases brought up to the schema when opened."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ import warnings
 import pytest
 from server_helpers import new_room
 from sqlalchemy import inspect, select
+from sqlalchemy.exc import IntegrityError
 
 from chuko.core.errors import ConfigError
 from chuko.games import game_class
 from chuko.server import create_app
+from chuko.server import migrations
 from chuko.server import store as db
 
 with warnings.catch_warnings():
@@ -47,7 +49,7 @@ def run_behind_a_gate(store: db.Store, writes: list) -> list:
 
 
 def moves_1_to(count: int) -> list:
-    return [db.append_move("r1", n, 0, f"m{n}", {"n": n}, "playing") for n in range(1, count + 1)]
+    return [db.append_move("r1", n, 0, f"m{n}", "playing") for n in range(1, count + 1)]
 
 
 def test_queued_moves_are_committed_in_one_transaction(db_url):
@@ -58,19 +60,39 @@ def test_queued_moves_are_committed_in_one_transaction(db_url):
     assert results == [None] * 50
     assert store.commits <= 3  # the room, the gate, the 50 moves: not one commit each
     assert db.Store(db_url).moves("r1") == [(0, f"m{n}") for n in range(1, 51)]
-    assert db.Store(db_url).load("r1").record == {"n": 50}
+    loaded = db.Store(db_url).load("r1")
+    # The header is never rewritten: the moves are the log.
+    assert loaded.version == 50 and loaded.record == {"game": "caravan"}
+    assert loaded.moves == [(0, f"m{n}") for n in range(1, 51)]
+    assert db.Store(db_url).moves("r1", after=48) == [(0, "m49"), (0, "m50")]
 
 
 def test_a_failing_write_fails_alone(db_url):
     store = db.Store(db_url)
     store.start()
     writes = moves_1_to(20)
-    writes.insert(7, db.append_move("r1", 7, 0, "again", {}, "playing"))  # move 7 twice
+    writes.insert(7, db.append_move("r1", 7, 0, "again", "playing"))  # move 7 twice
     results = run_behind_a_gate(store, writes)
     store.close()
     assert isinstance(results[7], db.Conflict)
     assert results[:7] + results[8:] == [None] * 20
     assert db.Store(db_url).moves("r1") == [(0, f"m{n}") for n in range(1, 21)]
+
+
+def test_the_move_log_refuses_a_second_writer_of_the_same_number(db_url):
+    """Two servers on one database that both accept move 3 (each at version 2 in memory):
+    the version check lets one in; the other's, even past the check, hits the log's key."""
+    store = db.Store(db_url)
+    store.start()
+    results = run_behind_a_gate(store, [*moves_1_to(2), db.append_move("r1", 3, 0, "a", "over"),
+                                        db.append_move("r1", 3, 0, "b", "playing")])
+    store.close()
+    assert results[:3] == [None] * 3 and isinstance(results[3], db.Conflict)
+    with db.make_engine(db_url).begin() as conn:
+        with pytest.raises(IntegrityError):  # the key alone, without the version check
+            conn.execute(db.moves.insert().values(room="r1", number=3, seat=0, move="c", at=0))
+    stored = db.Store(db_url).load("r1")
+    assert stored.version == 3 and stored.status == "over" and stored.moves[-1] == (0, "a")
 
 
 def test_only_hashes_of_tokens_and_invites_are_stored(make_client, db_url):
@@ -100,6 +122,8 @@ def test_postgres_urls_use_psycopg_three():
         pytest.skip("psycopg (the postgres extra) is not installed")
     assert engine.url.drivername == "postgresql+psycopg"
 
+
+HEAD = "0002"
 
 # The schema as the first release created it (SQLite's DDL): no names, no rematches.
 FIRST_SCHEMA = """
@@ -148,5 +172,7 @@ def test_a_database_of_the_first_schema_gains_the_new_columns_and_keeps_its_game
     columns = {table: {c["name"] for c in inspect(engine).get_columns(table)}
                for table in ("rooms", "seats")}
     assert {"rematch", "rematch_of"} <= columns["rooms"] and "name" in columns["seats"]
-    assert db.migrate(engine) == []  # once is enough
+    assert migrations.revision(engine) == HEAD
+    db.Store(url)  # once is enough: opening it again changes nothing
+    assert migrations.revision(engine) == HEAD
     assert [s.name for s in db.Store(url).load("old1").seats] == [None, None]

@@ -22,7 +22,7 @@ from random import Random
 from typing import Any
 from urllib.parse import unquote, unquote_plus
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
@@ -352,10 +352,21 @@ def create_app(
         room = await hub.room(room_id)
         return room.snapshot(room.seat_for(token))
 
-    @app.get("/api/rooms/{room_id}/replay")
-    async def api_replay(room_id: str, token: str | None = None) -> dict[str, Any]:
+    @app.get("/api/rooms/{room_id}/log")
+    async def api_log(room_id: str, token: str | None = None, before: str | None = None,
+                      count: str | None = None) -> dict[str, Any]:
         room = await hub.room(room_id)
-        return await asyncio.to_thread(hub.replay, room, room.seat_for(token))
+        return await asyncio.to_thread(hub.log, room, room.seat_for(token), None, before,
+                                       count)
+
+    @app.get("/api/rooms/{room_id}/replay")
+    async def api_replay(room_id: str, token: str | None = None,
+                         start: str | None = Query(None, alias="from"),
+                         count: str | None = None, captions: str | None = None) -> Response:
+        room = await hub.room(room_id)
+        page = await asyncio.to_thread(hub.replay, room, room.seat_for(token), start, count,
+                                       captions not in (None, "", "0", "false"))
+        return Response(page, media_type="application/json")
 
     # -- live play ---------------------------------------------------------------------------
 
@@ -386,8 +397,7 @@ def create_app(
         room.join(client)  # the client's first state is this moment's version
         sender = None
         try:
-            lines = await asyncio.to_thread(room.log, moment.state, seat)
-            client.send_first({"type": "log", "lines": lines})
+            client.send_first(await asyncio.to_thread(hub.log, room, seat, moment))
             sender = asyncio.create_task(_pump(websocket, client))
             while True:
                 message = await websocket.receive()
@@ -457,12 +467,16 @@ async def _handle(hub: Hub, room: Room, seat: int | None,
             return None
         if kind == "ping":
             return {"type": "pong"}
+        if kind == "log":
+            page = await asyncio.to_thread(hub.log, room, seat, None, data.get("before"),
+                                           data.get("count"))
+            return {**page, "before": page["first"] + len(page["lines"])}
     except ChukoError as error:
         return _refusal(str(error))
     except Exception:
         log.exception("Room %s: a message failed", room.id)
         return _refusal("The server could not do that just now; nothing changed. Try again.")
-    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "ping", …}.')
+    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "ping" | "log", …}.')
 
 
 def _refusal(message: str) -> dict[str, str]:

@@ -1,8 +1,8 @@
 """Rooms in play: the engine state, the seats and their secret tokens, the connected clients,
 the server's bots, and the one path every move takes.
 
-A move (a player's or a bot's) is checked by the engine on a copy of the state, written to
-the database with the game's record, and only then becomes the room's state and is sent to
+A move (a player's or a bot's) is checked by the engine on a copy of the state, appended to
+the room's move log in the database, and only then becomes the room's state and is sent to
 every client — each client gets a snapshot built from its own seat's `view`, with the
 engine's own sentences about the last move and the result as that seat may read them.
 A state is never changed once it has been replaced, so a client that is behind is sent
@@ -18,6 +18,9 @@ the rooms in play with bots, which may have moves to make, are rebuilt. A room s
 waiting for its players `waiting_ttl` seconds after it was made expires: on the next
 request for it, or at the sweep that runs at start and then now and then.
 
+A room is stored as the record of its deal, a secret seed and its moves (`store.py`), and
+rebuilt from them (`rebuild`). Its history goes out a page at a time (`pages.py`).
+
 Nothing here knows which game a room plays: its rules, options, bot levels, hints and
 replays all come from the game's class and descriptor in the registry.
 """
@@ -27,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -43,6 +47,7 @@ from chuko.core.protocol import Game, Json, State
 from chuko.core.words import bot_name, count, seat_names
 from chuko.games import game_class
 
+from . import pages
 from . import store as db
 
 log = logging.getLogger("chuko.server")
@@ -219,7 +224,6 @@ class Room:
     bot_task: asyncio.Task | None = None
     adviser: Adviser | None = None
     pause: Pause | None = None
-    verdicts: tuple[list[Json] | None] | None = None  # the post-game review, once computed
     created: float = 0.0  # the hub's clock when the room was made
     closed: str | None = None  # why an expired room closed, in one sentence
 
@@ -271,18 +275,6 @@ class Room:
     def seats_json(self) -> list[Json]:
         return [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": self.names[s.seat]}
                 for s in self.seats]
-
-    def log(self, state: State, seat: int | None) -> list[str]:
-        """Every move up to `state` in words as `seat` may know it: the captions of the
-        game's frames after the deal, read off one replay of the record."""
-        names, lines = self.names, []
-
-        def observe(position: State, mover: int | None, move: Any) -> None:
-            if mover is not None:
-                lines.append(position.describe(mover, move, names, seat))
-
-        state.game.replay(state.record(), observe)
-        return lines
 
     def bots_wait(self, version: int) -> float | None:
         """Seconds the bots still wait after the round that the move of `version` ended."""
@@ -369,6 +361,30 @@ class Room:
         return [self.seats[s] for s in self.state.to_move if self.seats[s].kind == "bot"]
 
 
+def rebuild(row: db.RoomRow) -> tuple[State, tuple[int, Any] | None]:
+    """A stored game as it was, and its last move as (seat, move value): the header's
+    record replayed through the engine, the state reseeded with the room's secret seed so
+    that chance comes out as it did, then every move of the log played again (each checked
+    anew). ChukoError when the stored game does not hold together."""
+    last: list[tuple[int, Any]] = []  # the latest move the replay went through
+
+    def observe(state: State, seat: int | None, move: Any) -> None:
+        if seat is not None:
+            last[:] = [(seat, move)]
+
+    state = game_class(row.game).replay(row.record, observe)
+    if row.seed is not None:
+        state.reseed(row.seed)
+    for seat, text in row.moves:
+        move = state.game.parse_move(text)
+        state.play(seat, move)
+        last[:] = [(seat, move)]
+    if row.base + len(row.moves) != row.version:
+        raise ConfigError(f"The room is at move {row.version}, but its log holds "
+                          f"{row.base + len(row.moves)}.")
+    return state, last[0] if last else None
+
+
 class Hub:
     """Every room the server knows, and the operations the HTTP and WebSocket routes call."""
 
@@ -388,6 +404,7 @@ class Hub:
         self.rng = rng
         self.bot_options = bot_options or {}
         self._closing = False
+        self.pages = pages.Lru()  # captions, replay pages and reviews, by room and version
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -420,19 +437,13 @@ class Hub:
                 await task
 
     def _room_from_row(self, row: db.RoomRow) -> Room:
-        """The room as it was: its record replayed through the engine, which also gives back
-        the last move, so `last` reads the same after a restart."""
-        last: list[tuple[int, Any]] = []  # the latest move the replay went through
-
-        def observe(state: State, seat: int | None, move: Any) -> None:
-            if seat is not None:
-                last[:] = [(seat, move)]
-
-        state = game_class(row.game).replay(row.record, observe)
+        """The room as it was (`rebuild`), its last move too, so `last` reads the same after
+        a restart."""
+        state, last = rebuild(row)
         seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined, s.name)
                  for s in row.seats]
         room = Room(row.id, row.game, row.options, state, seats, row.version, row.status,
-                    last[0] if last else None, row.rematch, row.rematch_of, created=row.created)
+                    last, row.rematch, row.rematch_of, created=row.created)
         if room.status == "expired":
             room.closed = expired_sentence(self.waiting_ttl)
         self._make_bots(room)
@@ -535,17 +546,21 @@ class Hub:
     async def _open(self, game_id: str, game: Game, values: Json, seats: list[Seat],
                     rematch_of: Room | None = None) -> Room:
         """Deal a new room for `seats`, store it (and link it to the room it is the rematch
-        of), and let its bots start."""
+        of), and let its bots start. Its later chance is drawn from a secret seed, stored
+        with the deal, so the game can be rebuilt as it went."""
         seed = None if self.rng is None else self.rng.getrandbits(64)
         state = game.new(seed)
+        dealt = state.record()
         room = Room(secrets.token_urlsafe(8), game_id, values, state, seats,
                     rematch_of=None if rematch_of is None else rematch_of.id,
                     created=self.clock())
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
         self._make_bots(room)
-        row = db.RoomRow(room.id, game_id, values, room.status, 0, state.record(),
+        chance = secrets.randbits(63) if self.rng is None else self.rng.getrandbits(63)
+        state.reseed(chance)
+        row = db.RoomRow(room.id, game_id, values, room.status, 0, dealt,
                          [s.row() for s in seats], rematch_of=room.rematch_of,
-                         created=room.created)
+                         created=room.created, seed=chance)
         await asyncio.shield(self.store.submit(db.insert_room(row)))
         self.rooms[room.id] = room
         self.kick(room)
@@ -687,7 +702,7 @@ class Hub:
             after.play(seat, move)
             status = "over" if after.outcome is not None else "playing"
             number = room.version + 1
-            write = db.append_move(room.id, number, seat, str(move), after.record(), status)
+            write = db.append_move(room.id, number, seat, str(move), status)
             # Shielded: if this coroutine is cancelled, the commit still lands and the room
             # still takes the new state, so memory and database never disagree.
             commit = self.store.submit(write)
@@ -767,17 +782,63 @@ class Hub:
         state = room.state.copy()
         return {"type": "hint", **await asyncio.to_thread(room.adviser.hint, state, seat)}
 
-    # -- replays -------------------------------------------------------------------------------
+    # -- history, a page at a time ------------------------------------------------------------
 
-    def replay(self, room: Room, seat: int | None) -> Json:
-        """Every position of a finished game in full (all its cards, now that they may be
-        known), each with the engine's sentence about the move that led to it as `seat` read
-        it, and the game's review of each move where it has one."""
+    def captions(self, room: Room, seat: int | None, moment: Moment) -> list[str]:
+        """Every move up to `moment` in words for `seat` (kept in `pages`)."""
+        return cast(list[str], self.pages.remember(
+            ("captions", room.id, seat, moment.version),
+            lambda: pages.captions(moment.state, room.names, seat), pages.lines_size))
+
+    def log(self, room: Room, seat: int | None, moment: Moment | None = None,
+            before: Any = None, count: Any = None) -> Json:
+        """The `log` message: the lines before move `before` (default: all moves up to
+        `moment`, by default now), at most `count` of them (LOG_PAGE by default)."""
+        moment = moment or room.moment()
+        upto = pages.whole(before, "A log page's `before`", moment.version)
+        size = pages.whole(count, "A log page's `count`", pages.LOG_PAGE, low=1,
+                           high=pages.LOG_PAGE_MAX)
+        return pages.log_page(self.captions(room, seat, moment), upto, size)
+
+    def _review(self, room: Room) -> list[Json] | None:
+        """The finished game's review, worked out once (kept in `pages`)."""
+        found = self.pages.remember(
+            ("review", room.id), lambda: (review(room.state.game, room.state.record()),),
+            lambda kept: len(json.dumps(kept)))
+        return cast(list[Json] | None, found[0])
+
+    def replay(self, room: Room, seat: int | None, start: Any = None, count: Any = None,
+               captions_only: bool = False) -> str:
+        """A page of a finished game's replay as JSON text: from frame `start` (0, the deal)
+        `count` frames, each the position in full (all its cards, now that they may be known)
+        with the sentence about the move that led to it as `seat` read it, and the game's
+        verdict on that move where it has a review. `captions_only` leaves out the views,
+        for the move list. Pages are kept (`pages`), so asking again costs nothing."""
         if room.status != "over":
             raise db.Conflict("The replay opens once the game is over.")
-        game, record = room.state.game, room.state.record()
-        frames = game.frames(record, room.names, seat, reveal=True)
-        if room.verdicts is None:  # the same for every reader, and it may take a while
-            room.verdicts = (review(game, record),)
-        return {"game": room.game_id, "title": room.descriptor.title,
-                "seats": room.seats_json(), "frames": frames, "review": room.verdicts[0]}
+        high = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE_MAX
+        first = pages.whole(start, "A replay page's `from`", 0)
+        size = pages.whole(count, "A replay page's `count`", high if captions_only
+                           else pages.FRAMES_PAGE, low=1, high=high)
+        return cast(str, self.pages.remember(
+            ("replay", room.id, seat, first, size, captions_only),
+            lambda: self._replay_page(room, seat, first, size, captions_only), len))
+
+    def _replay_page(self, room: Room, seat: int | None, first: int, size: int,
+                     captions_only: bool) -> str:
+        moment = room.moment()
+        lines = self.captions(room, seat, moment)
+        verdicts = self._review(room)
+        total = len(lines) + 1
+        if captions_only:
+            found: list[Json] = [{"caption": lines[k - 1] if k else "The deal."}
+                                 for k in range(first, min(total, first + size))]
+        else:
+            found = pages.frames(moment.state, seat, first, size, lines)
+        for index, frame in enumerate(found, first):
+            frame["verdict"] = verdicts[index - 1] if verdicts and index else None
+        mistake = next((k + 1 for k, v in enumerate(verdicts or []) if v.get("mistake")), None)
+        return json.dumps({
+            "game": room.game_id, "title": room.descriptor.title, "seats": room.seats_json(),
+            "total": total, "from": first, "frames": found,
+            "reviewed": verdicts is not None, "first_mistake": mistake})

@@ -1,14 +1,24 @@
 """Storage: rooms, seats and moves in one SQLAlchemy Core schema for SQLite and PostgreSQL.
 
-A room's row holds the game's record (the engine's save format, docs/architecture.md,
-'Storage'); each accepted move adds a row to `moves` and rewrites the record in the same
-transaction. Its `status` is waiting, playing, over, or expired (a waiting room whose seats
-were not all taken in time, `expire_waiting`). Seats keep only SHA-256 hashes of their
-tokens and invite codes. A finished room names its rematch, and a rematch the room it
-follows.
+A game is stored once (docs/architecture.md, 'Storage'): its room's row is the header (the
+game, its options, the record its moves start from — for a new room the deal, `record()`
+right after dealing —, a secret seed for the chance still to come, the seats) and `moves` is
+its append-only log, one row per accepted move. Nothing is rewritten per move: the game is
+rebuilt by replaying the header's record, reseeding the state with the seed, and playing
+the moves (`chuko.server.rooms.rebuild`). `base` counts the moves the header's record holds
+already (0, but for rooms stored before the log was the truth).
 
-Columns added after the first release are nullable, and `Store` adds any that an older
-database lacks when it opens it (`migrate`), so an existing database keeps its games.
+A move's row has the primary key (room, number), and accepting move n also moves the room's
+`version` from n − 1 to n in the same transaction: two writers of the same move, even in two
+processes on one PostgreSQL database, cannot both succeed (the second gets `Conflict`).
+
+A room's `status` is waiting, playing, over, or expired (a waiting room whose seats were
+not all taken in time, `expire_waiting`). Seats keep only SHA-256 hashes of their tokens and
+invite codes. A finished room names its rematch, and a rematch the room it follows.
+
+The schema is versioned: `Store` runs the Alembic migrations shipped in
+`chuko.server.migrations` when it opens a database, so a database of any older schema keeps
+its games.
 
 Writes go through one writer thread that commits whatever is queued in one transaction
 (group commit): a move is durable before its future resolves, and a busy server pays one
@@ -25,11 +35,12 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Engine,
@@ -43,7 +54,6 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
-    inspect,
     select,
     update,
 )
@@ -52,6 +62,9 @@ from sqlalchemy.pool import StaticPool
 
 from chuko.core.errors import ChukoError, ConfigError
 
+from . import migrations
+
+# The schema as the newest migration leaves it (migrations/versions), for the queries.
 metadata = MetaData()
 
 rooms = Table(
@@ -61,8 +74,10 @@ rooms = Table(
     Column("game", String(64), nullable=False),  # any registered game's id, plug-ins too
     Column("options", Text, nullable=False),
     Column("status", String(8), nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("record", Text, nullable=False),
+    Column("version", Integer, nullable=False),  # the moves accepted so far
+    Column("record", Text, nullable=False),  # the record the move log starts from
+    Column("base", Integer, nullable=False),  # the moves `record` holds already
+    Column("seed", BigInteger),  # reseeds the rebuilt state: its chance still to come
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("rematch", String(32)),  # the room that replays this one's seats, once asked for
@@ -115,16 +130,21 @@ class SeatRow:
 
 @dataclass
 class RoomRow:
+    """A room's header, and (as loaded) the moves its log adds to `record`."""
+
     id: str
     game: str
     options: dict[str, Any]
     status: str
     version: int
-    record: dict[str, Any]
+    record: dict[str, Any]  # the record the moves start from: the deal, for a new room
     seats: list[SeatRow]
     rematch: str | None = None
     rematch_of: str | None = None
     created: float = 0.0  # seconds since the epoch (time.time, or the server's clock)
+    seed: int | None = None  # secret: never leaves the server
+    base: int = 0  # the moves `record` holds already
+    moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, move) after `base`
 
 
 def make_engine(url: str) -> Engine:
@@ -165,24 +185,6 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def migrate(engine: Engine) -> list[str]:
-    """Add the columns of this schema that the database's tables lack (all nullable, so old
-    rows stay valid); the "table.column" names added."""
-    present = inspect(engine)
-    added = []
-    with engine.begin() as conn:
-        for table in metadata.sorted_tables:
-            have = {column["name"] for column in present.get_columns(table.name)}
-            for column in table.columns:
-                if column.name in have:
-                    continue
-                kind = column.type.compile(dialect=engine.dialect)
-                conn.exec_driver_sql(
-                    f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}')
-                added.append(f"{table.name}.{column.name}")
-    return added
-
-
 Write = Callable[[Connection], Any]
 _STOP = object()
 
@@ -190,8 +192,7 @@ _STOP = object()
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
-        migrate(self.engine)
+        migrations.upgrade(self.engine)
         self._queue: queue.Queue[Any] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.commits = 0  # transactions committed (the group commit's effect is moves/commits)
@@ -265,14 +266,20 @@ class Store:
                 rooms.c.status == "playing", rooms.c.id.in_(with_bots))).all()
             return [_room_row(conn, row) for row in rows]
 
-    def moves(self, room_id: str) -> list[tuple[int, str]]:
+    def moves(self, room_id: str, after: int = 0) -> list[tuple[int, str]]:
+        """The room's moves numbered after `after`, in order, as (seat, move text): what a
+        state at version `after` must play to catch up."""
         with self.engine.connect() as conn:
-            found = conn.execute(
-                select(moves.c.seat, moves.c.move)
-                .where(moves.c.room == room_id)
-                .order_by(moves.c.number)
-            ).all()
-            return [(seat, move) for seat, move in found]
+            return _moves(conn, room_id, after)
+
+
+def _moves(conn: Connection, room_id: str, after: int) -> list[tuple[int, str]]:
+    found = conn.execute(
+        select(moves.c.seat, moves.c.move)
+        .where(moves.c.room == room_id, moves.c.number > after)
+        .order_by(moves.c.number)
+    ).all()
+    return [(seat, move) for seat, move in found]
 
 
 def _settle(job: tuple[Write, asyncio.Future, asyncio.AbstractEventLoop], *, result: Any = None,
@@ -307,6 +314,9 @@ def _room_row(conn: Connection, row: Any) -> RoomRow:
         rematch=row.rematch,
         rematch_of=row.rematch_of,
         created=row.created,
+        seed=row.seed,
+        base=row.base,
+        moves=_moves(conn, row.id, row.base),
     )
 
 
@@ -330,8 +340,8 @@ def insert_room(room: RoomRow) -> Write:
                 raise Conflict("This game has a rematch already.")
         conn.execute(rooms.insert().values(
             id=room.id, game=room.game, options=json.dumps(room.options), status=room.status,
-            version=room.version, record=json.dumps(room.record), created=now, updated=now,
-            rematch_of=room.rematch_of,
+            version=room.version, record=json.dumps(room.record), base=room.base,
+            seed=room.seed, created=now, updated=now, rematch_of=room.rematch_of,
         ))
         conn.execute(seats.insert(), [
             {"room": room.id, "seat": s.seat, "kind": s.kind, "level": s.level,
@@ -381,18 +391,18 @@ def expire_waiting(created_before: float, room_id: str | None = None) -> Write:
     return write
 
 
-def append_move(
-    room_id: str, number: int, seat: int, move: str, record: dict[str, Any], status: str
-) -> Write:
-    """Move `number` (1, 2, …) and the record after it; Conflict unless the stored room is at
-    move `number − 1`."""
+def append_move(room_id: str, number: int, seat: int, move: str, status: str) -> Write:
+    """Append move `number` (1, 2, …) to the room's log, and its status after it; Conflict
+    unless the stored room is at move `number − 1`. The room's row is updated first: on
+    PostgreSQL that locks it, so a second writer of the same number waits for the first
+    and then finds the version moved on."""
 
     def write(conn: Connection) -> None:
         now = time.time()
         changed = conn.execute(
             update(rooms)
             .where(rooms.c.id == room_id, rooms.c.version == number - 1)
-            .values(version=number, record=json.dumps(record), status=status, updated=now)
+            .values(version=number, status=status, updated=now)
         )
         if changed.rowcount != 1:
             raise Conflict("The game moved on meanwhile; look again and retry.")
