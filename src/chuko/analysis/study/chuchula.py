@@ -1,0 +1,132 @@
+"""Chuchula's study: how often each group type is dealt (exact, over all 22,100 groups of
+three cards), each position's win chance by the type of group played there, and the
+advisor's (`hard`) and the greedy grouping's (`easy`) points per round, from bot rounds
+played by the Chuchula simulation (analysis/simulate_chuchula.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections import Counter
+from collections.abc import Callable
+
+from chuko.analysis.progress import progress_bar
+from chuko.analysis.simulate_chuchula import simulate
+from chuko.analysis.stats import proportion_interval
+from chuko.core.deck52 import DECK
+from chuko.core.protocol import Json
+from chuko.games.chuchula import GROUPS, Game, GroupType, group_type
+
+from .command import positive
+
+LEVELS = ("hard", "easy")  # the advisor and the greedy grouping
+
+
+def group_types() -> dict[GroupType, int]:
+    """How many of the C(52, 3) groups are of each type."""
+    found = Counter(group_type(cards) for cards in itertools.combinations(DECK, 3))
+    return {t: found[t] for t in GroupType}
+
+
+def rounds_played(players: int, rounds: int, seed: int,
+                  advance: Callable[[int], None] = lambda n: None) -> Json:
+    """One advisor against greedy players: points per round of each, and each position's
+    wins by the type of group played there (every seat counted)."""
+    levels = ["hard"] + ["easy"] * (players - 1)
+    seen = [[Counter[str]() for _ in range(GROUPS)] for _ in range(2)]  # [won?][position]
+    played: list[Json] = []
+
+    def heard(record: Json) -> None:
+        played.extend(Game.replay(record).view(None)["rounds"])
+
+    result = simulate(levels, rounds, 5, seed, heard, advance)
+    for entry in played:
+        for position, scored in enumerate(entry["positions"]):
+            for seat, kind in enumerate(scored["types"]):
+                seen[scored["winner"] == seat][position][kind] += 1
+    positions = []
+    for position in range(GROUPS):
+        row = {}
+        for kind in GroupType:
+            won, lost = seen[1][position][kind.name], seen[0][position][kind.name]
+            if won + lost:
+                row[kind.label] = {"groups": won + lost, "wins": won,
+                                   **proportion_interval(won, won + lost).to_json()}
+        positions.append(row)
+    points = {level: result.level_interval(level).to_json() for level in LEVELS}
+    return {"players": players, "rounds": rounds, "positions": positions, "points": points}
+
+
+def study(players: int, rounds: int, seed: int,
+          advance: Callable[[int], None] = lambda n: None) -> Json:
+    total = sum(group_types().values())
+    types = [{"type": t.label, "groups": n, "share": {"estimate": n / total, "exact": True}}
+             for t, n in group_types().items()]
+    played = rounds_played(players, rounds, seed, advance)
+    method = (f"group types exact over all {total:,} groups of three; the rest from "
+              f"{rounds:,} rounds of {players} players, one advisor (hard) and greedy (easy) "
+              f"players (seed {seed}), with 95% intervals (Wilson for win chances, normal for "
+              "points)")
+    kinds = [t.label for t in GroupType]
+    win_rows = [[kind] + [_rate(played["positions"][p].get(kind)) for p in range(GROUPS)]
+                for kind in kinds]
+    points = played["points"]
+    point_rows = [[name, f"{points[level]['estimate']:.3f} "
+                   f"[{points[level]['low']:.3f}, {points[level]['high']:.3f}]"]
+                  for level, name in zip(LEVELS, ("advisor (hard)", "greedy (easy)"),
+                                         strict=True)]
+    gain = points["hard"]["estimate"] - points["easy"]["estimate"]
+    return {
+        "game": Game.id, "title": f"Chuchula, {players} players", "method": method,
+        "findings": [f"The advisor scores {gain:+.2f} points per round more than a greedy "
+                     "player."],
+        "data": {"method": method, "seed": seed, "group_types": types, **played},
+        "tables": [
+            {"title": "Group types among all groups of three (exact)",
+             "columns": ["Type", "Groups", "Share"],
+             "rows": [[t["type"], f"{t['groups']:,}", f"{t['share']['estimate']:.3%} (exact)"]
+                      for t in types]},
+            {"title": "Chance that a group wins its position, by type",
+             "columns": ["Type", *(f"Position {p + 1}" for p in range(GROUPS))],
+             "rows": win_rows},
+            {"title": "Points per round", "columns": ["Player", "Points [95%]"],
+             "rows": point_rows},
+        ],
+        "plots": [
+            {"title": "Group types among all groups of three", "kind": "bar",
+             "x": kinds, "xlabel": "group type", "ylabel": "groups (%)",
+             "note": "exact: every one of the 22,100 groups counted",
+             "series": [{"label": "share", "y": [100 * t["share"]["estimate"] for t in types]}]},
+            {"title": "Win chance by position and group type", "kind": "line",
+             "x": [f"{p + 1}" for p in range(GROUPS)], "xlabel": "position",
+             "ylabel": "wins the position (%)", "note": method,
+             "series": [_series(kind, [played["positions"][p].get(kind) for p in range(GROUPS)])
+                        for kind in kinds]},
+        ],
+    }
+
+
+def _rate(figure: Json | None) -> str:
+    if figure is None:
+        return "—"
+    return f"{figure['estimate']:.0%} [{figure['low']:.0%}, {figure['high']:.0%}]"
+
+
+def _series(label: str, figures: list[Json | None]) -> Json:
+    return {"label": label,
+            "y": [None if f is None else 100 * f["estimate"] for f in figures],
+            "low": [None if f is None else 100 * f["low"] for f in figures],
+            "high": [None if f is None else 100 * f["high"] for f in figures]}
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    parser.add_argument("--players", type=int, default=4, help="seats, 2-4 (default 4)")
+    parser.add_argument("--rounds", type=positive, default=2000, metavar="N",
+                        help="rounds the bots play (default 2000)")
+
+
+def run_study(args: argparse.Namespace) -> Json:
+    Game.from_options({"players": args.players}, bots_only=True)  # the engine's limits
+    with progress_bar(args.rounds, "Rounds") as advance:
+        return study(args.players, args.rounds, args.seed, advance)

@@ -1,0 +1,76 @@
+"""`chuko study GAME`: the options each game's study takes, and the output (a rich table,
+--json, --report FILE.html)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from importlib import import_module
+from pathlib import Path
+from random import SystemRandom
+from typing import Any
+
+from chuko.core.errors import ChukoError, ConfigError
+from chuko.core.protocol import Json
+from chuko.games import game_class
+
+from . import STUDIES
+
+HELP = {game: f"facts about {game}: exact where feasible, else sampled with 95% intervals"
+        for game in STUDIES}
+
+
+def _module(game_id: str) -> Any:
+    return import_module(f"{__package__}.{STUDIES.get(game_id, 'play')}")
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    parser.description = (f"Facts about {game_class(game_id).title}, exact where feasible and "
+                          "sampled with 95% intervals otherwise.")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="seed of the sampled parts (default: a random one, reported)")
+    parser.add_argument("--json", action="store_true", help="print the study as JSON")
+    parser.add_argument("--report", metavar="FILE.html",
+                        help="write a self-contained HTML report with plots (the lab extra)")
+    _module(game_id).add_arguments(parser, game_id)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.seed is None:
+        args.seed = SystemRandom().randrange(2**31)
+    if args.report:
+        _check_writable(Path(args.report))
+    study: Json = _module(args.game).run_study(args)
+    if args.report:
+        from .report import html_report
+
+        text = html_report([study], study["title"])
+        Path(args.report).write_text(text, encoding="utf-8")
+    if args.json:
+        print(json.dumps(study))
+    else:
+        from .report import print_study
+
+        print_study(study)
+        if args.report:
+            print(f"Report written to {args.report}.")
+    return 0
+
+
+def _check_writable(path: Path) -> None:
+    if path.suffix.lower() not in (".html", ".htm"):
+        raise ConfigError(f"--report writes an HTML file (FILE.html), not {path.name!r}.")
+    if not path.parent.resolve().is_dir():
+        raise ChukoError(f"Cannot write {path}: its folder does not exist.")
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return value
+
+

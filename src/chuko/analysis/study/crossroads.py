@@ -1,0 +1,174 @@
+"""Crossroads' study: the perfect-play value of a deal for its first player (ruling C4: own
+points − the opponent's), its distribution, the first player's edge (the mean value) and
+how often perfect play ends level.
+
+Sampled with intervals by default; exact over every distinct deal (deals.py) as sharded
+work for a backend (backends.py), meant for Ray: all of one pack is a cluster's job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+import numpy as np
+from numba import njit
+
+from chuko.analysis.stats import mean_interval
+from chuko.core.protocol import Json
+from chuko.solvers.kernels import CROSSROADS_MEMO, _cr_future, _gain_table, _pair_tables
+
+from .deals import ALL_DEALS
+from .layout import (
+    ExactWork,
+    Pack,
+    add_layout_arguments,
+    examples,
+    header,
+    run_layout,
+    sample,
+    share,
+    share_text,
+)
+
+OFFSET = 20  # values lie within ±10 (five points a side per round), buckets value + 20
+SIZE = 2 * OFFSET + 1
+
+
+@njit(cache=True)
+def _values(deals, match, rounds, memo, gen):
+    gain = _gain_table(match)
+    count = match.shape[0]
+    index, low, high = _pair_tables(count)
+    new = index[count, count]
+    out = np.empty(deals.shape[0], dtype=np.int64)
+    classes = np.empty(deals.shape[1], dtype=np.int64)
+    for d in range(deals.shape[0]):
+        for i in range(deals.shape[1]):
+            classes[i] = deals[d, i]
+        fresh = 0
+        if rounds == 2:  # the second round's value for its first player comes first
+            fresh = _cr_future(0, new, new, 1, 0, classes, gain, index, low, high, memo, gen + d)
+        out[d] = _cr_future(0, new, new, 1 if rounds == 1 else 0, fresh, classes, gain, index,
+                            low, high, memo, gen + d)
+    return out
+
+
+def values(deals: np.ndarray, match: np.ndarray, rounds: int = 1) -> np.ndarray:
+    """Each deal's value for its first player (class rows, as deals.Pack gives them)."""
+    gen = CROSSROADS_MEMO.draw(len(deals))
+    return _values(deals, match, rounds, CROSSROADS_MEMO.array, gen)
+
+
+def one_round(deals: np.ndarray, match: np.ndarray) -> np.ndarray:
+    return values(deals, match, 1)
+
+
+def two_rounds(deals: np.ndarray, match: np.ndarray) -> np.ndarray:
+    return values(deals, match, 2)
+
+
+MEASURES = {1: one_round, 2: two_rounds}
+
+
+def exact_work(pack: Pack, rounds: int = 1, shard: tuple[int, int] = (0, 1),
+               prefix: tuple[int, ...] = ()) -> ExactWork:
+    return ExactWork(f"crossroads value, {rounds} round(s)", pack, MEASURES[rounds], SIZE,
+                     OFFSET, shard, prefix)
+
+
+def sampled(pack: Pack, games: int, seed: int | None, advance, rounds: int = 1) -> Json:
+    return sample(pack, MEASURES[rounds], SIZE, OFFSET, games, seed, advance)
+
+
+def _mean(weights: list[int], total: int, exact: bool) -> Json:
+    """The mean value: exact, or with a normal-approximation interval (stats.mean_interval
+    over the sample, rebuilt from its counts)."""
+    if not total:
+        return {"estimate": None, "exact": exact}
+    if exact:
+        mean = sum((b - OFFSET) * w for b, w in enumerate(weights)) / total
+        return {"estimate": mean, "exact": True}
+    sample_values = [b - OFFSET for b, w in enumerate(weights) for _ in range(w)]
+    return {**mean_interval(sample_values).to_json(), "exact": False}
+
+
+def study(pack: Pack, result: Json, *, exact: bool, seed: int | None, selection: Json,
+          rounds: int = 1) -> Json:
+    total = result["done"]
+    weights = result["weights"]
+    match = f"{rounds}-round match" if rounds == 2 else "one round"
+    if exact and selection["complete"]:
+        method = (f"exact: every one of the {sum(result['distinct']):,} distinct deals solved "
+                  f"({match}), weighted to the {ALL_DEALS:,} deals")
+    elif exact:
+        method = (f"exact over a part of the deals ({selection['text']}, {match}): "
+                  f"{sum(result['distinct']):,} distinct deals")
+    else:
+        method = (f"{total:,} shuffled deals ({match}, seed {seed}), each solved exactly; "
+                  "95% intervals (Wilson for shares, normal for the mean)")
+    first = sum(w for b, w in enumerate(weights) if b > OFFSET)
+    second = sum(w for b, w in enumerate(weights) if b < OFFSET)
+    draws = weights[OFFSET]
+    shown = [b for b, w in enumerate(weights) if w]
+    low, high = (min(shown), max(shown)) if shown else (OFFSET, OFFSET)
+    spread = range(low, high + 1)
+    distribution = [{"value": b - OFFSET, "deals": weights[b], "distinct": result["distinct"][b],
+                     "share": share(weights[b], total, exact),
+                     "examples": examples(pack, result, b)} for b in spread]
+    edge = _mean(weights, total, exact)
+    data = {**header(pack, method, result, exact, seed, selection), "rounds": rounds,
+            "first_wins": share(first, total, exact), "second_wins": share(second, total, exact),
+            "draws": share(draws, total, exact), "edge": edge, "distribution": distribution}
+    edge_text = ("—" if edge["estimate"] is None else f"{edge['estimate']:+.3f}" + (
+        " (exact)" if exact else f" [{edge['low']:+.3f}, {edge['high']:+.3f}]"))
+    summary = [["First player wins", f"{first:,}", share_text(data["first_wins"])],
+               ["Level (a draw)", f"{draws:,}", share_text(data["draws"])],
+               ["Second player wins", f"{second:,}", share_text(data["second_wins"])],
+               ["First player's edge (mean value)", "", edge_text]]
+    rows = [[f"{d['value']:+d}", f"{d['deals']:,}", share_text(d["share"]),
+             "; ".join(d["examples"][:1]) or "—"] for d in distribution]
+    fair = edge["estimate"] is not None and (
+        edge["estimate"] == 0 if exact else edge["low"] <= 0 <= edge["high"])
+    finding = ("Perfect play shows no edge for either player." if fair else
+               f"Under perfect play the first player's edge is {edge_text} points per "
+               f"{'match' if rounds == 2 else 'round'}.")
+    return {
+        "game": "crossroads", "title": f"Crossroads, pack {data['pack_name']}, {match}",
+        "method": method, "findings": [finding], "data": data,
+        "tables": [
+            {"title": "Perfect play: who wins", "columns": ["Result", "Deals", "Share"],
+             "rows": summary},
+            {"title": "The first player's perfect-play value (own points − opponent's)",
+             "columns": ["Value", "Deals", "Share", "Example"], "rows": rows},
+        ],
+        "plots": [{
+            "title": "Distribution of the perfect-play value", "kind": "bar",
+            "x": [f"{d['value']:+d}" for d in distribution],
+            "xlabel": "value for the first player", "ylabel": "deals (%)", "note": method,
+            "series": [_percent("deals", [d["share"] for d in distribution])],
+        }],
+    }
+
+
+def _percent(label: str, shares: list[Json]) -> Json:
+    series: Json = {"label": label, "y": [100 * (s["estimate"] or 0) for s in shares]}
+    if not all(s["exact"] for s in shares):
+        series["low"] = [100 * s["low"] for s in shares]
+        series["high"] = [100 * s["high"] for s in shares]
+    return series
+
+
+def cluster_time(deals_per_second_per_core: float, cores: int) -> float:
+    """Seconds to solve every distinct deal of a pack of twelve classes on `cores` cores."""
+    return math.ceil(ALL_DEALS / deals_per_second_per_core / cores)
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    add_layout_arguments(parser, 2_000)
+    parser.add_argument("--rounds", type=int, choices=(1, 2), default=1,
+                        help="1, or 2 for the match that replays the layout (default 1)")
+
+
+def run_study(args: argparse.Namespace) -> Json:
+    return run_layout(args, "crossroads", exact_work, sampled, study, rounds=args.rounds)

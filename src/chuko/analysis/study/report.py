@@ -1,0 +1,130 @@
+"""A study shown to people: rich tables in the terminal, or a self-contained HTML page with
+its plots drawn by matplotlib as inline SVG (the `lab` extra).
+
+A study is JSON (see __init__.py): a title, how it was computed ("method"), findings in
+words, tables (columns and rows of text) and plots (series of numbers, with the ends of
+their 95% intervals where they were sampled). Every plot's caption says how it was
+computed, and whether its bars are exact or show intervals.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+import re
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from chuko.console import console as default_console
+from chuko.core.protocol import Json
+
+
+def print_study(study: Json, console: Console | None = None) -> None:
+    out = console or default_console
+    out.print(f"[bold]{study['title']}[/]")
+    out.print(f"How: {study['method']}.")
+    for finding in study["findings"]:
+        out.print(f"• {finding}")
+    for shown in study["tables"]:
+        table = Table(title=shown["title"], title_justify="left")
+        for column in shown["columns"]:
+            table.add_column(column, overflow="fold")
+        for row in shown["rows"]:
+            table.add_row(*row)
+        out.print(table)
+
+
+def _interval_caption(plot: Json) -> str:
+    sampled = any("low" in s for s in plot["series"])
+    return ("Bars show 95% intervals." if sampled else "Exact: no interval.") + (
+        f" Computed from {plot['note']}." if plot.get("note") else "")
+
+
+def svg(plot: Json) -> str:
+    """One plot as an SVG element (matplotlib, no XML prologue)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6.4, 3.6))
+    try:
+        labels = [str(x) for x in plot["x"]]
+        series = plot["series"]
+        width = 0.8 / max(1, len(series))
+        for index, one in enumerate(series):
+            y = [math.nan if v is None else v for v in one["y"]]
+            error = None
+            if "low" in one:
+                error = [[0 if v is None or lo is None else max(0, v - lo)
+                          for v, lo in zip(one["y"], one["low"], strict=True)],
+                         [0 if v is None or hi is None else max(0, hi - v)
+                          for v, hi in zip(one["y"], one["high"], strict=True)]]
+            if plot["kind"] == "bar":
+                spots = [i + (index - (len(series) - 1) / 2) * width for i in range(len(labels))]
+                axes.bar(spots, y, width, yerr=error, capsize=3, label=one["label"])
+            else:
+                axes.errorbar(range(len(labels)), y, yerr=error, capsize=3, marker="o",
+                              linestyle="--" if one.get("style") == "dashed" else "-",
+                              label=one["label"])
+        axes.set_xticks(range(len(labels)), labels)
+        axes.set_xlabel(plot["xlabel"])
+        axes.set_ylabel(plot["ylabel"])
+        axes.set_title(plot["title"])
+        axes.grid(axis="y", alpha=0.3)
+        if len(series) > 1:
+            axes.legend(fontsize="small")
+        figure.tight_layout()
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg")
+    finally:
+        plt.close(figure)
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _table_html(shown: Json) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in shown["columns"])
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
+                   for row in shown["rows"])
+    return (f"<table><caption>{html.escape(shown['title'])}</caption><thead><tr>{head}</tr>"
+            f"</thead><tbody>{body}</tbody></table>")
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; color: #222; }
+h1 { font-size: 1.6rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
+.method { color: #555; } table { border-collapse: collapse; margin: 1rem 0; }
+caption { text-align: left; font-weight: bold; padding: 0.3rem 0; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: left; }
+th { background: #f3f3f3; } figure { margin: 1.5rem 0; } figure svg { max-width: 100%;
+height: auto; } figcaption { color: #555; font-size: 0.9rem; max-width: 45rem; }
+"""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def html_report(studies: Sequence[Json], title: str = "chuko study") -> str:
+    """A whole HTML page, with no outside resource: styles inline, plots as inline SVG."""
+    parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+             f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
+             f"<h1>{html.escape(title)}</h1>"]
+    for study in studies:
+        parts.append(f"<section id='{_slug(study['title'])}'>"
+                     f"<h2>{html.escape(study['title'])}</h2>"
+                     f"<p class='method'>How: {html.escape(study['method'])}.</p>")
+        if study["findings"]:
+            parts.append("<ul>" + "".join(f"<li>{html.escape(f)}</li>"
+                                          for f in study["findings"]) + "</ul>")
+        for plot in study["plots"]:
+            parts.append(f"<figure class='plot'>{svg(plot)}<figcaption>"
+                         f"{html.escape(_interval_caption(plot))}</figcaption></figure>")
+        parts.extend(_table_html(t) for t in study["tables"])
+        parts.append("</section>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
