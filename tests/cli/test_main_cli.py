@@ -171,3 +171,15 @@ def test_a_missing_module_no_extra_brings_is_a_bug_and_not_hidden(monkeypatch):
     monkeypatch.setattr("chuko.cli.rules.run", broken)
     with pytest.raises(ModuleNotFoundError):
         cli_main(["rules", game_ids()[0]])
+
+
+def test_a_command_whose_module_needs_a_missing_extra_says_so_before_parsing(run_chuko,
+                                                                            monkeypatch):
+    def without_extra(name):
+        raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
+
+    monkeypatch.setattr("chuko.cli.main.import_module", without_extra)
+    status, out, err = run_chuko("rules", game_ids()[0])
+    assert status == 2 and out == ""
+    assert err.startswith("chuko: `chuko rules` needs numpy, which comes with the rl")
+    assert err.endswith(" extra: pip install 'chuko[rl]'.\n") and err.count("\n") == 1

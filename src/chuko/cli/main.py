@@ -34,6 +34,7 @@ GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
     "rules": ("chuko.cli.rules", lambda described: True),
     "arena": ("chuko.analysis.arena", lambda described: True),
     "export": ("chuko.cli.export", lambda described: True),
+    "study": ("chuko.analysis.study.command", lambda described: True),
 }
 NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design"}  # take no game
 
@@ -47,6 +48,7 @@ VERB_HELP = {
     "arena": "rate every bot level against every other",
     "design": "search packs for a target profile",
     "export": "write bot games (or solved positions) as data: JSON lines or Parquet",
+    "study": "facts about a game: exact where feasible, else sampled; tables, JSON, plots",
 }
 # Distributions whose module has another name.
 IMPORT_NAMES = {"open_spiel": "pyspiel"}
@@ -74,21 +76,33 @@ def commands() -> dict[str, dict[str, str]]:
     return {verb: games for verb, games in found.items() if games}
 
 
-def missing_extra(error: ModuleNotFoundError) -> str | None:
-    """The extra of this package that brings the module `error` could not import, read from
-    the installed package's requirements; None when no extra does (then it is a bug)."""
+def missing_extras(error: ModuleNotFoundError) -> list[str]:
+    """The extras of this package that bring the module `error` could not import, read from
+    the installed package's requirements; none when no extra does (then it is a bug)."""
     wanted = (error.name or "").partition(".")[0]
     try:
         required = requires(PROG) or []
     except PackageNotFoundError:
-        return None
+        return []
+    extras = []
     for requirement in required:
         found = re.match(r"([A-Za-z0-9._-]+).*;.*extra == \"([^\"]+)\"", requirement)
         if found:
             module = re.sub(r"[-.]", "_", found[1]).lower()
             if IMPORT_NAMES.get(module, module) == wanted:
-                return found[2]
-    return None
+                extras.append(found[2])
+    return extras
+
+
+def _missing(error: ModuleNotFoundError, verb: str) -> int:
+    """One sentence naming the extra to install, status 2; re-raised if no extra brings the
+    module."""
+    extras = missing_extras(error)
+    if not extras:
+        raise error
+    print(f"{PROG}: `{PROG} {verb}` needs {error.name}, which comes with the "
+          f"{' or '.join(extras)} extra: pip install '{PROG}[{extras[0]}]'.", file=sys.stderr)
+    return 2
 
 
 def _describe(module: ModuleType, key: str, fallback: str) -> str:
@@ -147,7 +161,10 @@ def _normalise(argv: list[str], table: dict[str, dict[str, str]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     table = commands()
     argv = _normalise(list(sys.argv[1:] if argv is None else argv), table)
-    parser = build_parser(argv, table)
+    try:
+        parser = build_parser(argv, table)  # imports the module of the command asked for
+    except ModuleNotFoundError as error:
+        return _missing(error, argv[0])
     args = parser.parse_args(argv)
     try:
         if args.verb is None:
@@ -165,12 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as error:
-        extra = missing_extra(error)
-        if extra is None:
-            raise
-        print(f"{PROG}: `{PROG} {args.verb}` needs {error.name}, which comes with the {extra} "
-              f"extra: pip install '{PROG}[{extra}]'.", file=sys.stderr)
-        return 2
+        return _missing(error, args.verb)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
