@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chuko.bots import make_bot
-from chuko.core.errors import ChukoError, IllegalMove
+from chuko.core.errors import ChukoError, ConfigError, IllegalMove
 from chuko.core.protocol import Game, State
 from chuko.games import descriptor, game_class, game_ids
 
@@ -191,3 +191,86 @@ def test_play_accepts_exactly_the_legal_moves_texts(game_id):
             assert accepted == legal, f"position after {step} moves"
         seat = state.to_move[0]
         state.play(seat, state.random_move(seat, rng))
+
+
+# --- chance made explicit (core/protocol.py: deck, deal_choices, from_order, from_deal) --------
+
+
+def shuffled_deal(game, rng):
+    order = game.deck()
+    rng.shuffle(order)
+    return order, [rng.randrange(n) for n in game.deal_choices()]
+
+
+def one_sentence(error):
+    text = str(error).strip()
+    return bool(text) and "\n" not in text and text.endswith(".")
+
+
+@pytest.mark.parametrize("game_id, index", CASES)
+def test_from_deal_of_a_records_deal_reproduces_the_game(game_id, index):
+    game = configurations(game_id)[index]
+    for seed in range(3):
+        record = json.loads(json.dumps(game.new(seed=seed).record()))
+        # The replayed configuration fixes what the deal left to chance (a first player).
+        fixed = type(game).replay(record).game
+        assert fixed.from_deal(record["deal"]).record() == record
+    for junk in (None, "no deal", 7, [], {}):
+        with pytest.raises(ConfigError) as refused:
+            game.from_deal(junk)
+        assert one_sentence(refused.value)
+
+
+@pytest.mark.parametrize("game_id, index", CASES)
+def test_from_order_deals_a_permutation_of_the_deck_and_refuses_anything_else(game_id, index):
+    game = configurations(game_id)[index]
+    rng = random.Random(index)
+    order, choices = shuffled_deal(game, rng)
+    state = game.from_order(order, choices)
+    assert Counter(map(str, state.cards())) <= Counter(map(str, game.deck())) or not game.deck()
+    playout(state, rng, check_every=5)
+    assert state.outcome is not None
+    wrong = [order[:-1], [*order, order[0]]] if order else [["?"]]
+    bad_choices = [[*choices, 0]] + [[*choices[:k], n, *choices[k + 1:]]
+                                     for k, n in enumerate(game.deal_choices())]
+    for bad_order, bad_choice in [*((o, choices) for o in wrong), ("text", choices),
+                                  *((order, c) for c in bad_choices)]:
+        with pytest.raises(ConfigError) as refused:
+            game.from_order(bad_order, bad_choice)
+        assert one_sentence(refused.value)
+
+
+def play_with_chance(state, rng):
+    """Random moves and random chance outcomes to the end; checks every chance node."""
+    steps = nodes = 0
+    while state.outcome is None:
+        if state.is_chance:
+            assert state.to_move == ()
+            outcomes = state.chance_outcomes()
+            json.dumps([o for o, _ in outcomes])
+            assert outcomes and abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            assert all(p > 0 for _, p in outcomes)
+            state.apply_chance(rng.choice(outcomes)[0])
+            nodes += 1
+        else:
+            assert state.to_move and state.chance_outcomes() == []
+            seat = rng.choice(state.to_move)
+            state.play(seat, state.random_move(seat, rng))
+        steps += 1
+        assert steps < 20 * MAX_STEPS, "the game did not end"
+    return nodes
+
+
+@pytest.mark.parametrize("game_id, index", CASES)
+def test_explicit_chance_games_end_and_replay_from_their_records(game_id, index):
+    game = configurations(game_id)[index]
+    rng = random.Random(100 + index)
+    for _ in range(2):
+        order, choices = shuffled_deal(game, rng)
+        state = game.from_order(order, choices, explicit_chance=True)
+        play_with_chance(state, rng)
+        assert not state.is_chance and state.chance_outcomes() == []
+        with pytest.raises(IllegalMove):
+            state.apply_chance(None)
+        record = json.loads(json.dumps(state.record()))
+        assert type(game).replay(record).record() == record
