@@ -56,6 +56,25 @@ def test_jsonl_records_of_every_game_match_the_schema_and_replay(run_chuko, game
         assert_replayable(record)
 
 
+# One wrong field per game: the schema must refuse each.
+SPOILERS = {
+    "chuko": lambda r: r["turns"].append({"seat": 0, "kind": "fly"}),
+    "crossroads": lambda r: r["moves"].append("Z9"),
+    "caravan": lambda r: r.update(bridges=-1),
+    "chuchula": lambda r: r["rounds"][0]["hands"].__setitem__(0, "1x 2y"),
+}
+
+
+@pytest.mark.parametrize("game", BUILT_IN_IDS)
+def test_the_schema_refuses_a_record_with_a_wrong_field(run_chuko, game):
+    _, out, _ = run_chuko("export", game, "--games", "1", "--seed", "1", "--bots", "random")
+    (record,) = lines(out)
+    RECORD.validate(record)
+    SPOILERS[game](record)
+    assert not RECORD.is_valid(record)
+    assert not RECORD.is_valid({**lines(out)[0], "game": "chess"})
+
+
 @pytest.mark.parametrize("game", BUILT_IN_IDS)
 def test_parquet_rows_hold_the_same_records_as_jsonl(run_chuko, game, tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
