@@ -692,3 +692,177 @@ def test_after_a_recycle_a_view_lists_its_cards_and_the_seats_own_draws_since():
                                            if t["seat"] == seat and "drew" in t]
         assert state.view(None)["drawn_since"] is None
     assert last is not None
+
+
+# -- chance made explicit -------------------------------------------------------------------
+
+
+def test_seeded_games_deal_as_they_always_have():
+    # Pinned from the engine before chance was made explicit: stored seeds keep their games.
+    state = Game(players=3).new(7)
+    assert state.record()["deal"] == {"hands": [[14, 30, 8], [22, 15, 9], [21, 6, 2]],
+                                      "top": 11, "draw": [7, 10]}
+    assert state.first == 2
+
+
+def test_new_is_the_shuffle_then_the_first_player_through_from_order():
+    for game in (Game(players=3), Game(players=2, pack="2-30", first=1)):
+        rng = random.Random(7)
+        order = game.deck()
+        rng.shuffle(order)
+        choices = [rng.randrange(3)] if game.first is None else []
+        assert game.from_order(order, choices).record() == game.new(7).record()
+    assert Game(players=3).deal_choices() == (3,)
+    assert Game(players=3, first=0).deal_choices() == ()
+    assert Game(pack="2,2,3").deck() == [2, 2, 3]
+
+
+def replay_turns(state, turns):
+    """Play a record's turns on `state` through the public moves."""
+    for turn in turns:
+        if turn["kind"] == "play":
+            state.play(turn["seat"], str(turn["card"]))
+        else:
+            state.reset(turn.get("recycled"))
+            if "card" in turn:
+                state.play(turn["seat"], str(turn["card"]))
+    return state
+
+
+def test_from_deal_of_a_records_deal_gives_the_same_game():
+    for players in (2, 3):
+        for state in random_games(players, count=10, pack="2-12", seed=50 + players):
+            record = state.record()
+            game = Game(players=players, pack="2-12", first=record["first"])
+            again = replay_turns(game.from_deal(record["deal"]), record["turns"])
+            assert again.record() == record
+            free = Game(players=players, pack="2-12")  # the first player given in the deal
+            dealt = free.from_deal({**record["deal"], "first": record["first"]})
+            assert replay_turns(dealt, record["turns"]).record() == record
+
+
+@pytest.mark.parametrize("deal, words", [
+    (None, "object"),
+    ({"hands": [[2, 6]], "top": 7, "draw": []}, "2 hands"),
+    ({"hands": [[2, 6, 7, 8, 9], [10, 11, 14, 15, 21]], "top": 22, "draw": "30"}, "draw pile"),
+    ({"hands": [[2, 6, 7, 8, 9], [10, 11, 14, 15, 21]], "top": True, "draw": [30]}, "top card"),
+    ({"hands": [[2, 6, 7, 8], [9, 10, 11, 14, 15, 21]], "top": 22, "draw": [30]}, "5 cards"),
+    ({"hands": [[2, 6, 7, 8, 9], [10, 11, 14, 15, 21]], "top": 22, "draw": [31]}, "pack"),
+    ({"hands": [[2, 6, 7, 8, 9], [10, 11, 14, 15, 21]], "top": 22, "draw": [30]}, "first"),
+    ({"hands": [[2, 6, 7, 8, 9], [10, 11, 14, 15, 21]], "top": 22, "draw": [30], "first": 2},
+     "first"),
+])
+def test_a_bad_deal_is_refused_in_one_sentence(deal, words):
+    with pytest.raises(ConfigError, match=words) as error:
+        Game(players=2).from_deal(deal)
+    assert one_sentence(str(error.value)), str(error.value)
+
+
+@pytest.mark.parametrize("order, choices, words", [
+    (list(PACKS["standard"])[:11], [0], "12 cards"),
+    ([*list(PACKS["standard"])[:11], 2], [0], "12 cards"),
+    ([*list(PACKS["standard"])[:11], "30"], [0], "12 cards"),
+    ("2 6 7", [0], "12 cards"),
+    (list(PACKS["standard"]), [2], "first player"),
+    (list(PACKS["standard"]), [], "first player"),
+    (list(PACKS["standard"]), [True], "first player"),
+])
+def test_from_order_refuses_what_is_no_shuffle_in_one_sentence(order, choices, words):
+    with pytest.raises(ConfigError, match=words) as error:
+        Game(players=2).from_order(order, choices)
+    assert one_sentence(str(error.value)), str(error.value)
+    with pytest.raises(ConfigError, match="chooses nothing"):
+        Game(players=2, first=0).from_order(list(PACKS["standard"]), [0])
+
+
+def play_with_chance(state, rng, on_chance=lambda state: None):
+    """Play to the end, random moves and random chance outcomes alike."""
+    while state.outcome is None:
+        if state.is_chance:
+            on_chance(state)
+            outcomes = state.chance_outcomes()
+            state.apply_chance(rng.choice(outcomes)[0])
+        else:
+            seat = state.to_move[0]
+            state.play(seat, state.random_move(seat, rng))
+    return state
+
+
+def test_explicit_chance_games_end_and_replay_with_every_draw_from_a_recycle_a_chance_node():
+    nodes = 0
+    for players, pack in ((2, "2-12"), (3, "1,1,2,3,4,6,9,9,15,35,49"), (4, "large")):
+        game = Game(players=players, pack=pack, turn_limit=300)
+        for seed in range(15):
+            state = game.new(seed)
+            state = game.from_deal({**state.record()["deal"], "first": state.first},
+                                   explicit_chance=True)
+
+            def check(node):
+                nonlocal nodes
+                nodes += 1
+                outcomes = node.chance_outcomes()
+                assert node.to_move == () and node.view(0)["phase"] == "chance"
+                assert sum(p for _, p in outcomes) == pytest.approx(1)
+                # The pile is held unordered: the outcomes are the counts of its cards.
+                assert [c for c, _ in outcomes] == sorted(set(node._draw))
+                assert all(p == node._draw.count(c) / len(node._draw) for c, p in outcomes)
+                if nodes % 5 == 0:  # a record taken at a chance node replays to it
+                    record = json.loads(json.dumps(node.record()))
+                    again = Game.replay(record)
+                    assert again.is_chance and again.chance_outcomes() == outcomes
+                    assert again.record() == record
+
+            play_with_chance(state, random.Random(seed), check)
+            record = json.loads(json.dumps(state.record()))
+            assert record["explicit_chance"] is True
+            assert Game.replay(record).record() == record
+            assert Game.replay(record).outcome == state.outcome
+    assert nodes > 100
+
+
+def test_at_a_chance_node_only_a_card_of_the_draw_pile_is_accepted_and_nothing_else_moves():
+    state = position([[22, 9, 8, 30], [14, 7, 6, 2]], top=15)
+    state = state.game.from_deal({**state.record()["deal"], "first": 0}, explicit_chance=True)
+    with pytest.raises(IllegalMove, match="Nothing is left to chance"):
+        state.apply_chance(9)
+    for seat, card in ((0, "9"), (1, "6"), (0, "8"), (1, "14"), (0, "22"), (1, "7")):
+        state.play(seat, card)
+    state.play(0, "reset")
+    assert state.is_chance and state.to_move == () and state.legal_moves(0) == []
+    assert state.chance_outcomes() == [(c, 1 / 6) for c in (6, 8, 9, 14, 15, 22)]
+    before = snapshot(state)
+    for wrong in (7, 30, "9", None, True):
+        with pytest.raises(IllegalMove):
+            state.apply_chance(wrong)
+    for move in ("reset", "30"):
+        with pytest.raises(IllegalMove):
+            state.play(0, move)
+    with pytest.raises(IllegalMove, match="waiting"):
+        state.put(30)
+    assert snapshot(state) == before
+    state.apply_chance(14)
+    assert state.to_move == (0,) and state.view(0)["drawn"] == 14
+    assert state.view(0)["drawn_since"] == [14] and state.view(1)["recycled"] == [
+        6, 8, 9, 14, 15, 22]
+
+
+def test_reseeding_draws_the_chance_to_come_from_the_seed():
+    game = Game(players=3, pack="2-12", turn_limit=60)
+    for seed in range(10):
+        live = game.new(seed)
+        live.reseed(1234)
+        rng = random.Random(seed)
+        while live.outcome is None:  # resets mostly, so the pile is recycled again and again
+            seat = live.to_move[0]
+            live.play(seat, "reset" if rng.random() < 0.8 and not live.pending_reset
+                      else live.random_move(seat, rng))
+        record = live.record()
+        assert sum("recycled" in t for t in record["turns"]) > 3
+        # The server's storage: the dealt record, the seed, then the moves.
+        rebuilt = Game.replay({**record, "turns": [], "winner": None})
+        rebuilt.reseed(1234)
+        for turn in record["turns"]:
+            if turn["kind"] == "reset":
+                rebuilt.play(turn["seat"], "reset")
+            rebuilt.play(turn["seat"], str(turn["card"]))
+        assert rebuilt.record() == record

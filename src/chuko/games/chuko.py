@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, total_ordering
 from math import gcd
 from random import Random, SystemRandom
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from chuko.core.descriptor import Descriptor, Option, pack_option
 from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
@@ -33,6 +33,8 @@ from chuko.core.words import count, who
 
 MAX_HAND = 5
 PLAY, RESET = "play", "reset"
+CHANCE = "chance"  # the phase while an explicit chance draw is awaited
+_AWAITING_DRAW = "The reset is waiting for the card it draws, a chance outcome."
 # K8: a game of bots alone ends after this many cards played; people choose their own.
 TURN_LIMIT = 1000
 MAX_TURN_LIMIT = 100_000
@@ -207,16 +209,58 @@ class Game(BaseGame):
     def hand_size(self) -> int:
         return deal_size(len(self.pack), self.players)
 
+    # Chance: the shuffle of the pack, the first player when `first` is None (K4), and the
+    # shuffle of every recycled pile (K2). With `explicit_chance` a recycled pile is held
+    # unordered and each card drawn from it is a chance outcome: its value, with the
+    # probability of its count among the cards of the pile not yet drawn.
+
+    def deck(self) -> list[int]:
+        return list(self.pack)
+
+    def deal_choices(self) -> tuple[int, ...]:
+        """The first player (K4), unless the game sets it."""
+        return () if self.first is not None else (self.players,)
+
     def new(self, seed: int | None = None, *, rng: Random | None = None) -> State:
         """Deal with `rng` when given (a simulation reuses one generator for many deals),
-        else with a generator made from `seed`."""
+        else with a generator made from `seed`: the shuffle, then the first player."""
         rng = rng or make_rng(seed)
-        cards = list(self.pack)
-        rng.shuffle(cards)
+        order = self.deck()
+        rng.shuffle(order)
+        choices = () if self.first is not None else (rng.randrange(self.players),)
+        return self.from_order(order, choices, rng=rng)
+
+    def from_order(self, order: Sequence[Any], choices: Sequence[int] = (), *,
+                   rng: Random | None = None, explicit_chance: bool = False) -> State:
+        """Hands dealt from `order` in seat order, then the top card, the rest the draw pile
+        (next card first); `choices` is the first player when the game does not set it."""
+        if isinstance(order, str | bytes) or not isinstance(order, Sequence) or not all(
+            _is_int(c) for c in order
+        ) or sorted(order) != sorted(self.pack):
+            raise ConfigError(f"An order is the {count(len(self.pack), 'card')} of the pack, "
+                              "each as often as the pack has it.")
+        if self.first is not None:
+            if isinstance(choices, str) or len(choices):
+                raise ConfigError("This game sets its first player, so a deal chooses nothing.")
+            first = self.first
+        elif (isinstance(choices, str) or not isinstance(choices, Sequence) or len(choices) != 1
+              or not _is_int(choices[0]) or not 0 <= choices[0] < self.players):
+            raise ConfigError(f"The deal chooses the first player: one seat from 0 to "
+                              f"{self.players - 1}.")
+        else:
+            first = choices[0]
         h, p = self.hand_size, self.players
-        hands = [cards[i * h : (i + 1) * h] for i in range(p)]
-        first = self.first if self.first is not None else rng.randrange(p)
-        return State(self, hands, cards[p * h], cards[p * h + 1 :], first, rng)
+        hands = [list(order[i * h : (i + 1) * h]) for i in range(p)]
+        return State(self, hands, order[p * h], list(order[p * h + 1 :]), first,
+                     rng or make_rng(None), explicit=explicit_chance)
+
+    def from_deal(self, deal: Json, *, rng: Random | None = None,
+                  explicit_chance: bool = False) -> State:
+        """The game from a deal as `record()["deal"]` writes it, `{"hands", "top", "draw"}`
+        (the draw pile next card first), with `"first"` added unless the game sets it."""
+        hands, top, draw, first = _read_deal(self, deal)
+        return State(self, hands, top, draw, first, rng or make_rng(None),
+                     explicit=explicit_chance)
 
     @classmethod
     def replay(cls, record: Json, observe: Observer | None = None) -> State:
@@ -251,8 +295,11 @@ class State(BaseState):
         draw: list[int],
         first: int,
         rng: Random,
+        *,
+        explicit: bool = False,
     ) -> None:
-        """Start from a deal; `draw` lists the draw pile next card first."""
+        """Start from a deal; `draw` lists the draw pile next card first. `explicit`: the
+        draws from a recycled pile are chance nodes (`Game.from_order`)."""
         self.game = game
         # None in a position sampled for search, which has no history to record.
         self._deal: tuple[list[tuple[int, ...]], int, tuple[int, ...]] | None = (
@@ -276,12 +323,14 @@ class State(BaseState):
         self._distinct = game.distinct
         self._limit = game.turn_limit or 0
         self._rng = rng
+        self._explicit = explicit
+        self._chance = False  # explicit chance: a reset waits for the card it draws
 
     # -- whose turn and what is legal ----------------------------------------------------
 
     @property
     def to_move(self) -> tuple[int, ...]:
-        return () if self._over else (self._seat,)
+        return () if self._over or self._chance else (self._seat,)
 
     @property
     def pending_reset(self) -> bool:
@@ -313,7 +362,7 @@ class State(BaseState):
         return list(cards) if self._distinct else sorted(set(cards))
 
     def legal_moves(self, seat: int) -> list[Move]:
-        if self._over or seat != self._seat:
+        if self._over or self._chance or seat != self._seat:
             return []
         moves = [_move(c) for c in self.playable()]
         if not self._pending:
@@ -338,19 +387,24 @@ class State(BaseState):
         return cards[i] if i < len(cards) else None
 
     def random_move(self, seat: int, rng: Random) -> Move:
-        if self._over or seat != self._seat:
+        if self._over or self._chance or seat != self._seat:
             raise IllegalMove("It is not your turn.")
         card = self._pick(rng)
         return RESET_MOVE if card is None else _move(card)
 
     def playout(self, rng: Random) -> Outcome:
         """Play uniformly random legal moves (as `random_move` picks them, with the same
-        `rng` draws) until the game ends; the fast path for simulations and search."""
-        pick, put, reset = self._pick, self.put, self.reset
+        `rng` draws) until the game ends; the fast path for simulations and search. Chance
+        left explicit is drawn from `rng` too."""
+        pick, put, reset, draw = self._pick, self.put, self.reset, self._draw
+        if self._chance:
+            self.apply_chance(draw[int(rng.random() * len(draw))])
         while not self._over:
             card = pick(rng)
             if card is None:
                 reset()
+                if self._chance:
+                    self.apply_chance(draw[int(rng.random() * len(draw))])
             else:
                 put(card)
         return self.outcome  # type: ignore[return-value]
@@ -368,8 +422,8 @@ class State(BaseState):
     def put(self, card: int) -> None:
         """The seat to move plays `card`: a normal play (K1) or the card after a reset (K2).
         Raises IllegalMove, changing nothing, when the rules do not allow it."""
-        if self._over:
-            raise IllegalMove("The game is over.")
+        if self._over or self._chance:
+            raise IllegalMove("The game is over." if self._over else _AWAITING_DRAW)
         seat = self._seat
         hand = self._hands[seat]
         if card not in hand:
@@ -404,9 +458,10 @@ class State(BaseState):
         """The seat to move resets (K2): draw the next card, recycling the play pile beneath
         the top card first when the draw pile is empty, or with nothing at all to draw take a
         free reset. `recycled` (next card first) replays a recorded recycle instead of
-        shuffling. Raises IllegalMove, changing nothing, when not allowed."""
-        if self._over:
-            raise IllegalMove("The game is over.")
+        shuffling (with explicit chance, the pile's cards in any order). Raises IllegalMove,
+        changing nothing, when not allowed."""
+        if self._over or self._chance:
+            raise IllegalMove("The game is over." if self._over else _AWAITING_DRAW)
         if self._pending:
             raise IllegalMove("You have already drawn for this reset: now play any card.")
         draw, pile = self._draw, self._pile
@@ -416,10 +471,12 @@ class State(BaseState):
                 raise IllegalMove("The draw pile is not empty, so nothing is recycled.")
         elif len(pile) > 1:
             under = pile[:-1]
-            if recycled is None:
-                self._rng.shuffle(under)
-            elif Counter(recycled) != Counter(under):
+            if recycled is not None and Counter(recycled) != Counter(under):
                 raise IllegalMove("The recycled pile must be exactly the cards beneath the top.")
+            if self._explicit:  # no order at all: each draw from it is a chance node
+                under.sort()
+            elif recycled is None:
+                self._rng.shuffle(under)
             else:
                 under = list(recycled)
             order = tuple(under)
@@ -432,6 +489,11 @@ class State(BaseState):
             raise IllegalMove("There is nothing beneath the top card to recycle.")
         seat = self._seat
         drew = None
+        if draw and self._explicit and self._recycled_at >= 0:
+            self._resets[seat] += 1
+            self._turns.append((seat, RESET, None, None, order, False))
+            self._chance = True
+            return
         if draw:
             drew = draw.pop()
             insort(self._hands[seat], drew)
@@ -439,6 +501,36 @@ class State(BaseState):
         self._resets[seat] += 1
         self._turns.append((seat, RESET, None, drew, order, False))
         self._pending = True
+
+    # -- chance left to the caller (explicit_chance) ------------------------------------------
+
+    @property
+    def is_chance(self) -> bool:
+        return self._chance
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The card a reset draws from a recycled pile: each value still in it, with the
+        share of the pile it makes up."""
+        if not self._chance:
+            return []
+        size = len(self._draw)
+        return [(card, n / size) for card, n in sorted(Counter(self._draw).items())]
+
+    def apply_chance(self, outcome: Any) -> None:
+        if not self._chance:
+            raise IllegalMove("Nothing is left to chance here.")
+        if not _is_int(outcome) or outcome not in self._draw:
+            raise IllegalMove(f"{outcome!r} is not a card of the draw pile.")
+        self._draw.remove(outcome)
+        seat, kind, _, _, order, _ = self._turns[-1]
+        insort(self._hands[seat], outcome)
+        self._since[seat].append(outcome)
+        self._turns[-1] = (seat, kind, None, outcome, order, False)
+        self._chance = False
+        self._pending = True
+
+    def reseed(self, seed: int) -> None:
+        self._rng = Random(seed)
 
     # -- what players see and the result ------------------------------------------------------
 
@@ -463,12 +555,12 @@ class State(BaseState):
         mover = who(seat, names, for_seat)
         _, kind, card, drew, recycled, chuko = self._turns[-1]
         if move.card is None:
-            seen = "a card" if seat != for_seat else str(drew)
+            seen = "a card" if seat != for_seat or drew is None else str(drew)
             if recycled is not None:
                 again = "you" if seat == for_seat else mover
                 text = (f"{mover} reset: the play pile was shuffled into a new draw pile of "
                         f"{count(len(recycled), 'card')} and {again} drew {seen}.")
-            elif drew is None:
+            elif drew is None and not self._chance:
                 text = f"{mover} reset with nothing to draw."
             else:
                 text = f"{mover} reset and drew {seen}."
@@ -523,7 +615,8 @@ class State(BaseState):
             "first": self._first,
             "turn_limit": self.game.turn_limit,
             "to_move": list(self.to_move),
-            "phase": "over" if self._over else RESET if self._pending else PLAY,
+            "phase": ("over" if self._over else RESET if self._pending
+                      else CHANCE if self._chance else PLAY),
             "hand": None if seat is None else list(self._hands[seat]),
             "drawn": (self._turns[-1][3] if self._pending and (reveal or seat == self._seat)
                       else None),
@@ -593,7 +686,7 @@ class State(BaseState):
                 entry["recycled"] = list(recycled)
             turns.append(entry)
         outcome = self.outcome
-        return {
+        record = {
             "game": Game.id,
             "pack": list(self.game.pack),
             "players": len(self._hands),
@@ -604,6 +697,11 @@ class State(BaseState):
             "winner": self._winner,
             "outcome": outcome.to_json() if outcome else None,
         }
+        if self._explicit:
+            # A recycled pile is written as its cards, each draw from it as the reset's
+            # `drew`; a reset still waiting for its draw ends the turns without one.
+            record["explicit_chance"] = True
+        return record
 
     def cards(self) -> list[int]:
         """Every card of the game: hands, play pile and draw pile."""
@@ -634,12 +732,41 @@ def _copy_rng(rng: Random) -> Random:
 # -- records --------------------------------------------------------------------------------
 
 
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _ints(value: Any, what: str) -> list[int]:
-    if not isinstance(value, list) or not all(
-        isinstance(c, int) and not isinstance(c, bool) for c in value
-    ):
-        raise ParseError(f"The record's {what} is not a list of cards.")
+    if not isinstance(value, list) or not all(_is_int(c) for c in value):
+        raise ConfigError(f"The deal's {what} is not a list of cards.")
     return value
+
+
+def _read_deal(game: Game, deal: Any) -> tuple[list[list[int]], int, list[int], int]:
+    """Hands, top card, draw pile (next card first) and first seat from a deal written as
+    `record()["deal"]` (with `first` when the game does not set it); ConfigError in one
+    sentence when it is no deal of `game`."""
+    if not isinstance(deal, Mapping):
+        raise ConfigError("A deal is an object with hands, a top card and a draw pile.")
+    hands = deal.get("hands")
+    if not isinstance(hands, list) or len(hands) != game.players:
+        raise ConfigError(f"The deal needs {game.players} hands, one for each player.")
+    hands = [_ints(h, "hand") for h in hands]
+    draw = _ints(deal.get("draw"), "draw pile")
+    top = deal.get("top")
+    if not _is_int(top):
+        raise ConfigError("The deal has no top card.")
+    if any(len(h) != game.hand_size for h in hands):
+        raise ConfigError(f"Every hand of the deal must hold {count(game.hand_size, 'card')}.")
+    if Counter([c for h in hands for c in h] + [top] + draw) != Counter(game.pack):
+        raise ConfigError("The deal does not use exactly the cards of its pack.")
+    first = deal.get("first", game.first)
+    if game.first is not None and first != game.first:
+        raise ConfigError(f"The deal's first player is not seat {game.first}, as the game sets.")
+    if not _is_int(first) or not 0 <= first < game.players:
+        raise ConfigError(f"The deal must say who plays first: a seat from 0 to "
+                          f"{game.players - 1}.")
+    return [list(h) for h in hands], top, list(draw), first
 
 
 def _replay(cls: type[Game], record: Json, observe: Observer | None) -> State:
@@ -647,10 +774,11 @@ def _replay(cls: type[Game], record: Json, observe: Observer | None) -> State:
     the deal and then each move: a reset, and the card it plays, are two moves."""
     if not isinstance(record, dict) or record.get("game") != Game.id:
         raise ParseError("That record is not a Chükö game.")
-    deal = record.get("deal")
-    if not isinstance(deal, dict):
+    if not isinstance(record.get("deal"), dict):
         raise ParseError("The record has no deal.")
-    pack = _ints(record.get("pack"), "pack")
+    pack = record.get("pack")
+    if not isinstance(pack, list) or not all(_is_int(c) for c in pack):
+        raise ParseError("The record's pack is not a list of cards.")
     game = cls(
         players=record.get("players"),  # type: ignore[arg-type]
         pack=tuple(pack),
@@ -659,19 +787,9 @@ def _replay(cls: type[Game], record: Json, observe: Observer | None) -> State:
     )
     if game.first is None:
         raise ParseError("The record does not say who played first.")
-    hands = deal.get("hands")
-    if not isinstance(hands, list) or len(hands) != game.players:
-        raise ParseError(f"The record's deal needs {game.players} hands.")
-    hands = [_ints(h, "hand") for h in hands]
-    draw = _ints(deal.get("draw"), "draw pile")
-    top = deal.get("top")
-    if not isinstance(top, int) or isinstance(top, bool):
-        raise ParseError("The record's deal has no top card.")
-    if any(len(h) != game.hand_size for h in hands):
-        raise ParseError(f"Every hand of the deal must hold {count(game.hand_size, 'card')}.")
-    if Counter([c for h in hands for c in h] + [top] + draw) != Counter(pack):
-        raise ParseError("The record's deal does not use exactly the cards of its pack.")
-    state = State(game, hands, top, draw, game.first, make_rng(None))
+    hands, top, draw, first = _read_deal(game, record["deal"])
+    state = State(game, hands, top, draw, first, make_rng(None),
+                  explicit=record.get("explicit_chance") is True)
     turns = record.get("turns", [])
     if not isinstance(turns, list):
         raise ParseError("The record's turns are not a list.")
@@ -679,6 +797,8 @@ def _replay(cls: type[Game], record: Json, observe: Observer | None) -> State:
         observe(state, None, None)
     for number, turn in enumerate(turns, 1):
         try:
+            if state.is_chance:
+                raise ParseError("a turn follows a reset that drew nothing from its pile.")
             _replay_turn(state, turn, observe)
         except ChukoError as error:
             raise type(error)(f"Turn {number} of the record: {error}") from None
@@ -693,7 +813,7 @@ def _replay_turn(state: State, turn: Any, observe: Observer | None) -> None:
     seat, card = turn.get("seat"), turn.get("card")
     if seat not in state.to_move:
         raise IllegalMove(f"it is not seat {seat}'s turn.")
-    if card is not None and (not isinstance(card, int) or isinstance(card, bool)):
+    if card is not None and not _is_int(card):
         raise ParseError(f"{card!r} is not a card.")
     if turn["kind"] == PLAY:
         if card is None:
@@ -708,6 +828,8 @@ def _replay_turn(state: State, turn: Any, observe: Observer | None) -> None:
     elif not state._draw and len(state._pile) > 1:
         raise ParseError("this reset recycled the play pile but the record lacks its order.")
     state.reset(recycled)
+    if state.is_chance and "drew" in turn:  # explicit chance: the draw is the recorded one
+        state.apply_chance(turn["drew"])
     if turn.get("drew") != state._turns[-1][3]:
         raise ParseError("the card drawn is not the next card of the draw pile.")
     if observe is not None:
