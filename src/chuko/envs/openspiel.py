@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from copy import deepcopy
+from random import Random
 from typing import Any
 
 import numpy as np
@@ -154,17 +156,57 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self, information_state=recall)
 
 
-class SpielState(pyspiel.State):  # type: ignore[misc]
-    """A chuko state behind OpenSpiel's interface: the deal first, then the engine's."""
+class _Position:
+    """Everything a SpielState holds: the deal so far, then the engine's state and the moves
+    being built. OpenSpiel clones a Python state by deep-copying its attributes, so this
+    one copies with the engine's cheap `copy()` and shares the encoding."""
+
+    __slots__ = ("order", "left", "chosen", "engine", "builder")
 
     def __init__(self, game: SpielGame) -> None:
-        super().__init__(game)
-        self.spiel = game
         self.order: list[Any] = []  # the deal so far, card by card
         self.left = Counter(game.deck_counts)
         self.chosen: list[int] = []
         self.engine: Any = None  # the chuko state once dealt
         self.builder = Builder(game.encoding, game.chuko.players)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        twin = _Position.__new__(_Position)
+        twin.order, twin.left, twin.chosen = list(self.order), Counter(self.left), list(self.chosen)
+        twin.engine = None if self.engine is None else self.engine.copy()
+        twin.builder = Builder(self.builder.encoding, len(self.builder.partial))
+        twin.builder.partial = deepcopy(self.builder.partial, memo)
+        return twin
+
+
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """A chuko state behind OpenSpiel's interface: the deal first, then the engine's."""
+
+    def __init__(self, game: SpielGame) -> None:
+        super().__init__(game)
+        self.at = _Position(game)
+
+    # The game is OpenSpiel's to keep: an attribute would be deep-copied with every clone.
+    @property
+    def spiel(self) -> SpielGame:
+        game: SpielGame = self.get_game()
+        return game
+
+    @property
+    def engine(self) -> Any:
+        return self.at.engine
+
+    @property
+    def builder(self) -> Builder:
+        return self.at.builder
+
+    @property
+    def order(self) -> list[Any]:
+        return self.at.order
+
+    @property
+    def chosen(self) -> list[int]:
+        return self.at.chosen
 
     # -- whose turn ----------------------------------------------------------------------------
 
@@ -197,7 +239,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return sorted((n, p) for n, _, p in self._engine_outcomes())
         if len(self.order) < self.spiel.deck_size:
             left = self.spiel.deck_size - len(self.order)
-            return [(n, k / left) for n, k in sorted(self.left.items()) if k]
+            return [(n, k / left) for n, k in sorted(self.at.left.items()) if k]
         size = self.spiel.choices[len(self.chosen)]
         return [(i, 1 / size) for i in range(size)]
 
@@ -207,16 +249,16 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             self.engine.apply_chance(outcome)
             return
         if len(self.order) < self.spiel.deck_size:
-            if not self.left[action]:
+            if not self.at.left[action]:
                 raise pyspiel.SpielError(f"Card {action} is no longer in the deck.")
-            self.left[action] -= 1
+            self.at.left[action] -= 1
             self.order.append(self.spiel.cards[action])
         else:
             self.chosen.append(action)
         if len(self.order) == self.spiel.deck_size and len(self.chosen) == len(
                 self.spiel.choices):
-            self.engine = self.spiel.chuko.from_order(self.order, self.chosen,
-                                                      explicit_chance=True)
+            self.at.engine = self.spiel.chuko.from_order(self.order, self.chosen,
+                                                         explicit_chance=True)
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -241,6 +283,18 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if len(self.order) < self.spiel.deck_size and action < len(self.spiel.cards):
             return f"deal {self.spiel.cards[action]}"
         return f"choice {action}"
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
+        """A state `player_id` cannot tell from this one, its hidden cards drawn at random
+        (what IS-MCTS searches over). The encoding draws it, where it offers `resample(state,
+        seat, rng)`; its history is not this state's, as the draw need not have one."""
+        resample = getattr(self.spiel.encoding, "resample", None)
+        if resample is None or self.engine is None:
+            raise pyspiel.SpielError(f"{self.spiel.chuko.title} cannot be resampled here.")
+        twin = SpielState(self.spiel)
+        twin.at = deepcopy(self.at)
+        twin.at.engine = resample(self.engine, player_id, Random(probability_sampler()))
+        return twin
 
     def returns(self) -> list[float]:
         if not self.is_terminal():

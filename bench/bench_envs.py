@@ -1,0 +1,123 @@
+"""The environments' speed (issue 11, item 6), against RLCard's UNO in the same run.
+
+The peer: RLCard's UNO environment, `env.run` with a random agent in each of its two seats,
+counting every action taken. Ours: each game's PettingZoo AEC environment (`aec_env`, default
+options), `last()` for the observation and mask, then a uniformly random legal action, the
+loop every PettingZoo user writes; actions counted the same way (an agent's final step with
+None is not an action). Each figure is actions per CPU second of this process; the bench
+repeats the whole set RUNS times and prints the medians, with the share of the wall clock
+the process had (below 100%: something else was running). The goal is Chükö at ten times
+UNO.
+
+`python -m bench envs [--seconds S] [--runs N]`. Without RLCard (it is no dependency of the
+project: `make bench` installs it) the UNO peer is skipped with a sentence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from random import Random
+from statistics import median
+from typing import Any
+
+import numpy as np
+
+from chuko.envs import aec_env
+from chuko.games import descriptors
+
+GOAL_RATIO = 10.0
+PEER = "UNO (RLCard)"
+
+
+def timed(loop: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """(actions per CPU second, share of the wall clock) of `loop`, run until `seconds`
+    of wall time have passed; `loop` plays one game and returns its actions."""
+    actions = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        actions += loop()
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return actions / cpu, cpu / wall
+
+
+def uno_loop() -> Callable[[], int] | None:
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": 0})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+
+    def loop() -> int:
+        trajectories, _ = env.run(is_training=False)
+        # A trajectory alternates states and actions and ends with a state.
+        return sum((len(t) - 1) // 2 for t in trajectories)
+
+    return loop
+
+
+def aec_loop(game_id: str) -> Callable[[], int]:
+    env = aec_env(game_id)
+    rng = Random(0)
+    seeds = iter(range(1 << 30))
+
+    def loop() -> int:
+        env.reset(seed=next(seeds))
+        actions = 0
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+            actions += 1
+        return actions
+
+    return loop
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench envs")
+    parser.add_argument("--seconds", type=float, default=2.0, help="per figure and run")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    loops: dict[str, Callable[[], int]] = {}
+    uno = uno_loop()
+    if uno is None:
+        print("RLCard is not installed, so the UNO peer is skipped (pip install rlcard).")
+    else:
+        loops[PEER] = uno
+    for described in descriptors():
+        if described.encoding is not None:
+            loops[described.title] = aec_loop(described.id)
+    figures: dict[str, list[float]] = {name: [] for name in loops}
+    shares: list[float] = []
+    for _ in range(args.runs):
+        for name, loop in loops.items():
+            rate, share = timed(loop, args.seconds)
+            figures[name].append(rate)
+            shares.append(share)
+    print(f"actions per CPU second, median of {args.runs} runs of {args.seconds:g} s "
+          f"(this process had {median(shares):.0%} of the wall clock, median)")
+    for name, rates in figures.items():
+        runs = ", ".join(f"{r:,.0f}" for r in rates)
+        print(f"  {name:<14} {median(rates):>10,.0f}   ({runs})")
+    _ratio(figures)
+
+
+def _ratio(figures: dict[str, Any]) -> None:
+    flagship = next((d.title for d in descriptors() if d.id == "chuko"), None)
+    if PEER not in figures or flagship not in figures:
+        return
+    ratios = [ours / peer for ours, peer in zip(figures[flagship], figures[PEER], strict=True)]
+    verdict = "meets" if median(ratios) >= GOAL_RATIO else "misses"
+    print(f"{flagship} / UNO: {median(ratios):.1f}x, median of the runs' ratios "
+          f"({', '.join(f'{r:.1f}' for r in ratios)}); {verdict} the {GOAL_RATIO:g}x goal")
+
+
+if __name__ == "__main__":
+    main()

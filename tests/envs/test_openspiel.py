@@ -1,0 +1,98 @@
+"""OpenSpiel's random simulation test (with serialization) on every game, expectiminimax
+against the project's Crossroads solver, and the IS-MCTS bot playing whole Chükö games."""
+
+import pickle
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+import chuko.envs.openspiel  # noqa: E402, F401  (registers the games)
+from open_spiel.python.algorithms import ismcts, mcts, minimax  # noqa: E402
+
+from chuko.solvers.crossroads import CrossroadsSolver  # noqa: E402
+
+from .helpers import GAMES  # noqa: E402
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_passes_openspiels_random_simulation_test_with_serialization(game_id):
+    game = pyspiel.load_game(f"python_chuko_{game_id}", GAMES[game_id])
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def play_randomly(state, rng, stop=lambda state: False):
+    while not state.is_terminal() and not stop(state):
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_a_state_and_its_game_survive_pickling_and_serialization():
+    game = pyspiel.load_game("python_chuko_crossroads", {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"})
+    state = play_randomly(game.new_initial_state(), np.random.default_rng(0),
+                          stop=lambda s: len(s.history()) > 16)
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.history() == state.history()
+    new_game, new_state = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert str(new_game) == str(game) and str(new_state) == str(state)
+
+
+def test_the_deal_is_one_chance_node_per_card_then_one_per_choice():
+    game = pyspiel.load_game("python_chuko_crossroads", {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"})
+    state = game.new_initial_state()
+    outcomes = dict(state.chance_outcomes())
+    assert sum(outcomes.values()) == pytest.approx(1)
+    assert sorted(outcomes.values())[-1] == pytest.approx(3 / 12)  # the card 1, held thrice
+    for _ in range(12):
+        assert state.is_chance_node()
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]  # who starts
+    state.apply_action(1)
+    assert state.current_player() == 1
+
+
+def small_positions(count, cards_left):
+    """Crossroads positions with `cards_left` cards still in the layout, after random play."""
+    game = pyspiel.load_game("python_chuko_crossroads")
+    rng = np.random.default_rng(11)
+    for _ in range(count):
+        yield play_randomly(game.new_initial_state(), rng, stop=lambda s: s.engine is not None
+                            and sum(s.engine.taken) == 12 - cards_left)
+
+
+def test_expectiminimax_agrees_with_the_crossroads_solver_on_small_positions():
+    for state in small_positions(count=6, cards_left=5):
+        engine = state.engine
+        solver = CrossroadsSolver(engine.layout)
+        player = state.current_player()
+        value, best = minimax.expectiminimax(state, 20, None, player)
+        assert value == solver.value(engine)
+        after = state.child(best)
+        move_values = solver.move_values(engine)
+        assert move_values[state.spiel.encoding.move(best)] == max(move_values.values())
+        assert after.current_player() in (0, 1, pyspiel.PlayerId.TERMINAL)
+
+
+@pytest.mark.slow
+def test_ismcts_plays_whole_chuko_games():
+    game = pyspiel.load_game("python_chuko_chuko", {"players": 2})
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=20, random_state=rng)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(actions, p=probabilities)))
+            elif state.current_player() == 0:
+                state.apply_action(bot.step(state))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])

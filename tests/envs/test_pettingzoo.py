@@ -1,0 +1,133 @@
+"""PettingZoo's own test suites on every environment, and the behaviour they do not check:
+observations from the view alone, the truncation flag, illegal actions, and Chuchula's
+grouping built in steps by every seat at once."""
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
+
+from chuko.envs import aec_env, parallel_env  # noqa: E402
+
+from .helpers import GAMES  # noqa: E402
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_aec_env_passes_pettingzoo_api_test(game_id):
+    api_test(aec_env(game_id, **GAMES[game_id]), num_cycles=200)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_aec_env_passes_pettingzoo_seed_test(game_id):
+    seed_test(lambda: aec_env(game_id, **GAMES[game_id]), num_cycles=100)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_parallel_env_passes_pettingzoo_parallel_api_test(game_id):
+    parallel_api_test(parallel_env(game_id, **GAMES[game_id]), num_cycles=200)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_parallel_env_passes_pettingzoo_parallel_seed_test(game_id):
+    parallel_seed_test(lambda: parallel_env(game_id, **GAMES[game_id]), num_cycles=100)
+
+
+def random_actions(env, seed):
+    """Play one game of `env` with random legal actions, yielding before each action."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        yield agent, observation
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_observation_is_the_encoding_of_the_seats_view(game_id):
+    env = aec_env(game_id, **GAMES[game_id])
+    for agent, observation in random_actions(env, seed=3):
+        seat = env.seats[agent]
+        partial = env.builder.partial[seat]
+        expected = env.encoding.observation(env.state.view(seat), partial)
+        np.testing.assert_array_equal(observation["observation"], expected)
+        np.testing.assert_array_equal(observation["action_mask"],
+                                      env.encoding.legal_mask(env.state, seat, partial))
+        for other in env.agents:
+            if other != agent:  # a seat not to act may not act
+                assert not env.observe(other)["action_mask"].any()
+
+
+def test_chuko_stopped_by_its_turn_limit_is_truncated_not_terminated():
+    env = aec_env("chuko", players=2, turn_limit=3)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while not any(env.truncations.values()) and not any(env.terminations.values()):
+        observation, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.state.outcome.truncated
+    assert set(env.rewards.values()) == {0.0}
+
+
+def test_a_finished_chuko_game_is_terminated_with_zero_sum_rewards():
+    env = aec_env("chuko", players=3)
+    rewards = {}
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert terminated and not truncated
+            rewards[agent] = reward
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    winner = env.state.outcome.winners[0]
+    assert rewards[f"player_{winner}"] == 1.0
+    assert sum(rewards.values()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_an_illegal_action_ends_the_game_with_the_least_return_and_a_sentence(game_id):
+    env = aec_env(game_id, **GAMES[game_id])
+    env.reset(seed=0)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    before = env.state.record()
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.state.record() == before
+    assert all(env.terminations.values())
+    assert env.rewards == {other: env.least_return if other == agent else 0.0
+                           for other in env.agents}
+    sentence = env.infos[agent]["illegal_move"]
+    assert sentence.endswith(".") and "Traceback" not in sentence
+
+
+def test_an_action_out_of_range_or_not_a_number_is_refused_the_same_way():
+    for action in (10**9, -1, "A"):
+        env = aec_env("crossroads")
+        env.step(action)
+        assert all(env.terminations.values())
+        assert env.infos[env.agent_selection]["illegal_move"]
+
+
+def test_chuchula_in_parallel_every_seat_builds_its_grouping_then_the_round_resolves():
+    env = parallel_env("chuchula", players=3, mode="rounds", length=2)
+    observations, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    rounds, steps = env.state.round_number, 0
+    while env.state.round_number == rounds:
+        assert env.state.to_move == (0, 1, 2)  # nobody has committed yet
+        actions = {agent: int(rng.choice(np.flatnonzero(observations[agent]["action_mask"])))
+                   for agent in env.agents}
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+        assert not any(infos[agent] for agent in infos)
+        steps += 1
+    assert steps > 1  # a grouping takes several steps
+    assert all(observations[agent]["action_mask"].any() for agent in env.agents)
