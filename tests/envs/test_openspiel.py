@@ -8,9 +8,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-import chuko.envs.openspiel  # noqa: E402, F401  (registers the games)
 from open_spiel.python.algorithms import ismcts, mcts, minimax  # noqa: E402
 
+import chuko.envs.openspiel  # noqa: E402, F401  (registers the games)
 from chuko.solvers.crossroads import CrossroadsSolver  # noqa: E402
 
 from .helpers import GAMES  # noqa: E402
