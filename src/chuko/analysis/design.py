@@ -271,7 +271,14 @@ class Space:
         return tuple(sorted(cards))
 
     def neighbour(self, pack: Pack, rng: Random) -> Pack:
-        """`pack` with one card changed, or (when sizes allow) one card added or removed."""
+        """`pack` with a card changed (now and then two or three, to leave a local best), or
+        (when sizes allow) a card added or removed."""
+        extra = 1 + (rng.random() < 0.3) if rng.random() < 0.3 else 0
+        for _ in range(extra):
+            pack = self._step(pack, rng)
+        return self._step(pack, rng)
+
+    def _step(self, pack: Pack, rng: Random) -> Pack:
         cards = list(pack)
         choice = rng.random()
         if choice < 0.2 and len(cards) > self.sizes[0]:
@@ -448,8 +455,9 @@ class Search:
         rng = Random(self.seed)
         screened: dict[Pack, Candidate | None] = {}
         explore = max(self.top, self.candidates // 5)
+        parents = max(self.top, 10)
         for index in range(self.candidates):
-            best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:self.top]
+            best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:parents]
             if index == 0 and self.start:
                 pack = self.start
             elif index < explore or not best:
