@@ -12,13 +12,14 @@ import itertools
 import json
 import random
 from collections import Counter
+from importlib import import_module
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chuko.bots import make_bot
-from chuko.core.errors import ChukoError, ConfigError, IllegalMove
+from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game, State
 from chuko.games import descriptor, game_class, game_ids
 
@@ -274,3 +275,67 @@ def test_explicit_chance_games_end_and_replay_from_their_records(game_id, index)
             state.apply_chance(None)
         record = json.loads(json.dumps(state.record()))
         assert type(game).replay(record).record() == record
+
+
+# --- encodings for research environments (core/encoding.py) ------------------------------------
+
+ENCODED = [(gid, i) for gid, i in CASES if descriptor(gid).encoding]
+
+
+def load_encoding(game):
+    module, _, factory = game.descriptor.encoding.partition(":")
+    return getattr(import_module(module), factory)(game)
+
+
+def encoded_move(encoding, state, seat, rng, np):
+    """A random legal move built from the masks, step by step for a stepwise encoding; each
+    observation along the way (with the partial move) has the declared shape."""
+    partial = None
+    while True:
+        mask = encoding.legal_mask(state, seat, partial)
+        assert mask.shape == (encoding.num_actions,) and mask.dtype == np.int8
+        observed = encoding.observation(state.view(seat), partial)
+        assert observed.shape == encoding.observation_shape
+        action = int(rng.choice(np.flatnonzero(mask)))
+        assert encoding.action(encoding.move(action)) == action
+        partial, move = encoding.step_move(partial, action)
+        if move is not None:
+            return move
+
+
+@pytest.mark.parametrize("game_id, index", ENCODED)
+def test_encodings_number_the_legal_moves_and_observe_only_the_view(game_id, index):
+    np = pytest.importorskip("numpy")
+    game = configurations(game_id)[index]
+    encoding = load_encoding(game)
+    for action in range(encoding.num_actions):
+        try:
+            move = encoding.move(action)
+        except ParseError:
+            continue
+        assert encoding.action(move) == action
+    rng = random.Random(index)
+    for seed in range(3):
+        state = game.new(seed=seed)
+        views_of = {}  # information state -> the one view it stands for
+        while state.to_move:
+            assert encoding.truncated(state) is False
+            for seat in state.to_move:
+                view = state.view(seat)
+                observed = encoding.observation(view)
+                assert observed.shape == encoding.observation_shape
+                assert observed.dtype == np.dtype(encoding.observation_dtype)
+                # Built from the view alone: the same view, however obtained, observes the same.
+                assert np.array_equal(observed, encoding.observation(json.loads(json.dumps(view))))
+                text = json.dumps(view, sort_keys=True)
+                assert views_of.setdefault(encoding.information_state(view), text) == text
+                if game.lists_moves:
+                    mask = encoding.legal_mask(state, seat)
+                    legal = state.legal_moves(seat)
+                    assert sorted(np.flatnonzero(mask)) == sorted(map(encoding.action, legal))
+                    assert all(encoding.move(encoding.action(m)) == m for m in legal)
+            seat = rng.choice(state.to_move)
+            state.play(seat, encoded_move(encoding, state, seat, rng, np))
+        outcome = state.outcome
+        assert all(encoding.min_utility <= s <= encoding.max_utility for s in outcome.scores)
+        assert encoding.truncated(state) is outcome.truncated

@@ -47,6 +47,7 @@ DESCRIPTOR = Descriptor(
     commands={"play": "chuko.tui.caravan", "solve": "chuko.cli.solve"},
     screen="caravan.js",
     rules="chuko.games:rules/caravan.md",
+    encoding="chuko.games.encodings.caravan:encoding",
     examples=({}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"}),
     notation="ABCDEFGHIJKLR*",
 )
