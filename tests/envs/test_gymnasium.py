@@ -11,12 +11,11 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 np = pytest.importorskip("numpy")
 
+from envs_helpers import GAMES  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from chuko.core.errors import ConfigError  # noqa: E402
 from chuko.envs import gym_env, gym_id  # noqa: E402
-
-from .helpers import GAMES  # noqa: E402
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "caravan_gym.py"
 # Caravan alone; Chükö and Crossroads against each of their bots' levels.

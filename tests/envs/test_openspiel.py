@@ -8,12 +8,11 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
+from envs_helpers import GAMES  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts, minimax  # noqa: E402
 
 import chuko.envs.openspiel  # noqa: E402, F401  (registers the games)
 from chuko.solvers.crossroads import CrossroadsSolver  # noqa: E402
-
-from .helpers import GAMES  # noqa: E402
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -7,12 +7,11 @@ import pytest
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
+from envs_helpers import GAMES  # noqa: E402
 from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
 from chuko.envs import aec_env, parallel_env  # noqa: E402
-
-from .helpers import GAMES  # noqa: E402
 
 
 @pytest.mark.parametrize("game_id", GAMES)

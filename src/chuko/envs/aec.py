@@ -66,6 +66,9 @@ class _Table:
             self._random, _ = seeding.np_random(seed)
         self.state = self.game.new(int(self._random.integers(2**63)))
         self.builder.clear()
+        # Actions taken since the deal: what a kept mask is valid for.
+        self._actions = 0
+        self._masked: tuple[int, int, Any] = (-1, -1, None)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -76,9 +79,19 @@ class _Table:
     def _observe_seat(self, seat: int) -> dict[str, Any]:
         state = self.state
         partial = self.builder.partial[seat]
-        mask = self.builder.mask(state, seat) if seat in state.to_move else self._none_to_act
+        if seat in state.to_move:
+            mask = self.builder.mask(state, seat)
+            # Kept for the step that follows, which checks its action against it.
+            self._masked = (self._actions, seat, mask)
+        else:
+            mask = self._none_to_act
         return {"observation": self.encoding.observation(state.view(seat), partial),
                 "action_mask": mask}
+
+    def _mask_now(self, seat: int) -> Any:
+        """The mask `_observe_seat` gave this seat in this position, or None."""
+        actions, masked_seat, mask = self._masked
+        return mask if actions == self._actions and masked_seat == seat else None
 
     def _final_rewards(self) -> tuple[list[float], bool]:
         outcome = self.state.outcome
@@ -130,11 +143,12 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         seat = self.seats[agent]
         try:
-            self.builder.step(self.state, seat, action)
+            self.builder.step(self.state, seat, action, self._mask_now(seat))
         except ValueError as refused:
             self._end(self._illegal(seat), truncated=False)
             self.infos[agent]["illegal_move"] = str(refused)
             return
+        self._actions += 1
         if self.state.outcome is not None:
             self._end(*self._final_rewards())
             return
@@ -187,12 +201,13 @@ class ChukoParallel(_Table, ParallelEnv):  # type: ignore[misc]
         for seat in self.state.to_move:
             agent = self.possible_agents[seat]
             try:
-                self.builder.step(self.state, seat, actions.get(agent))
+                self.builder.step(self.state, seat, actions.get(agent), self._mask_now(seat))
             except ValueError as refused:
                 rewards[agent] = self.least_return
                 infos[agent]["illegal_move"] = str(refused)
                 over = True
                 break
+            self._actions += 1
         if not over and self.state.outcome is not None:
             final, truncated = self._final_rewards()
             rewards = dict(zip(agents, final, strict=True))

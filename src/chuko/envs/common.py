@@ -78,9 +78,11 @@ class Builder:
     def mask(self, state: State, seat: int) -> Any:
         return self.encoding.legal_mask(state, seat, self.partial[seat])
 
-    def step(self, state: State, seat: int, action: Any) -> bool:
+    def step(self, state: State, seat: int, action: Any, mask: Any = None) -> bool:
         """Fold `action` into `seat`'s move and play the move once complete (True then).
-        IllegalMove (state and partial move unchanged) for an action that is not legal."""
+        The action must be in the encoding's mask (`mask`, when the caller has it for this
+        position already), whatever the engine would accept: the mask is the action space's
+        rule. IllegalMove (state and partial move unchanged) otherwise."""
         try:
             number = int(action)
         except (TypeError, ValueError):
@@ -89,10 +91,12 @@ class Builder:
             raise IllegalMove(f"Action {number} is not one of 0 to "
                               f"{self.encoding.num_actions - 1}.")
         partial = self.partial[seat]
+        if mask is None:
+            mask = self.encoding.legal_mask(state, seat, partial)
+        if not mask[number]:
+            raise IllegalMove(f"Action {number} is not legal here.")
         folded, move = self.encoding.step_move(partial, number)
         if move is None:
-            if not self.encoding.legal_mask(state, seat, partial)[number]:
-                raise IllegalMove(f"Action {number} cannot complete a legal move here.")
             self.partial[seat] = folded
             return False
         state.play(seat, move)

@@ -97,7 +97,7 @@ class ChukoGym(gymnasium.Env):  # type: ignore[misc]
         if self._over:
             raise IllegalMove("The episode is over: call reset() first.")
         try:
-            done = self.builder.step(self.state, self.seat, action)
+            done = self.builder.step(self.state, self.seat, action, self._mask)
         except ValueError as refused:
             self._over = True
             observation = self._observation()
