@@ -124,10 +124,12 @@ def main(argv: list[str] | None = None) -> None:
                         "games: a check that it works, not a measurement")
     parser.add_argument("--clients", type=int, default=os.cpu_count() or 2,
                         help="client processes (default: one per core)")
+    parser.add_argument("--seconds", type=float, help="seconds measured per run "
+                        "(default 20; 5 with --quick)")
     parser.add_argument("--profile", type=Path, help="also run a saturated load on a server "
                         "under cProfile and write its profile here")
     args = parser.parse_args(argv)
-    window = 5.0 if args.quick else 20.0
+    window = args.seconds or (5.0 if args.quick else 20.0)
     saturated = 40 if args.quick else SATURATED
     paced = (40, 100) if args.quick else PACED
     work = dict(workers=args.clients, window=window)

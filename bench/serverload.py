@@ -37,6 +37,8 @@ ADDRESSES_PER_SLOT = 4  # a slot makes a room from each in turn: 4 rooms/s befor
 KINDS = {
     "crossroads": {"game": "crossroads", "options": {"rounds": 1}},
     "chuko": {"game": "chuko", "options": {"players": 2}},
+    # Resetting whenever it may, a seat plays Chükö to the turn limit: 4,000 moves.
+    "chuko-long": {"game": "chuko", "options": {"players": 2, "turn_limit": 2000}},
 }
 MIX = ("crossroads", "chuko")  # slot i plays MIX[i % 2]
 # Runs a server with cProfile around it, dumping the profile when uvicorn shuts down.
@@ -207,6 +209,7 @@ class Tally:
     states: int = 0
     game_moves: list[int] = field(default_factory=list)
     samples: list[str] = field(default_factory=list)
+    finished: list[tuple[str, str]] = field(default_factory=list)  # (room, a seat's token)
     acked: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
 
     def merge(self, other: Tally) -> None:
@@ -227,6 +230,7 @@ class Pace:
     keep_acked: bool = False  # remember acked moves (the soak checks them after restarts)
     reconnect: bool = False  # reconnect when the socket drops (the soak's restarts)
     samples: int = 0  # state messages kept as the echo peer's corpus
+    prefer: str = ""  # a move to make whenever it is legal (else a random one)
 
 
 def lost_moves(acked: dict[int, str], lines: list[str]) -> int:
@@ -269,6 +273,7 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                             tally.games += 1
                             if message["seat"] == 0:
                                 tally.game_moves.append(version)
+                                tally.finished.append(key)
                         return
                     legal = message.get("legal")
                     if legal and version > moved_at:
@@ -280,9 +285,10 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                             return
                         moved_at = version
                         sent_at = time.monotonic()
-                        await ws.send(json.dumps({"type": "move", "move": rng.choice(legal)}))
+                        move = pace.prefer if pace.prefer in legal else rng.choice(legal)
+                        await ws.send(json.dumps({"type": "move", "move": move}))
                 return
-        except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as error:
+        except (OSError, websockets.WebSocketException) as error:
             if not pace.reconnect or time.monotonic() > pace.stop_at:
                 tally.errors.append(f"{type(error).__name__}: {error}")
                 return

@@ -1,0 +1,38 @@
+"""The server's load benchmark and soak (`python -m bench server`, `python -m bench soak`)
+run end to end in tiny versions, so they cannot rot: a server subprocess, client processes,
+the echo relay, kill -9 restarts and the check that no acknowledged move was lost."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+def bench(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "bench", *args], cwd=ROOT, text=True,
+                          capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_bench_server_reports_every_figure_without_an_error():
+    out = bench("server", "--quick", "--runs", "1", "--seconds", "1", "--clients", "1")
+    runs = re.findall(r"run 1: (\d+) moves .*errors (\d+), refused (\d+)", out)
+    assert len(runs) == 4, out  # saturated, echo, paced twice
+    assert all(int(moves) > 0 and errors == "0" and refused == "0"
+               for moves, errors, refused in runs[:2]), out
+    assert all(errors == "0" and refused == "0" for _, errors, refused in runs[2:]), out
+    assert re.search(r"medians of 1: saturated \d+ accepted moves/s .* \d+\.\d×", out), out
+
+
+def test_soak_loses_no_acknowledged_move_across_kill_9_restarts():
+    out = bench("soak", "--minutes", "0.4", "--games", "6")
+    assert out.count("server life") == 3, out
+    checked = re.search(r"acknowledged moves lost: (\d+) of (\d+) checked", out)
+    assert checked and checked[1] == "0" and int(checked[2]) > 0, out
+    assert re.search(r"abuse: [\d,]+ pings flooded, the flooder closed [1-9]", out), out
