@@ -40,7 +40,8 @@ from chuko.games import game_class
 
 HELP: dict[str, str] = {}
 BOOTSTRAP = 1000
-ITERATIONS = 500  # of the Bradley–Terry fit; four levels settle to 0.01 Elo long before
+ITERATIONS = 1000  # at most, of the Bradley–Terry fit; it stops once no strength moves
+SETTLED = 1e-7  # relative change: well below 0.01 Elo
 
 
 @dataclass
@@ -81,7 +82,10 @@ def fit_elo(levels: Sequence[str], scores: dict[tuple[int, int], tuple[float, in
         for i in range(count):
             pace = sum(n / (strength[i] + strength[j]) for (k, j), n in games.items() if k == i)
             new.append(won[i] / pace if pace else strength[i])
+        moved = max(abs(n / s - 1) for n, s in zip(new, strength, strict=True))
         strength = new
+        if moved < SETTLED:
+            break
     return [400 * math.log10(s / strength[0]) for s in strength]
 
 
@@ -309,6 +313,8 @@ def plot_arena(result: Arena, path: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable, selectable
 
     order = sorted(range(len(result.levels)), key=lambda i: result.ratings.elo[i])
     names = [bot_name(result.levels[i]) for i in order]
