@@ -26,13 +26,12 @@ import math
 import os
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 
 from chuko.analysis.progress import progress_bar
-from chuko.analysis.simulate import simulate
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.bots import parse_levels
 from chuko.console import console
@@ -40,7 +39,6 @@ from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.numbers import MAX_CARD
 from chuko.core.packs import as_pack, pack_text
 from chuko.core.protocol import Json
-from chuko.games import game_class
 
 HELP = {"": "search packs for a target profile: a Caravan ladder, a fair Crossroads, a fair "
             "Chükö"}
@@ -183,53 +181,43 @@ def _percent(successes: int, n: int) -> Interval:
     return Interval(100 * found.estimate, 100 * found.low, 100 * found.high)
 
 
-def _deals(pack: Pack, n: int, rng: Random) -> Iterator[Pack]:
-    cards = list(pack)
-    for _ in range(n):
-        rng.shuffle(cards)
-        yield tuple(cards)
-
-
-def least_bridges(deal: Pack, most: int) -> int | None:
-    """The least bridge limit up to `most` under which a Caravan deal can be won, or None.
-    A deal winnable with k bridges is winnable with more, so the first limit that wins is
-    the least."""
-    from chuko.solvers.caravan import CaravanSolver
-
-    return next((limit for limit in range(most + 1) if CaravanSolver(deal, limit).fresh()),
-                None)
-
-
 def measure_caravan(pack: Pack, limits: Sequence[int], n: int, rng: Random) -> dict[str, Figure]:
-    """Winnable percentage per bridge limit over `n` sampled deals."""
-    least = [least_bridges(deal, max(limits)) for deal in _deals(pack, n, rng)]
-    return {f"caravan:{limit}": Figure(_percent(sum(x is not None and x <= limit
-                                                    for x in least), n), n)
+    """Winnable percentage per bridge limit over `n` sampled deals, from the study's count
+    of each deal's least limit (analysis/study/caravan.py)."""
+    from chuko.analysis.study import caravan
+    from chuko.analysis.study.deals import Pack as Layout
+
+    weights = caravan.sampled(Layout(pack), n, rng.getrandbits(64), lambda k: None)["weights"]
+    return {f"caravan:{limit}": Figure(_percent(sum(weights[:limit + 1]), n), n)
             for limit in limits}
 
 
 def measure_crossroads(pack: Pack, n: int, rng: Random) -> dict[str, Figure]:
     """The first player's perfect-play value of a round (its mean: the edge, in points) and
-    the percentage of drawn deals, over `n` sampled deals."""
-    from chuko.solvers.crossroads import solve_layout
+    the percentage of drawn deals, over `n` sampled deals, from the study's count of values
+    (analysis/study/crossroads.py)."""
+    from chuko.analysis.study import crossroads
+    from chuko.analysis.study.deals import Pack as Layout
 
-    values = [solve_layout(deal) for deal in _deals(pack, n, rng)]
+    weights = crossroads.sampled(Layout(pack), n, rng.getrandbits(64), lambda k: None)["weights"]
+    values = [bucket - crossroads.OFFSET for bucket, w in enumerate(weights) for _ in range(w)]
     return {"crossroads-edge": Figure(mean_interval(values), n),
-            "crossroads-draws": Figure(_percent(values.count(0), n), n)}
+            "crossroads-draws": Figure(_percent(weights[crossroads.OFFSET], n), n)}
 
 
 def measure_chuko(pack: Pack, players: Sequence[int], n: int, rng: Random,
                   bots: str) -> dict[str, Figure]:
     """The first player's win percentage over `n` games per number of players, the bots of
-    `bots` (a lineup, repeated to fill the seats) rotating through the seats."""
+    `bots` (a lineup, repeated to fill the seats) rotating through the seats, from the
+    study's cell of bot games (analysis/study/play.py)."""
+    from chuko.analysis.study.play import cell
+
     found = {}
     for count in players:
-        game = game_class("chuko").from_options({"players": count, "pack": list(pack)},
-                                                bots_only=True)
-        lineup = parse_levels(bots, "chuko", count, "--chuko-bots")
-        tally = simulate(game, lineup, n, Random(rng.getrandbits(64)))
-        found[f"chuko-first:{count}"] = Figure(_percent(tally.first_wins, tally.first_known),
-                                               tally.first_known)
+        first = cell("chuko", pack_text(pack), count, bots, n, rng.getrandbits(64))["first_player"]
+        found[f"chuko-first:{count}"] = Figure(Interval(100 * first["estimate"],
+                                                        100 * first["low"], 100 * first["high"]),
+                                               n)
     return found
 
 
