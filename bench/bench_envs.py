@@ -61,11 +61,11 @@ def uno_loop() -> Callable[[], int] | None:
 
 def aec_loop(game_id: str) -> Callable[[], int]:
     env = aec_env(game_id)
+    env.reset(seed=0)  # then each reset deals from the generator this seeded
     rng = Random(0)
-    seeds = iter(range(1 << 30))
 
     def loop() -> int:
-        env.reset(seed=next(seeds))
+        env.reset()
         actions = 0
         for _ in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()

@@ -19,7 +19,8 @@ from chuko.envs import gym_env, gym_id  # noqa: E402
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "caravan_gym.py"
 # Caravan alone; Chükö and Crossroads against each of their bots' levels.
-SINGLE = [("caravan", None), ("chuko", "random"), ("chuko", "easy"), ("chuko", "hard"),
+SINGLE = [("caravan", None), ("chuko", "random"), ("chuko", "easy"),
+          pytest.param("chuko", "hard", marks=pytest.mark.slow),  # a search per bot move
           ("crossroads", "random"), ("crossroads", "hard"), ("crossroads", "perfect")]
 
 

@@ -96,8 +96,11 @@ def test_a_finished_chuko_game_is_terminated_with_zero_sum_rewards():
 def test_an_illegal_action_ends_the_game_with_the_least_return_and_a_sentence(game_id):
     env = aec_env(game_id, **GAMES[game_id])
     env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    while mask.all():  # a grouping's first card may be any card: take one, then refuse
+        env.step(int(np.flatnonzero(mask)[0]))
+        mask = env.observe(env.agent_selection)["action_mask"]
     agent = env.agent_selection
-    mask = env.observe(agent)["action_mask"]
     before = env.state.record()
     env.step(int(np.flatnonzero(mask == 0)[0]))
     assert env.state.record() == before

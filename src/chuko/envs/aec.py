@@ -59,16 +59,16 @@ class _Table:
                               for agent in self.possible_agents}
         self.builder = Builder(self.encoding, self.game.players)
         self._random, _ = seeding.np_random()
-        self._none_to_act = np.zeros(self.encoding.num_actions, np.int8)
+        self._kept_mask: Any = None
 
     def _deal(self, seed: int | None) -> None:
         if seed is not None:
             self._random, _ = seeding.np_random(seed)
         self.state = self.game.new(int(self._random.integers(2**63)))
         self.builder.clear()
-        # Actions taken since the deal: what a kept mask is valid for.
-        self._actions = 0
-        self._masked: tuple[int, int, Any] = (-1, -1, None)
+        self.builder.track(self.state)
+        self._forget_mask()
+        self._over = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -76,22 +76,30 @@ class _Table:
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def _observe_seat(self, seat: int) -> dict[str, Any]:
-        state = self.state
-        partial = self.builder.partial[seat]
-        if seat in state.to_move:
-            mask = self.builder.mask(state, seat)
+    def _observe_seat(self, seat: int, acting: bool) -> dict[str, Any]:
+        """The seat's observation, with its mask if `acting` (else all 0)."""
+        state, builder = self.state, self.builder
+        if acting:
+            # A copy: the agent keeps it, and a tracker's array changes at the next step.
+            mask = builder.mask(state, seat).copy()
             # Kept for the step that follows, which checks its action against it.
-            self._masked = (self._actions, seat, mask)
+            self._kept_mask, self._kept_seat = mask, seat
         else:
-            mask = self._none_to_act
-        return {"observation": self.encoding.observation(state.view(seat), partial),
-                "action_mask": mask}
+            mask = np.zeros(self.encoding.num_actions, np.int8)
+        if builder.tracker is not None:
+            observation = builder.tracker.observe(seat).copy()
+        else:
+            observation = self.encoding.observation(state.view(seat), builder.partial[seat])
+        return {"observation": observation, "action_mask": mask}
 
     def _mask_now(self, seat: int) -> Any:
         """The mask `_observe_seat` gave this seat in this position, or None."""
-        actions, masked_seat, mask = self._masked
-        return mask if actions == self._actions and masked_seat == seat else None
+        return self._kept_mask if self._kept_seat == seat else None
+
+    def _forget_mask(self) -> None:
+        """After any action: a kept mask was for the position before it."""
+        self._kept_mask = None
+        self._kept_seat = -1
 
     def _final_rewards(self) -> tuple[list[float], bool]:
         outcome = self.state.outcome
@@ -133,14 +141,17 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.state.to_move[0]]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self._observe_seat(self.seats[agent])
+        # Only the selected agent acts, even where several seats move at once (Chuchula).
+        acting = agent == self.agent_selection and not self._over
+        return self._observe_seat(self.seats[agent], acting)
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
+        # Rewards come only at the end, so an acting agent's accumulated reward is still 0
+        # and needs no clearing here (the hot loop: bench envs).
+        agent = self.agent_selection
         seat = self.seats[agent]
         try:
             self.builder.step(self.state, seat, action, self._mask_now(seat))
@@ -148,13 +159,14 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
             self._end(self._illegal(seat), truncated=False)
             self.infos[agent]["illegal_move"] = str(refused)
             return
-        self._actions += 1
-        if self.state.outcome is not None:
+        self._forget_mask()
+        state = self.state
+        if state.outcome is not None:
             self._end(*self._final_rewards())
             return
-        to_move = self.state.to_move
-        if seat not in to_move:
-            self.agent_selection = self.possible_agents[to_move[0]]
+        mover = state.to_move[0]
+        if mover != seat:
+            self.agent_selection = self.possible_agents[mover]
 
     def _illegal(self, seat: int) -> list[float]:
         rewards = [0.0] * self.game.players
@@ -162,6 +174,7 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         return rewards
 
     def _end(self, rewards: list[float], truncated: bool) -> None:
+        self._over = True
         for agent, reward in zip(self.possible_agents, rewards, strict=True):
             self.rewards[agent] = reward
             self._cumulative_rewards[agent] += reward
@@ -189,7 +202,9 @@ class ChukoParallel(_Table, ParallelEnv):  # type: ignore[misc]
         return self._observations(), {agent: {} for agent in self.agents}
 
     def _observations(self) -> dict[str, Any]:
-        return {agent: self._observe_seat(self.seats[agent]) for agent in self.agents}
+        to_move = self.state.to_move
+        return {agent: self._observe_seat(self.seats[agent], self.seats[agent] in to_move)
+                for agent in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
         agents = self.agents
@@ -207,7 +222,7 @@ class ChukoParallel(_Table, ParallelEnv):  # type: ignore[misc]
                 infos[agent]["illegal_move"] = str(refused)
                 over = True
                 break
-            self._actions += 1
+            self._forget_mask()
         if not over and self.state.outcome is not None:
             final, truncated = self._final_rewards()
             rewards = dict(zip(agents, final, strict=True))

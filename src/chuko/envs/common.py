@@ -63,19 +63,34 @@ def agent_names(players: int) -> list[str]:
 class Builder:
     """The moves being built, one per seat: a complete move is played at once; a stepwise
     move (Chuchula's grouping) grows one action at a time, each checked against the mask
-    the encoding gives for the steps already taken."""
+    the encoding gives for the steps already taken.
 
-    __slots__ = ("encoding", "partial")
+    The fast path. An encoding may offer `tracker(state)`: an object bound to one state
+    whose `observe(seat)` and `mask()` (for the seat to move) equal `observation(view)`
+    and `legal_mask`, kept up to date instead of rebuilt, and whose `play(action)` plays for
+    the seat to move (Chükö's, in its encoding's docstring). It serves games of one action
+    per move and one seat to move; `track(state)` starts one where the encoding has it."""
+
+    __slots__ = ("encoding", "partial", "tracker")
 
     def __init__(self, encoding: Encoding, players: int) -> None:
         self.encoding = encoding
         self.partial: list[Any] = [None] * players
+        self.tracker: Any = None
+
+    def track(self, state: State) -> None:
+        make = getattr(self.encoding, "tracker", None)
+        self.tracker = None if make is None else make(state)
 
     def clear(self) -> None:
         for seat in range(len(self.partial)):
             self.partial[seat] = None
 
     def mask(self, state: State, seat: int) -> Any:
+        """The legal actions of `seat` (which must be to move): the encoding's own array,
+        or the tracker's, which changes in place."""
+        if self.tracker is not None:
+            return self.tracker.mask()
         return self.encoding.legal_mask(state, seat, self.partial[seat])
 
     def step(self, state: State, seat: int, action: Any, mask: Any = None) -> bool:
@@ -92,9 +107,12 @@ class Builder:
                               f"{self.encoding.num_actions - 1}.")
         partial = self.partial[seat]
         if mask is None:
-            mask = self.encoding.legal_mask(state, seat, partial)
+            mask = self.mask(state, seat)
         if not mask[number]:
             raise IllegalMove(f"Action {number} is not legal here.")
+        if self.tracker is not None:
+            self.tracker.play(number)
+            return True
         folded, move = self.encoding.step_move(partial, number)
         if move is None:
             self.partial[seat] = folded

@@ -257,7 +257,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             self.chosen.append(action)
         if len(self.order) == self.spiel.deck_size and len(self.chosen) == len(
                 self.spiel.choices):
-            self.at.engine = self.spiel.chuko.from_order(self.order, self.chosen,
+            # With explicit chance the engine never draws; a generator of its own (not the
+            # system's, which has no state) lets OpenSpiel pickle the state.
+            self.at.engine = self.spiel.chuko.from_order(self.order, self.chosen, rng=Random(0),
                                                          explicit_chance=True)
 
     # -- moves ---------------------------------------------------------------------------------
