@@ -32,6 +32,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.games import descriptor, descriptors, registry, rules_text
 
+from .facts import shipped_facts
 from .limits import (
     MAX_BODY,
     MAX_DEPTH,
@@ -62,7 +63,7 @@ SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it aga
 _TOO_LONG = "The request body is too long."
 OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
-         "replay": "replay.html"}
+         "replay": "replay.html", "lab": "lab.html"}
 
 
 def web_dir() -> Path:
@@ -255,6 +256,15 @@ def create_app(
     @app.get("/replay/{room_id}", include_in_schema=False)
     async def replay_page(room_id: str) -> Response:
         return page("replay")
+
+    # The Lab: the facts `chuko study` shipped, with their plots (server/facts.py).
+    @app.get("/lab", include_in_schema=False)
+    async def lab_page() -> Response:
+        return page("lab")
+
+    @app.get("/api/facts")
+    async def api_facts() -> dict[str, Any]:
+        return shipped_facts()
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
 
