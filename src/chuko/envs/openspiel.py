@@ -185,6 +185,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         self.at = _Position(game)
+        self._deal_if_complete()
 
     # The game is OpenSpiel's to keep: an attribute would be deep-copied with every clone.
     @property
@@ -255,6 +256,11 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             self.order.append(self.spiel.cards[action])
         else:
             self.chosen.append(action)
+        self._deal_if_complete()
+
+    def _deal_if_complete(self) -> None:
+        """Start the engine once the deal's chance is all drawn (at once for a fixed deal,
+        which has none)."""
         if len(self.order) == self.spiel.deck_size and len(self.chosen) == len(
                 self.spiel.choices):
             # With explicit chance the engine never draws; a generator of its own (not the
