@@ -41,10 +41,23 @@ KINDS = {
     "chuko-long": {"game": "chuko", "options": {"players": 2, "turn_limit": 2000}},
 }
 MIX = ("crossroads", "chuko")  # slot i plays MIX[i % 2]
-# Runs a server with cProfile around it, dumping the profile when uvicorn shuts down.
-_PROFILED = ("import cProfile, sys; from chuko.cli.main import main; "
-             "sys.argv = ['chuko', *sys.argv[2:]]; "
-             "cProfile.run('main()', sys.argv[1])")
+# Runs a server under cProfile (CPU time of the event loop's thread only: the database
+# writer and `to_thread` work are not in it) and writes the profile when uvicorn has shut
+# down. uvicorn raises the SIGTERM it caught again once done: a handler that does nothing
+# lets it return.
+_PROFILED = """
+import cProfile, signal, sys, time
+from chuko.cli.main import main
+signal.signal(signal.SIGTERM, lambda *_: None)
+out, sys.argv = sys.argv[1], ["chuko", *sys.argv[2:]]
+profiler = cProfile.Profile(time.thread_time)
+profiler.enable()
+try:
+    main()
+finally:
+    profiler.disable()
+    profiler.dump_stats(out)
+"""
 
 
 # -- processes: CPU time and memory from /proc ------------------------------------------------
@@ -233,9 +246,26 @@ class Pace:
     prefer: str = ""  # a move to make whenever it is legal (else a random one)
 
 
-def lost_moves(acked: dict[int, str], lines: list[str]) -> int:
-    """Acked moves whose sentence is not in the move log the server sent back."""
-    return sum(1 for v, last in acked.items() if v > len(lines) or lines[v - 1] != last)
+def lost_moves(acked: dict[int, str], lines: list[str], first: int = 0) -> int:
+    """Acked moves after move `first` whose sentence is not in the page of the move log the
+    server sent back (`lines[k]` is move `first + k + 1`)."""
+    return sum(1 for v, last in acked.items()
+               if v > first and (v > first + len(lines) or lines[v - first - 1] != last))
+
+
+async def whole_log(port: int, room: str, token: str) -> list[str]:
+    """A seat's whole move log, page by page (`GET /api/rooms/{room}/log`)."""
+    lines: list[str] = []
+    before = ""
+    while True:
+        status, page = await request(port, "127.0.0.1", "GET", f"/api/rooms/{room}/log?"
+                                     f"token={token}&count=200{before}")
+        if status != 200:
+            raise RuntimeError(f"The log of room {room}: {status} {page}")
+        lines[:0] = page["lines"]
+        if page["first"] == 0:
+            return lines
+        before = f"&before={page['first']}"
 
 
 async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: Tally,
@@ -252,7 +282,7 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                     message = json.loads(text)
                     kind = message["type"]
                     if kind == "log":
-                        tally.lost += lost_moves(acked, message["lines"])
+                        tally.lost += lost_moves(acked, message["lines"], message["first"])
                         continue
                     if kind == "error":
                         tally.errors.append(message["message"])

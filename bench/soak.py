@@ -7,11 +7,11 @@ SIGKILL and restarted on the same database twice along the way.
 - Abuse, in a process of its own: a socket flooding pings as fast as it can (reconnecting
   whenever the server closes it); a new 8-player Chükö room with a 1,000-card pack of large
   numbers every 10 s, left waiting; two Chükö games played to the 2,000-card turn limit
-  (4,000 moves) over and over; and four replays at once of a finished long game every
-  15 s.
+  (4,000 moves) over and over; and four replays at once of a finished long game (every page of
+  its frames) every 15 s.
 - Two `kill -9` restarts, at a third and two thirds of the run; one more after the end,
-  after which every acknowledged move is looked for in the move log each seat is sent on
-  connecting (read from the stored record): a move missing there, or worded otherwise than
+  after which every acknowledged move is looked for in each seat's move log (read from the
+  stored record, page by page): a move missing there, or worded otherwise than
   its acknowledgement, is lost.
 
 Reported: the server's resident memory (after a minute, its peak and at the end of each
@@ -50,6 +50,7 @@ from bench.serverload import (
     play_slot,
     request,
     rss_mb,
+    whole_log,
 )
 
 THINK = (1.0, 2.0)
@@ -129,17 +130,21 @@ async def replays(port: int, stop_at: float, abuse: Abuse) -> None:
         room, token = abuse.long.finished[-1]
 
         async def one(room: str, token: str) -> None:
-            start = time.monotonic()
-            try:
-                status, body = await request(port, "127.0.0.1", "GET",
-                                             f"/api/rooms/{room}/replay?token={token}")
-            except OSError as error:
-                abuse.replay_failed.append(repr(error))
-                return
-            if status != 200:
-                abuse.replay_failed.append(f"{status} {str(body)[:200]}")
-                return
-            abuse.replays.append((time.monotonic() - start, len(json.dumps(body))))
+            start, size, first, total = time.monotonic(), 0, 0, 1
+            while first < total:  # every page of frames
+                try:
+                    status, body = await request(port, "127.0.0.1", "GET",
+                                                 f"/api/rooms/{room}/replay?token={token}"
+                                                 f"&from={first}&count=100")
+                except OSError as error:
+                    abuse.replay_failed.append(repr(error))
+                    return
+                if status != 200:
+                    abuse.replay_failed.append(f"{status} {str(body)[:200]}")
+                    return
+                size = max(size, len(json.dumps(body)))
+                first, total = body["from"] + len(body["frames"]), body["total"]
+            abuse.replays.append((time.monotonic() - start, size))
 
         await asyncio.gather(*(one(room, token) for _ in range(4)))
 
@@ -162,14 +167,12 @@ def _abuse_main(send: Any, port: int, stop_at: float) -> None:
 
 
 async def check_acked(port: int, acked: dict[tuple[str, str], dict[int, str]]) -> int:
-    """Acknowledged moves missing from (or worded otherwise in) the log each seat is sent."""
+    """Acknowledged moves missing from (or worded otherwise in) each seat's move log."""
     gate = asyncio.Semaphore(20)
 
     async def one(room: str, token: str, moves: dict[int, str]) -> int:
-        async with gate, websockets.connect(f"ws://127.0.0.1:{port}/ws/{room}?token={token}",
-                                            max_size=2**24) as ws:
-            message = json.loads(await ws.recv())
-            return lost_moves(moves, message.get("lines", []))
+        async with gate:
+            return lost_moves(moves, await whole_log(port, room, token))
 
     lost = await asyncio.gather(*(one(room, token, moves)
                                   for (room, token), moves in acked.items() if moves))
@@ -246,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{abuse.long.games} long games ({len(abuse.long.acks):,} moves); "
           f"{len(abuse.replays)} replays, p50 {percentile(replay_s, 50):.2f} s, max "
           f"{max(replay_s, default=0):.2f} s, {max((b for _, b in abuse.replays), default=0):,}"
-          f" bytes at most ({len(abuse.replay_failed)} failed)")
+          f" bytes in its largest page ({len(abuse.replay_failed)} failed)")
     for failure in abuse.big_refused[:2] + abuse.replay_failed[:2]:
         print(f"    refused: {failure}")
     print(f"  acknowledged moves lost: {lost} of {acked} checked after the last restart "
