@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench envs")
     parser.add_argument("--seconds", type=float, default=2.0, help="per figure and run")
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv or [])
     loops: dict[str, Callable[[], int]] = {}
     uno = uno_loop()
     if uno is None:
