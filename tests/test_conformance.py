@@ -279,7 +279,9 @@ def test_explicit_chance_games_end_and_replay_from_their_records(game_id, index)
 
 # --- encodings for research environments (core/encoding.py) ------------------------------------
 
-ENCODED = [(gid, i) for gid, i in CASES if descriptor(gid).encoding]
+# A stepwise encoding builds every move from a dozen masks: seconds per game, so slow.
+ENCODED = [pytest.param(gid, i, marks=() if descriptor(gid).lists_moves else pytest.mark.slow)
+           for gid, i in CASES if descriptor(gid).encoding]
 
 
 def load_encoding(game):

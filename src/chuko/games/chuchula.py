@@ -29,6 +29,7 @@ from chuko.core.words import count, listing, who
 __all__ = [
     "Game", "State", "FinalRanking", "Grouping", "GroupType", "parse_cards", "group_type",
     "group_strength", "describe_group", "order_problem", "random_grouping", "parse_mode",
+    "HandGrouping",
 ]
 
 HAND_SIZE = 13
@@ -169,6 +170,32 @@ class Grouping:
         return move
 
 
+_PLACES = [0, *sorted(list(range(1, GROUPS + 1)) * 3)]  # a HandGrouping's labels, sorted
+
+
+@dataclass(frozen=True)
+class HandGrouping:
+    """A grouping given by places in the hand as `view(seat)["hand"]` lists it: `groups[i]`
+    is the group (1–4) of the hand's card i, or 0 for the card left out. Research
+    environments build a grouping this way, a card at a time (games/encodings/chuchula.py);
+    the engine turns it into the `Grouping` it records."""
+
+    groups: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "groups by place " + "".join(map(str, self.groups))
+
+    def grouping(self, hand: Sequence[Card]) -> Grouping:
+        """The grouping of `hand` this stands for; IllegalMove in one sentence if none."""
+        labels = list(self.groups)
+        if any(type(g) is not int for g in labels) or sorted(labels) != _PLACES:
+            raise IllegalMove("A grouping by places puts three of the 13 cards in each of "
+                              "groups 1 to 4 and leaves one out (0).")
+        groups = tuple(_display_order([c for c, g in zip(hand, labels, strict=True) if g == k])
+                       for k in range(1, GROUPS + 1))
+        return Grouping._trusted(groups, hand[labels.index(0)])
+
+
 def order_problem(groups: Sequence[Sequence[Card]]) -> str | None:
     """Why these groups are not strongest first (H4), or None when they are."""
     for number, (upper, lower) in enumerate(itertools.pairwise(groups), 1):
@@ -271,6 +298,7 @@ DESCRIPTOR = Descriptor(
               "advise": "chuko.cli.advise"},
     screen="chuchula.js",
     rules="chuko.games:rules/chuchula.md",
+    encoding="chuko.games.encodings.chuchula:encoding",
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
     simultaneous=True,
     lists_moves=False,
@@ -706,7 +734,9 @@ class State(BaseState):
             raise IllegalMove("It is not your turn.")
         return random_grouping(self.hand(seat), rng)
 
-    def _apply(self, seat: int, move: Grouping) -> None:
+    def _apply(self, seat: int, move: Grouping | HandGrouping) -> None:
+        if isinstance(move, HandGrouping):
+            move = move.grouping(self.hand(seat))
         problem = grouping_problem(self.hand(seat), move)
         if problem:
             raise IllegalMove(problem)
@@ -781,6 +811,8 @@ class State(BaseState):
         (H4), so only the mover reads it. The commit that completes a round adds the
         round's points as everyone saw them, and the one that ends the game the outcome."""
         if seat == for_seat:
+            if isinstance(move, HandGrouping):
+                move = next(r.grouping(seat) for r in reversed(self._rounds) if r.grouping(seat))
             grouping = move if isinstance(move, Grouping) else Grouping.parse(str(move))
             shown = " · ".join(_symbols(group) for group in grouping.groups)
             text = f"You committed: {shown}, leaving out {grouping.leftover.symbol_text}."
