@@ -66,6 +66,7 @@ DESCRIPTOR = Descriptor(
     rules="chuko.games:rules/chuko.md",
     examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
     notation="0123456789r",
+    encoding="chuko.games.encodings.chuko:encoding",
 )
 
 
@@ -176,6 +177,10 @@ class Game(BaseGame):
         """True when no value is in the pack twice, so no hand holds a value twice."""
         return len(set(self.pack)) == len(self.pack)
 
+    @cached_property
+    def _sorted_pack(self) -> list[int]:
+        return sorted(self.pack)
+
     @classmethod
     def configure(cls, values: Json, *, bots_only: bool) -> Game:
         # K8: a turn limit of 0 means none, except that bots alone would never stop.
@@ -234,9 +239,9 @@ class Game(BaseGame):
                    rng: Random | None = None, explicit_chance: bool = False) -> State:
         """Hands dealt from `order` in seat order, then the top card, the rest the draw pile
         (next card first); `choices` is the first player when the game does not set it."""
-        if isinstance(order, str | bytes) or not isinstance(order, Sequence) or not all(
-            _is_int(c) for c in order
-        ) or sorted(order) != sorted(self.pack):
+        if isinstance(order, str | bytes) or not isinstance(order, Sequence) or not (
+            set(map(type, order)) <= {int}  # bools and floats compare equal to ints
+        ) or sorted(order) != self._sorted_pack:
             raise ConfigError(f"An order is the {count(len(self.pack), 'card')} of the pack, "
                               "each as often as the pack has it.")
         if self.first is not None:
@@ -541,7 +546,8 @@ class State(BaseState):
         scores = tuple(float(s == self._winner) for s in range(len(self._hands)))
         if self._winner is None:
             limit = self._limit
-            return ChukoOutcome(scores, (), f"The {_limit_reached(limit)}", turn_limit=limit)
+            return ChukoOutcome(scores, (), f"The {_limit_reached(limit)}", turn_limit=limit,
+                                truncated=True)
         return ChukoOutcome(scores, (self._winner,), "The winner emptied their hand first.")
 
     def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:

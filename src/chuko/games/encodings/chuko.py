@@ -1,0 +1,319 @@
+"""Chükö's encoding for research environments (chuko/core/encoding.py).
+
+`encoding(game)` serves one configuration. Below, D is the number of distinct values in the
+pack and P the number of players.
+
+Actions (`num_actions` = D + 1). Action i < D is the i-th distinct value of the pack, in
+ascending order (`values[i]`): a normal play of that card, or the card played after a
+reset's draw. Action D is the reset. Equal cards (a pack may repeat a value) are one action.
+
+Observation (float32, shape (4D + 4P + 2,)) for one seat, built from its `view` alone.
+Seats are relative: position 0 is the observing seat, 1 the next to play after it, and so
+on (a spectator observes as seat 0, with no hand):
+
+    [0, D)          own hand: how many of each value
+    [D, 2D)         play pile: how many of each value (every card in it is public)
+    [2D, 3D)        the top card, one-hot
+    [3D, 4D)        after a recycle, how many of each value went into the draw pile, less
+                    the seat's own draws since: the cards the draw pile may still hold
+                    (ruling K6; all 0 before the first recycle)
+    [4D, 4D+P)      hand sizes
+    [4D+P, 4D+2P)   the seat to move, one-hot (all 0 at a chance node and at the end)
+    [4D+2P, 4D+3P)  normal plays per seat so far
+    [4D+3P, 4D+4P)  resets per seat so far
+    4D+4P           the draw pile's size
+    4D+4P+1         1 between a reset's draw and the card it plays, else 0
+
+Utilities: a seat scores 1 for emptying its hand first and 0 otherwise, so 0..1. A game
+stopped by its turn limit (K8) has no winner and is `truncated`, not terminated.
+
+Information state: the text of everything the seat's view holds apart from its list of
+recent turns. The view is bounded (it summarises the past as counts, issue 10), so this is
+a Markov information state: two histories that leave the same summary read the same.
+
+The fast path. `encoding.tracker(state)` returns a `Tracker` bound to one state that keeps
+a preallocated observation array per seat and one mask array, brought up to date when read
+in time proportional to what changed since that seat's last read (O(P) per move, whatever
+the length of the game), instead of rebuilding them from a view:
+
+    tracker = encoding.tracker(state)
+    mask = tracker.mask()          # int8 (D + 1,), for the seat to move (zeros if none)
+    legal = tracker.legal_actions()  # the same, as the list of actions mask() set
+    obs = tracker.observe(seat)    # float32, equal to observation(state.view(seat))
+    tracker.play(action)           # the seat to move plays it: IllegalMove if not legal
+
+The arrays are the tracker's own and change in place at the next call: copy one to keep
+it. The state may also be changed directly (`state.play`, `state.apply_chance`) between
+calls; the tracker reads the state, never a history, on each call. It reads the same
+facts the view shows, no more (the test compares the two at every step of many games).
+"""
+
+from __future__ import annotations
+
+from array import array
+from math import gcd
+from typing import Any
+
+import numpy as np
+
+from chuko.core.errors import IllegalMove, ParseError
+from chuko.core.protocol import Json
+from chuko.core.protocol import State as BaseState
+from chuko.games.chuko import RESET, RESET_MOVE, Game, Move, State
+
+
+def encoding(game: Game) -> ChukoEncoding:
+    return ChukoEncoding(game)
+
+
+class ChukoEncoding:
+    """The module docstring's layout for one Chükö configuration."""
+
+    observation_dtype = "float32"
+    min_utility = 0.0
+    max_utility = 1.0
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.values = tuple(sorted(set(game.pack)))
+        self.index = {value: i for i, value in enumerate(self.values)}
+        d, p = len(self.values), game.players
+        self.num_actions = d + 1
+        self.reset_action = d
+        self.observation_shape = (4 * d + 4 * p + 2,)
+        self._moves = [Move(v) for v in self.values] + [RESET_MOVE]
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action(self, move: Any) -> int:
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if not isinstance(move, Move):
+            raise ParseError(f"{move!r} is not a Chükö move.")
+        if move.card is None:
+            return self.reset_action
+        if move.card not in self.index:
+            raise ParseError(f"{move.card} is not a card of this pack.")
+        return self.index[move.card]
+
+    def move(self, action: int) -> Move:
+        if isinstance(action, bool) or not isinstance(action, int | np.integer) or not (
+            0 <= action < self.num_actions
+        ):
+            raise ParseError(f"{action!r} is not an action: they run from 0 to "
+                             f"{self.num_actions - 1}.")
+        return self._moves[int(action)]
+
+    def step_move(self, partial: Any, action: int) -> tuple[None, Move]:
+        return None, self.move(action)
+
+    def legal_mask(self, state: BaseState, seat: int, partial: Any = None) -> np.ndarray:
+        mask = np.zeros(self.num_actions, np.int8)
+        for move in state.legal_moves(seat):
+            mask[self.action(move)] = 1
+        return mask
+
+    # -- observations ----------------------------------------------------------------------
+
+    def observation(self, view: Json, partial: Any = None) -> np.ndarray:
+        d, p, index = len(self.values), self.game.players, self.index
+        obs = np.zeros(self.observation_shape, np.float32)
+        seat = view["seat"] or 0
+        for card in view["hand"] or ():
+            obs[index[card]] += 1
+        for card in view["pile"]:
+            obs[d + index[card]] += 1
+        obs[2 * d + index[view["top"]]] = 1
+        if view["recycled"] is not None:
+            for card in view["recycled"]:
+                obs[3 * d + index[card]] += 1
+            for card in view["drawn_since"] or ():
+                obs[3 * d + index[card]] -= 1
+        for other in range(p):
+            at = (other - seat) % p
+            obs[4 * d + at] = view["hand_sizes"][other]
+            obs[4 * d + 2 * p + at] = view["plays"][other]
+            obs[4 * d + 3 * p + at] = view["resets"][other]
+        for mover in view["to_move"]:
+            obs[4 * d + p + (mover - seat) % p] = 1
+        obs[4 * d + 4 * p] = view["draw_size"]
+        obs[4 * d + 4 * p + 1] = view["phase"] == RESET
+        return obs
+
+    def information_state(self, view: Json) -> str:
+        return "|".join(f"{key}:{view[key]}" for key in (
+            "seat", "hand", "drawn", "pile", "hand_sizes", "draw_size", "to_move", "phase",
+            "plays", "resets", "recycled", "drawn_since", "turns_played", "outcome"))
+
+    def truncated(self, state: BaseState) -> bool:
+        outcome = state.outcome
+        return outcome is not None and outcome.truncated
+
+    def tracker(self, state: State) -> Tracker:
+        return Tracker(self, state)
+
+
+class Tracker:
+    """Observation and mask arrays for one state, kept up to date (the module docstring).
+
+    Each seat's array remembers what it has counted: its own turns (what they drew and
+    played), the top card, how much of the play pile and since which recycle, how many of
+    its own draws it has taken off the recycled cards, and the seat it marked to move.
+    Writes go through memoryviews of the arrays' buffers, the cheapest element store Python
+    has."""
+
+    def __init__(self, encoding: ChukoEncoding, state: State) -> None:
+        self.encoding = encoding
+        d, p = len(encoding.values), encoding.game.players
+        self._d, self._p = d, p
+        self._index = encoding.index
+        self._values = encoding.values
+        self._distinct = encoding.game.distinct
+        size = encoding.observation_shape[0]
+        self._blank = array("f", bytes(4 * size))
+        self._blank_write = memoryview(self._blank)
+        self._buffers = [array("f", bytes(4 * size)) for _ in range(p)]
+        self._arrays = [np.frombuffer(b, np.float32) for b in self._buffers]
+        self._writes = [memoryview(b) for b in self._buffers]
+        self._mask_buffer = array("b", bytes(d + 1))
+        self._mask = np.frombuffer(self._mask_buffer, np.int8)
+        self._mask_write = memoryview(self._mask_buffer)
+        self.track(state)
+
+    def track(self, state: State) -> None:
+        """Follow `state` from now on (the next game, say), reusing the arrays."""
+        if state.game.players != self._p or state.game.pack != self.encoding.game.pack:
+            raise ValueError("The tracker's encoding is for another configuration.")
+        self.state = state
+        d, p = self._d, self._p
+        for buffer in self._buffers:
+            buffer[:] = self._blank
+        # Per seat: [its next turn whose cards its hand has not yet counted, whether that
+        # turn's draw is counted, top index written, pile cards counted, recycle counted,
+        # own draws counted, position marked to move].
+        turns, first = state._turns, state._first
+        total = len(turns)
+        self._seen: list[list[Any]] = []
+        for seat in range(p):
+            at, drawn = total + (seat - first - total) % p, False
+            if total and turns[-1][0] == seat and turns[-1][2] is None:  # a reset under way
+                at, drawn = total - 1, turns[-1][3] is not None
+            self._seen.append([at, drawn, -1, 0, -1, 0, -1])
+        # Per seat, per other seat in play order from it: where its hand size, plays and
+        # resets go, the other seat, and how many turns pass before its first.
+        base = 4 * d
+        self._others = [
+            [(base + k, base + 2 * p + k, base + 3 * p + k, (seat + k) % p,
+              ((seat + k) % p - state._first) % p) for k in range(p)]
+            for seat in range(p)
+        ]
+        self._mask_buffer[:] = array("b", bytes(d + 1))
+        self._masked: list[int] = []
+        index = self._index
+        for seat, hand in enumerate(state._hands):  # the hands now; later turns change them
+            for card in hand:
+                self._writes[seat][index[card]] += 1
+
+    def observe(self, seat: int) -> np.ndarray:
+        """`seat`'s observation array, brought up to date (the tracker's own: copy to keep)."""
+        state, out, seen = self.state, self._writes[seat], self._seen[seat]
+        d, index = self._d, self._index
+        turns = state._turns
+        at, total = seen[0], len(turns)
+        while at < total:  # this seat's own turns since: what it drew in, what it played out
+            _, _, card, drew, _, _ = turns[at]
+            if drew is not None and not seen[1]:
+                out[index[drew]] += 1
+                seen[1] = True
+            if card is None:
+                break  # a reset under way: its card is still to come
+            out[index[card]] -= 1
+            at += self._p
+            seen[1] = False
+        seen[0] = at
+        pile = state._pile
+        top = index[pile[-1]]
+        if top != seen[2]:
+            if seen[2] >= 0:
+                out[2 * d + seen[2]] = 0
+            out[2 * d + top] = 1
+            seen[2] = top
+        recycled_at = state._recycled_at
+        if recycled_at != seen[4]:  # a recycle since: count the pile and the pool afresh
+            self._recount(seat, recycled_at)
+        counted = seen[3]
+        if counted != len(pile):
+            for card in pile[counted:]:
+                out[d + index[card]] += 1
+            seen[3] = len(pile)
+        if recycled_at >= 0:
+            since = state._since[seat]
+            if seen[5] != len(since):
+                for card in since[seen[5] :]:
+                    out[3 * d + index[card]] -= 1
+                seen[5] = len(since)
+        hands, resets = state._hands, state._resets
+        p = self._p
+        rounds, extra = divmod(total + p - 1, p)
+        for size_at, plays_at, resets_at, other, before in self._others[seat]:
+            out[size_at] = len(hands[other])
+            count = resets[other]
+            # Turns go round the table: seat `other` has begun one turn per round.
+            out[plays_at] = rounds - (before > extra) - count
+            out[resets_at] = count
+        base = 4 * d + p
+        mover = -1 if state._over or state._chance else (state._seat - seat) % p
+        if mover != seen[6]:
+            if seen[6] >= 0:
+                out[base + seen[6]] = 0
+            if mover >= 0:
+                out[base + mover] = 1
+            seen[6] = mover
+        base += 3 * p
+        out[base] = len(state._draw)
+        out[base + 1] = state._pending
+        return self._arrays[seat]
+
+    def _recount(self, seat: int, recycled_at: int) -> None:
+        """After a recycle: the play pile is its top card alone, the pool its cards."""
+        d, out, index, blank = self._d, self._writes[seat], self._index, self._blank_write
+        out[d : 2 * d] = blank[d : 2 * d]
+        out[3 * d : 4 * d] = blank[3 * d : 4 * d]
+        for card in self.state._turns[recycled_at][4] or ():
+            out[3 * d + index[card]] += 1
+        seen = self._seen[seat]
+        seen[3], seen[4], seen[5] = 0, recycled_at, 0
+
+    def mask(self) -> np.ndarray:
+        """The legal actions of the seat to move (all 0 at a chance node or the end)."""
+        state, out, index = self.state, self._mask_write, self._index
+        for action in self._masked:
+            out[action] = 0
+        masked: list[int] = []
+        if not (state._over or state._chance):
+            hand = state._hands[state._seat]
+            if state._pending:
+                masked = [index[card] for card in hand]
+            else:
+                top = state._pile[-1]
+                masked = [index[card] for card in hand if card < top or gcd(card, top) > 1]
+                masked.append(self._d)
+            if not self._distinct:  # equal cards are one action
+                masked = sorted(set(masked))
+            for action in masked:
+                out[action] = 1
+        self._masked = masked
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        """The actions `mask()` last set, as a list (a random agent's cheapest choice)."""
+        return self._masked
+
+    def play(self, action: int) -> None:
+        """The seat to move takes `action`; IllegalMove, changing nothing, if not legal."""
+        if action == self._d:
+            self.state.reset()
+        elif 0 <= action < self._d:
+            self.state.put(self._values[action])
+        else:
+            raise IllegalMove(f"{action!r} is not an action of this game.")
