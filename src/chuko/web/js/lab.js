@@ -1,4 +1,4 @@
-// /lab: the facts `chuko study` shipped (GET /api/facts), game by game: each study's method,
+// /lab: the facts the study command shipped (GET /api/facts), game by game: each study's method,
 // findings, plots and tables. Plots are drawn here as plain SVG from the study's data (bars or
 // lines, with the interval of every sampled figure), so the page needs nothing from outside.
 

@@ -27,7 +27,7 @@ async function main() {
     const body = render(rules.markdown);
     // A text that does not open with its own title gets the game's.
     const titled = body.length && body[0].tagName === "H1";
-    // The Lab holds what `chuko study` measured about the game (js/lab.js).
+    // The Lab holds what the study command measured about the game (js/lab.js).
     const lab = h("p.lab-link", {}, h("a", { href: `/lab#${encodeURIComponent(rules.id)}`,
       text: `Facts and plots about ${rules.title} in the Lab` }));
     fill(article, titled ? null : h("h1", { text: rules.title }), body, lab);
