@@ -12,7 +12,9 @@ from chuko.envs.common import load_encoding
 from chuko.games.chuko import Game, Move
 from chuko.games.encodings.chuko import encoding
 
-PACKS = ["standard", "plain", "primes", "2-30", "1,1,2,3,4,6,9,9,15,35,49", "2,2,2,3,3,6,6,9"]
+# The named packs, and two with repeated values (one action per value).
+PACKS = ["standard", "plain", "primes", "composite", "large", "1,1,2,3,4,6,9,9,15,35,49",
+         "2,2,2,3,3,6,6,9"]
 
 
 def random_states(game, games, seed, explicit=False):
@@ -54,7 +56,7 @@ def test_the_descriptor_names_the_encoding_and_actions_number_the_distinct_value
 
 
 @pytest.mark.parametrize("pack", PACKS)
-@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_masks_are_the_legal_moves_and_the_tracker_equals_the_views_observation(players, pack):
     game = Game(players=players, pack=pack, turn_limit=150)
     enc = encoding(game)

@@ -658,7 +658,7 @@ class State(BaseState):
             start = total - players
         else:  # the seat's latest turn, or the one before while it is still under way
             start = total - 1 - (self._first + total - 1 - seat) % players
-            if start == total - 1 and self._pending:
+            if start == total - 1 and (self._pending or self._chance):
                 start -= players
         recent = []
         for number in range(max(start, 0), total):
