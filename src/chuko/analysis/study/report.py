@@ -79,7 +79,9 @@ def svg(plot: Json) -> str:
             axes.legend(fontsize="small")
         figure.tight_layout()
         buffer = io.StringIO()
-        figure.savefig(buffer, format="svg")
+        # no metadata block: a figure is data for this page, not a document of its own
+        figure.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None,
+                                                       "Format": None, "Type": None})
     finally:
         plt.close(figure)
     text = buffer.getvalue()
