@@ -61,7 +61,8 @@ def rounds_played(players: int, rounds: int, seed: int,
 def study(players: int, rounds: int, seed: int,
           advance: Callable[[int], None] = lambda n: None) -> Json:
     total = sum(group_types().values())
-    types = [{"type": t.label, "groups": n, "share": {"estimate": n / total, "exact": True}}
+    types: list[Json] = [{"type": t.label, "groups": n,
+                          "share": {"estimate": n / total, "exact": True}}
              for t, n in group_types().items()]
     played = rounds_played(players, rounds, seed, advance)
     method = (f"group types exact over all {total:,} groups of three; the rest from "

@@ -9,7 +9,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -97,7 +97,7 @@ class ExactWork:
         return sum(int(self.pack.deals(s)[1].sum()) for s in self.selected()) \
             * self.pack.deal_weight // 6
 
-    def solve(self, shards: list[int] | tuple[int, ...]) -> Json:
+    def solve(self, shards: Sequence[int]) -> Json:
         parts = []
         for shard in shards:
             deals, orders = self.pack.deals(shard)

@@ -26,7 +26,7 @@ def tally(values: np.ndarray, weights: np.ndarray, deals: np.ndarray, shard: int
     buckets = values + offset
     counted = np.bincount(buckets, weights=weights, minlength=size)
     distinct = np.bincount(buckets, minlength=size)
-    examples: dict[str, list[Json]] = {}
+    examples: dict[str, list[list[object]]] = {}
     for bucket in np.unique(buckets):
         first = np.flatnonzero(buckets == bucket)[:EXAMPLES]
         examples[str(int(bucket))] = [[shard, int(i), deals[i].tolist()] for i in first]
