@@ -41,11 +41,19 @@ the length of the game), instead of rebuilding them from a view:
     legal = tracker.legal_actions()  # the same, as the list of actions mask() set
     obs = tracker.observe(seat)    # float32, equal to observation(state.view(seat))
     tracker.play(action)           # the seat to move plays it: IllegalMove if not legal
+    tracker.track(next_state)      # follow another state (the next game), same arrays
 
 The arrays are the tracker's own and change in place at the next call: copy one to keep
 it. The state may also be changed directly (`state.play`, `state.apply_chance`) between
-calls; the tracker reads the state, never a history, on each call. It reads the same
-facts the view shows, no more (the test compares the two at every step of many games).
+calls, and a tracker may start at any position; each call reads the state and the turns
+appended since the last call, never the whole history. It reads the same facts the view
+shows, no more (a test compares the two at every step of many games).
+
+Chance (`Game.from_order` / `from_deal` with `explicit_chance=True`): the deal is
+`deck()` shuffled plus the first player (`deal_choices()`, when the game does not set it);
+after that, the only chance is the card a reset draws from a recycled pile. There
+`state.is_chance` is true, `to_move` is empty, and `chance_outcomes()` lists each value
+left in the pile with its share of it; `apply_chance(value)` draws it.
 """
 
 from __future__ import annotations
