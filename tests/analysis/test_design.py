@@ -167,3 +167,20 @@ def test_design_prints_json_with_the_best_packs_and_their_measured_profile(run_c
     for found in best:
         assert len(found["pack"]) == 12 and found["figures"]["caravan:3"]["n"] == 60
         assert found["meets"] == all(f["met"] for f in found["figures"].values())
+
+
+@pytest.mark.slow
+def test_a_search_on_two_processes_finds_what_one_finds():
+    one = small_search().run()
+    two = small_search()
+    two.jobs = 2
+    assert two.run() == one
+
+
+@pytest.mark.slow
+def test_a_search_on_local_ray_finds_what_one_process_finds():
+    pytest.importorskip("ray")
+    one = small_search().run()
+    on_ray = small_search()
+    on_ray.backend, on_ray.jobs = "ray", 2
+    assert on_ray.run() == one

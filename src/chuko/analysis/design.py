@@ -12,9 +12,11 @@ A profile is a set of measured figures, each with a target:
 Packs are numbers from a range (`--cards 2-40`), 12 for the layout games, any size for Chükö
 alone (`--size 8-20`). The search screens each candidate on a small sample, climbs from the
 best ones by changing a card, then measures the best few again on a large sample and ranks
-them by what that shows. Every measurement is seeded by the run's seed and the pack, so a
-run is reproducible, and the measurements go to a checkpoint file: a run started again with
-the same settings replays the search from it without measuring again.
+them by what that shows. It goes by generations of packs measured together, on local
+processes (`--jobs`) or Ray (`--backend ray`, `--address`), through the study's runner.
+Every measurement is seeded by the run's seed and the pack, so a run is reproducible
+however it runs, and the measurements go to a checkpoint file: a run started again with the
+same settings replays the search from it without measuring again.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import math
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -400,9 +403,55 @@ class Checkpoint:
         self.written = time.monotonic()
 
 
+@dataclass(frozen=True)
+class PackWork:
+    """Packs to measure, as the study's runner takes work (analysis/study/backends.py): shard
+    i is pack i, and a part is {"measured": {key: figures as JSON, or {} when a game cannot
+    be dealt from the pack}, "done": packs}. Each pack's generator is seeded from the run's
+    seed and the pack, so where it is measured changes nothing."""
+
+    packs: tuple[Pack, ...]
+    stage: str
+    n: int
+    targets: tuple[Target, ...]
+    seed: int
+    chuko_bots: str
+
+    def key(self) -> Json:
+        return {"stage": self.stage, "packs": [list(p) for p in self.packs]}
+
+    def selected(self) -> list[int]:
+        return list(range(len(self.packs)))
+
+    def total(self) -> int:
+        return len(self.packs)
+
+    def solve(self, shards: Sequence[int]) -> Json:
+        measured: dict[str, Json] = {}
+        for shard in shards:
+            pack = self.packs[shard]
+            try:
+                figures = measure(pack, self.targets, self.n,
+                                  stable_seed(self.seed, self.stage, pack), self.chuko_bots)
+            except ConfigError:
+                figures = {}
+            measured[f"{self.stage}:{pack_text(pack)}"] = {f: v.to_json()
+                                                           for f, v in figures.items()}
+        return {"measured": measured, "done": len(shards)}
+
+    def merge(self, a: Json, b: Json) -> Json:
+        return {"measured": a["measured"] | b["measured"], "done": a["done"] + b["done"]}
+
+
 @dataclass
 class Search:
-    """A pack search; `run()` gives the confirmed candidates, best first."""
+    """A pack search; `run()` gives the confirmed candidates, best first.
+
+    The search goes by generations: the first screens `candidates // 5` random packs (and
+    `start`), each later one `batch` packs, each a card or so away from one of the best ten
+    so far. A generation's packs depend only on earlier generations, so they are measured
+    together, on `jobs` local processes or on Ray, and the result is the same however they
+    run."""
 
     targets: list[Target]
     space: Space
@@ -414,6 +463,10 @@ class Search:
     start: Pack | None = None
     chuko_bots: str = "easy"
     checkpoint: Path | None = None
+    batch: int = 20
+    jobs: int = 1
+    backend: str = "local"
+    address: str | None = None
     screened: int = 0
     refused: int = 0  # packs a game cannot be dealt from (too few cards for the players)
 
@@ -423,53 +476,95 @@ class Search:
                 "space": self.space.to_json(), "seed": self.seed,
                 "candidates": self.candidates, "screen": self.screen, "confirm": self.confirm,
                 "top": self.top, "start": list(self.start) if self.start else None,
-                "chuko_bots": self.chuko_bots}
+                "chuko_bots": self.chuko_bots, "batch": self.batch}
 
-    def _measure(self, store: Checkpoint, stage: str, pack: Pack, n: int) -> Candidate | None:
-        key = f"{stage}:{pack_text(pack)}"
-        figures = store.get(key)
-        if figures is None:
-            try:
-                figures = measure(pack, self.targets, n, stable_seed(self.seed, stage, pack),
-                                  self.chuko_bots)
-            except ConfigError:
-                store.measured[key] = {}
-                return None
-            store.put(key, figures)
-        return judge(pack, figures, self.targets) if figures else None
+    def _measure(self, store: Checkpoint, stage: str, packs: list[Pack], n: int,
+                 advance: Callable[[int], None]) -> dict[Pack, Candidate | None]:
+        """Each pack judged on `n` deals or games; what the checkpoint holds is not measured
+        again. None for a pack a game cannot be dealt from."""
+        from chuko.analysis.study import backends
 
-    def run(self, advance: Callable[[int], None] = lambda n: None) -> list[Candidate]:
-        store = Checkpoint(self.checkpoint, self.settings())
-        rng = Random(self.seed)
-        screened: dict[Pack, Candidate | None] = {}
-        explore = max(self.top, self.candidates // 5)
-        parents = max(self.top, 10)
-        for index in range(self.candidates):
-            best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:parents]
-            if index == 0 and self.start:
+        missing = tuple(p for p in packs if store.get(f"{stage}:{pack_text(p)}") is None)
+        advance(len(packs) - len(missing))
+        if missing:
+            work = PackWork(missing, stage, n, tuple(self.targets), self.seed, self.chuko_bots)
+            found = backends.run(work, jobs=self.jobs, backend=self.backend,
+                                 address=self.address, advance=advance)
+            for key, figures in found["measured"].items():
+                store.put(key, {f: Figure.from_json(v) for f, v in figures.items()})
+        judged: dict[Pack, Candidate | None] = {}
+        for pack in packs:
+            figures = store.get(f"{stage}:{pack_text(pack)}")
+            judged[pack] = judge(pack, figures, self.targets) if figures else None
+        return judged
+
+    def _propose(self, count: int, explore: bool, screened: dict[Pack, Candidate | None],
+                 rng: Random) -> list[Pack]:
+        best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:max(self.top,
+                                                                                     10)]
+        packs: list[Pack] = []
+        for _ in range(count):
+            if self.start and not screened and not packs:
                 pack = self.start
-            elif index < explore or not best:
+            elif explore or not best:
                 pack = self.space.random_pack(rng)
             else:
                 pack = self.space.neighbour(rng.choice(best).pack, rng)
             for _ in range(20):  # a few tries for a pack not seen yet
-                if pack not in screened:
+                if pack not in screened and pack not in packs:
                     break
                 pack = self.space.neighbour(pack, rng)
-            if pack not in screened:
-                screened[pack] = self._measure(store, "screen", pack, self.screen)
-            advance(1)
-        self.screened = len(screened)
-        self.refused = sum(c is None for c in screened.values())
-        best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:self.top]
-        confirmed = []
-        for candidate in best:
-            found = self._measure(store, "confirm", candidate.pack, self.confirm)
-            if found:
-                confirmed.append(found)
-            advance(1)
-        store.save()
-        return sorted(confirmed, key=Candidate.rank)
+            if pack not in screened and pack not in packs:
+                packs.append(pack)
+        return packs
+
+    @contextmanager
+    def _session(self) -> Iterator[None]:
+        """Ray started once for the whole search (the runner reuses it), not per generation."""
+        if self.backend != "ray":
+            yield
+            return
+        try:
+            import ray
+        except ImportError:
+            raise ConfigError("--backend ray needs Ray: pip install 'chuko[lab]'.") from None
+        started = not ray.is_initialized()
+        if started:
+            ray.init(address=self.address, num_cpus=None if self.address else self.jobs,
+                     include_dashboard=False, log_to_driver=False, configure_logging=False)
+        try:
+            yield
+        finally:
+            if started:
+                ray.shutdown()
+
+    def run(self, advance: Callable[[int], None] = lambda n: None) -> list[Candidate]:
+        store = Checkpoint(self.checkpoint, self.settings())
+        with self._session():
+            return self._search(store, advance)
+
+    def _search(self, store: Checkpoint, advance: Callable[[int], None]) -> list[Candidate]:
+        rng = Random(self.seed)
+        screened: dict[Pack, Candidate | None] = {}
+        proposed = 0
+        try:
+            while proposed < self.candidates:
+                first = proposed == 0
+                count = min(max(self.top, self.candidates // 5) if first else self.batch,
+                            self.candidates - proposed)
+                packs = self._propose(count, first, screened, rng)
+                advance(count - len(packs))  # proposals already screened
+                proposed += count
+                screened |= self._measure(store, "screen", packs, self.screen, advance)
+            self.screened = len(screened)
+            self.refused = sum(c is None for c in screened.values())
+            best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:self.top]
+            advance(self.top - len(best))
+            confirmed = self._measure(store, "confirm", [c.pack for c in best], self.confirm,
+                                      advance)
+        finally:
+            store.save()
+        return sorted((c for c in confirmed.values() if c), key=Candidate.rank)
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -518,8 +613,17 @@ def add_arguments(parser: argparse.ArgumentParser, _game_id: str) -> None:
                         help="deals or games per pack when confirming (default 20000)")
     parser.add_argument("--top", type=_count, default=5, metavar="K",
                         help="packs to confirm and report (default 5)")
+    parser.add_argument("--batch", type=_count, default=20, metavar="N",
+                        help="packs per generation after the first, measured together "
+                             "(default 20)")
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="seed of the search (default 0)")
+    parser.add_argument("--jobs", type=_count, default=1, metavar="N",
+                        help="processes (or Ray workers) measuring packs (default 1)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="local processes (default) or Ray")
+    parser.add_argument("--address", metavar="HOST:PORT",
+                        help="a Ray cluster to use with --backend ray (default: local Ray)")
     parser.add_argument("--checkpoint", metavar="FILE",
                         help="keep measurements here; run again with the same settings to "
                              "resume")
@@ -537,9 +641,12 @@ def search_from(args: argparse.Namespace) -> Search:
         start = tuple(sorted(as_pack(args.start)))
         if not space.sizes[0] <= len(start) <= space.sizes[1]:
             raise ConfigError(f"The starting pack has {len(start)} cards, outside --size.")
+    if args.address and args.backend != "ray":
+        raise ConfigError("--address names a Ray cluster: use it with --backend ray.")
     return Search(targets, space, args.seed, args.candidates, args.screen, args.confirm,
                   args.top, start, args.chuko_bots,
-                  Path(args.checkpoint) if args.checkpoint else None)
+                  Path(args.checkpoint) if args.checkpoint else None, args.batch, args.jobs,
+                  args.backend, args.address)
 
 
 def print_result(search: Search, found: list[Candidate], seconds: float) -> None:
