@@ -109,12 +109,23 @@ def _snapshot(server: Server, clients: list[Clients],
             machine_cpu()[0])
 
 
-def median_run(label: str, runs: list[Run]) -> Run:
+@dataclass
+class Medians:
+    """Each figure's median over the runs (each taken on its own)."""
+
+    rate: float
+    cpu_per_move: float
+    p99: float
+
+
+def medians(label: str, runs: list[Run]) -> Medians:
     for n, run in enumerate(runs, 1):
         print(run.line(f"{label}, run {n}"), flush=True)
         for error in run.tally.errors[:3]:
             print(f"    error: {error}")
-    return sorted(runs, key=lambda r: r.p99 if r.moves else float("inf"))[len(runs) // 2]
+    return Medians(statistics.median(r.rate for r in runs),
+                   statistics.median(r.cpu_per_move for r in runs),
+                   statistics.median(r.p99 if r.moves else float("inf") for r in runs))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -158,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
                 server.stop()
             corpus += runs[-1].tally.samples
             lengths += runs[-1].tally.game_moves
-        sat = median_run(f"saturated, {saturated} games at a time", runs)
+        sat = medians(f"saturated, {saturated} games at a time", runs)
 
         moves = round(statistics.mean(lengths)) if lengths else 20
         corpus_file = Path(tmp) / "corpus.json"
@@ -174,7 +185,7 @@ def main(argv: list[str] | None = None) -> None:
                                  echo_moves=moves, **work))
             finally:
                 echo.stop()
-        peer = median_run(f"echo relay, {saturated} games at a time, {moves} moves a game, "
+        peer = medians(f"echo relay, {saturated} games at a time, {moves} moves a game, "
                           f"state messages of {statistics.mean(sizes):.0f} characters on "
                           f"average", runs)
         ratio = sat.cpu_per_move / max(peer.cpu_per_move, 1e-9)
@@ -189,12 +200,13 @@ def main(argv: list[str] | None = None) -> None:
                     runs.append(load(server, games, THINK, ramp=ramp, settle=3.0, **work))
                 finally:
                     server.stop()
-            p99s[games] = median_run(f"paced, {games} games at a time, players think "
+            p99s[games] = medians(f"paced, {games} games at a time, players think "
                                      f"{THINK[0]:.0f}–{THINK[1]:.0f} s", runs).p99
 
         print(f"  medians of {args.runs}: saturated {sat.rate:.0f} accepted moves/s "
               f"(goal {MOVES_PER_SECOND:,}), server {sat.cpu_per_move * 1e3:.2f} ms CPU per "
-              f"move, echo {peer.cpu_per_move * 1e3:.3f} ms per relayed move: "
+              f"move (at most {1 / sat.cpu_per_move:.0f}/s on a whole core), echo "
+              f"{peer.cpu_per_move * 1e3:.3f} ms per relayed move: "
               f"{ratio:.1f}× (goal {ECHO_RATIO:.0f}×); paced p99 "
               + ", ".join(f"{p99:.0f} ms at {g}" for g, p99 in p99s.items()))
         if not args.quick:
