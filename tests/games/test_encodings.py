@@ -2,6 +2,8 @@
 that agree with the engine, observations from the view alone. The contract for every game
 is checked by the conformance suite; these tests pin what is particular to each game."""
 
+import functools
+import itertools
 import json
 import random
 
@@ -13,7 +15,12 @@ from chuko.core.errors import IllegalMove, ParseError  # noqa: E402
 from chuko.core.layout import LayoutMove, parse_layout  # noqa: E402
 from chuko.games.caravan import Caravan  # noqa: E402
 from chuko.games.chuchula import Game as Chuchula  # noqa: E402
-from chuko.games.chuchula import HandGrouping, all_groupings  # noqa: E402
+from chuko.games.chuchula import (  # noqa: E402
+    HandGrouping,
+    all_groupings,
+    group_strength,
+    random_grouping,
+)
 from chuko.games.crossroads import Crossroads  # noqa: E402
 from chuko.games.encodings import caravan, chuchula, crossroads  # noqa: E402
 
@@ -75,23 +82,99 @@ def test_steps_taken_from_the_masks_always_complete_a_grouping_the_engine_accept
     assert state.outcome is not None and Chuchula.replay(record).record() == record
 
 
-@pytest.mark.slow  # lists the hand's 200,000 groupings to compare
+def labels_of(grouping, hand):
+    """A grouping as the encoding's labels: each card's group 1–4, 0 for the card left out."""
+    return tuple(0 if card == grouping.leftover else 1 + next(
+        k for k, group in enumerate(grouping.groups) if card in group) for card in hand)
+
+
+def partials(hand, rng, count, least=0):
+    """Partial groupings with `least` or more places set: parts of valid groupings, and
+    groups drawn at random (often parts of none)."""
+    for number in range(count):
+        size = rng.randrange(least, 12)
+        places = rng.sample(range(13), size)
+        if number % 3:
+            labels = labels_of(random_grouping(hand, rng), hand)
+            yield tuple(labels[p] if p in places and labels[p] else 0 for p in range(13))
+        else:
+            groups = [g for g in (1, 2, 3, 4) for _ in range(3)]
+            rng.shuffle(groups)
+            yield tuple(groups[places.index(p)] if p in places else 0 for p in range(13))
+
+
+@functools.cache
+def strengths(hand):
+    return {t: group_strength([hand[p] for p in t]) for t in itertools.combinations(range(13), 3)}
+
+
+def exact_mask(hand, partial):
+    """The steps taken by some valid grouping that agrees with `partial`, found by listing
+    every completion and checking its order with the engine's strengths (ruling H4)."""
+    strength = strengths(hand)
+    placed = [[p for p in range(13) if partial[p] == g] for g in (1, 2, 3, 4)]
+    free = [p for p in range(13) if not partial[p]]
+    mask = np.zeros(52, dtype=np.int8)
+
+    def fill(group, rest, chosen):
+        if group == 4:
+            values = [strength[tuple(sorted(c))] for c in chosen]
+            if values == sorted(values, reverse=True):
+                for k, cards in enumerate(chosen):
+                    mask[[4 * p + k for p in cards if not partial[p]]] = 1
+            return
+        for extra in itertools.combinations(rest, max(3 - len(placed[group]), 0)):
+            if len(placed[group]) + len(extra) == 3:
+                fill(group + 1, [p for p in rest if p not in extra],
+                     [*chosen, placed[group] + list(extra)])
+
+    for left in free:
+        fill(0, [p for p in free if p != left], [])
+    return mask
+
+
+def test_the_masks_equal_a_listing_of_every_completion_over_many_hands_and_partials():
+    game = Chuchula(players=4)
+    encoding, rng = chuchula.encoding(game), random.Random(11)
+    for seed in range(10):
+        state = game.new(seed=seed)
+        seat = seed % 4
+        hand = state.hand(seat)
+        # Steps as an environment takes them (each mask builds on the last's findings) ...
+        partial = None
+        for _ in range(12):
+            mask = encoding.legal_mask(state, seat, partial)
+            labels = partial or (0,) * 13
+            if labels.count(0) <= 8:
+                assert mask.tolist() == exact_mask(hand, labels).tolist(), (seed, labels)
+            partial, move = encoding.step_move(partial, int(rng.choice(np.flatnonzero(mask))))
+        # ... and partial groupings in any order, some of them parts of no valid grouping.
+        for labels in partials(hand, rng, 8, least=5):
+            assert encoding.legal_mask(state, seat, labels).tolist() == exact_mask(
+                hand, labels).tolist(), (seed, labels)
+
+
+@pytest.mark.slow  # lists each hand's 200,000 groupings to compare
 def test_the_masks_allow_exactly_the_steps_some_valid_grouping_takes():
-    state = Chuchula(players=2).new(seed=3)
-    hand, encoding, rng = state.hand(0), chuchula.encoding(state.game), random.Random(0)
-    labels = np.array([[0 if card == g.leftover else 1 + next(
-        k for k, group in enumerate(g.groups) if card in group) for card in hand]
-        for g in all_groupings(hand)], dtype=np.int8)
-    for _ in range(40):
-        row = labels[rng.randrange(len(labels))]
-        places = rng.sample([p for p in range(13) if row[p]], rng.randrange(12))
-        partial = tuple(int(row[p]) if p in places else 0 for p in range(13))
-        agree = labels[(labels[:, places] == row[places]).all(axis=1)]
-        want = np.zeros(52, dtype=np.int8)
-        for place in set(range(13)) - set(places):
-            for group in set(agree[:, place].tolist()) - {0}:
-                want[place * 4 + group - 1] = 1
-        assert encoding.legal_mask(state, 0, partial).tolist() == want.tolist()
+    for seed in (3, 8, 21):
+        state = Chuchula(players=2).new(seed=seed)
+        hand, encoding, rng = state.hand(0), chuchula.encoding(state.game), random.Random(seed)
+        labels = np.array([labels_of(g, hand) for g in all_groupings(hand)], dtype=np.int8)
+        for partial in partials(hand, rng, 40):
+            places = [p for p in range(13) if partial[p]]
+            agree = labels[(labels[:, places] == np.array(partial)[places]).all(axis=1)]
+            want = np.zeros(52, dtype=np.int8)
+            for place in set(range(13)) - set(places):
+                for group in set(agree[:, place].tolist()) - {0}:
+                    want[place * 4 + group - 1] = 1
+            assert encoding.legal_mask(state, 0, partial).tolist() == want.tolist(), partial
+
+
+def test_a_partial_grouping_that_is_not_one_is_refused_in_a_sentence():
+    encoding, state = chuchula.encoding(Chuchula()), Chuchula().new(seed=2)
+    for wrong in ((0,) * 12, (5,) + (0,) * 12, ("a",) * 13, 7):
+        with pytest.raises(ParseError, match="not a partial grouping"):
+            encoding.legal_mask(state, 0, wrong)
 
 
 def test_a_step_onto_a_placed_card_and_a_malformed_grouping_are_refused_in_a_sentence():

@@ -8,11 +8,13 @@ engine turns into the seat's `Grouping`.
 
 Masks allow exactly the placements that can still complete a valid grouping (ruling H4:
 groups strongest first, equal groups in either order). The ~200,000 valid groupings of a
-hand are never listed: the 200,200 ways to split 13 places into a card left out and four
-unordered triples are the same for every hand (built once); for a hand, the engine's
-`group_strength` ranks its 286 triples, and a split can give place p group g exactly when
-the triple holding p has the strength of the split's g-th strongest triple. The splits that
-agree with a partial move are kept per partial, so each step narrows the last step's.
+hand are never listed. The engine's `group_strength` ranks the hand's 286 triples (through
+a table of the 741 kinds of group by ranks and suit, built once in milliseconds); a step is
+allowed once some valid grouping that agrees with the partial move takes it: one found for
+an earlier step, one made from it by exchanging two cards, or one found by a depth-first
+search that stops at the first completion (groups in order, strongest first). A step is
+refused when that search fails, and stays refused as the partial move grows. Each mask
+costs well under a millisecond (`python -m bench chuchula_mask`).
 
 Observation: 419 float32 from the seat's view, seats counted from the observer ("me" 0,
 the next seat 1, ...):
@@ -39,7 +41,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import OrderedDict
+from bisect import bisect_left
+from collections import OrderedDict, deque
 from functools import lru_cache
 from typing import Any
 
@@ -57,108 +60,240 @@ _CARD, _PARTIAL, _SCORES, _COMMITTED, _DEALER, _PLAYERS = 0, 221, 286, 290, 294,
 _MODE, _ROUND, _WINNERS, _TYPES = 301, 302, 303, 323
 _TYPE_OF = {kind.name: int(kind) for kind in GroupType}
 Partial = tuple[int, ...]
+Groups = tuple[int, ...]  # the places of groups 1–4, as bit masks
+
+
+_RANKS = 15  # rank numbers run 2–14 (ace high)
+_TOP = 1 << 62  # above every strength
+_FULL = (1 << HAND_SIZE) - 1
+_TRIPLE = np.array(TRIPLES, dtype=np.int64)
+_TRIPLE_MASK = [sum(1 << p for p in triple) for triple in TRIPLES]
+_HOLDS = np.array([[p in triple for triple in TRIPLES] for p in range(HAND_SIZE)])
+# A place's four actions as bits of an action set (bit place × 4 + group − 1).
+_PLACE_BITS = [0b1111 << (GROUPS * p) for p in range(HAND_SIZE)]
+_GROUP_BITS = [sum(1 << (GROUPS * p + g) for p in range(HAND_SIZE)) for g in range(GROUPS)]
+# A triple's places as group-1 action bits; shifted by g − 1 for group g.
+_SPREAD = {mask: sum(1 << (GROUPS * p) for p in triple)
+           for mask, triple in zip(_TRIPLE_MASK, TRIPLES, strict=True)}
+_PLACES_OF = dict(zip(_TRIPLE_MASK, TRIPLES, strict=True))
 
 
 @lru_cache(maxsize=1)
-def _splits() -> tuple[Any, Any]:
-    """Every split of 13 places into one left out and four unordered triples: the triples'
-    indices in TRIPLES (splits × 4), and for each place the column of its triple (splits ×
-    13; 4 for the place left out). The same for every hand, so built once."""
-    index = {triple: number for number, triple in enumerate(TRIPLES)}
-
-    def parts(rest: tuple[int, ...]) -> list[list[int]]:
-        if not rest:
-            return [[]]
-        first, others = rest[0], rest[1:]
-        found = []
-        for a, b in itertools.combinations(others, 2):
-            tail = tuple(p for p in others if p != a and p != b)
-            found += [[index[first, a, b], *more] for more in parts(tail)]
-        return found
-
-    rows = [split for out in range(HAND_SIZE)
-            for split in parts(tuple(p for p in range(HAND_SIZE) if p != out))]
-    triples = np.array(rows, dtype=np.int16)
-    column = np.full((len(rows), HAND_SIZE), GROUPS, dtype=np.int8)
-    places = np.array(TRIPLES, dtype=np.int64)
-    for k in range(GROUPS):
-        column[np.arange(len(rows))[:, None], places[triples[:, k]]] = k
-    return triples, column
+def _strength_table() -> Any:
+    """The engine's `group_strength` of every group by its ranks (highest, middle, lowest)
+    and whether it is of one suit: the strength depends on nothing else, so 741 groups of
+    representative cards stand for all 22,100 (built once, in milliseconds)."""
+    table = np.full(_RANKS**3 * 2, -1, dtype=np.int64)
+    for low, mid, high in itertools.combinations_with_replacement(range(2, _RANKS), 3):
+        key = ((high * _RANKS + mid) * _RANKS + low) * 2
+        table[key] = group_strength([Card(low, "s"), Card(mid, "h"), Card(high, "d")])
+        if low < mid < high:
+            table[key + 1] = group_strength([Card(rank, "s") for rank in (low, mid, high)])
+    return table
 
 
 class _Hand:
-    """One hand's splits: for each split and each of its triples, the groups (bits 1, 2, 4,
-    8) that triple may take, a fifth column of none for the card left out; the splits that
-    agree with recent partial moves are kept (a bounded cache)."""
+    """One hand's groups ranked by the engine's strength, and the groupings found so far
+    (as action sets: each is a witness that all its steps can be taken together)."""
 
-    def __init__(self, hand: tuple[Card, ...]) -> None:
-        triples, self.column = _splits()
-        strength = np.array([group_strength([hand[p] for p in t]) for t in TRIPLES])
-        split = strength[triples]  # splits × 4
-        ranked = -np.sort(-split, axis=1)  # strongest first: group g is column g − 1
-        allowed = np.zeros((len(split), GROUPS + 1), dtype=np.uint8)
-        for group in range(GROUPS):
-            allowed[:, :GROUPS] |= (split == ranked[:, group : group + 1]).astype(
-                np.uint8) << group
-        self.allowed = allowed
-        self.rows: OrderedDict[Partial, Any] = OrderedDict()
+    def __init__(self, hand: tuple[str, ...]) -> None:
+        cards = [Card.parse(text) for text in hand]
+        ranks = np.sort(np.array([c.rank for c in cards])[_TRIPLE], axis=1)
+        suits = np.array([SUITS.index(c.suit) for c in cards])[_TRIPLE]
+        suited = (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
+        keys = ((ranks[:, 2] * _RANKS + ranks[:, 1]) * _RANKS + ranks[:, 0]) * 2 + suited
+        strength = _strength_table()[keys]
+        self.strength = dict(zip(_TRIPLE_MASK, strength.tolist(), strict=True))
+        self.order = np.argsort(-strength, kind="stable")
+        self.ranked = self._ranked(self.order)
+        self.holding: dict[int, tuple[list[int], list[int]]] = {}
+        # Groupings found (their steps as an action set, their groups' places).
+        self.witnesses: deque[tuple[int, Groups]] = deque(maxlen=256)
+        # Steps refused for a partial move (its steps taken, the steps refused).
+        self.refusals: deque[tuple[int, int]] = deque(maxlen=64)
+        self.masks: OrderedDict[Partial, int] = OrderedDict()
 
-    def splits(self, partial: Partial) -> Any:
-        """The splits a partial move agrees with (indices)."""
-        if partial in self.rows:
-            self.rows.move_to_end(partial)
-            return self.rows[partial]
-        placed = [p for p, g in enumerate(partial) if g]
-        if not placed:
-            found = np.arange(len(self.allowed))
+    def _ranked(self, order: Any) -> tuple[list[int], list[int]]:
+        """Groups strongest first: their strengths negated (ascending, for bisect) and
+        their masks of places."""
+        return ([-self.strength[_TRIPLE_MASK[i]] for i in order.tolist()],
+                [_TRIPLE_MASK[i] for i in order.tolist()])
+
+    def _candidates(self, required: int, free: int) -> tuple[list[int], list[int]]:
+        """The groups holding every place of `required`, strongest first (some may use
+        places that are not free: the caller skips them)."""
+        size = required.bit_count()
+        if size == 0:
+            if free.bit_count() > 9:  # else listing the few groups beats skipping many
+                return self.ranked
+            places = [p for p in range(HAND_SIZE) if free >> p & 1]
+            found = sorted((-self.strength[mask], mask) for mask in (
+                1 << a | 1 << b | 1 << c for a, b, c in itertools.combinations(places, 3)))
+        elif size == 1:
+            place = required.bit_length() - 1
+            if place not in self.holding:
+                self.holding[place] = self._ranked(self.order[_HOLDS[place][self.order]])
+            return self.holding[place]
+        elif size == 2:
+            found = sorted((-self.strength[required | 1 << p], required | 1 << p)
+                           for p in range(HAND_SIZE) if free >> p & 1)
         else:
-            # Narrow a cached parent's splits (the last step's, as a rule).
-            parents = [(*partial[:p], 0, *partial[p + 1 :]) for p in placed]
-            place = next((p for p, parent in zip(placed, parents, strict=True)
-                          if parent in self.rows), placed[-1])
-            parent = (*partial[:place], 0, *partial[place + 1 :])
-            rows = self.splits(parent)
-            bits = self._bits(rows, self.column[rows], parent, place)
-            found = rows[(bits >> (partial[place] - 1)) & 1 == 1]
-        self.rows[partial] = found
-        if len(self.rows) > 64:
-            self.rows.popitem(last=False)
-        return found
+            return ([-self.strength[required]], [required]) if size == 3 else ([], [])
+        return [n for n, _ in found], [m for _, m in found]
 
-    def _bits(self, rows: Any, column: Any, partial: Partial, place: int) -> Any:
-        """Per split, the groups `place` may take given the placed cards: its triple's
-        group if a placed card shares it, else a group of its strength no other placed
-        triple holds."""
-        mine = column[:, place]
-        fixed = np.zeros(len(rows), dtype=np.uint8)
-        taken = 0
-        for other, group in enumerate(partial):
-            if group:
-                bit = np.uint8(1 << (group - 1))
-                fixed |= (column[:, other] == mine) * bit
-                taken |= 1 << (group - 1)
-        free = self.allowed[rows, mine] & np.uint8(~taken & 0xFF)
-        return np.where(fixed != 0, fixed, free)
+    def _least(self, required: int, free: int) -> int | None:
+        """The weakest group that holds `required` and otherwise only free places (0 for
+        no required place; None if there is no such group)."""
+        if not required:
+            return 0
+        negs, masks = self._candidates(required, free)
+        room = required | free
+        return next((-n for n, m in zip(reversed(negs), reversed(masks), strict=True)
+                     if not m & ~room), None)
 
-    def mask(self, partial: Partial) -> Any:
-        rows = self.splits(partial)
-        column = self.column[rows]
-        mask = np.zeros(ACTIONS, dtype=np.int8)
+    def complete(self, required: list[int], free: int,
+                 least: list[int | None]) -> Groups | None:
+        """A valid grouping whose group g holds the places of `required[g]` and otherwise
+        free places (the groups' places); None if there is none. `least[g]` is at most the
+        strength of any group g can be (None: there is no such group). Depth first, groups
+        in order, each strongest first and no stronger than the one before (ruling H4), so
+        the first try nearly always completes; a group weaker than a later group can be is
+        never tried, and a refuted (group, places left, ceiling) is not searched again
+        under a lower ceiling."""
+        bounds = [bound for bound in least if bound is not None]
+        if len(bounds) < GROUPS:
+            return None
+        floors = [max(bounds[g + 1 :], default=0) for g in range(GROUPS)]
+        refuted: dict[int, int] = {}
+        chosen = [0] * GROUPS
+
+        def search(group: int, ceiling: int, free: int) -> bool:
+            if group == GROUPS:
+                return True
+            need, floor = required[group], floors[group]
+            room = ~(need | free)
+            negs, masks = self._candidates(need, free)
+            for index in range(bisect_left(negs, -ceiling), len(negs)):
+                strength, mask = -negs[index], masks[index]
+                if strength < floor:
+                    break
+                if mask & room:
+                    continue
+                left = free & ~mask
+                key = left << 3 | group
+                if refuted.get(key, -1) >= strength:
+                    continue
+                chosen[group] = mask
+                if search(group + 1, strength, left):
+                    return True
+                refuted[key] = strength
+            return False
+
+        return tuple(chosen) if search(0, _TOP, free) else None
+
+    @staticmethod
+    def _bits(groups: Groups) -> int:
+        """A grouping's steps, as an action set."""
+        return sum(_SPREAD[mask] << group for group, mask in enumerate(groups))
+
+    def _repair(self, agree: list[Groups], place: int, group: int, free: int) -> Groups | None:
+        """A grouping that puts `place` in `group`, made from one found already by
+        exchanging `place` with a card of `group` not yet placed, if that keeps the groups
+        in order; a cheap way to cover most steps before searching."""
+        strength, bit = self.strength, 1 << place
+        for groups in reversed(agree[-8:]):
+            target = groups[group]
+            home = next((g for g in range(GROUPS) if groups[g] & bit), None)
+            for other in _PLACES_OF[target]:
+                swap = 1 << other
+                if not free & swap:
+                    continue
+                changed = list(groups)
+                changed[group] = target ^ (swap | bit)
+                if home is not None:
+                    changed[home] ^= swap | bit
+                a, b, c, d = (strength[mask] for mask in changed)
+                if a >= b >= c >= d:
+                    return tuple(changed)
+        return None
+
+    def mask(self, partial: Partial) -> int:
+        """The steps that can still complete a valid grouping, as an action set. A step is
+        allowed when a grouping already found agrees with `partial` and takes it, refused
+        when it was refused for a part of `partial` (a partial move only loses
+        completions as it grows), and otherwise searched for."""
+        if partial in self.masks:
+            self.masks.move_to_end(partial)
+            return self.masks[partial]
+        required, placed, taken = [0] * GROUPS, 0, 0
         for place, group in enumerate(partial):
-            if not group and len(rows):
-                bits = int(np.bitwise_or.reduce(self._bits(rows, column, partial, place)))
-                mask[place * GROUPS : (place + 1) * GROUPS] = [
-                    (bits >> g) & 1 for g in range(GROUPS)]
-        return mask
+            if group:
+                required[group - 1] |= 1 << place
+                placed |= 1 << place
+                taken |= 1 << (GROUPS * place + group - 1)
+        free = _FULL & ~placed
+        wanted = sum(_PLACE_BITS[p] for p in range(HAND_SIZE) if free >> p & 1)
+        for group, need in enumerate(required):
+            if need.bit_count() >= 3:
+                wanted &= ~_GROUP_BITS[group]
+        found = refused = 0
+        agree = [groups for bits, groups in self.witnesses if bits & taken == taken]
+        for groups in agree:
+            found |= self._bits(groups)
+        for before, steps in self.refusals:
+            if before & taken == before:
+                refused |= steps
+        unknown = wanted & ~found & ~refused
+        least = [self._least(need, free) for need in required]
+        if None in least:
+            unknown, refused = 0, wanted
+        while unknown:
+            step = unknown & -unknown
+            place, group = divmod(step.bit_length() - 1, GROUPS)
+            made = self._repair(agree, place, group, free)
+            if made is None:
+                trial, floors = list(required), list(least)
+                trial[group] |= 1 << place
+                floors[group] = self._least(trial[group], free & ~(1 << place))
+                made = self.complete(trial, free & ~(1 << place), floors)
+            if made is None:
+                unknown &= ~step
+                refused |= step
+            else:
+                bits = self._bits(made)
+                self.witnesses.append((bits, made))
+                agree.append(made)
+                found |= bits
+                unknown &= ~bits
+        self.refusals.append((taken, refused & wanted))
+        self.masks[partial] = found & wanted
+        if len(self.masks) > 64:
+            self.masks.popitem(last=False)
+        return found & wanted
 
 
 @lru_cache(maxsize=16)
-def _hand(hand: tuple[Card, ...]) -> _Hand:
+def _hand(hand: tuple[str, ...]) -> _Hand:
     return _Hand(hand)
 
 
+def _array(actions: int) -> Any:
+    """An action set as the int8 mask."""
+    data = np.frombuffer(actions.to_bytes(7, "little"), dtype=np.uint8)
+    return np.unpackbits(data, bitorder="little")[:ACTIONS].astype(np.int8)
+
+
 def _partial(partial: Any) -> Partial:
-    return (0,) * HAND_SIZE if partial is None else tuple(int(g) for g in partial)
+    if partial is None:
+        return (0,) * HAND_SIZE
+    try:
+        labels = tuple(int(g) for g in partial)
+    except (TypeError, ValueError):
+        labels = ()
+    if len(labels) != HAND_SIZE or not all(0 <= g <= GROUPS for g in labels):
+        raise ParseError(f"{partial!r} is not a partial grouping: 13 labels from 0 (not "
+                         "placed) to 4.")
+    return labels
 
 
 class ChuchulaEncoding:
@@ -191,8 +326,7 @@ class ChuchulaEncoding:
     def legal_mask(self, state: State, seat: int, partial: Any = None) -> Any:
         if seat not in state.to_move:
             return np.zeros(ACTIONS, dtype=np.int8)
-        hand = tuple(Card.parse(text) for text in state.view(seat)["hand"])
-        return _hand(hand).mask(_partial(partial))
+        return _array(_hand(tuple(state.view(seat)["hand"])).mask(_partial(partial)))
 
     def step_move(self, partial: Any, action: int) -> tuple[Any, Any]:
         place, group = self.move(action)
