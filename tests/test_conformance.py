@@ -216,6 +216,15 @@ def test_from_deal_of_a_records_deal_reproduces_the_game(game_id, index):
         # The replayed configuration fixes what the deal left to chance (a first player).
         fixed = type(game).replay(record).game
         assert fixed.from_deal(record["deal"]).record() == record
+        # A deal always starts the same game: who starts is the deal's or the
+        # configuration's, never drawn; a deal that names neither is refused in a sentence.
+        try:
+            starts = [game.from_deal(record["deal"], rng=random.Random(s)).record()
+                      for s in range(4)]
+        except ConfigError as refused:
+            assert one_sentence(refused)
+        else:
+            assert all(start == starts[0] for start in starts)
     for junk in (None, "no deal", 7, [], {}):
         with pytest.raises(ConfigError) as refused:
             game.from_deal(junk)

@@ -698,9 +698,14 @@ def test_from_order_refuses_what_is_no_shuffle_in_one_sentence(order, choices, w
 
 def test_from_deal_starts_from_a_records_deal_and_refuses_another_games():
     record = play_random(Game(players=2, length=1).new(seed=5), random.Random(5)).record()
-    again = Game(players=2, length=1).from_deal(record["deal"])
+    again = Game(players=2, length=1).from_deal(record["deal"], rng=random.Random(1))
     assert again.record() == {**record, "rounds": [{**record["rounds"][0], "moves": []}],
                               "draw": None}
+    # The dealer is the deal's, never drawn: a deal without one is refused in a sentence.
+    unnamed = {key: value for key, value in record["deal"].items() if key != "dealer"}
+    with pytest.raises(ConfigError, match='^The deal must say who deals: add "dealer", a seat '
+                                          r"from 0 to 1\.$"):
+        Game(players=2, length=1).from_deal(unnamed)
     stolen = {**record["deal"], "hands": [record["deal"]["hands"][0]] * 2}
     for deal in (stolen, {**record["deal"], "dealer": 2}, {"hands": []}, "As", None):
         with pytest.raises(ConfigError):

@@ -1,5 +1,6 @@
 """Crossroads engine (rulings C1–C3, G3, G4)."""
 
+import json
 import random
 
 import pytest
@@ -302,15 +303,22 @@ def test_a_fixed_deal_is_never_shuffled_and_from_deal_keeps_to_it():
         game.from_deal("6 10 30 30 / 15 7 30 30 / 1 1 30 9")
 
 
-def test_from_deal_reads_a_records_layout_and_draws_only_a_first_player_left_to_chance():
+def test_from_deal_takes_the_first_player_from_the_deal_or_the_game_and_never_draws_it():
     record = Crossroads(rounds=2).new(seed=4).record()
-    firsts = {Crossroads(rounds=2).from_deal(record["deal"], rng=random.Random(s)).first
+    both = {"deal": record["deal"], "first": record["first"]}
+    starts = {json.dumps(Crossroads(rounds=2).from_deal(both, rng=random.Random(s)).record())
               for s in range(8)}
-    assert firsts == {0, 1}
-    game = Crossroads.replay(record).game
+    assert starts == {json.dumps(record)}
+    game = Crossroads.replay(record).game  # the record's game fixes its first player
     assert game.from_deal(record["deal"]).record() == record
     assert game.from_deal(parse_layout(record["deal"])).record() == record
-    for deal in ("1 2 3", [2] * 12, None, "2 6 7 8 / 9 10 11 14 / 15 21 22 31"):
+    assert game.from_deal(both).record() == record
+    with pytest.raises(ConfigError, match='The deal must say who starts: give {"deal"'):
+        Crossroads().from_deal(record["deal"], rng=random.Random(1))
+    with pytest.raises(ConfigError, match=f"not seat {record['first']}, as the game sets"):
+        game.from_deal({**both, "first": 1 - record["first"]})
+    for deal in ("1 2 3", [2] * 12, None, "2 6 7 8 / 9 10 11 14 / 15 21 22 31", {"first": 0},
+                 {**both, "first": 2}, {**both, "first": True}):
         with pytest.raises(ConfigError):
             Crossroads().from_deal(deal)
 

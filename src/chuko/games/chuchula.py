@@ -375,7 +375,8 @@ class Game(BaseGame):
     def from_deal(self, deal: Json, *, rng: Random | None = None,
                   explicit_chance: bool = False) -> State:
         """The game from its first round's deal: `{"dealer", "hands", "aside"}` as
-        `record()["deal"]` writes it."""
+        `record()["deal"]` writes it. The deal names its dealer (the configuration has
+        none), so a deal always starts the same game; `rng` deals the later rounds."""
         return State(self, rng or make_rng(), _read_deal(deal, self.players),
                      explicit=explicit_chance)
 
@@ -472,7 +473,7 @@ def _read_deal(entry: object, players: int) -> _Deal:
             raise TypeError
         hands = tuple(sort_hand(parse_cards(h)) for h in entry["hands"])
         aside = sort_hand(parse_cards(entry.get("aside", "")))
-        dealer = entry["dealer"]
+        dealer = entry.get("dealer")
     except (KeyError, TypeError, AttributeError):
         raise ConfigError("A deal gives its dealer, its hands and the cards set aside, as "
                           "a record writes them.") from None
@@ -486,6 +487,9 @@ def _read_deal(entry: object, players: int) -> _Deal:
     ):
         raise ConfigError(f"A deal gives 13 cards of one deck to each of the {players} players "
                           "and sets the rest aside.")
+    if dealer is None:
+        raise ConfigError(f'The deal must say who deals: add "dealer", a seat from 0 to '
+                          f"{players - 1}.")
     if not _whole(dealer) or not 0 <= dealer < players:
         raise ConfigError(f"A deal's dealer is a seat from 0 to {players - 1}.")
     return _Deal(dealer, hands, aside)

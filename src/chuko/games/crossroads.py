@@ -103,10 +103,22 @@ class Crossroads(LayoutGame):
 
     def from_deal(self, deal: Json, *, rng: Random | None = None,
                   explicit_chance: bool = False) -> CrossroadsState:
-        """The game from a layout (`record()["deal"]`); the first player is the
-        configuration's, or drawn from `rng` when it leaves it to chance."""
-        layout = self.layout_from_deal(deal)
-        first = self.first if self.first is not None else (rng or make_rng()).randrange(2)
+        """The game from a layout as `record()["deal"]` writes it, or from `{"deal": layout,
+        "first": seat}` as a record writes both. The first player is the deal's, else the
+        configuration's; a deal that leaves it to neither is refused, so a deal always
+        starts the same game (nothing is left to chance after the deal: `rng` is unused)."""
+        given = deal.get("first") if isinstance(deal, dict) else None
+        layout = self.layout_from_deal(deal.get("deal") if isinstance(deal, dict) else deal)
+        if given is not None:
+            if type(given) is not int or given not in (0, 1):
+                raise ConfigError("A deal's first player is seat 0 or seat 1.")
+            if self.first is not None and given != self.first:
+                raise ConfigError(f"The deal's first player is not seat {self.first}, as the "
+                                  "game sets.")
+        first = self.first if given is None else given
+        if first is None:
+            raise ConfigError('The deal must say who starts: give {"deal": ..., "first": 0 or '
+                              "1}, or fix the first player in the game.")
         return CrossroadsState(self, layout, first)
 
     @classmethod
