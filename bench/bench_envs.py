@@ -22,8 +22,6 @@ from random import Random
 from statistics import median
 from typing import Any
 
-import numpy as np
-
 from chuko.envs import aec_env
 from chuko.games import descriptors
 
@@ -62,7 +60,7 @@ def uno_loop() -> Callable[[], int] | None:
 def aec_loop(game_id: str) -> Callable[[], int]:
     env = aec_env(game_id)
     env.reset(seed=0)  # then each reset deals from the generator this seeded
-    rng = Random(0)
+    random = Random(0).random
 
     def loop() -> int:
         env.reset()
@@ -72,8 +70,8 @@ def aec_loop(game_id: str) -> Callable[[], int]:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
+            legal = observation["action_mask"].nonzero()[0]
+            env.step(int(legal[int(random() * len(legal))]))
             actions += 1
         return actions
 

@@ -17,12 +17,20 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
 
 from chuko.core.encoding import Encoding
 
-from .common import Builder, agent_names, load_encoding, make_game, return_bounds, returns
+from .common import (
+    Builder,
+    Dealer,
+    action_number,
+    agent_names,
+    load_encoding,
+    make_game,
+    return_bounds,
+    returns,
+)
 
 
 def observation_box(encoding: Encoding) -> spaces.Box:
@@ -58,13 +66,15 @@ class _Table:
         self.action_spaces = {agent: spaces.Discrete(self.encoding.num_actions)
                               for agent in self.possible_agents}
         self.builder = Builder(self.encoding, self.game.players)
-        self._random, _ = seeding.np_random()
+        self.dealer = Dealer(self.game)
         self._kept_mask: Any = None
+        self._kept_seat = -1
+        self._no_mask = np.zeros(self.encoding.num_actions, np.int8)  # a seat not to act
 
     def _deal(self, seed: int | None) -> None:
         if seed is not None:
-            self._random, _ = seeding.np_random(seed)
-        self.state = self.game.new(int(self._random.integers(2**63)))
+            self.dealer.seed(seed)
+        self.state = self.dealer.deal()
         self.builder.clear()
         self.builder.track(self.state)
         self._forget_mask()
@@ -85,7 +95,7 @@ class _Table:
             # Kept for the step that follows, which checks its action against it.
             self._kept_mask, self._kept_seat = mask, seat
         else:
-            mask = np.zeros(self.encoding.num_actions, np.int8)
+            mask = self._no_mask.copy()
         if builder.tracker is not None:
             observation = builder.tracker.observe(seat).copy()
         else:
@@ -143,7 +153,13 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         # Only the selected agent acts, even where several seats move at once (Chuchula).
         acting = agent == self.agent_selection and not self._over
-        return self._observe_seat(self.seats[agent], acting)
+        tracker = self.builder.tracker
+        if tracker is None:
+            return self._observe_seat(self.seats[agent], acting)
+        # The fast path (bench envs): the tracker's arrays, copied because the agent keeps
+        # them; its play() refuses what its mask excludes, so no mask is kept for step().
+        mask = (tracker.mask() if acting else self._no_mask).copy()
+        return {"observation": tracker.observe(self.seats[agent]).copy(), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         if self._over:
@@ -153,6 +169,19 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         # and needs no clearing here (the hot loop: bench envs).
         agent = self.agent_selection
         seat = self.seats[agent]
+        tracker = self.builder.tracker
+        if tracker is not None:
+            try:
+                mover = tracker.play(action_number(action))
+            except ValueError as refused:
+                self._end(self._illegal(seat), truncated=False)
+                self.infos[agent]["illegal_move"] = str(refused)
+                return
+            if mover is None:
+                self._end(*self._final_rewards())
+            elif mover != seat:
+                self.agent_selection = self.possible_agents[mover]
+            return
         try:
             self.builder.step(self.state, seat, action, self._mask_now(seat))
         except ValueError as refused:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from importlib import import_module
+from random import Random
 from typing import Any
 
 from chuko.core.encoding import Encoding
@@ -38,6 +39,34 @@ def load_encoding(game: Game) -> Encoding:
     return encoding
 
 
+class Dealer:
+    """Random deals of one configuration from one generator, seeded only when asked (a
+    seed makes a `Random`, which costs more than a deal): the deck shuffled, then the
+    deal's uniform choices, through `Game.from_order` (docs/envs.md, 'Chance'). The state
+    shares the generator, for the chance it draws itself."""
+
+    __slots__ = ("game", "deck", "choices", "rng")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.deck = list(game.deck())
+        self.choices = tuple(game.deal_choices())
+        self.rng = Random()
+
+    def seed(self, seed: int) -> None:
+        self.rng = Random(int(seed))
+
+    def deal(self) -> State:
+        order, random = self.deck[:], self.rng.random
+        # Fisher-Yates with random() rather than Random.shuffle's exact randbelow: a third
+        # of the cost, and a bias below 2**-50 for any deck.
+        for i in range(len(order) - 1, 0, -1):
+            j = int(random() * (i + 1))
+            order[i], order[j] = order[j], order[i]
+        choices = [int(random() * size) for size in self.choices]
+        return self.game.from_order(order, choices, rng=self.rng)
+
+
 def returns(scores: Sequence[float]) -> list[float]:
     """Each seat's score minus the mean of the others' (the module docstring)."""
     players = len(scores)
@@ -60,6 +89,14 @@ def agent_names(players: int) -> list[str]:
     return [f"player_{seat}" for seat in range(players)]
 
 
+def action_number(action: Any) -> int:
+    """An action as an int; IllegalMove in a sentence when it is no number."""
+    try:
+        return int(action)
+    except (TypeError, ValueError):
+        raise IllegalMove(f"{action!r} is not an action number.") from None
+
+
 class Builder:
     """The moves being built, one per seat: a complete move is played at once; a stepwise
     move (Chuchula's grouping) grows one action at a time, each checked against the mask
@@ -67,9 +104,12 @@ class Builder:
 
     The fast path. An encoding may offer `tracker(state)`: an object bound to one state
     whose `observe(seat)` and `mask()` (for the seat to move) equal `observation(view)`
-    and `legal_mask`, kept up to date instead of rebuilt, and whose `play(action)` plays for
-    the seat to move (Chükö's, in its encoding's docstring). It serves games of one action
-    per move and one seat to move; `track(state)` starts one where the encoding has it."""
+    and `legal_mask`, kept up to date instead of rebuilt, whose `play(action)` plays for
+    the seat to move, refusing (IllegalMove, state unchanged) exactly what the mask
+    excludes, and returns the seat to move next (None at the end or a chance node), and
+    whose `track(state)` follows another state with the same arrays (Chükö's, in its
+    encoding's docstring). It serves games of one action per move and one seat to move;
+    `track(state)` here starts one where the encoding has it, or moves it to `state`."""
 
     __slots__ = ("encoding", "partial", "tracker")
 
@@ -79,6 +119,9 @@ class Builder:
         self.tracker: Any = None
 
     def track(self, state: State) -> None:
+        if self.tracker is not None:
+            self.tracker.track(state)  # the next game: the same arrays
+            return
         make = getattr(self.encoding, "tracker", None)
         self.tracker = None if make is None else make(state)
 
@@ -98,10 +141,7 @@ class Builder:
         The action must be in the encoding's mask (`mask`, when the caller has it for this
         position already), whatever the engine would accept: the mask is the action space's
         rule. IllegalMove (state and partial move unchanged) otherwise."""
-        try:
-            number = int(action)
-        except (TypeError, ValueError):
-            raise IllegalMove(f"{action!r} is not an action number.") from None
+        number = action_number(action)
         if not 0 <= number < self.encoding.num_actions:
             raise IllegalMove(f"Action {number} is not one of 0 to "
                               f"{self.encoding.num_actions - 1}.")

@@ -366,12 +366,21 @@ class State(BaseState):
             cards = [c for c in hand if c < top or gcd(c, top) > 1]  # may_follow, inlined
         return list(cards) if self._distinct else sorted(set(cards))
 
+    def legal_plays(self) -> tuple[list[int], bool]:
+        """The seat to move's choices: the distinct cards it may play (`playable`) and whether
+        it may reset (K2: whether or not a play exists, except between a reset's draw and the
+        card it plays); ([], False) when nobody is to move."""
+        if self._over or self._chance:
+            return [], False
+        return self.playable(), not self._pending
+
     def legal_moves(self, seat: int) -> list[Move]:
-        if self._over or self._chance or seat != self._seat:
+        if seat != self._seat:
             return []
-        moves = [_move(c) for c in self.playable()]
-        if not self._pending:
-            moves.append(RESET_MOVE)  # K2: a reset is allowed whether or not a play exists
+        cards, reset = self.legal_plays()
+        moves = [_move(c) for c in cards]
+        if reset:
+            moves.append(RESET_MOVE)
         return moves
 
     def _pick(self, rng: Random) -> int | None:

@@ -59,7 +59,6 @@ left in the pile with its share of it; `apply_chance(value)` draws it.
 from __future__ import annotations
 
 from array import array
-from math import gcd
 from typing import Any
 
 import numpy as np
@@ -168,7 +167,7 @@ class Tracker:
     played), the top card, how much of the play pile and since which recycle, how many of
     its own draws it has taken off the recycled cards, and the seat it marked to move.
     Writes go through memoryviews of the arrays' buffers, the cheapest element store Python
-    has."""
+    has. Legality is the engine's (`State.legal_plays`), read, never worked out here."""
 
     def __init__(self, encoding: ChukoEncoding, state: State) -> None:
         self.encoding = encoding
@@ -176,7 +175,6 @@ class Tracker:
         self._d, self._p = d, p
         self._index = encoding.index
         self._values = encoding.values
-        self._distinct = encoding.game.distinct
         size = encoding.observation_shape[0]
         self._blank = array("f", bytes(4 * size))
         self._blank_write = memoryview(self._blank)
@@ -186,6 +184,12 @@ class Tracker:
         self._mask_buffer = array("b", bytes(d + 1))
         self._mask = np.frombuffer(self._mask_buffer, np.int8)
         self._mask_write = memoryview(self._mask_buffer)
+        # Per seat, per seat in play order from it: where that seat's hand size, plays and
+        # resets go, and which seat it is.
+        base = 4 * d
+        self._others = [tuple((base + k, base + 2 * p + k, base + 3 * p + k, (seat + k) % p)
+                              for k in range(p)) for seat in range(p)]
+        self._masked: list[int] = []  # the actions the mask array holds as 1
         self.track(state)
 
     def track(self, state: State) -> None:
@@ -193,34 +197,29 @@ class Tracker:
         if state.game.players != self._p or state.game.pack != self.encoding.game.pack:
             raise ValueError("The tracker's encoding is for another configuration.")
         self.state = state
-        d, p = self._d, self._p
-        for buffer in self._buffers:
-            buffer[:] = self._blank
+        p, blank, index = self._p, self._blank, self._index
         # Per seat: [its next turn whose cards its hand has not yet counted, whether that
         # turn's draw is counted, top index written, pile cards counted, recycle counted,
         # own draws counted, position marked to move].
         turns, first = state._turns, state._first
         total = len(turns)
-        self._seen: list[list[Any]] = []
-        for seat in range(p):
-            at, drawn = total + (seat - first - total) % p, False
-            if total and turns[-1][0] == seat and turns[-1][2] is None:  # a reset under way
-                at, drawn = total - 1, turns[-1][3] is not None
-            self._seen.append([at, drawn, -1, 0, -1, 0, -1])
-        # Per seat, per other seat in play order from it: where its hand size, plays and
-        # resets go, the other seat, and how many turns pass before its first.
-        base = 4 * d
-        self._others = [
-            [(base + k, base + 2 * p + k, base + 3 * p + k, (seat + k) % p,
-              ((seat + k) % p - state._first) % p) for k in range(p)]
-            for seat in range(p)
-        ]
-        self._mask_buffer[:] = array("b", bytes(d + 1))
-        self._masked: list[int] = []
-        index = self._index
-        for seat, hand in enumerate(state._hands):  # the hands now; later turns change them
-            for card in hand:
-                self._writes[seat][index[card]] += 1
+        under_way = total and turns[-1][2] is None  # a reset waiting for its card
+        seen = []
+        for seat, hand in enumerate(state._hands):
+            self._buffers[seat][:] = blank
+            out = self._writes[seat]
+            for card in hand:  # the hands now; later turns change them
+                out[index[card]] += 1
+            if under_way and turns[-1][0] == seat:
+                seen.append([total - 1, turns[-1][3] is not None, -1, 0, -1, 0, -1])
+            else:
+                seen.append([total + (seat - first - total) % p, False, -1, 0, -1, 0, -1])
+        self._seen = seen
+        # How many turns pass before each seat's first: turns go round the table.
+        self._before = [(seat - first) % p for seat in range(p)]
+        for action in self._masked:
+            self._mask_write[action] = 0
+        self._masked = []
 
     def observe(self, seat: int) -> np.ndarray:
         """`seat`'s observation array, brought up to date (the tracker's own: copy to keep)."""
@@ -240,34 +239,34 @@ class Tracker:
             seen[1] = False
         seen[0] = at
         pile = state._pile
-        top = index[pile[-1]]
-        if top != seen[2]:
-            if seen[2] >= 0:
-                out[2 * d + seen[2]] = 0
-            out[2 * d + top] = 1
-            seen[2] = top
         recycled_at = state._recycled_at
         if recycled_at != seen[4]:  # a recycle since: count the pile and the pool afresh
             self._recount(seat, recycled_at)
         counted = seen[3]
-        if counted != len(pile):
+        if counted != len(pile):  # the top card changes only when the pile does
             for card in pile[counted:]:
                 out[d + index[card]] += 1
             seen[3] = len(pile)
+            top = index[pile[-1]]
+            if top != seen[2]:
+                if seen[2] >= 0:
+                    out[2 * d + seen[2]] = 0
+                out[2 * d + top] = 1
+                seen[2] = top
         if recycled_at >= 0:
             since = state._since[seat]
             if seen[5] != len(since):
                 for card in since[seen[5] :]:
                     out[3 * d + index[card]] -= 1
                 seen[5] = len(since)
-        hands, resets = state._hands, state._resets
+        hands, resets, before = state._hands, state._resets, self._before
         p = self._p
         rounds, extra = divmod(total + p - 1, p)
-        for size_at, plays_at, resets_at, other, before in self._others[seat]:
+        for size_at, plays_at, resets_at, other in self._others[seat]:
             out[size_at] = len(hands[other])
             count = resets[other]
             # Turns go round the table: seat `other` has begun one turn per round.
-            out[plays_at] = rounds - (before > extra) - count
+            out[plays_at] = rounds - (before[other] > extra) - count
             out[resets_at] = count
         base = 4 * d + p
         mover = -1 if state._over or state._chance else (state._seat - seat) % p
@@ -294,22 +293,16 @@ class Tracker:
 
     def mask(self) -> np.ndarray:
         """The legal actions of the seat to move (all 0 at a chance node or the end)."""
-        state, out, index = self.state, self._mask_write, self._index
+        out, index = self._mask_write, self._index
         for action in self._masked:
             out[action] = 0
-        masked: list[int] = []
-        if not (state._over or state._chance):
-            hand = state._hands[state._seat]
-            if state._pending:
-                masked = [index[card] for card in hand]
-            else:
-                top = state._pile[-1]
-                masked = [index[card] for card in hand if card < top or gcd(card, top) > 1]
-                masked.append(self._d)
-            if not self._distinct:  # equal cards are one action
-                masked = sorted(set(masked))
-            for action in masked:
-                out[action] = 1
+        cards, reset = self.state.legal_plays()
+        # The engine lists distinct cards ascending, so the actions are distinct and sorted.
+        masked = [index[card] for card in cards]
+        if reset:
+            masked.append(self._d)
+        for action in masked:
+            out[action] = 1
         self._masked = masked
         return self._mask
 
@@ -317,11 +310,15 @@ class Tracker:
         """The actions `mask()` last set, as a list (a random agent's cheapest choice)."""
         return self._masked
 
-    def play(self, action: int) -> None:
-        """The seat to move takes `action`; IllegalMove, changing nothing, if not legal."""
+    def play(self, action: int) -> int | None:
+        """The seat to move takes `action`; IllegalMove, changing nothing, for any action the
+        mask excludes. Returns the seat to move next, None when nobody is (the end, or a
+        chance node)."""
+        state = self.state
         if action == self._d:
-            self.state.reset()
+            state.reset()
         elif 0 <= action < self._d:
-            self.state.put(self._values[action])
+            state.put(self._values[action])
         else:
             raise IllegalMove(f"{action!r} is not an action of this game.")
+        return None if state._over or state._chance else state._seat
