@@ -83,9 +83,6 @@ def test_expectiminimax_agrees_with_the_crossroads_solver_on_small_positions():
 @pytest.mark.slow
 def test_ismcts_plays_whole_chuko_games():
     game = pyspiel.load_game("python_chuko_chuko", {"players": 2})
-    if not hasattr(game.encoding, "resample"):
-        pytest.skip("IS-MCTS searches resampled states: the Chükö encoding offers no "
-                    "resample(state, seat, rng) yet")
     rng = np.random.RandomState(3)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=20, random_state=rng)
@@ -100,3 +97,30 @@ def test_ismcts_plays_whole_chuko_games():
             else:
                 state.apply_action(int(rng.choice(state.legal_actions())))
         assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_a_resampled_chuko_state_has_the_players_information_state():
+    game = pyspiel.load_game("python_chuko_chuko", {"players": 3, "pack": "1-20"})
+    rng = np.random.default_rng(5)
+    differs = 0
+    for _ in range(20):
+        state = play_randomly(game.new_initial_state(), rng,
+                              stop=lambda s: len(s.history()) > 20 + int(rng.integers(40)))
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        player = state.current_player()
+        twin = state.resample_from_infostate(player, lambda: int(rng.integers(2**31)))
+        assert twin.information_state_string(player) == state.information_state_string(player)
+        assert twin.legal_actions() == state.legal_actions()
+        differs += str(twin) != str(state)
+        play_randomly(twin, rng)  # it plays on to an end
+    assert differs  # the hidden cards are dealt anew
+
+
+def test_chukos_game_length_is_bounded_by_its_turn_limit():
+    game = pyspiel.load_game("python_chuko_chuko", {"players": 2, "turn_limit": 7})
+    # The deal (12 cards, who starts), then at most a reset, a draw and a card per card played.
+    assert game.max_game_length() == 12 + 1 + 3 * 7
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        assert len(play_randomly(game.new_initial_state(), rng).history()) <= 12 + 1 + 3 * 7

@@ -578,9 +578,9 @@ def test_sampled_positions_agree_with_the_view_they_come_from():  # ruling K6
             seat = replay.to_move[0]
             view = replay.view(seat)
             world = sampler(view)(rng)
-            seen = world.view(seat)
-            for key in ("hand", "hand_sizes", "draw_size", "pile", "to_move", "phase", "drawn"):
-                assert seen[key] == view[key]
+            # The whole view, public summaries included (plays, resets, the last recycle):
+            # a world that shows the seat anything else is not one it could be in.
+            assert world.view(seat) == view
             hidden = sorted(c for s in range(3) if s != seat for c in world.hand(s))
             hidden += world._draw
             assert sorted(hidden + view["hand"] + view["pile"]) == sorted(record["pack"])
@@ -590,6 +590,29 @@ def test_sampled_positions_agree_with_the_view_they_come_from():  # ruling K6
                 replay.reset(turn.get("recycled"))
                 if "card" in turn:
                     replay.play(turn["seat"], str(turn["card"]))
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_a_sampled_world_shows_the_seat_its_own_view_until_the_end(explicit):  # ruling K6
+    game, rng = Game(players=3, pack="1-20"), random.Random(4)
+    for deal in range(40):
+        order = game.deck()
+        rng.shuffle(order)
+        state = game.from_order(order, [deal % 3], rng=random.Random(deal),
+                                explicit_chance=explicit)
+        while True:
+            for seat in range(3):
+                view = state.view(seat)
+                world = sampler(view, explicit_chance=explicit)(rng)
+                assert world.view(seat) == view and world.is_chance == state.is_chance
+                if world.outcome is None:  # and it plays on by the rules
+                    assert world.playout(rng) is not None
+            if state.outcome is not None:
+                break
+            if state.is_chance:
+                state.apply_chance(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.play(state.to_move[0], state.random_move(state.to_move[0], rng))
 
 
 def test_after_a_recycle_the_sampled_draw_pile_holds_only_recycled_cards_not_drawn_since():

@@ -45,6 +45,9 @@ PREFIX = "python_chuko_"
 # OpenSpiel wants a ceiling on the number of seats; a game whose seats are limited only by
 # its pack (Chükö) gets this one.
 MOST_SEATS = 100
+# The length OpenSpiel is told for a game whose encoding gives no bound (a game without a
+# limit may be endless; OpenSpiel uses the figure only to size what it preallocates).
+FALLBACK_LENGTH = 10**6
 
 
 def _key(outcome: Any) -> str:
@@ -144,9 +147,12 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_game_type(described), info, spiel)
 
     def _longest(self) -> int:
-        """A ceiling on the decisions in one game, from the encoding when it knows one."""
+        """A ceiling on the nodes of one game: the deal's, then the encoding's bound on the
+        decisions and chance events after it (`max_game_length`) where it has one, else
+        FALLBACK_LENGTH."""
         known = getattr(self.encoding, "max_game_length", None)
-        return int(known) if known is not None else 10**6
+        after = int(known) if known is not None else FALLBACK_LENGTH
+        return self.deck_size + len(self.choices) + after
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)

@@ -858,13 +858,18 @@ def _replay_turn(state: State, turn: Any, observe: Observer | None) -> None:
 # -- sampling hidden cards for search ----------------------------------------------------------
 
 
-def sampler(view: Json) -> Callable[[Random], State]:
+def sampler(view: Json, *, explicit_chance: bool = False) -> Callable[[Random], State]:
     """For a seat's view (K6), a function that deals the cards that seat cannot see at
-    random, consistently with everything it can: every sampled state could be the real one.
+    random, consistently with everything it can: every sampled state could be the real one,
+    and shows the seat the same view apart from the turns before its recent ones.
 
     Hidden cards are the pack less the seat's hand and the play pile. After a recycle the
     draw pile holds only cards that went into it and were not drawn since; the seat knows
-    its own draws, so the draw pile is sampled among those still hidden."""
+    its own draws, so the draw pile is sampled among those still hidden. The public
+    summaries (turns, resets, the last recycle, the winner) are the view's; turns older than
+    the recent ones are placeholders that hold only their seat, and another seat's hidden
+    draw is `HIDDEN_DRAW`. Once the game is over every hand is known. `explicit_chance`: the
+    sampled state leaves its draws from a recycled pile to the caller (`Game.from_order`)."""
     seat = view["seat"]
     if seat is None:
         raise ConfigError("A spectator has no hand to search from.")
@@ -883,10 +888,11 @@ def sampler(view: Json) -> Callable[[Random], State]:
     rest.subtract(pool)
     others = list((+rest).elements())
     draw_size = view["draw_size"]
-    to_move, pending = view["to_move"], view["phase"] == RESET
-    done = view["phase"] == "over"
-    first = view["first"]
-    count = view["turns_played"]
+    players, first, total = view["players"], view["first"], view["turns_total"]
+    turns = _known_turns(view)
+    recycled_at = next((i for i, turn in enumerate(turns) if turn[4] is not None), -1)
+    phase = view["phase"]
+    known = view.get("hands") if phase == "over" else None
 
     def sample(rng: Random) -> State:
         draw = rng.sample(pool, len(pool))
@@ -894,21 +900,56 @@ def sampler(view: Json) -> Callable[[Random], State]:
         rng.shuffle(unseen)
         hands, at = [], 0
         for s, size in enumerate(sizes):
-            if s == seat:
+            if known is not None:
+                hands.append(list(known[s]))
+            elif s == seat:
                 hands.append(list(hand))
             else:
                 hands.append(unseen[at : at + size])
                 at += size
-        state = State(game, hands, pile[0], draw[:draw_size], first, rng)
+        state = State(game, hands, pile[0], draw[:draw_size], first, rng,
+                      explicit=explicit_chance)
         state._deal = None
         state._pile = list(pile)
-        state._count = count
-        state._over = done
-        if to_move:
-            state._seat = to_move[0]
-        if pending:
-            state._pending = True
-            state._turns.append((to_move[0], RESET, None, view["drawn"], None, False))
+        state._count = view["turns_played"]
+        state._turns = list(turns)
+        state._resets = list(view["resets"])
+        if recycled_at >= 0:
+            state._recycled_at = recycled_at
+            state._since[seat] = list(view["drawn_since"])
+        state._winner = view["winner"]
+        state._over = phase == "over"
+        state._pending = phase == RESET
+        state._chance = phase == CHANCE
+        # The seat of the latest turn while it is under way or ended the game, else the next.
+        state._seat = (first + total - (phase != PLAY)) % players
         return state
 
     return sample
+
+
+# Another seat's reset drew a card the sampling seat never saw: not a card of any pack.
+HIDDEN_DRAW = 0
+
+
+def _known_turns(view: Json) -> list[Turn]:
+    """The turns as far as the view knows them: placeholders holding only their seat, then
+    the recent turns, the last recycle placed among them (or just before them: its number is
+    not in the view, only its cards)."""
+    players, first, total = view["players"], view["first"], view["turns_total"]
+    turns: list[Turn] = [((first + n) % players, PLAY, None, None, None, False)
+                         for n in range(total)]
+    for entry in view["recent"]:
+        kind, drew = entry["kind"], entry.get("drew")
+        if kind == RESET and drew is None and not entry["free"] and "recycled" not in entry:
+            drew = HIDDEN_DRAW
+        if kind == RESET and drew is None and "recycled" in entry and view["phase"] != CHANCE:
+            drew = HIDDEN_DRAW
+        recycled = tuple(entry["recycled"]) if "recycled" in entry else None
+        turns[entry["number"] - 1] = (entry["seat"], kind, entry.get("card"), drew, recycled,
+                                      entry["chuko"])
+    if view["recycled"] is not None and not any(t[4] is not None for t in turns):
+        start = view["recent"][0]["number"] - 1 if view["recent"] else total
+        turns[max(start - 1, 0)] = turns[max(start - 1, 0)][:4] + (
+            tuple(view["recycled"]), False)
+    return turns

@@ -59,6 +59,7 @@ left in the pile with its share of it; `apply_chance(value)` draws it.
 from __future__ import annotations
 
 from array import array
+from random import Random
 from typing import Any
 
 import numpy as np
@@ -66,7 +67,7 @@ import numpy as np
 from chuko.core.errors import IllegalMove, ParseError
 from chuko.core.protocol import Json
 from chuko.core.protocol import State as BaseState
-from chuko.games.chuko import RESET, RESET_MOVE, Game, Move, State
+from chuko.games.chuko import RESET, RESET_MOVE, Game, Move, State, sampler
 
 
 def encoding(game: Game) -> ChukoEncoding:
@@ -158,6 +159,20 @@ class ChukoEncoding:
 
     def tracker(self, state: State) -> Tracker:
         return Tracker(self, state)
+
+    def resample(self, state: State, seat: int, rng: Random) -> State:
+        """A state `seat` cannot tell from `state` (the same view but for turns before its
+        recent ones, so the same information state), the cards it cannot see dealt at random
+        from `rng` (`chuko.games.chuko.sampler`); chance stays explicit if it was."""
+        return sampler(state.view(seat), explicit_chance=state._explicit)(rng)
+
+    @property
+    def max_game_length(self) -> int | None:
+        """The most decisions and chance events after the deal: each card played (K8 caps
+        them at the turn limit) is at most a reset, its draw and the card; None without a
+        limit."""
+        limit = self.game.turn_limit
+        return None if limit is None else 3 * limit
 
 
 class Tracker:
