@@ -61,6 +61,7 @@ _MODE, _ROUND, _WINNERS, _TYPES = 301, 302, 303, 323
 _TYPE_OF = {kind.name: int(kind) for kind in GroupType}
 Partial = tuple[int, ...]
 Groups = tuple[int, ...]  # the places of groups 1–4, as bit masks
+Span = tuple[int, int]  # the least and the greatest strength a group can have
 
 
 _RANKS = 15  # rank numbers run 2–14 (ace high)
@@ -68,6 +69,7 @@ _TOP = 1 << 62  # above every strength
 _FULL = (1 << HAND_SIZE) - 1
 _TRIPLE = np.array(TRIPLES, dtype=np.int64)
 _TRIPLE_MASK = [sum(1 << p for p in triple) for triple in TRIPLES]
+_MASKS = np.array(_TRIPLE_MASK, dtype=np.int64)
 _HOLDS = np.array([[p in triple for triple in TRIPLES] for p in range(HAND_SIZE)])
 # A place's four actions as bits of an action set (bit place × 4 + group − 1).
 _PLACE_BITS = [0b1111 << (GROUPS * p) for p in range(HAND_SIZE)]
@@ -104,7 +106,8 @@ class _Hand:
         keys = ((ranks[:, 2] * _RANKS + ranks[:, 1]) * _RANKS + ranks[:, 0]) * 2 + suited
         strength = _strength_table()[keys]
         self.strength = dict(zip(_TRIPLE_MASK, strength.tolist(), strict=True))
-        self.order = np.argsort(-strength, kind="stable")
+        self.negated = -strength
+        self.order = np.argsort(self.negated, kind="stable")
         self.ranked = self._ranked(self.order)
         self.holding: dict[int, tuple[list[int], list[int]]] = {}
         # Groupings found (their steps as an action set, their groups' places).
@@ -116,8 +119,7 @@ class _Hand:
     def _ranked(self, order: Any) -> tuple[list[int], list[int]]:
         """Groups strongest first: their strengths negated (ascending, for bisect) and
         their masks of places."""
-        return ([-self.strength[_TRIPLE_MASK[i]] for i in order.tolist()],
-                [_TRIPLE_MASK[i] for i in order.tolist()])
+        return self.negated[order].tolist(), _MASKS[order].tolist()
 
     def _candidates(self, required: int, free: int) -> tuple[list[int], list[int]]:
         """The groups holding every place of `required`, strongest first (some may use
@@ -141,29 +143,35 @@ class _Hand:
             return ([-self.strength[required]], [required]) if size == 3 else ([], [])
         return [n for n, _ in found], [m for _, m in found]
 
-    def _least(self, required: int, free: int) -> int | None:
-        """The weakest group that holds `required` and otherwise only free places (0 for
-        no required place; None if there is no such group)."""
-        if not required:
-            return 0
+    def _span(self, required: int, free: int) -> Span | None:
+        """The weakest and the strongest group that holds `required` and otherwise only
+        free places; None if there is no such group."""
         negs, masks = self._candidates(required, free)
-        room = required | free
-        return next((-n for n, m in zip(reversed(negs), reversed(masks), strict=True)
-                     if not m & ~room), None)
+        room = ~(required | free)
+        strongest = next((i for i, m in enumerate(masks) if not m & room), None)
+        if strongest is None:
+            return None
+        weakest = next(i for i in range(len(masks) - 1, -1, -1) if not masks[i] & room)
+        return -negs[weakest], -negs[strongest]
 
     def complete(self, required: list[int], free: int,
-                 least: list[int | None]) -> Groups | None:
+                 spans: list[Span | None]) -> Groups | None:
         """A valid grouping whose group g holds the places of `required[g]` and otherwise
-        free places (the groups' places); None if there is none. `least[g]` is at most the
-        strength of any group g can be (None: there is no such group). Depth first, groups
-        in order, each strongest first and no stronger than the one before (ruling H4), so
-        the first try nearly always completes; a group weaker than a later group can be is
-        never tried, and a refuted (group, places left, ceiling) is not searched again
-        under a lower ceiling."""
-        bounds = [bound for bound in least if bound is not None]
-        if len(bounds) < GROUPS:
+        free places (the groups' places); None if there is none. `spans[g]` bounds the
+        strength group g can have (None: there is no such group). Depth first, groups in
+        order, each strongest first and no stronger than the one before (ruling H4), so the
+        first try nearly always completes. A group is tried only within what the groups
+        around it allow (not weaker than a later group can be, nor stronger than an earlier
+        one), and a refuted (group, places left, ceiling) is not searched again under a
+        lower ceiling."""
+        known = [span for span in spans if span is not None]
+        if len(known) < GROUPS:
             return None
-        floors = [max(bounds[g + 1 :], default=0) for g in range(GROUPS)]
+        floors = [max((span[0] for span in known[g + 1 :]), default=0) for g in range(GROUPS)]
+        caps = [min((span[1] for span in known[:g]), default=_TOP) for g in range(GROUPS)]
+        if any(high < floor or low > cap for (low, high), floor, cap
+               in zip(known, floors, caps, strict=True)):
+            return None
         refuted: dict[int, int] = {}
         chosen = [0] * GROUPS
 
@@ -173,7 +181,7 @@ class _Hand:
             need, floor = required[group], floors[group]
             room = ~(need | free)
             negs, masks = self._candidates(need, free)
-            for index in range(bisect_left(negs, -ceiling), len(negs)):
+            for index in range(bisect_left(negs, -min(ceiling, caps[group])), len(negs)):
                 strength, mask = -negs[index], masks[index]
                 if strength < floor:
                     break
@@ -244,18 +252,19 @@ class _Hand:
             if before & taken == before:
                 refused |= steps
         unknown = wanted & ~found & ~refused
-        least = [self._least(need, free) for need in required]
-        if None in least:
+        spans = [self._span(need, free) for need in required]
+        if None in spans:
             unknown, refused = 0, wanted
         while unknown:
             step = unknown & -unknown
             place, group = divmod(step.bit_length() - 1, GROUPS)
             made = self._repair(agree, place, group, free)
             if made is None:
-                trial, floors = list(required), list(least)
+                # The spans found for the partial move still bound the other groups.
+                trial, rest, bounds = list(required), free & ~(1 << place), list(spans)
                 trial[group] |= 1 << place
-                floors[group] = self._least(trial[group], free & ~(1 << place))
-                made = self.complete(trial, free & ~(1 << place), floors)
+                bounds[group] = self._span(trial[group], rest)
+                made = self.complete(trial, rest, bounds)
             if made is None:
                 unknown &= ~step
                 refused |= step
