@@ -653,11 +653,13 @@ def print_result(search: Search, found: list[Candidate], seconds: float) -> None
     from rich.table import Table
 
     met = sum(c.meets for c in found)
-    console.print(f"Screened {search.screened:,} packs on {search.screen:,} deals or games "
-                  f"each, confirmed the best {len(found)} on {search.confirm:,} "
+    refused = (f" ({search.refused:,} could not be dealt for every target)"
+               if search.refused else "")
+    console.print(f"Screened {search.screened:,} packs{refused} on {search.screen:,} deals or "
+                  f"games each, confirmed the best {len(found)} on {search.confirm:,} "
                   f"({seconds:.0f} s, seed {search.seed}); {met} meet every target.")
     table = Table(show_lines=False)
-    table.add_column("Pack", overflow="fold")
+    table.add_column("Pack")
     for target in search.targets:
         table.add_column(f"{target.label}\n{target.spec.text()}{target.unit}",
                          justify="right")
@@ -670,7 +672,9 @@ def print_result(search: Search, found: list[Candidate], seconds: float) -> None
             digits = 1 if target.unit == "%" else 2
             cells.append(f"[{'green' if ok else 'red'}]{interval.estimate:.{digits}f} "
                          f"[{interval.low:.{digits}f}, {interval.high:.{digits}f}][/]")
-        table.add_row(pack_text(candidate.pack), *cells, "yes" if candidate.meets else "no")
+        # spaces after the commas, so a long pack wraps between cards, not inside one
+        table.add_row(pack_text(candidate.pack).replace(",", ", "), *cells,
+                      "yes" if candidate.meets else "no")
     console.print(table)
     console.print("Figures are estimates with 95% intervals (Wilson for rates); a target is "
                   "met when the estimate lies within it.")
