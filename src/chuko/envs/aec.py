@@ -70,6 +70,7 @@ class _Table:
         self._kept_mask: Any = None
         self._kept_seat = -1
         self._no_mask = np.zeros(self.encoding.num_actions, np.int8)  # a seat not to act
+        self._no_mask.flags.writeable = False
 
     def _deal(self, seed: int | None) -> None:
         if seed is not None:
@@ -156,10 +157,11 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         tracker = self.builder.tracker
         if tracker is None:
             return self._observe_seat(self.seats[agent], acting)
-        # The fast path (bench envs): the tracker's arrays, copied because the agent keeps
-        # them; its play() refuses what its mask excludes, so no mask is kept for step().
-        mask = (tracker.mask() if acting else self._no_mask).copy()
-        return {"observation": tracker.observe(self.seats[agent]).copy(), "action_mask": mask}
+        # The fast path (bench envs): the tracker's observation array, copied because the
+        # agent keeps it, and its mask, read-only and never changed; its play() refuses what
+        # the mask excludes, so no mask is kept for step().
+        return {"observation": tracker.observe(self.seats[agent]).copy(),
+                "action_mask": tracker.mask() if acting else self._no_mask}
 
     def step(self, action: Any) -> None:
         if self._over:

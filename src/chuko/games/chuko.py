@@ -317,14 +317,17 @@ class State(BaseState):
         self._first = first
         self._pending = False  # a reset has drawn; the same seat now plays any card
         self._turns: list[Turn] = []
-        # Public summaries kept as the turns are appended, so a view reads no history: resets
-        # per seat, the turn of the last recycle, and per seat the cards it drew since then.
+        # Public summaries kept as the turns are appended, so a view reads no history: plays
+        # and resets per seat, the turn of the last recycle, and per seat the cards it drew
+        # since then.
+        self._plays = [0] * len(hands)
         self._resets = [0] * len(hands)
         self._recycled_at = -1
         self._since: list[list[int]] = [[] for _ in hands]
         self._count = 0  # cards played, for the turn limit (K8)
         self._winner: int | None = None
         self._over = False
+        self._outcome: ChukoOutcome | None = None  # made once the game is over
         self._distinct = game.distinct
         self._limit = game.turn_limit or 0
         self._rng = rng
@@ -358,13 +361,7 @@ class State(BaseState):
     def playable(self) -> list[int]:
         """Distinct cards the seat to move may play now, ascending: those that may follow the
         top card (K1), or after a reset's draw any card of the hand (K2)."""
-        hand = self._hands[self._seat]
-        if self._pending:
-            cards = hand
-        else:
-            top = self._pile[-1]
-            cards = [c for c in hand if c < top or gcd(c, top) > 1]  # may_follow, inlined
-        return list(cards) if self._distinct else sorted(set(cards))
+        return self.legal_plays()[0]
 
     def legal_plays(self) -> tuple[list[int], bool]:
         """The seat to move's choices: the distinct cards it may play (`playable`) and whether
@@ -372,7 +369,13 @@ class State(BaseState):
         card it plays); ([], False) when nobody is to move."""
         if self._over or self._chance:
             return [], False
-        return self.playable(), not self._pending
+        hand = self._hands[self._seat]
+        if self._pending:
+            cards = list(hand)
+        else:
+            top = self._pile[-1]
+            cards = [c for c in hand if c < top or gcd(c, top) > 1]  # may_follow, inlined
+        return (cards if self._distinct else sorted(set(cards))), not self._pending
 
     def legal_moves(self, seat: int) -> list[Move]:
         if seat != self._seat:
@@ -440,10 +443,12 @@ class State(BaseState):
             raise IllegalMove("The game is over." if self._over else _AWAITING_DRAW)
         seat = self._seat
         hand = self._hands[seat]
-        if card not in hand:
-            raise IllegalMove(f"{card} is not in your hand.")
+        try:
+            at = hand.index(card)
+        except ValueError:
+            raise IllegalMove(f"{card} is not in your hand.") from None
         if self._pending:
-            hand.remove(card)
+            del hand[at]
             self._pending = False
             _, kind, _, drew, recycled, _ = self._turns[-1]
             # K7: a reset that drew keeps the hand's size; a free reset sheds a card.
@@ -455,7 +460,8 @@ class State(BaseState):
                     f"{card} cannot follow {top}: it shares no prime factor with it and is not "
                     "lower; reset to play it anyway."
                 )
-            hand.remove(card)
+            del hand[at]
+            self._plays[seat] += 1
             self._turns.append((seat, PLAY, card, None, None, len(hand) == 1))
         self._pile.append(card)
         self._count += 1
@@ -552,6 +558,11 @@ class State(BaseState):
     def outcome(self) -> ChukoOutcome | None:
         if not self._over:
             return None
+        if self._outcome is None:
+            self._outcome = self._ending()
+        return self._outcome
+
+    def _ending(self) -> ChukoOutcome:
         scores = tuple(float(s == self._winner) for s in range(len(self._hands)))
         if self._winner is None:
             limit = self._limit
@@ -641,7 +652,7 @@ class State(BaseState):
             "top": self._pile[-1],
             "recent": self._recent(seat, reveal),
             "turns_total": total,
-            "plays": [self._turns_of(s) - self._resets[s] for s in range(players)],
+            "plays": list(self._plays),
             "resets": list(self._resets),
             "recycled": None if last < 0 else sorted(self._turns[last][4] or ()),
             "drawn_since": None if seat is None or last < 0 else list(self._since[seat]),
@@ -649,11 +660,6 @@ class State(BaseState):
             "winner": self._winner,
             "outcome": outcome.to_json() if outcome else None,
         }
-
-    def _turns_of(self, seat: int) -> int:
-        """How many turns `seat` has begun: turns go round the table from the first seat."""
-        players = len(self._hands)
-        return (len(self._turns) - (seat - self._first) % players + players - 1) // players
 
     def _recent(self, seat: int | None, reveal: bool) -> list[Json]:
         """The turns from `seat`'s previous turn on (a spectator: the last round of turns),
@@ -729,6 +735,7 @@ class State(BaseState):
         other._pile = list(self._pile)
         other._draw = list(self._draw)
         other._turns = list(self._turns)
+        other._plays = list(self._plays)
         other._resets = list(self._resets)
         other._since = [list(drawn) for drawn in self._since]
         other._rng = _copy_rng(self._rng)
@@ -913,6 +920,7 @@ def sampler(view: Json, *, explicit_chance: bool = False) -> Callable[[Random], 
         state._pile = list(pile)
         state._count = view["turns_played"]
         state._turns = list(turns)
+        state._plays = list(view["plays"])
         state._resets = list(view["resets"])
         if recycled_at >= 0:
             state._recycled_at = recycled_at

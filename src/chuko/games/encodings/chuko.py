@@ -69,6 +69,9 @@ from chuko.core.protocol import Json
 from chuko.core.protocol import State as BaseState
 from chuko.games.chuko import RESET, RESET_MOVE, Game, Move, State, sampler
 
+# The most masks an encoding keeps for its trackers (a few MB at most, whatever the pack).
+MASKS_KEPT = 50_000
+
 
 def encoding(game: Game) -> ChukoEncoding:
     return ChukoEncoding(game)
@@ -90,6 +93,7 @@ class ChukoEncoding:
         self.reset_action = d
         self.observation_shape = (4 * d + 4 * p + 2,)
         self._moves = [Move(v) for v in self.values] + [RESET_MOVE]
+        self._masks: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, list[int]]] = {}
 
     # -- actions --------------------------------------------------------------------------
 
@@ -160,6 +164,19 @@ class ChukoEncoding:
     def tracker(self, state: State) -> Tracker:
         return Tracker(self, state)
 
+    def _mask_of(self, cards: list[int], reset: bool) -> tuple[np.ndarray, list[int]]:
+        """The read-only mask array and action list of a choice of the engine's
+        (`State.legal_plays`), kept for the trackers: positions repeat their choices."""
+        if len(self._masks) >= MASKS_KEPT:
+            self._masks.clear()
+        # The engine lists distinct cards ascending, so the actions are distinct and sorted.
+        actions = [self.index[card] for card in cards] + ([self.reset_action] if reset else [])
+        mask = np.zeros(self.num_actions, np.int8)
+        mask[actions] = 1
+        mask.flags.writeable = False
+        self._masks[tuple(cards), reset] = found = (mask, actions)
+        return found
+
     def resample(self, state: State, seat: int, rng: Random) -> State:
         """A state `seat` cannot tell from `state` (the same view but for turns before its
         recent ones, so the same information state), the cards it cannot see dealt at random
@@ -191,20 +208,29 @@ class Tracker:
         self._index = encoding.index
         self._values = encoding.values
         size = encoding.observation_shape[0]
-        self._blank = array("f", bytes(4 * size))
+        # Each buffer has one slot past the observation, a scratch slot: a one-hot field
+        # with nothing set yet (the top card, the seat to move) marks it, so that moving
+        # the mark is two unconditional writes.
+        self._scratch = size
+        self._blank = array("f", bytes(4 * (size + 1)))
         self._blank_write = memoryview(self._blank)
-        self._buffers = [array("f", bytes(4 * size)) for _ in range(p)]
-        self._arrays = [np.frombuffer(b, np.float32) for b in self._buffers]
+        self._buffers = [array("f", bytes(4 * (size + 1))) for _ in range(p)]
+        self._arrays = [np.frombuffer(b, np.float32, size) for b in self._buffers]
         self._writes = [memoryview(b) for b in self._buffers]
-        self._mask_buffer = array("b", bytes(d + 1))
-        self._mask = np.frombuffer(self._mask_buffer, np.int8)
-        self._mask_write = memoryview(self._mask_buffer)
+        self._masks = encoding._masks
+        # Where each value's count goes in the play pile, top card and pool fields.
+        self._pile_at = {v: d + i for v, i in self._index.items()}
+        self._top_at = {v: 2 * d + i for v, i in self._index.items()}
+        self._pool_at = {v: 3 * d + i for v, i in self._index.items()}
+        base = 4 * d
+        self._mover_at = [base + p + k for k in range(p)]
+        self._nobody = size  # at a chance node or the end: no seat is marked to move
+        self._tail = base + 4 * p  # the draw pile's size, then the reset under way
         # Per seat, per seat in play order from it: where that seat's hand size, plays and
         # resets go, and which seat it is.
-        base = 4 * d
         self._others = [tuple((base + k, base + 2 * p + k, base + 3 * p + k, (seat + k) % p)
                               for k in range(p)) for seat in range(p)]
-        self._masked: list[int] = []  # the actions the mask array holds as 1
+        self._masked: list[int] = []  # the actions mask() last allowed
         self.track(state)
 
     def track(self, state: State) -> None:
@@ -214,8 +240,8 @@ class Tracker:
         self.state = state
         p, blank, index = self._p, self._blank, self._index
         # Per seat: [its next turn whose cards its hand has not yet counted, whether that
-        # turn's draw is counted, top index written, pile cards counted, recycle counted,
-        # own draws counted, position marked to move].
+        # turn's draw is counted, the top card's slot marked, pile cards counted, recycle
+        # counted, own draws counted, the slot marked to move].
         turns, first = state._turns, state._first
         total = len(turns)
         under_way = total and turns[-1][2] is None  # a reset waiting for its card
@@ -226,100 +252,90 @@ class Tracker:
             for card in hand:  # the hands now; later turns change them
                 out[index[card]] += 1
             if under_way and turns[-1][0] == seat:
-                seen.append([total - 1, turns[-1][3] is not None, -1, 0, -1, 0, -1])
+                at, drawn = total - 1, turns[-1][3] is not None
             else:
-                seen.append([total + (seat - first - total) % p, False, -1, 0, -1, 0, -1])
+                at, drawn = total + (seat - first - total) % p, False
+            seen.append([at, drawn, self._scratch, 0, -1, 0, self._scratch])
         self._seen = seen
-        # How many turns pass before each seat's first: turns go round the table.
-        self._before = [(seat - first) % p for seat in range(p)]
-        for action in self._masked:
-            self._mask_write[action] = 0
         self._masked = []
 
     def observe(self, seat: int) -> np.ndarray:
         """`seat`'s observation array, brought up to date (the tracker's own: copy to keep)."""
         state, out, seen = self.state, self._writes[seat], self._seen[seat]
-        d, index = self._d, self._index
+        index = self._index
         turns = state._turns
         at, total = seen[0], len(turns)
-        while at < total:  # this seat's own turns since: what it drew in, what it played out
-            _, _, card, drew, _, _ = turns[at]
-            if drew is not None and not seen[1]:
-                out[index[drew]] += 1
-                seen[1] = True
-            if card is None:
-                break  # a reset under way: its card is still to come
-            out[index[card]] -= 1
-            at += self._p
-            seen[1] = False
-        seen[0] = at
+        if at < total:  # this seat's own turns since: what it drew in, what it played out
+            p, drawn = self._p, seen[1]
+            while at < total:
+                turn = turns[at]
+                drew, card = turn[3], turn[2]
+                if drew is not None and not drawn:
+                    out[index[drew]] += 1
+                if card is None:  # a reset under way: its card is still to come
+                    drawn = drew is not None
+                    break
+                out[index[card]] -= 1
+                at += p
+                drawn = False
+            seen[0], seen[1] = at, drawn
         pile = state._pile
         recycled_at = state._recycled_at
         if recycled_at != seen[4]:  # a recycle since: count the pile and the pool afresh
             self._recount(seat, recycled_at)
         counted = seen[3]
         if counted != len(pile):  # the top card changes only when the pile does
+            pile_at = self._pile_at
             for card in pile[counted:]:
-                out[d + index[card]] += 1
+                out[pile_at[card]] += 1
             seen[3] = len(pile)
-            top = index[pile[-1]]
+            top = self._top_at[pile[-1]]
             if top != seen[2]:
-                if seen[2] >= 0:
-                    out[2 * d + seen[2]] = 0
-                out[2 * d + top] = 1
+                out[seen[2]] = 0  # the blank slot at the start when no top is written yet
+                out[top] = 1
                 seen[2] = top
         if recycled_at >= 0:
             since = state._since[seat]
             if seen[5] != len(since):
+                pool_at = self._pool_at
                 for card in since[seen[5] :]:
-                    out[3 * d + index[card]] -= 1
+                    out[pool_at[card]] -= 1
                 seen[5] = len(since)
-        hands, resets, before = state._hands, state._resets, self._before
-        p = self._p
-        rounds, extra = divmod(total + p - 1, p)
+        hands, plays, resets = state._hands, state._plays, state._resets
         for size_at, plays_at, resets_at, other in self._others[seat]:
             out[size_at] = len(hands[other])
-            count = resets[other]
-            # Turns go round the table: seat `other` has begun one turn per round.
-            out[plays_at] = rounds - (before[other] > extra) - count
-            out[resets_at] = count
-        base = 4 * d + p
-        mover = -1 if state._over or state._chance else (state._seat - seat) % p
+            out[plays_at] = plays[other]
+            out[resets_at] = resets[other]
+        mover = self._nobody if state._over or state._chance else self._mover_at[
+            (state._seat - seat) % self._p]
         if mover != seen[6]:
-            if seen[6] >= 0:
-                out[base + seen[6]] = 0
-            if mover >= 0:
-                out[base + mover] = 1
+            out[seen[6]] = 0
+            out[mover] = 1
             seen[6] = mover
-        base += 3 * p
-        out[base] = len(state._draw)
-        out[base + 1] = state._pending
+        tail = self._tail
+        out[tail] = len(state._draw)
+        out[tail + 1] = state._pending
         return self._arrays[seat]
 
     def _recount(self, seat: int, recycled_at: int) -> None:
         """After a recycle: the play pile is its top card alone, the pool its cards."""
-        d, out, index, blank = self._d, self._writes[seat], self._index, self._blank_write
+        d, out, pool_at, blank = self._d, self._writes[seat], self._pool_at, self._blank_write
         out[d : 2 * d] = blank[d : 2 * d]
         out[3 * d : 4 * d] = blank[3 * d : 4 * d]
         for card in self.state._turns[recycled_at][4] or ():
-            out[3 * d + index[card]] += 1
+            out[pool_at[card]] += 1
         seen = self._seen[seat]
         seen[3], seen[4], seen[5] = 0, recycled_at, 0
 
     def mask(self) -> np.ndarray:
-        """The legal actions of the seat to move (all 0 at a chance node or the end)."""
-        out, index = self._mask_write, self._index
-        for action in self._masked:
-            out[action] = 0
+        """The legal actions of the seat to move (all 0 at a chance node or the end): a
+        read-only array, shared by every position with the same legal actions."""
         cards, reset = self.state.legal_plays()
-        # The engine lists distinct cards ascending, so the actions are distinct and sorted.
-        masked = [index[card] for card in cards]
-        if reset:
-            masked.append(self._d)
-        for action in masked:
-            out[action] = 1
-        self._masked = masked
-        return self._mask
+        found = self._masks.get((tuple(cards), reset))
+        if found is None:
+            found = self.encoding._mask_of(cards, reset)
+        self._masked = found[1]
+        return found[0]
 
     def legal_actions(self) -> list[int]:
         """The actions `mask()` last set, as a list (a random agent's cheapest choice)."""
