@@ -4,10 +4,15 @@ The peer: RLCard's UNO environment, `env.run` with a random agent in each of its
 counting every action taken. Ours: each game's PettingZoo AEC environment (`aec_env`, default
 options), `last()` for the observation and mask, then a uniformly random legal action, the
 loop every PettingZoo user writes; actions counted the same way (an agent's final step with
-None is not an action). Each figure is actions per CPU second of this process; the bench
-repeats the whole set RUNS times and prints the medians, with the share of the wall clock
-the process had (below 100%: something else was running). The goal is Chükö at ten times
-UNO.
+None is not an action). Each figure is actions per CPU second of this process (both sides
+measured alike, in one process, one after the other in each run); the bench repeats the
+whole set RUNS times and prints the medians, with the share of the wall clock the process
+had (below 100%: something else was running) and the machine's load average. The goal is
+Chükö at ten times UNO.
+
+For scale it also times PettingZoo's loop alone: the same loop and random agent over an AEC
+environment that plays no game (a fixed observation copied per step, a fixed mask, games of
+FLOOR_STEPS actions). No environment written in Python on PettingZoo's API can be faster.
 
 `python -m bench envs [--seconds S] [--runs N]`. Without RLCard (it is no dependency of the
 project: `make bench` installs it) the UNO peer is skipped with a sentence.
@@ -16,17 +21,22 @@ project: `make bench` installs it) the UNO peer is skipped with a sentence.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections.abc import Callable
 from random import Random
 from statistics import median
 from typing import Any
 
+import numpy as np
+from pettingzoo import AECEnv
+
 from chuko.envs import aec_env
 from chuko.games import descriptors
 
 GOAL_RATIO = 10.0
 PEER = "UNO (RLCard)"
+FLOOR = "no game"  # PettingZoo's loop alone
 
 
 def timed(loop: Callable[[], int], seconds: float) -> tuple[float, float]:
@@ -57,25 +67,68 @@ def uno_loop() -> Callable[[], int] | None:
     return loop
 
 
+def play(env: Any, random: Callable[[], float]) -> int:
+    """One game of `env` with uniformly random legal actions; the actions taken."""
+    env.reset()
+    actions = 0
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = observation["action_mask"].nonzero()[0]
+        env.step(int(legal[int(random() * len(legal))]))
+        actions += 1
+    return actions
+
+
 def aec_loop(game_id: str) -> Callable[[], int]:
     env = aec_env(game_id)
     env.reset(seed=0)  # then each reset deals from the generator this seeded
     random = Random(0).random
+    return lambda: play(env, random)
 
-    def loop() -> int:
-        env.reset()
-        actions = 0
-        for _ in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = observation["action_mask"].nonzero()[0]
-            env.step(int(legal[int(random() * len(legal))]))
-            actions += 1
-        return actions
 
-    return loop
+FLOOR_STEPS = 20  # about a game of Chükö's default configuration
+
+
+class NoGame(AECEnv):  # type: ignore[misc]
+    """Two agents taking turns for FLOOR_STEPS actions, observing a fixed array (copied, as
+    an environment must) and a fixed mask: PettingZoo's loop with nothing to play."""
+
+    def __init__(self, size: int = 58) -> None:
+        self.possible_agents = ["player_0", "player_1"]
+        self._observation = np.zeros(size, np.float32)
+        self._mask = np.ones(13, np.int8)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = "player_0"
+        self._steps = 0
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return {"observation": self._observation.copy(), "action_mask": self._mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent]:
+            self._was_dead_step(action)
+            return
+        self._steps += 1
+        if self._steps == FLOOR_STEPS:
+            for other in self.agents:
+                self.terminations[other] = True
+        self.agent_selection = "player_1" if agent == "player_0" else "player_0"
+
+
+def floor_loop() -> Callable[[], int]:
+    env, random = NoGame(), Random(0).random
+    return lambda: play(env, random)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,6 +145,8 @@ def main(argv: list[str] | None = None) -> None:
     for described in descriptors():
         if described.encoding is not None:
             loops[described.title] = aec_loop(described.id)
+    loops[FLOOR] = floor_loop()
+    load = os.getloadavg()[0]
     figures: dict[str, list[float]] = {name: [] for name in loops}
     shares: list[float] = []
     for _ in range(args.runs):
@@ -100,7 +155,8 @@ def main(argv: list[str] | None = None) -> None:
             figures[name].append(rate)
             shares.append(share)
     print(f"actions per CPU second, median of {args.runs} runs of {args.seconds:g} s "
-          f"(this process had {median(shares):.0%} of the wall clock, median)")
+          f"(this process had {median(shares):.0%} of the wall clock, median; load average "
+          f"{load:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs)")
     for name, rates in figures.items():
         runs = ", ".join(f"{r:,.0f}" for r in rates)
         print(f"  {name:<14} {median(rates):>10,.0f}   ({runs})")
@@ -115,6 +171,10 @@ def _ratio(figures: dict[str, Any]) -> None:
     verdict = "meets" if median(ratios) >= GOAL_RATIO else "misses"
     print(f"{flagship} / UNO: {median(ratios):.1f}x, median of the runs' ratios "
           f"({', '.join(f'{r:.1f}' for r in ratios)}); {verdict} the {GOAL_RATIO:g}x goal")
+    if FLOOR in figures:
+        ceiling = median(f / p for f, p in zip(figures[FLOOR], figures[PEER], strict=True))
+        print(f"PettingZoo's loop with no game at all: {ceiling:.1f}x UNO, the ceiling of any "
+              "environment in Python on its API")
 
 
 if __name__ == "__main__":

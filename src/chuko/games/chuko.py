@@ -239,7 +239,7 @@ class Game(BaseGame):
                    rng: Random | None = None, explicit_chance: bool = False) -> State:
         """Hands dealt from `order` in seat order, then the top card, the rest the draw pile
         (next card first); `choices` is the first player when the game does not set it."""
-        if isinstance(order, str | bytes) or not isinstance(order, Sequence) or not (
+        if not _is_sequence(order) or not (
             set(map(type, order)) <= {int}  # bools and floats compare equal to ints
         ) or sorted(order) != self._sorted_pack:
             raise ConfigError(f"An order is the {count(len(self.pack), 'card')} of the pack, "
@@ -248,7 +248,7 @@ class Game(BaseGame):
             if isinstance(choices, str) or len(choices):
                 raise ConfigError("This game sets its first player, so a deal chooses nothing.")
             first = self.first
-        elif (isinstance(choices, str) or not isinstance(choices, Sequence) or len(choices) != 1
+        elif (not _is_sequence(choices) or len(choices) != 1
               or not _is_int(choices[0]) or not 0 <= choices[0] < self.players):
             raise ConfigError(f"The deal chooses the first player: one seat from 0 to "
                               f"{self.players - 1}.")
@@ -752,6 +752,13 @@ def _copy_rng(rng: Random) -> Random:
 
 
 # -- records --------------------------------------------------------------------------------
+
+
+def _is_sequence(value: Any) -> TypeGuard[Sequence[Any]]:
+    """A list or tuple (asked first: a deal per game in a learning loop, and the check
+    against the abstract Sequence is slow), or another sequence that is not text."""
+    return isinstance(value, list | tuple) or (
+        isinstance(value, Sequence) and not isinstance(value, str | bytes))
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
