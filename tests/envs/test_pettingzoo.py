@@ -62,6 +62,18 @@ def test_every_observation_is_the_encoding_of_the_seats_view(game_id):
                 assert not env.observe(other)["action_mask"].any()
 
 
+def test_what_an_agent_keeps_does_not_change_later_and_masks_are_read_only():
+    env = aec_env("chuko", players=2)
+    kept = [(observation, {key: array.copy() for key, array in observation.items()})
+            for _, observation in random_actions(env, seed=4)]
+    assert len(kept) > 10
+    for observation, then in kept:  # every array as it was when observed
+        for key, array in observation.items():
+            np.testing.assert_array_equal(array, then[key])
+    with pytest.raises(ValueError, match="read-only"):
+        kept[0][0]["action_mask"][0] = 1
+
+
 def test_chuko_stopped_by_its_turn_limit_is_truncated_not_terminated():
     env = aec_env("chuko", players=2, turn_limit=3)
     env.reset(seed=1)

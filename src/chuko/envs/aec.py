@@ -150,11 +150,12 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.state.to_move[0]]
+        self._tracker = self.builder.tracker
 
     def observe(self, agent: str) -> dict[str, Any]:
         # Only the selected agent acts, even where several seats move at once (Chuchula).
         acting = agent == self.agent_selection and not self._over
-        tracker = self.builder.tracker
+        tracker = self._tracker
         if tracker is None:
             return self._observe_seat(self.seats[agent], acting)
         # The fast path (bench envs): the tracker's observation array, copied because the
@@ -171,7 +172,7 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         # and needs no clearing here (the hot loop: bench envs).
         agent = self.agent_selection
         seat = self.seats[agent]
-        tracker = self.builder.tracker
+        tracker = self._tracker
         if tracker is not None:
             try:
                 mover = tracker.play(action_number(action))

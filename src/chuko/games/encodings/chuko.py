@@ -38,16 +38,25 @@ the length of the game), instead of rebuilding them from a view:
 
     tracker = encoding.tracker(state)
     mask = tracker.mask()          # int8 (D + 1,), for the seat to move (zeros if none)
-    legal = tracker.legal_actions()  # the same, as the list of actions mask() set
+    legal = tracker.legal_actions()  # the same, as the list of actions mask() allowed
     obs = tracker.observe(seat)    # float32, equal to observation(state.view(seat))
-    tracker.play(action)           # the seat to move plays it: IllegalMove if not legal
+    seat = tracker.play(action)    # the seat to move plays it: IllegalMove if not legal;
+                                   # returns who moves next (None: the end, a chance node)
     tracker.track(next_state)      # follow another state (the next game), same arrays
 
-The arrays are the tracker's own and change in place at the next call: copy one to keep
-it. The state may also be changed directly (`state.play`, `state.apply_chance`) between
-calls, and a tracker may start at any position; each call reads the state and the turns
-appended since the last call, never the whole history. It reads the same facts the view
-shows, no more (a test compares the two at every step of many games).
+An observation array is the tracker's own and changes in place at that seat's next
+`observe`: copy it to keep it. A mask is read-only and never changes: one array is shared
+by every position with the same legal actions (the encoding keeps up to MASKS_KEPT), so it
+needs no copy. The state may also be changed directly (`state.play`, `state.apply_chance`)
+between calls, and a tracker may start at any position; each call reads the state and the
+turns appended since the last call, never the whole history. It reads the same facts the
+view shows, no more (a test compares the two at every step of many games), and legality
+is the engine's (`State.legal_plays`).
+
+Search (OpenSpiel's IS-MCTS): `encoding.resample(state, seat, rng)` deals what `seat`
+cannot see anew (`chuko.games.chuko.sampler`), keeping its information state.
+`encoding.max_game_length` bounds the decisions and chance nodes after the deal: at most
+three per card played (reset, draw, card), so 3 × the turn limit (None without one).
 
 Chance (`Game.from_order` / `from_deal` with `explicit_chance=True`): the deal is
 `deck()` shuffled plus the first player (`deal_choices()`, when the game does not set it);
