@@ -46,12 +46,12 @@ the length of the game), instead of rebuilding them from a view:
 
 An observation array is the tracker's own and changes in place at that seat's next
 `observe`: copy it to keep it. A mask is read-only and never changes: one array is shared
-by every position with the same legal actions (the encoding keeps up to MASKS_KEPT), so it
-needs no copy. The state may also be changed directly (`state.play`, `state.apply_chance`)
-between calls, and a tracker may start at any position; each call reads the state and the
-turns appended since the last call, never the whole history. It reads the same facts the
-view shows, no more (a test compares the two at every step of many games), and legality
-is the engine's (`State.legal_plays`).
+by every position with the same legal actions (the encoding keeps them in about
+MASK_BYTES), so it needs no copy. The state may also be changed directly (`state.play`,
+`state.apply_chance`) between calls, and a tracker may start at any position; each call
+reads the state and the turns appended since the last call, never the whole history. It
+reads the same facts the view shows, no more (a test compares the two at every step of many
+games), and legality is the engine's (`State.legal_plays`).
 
 Search (OpenSpiel's IS-MCTS): `encoding.resample(state, seat, rng)` deals what `seat`
 cannot see anew (`chuko.games.chuko.sampler`), keeping its information state.
@@ -78,8 +78,9 @@ from chuko.core.protocol import Json
 from chuko.core.protocol import State as BaseState
 from chuko.games.chuko import RESET, RESET_MOVE, Game, Move, State, sampler
 
-# The most masks an encoding keeps for its trackers (a few MB at most, whatever the pack).
-MASKS_KEPT = 50_000
+# About the most memory an encoding's kept masks take, whatever the pack: each costs its
+# actions' bytes and some 200 more (the array, its key and its list of actions).
+MASK_BYTES = 4_000_000
 
 
 def encoding(game: Game) -> ChukoEncoding:
@@ -103,6 +104,7 @@ class ChukoEncoding:
         self.observation_shape = (4 * d + 4 * p + 2,)
         self._moves = [Move(v) for v in self.values] + [RESET_MOVE]
         self._masks: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, list[int]]] = {}
+        self._masks_kept = max(1_000, MASK_BYTES // (self.num_actions + 200))
 
     # -- actions --------------------------------------------------------------------------
 
@@ -176,7 +178,7 @@ class ChukoEncoding:
     def _mask_of(self, cards: list[int], reset: bool) -> tuple[np.ndarray, list[int]]:
         """The read-only mask array and action list of a choice of the engine's
         (`State.legal_plays`), kept for the trackers: positions repeat their choices."""
-        if len(self._masks) >= MASKS_KEPT:
+        if len(self._masks) >= self._masks_kept:
             self._masks.clear()
         # The engine lists distinct cards ascending, so the actions are distinct and sorted.
         actions = [self.index[card] for card in cards] + ([self.reset_action] if reset else [])
