@@ -956,9 +956,9 @@ def _known_turns(view: Json) -> list[Turn]:
                          for n in range(total)]
     for entry in view["recent"]:
         kind, drew = entry["kind"], entry.get("drew")
-        if kind == RESET and drew is None and not entry["free"] and "recycled" not in entry:
-            drew = HIDDEN_DRAW
-        if kind == RESET and drew is None and "recycled" in entry and view["phase"] != CHANCE:
+        # Another seat's reset drew a card unless it was free or still awaits its chance draw.
+        if (kind == RESET and "drew" not in entry and not entry["free"]
+                and not (view["phase"] == CHANCE and entry["number"] == total)):
             drew = HIDDEN_DRAW
         recycled = tuple(entry["recycled"]) if "recycled" in entry else None
         turns[entry["number"] - 1] = (entry["seat"], kind, entry.get("card"), drew, recycled,
