@@ -1,10 +1,11 @@
 """Replays of finished games: every frame in full (all hands, now that the game is over), the
-seats with their names, and the game's review of each move where it has one."""
+seats with their names, and the game's review of each move where it has one; a page at a
+time, each page worked out in one pass and kept, in a cache whose memory is bounded."""
 
 from __future__ import annotations
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser
+from server_helpers import new_room, play_out, random_chooser, whole_replay
 
 import chuko.server.rooms
 
@@ -22,20 +23,23 @@ def test_a_layout_games_replay_reviews_each_move_and_marks_the_mistakes(make_cli
     seats = [{"kind": "me", "name": "Ann"}] + (
         [{"kind": "bot", "level": "perfect"}] if game == "crossroads" else [])
     room = finished(client, game, seats)
-    replay = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
-    assert set(replay) == {"game", "title", "seats", "frames", "review"}
+    replay = whole_replay(client, room["room"], room["token"])
+    assert replay["reviewed"] and replay["frames"][0]["verdict"] is None  # the deal
     assert replay["seats"][0] == {"seat": 0, "kind": "human", "level": None, "name": "Ann"}
-    review = replay["review"]
-    assert len(review) == len(replay["frames"]) - 1  # one verdict per move
+    review = [frame["verdict"] for frame in replay["frames"][1:]]  # one verdict per move
     assert all(set(verdict) == {"text", "mistake"} and verdict["text"] for verdict in review)
     assert any(verdict["mistake"] for verdict in review)  # random play slips somewhere
+    first = next(k for k, verdict in enumerate(review, 1) if verdict["mistake"])
+    assert replay["first_mistake"] == first
 
 
 def test_a_game_without_a_review_says_null(make_client):
     client = make_client(seed=9)
     room = finished(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}],
                     turn_limit=60)
-    assert client.get(f"/api/rooms/{room['room']}/replay").json()["review"] is None
+    replay = whole_replay(client, room["room"])
+    assert not replay["reviewed"] and replay["first_mistake"] is None
+    assert all(frame["verdict"] is None for frame in replay["frames"])
 
 
 @pytest.mark.parametrize("reader", ["seat", "spectator"])
@@ -46,7 +50,7 @@ def test_every_frame_shows_every_hand_once_the_game_is_over(make_client, reader)
                     players=3, turn_limit=60)
     query = f"?token={room['token']}" if reader == "seat" else ""
     frames = client.get(f"/api/rooms/{room['room']}/replay{query}").json()["frames"]
-    record = client.app.state.hub.store.load(room["room"]).record
+    record = client.app.state.hub.store.load(room["room"]).record  # the deal
     assert frames[0]["view"]["hands"] == [sorted(hand) for hand in record["deal"]["hands"]]
     assert all(len(frame["view"]["hands"]) == 3 for frame in frames)
 
@@ -74,6 +78,7 @@ def test_the_review_is_worked_out_once_per_room(make_client, monkeypatch):
     client = make_client(seed=2)
     room = finished(client, "caravan", [{"kind": "me"}], bridges=0, pack="primes")
     with client.websocket_connect(f"/ws/{room['room']}"):  # the room stays in memory
-        first = client.get(f"/api/rooms/{room['room']}/replay").json()
-        second = client.get(f"/api/rooms/{room['room']}/replay?token={room['token']}").json()
-    assert first["review"] == second["review"] and len(calls) == 1
+        first = whole_replay(client, room["room"])
+        second = whole_replay(client, room["room"], room["token"])
+    assert [f["verdict"] for f in first["frames"]] == [f["verdict"] for f in second["frames"]]
+    assert len(calls) == 1

@@ -1,14 +1,14 @@
 """Durability: a game survives the server stopping mid-game. A new app on the same SQLite
-file rebuilds every unfinished room with Game.replay, its bots go on, the seats' tokens
-still hold, and the future's chance comes from `secrets`, never from a seed."""
+file rebuilds a room from its deal, its secret seed and its move log, exactly as it was
+(chance events included), its bots go on, and the seats' tokens still hold."""
 
 from __future__ import annotations
 
 import random
-import secrets
 import warnings
 
-from server_helpers import new_room, play_out, random_chooser, state_at, whole_replay
+import pytest
+from server_helpers import my_turn, new_room, play_out, random_chooser, state_at, whole_replay
 
 from chuko.server import create_app
 
@@ -51,28 +51,63 @@ def test_crossroads_restart_mid_game_then_finish(db_url):
         assert len(replay["frames"]) == 25
 
 
-def test_restored_chuko_and_chuchula_draw_their_chance_from_secrets(db_url):
-    with TestClient(app(db_url, rng=random.Random(9))) as client:
-        chuko = new_room(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}])
-        chuchula = new_room(client, "chuchula", [{"kind": "me"}, {"kind": "bot", "level": "easy"}],
-                            players=2, length=2)
-        seeded = client.app.state.hub.rooms[chuko["room"]].state._rng
-        assert type(seeded) is random.Random  # the test's seed, before the restart
-    with TestClient(app(db_url)) as client:
-        rooms = client.app.state.hub.rooms
-        assert isinstance(rooms[chuko["room"]].state._rng, secrets.SystemRandom)
-        assert isinstance(rooms[chuchula["room"]].state._rng, secrets.SystemRandom)
-        # …and the games go on to their end, with recycles and new deals drawn afresh.
-        for room in (chuko, chuchula):
-            with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
-                assert play_out(ws, random_chooser(3))[-1]["status"] == "over"
+def play_until(ws, choose, done) -> dict:
+    """Play seat 0 until `done(state)` holds for the latest state, or the game ends; that
+    state."""
+    state = state_at(ws, 0)
+    while not done(state) and state["status"] != "over":
+        if my_turn(state):
+            ws.send_json({"type": "move", "move": choose(state)})
+        state = state_at(ws, state["version"] + 1)
+    return state
 
 
-def test_a_real_server_deals_from_secrets(db_url):
+@pytest.mark.parametrize(("game", "options", "chance"), [
+    # Chükö whose draw pile has been recycled at least once (resets recycle it often)
+    ("chuko", {"players": 2, "pack": "2-12", "turn_limit": 400},
+     lambda record: any("recycled" in turn for turn in record["turns"])),
+    # Chuchula into its third round: each round was dealt from the room's generator
+    ("chuchula", {"players": 2, "length": 5},
+     lambda record: len(record["rounds"]) >= 3),
+])
+def test_a_game_with_later_chance_survives_a_restart_exactly(db_url, game, options, chance):
+    """Stored as its deal, its seed and its moves, the game rebuilt after a restart is the
+    game that was played: the same record, chance events included, the same views, and its
+    chance still to come is the same as it would have been."""
+    seats = [{"kind": "me"}, {"kind": "bot", "level": "random"}]
+    with TestClient(app(db_url, rng=random.Random(6))) as client:
+        room = new_room(client, game, seats, **options)
+        url = f"/ws/{room['room']}?token={room['token']}"
+        live = client.app.state.hub.rooms[room["room"]]
+        with client.websocket_connect(url) as ws:
+            play_until(ws, random_chooser(3), lambda s: my_turn(s) and chance(live.state.record()))
+    # The server has stopped (its bots too): the room as it was then.
+    record, view, version = live.state.record(), live.state.view(0), live.version
+    assert chance(record) and live.status == "playing"
+    ahead = live.state.copy()  # what would come next, chance included, had it not stopped
+    with TestClient(app(db_url, bot_delay=3600)) as client:
+        after = client.get(f"/api/rooms/{room['room']}?token={room['token']}").json()
+        assert after["version"] == version and after["view"] == view
+        rebuilt = client.app.state.hub.rooms[room["room"]].state
+        assert rebuilt.record() == record
+        # The same moves from here draw the same chance, before and after the restart.
+        rng = random.Random(1)
+        for _ in range(60):
+            if ahead.outcome is not None:
+                break
+            mover = ahead.to_move[0]
+            move = ahead.random_move(mover, rng)
+            ahead.play(mover, move)
+            rebuilt.play(mover, move)
+        assert rebuilt.record() == ahead.record()
+
+
+def test_a_real_server_draws_its_chance_from_a_secret_seed_per_room(db_url):
     with TestClient(app(db_url)) as client:
-        room = new_room(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}])
-        state = client.app.state.hub.rooms[room["room"]].state
-        assert isinstance(state._rng, secrets.SystemRandom)
+        rooms = [new_room(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+                 for _ in range(2)]
+        seeds = [client.app.state.hub.store.load(room["room"]).seed for room in rooms]
+    assert all(isinstance(seed, int) for seed in seeds) and seeds[0] != seeds[1]
 
 
 def test_bots_move_on_after_a_restart_without_anyone_connected(db_url):

@@ -18,8 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from chuko.core.errors import ConfigError
 from chuko.games import game_class
-from chuko.server import create_app
-from chuko.server import migrations
+from chuko.server import create_app, migrations
 from chuko.server import store as db
 
 with warnings.catch_warnings():
@@ -88,9 +87,9 @@ def test_the_move_log_refuses_a_second_writer_of_the_same_number(db_url):
                                         db.append_move("r1", 3, 0, "b", "playing")])
     store.close()
     assert results[:3] == [None] * 3 and isinstance(results[3], db.Conflict)
-    with db.make_engine(db_url).begin() as conn:
-        with pytest.raises(IntegrityError):  # the key alone, without the version check
-            conn.execute(db.moves.insert().values(room="r1", number=3, seat=0, move="c", at=0))
+    # The key alone, without the version check:
+    with db.make_engine(db_url).begin() as conn, pytest.raises(IntegrityError):
+        conn.execute(db.moves.insert().values(room="r1", number=3, seat=0, move="c", at=0))
     stored = db.Store(db_url).load("r1")
     assert stored.version == 3 and stored.status == "over" and stored.moves[-1] == (0, "a")
 

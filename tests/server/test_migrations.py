@@ -1,0 +1,111 @@
+"""Upgrading a database made by the schema before migrations (the record rewritten at every
+move): its waiting room can still be joined, its game in progress goes on to the end from
+where it was, and its finished game replays as it was played. From then on moves only
+append to the log."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sqlite3
+import time
+import warnings
+
+from server_helpers import join, play_out, random_chooser, whole_replay
+
+from chuko.games import game_class
+from chuko.server import create_app, migrations
+from chuko.server import store as db
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+# The schema as the server made it before migrations (SQLite's DDL, frozen here).
+TODAYS_SCHEMA = """
+CREATE TABLE rooms (
+    id VARCHAR(32) NOT NULL, game VARCHAR(64) NOT NULL, options TEXT NOT NULL,
+    status VARCHAR(8) NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL,
+    created FLOAT NOT NULL, updated FLOAT NOT NULL, rematch VARCHAR(32), rematch_of VARCHAR(32),
+    PRIMARY KEY (id));
+CREATE INDEX rooms_status ON rooms (status);
+CREATE TABLE seats (
+    room VARCHAR(32) NOT NULL, seat INTEGER NOT NULL, kind VARCHAR(8) NOT NULL,
+    level VARCHAR(16), token_hash VARCHAR(64), invite_hash VARCHAR(64), joined BOOLEAN NOT NULL,
+    name VARCHAR(24), PRIMARY KEY (room, seat), FOREIGN KEY(room) REFERENCES rooms (id));
+CREATE TABLE moves (
+    room VARCHAR(32) NOT NULL, number INTEGER NOT NULL, seat INTEGER NOT NULL,
+    move TEXT NOT NULL, at FLOAT NOT NULL, PRIMARY KEY (room, number),
+    FOREIGN KEY(room) REFERENCES rooms (id));
+"""
+NAMES = ["Host", "Easy bot"]
+
+
+def played(game_id: str, seed: int, moves: int | None, **options):
+    """A game dealt with `seed` and `moves` random moves into it (None: to its end), and the
+    moves as (seat, text)."""
+    rules = game_class(game_id)
+    state = rules.from_options(rules.descriptor.read_options(options)).new(seed)
+    rng, log = random.Random(seed), []
+    while state.outcome is None and (moves is None or len(log) < moves):
+        seat = state.to_move[0]
+        move = state.random_move(seat, rng)
+        state.play(seat, move)
+        log.append((seat, str(move)))
+    return rules.descriptor.read_options(options), state, log
+
+
+def store_as_before(conn, room_id: str, game_id: str, options, state, log, seats) -> None:
+    """A room as the server stored it before: the whole record, and a row per move."""
+    status = "over" if state.outcome else "playing" if all(s[5] for s in seats) else "waiting"
+    now = time.time()  # made just now: the waiting room has not expired
+    conn.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+                 (room_id, game_id, json.dumps(options), status, len(log),
+                  json.dumps(state.record()), now, now))
+    conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                     [(room_id, *seat) for seat in seats])
+    conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, 0)",
+                     [(room_id, n, seat, text) for n, (seat, text) in enumerate(log, 1)])
+
+
+def test_a_database_of_todays_schema_is_upgraded_and_its_games_go_on(tmp_path):
+    path = tmp_path / "before.db"
+    host = (0, "human", None, db.secret_hash("host"), None, True)
+    bot = (1, "bot", "easy", None, None, True)
+    waiting = played("crossroads", 1, 0)
+    going = played("caravan", 2, 5, bridges=0)
+    done = played("crossroads", 3, None, rounds=2)
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.executescript(TODAYS_SCHEMA)
+        store_as_before(conn, "waits", "crossroads", *waiting,
+                        [host, (1, "human", None, None, db.secret_hash("code"), False)])
+        store_as_before(conn, "goes", "caravan", *going, [host])
+        store_as_before(conn, "done", "crossroads", *done, [host, bot])
+    url = f"sqlite:///{path}"
+    with TestClient(create_app(url, bot_delay=0, round_pause=0, rng=random.Random(5))) as client:
+        assert migrations.revision(db.make_engine(url)) == "0002"
+        # The waiting room opens to its invite and starts.
+        joined = join(client, {"room": "waits", "invites": [{"url": "/join/waits/code"}]})
+        assert client.get(f"/api/rooms/waits?token={joined['token']}").json()["status"] \
+            == "playing"
+        # The game in progress is where it was, its log whole, and goes on to the end.
+        _, state, log = going
+        assert client.get("/api/rooms/goes?token=host").json()["view"] == state.view(0)
+        with client.websocket_connect("/ws/goes?token=host") as ws:
+            received = play_out(ws, random_chooser(1))
+        assert received[0]["total"] == len(log) == 5 and received[1]["version"] == 5
+        final = received[-1]
+        assert final["status"] == "over"
+        # Its header kept the old record; only moves were added after it.
+        row = client.app.state.hub.store.load("goes")
+        assert row.base == 5 and row.record == state.record() and row.seed is not None
+        assert len(row.moves) == final["version"] - 5
+        replayed = whole_replay(client, "goes", "host")["frames"]
+        before = game_class("caravan").frames(state.record(), ["Host"], 0, reveal=True)
+        assert [{"view": f["view"], "caption": f["caption"]} for f in replayed[:6]] == before
+        # The finished game replays as it was played.
+        _, ended, _ = done
+        replayed = whole_replay(client, "done", "host")["frames"]
+        assert [{"view": f["view"], "caption": f["caption"]} for f in replayed] == \
+            game_class("crossroads").frames(ended.record(), NAMES, 0, reveal=True)
