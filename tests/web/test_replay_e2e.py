@@ -1,7 +1,8 @@
 """Replays as on lichess: every frame drawn in full (a Chuchula replay shows each hand and
 the groups committed so far), a move list in words that jumps to its move, the keyboard
 (← → Home End), bots keep their names; and a Caravan game played with a deliberate losing
-move, whose review marks that move as the first mistake."""
+move, whose review marks that move as the first mistake. The page reads the replay a page at
+a time: captions for the move list, frames as it steps."""
 
 from play_helpers import create_room, room_and_token, snapshot, version, wait_for_new_version
 
@@ -9,11 +10,23 @@ HAND = 13
 
 
 def open_replay(page, width: int = 1100, height: int = 900):
+    """Open the replay page; the whole replay, read page by page from the API."""
     room, token = room_and_token(page)
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"/replay/{room}#token={token}")
     page.locator("#moves .move").first.wait_for()
-    return page.request.get(f"/api/rooms/{room}/replay?token={token}").json()
+    base = f"/api/rooms/{room}/replay?token={token}&count=100"
+    replay = page.request.get(f"{base}&from=0").json()
+    while len(replay["frames"]) < replay["total"]:
+        more = page.request.get(f"{base}&from={len(replay['frames'])}").json()
+        replay["frames"] += more["frames"]
+    return replay
+
+
+def at_move(page, text: str, index: int) -> None:
+    """Wait for the counter to say `text` and the board to show frame `index`."""
+    page.locator("#counter", has_text=text).wait_for()
+    page.locator(f"#board[data-frame='{index}']").wait_for()
 
 
 def current(page) -> int:
@@ -30,10 +43,16 @@ def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
     page.locator("button.commit").click()
     page.locator("#status.over").wait_for()
 
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
     replay = open_replay(page)
     frames = replay["frames"]
     moves = len(frames) - 1
     assert moves == 2  # one commit each
+    # The page asked for captions, then for a page of frames: never the whole game at once.
+    mine = [url for url in asked if "/replay?" in url and "count=100" not in url]
+    assert any("captions=1" in url for url in mine)
+    assert all("captions=1" in url or "count=50" in url for url in mine)
     # The last frame first, the last move current; the caption is the engine's sentence.
     assert current(page) == moves
     assert page.locator("#caption").inner_text() == frames[-1]["caption"]
@@ -42,7 +61,7 @@ def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
     assert any("Hard bot" in caption for caption in captions)  # the bot keeps its name
 
     page.keyboard.press("Home")
-    page.locator("#counter", has_text="deal").wait_for()
+    at_move(page, "deal", 0)
     assert current(page) == 0
     hands = page.locator(".all-hands .seat-hand")
     assert hands.count() == 2
@@ -51,7 +70,7 @@ def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
     shot(page, "replay-chuchula-deal")
 
     page.keyboard.press("ArrowRight")
-    page.locator("#counter", has_text=f"move 1 of {moves}").wait_for()
+    at_move(page, f"move 1 of {moves}", 1)
     assert current(page) == 1
     # Whoever committed first shows four groups and the card left out; the other a hand.
     assert page.locator(".seat-hand .slots .group-slot").count() == 4
@@ -61,7 +80,7 @@ def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
     page.keyboard.press("ArrowLeft")
     page.locator("#counter", has_text="deal").wait_for()
     page.keyboard.press("End")
-    page.locator("#counter", has_text=f"move {moves} of {moves}").wait_for()
+    at_move(page, f"move {moves} of {moves}", moves)
     assert page.locator(".reveal-cell").count() == 8
     assert page.locator(".left-out-seat .card").count() == 2  # the two cards never shown
 
@@ -71,7 +90,7 @@ def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
 
     open_replay(page, 390, 844)
     page.keyboard.press("Home")
-    page.locator("#counter", has_text="deal").wait_for()
+    at_move(page, "deal", 0)
     assert page.locator(".all-hands .seat-hand .card").count() == 2 * HAND
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "the replay fits a phone's width"
@@ -121,10 +140,10 @@ def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
     page.locator("#status.over").wait_for()
 
     replay = open_replay(page)
-    review = replay["review"]
-    assert review and len(review) == len(replay["frames"]) - 1
+    review = [frame["verdict"] for frame in replay["frames"][1:]]
+    assert replay["reviewed"] and all(review)
     first = next(i for i, entry in enumerate(review) if entry["mistake"]) + 1
-    assert first == blunder
+    assert first == blunder == replay["first_mistake"]
     marked = page.locator("#moves .move.first-mistake")
     assert marked.count() == 1
     assert int(marked.get_attribute("data-index")) == blunder
@@ -133,7 +152,7 @@ def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
     verdicts = page.locator("#moves .move-verdict").all_inner_texts()
     assert verdicts == [entry["text"] for entry in review]
     page.locator("#review-summary button.jump").click()
-    page.locator("#counter", has_text=f"move {blunder} of").wait_for()
+    at_move(page, f"move {blunder} of", blunder)
     assert "could no longer be won" in page.locator("#verdict.mistake").inner_text()
     assert page.locator(".line-cards .card.fresh").count() == 1  # the move just made
     # The game is over: its bridges show their numbers, marked as bridges.
@@ -143,7 +162,7 @@ def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
     shot(page, "replay-caravan-first-mistake")
     open_replay(page, 390, 844)
     page.locator("#review-summary button.jump").click()
-    page.locator("#counter", has_text=f"move {blunder} of").wait_for()
+    at_move(page, f"move {blunder} of", blunder)
     shot(page, "replay-caravan-first-mistake-phone")
 
 
@@ -176,11 +195,11 @@ def test_crossroads_match_pause_and_replay_show_the_finished_round(pages, shot):
                      if frame["view"]["round"] == 2)
     assert round_end == 12
     page.locator(f"#moves .move[data-index='{round_end}'] button").click()
-    page.locator("#counter", has_text=f"move {round_end} of").wait_for()
+    at_move(page, f"move {round_end} of", round_end)
     summary = page.locator("#board .round-summary")
     assert summary.locator(".line-cards .card").count() == 12
     assert summary.locator(".card.fresh").count() == 1
     shot(page, "replay-crossroads-round-end")
     page.keyboard.press("ArrowRight")
-    page.locator("#counter", has_text=f"move {round_end + 1} of").wait_for()
+    at_move(page, f"move {round_end + 1} of", round_end + 1)
     assert page.locator("#board .round-summary").count() == 0

@@ -2,6 +2,10 @@
 // (the game is over, so every card shows) by the game's own screen; beside it the list of
 // moves in the engine's words, each with the solver's verdict where the game has a review,
 // the first mistake marked. Keys: ← → step, Home and End jump.
+//
+// The server sends a replay a page at a time (docs/web-protocol.md): the move list comes from
+// captions-only pages, the positions from pages of frames fetched as the viewer steps or
+// jumps, the next page ahead of time.
 
 import { api, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
 import { seatLabel } from "./seats.js";
@@ -17,12 +21,13 @@ function drawPlayers(replay, seat) {
   info.seat === seat && info.name ? h("span.level", { text: info.name }) : null)));
 }
 
+const FRAMES_PAGE = 50;
+
 /** The move list: the deal, then one row per move with its caption and verdict. */
-function drawMoves(frames, review, go) {
-  const firstMistake = review ? review.findIndex((entry) => entry && entry.mistake) : -1;
+function drawMoves(frames, firstMistake, go) {
   fill($("moves"), frames.map((frame, index) => {
-    const verdict = index > 0 && review ? review[index - 1] : null;
-    const first = index > 0 && index - 1 === firstMistake;
+    const verdict = frame.verdict;
+    const first = index > 0 && index === firstMistake;
     return h("li.move", {
       class: `move${verdict && verdict.mistake ? " mistake" : ""}${first ? " first-mistake" : ""}`,
       dataset: { index: String(index) },
@@ -32,13 +37,28 @@ function drawMoves(frames, review, go) {
       verdict ? h("span.move-verdict", { text: verdict.text }) : null,
       first ? h("span.mistake-mark", { text: "first mistake" }) : null));
   }));
+}
+
+function drawSummary(reviewed, firstMistake, go) {
   const summary = $("review-summary");
-  summary.hidden = !review;
-  if (!review) return;
-  fill(summary, firstMistake < 0
+  summary.hidden = !reviewed;
+  if (!reviewed) return;
+  fill(summary, firstMistake === null
     ? h("span", { text: "Review: no mistakes." })
-    : [h("span", { text: `Review: the first mistake is move ${firstMistake + 1}.` }),
-      h("button.jump", { type: "button", text: "Show it", onclick: () => go(firstMistake + 1) })]);
+    : [h("span", { text: `Review: the first mistake is move ${firstMistake}.` }),
+      h("button.jump", { type: "button", text: "Show it", onclick: () => go(firstMistake) })]);
+}
+
+/** Every caption and verdict, in captions-only pages (no views: cheap to send). */
+async function fetchCaptions(base) {
+  const first = await api(`${base}&captions=1&from=0`);
+  const frames = [...first.frames];
+  while (frames.length < first.total) {
+    const next = await api(`${base}&captions=1&from=${frames.length}`);
+    if (!next.frames.length) break;
+    frames.push(...next.frames);
+  }
+  return { ...first, frames };
 }
 
 /** Scroll the list (not the page) so the current move shows. */
@@ -55,10 +75,11 @@ function keepInView(item) {
 async function main() {
   const room = decodeURIComponent(location.pathname.split("/")[2] || "");
   const token = new URLSearchParams(location.hash.slice(1)).get("token") || roomInfo(room).token;
+  const base = `/api/rooms/${encodeURIComponent(room)}/replay?${token ? `token=${encodeURIComponent(token)}` : ""}`;
   let replay;
   let screen;
   try {
-    replay = await api(`/api/rooms/${encodeURIComponent(room)}/replay${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+    replay = await fetchCaptions(base);
     const game = await gameInfo(replay.game, replay);
     screen = await loadScreen(game);
     const title = replay.title || game.title;
@@ -68,34 +89,56 @@ async function main() {
     notice(error.message, "error");
     return;
   }
-  const frames = replay.frames || [];
-  if (!frames.length) {
+  const captions = replay.frames || [];
+  if (!captions.length) {
     notice("This replay has no positions to show.", "error");
     return;
   }
-  const review = Array.isArray(replay.review) ? replay.review : null;
-  const seat = replay.seat ?? frames[0].view.seat ?? null;
+  const views = new Map(); // frame index → view, filled a page at a time
+  const asked = new Map(); // first frame of a page → its request
+  const fetchFrom = (start) => {
+    if (!asked.has(start)) {
+      asked.set(start, api(`${base}&from=${start}&count=${FRAMES_PAGE}`).then((page) => {
+        page.frames.forEach((frame, k) => views.set(page.from + k, frame.view));
+      }).catch((error) => {
+        asked.delete(start); // asked again on the next step
+        notice(error.message, "error");
+      }));
+    }
+    return asked.get(start);
+  };
+  const pageOf = (index) => Math.floor(index / FRAMES_PAGE) * FRAMES_PAGE;
+  const viewAt = async (index) => {
+    if (!views.has(index)) await fetchFrom(pageOf(index));
+    // A page cut short by its size in bytes: the rest from the first frame it lacks.
+    if (!views.has(index)) await fetchFrom(index);
+    return views.get(index);
+  };
+  const firstView = await viewAt(0);
+  const seat = replay.seat ?? (firstView ? firstView.seat : null) ?? null;
   $("rules-link").href = `/rules/${encodeURIComponent(replay.game)}`;
   drawPlayers(replay, seat);
   const slider = $("slider");
-  slider.max = String(frames.length - 1);
-  const moves = frames.length - 1;
+  slider.max = String(captions.length - 1);
+  const moves = captions.length - 1;
   let at = 0;
-  const show = (index) => {
-    at = Math.max(0, Math.min(moves, index));
-    slider.value = String(at);
-    $("counter").textContent = at === 0 ? `deal · ${moves} move${moves === 1 ? "" : "s"}` : `move ${at} of ${moves}`;
-    const { view, caption } = frames[at];
+  const render = (index, view) => {
     const msg = {
       game: replay.game, title: replay.title, seat, seats: replay.seats || [], status: "replay",
-      version: at, view, legal: [], result: null,
+      version: index, view, legal: [], result: null,
     };
     screen.render($("board"), msg, {
       interactive: false, send: () => {}, hint: null, still: true, redraw: () => show(at),
     });
-    $("board").dataset.frame = String(at);
+    $("board").dataset.frame = String(index);
+  };
+  const show = async (index) => {
+    at = Math.max(0, Math.min(moves, index));
+    const shown = at;
+    slider.value = String(at);
+    $("counter").textContent = at === 0 ? `deal · ${moves} move${moves === 1 ? "" : "s"}` : `move ${at} of ${moves}`;
+    const { caption, verdict } = captions[at];
     $("caption").textContent = caption || "";
-    const verdict = at > 0 && review ? review[at - 1] : null;
     const box = $("verdict");
     box.hidden = !verdict;
     box.className = `verdict${verdict && verdict.mistake ? " mistake" : ""}`;
@@ -107,8 +150,15 @@ async function main() {
       else item.removeAttribute("aria-current");
     }
     keepInView($("moves").children[at]);
+    const view = await viewAt(shown);
+    if (view !== undefined && shown === at) render(shown, view);
+    // The neighbouring page, before the viewer steps into it.
+    const edge = shown - pageOf(shown);
+    if (edge >= FRAMES_PAGE - 5 && pageOf(shown) + FRAMES_PAGE <= moves) fetchFrom(pageOf(shown) + FRAMES_PAGE);
+    if (edge < 5 && pageOf(shown) > 0) fetchFrom(pageOf(shown) - FRAMES_PAGE);
   };
-  drawMoves(frames, review, show);
+  drawMoves(captions, replay.first_mistake, show);
+  drawSummary(replay.reviewed, replay.first_mistake, show);
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(at - 1);
   $("next").onclick = () => show(at + 1);

@@ -18,9 +18,11 @@ const page = {
   screen: null,     // the game's screen module, once loaded
   loading: null,    // the promise that loads it
   hint: null,       // {version, values, note} while it still applies
-  log: [],          // every move in words, oldest first
+  log: [],          // the moves in words that this page holds, oldest first
+  logFirst: 0,      // how many earlier moves the server still has (log[0] is move logFirst + 1)
   logged: -1,       // the version the log holds every move up to
-  shownLines: 0,    // how many log lines are on screen
+  logAsked: false,  // an earlier page of the log is on its way
+  shown: { first: 0, count: 0 }, // the log lines on screen: from move first + 1, how many
   pause: null,      // {version, until, dismissed} for the pause after a round
   boardFocus: false, // the player's keyboard focus is on the table (kept across redraws)
   busy: false,      // a rematch or follow request is on its way
@@ -312,20 +314,40 @@ function drawTools(msg) {
   fill($("tools"), tools);
 }
 
-/** Adds the lines not yet shown (a live log reads only what is new); starts over when the
- * log was replaced by a reconnect. */
+/** Adds the lines not yet shown: new moves at the end (scrolled to), an earlier page at the
+ * start (the view stays where it was); starts over when a reconnect replaced the log. The
+ * list numbers its lines by move, whatever page it starts from. */
 function drawLog() {
   const list = $("log");
+  const line = (text) => h("li.log-line", { text });
   $("log-empty").hidden = page.log.length > 0;
-  if (page.shownLines > page.log.length || list.children.length !== page.shownLines) {
+  list.start = page.logFirst + 1;
+  const earlier = page.shown.first - page.logFirst;
+  if (list.children.length !== page.shown.count || earlier < 0
+      || page.shown.count + earlier > page.log.length) {
     list.replaceChildren();
-    page.shownLines = 0;
+    page.shown = { first: page.logFirst, count: 0 };
+  } else if (earlier > 0) {
+    const height = list.scrollHeight;
+    list.prepend(...page.log.slice(0, earlier).map(line));
+    list.scrollTop += list.scrollHeight - height;
+    page.shown = { first: page.logFirst, count: page.shown.count + earlier };
   }
-  const added = page.log.slice(page.shownLines).map((line) => h("li.log-line", { text: line }));
+  // Scrollable by keyboard too while there is more to read back.
+  list.tabIndex = page.logFirst > 0 ? 0 : -1;
+  const added = page.log.slice(page.shown.count).map(line);
   if (!added.length) return;
   list.append(...added);
-  page.shownLines = page.log.length;
+  page.shown.count = page.log.length;
   list.scrollTop = list.scrollHeight;
+}
+
+/** Scrolled to the top of the log: ask for the page of moves before it. */
+function readBack() {
+  if (page.logFirst > 0 && !page.logAsked && $("log").scrollTop < 24) {
+    page.logAsked = true;
+    send({ type: "log", before: page.logFirst });
+  }
 }
 
 // -- the board and the keyboard --------------------------------------------------------------
@@ -394,11 +416,21 @@ function draw() {
 }
 
 function onMessage(msg) {
-  if (msg.type === "log") {
-    // Every move so far, sent on connecting, before the first snapshot: it replaces what
-    // this page had, so a reload or a reconnect leaves the log whole.
+  if (msg.type === "log" && msg.before !== undefined) {
+    // An earlier page, asked for by scrolling back; one for a log since replaced is dropped.
+    page.logAsked = false;
+    if (msg.before !== page.logFirst) return;
+    page.log = (msg.lines || []).map(String).concat(page.log);
+    page.logFirst = msg.first;
+    drawLog();
+  } else if (msg.type === "log") {
+    // The last moves so far, sent on connecting, before the first snapshot: they replace
+    // what this page had, so a reload or a reconnect leaves the log whole; earlier ones
+    // come a page at a time as the player scrolls back.
     page.log = (msg.lines || []).map(String);
-    page.logged = page.log.length;
+    page.logFirst = msg.first || 0;
+    page.logged = page.logFirst + page.log.length;
+    page.logAsked = false;
     drawLog();
   } else if (msg.type === "state") {
     if (msg.version > page.logged) {
@@ -421,6 +453,7 @@ function onMessage(msg) {
     page.hint = { version: page.msg ? page.msg.version : -1, values: msg.values || {}, note: msg.note };
     draw();
   } else if (msg.type === "error") {
+    page.logAsked = false; // a refused page may be asked for again
     notice(msg.message, "error");
   }
 }
@@ -489,6 +522,7 @@ async function main() {
   document.addEventListener("focusin", (event) => {
     page.boardFocus = $("board").contains(event.target);
   });
+  $("log").addEventListener("scroll", readBack);
   try {
     if (kind === "join") {
       page.token = await takeInvite(room, invite);
