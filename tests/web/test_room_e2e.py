@@ -1,6 +1,6 @@
 """The room page whatever the game: the invite page's name, spectators told they watch,
 moves from the keyboard, colours that meet WCAG AA, disabled buttons that look disabled,
-card motion that stops for people who ask for less."""
+card motion that stops for people who ask for less, and a long log read back page by page."""
 
 import re
 
@@ -118,6 +118,41 @@ def test_spectator_is_told_they_are_watching_and_gets_no_controls(pages, shot):
     assert page.locator("#log .log-line").count() == 12
     assert low_contrast(page) == []
     shot(page, "room-spectator-over")
+
+
+def test_the_log_shows_its_last_page_and_reads_back_earlier_moves(pages, shot):
+    """A watcher joining a 60-move game gets its last 50 moves, numbered as moves; scrolling
+    the log to its top brings the earlier ones, and the view stays where it was."""
+    page = pages.new()
+    page.goto("/")
+    seats = [{"kind": "bot", "level": "random"}] * 4
+    made = page.request.post("/api/rooms", data={
+        "game": "chuchula", "options": {"players": 4, "mode": "rounds", "length": 15},
+        "seats": seats}).json()
+    room = made["room"]
+    for _ in range(600):  # 60 commits, each after the bots' 50 ms
+        if page.request.get(f"/api/rooms/{room}").json()["status"] == "over":
+            break
+        page.wait_for_timeout(100)
+    whole = []
+    while len(whole) < 60:
+        older = page.request.get(f"/api/rooms/{room}/log?before={60 - len(whole)}").json()
+        whole = older["lines"] + whole
+    page.goto(made["watch_url"])
+    page.locator("#status.over").wait_for()
+    lines = page.locator("#log .log-line")
+    assert lines.count() == 50
+    assert page.locator("#log").get_attribute("start") == "11"  # numbered by move
+    assert lines.all_inner_texts() == whole[10:]
+    page.locator("#log").evaluate("log => { log.scrollTop = 0; }")
+    lines.nth(59).wait_for()
+    assert lines.all_inner_texts() == whole
+    assert page.locator("#log").get_attribute("start") == "1"
+    # The line that was first stays at the top of the list, the earlier ones above it.
+    top = page.locator("#log").bounding_box()["y"]
+    assert abs(lines.nth(10).bounding_box()["y"] - top) < 4
+    assert lines.nth(9).bounding_box()["y"] < top
+    shot(page, "room-log-read-back", full_page=False)
 
 
 def test_layout_move_from_the_keyboard(pages):
