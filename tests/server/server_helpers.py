@@ -35,9 +35,11 @@ def my_turn(state: dict) -> bool:
     return state["status"] == "playing" and state["seat"] in state["view"]["to_move"]
 
 
-def play_out(ws, choose: Callable[[dict], str], limit: int = 20_000) -> list[dict]:
-    """Play one seat to the end of the game; every message received, in order. Fails on an
-    error message.
+def play_out(ws, choose: Callable[[dict], str], limit: int = 20_000,
+             until: Callable[[dict], bool] | None = None) -> list[dict]:
+    """Play one seat to the end of the game (or until `until(state)` holds for a state with
+    no move of the seat's on its way); every message received, in order. Fails on an error
+    message.
 
     After each move the seat sends a ping and waits for the pong: the server answers in
     order, so the last state before the pong already holds the move, and a snapshot sent
@@ -56,7 +58,7 @@ def play_out(ws, choose: Callable[[dict], str], limit: int = 20_000) -> list[dic
             latest = message
         if latest is None:
             continue
-        if latest["status"] == "over":
+        if latest["status"] == "over" or (until and not waiting and until(latest)):
             return received
         if not waiting and my_turn(latest):
             ws.send_json({"type": "move", "move": choose(latest)})

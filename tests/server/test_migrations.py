@@ -1,18 +1,20 @@
 """Upgrading a database made by the schema before migrations (the record rewritten at every
 move): its waiting room can still be joined, its game in progress goes on to the end from
 where it was, and its finished game replays as it was played. From then on moves only
-append to the log."""
+append to the log. On SQLite, and on PostgreSQL when CHUKO_TEST_POSTGRES names a database
+(whose tables this test drops)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
+import os
 import random
-import sqlite3
 import time
 import warnings
 
+import pytest
 from server_helpers import join, play_out, random_chooser, whole_replay
+from sqlalchemy import text
 
 from chuko.games import game_class
 from chuko.server import create_app, migrations
@@ -60,29 +62,56 @@ def store_as_before(conn, room_id: str, game_id: str, options, state, log, seats
     """A room as the server stored it before: the whole record, and a row per move."""
     status = "over" if state.outcome else "playing" if all(s[5] for s in seats) else "waiting"
     now = time.time()  # made just now: the waiting room has not expired
-    conn.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
-                 (room_id, game_id, json.dumps(options), status, len(log),
-                  json.dumps(state.record()), now, now))
-    conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-                     [(room_id, *seat) for seat in seats])
-    conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, 0)",
-                     [(room_id, n, seat, text) for n, (seat, text) in enumerate(log, 1)])
+    conn.execute(text("INSERT INTO rooms VALUES (:id, :game, :options, :status, :version, "
+                      ":record, :now, :now, NULL, NULL)"),
+                 {"id": room_id, "game": game_id, "options": json.dumps(options),
+                  "status": status, "version": len(log), "record": json.dumps(state.record()),
+                  "now": now})
+    conn.execute(text("INSERT INTO seats VALUES (:room, :seat, :kind, :level, :token, "
+                      ":invite, :joined, NULL)"),
+                 [dict(zip(("seat", "kind", "level", "token", "invite", "joined"), seat,
+                           strict=True), room=room_id) for seat in seats])
+    if log:
+        conn.execute(text("INSERT INTO moves VALUES (:room, :number, :seat, :move, 0)"),
+                     [{"room": room_id, "number": n, "seat": seat, "move": move}
+                      for n, (seat, move) in enumerate(log, 1)])
 
 
-def test_a_database_of_todays_schema_is_upgraded_and_its_games_go_on(tmp_path):
-    path = tmp_path / "before.db"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def old_url(request, tmp_path) -> str:
+    """A database to build today's schema in: a new SQLite file, or the test PostgreSQL
+    database emptied."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/before.db"
+    url = os.environ.get("CHUKO_TEST_POSTGRES")
+    if not url:
+        pytest.skip("CHUKO_TEST_POSTGRES is not set")
+    pytest.importorskip("psycopg")
+    engine = db.make_engine(url)
+    with engine.begin() as conn:
+        for table in ("alembic_version", "moves", "seats", "rooms"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
+    engine.dispose()
+    return url
+
+
+def test_a_database_of_todays_schema_is_upgraded_and_its_games_go_on(old_url):
     host = (0, "human", None, db.secret_hash("host"), None, True)
     bot = (1, "bot", "easy", None, None, True)
     waiting = played("crossroads", 1, 0)
     going = played("caravan", 2, 5, bridges=0)
     done = played("crossroads", 3, None, rounds=2)
-    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
-        conn.executescript(TODAYS_SCHEMA)
+    engine = db.make_engine(old_url)
+    with engine.begin() as conn:
+        for statement in TODAYS_SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(text(statement))
         store_as_before(conn, "waits", "crossroads", *waiting,
                         [host, (1, "human", None, None, db.secret_hash("code"), False)])
         store_as_before(conn, "goes", "caravan", *going, [host])
         store_as_before(conn, "done", "crossroads", *done, [host, bot])
-    url = f"sqlite:///{path}"
+    engine.dispose()
+    url = old_url
     with TestClient(create_app(url, bot_delay=0, round_pause=0, rng=random.Random(5))) as client:
         assert migrations.revision(db.make_engine(url)) == "0002"
         # The waiting room opens to its invite and starts.

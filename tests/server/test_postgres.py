@@ -1,5 +1,6 @@
-"""The same schema on PostgreSQL: a game played, the server restarted, the game finished.
-Runs when CHUKO_TEST_POSTGRES names a database (e.g. postgresql://chuko@127.0.0.1/chukotest)
+"""The same schema on PostgreSQL: a game played, the server restarted, the game finished
+(upgrading a database of an older schema there: test_migrations.py). Runs when
+CHUKO_TEST_POSTGRES names a database (e.g. postgresql://chuko@127.0.0.1/chukotest)
 and psycopg 3 (the `postgres` extra) is installed; skipped otherwise."""
 
 from __future__ import annotations
@@ -39,28 +40,3 @@ def test_postgres_game_survives_a_restart(game):
             assert play_out(ws, random_chooser(2))[-1]["status"] == "over"
         frames = whole_replay(client, room["room"], room["token"])
         assert frames["frames"][0]["view"]["seat"] == 0
-
-
-def test_postgres_database_without_the_new_columns_gains_them_on_start():
-    """A database made before seats had names and rooms had rematches: the columns are
-    dropped here to make one; starting the app adds them back, and old rooms still load."""
-    pytest.importorskip("psycopg")
-    from sqlalchemy import inspect, text
-
-    from chuko.server import store as db
-
-    with TestClient(create_app(URL, bot_delay=0, round_pause=0, rng=random.Random(4))) as client:
-        room = new_room(client, "caravan", [{"kind": "me", "name": "Ann"}])
-    engine = db.make_engine(URL)
-    with engine.begin() as conn:
-        conn.execute(text('ALTER TABLE seats DROP COLUMN "name"'))
-        conn.execute(text('ALTER TABLE rooms DROP COLUMN "rematch"'))
-        conn.execute(text('ALTER TABLE rooms DROP COLUMN "rematch_of"'))
-    with TestClient(create_app(URL, bot_delay=0, round_pause=0)) as client:
-        state = client.get(f"/api/rooms/{room['room']}?token={room['token']}").json()
-        assert state["seat"] == 0 and state["seats"][0]["name"] == "Host"
-        renamed = new_room(client, "caravan", [{"kind": "me", "name": "Bob"}])
-        assert client.get(f"/api/rooms/{renamed['room']}").json()["seats"][0]["name"] == "Bob"
-    columns = {c["name"] for c in inspect(engine).get_columns("seats")}
-    assert "name" in columns
-    engine.dispose()

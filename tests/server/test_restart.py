@@ -51,17 +51,6 @@ def test_crossroads_restart_mid_game_then_finish(db_url):
         assert len(replay["frames"]) == 25
 
 
-def play_until(ws, choose, done) -> dict:
-    """Play seat 0 until `done(state)` holds for the latest state, or the game ends; that
-    state."""
-    state = state_at(ws, 0)
-    while not done(state) and state["status"] != "over":
-        if my_turn(state):
-            ws.send_json({"type": "move", "move": choose(state)})
-        state = state_at(ws, state["version"] + 1)
-    return state
-
-
 @pytest.mark.parametrize(("game", "options", "chance"), [
     # Chükö whose draw pile has been recycled at least once (resets recycle it often)
     ("chuko", {"players": 2, "pack": "2-12", "turn_limit": 400},
@@ -80,7 +69,8 @@ def test_a_game_with_later_chance_survives_a_restart_exactly(db_url, game, optio
         url = f"/ws/{room['room']}?token={room['token']}"
         live = client.app.state.hub.rooms[room["room"]]
         with client.websocket_connect(url) as ws:
-            play_until(ws, random_chooser(3), lambda s: my_turn(s) and chance(live.state.record()))
+            play_out(ws, random_chooser(3),
+                     until=lambda state: my_turn(state) and chance(live.state.record()))
     # The server has stopped (its bots too): the room as it was then.
     record, view, version = live.state.record(), live.state.view(0), live.version
     assert chance(record) and live.status == "playing"
