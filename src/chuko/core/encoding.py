@@ -9,6 +9,11 @@ more than a person in that seat would.
 Actions are integers in range(num_actions), fixed for the configuration. A game whose moves
 are too many to number (Chuchula's groupings) builds a move in several steps: `step_move`
 folds one action into a partial move and says when the move is complete.
+
+Optional members, looked up by capability (docs/envs.md): `tracker(state)`, an
+observation kept up to date in O(1) per move for fast environments; `resample(state, seat,
+rng)`, a state the seat cannot tell from this one (OpenSpiel's IS-MCTS); and
+`max_game_length`, a bound on the moves and chance events after the deal.
 """
 
 from __future__ import annotations

@@ -107,29 +107,31 @@ class Game(ABC):
     # state made with `explicit_chance=True`, left to the caller as chance nodes: `to_move`
     # is empty, `is_chance` is true, and `apply_chance` takes one of `chance_outcomes()`.
 
+    @abstractmethod
     def deck(self) -> list[Any]:
         """The cards a deal shuffles, repeats included, in a fixed order."""
-        raise NotImplementedError
 
     def deal_choices(self) -> tuple[int, ...]:
         """The sizes of the uniform choices a deal makes after its shuffle (e.g. the first
         player among `players`), in the order `from_order` takes them."""
         return ()
 
+    @abstractmethod
     def from_order(self, order: Sequence[Any], choices: Sequence[int] = (), *,
                    rng: Random | None = None, explicit_chance: bool = False) -> State:
         """The game dealt from `order` (a permutation of `deck()`) and `choices` (one value
         in range(n) per entry of `deal_choices()`). `rng` draws later chance events unless
         `explicit_chance`. ConfigError, in one sentence, for an order or choice that is not
         one."""
-        raise NotImplementedError
 
+    @abstractmethod
     def from_deal(self, deal: Json, *, rng: Random | None = None,
                   explicit_chance: bool = False) -> State:
         """The game started from a given deal, in the shape of `record()["deal"]` (hands,
-        layout, draw order, first player...); ConfigError in one sentence if it is not a
-        deal of this game."""
-        raise NotImplementedError
+        layout, draw order...). Who starts (or deals) is the deal's own `first` (`dealer`)
+        when it says, else the configuration's; a deal that leaves it open in a game that
+        does too is refused, so a given deal is never completed by chance. ConfigError in
+        one sentence if it is not a deal of this game."""
 
     @classmethod
     @abstractmethod
