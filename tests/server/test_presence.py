@@ -4,6 +4,7 @@ not a state to everyone, so many sockets on one seat cost one snapshot each."""
 from __future__ import annotations
 
 import asyncio
+import json
 from random import Random
 
 from server_helpers import new_room
@@ -20,13 +21,13 @@ async def open_room(store: Store) -> Room:
 
 def test_300_sockets_on_one_seat_build_one_snapshot_each(monkeypatch):
     builds = []
-    snapshot = Room.snapshot
+    state_text = Room.state_text
 
     def counted(self, seat, moment=None):
         builds.append(seat)
-        return snapshot(self, seat, moment)
+        return state_text(self, seat, moment)
 
-    monkeypatch.setattr(Room, "snapshot", counted)
+    monkeypatch.setattr(Room, "state_text", counted)
 
     async def scenario() -> None:
         store = Store("sqlite://")
@@ -40,8 +41,9 @@ def test_300_sockets_on_one_seat_build_one_snapshot_each(monkeypatch):
                 clients.append(client)
                 for each in clients:  # every socket sends what it has, as the pumps would
                     while each._queue:
-                        message = await each.next_message()
-                        assert message is not None
+                        text = await each.next_message()
+                        assert text is not None
+                        message = json.loads(text)
                         if each is client:
                             assert message["type"] == "state" and message["seats"][0]["connected"]
                         else:

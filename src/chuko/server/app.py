@@ -179,6 +179,9 @@ def create_app(
     limits: Limits | None = None,
     clock: Clock = time.monotonic,
     waiting_ttl: float = WAITING_TTL,
+    redis_url: str | None = None,
+    cluster_name: str = "chuko",
+    lease_seconds: float | None = None,
 ) -> FastAPI:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
@@ -187,11 +190,18 @@ def create_app(
     maps a game's id to {level: keyword options for its `make_bot`}, e.g.
     {"hard": {"simulations": 200}}; `limits` what one client may ask (`Limits()` by default),
     measured on `clock` (tests pass their own); `waiting_ttl` the seconds a room may wait
-    for its players before it expires."""
+    for its players before it expires. With `redis_url` the app is one worker of a cluster
+    named `cluster_name` that shares the database's rooms through Redis (`cluster.py`;
+    `lease_seconds`: how long a dead worker's lease on the bots lasts)."""
     limits = limits or Limits()
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl)
+    if redis_url is not None:
+        from .cluster import LEASE_SECONDS, Cluster
+
+        hub.cluster = Cluster(hub, redis_url, name=cluster_name,
+                              lease_seconds=lease_seconds or LEASE_SECONDS)
     static = static_dir or web_dir()
     rooms_made = Buckets(limits.rooms, clock)  # per address
     seats_taken = Buckets(limits.seats, clock)  # per address
@@ -201,12 +211,15 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hide_secrets_in_logs()
         store.start()
-        restored = hub.restore()
-        if restored:
+        if hub.cluster is not None:
+            await hub.cluster.start()  # the worker holding the lease restores the rooms
+        elif restored := hub.restore():
             log.info("Resumed %d room(s) in play with bots.", restored)
         try:
             yield
         finally:
+            if hub.cluster is not None:
+                await hub.cluster.stop()
             await hub.close()
             await asyncio.to_thread(store.close)
 
@@ -358,9 +371,9 @@ def create_app(
         return await hub.follow(room_id, data.get("token"))
 
     @app.get("/api/rooms/{room_id}")
-    async def api_room(room_id: str, token: str | None = None) -> dict[str, Any]:
+    async def api_room(room_id: str, token: str | None = None) -> Response:
         room = await hub.room(room_id)
-        return room.snapshot(room.seat_for(token))
+        return Response(room.state_text(room.seat_for(token)), media_type="application/json")
 
     @app.get("/api/rooms/{room_id}/log")
     async def api_log(room_id: str, token: str | None = None, before: str | None = None,
@@ -445,7 +458,7 @@ async def _pump(websocket: WebSocket, client: Client) -> None:
                 await websocket.close(code=1013, reason="Too far behind: reconnect.")
             return
         try:
-            await websocket.send_text(json.dumps(message))
+            await websocket.send_text(message)
         except Exception:  # the client went away; the receive loop sees it too
             return
 

@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from random import Random
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chuko.bots import Adviser, make_adviser, make_bot, review
 from chuko.core.descriptor import Descriptor
@@ -46,6 +46,9 @@ from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.words import bot_name, count, seat_names
 from chuko.games import game_class
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 from . import pages
 from . import store as db
@@ -60,6 +63,13 @@ MAX_NAME = 24
 MAX_BEHIND = 256
 WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it expires
 SWEEP_EVERY = 3600.0  # the longest time between two sweeps for rooms that have waited too long
+# Times a move is checked again after another worker stored one first (a cluster's race).
+CONFLICT_RETRIES = 3
+
+
+def dumps(message: Json) -> str:
+    """A message as the socket sends it: compact JSON."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 def expired_sentence(ttl: float) -> str:
@@ -156,7 +166,8 @@ class Client:
     """One WebSocket connection's outbox. State snapshots are built when they are sent, from
     the moment each was queued for: every version reaches the client, so the `last` of each
     move does and its move log stays whole; states of one version (seats coming and going)
-    are sent once, the newest."""
+    are sent once, the newest. The outbox gives out JSON text, ready for the socket (a
+    state's text is shared with the room's other clients that read it alike: `state_text`)."""
 
     def __init__(self, room: Room, seat: int | None) -> None:
         self.room = room
@@ -194,8 +205,8 @@ class Client:
             self._queue.append(moment)
         self._wake.set()
 
-    async def next_message(self) -> Json | None:
-        """The next message to send; None once the client is cut off."""
+    async def next_message(self) -> str | None:
+        """The next message to send, as JSON text; None once the client is cut off."""
         while not self._queue and not self.cut_off:
             self._wake.clear()
             await self._wake.wait()
@@ -203,8 +214,8 @@ class Client:
             return None
         message = self._queue.popleft()
         if isinstance(message, Moment):
-            return self.room.snapshot(self.seat, message)
-        return message
+            return self.room.state_text(self.seat, message)
+        return dumps(message)
 
 
 @dataclass
@@ -226,11 +237,27 @@ class Room:
     pause: Pause | None = None
     created: float = 0.0  # the hub's clock when the room was made
     closed: str | None = None  # why an expired room closed, in one sentence
+    # Worked out from the seats' labels, again only when one changes (a player joins under
+    # a name): the names and the seats' entries of every message would otherwise be
+    # rebuilt for each client at each move.
+    _labels: tuple[str, ...] = field(default=(), init=False, repr=False)
+    _names: list[str] = field(default_factory=list, init=False, repr=False)
+    _seats: list[Json] = field(default_factory=list, init=False, repr=False)
+    # Parts of the current version's state messages as JSON text (`state_text`), so that
+    # sockets reading alike share one view and one serialization; dropped at the next
+    # version, so a room keeps a few messages at most.
+    _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, repr=False)
+    _texts_version: int = field(default=-1, init=False, repr=False)
 
     @property
     def names(self) -> list[str]:
         """What every sentence calls each seat (a seat's name may come with its player)."""
-        return seat_names([seat.label for seat in self.seats])
+        labels = tuple(seat.label for seat in self.seats)
+        if labels != self._labels:
+            self._labels, self._names = labels, seat_names(labels)
+            self._seats = [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": name}
+                           for s, name in zip(self.seats, self._names, strict=True)]
+        return self._names
 
     @property
     def descriptor(self) -> Descriptor:
@@ -273,8 +300,9 @@ class Room:
         return [str(m) for m in state.legal_moves(seat)]
 
     def seats_json(self) -> list[Json]:
-        return [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": self.names[s.seat]}
-                for s in self.seats]
+        """Each seat's entry in messages: {seat, kind, level, name} (shared: not to change)."""
+        _ = self.names  # brings the entries up to date
+        return self._seats
 
     def bots_wait(self, version: int) -> float | None:
         """Seconds the bots still wait after the round that the move of `version` ended."""
@@ -285,35 +313,68 @@ class Room:
 
     def snapshot(self, seat: int | None, moment: Moment | None = None) -> Json:
         """The state message for `seat` (None: a spectator) at `moment` (default: now)."""
+        return cast(Json, json.loads(self.state_text(seat, moment)))
+
+    def state_text(self, seat: int | None, moment: Moment | None = None) -> str:
+        """The state message for `seat` at `moment` (default: now) as JSON text: the part
+        every reader shares (the room, the seats and their presence, the version …) and the
+        reader's own (its `view(seat)`, its legal moves, the sentences as it reads them),
+        each made once per version and kept until the next, so a seat's sockets share one
+        view and spectators all share theirs."""
         moment = moment or self.moment()
-        state, names = moment.state, self.names
+        _ = self.names  # brings the names and the seats' entries up to date
+        if moment.version == self.version != self._texts_version:
+            # A new version: the parts kept for the one before are not wanted again, but
+            # by clients that are behind, which build their own.
+            self._texts.clear()
+            self._texts_version = moment.version
+        keep = moment.version == self._texts_version
+        bots_wait = self.bots_wait(moment.version)
+        shared_key = (None, moment.status, bots_wait, self.rematch, self._labels,
+                      tuple((s.connected, s.joined) for s in self.seats))
+        shared = self._texts.get(shared_key) if keep else None
+        if shared is None:
+            shared = dumps({
+                "type": "state",
+                "room": self.id,
+                "game": self.game_id,
+                "title": self.descriptor.title,
+                "status": moment.status,
+                "seats": [{**entry, "connected": s.connected, "joined": s.joined}
+                          for entry, s in zip(self._seats, self.seats, strict=True)],
+                "version": moment.version,
+                "round_ended": moment.state.round_ended,
+                "bots_wait": bots_wait,
+                "rematch": self.rematch,
+                "simultaneous": self.descriptor.simultaneous,
+                "hints": self.descriptor.hints is not None,
+                "hintable": self.hintable,
+            })[:-1]
+            if keep:
+                self._texts[shared_key] = shared
+        own_key = ("seat", seat, moment.status, self.closed, self._labels)
+        own = self._texts.get(own_key) if keep else None
+        if own is None:
+            own = dumps(self._own(seat, moment))[1:]
+            if keep:
+                self._texts[own_key] = own
+        return f"{shared},{own}"
+
+    def _own(self, seat: int | None, moment: Moment) -> Json:
+        """What only `seat` reads in the state message at `moment`: everything that passes
+        through its `view(seat)` or is worded for it."""
+        state, names = moment.state, self._names
         outcome = state.outcome
         last = None
         if moment.last_move is not None:
             mover, move = moment.last_move
             last = state.describe(mover, move, names, seat)
         message: Json = {
-            "type": "state",
-            "room": self.id,
-            "game": self.game_id,
-            "title": self.descriptor.title,
             "seat": seat,
             "spectator": seat is None,
-            "status": moment.status,
-            "seats": [
-                {**entry, "connected": s.connected, "joined": s.joined}
-                for entry, s in zip(self.seats_json(), self.seats, strict=True)
-            ],
-            "version": moment.version,
             "view": state.view(seat),
             "last": last,
             "result": self.closed if outcome is None else outcome.describe(names, seat),
-            "round_ended": state.round_ended,
-            "bots_wait": self.bots_wait(moment.version),
-            "rematch": self.rematch,
-            "simultaneous": self.descriptor.simultaneous,
-            "hints": self.descriptor.hints is not None,
-            "hintable": self.hintable,
         }
         legal = self.legal(seat, moment)
         if legal is not None:
@@ -405,16 +466,23 @@ class Hub:
         self.bot_options = bot_options or {}
         self._closing = False
         self.pages = pages.Lru()  # captions, replay pages and reviews, by room and version
+        # This worker's part in a cluster of workers sharing rooms (cluster.py); None: alone.
+        self.cluster: Cluster | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
     def restore(self) -> int:
         """Rebuild the rooms in play with bots (whose bots may have moves to make) and start
         them, and start the sweep for rooms that waited too long; the count rebuilt. Other
-        rooms are loaded when first asked for."""
+        rooms are loaded when first asked for. In a cluster, the worker that takes the lease
+        does this (`lead`)."""
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
         count = 0
         for row in self.store.resumable():
+            held = self.rooms.get(row.id)
+            if held is not None:  # in memory already, and kept up to date
+                self.kick(held)
+                continue
             try:
                 room = self._room_from_row(row)
             except ChukoError as error:
@@ -425,14 +493,24 @@ class Hub:
             count += 1
         return count
 
-    async def close(self) -> None:
-        self._closing = True
+    def lead(self) -> None:
+        """This worker took the cluster's lease: it runs the bots and the sweep now."""
+        if not self._closing:
+            self.restore()
+
+    def step_down(self) -> list[asyncio.Task]:
+        """Stop the bots and the sweep (another worker runs them now); the tasks stopped."""
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
+            self._sweeper = None
         for task in tasks:
             task.cancel()
-        for task in tasks:
+        return tasks
+
+    async def close(self) -> None:
+        self._closing = True
+        for task in self.step_down():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
@@ -488,12 +566,17 @@ class Hub:
             await asyncio.shield(self.store.submit(db.expire_waiting(cutoff, room.id)))
             room.status, room.closed = "expired", expired_sentence(self.waiting_ttl)
         room.broadcast()
+        self._tell(room, reload=True)
 
     async def sweep(self) -> int:
         """Expire every room, stored or in memory, that has waited too long; rooms in memory
         that nobody watches leave it. How many stored rooms were closed."""
         cutoff = self.clock() - self.waiting_ttl
-        closed = int(await asyncio.shield(self.store.submit(db.expire_waiting(cutoff))))
+        expired = await asyncio.shield(self.store.submit(db.expire_waiting(cutoff)))
+        closed = len(expired)
+        if self.cluster is not None:
+            for room_id in expired:
+                self.cluster.publish(room_id, 0, reload=True)
         for room in list(self.rooms.values()):
             if room.status == "waiting" and room.created <= cutoff:
                 await self._expire(room)
@@ -563,6 +646,7 @@ class Hub:
                          created=room.created, seed=chance)
         await asyncio.shield(self.store.submit(db.insert_room(row)))
         self.rooms[room.id] = room
+        self._tell(room)
         self.kick(room)
         return room
 
@@ -623,6 +707,7 @@ class Hub:
             seat.joined, seat.token_hash, seat.name = True, db.secret_hash(token), name
             room.status = status
         room.broadcast()
+        self._tell(room, reload=True)
         self.kick(room)
         return token
 
@@ -655,6 +740,7 @@ class Hub:
                                            rematch_of=room)
                 room.rematch = rematch.id
                 room.broadcast()
+                self._tell(room, reload=True)
                 return {"room": rematch.id, "seat": seat, "token": fresh}
         return await self.follow(room.id, token)
 
@@ -691,30 +777,54 @@ class Hub:
         if len(text) > MAX_MOVE_TEXT:
             raise ConfigError("That move is far too long to be a move.")
         async with room.lock:
-            if room.closed is not None:
-                raise ConfigError(room.closed)
-            if room.status == "waiting":
-                raise ConfigError("The game starts when every seat is taken.")
-            if room.status == "over":
-                raise ConfigError("The game is over.")
-            after = room.state.copy()
-            move = after.game.parse_move(text)
-            after.play(seat, move)
-            status = "over" if after.outcome is not None else "playing"
-            number = room.version + 1
-            write = db.append_move(room.id, number, seat, str(move), status)
-            # Shielded: if this coroutine is cancelled, the commit still lands and the room
-            # still takes the new state, so memory and database never disagree.
-            commit = self.store.submit(write)
-            commit.add_done_callback(
-                lambda done: self._accepted(done, room, number, after, status, (seat, move)))
-            await asyncio.shield(commit)
+            for attempt in range(CONFLICT_RETRIES + 1):
+                try:
+                    await self._append(room, seat, text)
+                    break
+                except db.Conflict:
+                    # Another worker stored a move first: catch up and check the move again
+                    # against the game as it now is (accepted if it still holds, refused with
+                    # the engine's sentence if not), as one worker does with moves queued on
+                    # the lock.
+                    if self.cluster is None or attempt == CONFLICT_RETRIES:
+                        raise
+                    await self.cluster.catch_up(room)
         self.kick(room)
+
+    async def _append(self, room: Room, seat: int, text: str) -> None:
+        """Check the move on a copy of the state, store it, then make it the room's (the
+        caller holds the room's lock); ChukoError when refused, db.Conflict when another
+        worker stored this version first."""
+        if room.closed is not None:
+            raise ConfigError(room.closed)
+        if room.status == "waiting":
+            raise ConfigError("The game starts when every seat is taken.")
+        if room.status == "over":
+            raise ConfigError("The game is over.")
+        after = room.state.copy()
+        move = after.game.parse_move(text)
+        after.play(seat, move)
+        status = "over" if after.outcome is not None else "playing"
+        number = room.version + 1
+        write = db.append_move(room.id, number, seat, str(move), status)
+        # Shielded: if this coroutine is cancelled, the commit still lands and the room
+        # still takes the new state, so memory and database never disagree.
+        commit = self.store.submit(write)
+        commit.add_done_callback(
+            lambda done: self._accepted(done, room, number, after, status, (seat, move)))
+        await asyncio.shield(commit)
 
     def _accepted(self, done: asyncio.Future, room: Room, number: int, after: State, status: str,
                   last_move: tuple[int, Any]) -> None:
         if done.cancelled() or done.exception() is not None:
             return
+        self.advance(room, number, after, status, last_move)
+        self._tell(room)  # only now: a move is durable before anyone is told
+
+    def advance(self, room: Room, number: int, after: State, status: str,
+                last_move: tuple[int, Any]) -> None:
+        """Make a stored move the room's state (this worker's, or another's caught up) and
+        send it to the room's clients."""
         room.state, room.version, room.status = after, number, status
         room.last_move = last_move
         if status == "playing" and after.round_ended and self.round_pause > 0 and all(
@@ -722,9 +832,18 @@ class Hub:
             room.pause = Pause(number, time.monotonic() + self.round_pause)
         room.broadcast()
 
+    def _tell(self, room: Room, reload: bool = False) -> None:
+        """Tell the cluster's other workers that the room changed (`reload`: its header)."""
+        if self.cluster is not None:
+            self.cluster.publish(room.id, room.version, reload=reload,
+                                 bots=bool(room.bots_to_move()))
+
     def kick(self, room: Room) -> None:
-        """Start the room's bots if one of them must move and none is thinking already."""
+        """Start the room's bots if one of them must move and none is thinking already (in a
+        cluster, only the worker holding the lease runs bots)."""
         if self._closing or not room.bots_to_move():
+            return
+        if self.cluster is not None and not self.cluster.leader:
             return
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self._bots(room))
@@ -741,15 +860,23 @@ class Hub:
                     await asyncio.wait_for(pause.over.wait(), pause.left())
                 room.pause = None
                 room.broadcast()
+                if self.cluster is not None:
+                    self.cluster.publish(room.id, pause.version, kind="state")
                 continue
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)  # so people can follow the bots' moves
             seat = waiting[0]
-            state = room.state
+            state, version = room.state, room.version
             legal = state.legal_moves(seat.seat) if state.game.lists_moves else []
             try:
                 move = await asyncio.to_thread(seat.bot.choose, state.view(seat.seat), legal)
                 await self.play(room, seat.seat, str(move))
+            except ChukoError:
+                if room.version != version:
+                    continue  # the game moved on meanwhile (another worker's move): again
+                log.exception("Room %s: the %s bot of seat %d made a refused move.", room.id,
+                              seat.level, seat.seat)
+                return
             except Exception:  # a bug in a bot must not take the server down; say so
                 log.exception("Room %s: the %s bot of seat %d failed.", room.id, seat.level,
                               seat.seat)
@@ -763,6 +890,8 @@ class Hub:
         if pause is None or room.bots_wait(room.version) is None:
             raise ConfigError("No round is waiting to start.")
         pause.over.set()
+        if self.cluster is not None:  # the bots may wait on another worker
+            self.cluster.publish(room.id, pause.version, kind="next")
 
     # -- hints -----------------------------------------------------------------------------------
 
