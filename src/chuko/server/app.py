@@ -180,7 +180,7 @@ def create_app(
     clock: Clock = time.monotonic,
     waiting_ttl: float = WAITING_TTL,
     redis_url: str | None = None,
-    cluster_name: str = "chuko",
+    cluster_name: str | None = None,
     lease_seconds: float | None = None,
 ) -> FastAPI:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
@@ -198,9 +198,9 @@ def create_app(
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl)
     if redis_url is not None:
-        from .cluster import LEASE_SECONDS, Cluster
+        from .cluster import LEASE_SECONDS, NAME, Cluster
 
-        hub.cluster = Cluster(hub, redis_url, name=cluster_name,
+        hub.cluster = Cluster(hub, redis_url, name=cluster_name or NAME,
                               lease_seconds=lease_seconds or LEASE_SECONDS)
     static = static_dir or web_dir()
     rooms_made = Buckets(limits.rooms, clock)  # per address

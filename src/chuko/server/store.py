@@ -10,7 +10,9 @@ already (0, but for rooms stored before the log was the truth).
 
 A move's row has the primary key (room, number), and accepting move n also moves the room's
 `version` from n − 1 to n in the same transaction: two writers of the same move, even in two
-processes on one PostgreSQL database, cannot both succeed (the second gets `Conflict`).
+processes on one PostgreSQL database, cannot both succeed (the second gets `Conflict`). That is
+what lets several workers share rooms (`cluster.py`): whichever commits first decides the move,
+and the other catches up from `moves(room, after=version)`.
 
 A room's `status` is waiting, playing, over, or expired (a waiting room whose seats were
 not all taken in time, `expire_waiting`). Seats keep only SHA-256 hashes of their tokens and
@@ -251,12 +253,14 @@ class Store:
 
     # -- reads (small, synchronous) ----------------------------------------------------------
 
-    def load(self, room_id: str) -> RoomRow | None:
+    def load(self, room_id: str, with_moves: bool = True) -> RoomRow | None:
+        """The room's header and seats, and its moves unless `with_moves` is False (a worker
+        of a cluster refreshing a room it holds reads its moves with `moves`)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(rooms).where(rooms.c.id == room_id)).first()
             if row is None:
                 return None
-            return _room_row(conn, row)
+            return _room_row(conn, row, with_moves)
 
     def resumable(self) -> list[RoomRow]:
         """The rooms in play with a bot seat: those whose bots may have a move to make."""
@@ -298,7 +302,7 @@ def _settle(job: tuple[Write, asyncio.Future, asyncio.AbstractEventLoop], *, res
         loop.call_soon_threadsafe(resolve)
 
 
-def _room_row(conn: Connection, row: Any) -> RoomRow:
+def _room_row(conn: Connection, row: Any, with_moves: bool = True) -> RoomRow:
     found = conn.execute(select(seats).where(seats.c.room == row.id).order_by(seats.c.seat)).all()
     return RoomRow(
         id=row.id,
@@ -316,7 +320,7 @@ def _room_row(conn: Connection, row: Any) -> RoomRow:
         created=row.created,
         seed=row.seed,
         base=row.base,
-        moves=_moves(conn, row.id, row.base),
+        moves=_moves(conn, row.id, row.base) if with_moves else [],
     )
 
 
@@ -379,14 +383,16 @@ def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status
 
 def expire_waiting(created_before: float, room_id: str | None = None) -> Write:
     """Close the rooms still waiting that were created by `created_before` (only
-    `room_id`, when given); how many were closed."""
+    `room_id`, when given); the ids of those closed (so other workers can be told)."""
 
-    def write(conn: Connection) -> int:
+    def write(conn: Connection) -> list[str]:
         chosen = update(rooms).where(rooms.c.status == "waiting",
                                      rooms.c.created <= created_before)
         if room_id is not None:
             chosen = chosen.where(rooms.c.id == room_id)
-        return int(conn.execute(chosen.values(status="expired", updated=time.time())).rowcount)
+        closed = conn.execute(chosen.values(status="expired", updated=time.time())
+                              .returning(rooms.c.id))
+        return [found for (found,) in closed]
 
     return write
 

@@ -1,0 +1,292 @@
+"""Several workers serving the same rooms (docs/deploy.md): they share one PostgreSQL database,
+which decides every move, and one Redis, which tells them what changed and which of them runs
+the bots and timers.
+
+- **The bus.** Whatever changes a room's stored state (a move, a seat taken, a rematch linked,
+  an expiry) is published, once it is committed, on the room's channel `{name}:room:{id}` as
+  `{"worker", "version", "reload", "bots"}`. Every worker listens to all rooms' channels (one
+  pattern subscription) and acts only for the rooms it holds in memory: it reads the moves it
+  lacks from the store (`Store.moves(room, after=version)`), plays them through the engine one
+  by one and sends each version to its own sockets, as if it had accepted them itself
+  (`catch_up`). A room's header (seats, status, rematch) is read again when `reload` says so.
+  The message carries no move: the database is the one truth, and a message lost while Redis
+  was away is made up for by catching up every room held when the bus is back.
+- **One writer per move.** The store's version-checked append lets one of two workers that
+  accept a move for the same version commit it; the other gets `Conflict`, catches up, and
+  checks the move again against the new state (`Hub.play`): accepted if it still holds (seats
+  that move at once), refused with the engine's sentence otherwise (the same move sent twice).
+  That is what a single worker does with two moves queued on a room's lock.
+- **The lease.** One worker at a time runs the bots and the timers (the sweep for expired
+  rooms; the round pauses, which only hold bots back): the one holding `{name}:lease` in Redis
+  (`SET NX PX`, renewed every third of its time by compare-and-set). On taking it, a worker
+  rebuilds the rooms in play with bots (`Hub.restore`); a room that later needs its bots is
+  announced with `bots` true, and the holder loads it. When the holder dies its lease runs out
+  and another worker takes it within `lease_seconds` and a third; a holder that cannot renew
+  stops its bots before its lease can have run out. Were two workers ever to move one bot at
+  once, the store would still accept one of the moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from chuko.core.errors import ChukoError, ConfigError
+
+from .rooms import Hub, Room, expired_sentence
+
+log = logging.getLogger("chuko.server")
+
+NAME = "chuko-server"  # the default prefix of the cluster's keys and channels in Redis
+LEASE_SECONDS = 3.0  # how long a dead worker's lease keeps the bots waiting, at most
+# Compare-and-set on the lease: only its holder renews or releases it.
+_RENEW = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+          "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
+_RELEASE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+            "return redis.call('del', KEYS[1]) else return 0 end")
+
+
+def connect(url: str) -> aioredis.Redis:
+    """An asyncio Redis client for `redis://host:port/db` (or `rediss://`, `unix://`)."""
+    try:
+        return aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
+                                       health_check_interval=10)
+    except ValueError:
+        raise ConfigError(f"{url!r} is not a Redis URL: use redis://host:6379/0.") from None
+
+
+class Cluster:
+    """This worker's part in a cluster: its bus, its lease, and catching rooms up."""
+
+    def __init__(self, hub: Hub, url: str, *, name: str = NAME,
+                 lease_seconds: float = LEASE_SECONDS) -> None:
+        self.hub = hub
+        self.redis = connect(url)
+        self.name = name
+        self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.lease_key = f"{name}:lease"
+        self.lease_ms = max(300, int(lease_seconds * 1000))
+        self.leader = False  # holds the lease: runs the bots and timers
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._pending: dict[str, tuple[int, bool]] = {}  # room → (version wanted, reload)
+        self._tasks: set[asyncio.Task] = set()
+        self._loops: list[asyncio.Task] = []
+
+    def channel(self, room_id: str) -> str:
+        return f"{self.name}:room:{room_id}"
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen to the rooms' channels first (so nothing published after a room is loaded
+        is missed), then publish and contend for the lease."""
+        subscribed = asyncio.Event()
+        self._loops = [asyncio.create_task(self._listen(subscribed)),
+                       asyncio.create_task(self._publish())]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(subscribed.wait(), 10)
+        self._loops.append(asyncio.create_task(self._hold_lease()))
+
+    async def stop(self) -> None:
+        """Publish what is queued, hand the lease back at once, stop listening."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drain(), 2)
+        if self.leader:
+            self.leader = False
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.eval(_RELEASE, 1, self.lease_key, self.me)  # type: ignore[misc]
+        for task in [*self._loops, *self._tasks]:
+            task.cancel()
+        for task in [*self._loops, *self._tasks]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.aclose()
+
+    async def _drain(self) -> None:
+        while not self._outbox.empty():
+            await asyncio.sleep(0.01)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- the bus ------------------------------------------------------------------------------
+
+    def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
+                kind: str = "change") -> None:
+        """Tell the other workers that a room changed (call once the change is committed):
+        `version` is its moves now, `reload` that its header changed, `bots` that its bots
+        have a move to make. `kind` "next" passes on a seat's "next" (end the round's
+        pause), "state" that the pause is over."""
+        message = json.dumps({"worker": self.me, "kind": kind, "version": version,
+                              "reload": reload, "bots": bots})
+        self._outbox.put_nowait((self.channel(room_id), message))
+
+    async def _publish(self) -> None:
+        """Send the outbox in order, whatever has piled up in one round trip."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
+            except (RedisError, OSError) as error:
+                # The moves are stored; the other workers catch up when the bus is back.
+                log.warning("Could not publish %d room event(s) to Redis: %s", len(batch),
+                            error)
+
+    async def _listen(self, subscribed: asyncio.Event) -> None:
+        prefix = len(self.channel(""))
+        first = True
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(self.channel("*"))
+                subscribed.set()
+                if not first:  # messages may have been lost meanwhile
+                    for room in list(self.hub.rooms.values()):
+                        self._refresh(room, 0, reload=True)
+                first = False
+                async for message in pubsub.listen():
+                    if message["type"] == "pmessage":
+                        self._on_event(message["channel"].decode()[prefix:],
+                                       json.loads(message["data"]))
+            except (RedisError, OSError) as error:
+                log.warning("Lost the Redis bus (%s); listening again in a second.", error)
+                await asyncio.sleep(1)
+            finally:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()
+
+    def _on_event(self, room_id: str, event: dict[str, Any]) -> None:
+        if event.get("worker") == self.me:
+            return
+        version = int(event.get("version", 0))
+        room = self.hub.rooms.get(room_id)
+        if room is None:
+            if self.leader and event.get("bots"):
+                self._spawn(self._adopt(room_id))
+            return
+        kind = event.get("kind")
+        if kind in ("next", "state"):
+            pause = room.pause
+            if pause is not None and pause.version == version:
+                pause.over.set()
+                if kind == "state":
+                    room.pause = None
+                    room.broadcast()
+            return
+        keep = (room.clients or room.lock.locked()
+                or (self.leader and any(s.kind == "bot" for s in room.seats)))
+        if not keep:
+            # Nobody here needs it: forgotten rather than kept up to date, read again when
+            # asked for.
+            self.hub.rooms.pop(room_id, None)
+            return
+        self._refresh(room, version, bool(event.get("reload")))
+
+    async def _adopt(self, room_id: str) -> None:
+        """The lease holder takes up a room whose bots must move (loading it starts them)."""
+        try:
+            await self.hub.room(room_id)
+        except ChukoError as error:
+            log.error("Room %s cannot be loaded for its bots: %s", room_id, error)
+
+    def _refresh(self, room: Room, version: int, reload: bool) -> None:
+        """Catch `room` up to `version` (and read its header again when `reload`), once at
+        a time per room: events arriving meanwhile fold into the next round."""
+        wanted, again = self._pending.get(room.id, (0, False))
+        running = room.id in self._pending
+        self._pending[room.id] = (max(wanted, version), again or reload)
+        if not running:
+            self._spawn(self._refreshing(room))
+
+    async def _refreshing(self, room: Room) -> None:
+        try:
+            while True:
+                wanted, reload = self._pending[room.id]
+                self._pending[room.id] = (0, False)
+                if reload or room.version < wanted:
+                    async with room.lock:
+                        await self.catch_up(room, reload)
+                    self.hub.kick(room)
+                if self._pending[room.id] == (0, False):
+                    return
+        except Exception:
+            log.exception("Room %s could not catch up; it is read again when asked for.",
+                          room.id)
+            if self.hub.rooms.get(room.id) is room and not room.clients:
+                self.hub.rooms.pop(room.id, None)
+        finally:
+            self._pending.pop(room.id, None)
+
+    async def catch_up(self, room: Room, reload: bool = False) -> None:
+        """Play the moves other workers stored after `room.version` through the engine, each
+        version sent to this worker's sockets in turn; with `reload`, take the stored
+        header's seats, status and rematch too. The caller holds `room.lock`."""
+        store = self.hub.store
+        row = await asyncio.to_thread(store.load, room.id, False) if reload else None
+        for seat, text in await asyncio.to_thread(store.moves, room.id, room.version):
+            after = room.state.copy()
+            move = after.game.parse_move(text)
+            after.play(seat, move)
+            status = "over" if after.outcome is not None else "playing"
+            self.hub.advance(room, room.version + 1, after, status, (seat, move))
+        if row is None:
+            return
+        for held, stored in zip(room.seats, row.seats, strict=True):
+            held.joined, held.token_hash, held.name = stored.joined, stored.token_hash, stored.name
+        room.rematch = row.rematch
+        if row.version == room.version:
+            room.status = row.status
+        if room.status == "expired" and room.closed is None:
+            room.closed = expired_sentence(self.hub.waiting_ttl)
+        room.broadcast()
+
+    # -- the lease ----------------------------------------------------------------------------
+
+    async def _hold_lease(self) -> None:
+        every = self.lease_ms / 3000
+        renewed = 0.0
+        while True:
+            try:
+                if self.leader:
+                    held = await self.redis.eval(  # type: ignore[misc]
+                        _RENEW, 1, self.lease_key, self.me, self.lease_ms)
+                else:
+                    held = await self.redis.set(self.lease_key, self.me, nx=True,
+                                                px=self.lease_ms)
+                if held:
+                    renewed = time.monotonic()
+                    if not self.leader:
+                        self.leader = True
+                        log.info("This worker (%s) runs the bots and timers now.", self.me)
+                        self.hub.lead()
+                elif self.leader:
+                    self._step_down("another worker holds the lease")
+            except (RedisError, OSError) as error:
+                log.warning("Could not reach Redis for the lease: %s", error)
+            # Stop before the lease can have run out, so two workers never run bots at once.
+            if self.leader and time.monotonic() - renewed > self.lease_ms / 1000 * 0.8:
+                self._step_down("its lease could not be renewed")
+            await asyncio.sleep(every)
+
+    def _step_down(self, why: str) -> None:
+        self.leader = False
+        log.warning("This worker (%s) stops running bots and timers: %s.", self.me, why)
+        self.hub.step_down()
