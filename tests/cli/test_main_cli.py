@@ -183,3 +183,16 @@ def test_a_command_whose_module_needs_a_missing_extra_says_so_before_parsing(run
     assert status == 2 and out == ""
     assert err.startswith("chuko: `chuko rules` needs numpy, which comes with the rl")
     assert err.endswith(" extra: pip install 'chuko[rl]'.\n") and err.count("\n") == 1
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    # `chuko export ... | head`: the pipe closes while records are still being written.
+    command = [sys.executable, "-m", "chuko.cli.main", "export", game_ids()[0], "--games", "400",
+               "--seed", "1"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.read(10)
+        process.stdout.close()
+        error = process.stderr.read().decode()
+        assert process.wait(timeout=120) == 0
+    assert "Traceback" not in error
