@@ -12,11 +12,14 @@ from hypothesis import strategies as st
 from server_helpers import new_room, state_at
 from starlette.websockets import WebSocketDisconnect
 
+from chuko.server.limits import Limits, Rate
+
 
 @pytest.fixture
 def duel(make_client):
-    """A Crossroads room of two friends, seat 0 to move: (client, room, tokens)."""
-    client = make_client()
+    """A Crossroads room of two friends, seat 0 to move: (client, room, tokens). The fuzz
+    tests open a socket per example, faster than the address's connection rate allows."""
+    client = make_client(limits=Limits(connects=Rate(1000, 1000)))
     room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "friend"}], first="0")
     code = room["invites"][0]["url"].rsplit("/", 1)[1]
     joined = client.post(f"/api/rooms/{room['room']}/join", json={"invite": code}).json()

@@ -205,6 +205,7 @@ def create_app(
     static = static_dir or web_dir()
     rooms_made = Buckets(limits.rooms, clock)  # per address
     seats_taken = Buckets(limits.seats, clock)  # per address
+    sockets_opened = Buckets(limits.connects, clock)  # per address
     made = OpenRooms(limits.open_rooms_per_address)
 
     @contextlib.asynccontextmanager
@@ -397,6 +398,11 @@ def create_app(
     async def live(websocket: WebSocket, room_id: str) -> None:
         await websocket.accept()
         try:
+            # Before anything is loaded or sent: a socket that reconnects without end would
+            # cost a room lookup, a log page and a state each time.
+            if not sockets_opened.take(address(websocket)):
+                raise TooMany("Too many connections from your address: wait a moment and "
+                              "reconnect.")
             room = await hub.room(room_id)
             seat = room.seat_for(websocket.query_params.get("token"))
             if len(room.clients) >= limits.sockets_per_room:

@@ -56,6 +56,9 @@ class Limits:
     refusals: Rate = Rate(20, 200)
     rooms: Rate = Rate(1, 10)  # per address: rooms made
     seats: Rate = Rate(2, 20)  # per address: joins, follows and rematches
+    # Per address: WebSocket connections opened (a page holds one, and reconnects after a
+    # drop or a restart; each costs a room lookup, a log page and a state).
+    connects: Rate = Rate(5, 30)
     sockets_per_seat: int = 4
     sockets_per_room: int = 64
     open_rooms_per_address: int = 20
