@@ -119,11 +119,11 @@ def test_the_terminal_screens_never_import_the_command_line():
 
 
 def readme_commands():
-    """Each `chuko …` line of the README's shell examples, as argv (comments and
-    redirections left out)."""
+    """Each `chuko …` line of the README's shell examples, as argv (continued lines joined,
+    comments and redirections left out)."""
     readme = (SOURCE.parents[1] / "README.md").read_text()
     lines = [line for block in re.findall(r"```sh\n(.*?)```", readme, re.S)
-             for line in block.splitlines() if line.startswith("chuko ")]
+             for line in block.replace("\\\n", " ").splitlines() if line.startswith("chuko ")]
     return [shlex.split(line.split(" <")[0], comments=True)[1:] for line in lines]
 
 
