@@ -1,13 +1,15 @@
 """A bare WebSocket relay on the server's own stack, the limit `python -m bench server`
-compares the server with: uvicorn with the same defaults as `chuko serve` (its HTTP and
-WebSocket implementations, permessage-deflate, `ws_max_size`), a FastAPI socket route, and
-its access log; nothing else: no engine, no database, no JSON parsing.
+compares the server with: uvicorn with the same settings as `chuko serve` (its HTTP and
+WebSocket implementations, `chuko.server.app.SERVING`: no permessage-deflate,
+`ws_max_size`), a FastAPI socket route, and its access log; nothing else: no engine, no
+database, no JSON parsing.
 
 A room is two sockets, `/ws/{room}?token=0|1&moves=N`. Each message a seat sends (a move)
 is answered, as the server answers an accepted move, by a state message to both seats:
 one of the real state messages the server sent in the same run (the corpus, a JSON list of
 texts, from `CHUKO_ECHO_CORPUS`), its version set and its `legal` list given to the seat
-whose turn it is. After N moves the room's state says "over".
+whose turn it is, written as compactly as the server writes it. After N moves the room's
+state says "over".
 
     CHUKO_ECHO_CORPUS=corpus.json python -m bench.echo_peer PORT
 """
@@ -29,12 +31,13 @@ VERSION = 987_654_321  # a placeholder no real message contains
 def templates(texts: list[str]) -> list[tuple[str, str]]:
     """Each sampled state as two texts, for the seat to move and for the other, with the
     version a placeholder."""
+    from chuko.server.rooms import dumps
+
     pairs = []
     for text in texts:
         message = json.loads(text)
         message.update(version=VERSION, status="playing")
-        waiting = json.dumps({**message, "legal": []})
-        pairs.append((json.dumps(message), waiting))
+        pairs.append((dumps(message), dumps({**message, "legal": []})))
     return pairs
 
 
@@ -53,7 +56,7 @@ class Relay:
             text = (to_move if seat == turn else waiting).replace(
                 str(VERSION), str(self.version), 1)
             if self.version >= self.moves:
-                text = text.replace('"status": "playing"', '"status": "over"', 1)
+                text = text.replace('"status":"playing"', '"status":"over"', 1)
             await ws.send_text(text)
 
 
@@ -86,12 +89,12 @@ def create_app(corpus: list[tuple[str, str]]) -> FastAPI:
 
 
 def main() -> None:
-    from chuko.server.limits import MAX_BODY
+    from chuko.server.app import SERVING
 
     with open(os.environ["CHUKO_ECHO_CORPUS"], encoding="utf-8") as file:
         corpus = templates(json.load(file))
     config = uvicorn.Config(create_app(corpus), host="127.0.0.1", port=int(sys.argv[1]),
-                            log_level="info", ws_max_size=MAX_BODY)
+                            log_level="info", **SERVING)
     uvicorn.Server(config).run()
 
 

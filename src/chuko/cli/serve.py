@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from chuko.server import create_app
-    from chuko.server.limits import MAX_BODY
+    from chuko.server.app import SERVING
 
     if not 0 < args.port < 65536:
         raise ConfigError(f"The port must be from 1 to 65535, not {args.port}.")
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(args.db, bot_delay=args.bot_delay, round_pause=args.round_pause,
                      waiting_ttl=args.waiting_hours * 3600)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info",
-                            ws_max_size=MAX_BODY)
+                            **SERVING)
     print(f"chuko: serving on http://{args.host}:{args.port} (Ctrl-C to stop)", flush=True)
     uvicorn.Server(config).run()
     return 0

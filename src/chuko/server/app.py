@@ -62,6 +62,12 @@ _GUARDED = {name for name, _ in SECURITY_HEADERS}
 SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
 _TOO_LONG = "The request body is too long."
 OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
+# uvicorn's settings for this app, which `chuko serve` passes on (and the bench's echo
+# peer too, the limit the server is measured against). No permessage-deflate: a state
+# message is about 1 KB, which each socket would compress again in a zlib stream of its own
+# (about 25 µs a message, 5% of the CPU a move costs, and some 50 KB of memory per socket,
+# measured with websockets' extension), to save less than 1 KB a move at a player's pace.
+SERVING: dict[str, Any] = {"ws_max_size": MAX_BODY, "ws_per_message_deflate": False}
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html"}
 
