@@ -97,7 +97,8 @@ def _table_html(shown: Json) -> str:
 
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2rem auto; padding: 0 1.5rem;
+       max-width: 70rem; color: #222; }
 h1 { font-size: 1.6rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
 .method { color: #555; } table { border-collapse: collapse; margin: 1rem 0; }
 caption { text-align: left; font-weight: bold; padding: 0.3rem 0; }
@@ -117,8 +118,9 @@ def html_report(studies: Sequence[Json], title: str = "chuko study") -> str:
              f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
              f"<h1>{html.escape(title)}</h1>"]
     for study in studies:
-        parts.append(f"<section id='{_slug(study['title'])}'>"
-                     f"<h2>{html.escape(study['title'])}</h2>"
+        # A report of one study already carries its title as the page's heading.
+        heading = "" if study["title"] == title else f"<h2>{html.escape(study['title'])}</h2>"
+        parts.append(f"<section id='{_slug(study['title'])}'>{heading}"
                      f"<p class='method'>How: {html.escape(study['method'])}.</p>")
         if study["findings"]:
             parts.append("<ul>" + "".join(f"<li>{html.escape(f)}</li>"
