@@ -134,22 +134,29 @@ def _series(label: str, figures: list[Json | None], scale: float = 100) -> Json:
     return series
 
 
+def _lineup(bots: str) -> str:
+    """A lineup as one line across player counts: "easy,easy,easy" is the `easy` line, as
+    "easy,easy" is; a mixed lineup stays itself."""
+    levels = set(bots.split(","))
+    return levels.pop() if len(levels) == 1 else bots
+
+
 def _plots(cells: list[Json], method: str) -> list[Json]:
-    groups = list(dict.fromkeys((c["pack"], c["bots"]) for c in cells))
+    groups = list(dict.fromkeys((c["pack"], _lineup(c["bots"])) for c in cells))
     players = sorted({c["players"] for c in cells})
     plots = []
     if len(players) > 1:
-        def find(pack: object, bots: str, count: int, key: str) -> Json | None:
+        def find(pack: object, lineup: str, count: int, key: str) -> Json | None:
             for c in cells:
-                if (c["pack"], c["bots"], c["players"]) == (pack, bots, count):
+                if (c["pack"], _lineup(c["bots"]), c["players"]) == (pack, lineup, count):
                     figure: Json | None = c[key]
                     return figure
             return None
 
         one_lineup = len({b for _, b in groups}) == 1
 
-        def label(pack: object, bots: str) -> str:
-            return f"{pack}" if one_lineup else f"{pack}, {bots}"
+        def label(pack: object, lineup: str) -> str:
+            return f"{pack}" if one_lineup else f"{pack}, {lineup}"
 
         fair = {"label": "fair (1/players)", "y": [100 / n for n in players], "style": "dashed"}
         plots.append({
