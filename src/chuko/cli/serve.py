@@ -3,15 +3,24 @@ SQLite under var/).
 
 Seat tokens and invite codes are secrets: the app redacts them in uvicorn's logs itself
 (`chuko.server.app.redact`), so a log never hands anyone a seat.
+
+With `--redis` the server is one worker of a cluster sharing a PostgreSQL database's rooms
+(docs/deploy.md); `--workers N` runs N of them behind the one port (uvicorn's workers, each a
+process that builds its app with `worker_app` from the settings in `CHUKO_SERVE`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+from typing import Any
 
 from chuko.core.errors import ConfigError
 
 HELP = {"": "start the browser app: rooms, live play, replays (http://HOST:PORT)"}
+SETTINGS = "CHUKO_SERVE"  # the app's settings, as JSON, for each worker process
+
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
@@ -26,6 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--waiting-hours", type=float, default=24.0,
                         help="hours a room may wait for its players before it closes "
                         "(default 24)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="worker processes on this port (more than 1 needs --redis)")
+    parser.add_argument("--redis", metavar="URL",
+                        help="redis://host:6379/0: share the rooms of a PostgreSQL --db with "
+                        "every other worker on this Redis (docs/deploy.md)")
+    parser.add_argument("--cluster-name", default=None,
+                        help="prefix of the cluster's keys and channels in Redis, so that "
+                        "clusters on other databases can share one Redis")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,10 +59,49 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("The round pause cannot be negative.")
     if not args.waiting_hours > 0:
         raise ConfigError("Rooms must be given some hours to fill: --waiting-hours above 0.")
-    app = create_app(args.db, bot_delay=args.bot_delay, round_pause=args.round_pause,
-                     waiting_ttl=args.waiting_hours * 3600)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info",
-                            **SERVING)
-    print(f"chuko: serving on http://{args.host}:{args.port} (Ctrl-C to stop)", flush=True)
+    if args.workers < 1:
+        raise ConfigError("--workers must be 1 or more.")
+    if args.workers > 1 and not args.redis:
+        raise ConfigError("Several workers share their rooms through Redis: give --redis "
+                          "redis://host:6379/0 (and --db postgresql://…).")
+    if args.redis:
+        check_cluster(args.db, args.redis)
+    settings: dict[str, Any] = {
+        "db_url": args.db, "bot_delay": args.bot_delay, "round_pause": args.round_pause,
+        "waiting_ttl": args.waiting_hours * 3600, "redis_url": args.redis,
+        "cluster_name": args.cluster_name}
+    print(f"chuko: serving on http://{args.host}:{args.port}"
+          + (f" with {args.workers} workers" if args.workers > 1 else "")
+          + " (Ctrl-C to stop)", flush=True)
+    if args.workers > 1:
+        os.environ[SETTINGS] = json.dumps(settings)  # the worker processes inherit it
+        uvicorn.run("chuko.cli.serve:worker_app", factory=True, workers=args.workers,
+                    host=args.host, port=args.port, log_level="info", **SERVING)
+        return 0
+    config = uvicorn.Config(create_app(**settings), host=args.host, port=args.port,
+                            log_level="info", **SERVING)
     uvicorn.Server(config).run()
     return 0
+
+
+def check_cluster(db_url: str, redis_url: str) -> None:
+    """A cluster's database is PostgreSQL, and its Redis answers: otherwise one sentence."""
+    import redis
+
+    if not db_url.startswith("postgresql"):
+        raise ConfigError("Workers share their rooms through a PostgreSQL database: give "
+                          "--db postgresql://user@host/name with --redis.")
+    try:
+        redis.Redis.from_url(redis_url, socket_connect_timeout=5).ping()
+    except ValueError:
+        raise ConfigError(f"{redis_url!r} is not a Redis URL: use redis://host:6379/0.") from None
+    except redis.RedisError as error:
+        # (the URL may hold a password: not repeated)
+        raise ConfigError(f"The Redis of --redis does not answer: {error}.") from None
+
+
+def worker_app() -> Any:
+    """One worker's app, from the settings `run` left in the environment."""
+    from chuko.server import create_app
+
+    return create_app(**json.loads(os.environ[SETTINGS]))

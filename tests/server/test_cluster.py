@@ -1,0 +1,271 @@
+"""Several workers share rooms (issue 13): real `chuko serve` processes on two ports, one
+PostgreSQL database and one Redis. Two friends, each on a different worker, play whole games
+(one taking turns, one where both seats commit at once); the same move sent to both workers
+at once is accepted once; killing the worker that holds the bots' lease mid-game, the game
+finishes on the other.
+
+PostgreSQL comes from CHUKO_TEST_POSTGRES (`.ci/run` sets it); Redis from CHUKO_TEST_REDIS,
+else a private `redis-server` started here. Each test is skipped, saying why, where either
+cannot be had."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from server_helpers import play_out, random_chooser, state_at
+
+URL = os.environ.get("CHUKO_TEST_POSTGRES")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not URL, reason="CHUKO_TEST_POSTGRES is not set")]
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("redis")
+pytest.importorskip("psycopg")
+from websockets.sync.client import connect  # noqa: E402
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    """CHUKO_TEST_REDIS, else a private redis-server that keeps nothing on disk."""
+    given = os.environ.get("CHUKO_TEST_REDIS")
+    if given:
+        yield given
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server) and "
+                    "CHUKO_TEST_REDIS is not set")
+    port = free_port()
+    directory = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no", "--dir", str(directory)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import redis
+
+        client = redis.Redis(port=port)
+        for _ in range(100):
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        else:
+            pytest.skip("redis-server did not start")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+class Worker:
+    """A `chuko serve` process: one worker of the cluster `name`."""
+
+    def __init__(self, redis_url: str, name: str, log: Path, bot_delay: float) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "chuko.cli.main", "serve", "--port", str(self.port),
+                 "--db", URL, "--redis", redis_url, "--cluster-name", name,
+                 "--bot-delay", str(bot_delay), "--round-pause", "0"],
+                stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, log.read_text()
+            try:
+                if httpx.get(self.base + "/api/games").status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError(f"The worker did not start:\n{log.read_text()}")
+
+    def post(self, path: str, body: dict) -> dict:
+        response = httpx.post(self.base + path, json=body)
+        assert response.status_code in (200, 201), response.text
+        return response.json()
+
+    def socket(self, room: str, token: str | None) -> Socket:
+        query = f"?token={token}" if token else ""
+        return Socket(connect(f"ws://127.0.0.1:{self.port}/ws/{room}{query}", legacy=True))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Socket:
+    """The sync websockets client with the TestClient's two calls, for server_helpers."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+
+    def send_json(self, message: dict) -> None:
+        self.ws.send(json.dumps(message))
+
+    def receive_json(self) -> dict:
+        return json.loads(self.ws.recv(timeout=60))
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+@pytest.fixture
+def workers(redis_url, tmp_path):
+    """`workers(n, bot_delay=0)`: n workers of a cluster of the test's own."""
+    name = f"test-{uuid.uuid4().hex[:8]}"
+    started: list[Worker] = []
+
+    def start(n: int, bot_delay: float = 0.0) -> list[Worker]:
+        for _ in range(n):
+            started.append(Worker(redis_url, name, tmp_path / f"worker{len(started)}.log",
+                                  bot_delay))
+        return started[-n:]
+
+    start.name = name  # type: ignore[attr-defined]
+    try:
+        yield start
+    finally:
+        for worker in started:
+            worker.stop()
+
+
+def stored_moves(room: str) -> list[tuple[int, str]]:
+    from chuko.server.store import Store
+
+    store = Store(URL)
+    try:
+        return store.moves(room)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("crossroads", {"rounds": 1}),  # the seats take turns
+    ("chuchula", {"players": 2, "length": 2}),  # both seats commit at once, racing
+])
+def test_two_friends_on_two_workers_play_a_whole_game(workers, game, options):
+    a, b = workers(2)
+    room = a.post("/api/rooms", {"game": game, "options": options,
+                                 "seats": [{"kind": "me"}, {"kind": "friend"}]})
+    code = room["invites"][0]["url"].rsplit("/", 1)[1]
+    friend = b.post(f"/api/rooms/{room['room']}/join", {"invite": code, "name": "Bea"})
+    sockets = [a.socket(room["room"], room["token"]), b.socket(room["room"], friend["token"])]
+    seen: list[list[dict]] = [[], []]
+
+    def play(seat: int) -> None:
+        seen[seat] = play_out(sockets[seat], random_chooser(seat + 1))
+
+    try:
+        threads = [threading.Thread(target=play, args=(seat,)) for seat in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+    finally:
+        for ws in sockets:
+            ws.close()
+    finals = [[m for m in messages if m["type"] == "state"][-1] for messages in seen]
+    assert [f["status"] for f in finals] == ["over", "over"]
+    assert finals[0]["version"] == finals[1]["version"] == len(stored_moves(room["room"]))
+    # Every version reached each seat on its own worker, in order, so each log is whole.
+    for messages in seen:
+        versions = sorted({m["version"] for m in messages if m["type"] == "state"})
+        assert versions == list(range(versions[0], finals[0]["version"] + 1))
+    assert finals[0]["seats"][1]["name"] == "Bea"  # the join on B reached A
+
+
+def test_the_same_move_sent_to_both_workers_at_once_is_accepted_once(workers):
+    a, b = workers(2)
+    room = a.post("/api/rooms", {"game": "crossroads", "options": {"rounds": 1, "first": "0"},
+                                 "seats": [{"kind": "me"}, {"kind": "friend"}]})
+    code = room["invites"][0]["url"].rsplit("/", 1)[1]
+    friend = b.post(f"/api/rooms/{room['room']}/join", {"invite": code})
+    tokens = [room["token"], friend["token"]]
+    choose = random_chooser(5)
+    version = 0
+    for _ in range(6):  # six moves, each sent twice, through both workers at once
+        mover = version % 2
+        pair = [a.socket(room["room"], tokens[mover]), b.socket(room["room"], tokens[mover])]
+        try:
+            states = [state_at(ws, version) for ws in pair]
+            assert states[0]["version"] == states[1]["version"] == version
+            move = choose(states[0])
+            for ws in pair:
+                ws.send_json({"type": "move", "move": move})
+            for ws in pair:
+                ws.send_json({"type": "ping"})
+            replies = [[], []]
+            for k, ws in enumerate(pair):
+                while not replies[k] or replies[k][-1]["type"] != "pong":
+                    replies[k].append(ws.receive_json())
+            errors = [m for got in replies for m in got if m["type"] == "error"]
+            assert len(errors) == 1, replies  # the second of the two is refused
+            version += 1
+            for ws, got in zip(pair, replies, strict=True):
+                states = [m["version"] for m in got if m["type"] == "state"]
+                if not states or states[-1] < version:  # the other worker's move, on its way
+                    states.append(state_at(ws, version)["version"])
+                assert states[-1] == version
+        finally:
+            for ws in pair:
+                ws.close()
+    assert len(stored_moves(room["room"])) == version == 6
+
+
+def test_killing_the_worker_that_runs_the_bots_moves_them_to_the_other(workers, redis_url):
+    import redis
+
+    started = workers(2, bot_delay=0.05)
+    holder_id = None
+    for _ in range(100):
+        holder_id = redis.Redis.from_url(redis_url).get(f"{workers.name}:lease")
+        if holder_id:
+            break
+        time.sleep(0.05)
+    assert holder_id is not None
+    pid = int(holder_id.decode().split(":")[1])
+    holder = next(w for w in started if w.process.pid == pid)
+    other = next(w for w in started if w is not holder)
+    room = other.post("/api/rooms", {"game": "crossroads",
+                                     "options": {"rounds": 2, "first": "0"},
+                                     "seats": [{"kind": "me"}, {"kind": "bot", "level": "easy"}]})
+    choose = random_chooser(7)
+    ws = other.socket(room["room"], room["token"])
+    try:
+        play_out(ws, choose, until=lambda state: state["version"] >= 6)
+    finally:
+        ws.close()
+    holder.process.send_signal(signal.SIGKILL)
+    holder.process.wait()
+    ws = other.socket(room["room"], room["token"])  # resumes from the version it is sent
+    try:
+        received = play_out(ws, choose)  # the bot's moves come from the other worker now
+    finally:
+        ws.close()
+    final = [m for m in received if m["type"] == "state"][-1]
+    assert final["status"] == "over" and final["version"] == 24
+    assert len(stored_moves(room["room"])) == 24
