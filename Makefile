@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Every extra, so the whole project (browser app, environments, lab) works from one install.
-EXTRAS := dev,web,rl,fast,postgres,lab
+EXTRAS := dev,web,rl,fast,postgres,cluster,lab
 # RLCard is only the envs bench's peer (python -m bench envs), never a dependency.
 BENCH_STAMP := $(VENV)/.bench-installed
 
