@@ -552,6 +552,12 @@ class Hub:
             if room is None:
                 room = self.rooms[room_id] = self._room_from_row(row)
                 self.kick(room)
+        elif self.cluster is not None and (room.status == "waiting" or (
+                room.status == "over" and room.rematch is None)):
+            # A seat taken or a rematch asked for on another worker may not have been
+            # announced yet, and its player may come here next: read the header again.
+            async with room.lock:
+                await self.cluster.catch_up(room, reload=True)
         if room.status == "waiting" and room.created <= self.clock() - self.waiting_ttl:
             await self._expire(room)
         return room
