@@ -18,18 +18,27 @@ CPU is split between the server, the clients and the rest of the machine (other 
 Goals (issue 10): ≥1,500 moves/s saturated; p99 < 50 ms at 200 paced games and < 100 ms at
 1,000; the server within 3× the echo's per-move cost.
 
+With `--workers N` (issue 13) it compares, in one run, `chuko serve --workers N` with one
+worker, both on PostgreSQL (`--db`, emptied before each run) and a private `redis-server`:
+the saturated and paced figures of each, side by side; the server's CPU is that of all its
+worker processes (PostgreSQL's and Redis's count as other work).
+
     python -m bench server [--runs 3] [--quick] [--clients 2] [--profile server.prof]
+    python -m bench server --workers 2 --db postgresql://chuko:chuko@127.0.0.1/chukobench
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,8 +50,10 @@ from bench.serverload import (
     collect,
     cpu_seconds,
     fork_clients,
+    free_port,
     machine_cpu,
     percentile,
+    tree_cpu_seconds,
 )
 
 SATURATED = 100  # games at a time with no pause: enough to keep the server busy
@@ -105,7 +116,7 @@ def load(server: Server, slots: int, think: tuple[float, float], *, ramp: float,
 def _snapshot(server: Server, clients: list[Clients],
               at: float) -> tuple[float, float, float]:
     time.sleep(max(0.0, at - time.monotonic()))
-    return (cpu_seconds(server.pid), sum(cpu_seconds(c.pid) for c in clients),
+    return (tree_cpu_seconds(server.pid), sum(cpu_seconds(c.pid) for c in clients),
             machine_cpu()[0])
 
 
@@ -139,11 +150,20 @@ def main(argv: list[str] | None = None) -> None:
                         "(default 20; 5 with --quick)")
     parser.add_argument("--profile", type=Path, help="also run a saturated load on a server "
                         "under cProfile and write its profile here")
+    parser.add_argument("--workers", type=int, default=1, help="compare this many workers "
+                        "sharing rooms through PostgreSQL and Redis with one (needs --db)")
+    parser.add_argument("--db", default=os.environ.get("CHUKO_BENCH_POSTGRES"),
+                        help="the PostgreSQL database for --workers (emptied before each run)")
     args = parser.parse_args(argv)
     window = args.seconds or (5.0 if args.quick else 20.0)
     saturated = 40 if args.quick else SATURATED
     paced = (40, 100) if args.quick else PACED
     work = dict(workers=args.clients, window=window)
+    if args.workers > 1:
+        if not args.db:
+            parser.error("--workers needs --db postgresql://… (or CHUKO_BENCH_POSTGRES)")
+        cluster(args, saturated, paced, work)
+        return
     busy0, total0 = machine_cpu()
     time.sleep(1)
     busy1, total1 = machine_cpu()
@@ -236,3 +256,83 @@ def profile(tmp: Path, games: int, out: Path, work: dict) -> None:
     stats = pstats.Stats(str(out))
     stats.sort_stats("tottime").print_stats(30)
     stats.sort_stats("cumulative").print_stats(40)
+
+
+def cluster(args: argparse.Namespace, saturated: int, paced: tuple[int, ...],
+            work: dict) -> None:
+    """One worker against `args.workers`, both on PostgreSQL and Redis, in one run."""
+    busy0, total0 = machine_cpu()
+    time.sleep(1)
+    busy1, total1 = machine_cpu()
+    print(f"{os.cpu_count()} cores; before starting, other work kept "
+          f"{(busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1):.2f} cores busy. "
+          f"{args.clients} client processes, {args.runs} runs per figure, {work['window']:.0f} s "
+          f"measured per run; 1 worker against {args.workers}, on PostgreSQL and Redis.",
+          flush=True)
+    counts = (1, args.workers)
+    figures: dict[int, dict[str, float]] = {n: {} for n in counts}
+    with tempfile.TemporaryDirectory() as tmp, redis_server(Path(tmp)) as redis:
+        def fresh(workers: int, label: str) -> Server:
+            directory = Path(tmp) / f"{label}-{workers}w-{time.monotonic_ns()}"
+            directory.mkdir()
+            empty(args.db)
+            return Server.chuko(directory, db=args.db, redis=redis, workers=workers).start()
+
+        for label, games, think, ramp in (
+                ("saturated", saturated, (0.0, 0.0), 1.0),
+                *((f"paced {g}", g, THINK, max(2.0, g / 50)) for g in paced)):
+            for workers in counts:
+                runs = []
+                for _ in range(args.runs):
+                    server = fresh(workers, label.replace(" ", ""))
+                    try:
+                        runs.append(load(server, games, think, ramp=ramp, settle=3.0, **work))
+                    finally:
+                        server.stop()
+                found = medians(f"{label}, {games} games at a time, {workers} worker(s)", runs)
+                figures[workers][label] = found.p99 if think[1] else found.rate
+                if not think[1]:
+                    figures[workers]["cpu"] = found.cpu_per_move
+    for workers in counts:
+        f = figures[workers]
+        print(f"  medians of {args.runs}, {workers} worker(s): saturated {f['saturated']:.0f} "
+              f"moves/s ({f['cpu'] * 1e3:.2f} ms server CPU per move); paced p99 "
+              + ", ".join(f"{f[f'paced {g}']:.0f} ms at {g}" for g in paced))
+    print(f"  scaling: {figures[args.workers]['saturated'] / figures[1]['saturated']:.2f}x the "
+          f"saturated moves/s of one worker with {args.workers}")
+
+
+def empty(url: str) -> None:
+    """The bench's database with its schema and no rooms."""
+    from sqlalchemy import text
+
+    from chuko.server.store import Store
+
+    store = Store(url)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(text("TRUNCATE moves, seats, rooms"))
+    finally:
+        store.close()
+
+
+@contextlib.contextmanager
+def redis_server(directory: Path) -> Iterator[str]:
+    """A private redis-server on a free port that keeps nothing on disk; its URL."""
+    import redis
+
+    port = free_port()
+    process = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no", "--dir", str(directory)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        client = redis.Redis(port=port)
+        for _ in range(100):
+            with contextlib.suppress(redis.ConnectionError):
+                client.ping()
+                break
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)

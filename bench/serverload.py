@@ -68,6 +68,26 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and every process under it (uvicorn's workers)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    family, total = {pid}, 0.0
+    grown = True
+    while grown:
+        grown = False
+        for child, parent in parents.items():
+            if parent in family and child not in family:
+                family.add(child)
+                grown = True
+    for member in family:
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(member)
+    return total
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -103,10 +123,14 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     @classmethod
-    def chuko(cls, directory: Path, *, bot_delay: float = 0.0,
-              profile: Path | None = None) -> Server:
+    def chuko(cls, directory: Path, *, bot_delay: float = 0.0, profile: Path | None = None,
+              db: str | None = None, redis: str | None = None, workers: int = 1) -> Server:
+        """`chuko serve` on a SQLite file in `directory`, or on the database `db` with
+        `workers` workers sharing it through `redis`."""
         args = ["serve", "--host", "127.0.0.1", "--port", "{port}",
-                "--db", f"sqlite:///{directory / 'bench.db'}", "--bot-delay", str(bot_delay)]
+                "--db", db or f"sqlite:///{directory / 'bench.db'}", "--bot-delay", str(bot_delay)]
+        if redis:
+            args += ["--redis", redis, "--workers", str(workers)]
         prefix = ([sys.executable, "-c", _PROFILED, str(profile)] if profile else
                   [sys.executable, "-m", "chuko.cli.main"])
         return cls(prefix + args, "/api/games", directory / "server.log")
