@@ -237,12 +237,11 @@ class Room:
     pause: Pause | None = None
     created: float = 0.0  # the hub's clock when the room was made
     closed: str | None = None  # why an expired room closed, in one sentence
-    # Worked out from the seats' labels, again only when one changes (a player joins under
-    # a name): the names and the seats' entries of every message would otherwise be
-    # rebuilt for each client at each move.
-    _labels: tuple[str, ...] = field(default=(), init=False, repr=False)
-    _names: list[str] = field(default_factory=list, init=False, repr=False)
-    _seats: list[Json] = field(default_factory=list, init=False, repr=False)
+    # (labels, names, the seats' entries in messages), worked out again only when a label
+    # changes (a player joins under a name), not for each client at each move. One value,
+    # replaced whole, since the log's captions read the names from a worker thread.
+    _named: tuple[tuple[str, ...], list[str], list[Json]] = field(
+        default=((), [], []), init=False, repr=False)
     # Parts of the current version's state messages as JSON text (`state_text`), so that
     # sockets reading alike share one view and one serialization; dropped at the next
     # version, so a room keeps a few messages at most.
@@ -252,12 +251,17 @@ class Room:
     @property
     def names(self) -> list[str]:
         """What every sentence calls each seat (a seat's name may come with its player)."""
+        return self._naming()[1]
+
+    def _naming(self) -> tuple[tuple[str, ...], list[str], list[Json]]:
         labels = tuple(seat.label for seat in self.seats)
-        if labels != self._labels:
-            self._labels, self._names = labels, seat_names(labels)
-            self._seats = [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": name}
-                           for s, name in zip(self.seats, self._names, strict=True)]
-        return self._names
+        named = self._named
+        if labels != named[0]:
+            names = seat_names(labels)
+            named = self._named = (labels, names, [
+                {"seat": s.seat, "kind": s.kind, "level": s.level, "name": name}
+                for s, name in zip(self.seats, names, strict=True)])
+        return named
 
     @property
     def descriptor(self) -> Descriptor:
@@ -301,8 +305,7 @@ class Room:
 
     def seats_json(self) -> list[Json]:
         """Each seat's entry in messages: {seat, kind, level, name} (shared: not to change)."""
-        _ = self.names  # brings the entries up to date
-        return self._seats
+        return self._naming()[2]
 
     def bots_wait(self, version: int) -> float | None:
         """Seconds the bots still wait after the round that the move of `version` ended."""
@@ -322,7 +325,7 @@ class Room:
         each made once per version and kept until the next, so a seat's sockets share one
         view and spectators all share theirs."""
         moment = moment or self.moment()
-        _ = self.names  # brings the names and the seats' entries up to date
+        labels, names, entries = self._naming()
         if moment.version == self.version != self._texts_version:
             # A new version: the parts kept for the one before are not wanted again, but
             # by clients that are behind, which build their own.
@@ -330,7 +333,7 @@ class Room:
             self._texts_version = moment.version
         keep = moment.version == self._texts_version
         bots_wait = self.bots_wait(moment.version)
-        shared_key = (None, moment.status, bots_wait, self.rematch, self._labels,
+        shared_key = (None, moment.status, bots_wait, self.rematch, labels,
                       tuple((s.connected, s.joined) for s in self.seats))
         shared = self._texts.get(shared_key) if keep else None
         if shared is None:
@@ -341,7 +344,7 @@ class Room:
                 "title": self.descriptor.title,
                 "status": moment.status,
                 "seats": [{**entry, "connected": s.connected, "joined": s.joined}
-                          for entry, s in zip(self._seats, self.seats, strict=True)],
+                          for entry, s in zip(entries, self.seats, strict=True)],
                 "version": moment.version,
                 "round_ended": moment.state.round_ended,
                 "bots_wait": bots_wait,
@@ -352,18 +355,18 @@ class Room:
             })[:-1]
             if keep:
                 self._texts[shared_key] = shared
-        own_key = ("seat", seat, moment.status, self.closed, self._labels)
+        own_key = ("seat", seat, moment.status, self.closed, labels)
         own = self._texts.get(own_key) if keep else None
         if own is None:
-            own = dumps(self._own(seat, moment))[1:]
+            own = dumps(self._own(seat, moment, names))[1:]
             if keep:
                 self._texts[own_key] = own
         return f"{shared},{own}"
 
-    def _own(self, seat: int | None, moment: Moment) -> Json:
+    def _own(self, seat: int | None, moment: Moment, names: list[str]) -> Json:
         """What only `seat` reads in the state message at `moment`: everything that passes
-        through its `view(seat)` or is worded for it."""
-        state, names = moment.state, self._names
+        through its `view(seat)` or is worded for it (with `names`)."""
+        state = moment.state
         outcome = state.outcome
         last = None
         if moment.last_move is not None:
