@@ -86,4 +86,4 @@ def main() -> None:
     print(f"Crossroads, value of {deals} distinct deals, one core: {cross_rate:,.0f} deals/s")
     for cores in (2, 64, 512):
         print(f"  exact standard ({whole:,} distinct deals) on {cores} cores: "
-              f"{whole / cross_rate / cores / 60:,.0f} min")
+              f"{whole / cross_rate / cores / 60:,.1f} min")
