@@ -28,7 +28,7 @@ from random import Random
 from typing import Any
 
 from chuko.analysis.progress import progress_bar
-from chuko.analysis.simulate import BUDGETS, _positive, simulate
+from chuko.analysis.simulate import _positive, add_budget_arguments, read_budget, simulate
 from chuko.analysis.stats import Interval, proportion_interval
 from chuko.bots import make_bot
 from chuko.console import add_option_flags, console, option_values
@@ -349,9 +349,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--games", type=_positive(int), default=100, metavar="N",
                         help="games per pairing (default 100)")
     parser.add_argument("--seed", type=int, metavar="N", help="seed for a reproducible run")
-    for flag, old_name, name, kind, metavar, text in BUDGETS:
-        parser.add_argument(flag, old_name, dest=name, type=_positive(kind), metavar=metavar,
-                            help=text)
+    add_budget_arguments(parser)
     parser.add_argument("--plot", metavar="FILE", help="draw the ratings to FILE (.svg, .png)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -374,8 +372,7 @@ def run(args: argparse.Namespace) -> int:
     levels = read_levels(args.levels, game.id)
     if len(levels) < 2:
         raise ConfigError("An arena needs at least two bot levels.")
-    budget = {name: getattr(args, name) for _, _, name, *_ in BUDGETS
-              if getattr(args, name) is not None}
+    budget = read_budget(args)
     pairs = len(levels) if game.players == 1 else math.comb(len(levels), 2)
     with progress_bar(pairs * args.games, f"{game.title} arena") as advance:
         result = arena(game, levels, args.games, args.seed,

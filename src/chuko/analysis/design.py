@@ -36,6 +36,7 @@ from random import Random
 
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
+from chuko.analysis.study.command import positive
 from chuko.bots import parse_levels
 from chuko.console import console
 from chuko.core.errors import ChukoError, ConfigError
@@ -569,16 +570,6 @@ class Search:
 
 # -- the command ----------------------------------------------------------------------------
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser, _game_id: str) -> None:
     parser.description = (
         "Search packs for a target profile: screen many packs on small samples, climb from "
@@ -605,20 +596,20 @@ def add_arguments(parser: argparse.ArgumentParser, _game_id: str) -> None:
     parser.add_argument("--repeats", action="store_true", help="allow equal cards in a pack")
     parser.add_argument("--start", metavar="PACK",
                         help="a pack to start from (a name, a list or a range)")
-    parser.add_argument("--candidates", type=_count, default=200, metavar="N",
+    parser.add_argument("--candidates", type=positive, default=200, metavar="N",
                         help="packs to screen (default 200)")
-    parser.add_argument("--screen", type=_count, default=1000, metavar="N",
+    parser.add_argument("--screen", type=positive, default=1000, metavar="N",
                         help="deals or games per pack when screening (default 1000)")
-    parser.add_argument("--confirm", type=_count, default=20_000, metavar="N",
+    parser.add_argument("--confirm", type=positive, default=20_000, metavar="N",
                         help="deals or games per pack when confirming (default 20000)")
-    parser.add_argument("--top", type=_count, default=5, metavar="K",
+    parser.add_argument("--top", type=positive, default=5, metavar="K",
                         help="packs to confirm and report (default 5)")
-    parser.add_argument("--batch", type=_count, default=20, metavar="N",
+    parser.add_argument("--batch", type=positive, default=20, metavar="N",
                         help="packs per generation after the first, measured together "
                              "(default 20)")
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="seed of the search (default 0)")
-    parser.add_argument("--jobs", type=_count, default=1, metavar="N",
+    parser.add_argument("--jobs", type=positive, default=1, metavar="N",
                         help="processes (or Ray workers) measuring packs (default 1)")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="local processes (default) or Ray")

@@ -21,6 +21,7 @@ from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import mean_interval, proportion_interval
 from chuko.bots import Bot, make_bot, parse_levels
 from chuko.console import LINEUP_HELP, add_option_flags, console, option_values
+from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
@@ -61,23 +62,41 @@ def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     return read
 
 
-def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    described = game_class(game_id).descriptor
-    parser.description = (f"Bots play many games of {described.title}; win rates per seat and "
-                          "per bot with 95% intervals.")
+def add_bot_game_arguments(parser: argparse.ArgumentParser, described: Descriptor,
+                           games: int) -> None:
+    """The flags of every command where bots play many games: the game's options, the
+    lineup, how many games, the seed and the search bots' budgets."""
     add_option_flags(parser, described.options)
     level = default_level(described.levels)
     parser.add_argument("--bots", default=level, help=f"bot level per seat, from "
                         f"{', '.join(described.levels)}, separated by commas; {LINEUP_HELP} "
                         f"(default {level})")
-    parser.add_argument("--games", type=int, default=1000, metavar="N",
-                        help="games to play (default 1000)")
+    parser.add_argument("--games", type=int, default=games, metavar="N",
+                        help=f"games to play (default {games})")
     parser.add_argument("--seed", type=int, metavar="N", help="seed for a reproducible run")
-    parser.add_argument("--fixed-seats", action="store_true",
-                        help="keep the lineup in the seats given instead of rotating it")
+    add_budget_arguments(parser)
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """The search bots' budget flags (a time or a number of simulations per move)."""
     for flag, old_name, name, kind, metavar, text in BUDGETS:
         parser.add_argument(flag, old_name, dest=name, type=_positive(kind), metavar=metavar,
                             help=text)
+
+
+def read_budget(args: argparse.Namespace) -> dict[str, Any]:
+    """The budget flags given, as options for the search bots."""
+    return {name: getattr(args, name) for _, _, name, *_ in BUDGETS
+            if getattr(args, name) is not None}
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    described = game_class(game_id).descriptor
+    parser.description = (f"Bots play many games of {described.title}; win rates per seat and "
+                          "per bot with 95% intervals.")
+    add_bot_game_arguments(parser, described, 1000)
+    parser.add_argument("--fixed-seats", action="store_true",
+                        help="keep the lineup in the seats given instead of rotating it")
     parser.add_argument("--jsonl", metavar="FILE", help="write each game's record as a line")
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -249,8 +268,7 @@ def run(args: argparse.Namespace) -> int:
     options = option_values(args)
     game = cls.from_options(options, bots_only=True)
     lineup = parse_levels(args.bots, game.id, game.players, "--bots")
-    budget = {name: getattr(args, name) for _, _, name, *_ in BUDGETS
-              if getattr(args, name) is not None}
+    budget = read_budget(args)
     rng = make_rng(args.seed)
 
     def say(index: int, state: State, names: list[str]) -> None:

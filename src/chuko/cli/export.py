@@ -24,9 +24,9 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from chuko.analysis.progress import progress_bar
-from chuko.analysis.simulate import BUDGETS, _positive, default_level, simulate
+from chuko.analysis.simulate import add_bot_game_arguments, read_budget, simulate
 from chuko.bots import make_bot, parse_levels
-from chuko.console import LINEUP_HELP, add_option_flags, option_values
+from chuko.console import option_values
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
@@ -45,17 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     described = game_class(game_id).descriptor
     parser.description = (f"Bots play games of {described.title} and write each game's "
                           "replayable record, one row per game, as JSON lines or Parquet.")
-    add_option_flags(parser, described.options)
-    level = default_level(described.levels)
-    parser.add_argument("--bots", default=level, help=f"bot level per seat, from "
-                        f"{', '.join(described.levels)}, separated by commas; {LINEUP_HELP} "
-                        f"(default {level})")
-    parser.add_argument("--games", type=int, default=100, metavar="N",
-                        help="games to play (default 100)")
-    parser.add_argument("--seed", type=int, metavar="N", help="seed for a reproducible run")
-    for flag, old_name, name, kind, metavar, text in BUDGETS:
-        parser.add_argument(flag, old_name, dest=name, type=_positive(kind), metavar=metavar,
-                            help=text)
+    add_bot_game_arguments(parser, described, 100)
     parser.add_argument("--format", choices=FORMATS, default="jsonl",
                         help="jsonl: one JSON object a line; parquet: a table (needs the rl "
                         "extra) (default jsonl)")
@@ -164,8 +154,7 @@ def run(args: argparse.Namespace) -> int:
     options = option_values(args)
     game = cls.from_options(options, bots_only=True)
     lineup = parse_levels(args.bots, game.id, game.players, "--bots")
-    budget = {name: getattr(args, name) for _, _, name, *_ in BUDGETS
-              if getattr(args, name) is not None}
+    budget = read_budget(args)
     values = solver_values(game) if args.positions else None
     parquet = args.format == "parquet"
     if parquet:

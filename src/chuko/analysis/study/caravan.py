@@ -25,6 +25,7 @@ from .layout import (
     add_layout_arguments,
     examples,
     header,
+    percent_series,
     run_layout,
     sample,
     share,
@@ -120,18 +121,9 @@ def study(pack: Pack, result: Json, *, exact: bool, seed: int | None,
             "title": "Winnable deals by bridge limit", "kind": "bar",
             "x": [str(b) for b in LIMITS], "xlabel": "bridge limit",
             "ylabel": "deals winnable (%)", "note": method,
-            "series": [_series("winnable", [w["share"] for w in winnable])],
+            "series": [percent_series("winnable", [w["share"] for w in winnable])],
         }],
     }
-
-
-def _series(label: str, shares: list[Json]) -> Json:
-    """A plot series in percent, with interval ends where sampled."""
-    series: Json = {"label": label, "y": [100 * (s["estimate"] or 0) for s in shares]}
-    if not all(s["exact"] for s in shares):
-        series["low"] = [100 * s["low"] for s in shares]
-        series["high"] = [100 * s["high"] for s in shares]
-    return series
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:

@@ -25,6 +25,7 @@ from .layout import (
     add_layout_arguments,
     examples,
     header,
+    percent_series,
     run_layout,
     sample,
     share,
@@ -146,17 +147,9 @@ def study(pack: Pack, result: Json, *, exact: bool, seed: int | None, selection:
             "title": "Distribution of the perfect-play value", "kind": "bar",
             "x": [f"{d['value']:+d}" for d in distribution],
             "xlabel": "value for the first player", "ylabel": "deals (%)", "note": method,
-            "series": [_percent("deals", [d["share"] for d in distribution])],
+            "series": [percent_series("deals", [d["share"] for d in distribution])],
         }],
     }
-
-
-def _percent(label: str, shares: list[Json]) -> Json:
-    series: Json = {"label": label, "y": [100 * (s["estimate"] or 0) for s in shares]}
-    if not all(s["exact"] for s in shares):
-        series["low"] = [100 * s["low"] for s in shares]
-        series["high"] = [100 * s["high"] for s in shares]
-    return series
 
 
 def cluster_time(deals_per_second_per_core: float, cores: int) -> float:

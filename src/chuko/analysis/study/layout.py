@@ -224,3 +224,12 @@ def checkpoint_path(game_id: str, work: ExactWork) -> Path:
     digest = hashlib.sha1(json.dumps(work.key(), sort_keys=True).encode()).hexdigest()[:10]
     name = re.sub(r"[^A-Za-z0-9-]+", "_", pack_text(work.pack.cards))[:40]
     return Path(CHECKPOINTS) / f"{game_id}-{name}-{digest}.json"
+
+
+def percent_series(label: str, shares: list[Json]) -> Json:
+    """A plot series in percent, with interval ends where sampled."""
+    series: Json = {"label": label, "y": [100 * (s["estimate"] or 0) for s in shares]}
+    if not all(s["exact"] for s in shares):
+        series["low"] = [100 * s["low"] for s in shares]
+        series["high"] = [100 * s["high"] for s in shares]
+    return series
