@@ -84,6 +84,18 @@ def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
                             help=text)
 
 
+def read_bot_games(args: argparse.Namespace) -> tuple[Game, Json, list[str], dict[str, Any]]:
+    """From the flags of `add_bot_game_arguments`: the game, its option values, the lineup
+    and the search bots' budget; ConfigError in one sentence for a bad one."""
+    if args.games < 1:
+        raise ConfigError("--games must be at least 1.")
+    cls = game_class(args.game)
+    options = option_values(args)
+    game = cls.from_options(options, bots_only=True)
+    lineup = parse_levels(args.bots, game.id, game.players, "--bots")
+    return game, cls.descriptor.read_options(options), lineup, read_budget(args)
+
+
 def read_budget(args: argparse.Namespace) -> dict[str, Any]:
     """The budget flags given, as options for the search bots."""
     return {name: getattr(args, name) for _, _, name, *_ in BUDGETS
@@ -262,13 +274,7 @@ def print_summary(tally: Tally) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise ConfigError("--games must be at least 1.")
-    cls = game_class(args.game)
-    options = option_values(args)
-    game = cls.from_options(options, bots_only=True)
-    lineup = parse_levels(args.bots, game.id, game.players, "--bots")
-    budget = read_budget(args)
+    game, values, lineup, budget = read_bot_games(args)
     rng = make_rng(args.seed)
 
     def say(index: int, state: State, names: list[str]) -> None:
@@ -282,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress_bar(args.games, f"{game.title} games") as advance:
             tally = simulate(game, lineup, args.games, rng,
-                             options=cls.descriptor.read_options(options),
+                             options=values,
                              rotate=not args.fixed_seats, budget=budget, out=out,
                              on_result=say if args.verbose else None, advance=advance)
     finally:

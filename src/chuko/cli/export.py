@@ -24,9 +24,8 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from chuko.analysis.progress import progress_bar
-from chuko.analysis.simulate import add_bot_game_arguments, read_budget, simulate
-from chuko.bots import make_bot, parse_levels
-from chuko.console import option_values
+from chuko.analysis.simulate import add_bot_game_arguments, read_bot_games, simulate
+from chuko.bots import make_bot
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
@@ -148,13 +147,8 @@ def _opened(path: str | None, binary: bool) -> Iterator[IO[Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise ConfigError("--games must be at least 1.")
-    cls = game_class(args.game)
-    options = option_values(args)
-    game = cls.from_options(options, bots_only=True)
-    lineup = parse_levels(args.bots, game.id, game.players, "--bots")
-    budget = read_budget(args)
+    game, options, lineup, budget = read_bot_games(args)
+    cls = type(game)
     values = solver_values(game) if args.positions else None
     parquet = args.format == "parquet"
     if parquet:
@@ -175,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
 
         with progress_bar(args.games, f"{game.title} games") as advance:
             simulate(game, lineup, args.games, make_rng(args.seed),
-                     options=cls.descriptor.read_options(options), budget=budget,
+                     options=options, budget=budget,
                      out=_Lines(take), advance=advance)
         if parquet:
             pq.write_table(_parquet_table(kept, values is not None), out)
