@@ -54,6 +54,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     select,
@@ -327,6 +328,25 @@ def _room_row(conn: Connection, row: Any, with_moves: bool = True) -> RoomRow:
 # -- the writes (run in the writer thread, inside its transaction) --------------------------
 
 
+# The statements of the writes made at every move, join and new room, built once: building
+# an SQLAlchemy statement anew for each write cost more than the database's own work (about
+# 0.2 ms a move of the writer thread's CPU, against 0.04 ms with these).
+_ADVANCE = (update(rooms)
+            .where(rooms.c.id == bindparam("room_id"), rooms.c.version == bindparam("before"))
+            .values(version=bindparam("number"), status=bindparam("status_after"),
+                    updated=bindparam("now")))
+_APPEND = moves.insert()
+_TAKE_SEAT = (update(seats)
+              .where(seats.c.room == bindparam("room_id"), seats.c.seat == bindparam("number"),
+                     seats.c.joined.is_(False))
+              .values(joined=True, token_hash=bindparam("token"), name=bindparam("player")))
+_OPEN = (update(rooms)
+         .where(rooms.c.id == bindparam("room_id"), rooms.c.status != "expired")
+         .values(status=bindparam("status_after"), updated=bindparam("now")))
+_INSERT_ROOM = rooms.insert()
+_INSERT_SEATS = seats.insert()
+
+
 def insert_room(room: RoomRow) -> Write:
     """A new room with its seats; a rematch (`rematch_of` set) is also written into the
     finished room, Conflict when that room has one already. Its time of creation is
@@ -342,12 +362,13 @@ def insert_room(room: RoomRow) -> Write:
             )
             if linked.rowcount != 1:
                 raise Conflict("This game has a rematch already.")
-        conn.execute(rooms.insert().values(
-            id=room.id, game=room.game, options=json.dumps(room.options), status=room.status,
-            version=room.version, record=json.dumps(room.record), base=room.base,
-            seed=room.seed, created=now, updated=now, rematch_of=room.rematch_of,
-        ))
-        conn.execute(seats.insert(), [
+        conn.execute(_INSERT_ROOM, {
+            "id": room.id, "game": room.game, "options": json.dumps(room.options),
+            "status": room.status, "version": room.version, "record": json.dumps(room.record),
+            "base": room.base, "seed": room.seed, "created": now, "updated": now,
+            "rematch": None, "rematch_of": room.rematch_of,
+        })
+        conn.execute(_INSERT_SEATS, [
             {"room": room.id, "seat": s.seat, "kind": s.kind, "level": s.level,
              "token_hash": s.token_hash, "invite_hash": s.invite_hash, "joined": s.joined,
              "name": s.name}
@@ -364,17 +385,12 @@ def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status
     took it first, or (saying `closed`) when the room has expired."""
 
     def write(conn: Connection) -> None:
-        taken = conn.execute(
-            update(seats)
-            .where(seats.c.room == room_id, seats.c.seat == seat, seats.c.joined.is_(False))
-            .values(joined=True, token_hash=token_hash, name=name)
-        )
+        taken = conn.execute(_TAKE_SEAT, {"room_id": room_id, "number": seat,
+                                          "token": token_hash, "player": name})
         if taken.rowcount != 1:
             raise Conflict(refusal)
-        opened = conn.execute(
-            update(rooms).where(rooms.c.id == room_id, rooms.c.status != "expired")
-            .values(status=status, updated=time.time())
-        )
+        opened = conn.execute(_OPEN, {"room_id": room_id, "status_after": status,
+                                      "now": time.time()})
         if opened.rowcount != 1:
             raise Conflict(closed)  # the transaction, and so the seat, rolls back
 
@@ -405,14 +421,12 @@ def append_move(room_id: str, number: int, seat: int, move: str, status: str) ->
 
     def write(conn: Connection) -> None:
         now = time.time()
-        changed = conn.execute(
-            update(rooms)
-            .where(rooms.c.id == room_id, rooms.c.version == number - 1)
-            .values(version=number, status=status, updated=now)
-        )
+        changed = conn.execute(_ADVANCE, {"room_id": room_id, "before": number - 1,
+                                          "number": number, "status_after": status,
+                                          "now": now})
         if changed.rowcount != 1:
             raise Conflict("The game moved on meanwhile; look again and retry.")
-        conn.execute(moves.insert().values(room=room_id, number=number, seat=seat, move=move,
-                                           at=now))
+        conn.execute(_APPEND, {"room": room_id, "number": number, "seat": seat, "move": move,
+                               "at": now})
 
     return write
