@@ -239,7 +239,12 @@ class Store:
     def _commit(self, jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]]) -> None:
         try:
             with self.engine.begin() as conn:
-                results = [write(conn) for write, _, _ in jobs]
+                # The batch's moves go in together, after its other writes (a move's room
+                # is stored before the move is made): two statements, not two a move.
+                results = [None if isinstance(write, Append) else write(conn)
+                           for write, _, _ in jobs]
+                Append.run_many(conn, [write for write, _, _ in jobs
+                                       if isinstance(write, Append)])
             self.commits += 1
         except Exception as error:
             if len(jobs) == 1:
@@ -413,20 +418,43 @@ def expire_waiting(created_before: float, room_id: str | None = None) -> Write:
     return write
 
 
-def append_move(room_id: str, number: int, seat: int, move: str, status: str) -> Write:
+class Append:
+    """Move `number` (1, 2, …) appended to the room's log, with the room's status after it
+    (`append_move`): a Write that the writer also runs many at once (`run_many`)."""
+
+    __slots__ = ("room_id", "number", "seat", "move", "status")
+
+    def __init__(self, room_id: str, number: int, seat: int, move: str, status: str) -> None:
+        self.room_id, self.number, self.seat = room_id, number, seat
+        self.move, self.status = move, status
+
+    def __call__(self, conn: Connection) -> None:
+        self.run_many(conn, [self])
+
+    @staticmethod
+    def run_many(conn: Connection, appends: list[Append]) -> None:
+        """Every append in two statements (each room's update, then each move's row);
+        Conflict, rolling all of them back, unless every room was at the move before its
+        own. The writer then runs each alone, so only the late one fails."""
+        if len(appends) > 1 and not conn.dialect.supports_sane_multi_rowcount:
+            for append in appends:  # the count of rows changed is only told one at a time
+                Append.run_many(conn, [append])
+            return
+        if not appends:
+            return
+        now = time.time()
+        changed = conn.execute(_ADVANCE, [
+            {"room_id": a.room_id, "before": a.number - 1, "number": a.number,
+             "status_after": a.status, "now": now} for a in appends])
+        if changed.rowcount != len(appends):
+            raise Conflict("The game moved on meanwhile; look again and retry.")
+        conn.execute(_APPEND, [{"room": a.room_id, "number": a.number, "seat": a.seat,
+                                "move": a.move, "at": now} for a in appends])
+
+
+def append_move(room_id: str, number: int, seat: int, move: str, status: str) -> Append:
     """Append move `number` (1, 2, …) to the room's log, and its status after it; Conflict
     unless the stored room is at move `number − 1`. The room's row is updated first: on
     PostgreSQL that locks it, so a second writer of the same number waits for the first
     and then finds the version moved on."""
-
-    def write(conn: Connection) -> None:
-        now = time.time()
-        changed = conn.execute(_ADVANCE, {"room_id": room_id, "before": number - 1,
-                                          "number": number, "status_after": status,
-                                          "now": now})
-        if changed.rowcount != 1:
-            raise Conflict("The game moved on meanwhile; look again and retry.")
-        conn.execute(_APPEND, {"room": room_id, "number": number, "seat": seat, "move": move,
-                               "at": now})
-
-    return write
+    return Append(room_id, number, seat, move, status)
