@@ -432,7 +432,9 @@ def create_app(
         room.join(client)  # the client's first state is this moment's version
         sender = None
         try:
-            client.send_first(await asyncio.to_thread(hub.log, room, seat, moment))
+            # The log is a replay of the game, in a thread; before the first move it is empty.
+            client.send_first(hub.log(room, seat, moment) if moment.version == 0 else
+                              await asyncio.to_thread(hub.log, room, seat, moment))
             sender = asyncio.create_task(_pump(websocket, client))
             while True:
                 message = await websocket.receive()

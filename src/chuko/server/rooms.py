@@ -924,6 +924,8 @@ class Hub:
 
     def captions(self, room: Room, seat: int | None, moment: Moment) -> list[str]:
         """Every move up to `moment` in words for `seat` (kept in `pages`)."""
+        if moment.version == 0:
+            return []  # no move yet: nothing to replay (every socket of a new game asks)
         return cast(list[str], self.pages.remember(
             ("captions", room.id, seat, moment.version),
             lambda: pages.captions(moment.state, room.names, seat), pages.lines_size))
