@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from random import Random
 from typing import Any, ClassVar
 
@@ -135,6 +136,14 @@ class Crossroads(LayoutGame):
         return state
 
 
+@lru_cache(maxsize=256)  # 5³ ways rows can have lost cards, with a trail or without
+def _takes(taken: tuple[int, ...], trail: bool) -> tuple[LayoutMove, ...]:
+    """The moves that take an available card: to an end of the mover's trail, or to start
+    it (moves are immutable, so the lists are shared)."""
+    ends = ("L", "R") if trail else (None,)
+    return tuple(LayoutMove(p, end) for p in available_positions(taken) for end in ends)
+
+
 def state_from_view(view: Json) -> CrossroadsState:
     """The position a seat's view shows. Crossroads hides nothing, and a view carries the
     deal, the first player, the rounds and every move, so the engine replays them."""
@@ -225,8 +234,7 @@ class CrossroadsState(LayoutState):
     def legal_moves(self, seat: int) -> list[LayoutMove]:
         if seat not in self.to_move:
             return []
-        ends = (None,) if not self.trails[seat] else ("L", "R")
-        return [LayoutMove(p, end) for p in available_positions(self.taken) for end in ends]
+        return list(_takes(self.taken, bool(self.trails[seat])))
 
     def _apply(self, seat: int, move: LayoutMove) -> None:
         trail = self.trails[seat]

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from random import Random
 from typing import Any
 
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import (
     COLUMNS,
+    LETTERS,
     SIZE,
     LayoutMove,
     available_positions,
@@ -143,14 +145,20 @@ def replay_moves(state: LayoutState, moves: Any, observe: Observer | None = None
             observe(state, seat, state.moves[-1])
 
 
+@lru_cache(maxsize=1024)
+def deal_text(layout: tuple[int, ...]) -> str:
+    """`layout_text(layout)`, which every view of a game repeats, worked out once a deal."""
+    return layout_text(layout)
+
+
 def layout_view(layout: tuple[int, ...], taken: tuple[int, ...]) -> Json:
     """The layout as any seat sees it: the cards still there (None where taken) and the
-    positions available now."""
+    positions available now (a position's letter is the move that takes it)."""
     remaining = [
         card if (i % COLUMNS) >= taken[i // COLUMNS] else None for i, card in enumerate(layout)
     ]
     return {
-        "deal": layout_text(layout),
+        "deal": deal_text(layout),
         "layout": remaining,
-        "available": [str(LayoutMove(p)) for p in available_positions(taken)],
+        "available": [LETTERS[p] for p in available_positions(taken)],
     }
