@@ -50,6 +50,11 @@ from chuko.games import game_class
 if TYPE_CHECKING:
     from .cluster import Cluster
 
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the web extra installs it
+    _orjson = None  # type: ignore[assignment]
+
 from . import pages
 from . import store as db
 
@@ -68,8 +73,16 @@ CONFLICT_RETRIES = 3
 
 
 def dumps(message: Json) -> str:
-    """A message as the socket sends it: compact JSON."""
-    return json.dumps(message, separators=(",", ":"))
+    """A message as the socket sends it: compact JSON (UTF-8 text, not escaped), by orjson
+    where it is installed (the `web` extra: a tenth of the time, which is a few percent of
+    what a move costs the server), else by `json`; `json` too for what orjson refuses
+    (keys that are not text, integers past 64 bits)."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(message).decode()
+        except TypeError:
+            pass
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def expired_sentence(ttl: float) -> str:
