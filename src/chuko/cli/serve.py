@@ -97,7 +97,8 @@ def check_cluster(db_url: str, redis_url: str) -> None:
         raise ConfigError(f"{redis_url!r} is not a Redis URL: use redis://host:6379/0.") from None
     except redis.RedisError as error:
         # (the URL may hold a password: not repeated)
-        raise ConfigError(f"The Redis of --redis does not answer: {error}.") from None
+        reason = str(error).rstrip(".")
+        raise ConfigError(f"The Redis of --redis does not answer: {reason}.") from None
 
 
 def worker_app() -> Any:
