@@ -17,10 +17,14 @@ from chuko.cli.main import main as cli_main
 from chuko.games import descriptor, descriptors, game_ids, rules_text
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "chuko"
-# Every command-line module, the menu and the generic front ends name no game.
+# Every command-line module, the menu, the generic front ends and the environments name no
+# game.
 GAME_BLIND = [
     *(str(p.relative_to(SOURCE)) for p in sorted((SOURCE / "cli").glob("*.py"))),
-    "tui/menu.py", "tui/generic.py", "analysis/simulate.py",
+    *(str(p.relative_to(SOURCE)) for p in sorted((SOURCE / "envs").glob("*.py"))),
+    "tui/menu.py", "tui/generic.py", "analysis/simulate.py", "analysis/arena.py",
+    "analysis/study/__init__.py", "analysis/study/command.py", "analysis/study/play.py",
+    "analysis/study/backends.py", "analysis/study/report.py",
 ]
 
 

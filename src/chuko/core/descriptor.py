@@ -140,6 +140,9 @@ class Descriptor:
     - `encoding`: "module:factory"; `factory(game)` gives the game's `Encoding`
       (core/encoding.py) for research environments: integer actions, observation arrays.
       None: the game offers no environment.
+    - `study`: the module of the game's own study for the designer (`chuko study`, under
+      chuko.analysis.study, with `add_arguments(parser, game_id)` and `run_study(args)`);
+      None: the generic study of bot games.
     - `screen`: the browser screen module under /static/js/; None: the generic screen.
     - `rules`: "package:path" of the rules text (Markdown); None: the summary only.
     - `examples`: option mappings the conformance suite plays, as small as can be.
@@ -162,6 +165,7 @@ class Descriptor:
     review: str | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
     encoding: str | None = None
+    study: str | None = None
     screen: str | None = None
     rules: str | None = None
     examples: tuple[Mapping[str, Any], ...] = ({},)

@@ -48,6 +48,7 @@ DESCRIPTOR = Descriptor(
     screen="caravan.js",
     rules="chuko.games:rules/caravan.md",
     encoding="chuko.games.encodings.caravan:encoding",
+    study="chuko.analysis.study.caravan",
     examples=({}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"}),
     notation="ABCDEFGHIJKLR*",
 )

@@ -299,6 +299,7 @@ DESCRIPTOR = Descriptor(
     screen="chuchula.js",
     rules="chuko.games:rules/chuchula.md",
     encoding="chuko.games.encodings.chuchula:encoding",
+    study="chuko.analysis.study.chuchula",
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
     simultaneous=True,
     lists_moves=False,

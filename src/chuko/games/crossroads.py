@@ -45,6 +45,7 @@ DESCRIPTOR = Descriptor(
     screen="crossroads.js",
     rules="chuko.games:rules/crossroads.md",
     encoding="chuko.games.encodings.crossroads:encoding",
+    study="chuko.analysis.study.crossroads",
     examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),
     notation="ABCDEFGHIJKLR",
 )

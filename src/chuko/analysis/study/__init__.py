@@ -5,14 +5,11 @@ One module per concern:
 - deals.py: every distinct deal of a 12-card pack, with its weight, in shards;
 - backends.py: shards solved in local processes or on Ray, with checkpoints and resume;
 - tally.py, layout.py: deals counted by a measure, and what both layout games share;
-- caravan.py, crossroads.py, chuchula.py, play.py: each game's measures (play.py serves
-  Chükö and any game without a study of its own, by bot games);
+- caravan.py, crossroads.py, chuchula.py, play.py: each game's measures, named by its
+  descriptor's `study` (play.py serves Chükö and any game that names none, by bot games);
 - report.py: tables in the terminal, the HTML page and its plots;
 - command.py: the command; facts.py: the facts shipped in chuko/data/facts.
 
 A study is JSON: {"game", "title", "method" (how it was computed), "findings" (sentences),
 "data" (the figures, each exact or with its interval), "tables", "plots"}.
 """
-
-# game id → the module of its study (relative to this package); other games get "play".
-STUDIES = {"caravan": "caravan", "crossroads": "crossroads", "chuchula": "chuchula"}

@@ -14,14 +14,10 @@ from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json
 from chuko.games import game_class
 
-from . import STUDIES
-
-HELP = {game: f"facts about {game}: exact where feasible, else sampled with 95% intervals"
-        for game in STUDIES}
-
 
 def _module(game_id: str) -> Any:
-    return import_module(f"{__package__}.{STUDIES.get(game_id, 'play')}")
+    """The game's own study, as its descriptor names it, or the study of bot games."""
+    return import_module(game_class(game_id).descriptor.study or f"{__package__}.play")
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
