@@ -124,7 +124,7 @@ def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
 
     page.locator("button.suggest", has_text="Place for me").click()
     page.locator(".arrange .actions .hint-label").wait_for()
-    page.wait_for_function("document.querySelectorAll('.hand.loose .card').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('.hand.loose .card').length === 1")
     assert [len(group_cards(page, slot)) for slot in range(4)] == [3, 3, 3, 3]
     assert "good" in page.locator(".order-check").get_attribute("class")
     shot(page, "chuchula-3-placed-for-me")
@@ -168,7 +168,7 @@ def test_the_pause_after_a_round_waits_for_you_while_the_bot_groups_the_next(pag
     keeps round 1's result on screen until you close it."""
     page = start(pages, "desktop", length=2)
     page.locator("button.suggest", has_text="Place for me").click()
-    page.wait_for_function("document.querySelectorAll('.hand.loose .card').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('.hand.loose .card').length === 1")
     page.locator("button.commit").click()
     pause = page.locator("#pause")
     pause.locator("h2", has_text="End of the round").wait_for()

@@ -124,7 +124,7 @@ def test_chuko_plays_from_the_keyboard_alone(pages, shot):
         played += 1
         # After the redraws the focus is still on the table, ready for the next turn.
         page.wait_for_function(
-            "document.getElementById('board').contains(document.activeElement)")
+            "() => document.getElementById('board').contains(document.activeElement)")
     assert played == 3 or page.locator("#status.over").count()
 
 

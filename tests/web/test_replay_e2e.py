@@ -39,7 +39,7 @@ def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
                 seats=[("me",), ("bot", "hard")])
     page.wait_for_url("**/room/**#token=*")
     page.locator("button.suggest").click()
-    page.wait_for_function("document.querySelectorAll('.hand.loose .card').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('.hand.loose .card').length === 1")
     page.locator("button.commit").click()
     page.locator("#status.over").wait_for()
 
