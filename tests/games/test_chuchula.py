@@ -7,6 +7,7 @@ import re
 from collections import Counter
 
 import pytest
+from chance_helpers import play_with_chance
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -638,19 +639,6 @@ def test_a_played_game_ends_with_its_ranking_and_a_reason_naming_no_seat():
 
 
 # --- chance made explicit (H6 deals, H8 tie draw) ----------------------------------------------
-
-
-def play_with_chance(state, rng, on_chance=lambda state: None):
-    """Play to the end, random moves and random chance outcomes alike."""
-    while state.outcome is None:
-        if state.is_chance:
-            on_chance(state)
-            outcomes = state.chance_outcomes()
-            state.apply_chance(rng.choice(outcomes)[0])
-        else:
-            for seat in state.to_move:
-                state.play(seat, state.random_move(seat, rng))
-    return state
 
 
 def test_seeded_games_deal_as_they_always_have():

@@ -5,6 +5,7 @@ import random
 import re
 
 import pytest
+from chance_helpers import play_with_chance
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -796,19 +797,6 @@ def test_from_order_refuses_what_is_no_shuffle_in_one_sentence(order, choices, w
     assert one_sentence(str(error.value)), str(error.value)
     with pytest.raises(ConfigError, match="chooses nothing"):
         Game(players=2, first=0).from_order(list(PACKS["standard"]), [0])
-
-
-def play_with_chance(state, rng, on_chance=lambda state: None):
-    """Play to the end, random moves and random chance outcomes alike."""
-    while state.outcome is None:
-        if state.is_chance:
-            on_chance(state)
-            outcomes = state.chance_outcomes()
-            state.apply_chance(rng.choice(outcomes)[0])
-        else:
-            seat = state.to_move[0]
-            state.play(seat, state.random_move(seat, rng))
-    return state
 
 
 def test_explicit_chance_games_end_and_replay_with_every_draw_from_a_recycle_a_chance_node():
