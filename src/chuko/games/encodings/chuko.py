@@ -67,7 +67,6 @@ left in the pile with its share of it; `apply_chance(value)` draws it.
 
 from __future__ import annotations
 
-from array import array
 from random import Random
 from typing import Any
 
@@ -203,45 +202,66 @@ class ChukoEncoding:
         return None if limit is None else 3 * limit
 
 
+# What a tracker's last turn is while its array may not match its state: no state's turn.
+_STALE: Any = object()
+
+
 class Tracker:
     """Observation and mask arrays for one state, kept up to date (the module docstring).
 
-    Each seat's array remembers what it has counted: its own turns (what they drew and
-    played), the top card, how much of the play pile and since which recycle, how many of
-    its own draws it has taken off the recycled cards, and the seat it marked to move.
-    Writes go through memoryviews of the arrays' buffers, the cheapest element store Python
-    has. Legality is the engine's (`State.legal_plays`), read, never worked out here."""
+    One float32 array holds what every seat may see, each fact once, at a place that does
+    not depend on the observer: each seat's hand and pool counts, the play pile, the top
+    card, each seat's hand size, plays, resets and mark to move, the draw pile's size and the
+    reset under way. A move made through `play` writes the few places it changes, once for
+    every seat (O(1); a recycle rewrites the pile and the pools, O(D·P)), and a seat's
+    observation gathers its places in its own order (one numpy indexing, which is also the
+    copy the caller keeps). A state changed any other way (`state.play`, `apply_chance`) has
+    a new last turn, which is how the tracker notices; it then writes the array afresh from
+    the state's summaries (hands, piles, counts: what the views show, never the history).
+    Writes go through a memoryview of the array, the cheapest element store Python has.
+    Legality is the engine's (`State.legal_plays`), read, never worked out here."""
 
     def __init__(self, encoding: ChukoEncoding, state: State) -> None:
         self.encoding = encoding
         d, p = len(encoding.values), encoding.game.players
         self._d, self._p = d, p
-        self._index = encoding.index
         self._values = encoding.values
-        size = encoding.observation_shape[0]
-        # Each buffer has one slot past the observation, a scratch slot: a one-hot field
-        # with nothing set yet (the top card, the seat to move) marks it, so that moving
-        # the mark is two unconditional writes.
-        self._scratch = size
-        self._blank = array("f", bytes(4 * (size + 1)))
-        self._blank_write = memoryview(self._blank)
-        self._buffers = [array("f", bytes(4 * (size + 1))) for _ in range(p)]
-        self._arrays = [np.frombuffer(b, np.float32, size) for b in self._buffers]
-        self._writes = [memoryview(b) for b in self._buffers]
+        index = encoding.index
+        # The shared array: hands (seat by seat), pile, top card, pools (seat by seat), then
+        # per seat hand sizes, marks to move, plays and resets, then the draw pile's size,
+        # the reset under way, and a place marked when nobody is to move, which no
+        # observation gathers (moving a mark is then always two writes).
+        pile, top, pools = p * d, p * d + d, p * d + 2 * d
+        self._sizes = sizes = pools + p * d
+        self._movers = movers = sizes + p
+        self._plays = plays = movers + p
+        self._resets = resets = plays + p
+        self._draw_at = draw_at = resets + p
+        self._pending_at = draw_at + 1
+        self._nowhere = draw_at + 2
+        self._array = np.zeros(draw_at + 3, np.float32)
+        self._out = self._array.data
+        self._zeros = np.zeros(draw_at + 3, np.float32).data
+        self._pile_span = (pile, pile + d)
+        self._pools = pools
+        self._hand_at = [{v: s * d + i for v, i in index.items()} for s in range(p)]
+        self._pool_at = [{v: pools + s * d + i for v, i in index.items()} for s in range(p)]
+        self._pile_at = {v: pile + i for v, i in index.items()}
+        self._top_at = {v: top + i for v, i in index.items()}
+
+        def places(seat: int) -> np.ndarray:  # the module docstring's layout for `seat`
+            order = [(seat + k) % p for k in range(p)]
+            return np.array([*range(seat * d, seat * d + d), *range(pile, pools),
+                             *range(pools + seat * d, pools + seat * d + d),
+                             *(sizes + s for s in order), *(movers + s for s in order),
+                             *(plays + s for s in order), *(resets + s for s in order),
+                             draw_at, draw_at + 1], np.intp)
+
+        self._places = [places(seat) for seat in range(p)]
         self._masks = encoding._masks
-        # Where each value's count goes in the play pile, top card and pool fields.
-        self._pile_at = {v: d + i for v, i in self._index.items()}
-        self._top_at = {v: 2 * d + i for v, i in self._index.items()}
-        self._pool_at = {v: 3 * d + i for v, i in self._index.items()}
-        base = 4 * d
-        self._mover_at = [base + p + k for k in range(p)]
-        self._nobody = size  # at a chance node or the end: no seat is marked to move
-        self._tail = base + 4 * p  # the draw pile's size, then the reset under way
-        # Per seat, per seat in play order from it: where that seat's hand size, plays and
-        # resets go, and which seat it is.
-        self._others = [tuple((base + k, base + 2 * p + k, base + 3 * p + k, (seat + k) % p)
-                              for k in range(p)) for seat in range(p)]
         self._masked: list[int] = []  # the actions mask() last allowed
+        self._top = self._mover = self._nowhere  # the places marked
+        self._last: Any = _STALE  # the state's last turn when the array was written
         self.track(state)
 
     def track(self, state: State) -> None:
@@ -249,94 +269,58 @@ class Tracker:
         if state.game.players != self._p or state.game.pack != self.encoding.game.pack:
             raise ValueError("The tracker's encoding is for another configuration.")
         self.state = state
-        p, blank, index = self._p, self._blank, self._index
-        # Per seat: [its next turn whose cards its hand has not yet counted, whether that
-        # turn's draw is counted, the top card's slot marked, pile cards counted, recycle
-        # counted, own draws counted, the slot marked to move].
-        turns, first = state._turns, state._first
-        total = len(turns)
-        under_way = total and turns[-1][2] is None  # a reset waiting for its card
-        seen = []
-        for seat, hand in enumerate(state._hands):
-            self._buffers[seat][:] = blank
-            out = self._writes[seat]
-            for card in hand:  # the hands now; later turns change them
-                out[index[card]] += 1
-            if under_way and turns[-1][0] == seat:
-                at, drawn = total - 1, turns[-1][3] is not None
-            else:
-                at, drawn = total + (seat - first - total) % p, False
-            seen.append([at, drawn, self._scratch, 0, -1, 0, self._scratch])
-        self._seen = seen
         self._masked = []
+        self._rewrite()
+
+    def _rewrite(self) -> None:
+        """The whole array from the state's summaries."""
+        state, out = self.state, self._out
+        out[:] = self._zeros
+        sizes, plays, resets = self._sizes, self._plays, self._resets
+        for seat, hand in enumerate(state._hands):
+            at = self._hand_at[seat]
+            for card in hand:
+                out[at[card]] += 1
+            out[sizes + seat] = len(hand)
+            out[plays + seat] = state._plays[seat]
+            out[resets + seat] = state._resets[seat]
+        pile_at = self._pile_at
+        for card in state._pile:
+            out[pile_at[card]] += 1
+        self._top = self._top_at[state._pile[-1]]
+        out[self._top] = 1
+        recycled_at = state._recycled_at
+        if recycled_at >= 0:
+            self._pool(state._turns[recycled_at][4] or ())
+            for seat, drawn in enumerate(state._since):
+                at = self._pool_at[seat]
+                for card in drawn:
+                    out[at[card]] -= 1
+        self._mover = (self._nowhere if state._over or state._chance
+                       else self._movers + state._seat)
+        out[self._mover] = 1
+        out[self._draw_at] = len(state._draw)
+        out[self._pending_at] = state._pending
+        turns = state._turns
+        self._last = turns[-1] if turns else None
+
+    def _pool(self, recycled: Any) -> None:
+        """Every seat's pool: the recycled cards (before anyone draws from them)."""
+        out, d, first = self._out, self._d, self._pools
+        out[first : first + d] = self._zeros[:d]
+        at = self._pool_at[0]
+        for card in recycled:
+            out[at[card]] += 1
+        for seat in range(1, self._p):
+            out[first + seat * d : first + seat * d + d] = out[first : first + d]
 
     def observe(self, seat: int) -> np.ndarray:
-        """`seat`'s observation array, brought up to date (the tracker's own: copy to keep)."""
-        state, out, seen = self.state, self._writes[seat], self._seen[seat]
-        index = self._index
-        turns = state._turns
-        at, total = seen[0], len(turns)
-        if at < total:  # this seat's own turns since: what it drew in, what it played out
-            p, drawn = self._p, seen[1]
-            while at < total:
-                turn = turns[at]
-                drew, card = turn[3], turn[2]
-                if drew is not None and not drawn:
-                    out[index[drew]] += 1
-                if card is None:  # a reset under way: its card is still to come
-                    drawn = drew is not None
-                    break
-                out[index[card]] -= 1
-                at += p
-                drawn = False
-            seen[0], seen[1] = at, drawn
-        pile = state._pile
-        recycled_at = state._recycled_at
-        if recycled_at != seen[4]:  # a recycle since: count the pile and the pool afresh
-            self._recount(seat, recycled_at)
-        counted = seen[3]
-        if counted != len(pile):  # the top card changes only when the pile does
-            pile_at = self._pile_at
-            for card in pile[counted:]:
-                out[pile_at[card]] += 1
-            seen[3] = len(pile)
-            top = self._top_at[pile[-1]]
-            if top != seen[2]:
-                out[seen[2]] = 0  # the blank slot at the start when no top is written yet
-                out[top] = 1
-                seen[2] = top
-        if recycled_at >= 0:
-            since = state._since[seat]
-            if seen[5] != len(since):
-                pool_at = self._pool_at
-                for card in since[seen[5] :]:
-                    out[pool_at[card]] -= 1
-                seen[5] = len(since)
-        hands, plays, resets = state._hands, state._plays, state._resets
-        for size_at, plays_at, resets_at, other in self._others[seat]:
-            out[size_at] = len(hands[other])
-            out[plays_at] = plays[other]
-            out[resets_at] = resets[other]
-        mover = self._nobody if state._over or state._chance else self._mover_at[
-            (state._seat - seat) % self._p]
-        if mover != seen[6]:
-            out[seen[6]] = 0
-            out[mover] = 1
-            seen[6] = mover
-        tail = self._tail
-        out[tail] = len(state._draw)
-        out[tail + 1] = state._pending
-        return self._arrays[seat]
-
-    def _recount(self, seat: int, recycled_at: int) -> None:
-        """After a recycle: the play pile is its top card alone, the pool its cards."""
-        d, out, pool_at, blank = self._d, self._writes[seat], self._pool_at, self._blank_write
-        out[d : 2 * d] = blank[d : 2 * d]
-        out[3 * d : 4 * d] = blank[3 * d : 4 * d]
-        for card in self.state._turns[recycled_at][4] or ():
-            out[pool_at[card]] += 1
-        seen = self._seen[seat]
-        seen[3], seen[4], seen[5] = 0, recycled_at, 0
+        """`seat`'s observation: a new array, the caller's to keep."""
+        turns = self.state._turns
+        if (turns[-1] if turns else None) is not self._last:
+            self._rewrite()
+        observation: np.ndarray = self._array[self._places[seat]]
+        return observation
 
     def mask(self) -> np.ndarray:
         """The legal actions of the seat to move (all 0 at a chance node or the end): a
@@ -357,10 +341,55 @@ class Tracker:
         mask excludes. Returns the seat to move next, None when nobody is (the end, or a
         chance node)."""
         state = self.state
+        turns = state._turns
+        fresh = (turns[-1] if turns else None) is self._last
+        seat = state._seat
+        out = self._out
         if action == self._d:
             state.reset()
-        elif 0 <= action < self._d:
-            state.put(self._values[action])
-        else:
+            if not fresh or state._chance:  # the array is written afresh when read
+                self._last = _STALE
+                return None if state._chance else seat
+            turn = turns[-1]
+            drew = turn[3]
+            if turn[4] is not None:  # a recycle: the pile is its top card alone
+                low, high = self._pile_span
+                out[low:high] = self._zeros[: high - low]
+                out[self._pile_at[state._pile[-1]]] = 1
+                self._pool(turn[4])
+            if drew is not None:
+                out[self._hand_at[seat][drew]] += 1
+                if state._recycled_at >= 0:
+                    out[self._pool_at[seat][drew]] -= 1
+                out[self._sizes + seat] = len(state._hands[seat])
+                out[self._draw_at] = len(state._draw)
+            out[self._resets + seat] = state._resets[seat]
+            out[self._pending_at] = 1
+            self._last = turn
+            return seat
+        if not 0 <= action < self._d:
             raise IllegalMove(f"{action!r} is not an action of this game.")
-        return None if state._over or state._chance else state._seat
+        card = self._values[action]
+        pending = state._pending
+        state.put(card)
+        if not fresh:
+            self._last = _STALE
+            return None if state._over else state._seat
+        out[self._hand_at[seat][card]] -= 1
+        out[self._pile_at[card]] += 1
+        out[self._top] = 0
+        self._top = top = self._top_at[card]
+        out[top] = 1
+        out[self._sizes + seat] = len(state._hands[seat])
+        if pending:
+            out[self._pending_at] = 0
+        else:
+            out[self._plays + seat] = state._plays[seat]
+        out[self._mover] = 0
+        self._last = turns[-1]
+        if state._over:
+            self._mover = self._nowhere
+            return None
+        self._mover = mover = self._movers + state._seat
+        out[mover] = 1
+        return state._seat
