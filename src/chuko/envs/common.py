@@ -45,13 +45,15 @@ class Dealer:
     deal's uniform choices, through `Game.from_order` (docs/envs.md, 'Chance'). The state
     shares the generator, for the chance it draws itself."""
 
-    __slots__ = ("game", "deck", "choices", "rng")
+    __slots__ = ("game", "deck", "choices", "rng", "swaps")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.deck = list(game.deck())
         self.choices = tuple(game.deal_choices())
         self.rng = Random()
+        # Fisher-Yates' places, from the last, and how many cards it chooses among there.
+        self.swaps = [(i, i + 1) for i in range(len(self.deck) - 1, 0, -1)]
 
     def seed(self, seed: int) -> None:
         self.rng = Random(int(seed))
@@ -60,8 +62,8 @@ class Dealer:
         order, random = self.deck[:], self.rng.random
         # Fisher-Yates with random() rather than Random.shuffle's exact randbelow: half the
         # cost, for a bias of at most n / 2**53 in a draw among n (below 2**-43 for 1,000).
-        for i in range(len(order) - 1, 0, -1):
-            j = int(random() * (i + 1))
+        for i, among in self.swaps:
+            j = int(random() * among)
             order[i], order[j] = order[j], order[i]
         choices = [int(random() * size) for size in self.choices]
         return self.game.from_order(order, choices, rng=self.rng)

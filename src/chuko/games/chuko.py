@@ -181,6 +181,11 @@ class Game(BaseGame):
     def _sorted_pack(self) -> list[int]:
         return sorted(self.pack)
 
+    @cached_property
+    def _endings(self) -> dict[int | None, ChukoOutcome]:
+        """Each seat's win, and None for the turn limit, made once (`State.outcome`)."""
+        return {}
+
     @classmethod
     def configure(cls, values: Json, *, bots_only: bool) -> Game:
         # K8: a turn limit of 0 means none, except that bots alone would never stop.
@@ -308,9 +313,9 @@ class State(BaseState):
         self.game = game
         # None in a position sampled for search, which has no history to record.
         self._deal: tuple[list[tuple[int, ...]], int, tuple[int, ...]] | None = (
-            [tuple(h) for h in hands], top, tuple(draw)
+            list(map(tuple, hands)), top, tuple(draw)
         )
-        self._hands = [sorted(h) for h in hands]
+        self._hands = list(map(sorted, hands))
         self._pile = [top]
         self._draw = list(reversed(draw))  # next card last: drawing is a pop
         self._seat = first
@@ -371,11 +376,13 @@ class State(BaseState):
             return [], False
         hand = self._hands[self._seat]
         if self._pending:
-            cards = list(hand)
-        else:
-            top = self._pile[-1]
-            cards = [c for c in hand if c < top or gcd(c, top) > 1]  # may_follow, inlined
-        return (cards if self._distinct else sorted(set(cards))), not self._pending
+            return (list(hand) if self._distinct else sorted(set(hand))), False
+        top = self._pile[-1]
+        cards = []
+        for card in hand:  # a loop: cheaper than a comprehension for a hand of five
+            if card < top or gcd(card, top) > 1:  # may_follow, inlined
+                cards.append(card)
+        return (cards if self._distinct else sorted(set(cards))), True
 
     def legal_moves(self, seat: int) -> list[Move]:
         if seat != self._seat:
@@ -559,7 +566,11 @@ class State(BaseState):
         if not self._over:
             return None
         if self._outcome is None:
-            self._outcome = self._ending()
+            # Outcomes are immutable and one per winner (or none), so a configuration makes
+            # each once (a learning loop ends a game every few microseconds).
+            endings = self.game._endings
+            self._outcome = endings.get(self._winner) or endings.setdefault(
+                self._winner, self._ending())
         return self._outcome
 
     def _ending(self) -> ChukoOutcome:

@@ -258,6 +258,9 @@ class Tracker:
                              draw_at, draw_at + 1], np.intp)
 
         self._places = [places(seat) for seat in range(p)]
+        # Per seat, what its moves write: hand counts, pool counts, hand size, plays, resets.
+        self._seat_at = [(self._hand_at[s], self._pool_at[s], sizes + s, plays + s, resets + s)
+                         for s in range(p)]
         self._masks = encoding._masks
         self._masked: list[int] = []  # the actions mask() last allowed
         self._top = self._mover = self._nowhere  # the places marked
@@ -351,19 +354,20 @@ class Tracker:
                 self._last = _STALE
                 return None if state._chance else seat
             turn = turns[-1]
-            drew = turn[3]
+            hand_at, pool_at, size_at, _, resets_at = self._seat_at[seat]
             if turn[4] is not None:  # a recycle: the pile is its top card alone
                 low, high = self._pile_span
                 out[low:high] = self._zeros[: high - low]
                 out[self._pile_at[state._pile[-1]]] = 1
                 self._pool(turn[4])
+            drew = turn[3]
             if drew is not None:
-                out[self._hand_at[seat][drew]] += 1
+                out[hand_at[drew]] += 1
                 if state._recycled_at >= 0:
-                    out[self._pool_at[seat][drew]] -= 1
-                out[self._sizes + seat] = len(state._hands[seat])
+                    out[pool_at[drew]] -= 1
+                out[size_at] = len(state._hands[seat])
                 out[self._draw_at] = len(state._draw)
-            out[self._resets + seat] = state._resets[seat]
+            out[resets_at] = state._resets[seat]
             out[self._pending_at] = 1
             self._last = turn
             return seat
@@ -375,21 +379,23 @@ class Tracker:
         if not fresh:
             self._last = _STALE
             return None if state._over else state._seat
-        out[self._hand_at[seat][card]] -= 1
+        self._last = turns[-1]
+        hand_at, _, size_at, plays_at, _ = self._seat_at[seat]
+        out[hand_at[card]] -= 1
         out[self._pile_at[card]] += 1
         out[self._top] = 0
         self._top = top = self._top_at[card]
         out[top] = 1
-        out[self._sizes + seat] = len(state._hands[seat])
+        out[size_at] = len(state._hands[seat])
         if pending:
             out[self._pending_at] = 0
         else:
-            out[self._plays + seat] = state._plays[seat]
+            out[plays_at] = state._plays[seat]
         out[self._mover] = 0
-        self._last = turns[-1]
         if state._over:
             self._mover = self._nowhere
             return None
-        self._mover = mover = self._movers + state._seat
+        seat = state._seat
+        self._mover = mover = self._movers + seat
         out[mover] = 1
-        return state._seat
+        return seat
