@@ -97,7 +97,7 @@ class _Table:
         """The seat's observation, with its mask if `acting` (else all 0)."""
         state, builder = self.state, self.builder
         if acting:
-            # A copy: the agent keeps it, and a tracker's array changes at the next step.
+            # A copy: the agent keeps it, and may write to it (a tracker's is read-only).
             mask = builder.mask(state, seat).copy()
             # Kept for the step that follows, which checks its action against it.
             self._kept_mask, self._kept_seat = mask, seat
@@ -173,7 +173,7 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         self.terminations = falses.copy()
         self.truncations = falses.copy()
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
-        self._skip_agent_selection = None
+        self._skip_agent_selection: str | None = None
         self.agent_selection = agents[self.state.to_move[0]]
         self._tracker = self.builder.tracker
 

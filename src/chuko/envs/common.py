@@ -105,8 +105,9 @@ class Builder:
     the encoding gives for the steps already taken.
 
     The fast path. An encoding may offer `tracker(state)`: an object bound to one state
-    whose `observe(seat)` and `mask()` (for the seat to move) equal `observation(view)`
-    and `legal_mask`, kept up to date instead of rebuilt, whose `play(action)` plays for
+    whose `observe(seat)` (a new array) and `mask()` (for the seat to move: read-only,
+    never changed) equal `observation(view)` and `legal_mask`, kept up to date instead of
+    rebuilt, whose `play(action)` plays for
     the seat to move, refusing (IllegalMove, state unchanged) exactly what the mask
     excludes, and returns the seat to move next (None at the end or a chance node), and
     whose `track(state)` follows another state with the same arrays (Chükö's, in its
@@ -133,7 +134,7 @@ class Builder:
 
     def mask(self, state: State, seat: int) -> Any:
         """The legal actions of `seat` (which must be to move): the encoding's own array,
-        or the tracker's, which changes in place."""
+        or the tracker's, read-only."""
         if self.tracker is not None:
             return self.tracker.mask()
         return self.encoding.legal_mask(state, seat, self.partial[seat])

@@ -32,9 +32,8 @@ recent turns. The view is bounded (it summarises the past as counts, issue 10), 
 a Markov information state: two histories that leave the same summary read the same.
 
 The fast path. `encoding.tracker(state)` returns a `Tracker` bound to one state that keeps
-a preallocated observation array per seat and one mask array, brought up to date when read
-in time proportional to what changed since that seat's last read (O(P) per move, whatever
-the length of the game), instead of rebuilding them from a view:
+one array of every seat's facts, written as each move is made through it (O(P) per move,
+whatever the length of the game), instead of rebuilding observations from a view:
 
     tracker = encoding.tracker(state)
     mask = tracker.mask()          # int8 (D + 1,), for the seat to move (zeros if none)
@@ -44,14 +43,13 @@ the length of the game), instead of rebuilding them from a view:
                                    # returns who moves next (None: the end, a chance node)
     tracker.track(next_state)      # follow another state (the next game), same arrays
 
-An observation array is the tracker's own and changes in place at that seat's next
-`observe`: copy it to keep it. A mask is read-only and never changes: one array is shared
-by every position with the same legal actions (the encoding keeps them in about
-MASK_BYTES), so it needs no copy. The state may also be changed directly (`state.play`,
-`state.apply_chance`) between calls, and a tracker may start at any position; each call
-reads the state and the turns appended since the last call, never the whole history. It
-reads the same facts the view shows, no more (a test compares the two at every step of many
-games), and legality is the engine's (`State.legal_plays`).
+An observation is a new array, the caller's to keep. A mask is read-only and never changes:
+one array is shared by every position with the same legal actions (the encoding keeps them
+in about MASK_BYTES), so it needs no copy. The state may also be changed directly
+(`state.play`, `state.apply_chance`) between calls, and a tracker may start at any
+position: it then writes its array afresh from the state's summaries (O(D·P + pile), never
+the history). It reads the same facts the view shows, no more (a test compares the two at
+every step of many games), and legality is the engine's (`State.legal_plays`).
 
 Search (OpenSpiel's IS-MCTS): `encoding.resample(state, seat, rng)` deals what `seat`
 cannot see anew (`chuko.games.chuko.sampler`), keeping its information state.
