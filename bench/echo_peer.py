@@ -1,8 +1,9 @@
 """A bare WebSocket relay on the server's own stack, the limit `python -m bench server`
 compares the server with: uvicorn with the same settings as `chuko serve` (its HTTP and
 WebSocket implementations, `chuko.server.app.SERVING`: no permessage-deflate,
-`ws_max_size`), a FastAPI socket route, and its access log; nothing else: no engine, no
-database, no JSON parsing.
+`ws_max_size`), the server's app class answering `/ws/{room}` as bare ASGI before FastAPI's
+layers (`chuko.server.app.App`, as the game's sockets are), and its access log; nothing
+else: no engine, no database, no JSON parsing, no task or queue per socket.
 
 A room is two sockets, `/ws/{room}?token=0|1&moves=N`. Each message a seat sends (a move)
 is answered, as the server answers an accepted move, by a state message to both seats:
@@ -22,8 +23,9 @@ import sys
 from dataclasses import dataclass, field
 
 import uvicorn
-from fastapi import FastAPI, WebSocket
-from starlette.websockets import WebSocketDisconnect
+from starlette.types import Receive, Scope, Send
+
+from chuko.server.app import App, query_params
 
 VERSION = 987_654_321  # a placeholder no real message contains
 
@@ -44,47 +46,52 @@ def templates(texts: list[str]) -> list[tuple[str, str]]:
 @dataclass
 class Relay:
     moves: int
-    sockets: list[WebSocket | None] = field(default_factory=lambda: [None, None])
+    sockets: list[Send | None] = field(default_factory=lambda: [None, None])
     version: int = 0
 
     async def broadcast(self, corpus: list[tuple[str, str]]) -> None:
         to_move, waiting = corpus[self.version % len(corpus)]
         turn = self.version % 2
-        for seat, ws in enumerate(self.sockets):
-            if ws is None:
+        for seat, send in enumerate(self.sockets):
+            if send is None:
                 continue
             text = (to_move if seat == turn else waiting).replace(
                 str(VERSION), str(self.version), 1)
             if self.version >= self.moves:
                 text = text.replace('"status":"playing"', '"status":"over"', 1)
-            await ws.send_text(text)
+            await send({"type": "websocket.send", "text": text})
 
 
-def create_app(corpus: list[tuple[str, str]]) -> FastAPI:
-    app = FastAPI()
+def create_app(corpus: list[tuple[str, str]]) -> App:
+    app = App()
     rooms: dict[str, Relay] = {}
 
     @app.get("/ready")
     async def ready() -> dict[str, bool]:
         return {"ready": True}
 
-    @app.websocket("/ws/{room}")
-    async def relay(websocket: WebSocket, room: str, token: int, moves: int) -> None:
-        await websocket.accept()
+    async def relay(scope: Scope, receive: Receive, send: Send, room: str) -> None:
+        query = query_params(scope)
+        token, moves = int(query["token"]), int(query["moves"])
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
         here = rooms.setdefault(room, Relay(moves))
-        here.sockets[token] = websocket
-        if all(here.sockets):
-            await here.broadcast(corpus)
+        here.sockets[token] = send
         try:
-            while True:
-                await websocket.receive_text()
+            if all(here.sockets):
+                await here.broadcast(corpus)
+            while (await receive())["type"] == "websocket.receive":
                 here.version += 1
                 await here.broadcast(corpus)
-        except WebSocketDisconnect:
+        except OSError:  # a socket of the room went away as it was sent to
+            pass
+        finally:
             here.sockets[token] = None
             if not any(here.sockets):
                 rooms.pop(room, None)
 
+    app.live = relay
     return app
 
 

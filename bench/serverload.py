@@ -58,6 +58,43 @@ finally:
     profiler.disable()
     profiler.dump_stats(out)
 """
+# Runs a server with its garbage collections timed (`gc.callbacks`): when uvicorn has shut
+# down it writes them, as [generation, monotonic start, seconds, objects freed], to a JSON file, with the
+# objects the collector tracked then. SIGUSR1 writes a census of the tracked objects by type
+# next to it (`.census.json`), to see what the collector walks.
+_GC_TIMED = """
+import collections, gc, json, signal, sys, time
+from chuko.cli.main import main
+signal.signal(signal.SIGTERM, lambda *_: None)
+out, sys.argv = sys.argv[1], ["chuko", *sys.argv[2:]]
+pauses, began = [], [0.0]
+def timed(phase, info):
+    if phase == "start":
+        began[0] = time.monotonic()
+    else:
+        pauses.append([info["generation"], began[0], time.monotonic() - began[0],
+                       info["collected"]])
+def census(*_):
+    counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+    owners = collections.defaultdict(collections.Counter)
+    wanted = {name for name, _ in counts.most_common(8)}
+    for o in gc.get_objects():
+        for r in gc.get_referents(o):
+            name = type(r).__qualname__
+            if name in wanted:
+                owners[name][type(o).__qualname__ + ":" + getattr(o, "__qualname__", "")[:40]] += 1
+    with open(out + ".census.json", "w") as f:
+        json.dump({"tracked": sum(counts.values()), "frozen": gc.get_freeze_count(),
+                   "types": counts.most_common(60),
+                   "owners": {k: v.most_common(12) for k, v in owners.items()}}, f)
+signal.signal(signal.SIGUSR1, census)
+gc.callbacks.append(timed)
+try:
+    main()
+finally:
+    with open(out, "w") as f:
+        json.dump({"pauses": pauses, "tracked": len(gc.get_objects())}, f)
+"""
 
 
 # -- processes: CPU time and memory from /proc ------------------------------------------------
@@ -124,14 +161,17 @@ class Server:
 
     @classmethod
     def chuko(cls, directory: Path, *, bot_delay: float = 0.0, profile: Path | None = None,
-              db: str | None = None, redis: str | None = None, workers: int = 1) -> Server:
+              db: str | None = None, redis: str | None = None, workers: int = 1,
+              gc_log: Path | None = None) -> Server:
         """`chuko serve` on a SQLite file in `directory`, or on the database `db` with
-        `workers` workers sharing it through `redis`."""
+        `workers` workers sharing it through `redis`; under cProfile with `profile`, with its
+        garbage collections timed into `gc_log` (`gc_pauses`) with that."""
         args = ["serve", "--host", "127.0.0.1", "--port", "{port}",
                 "--db", db or f"sqlite:///{directory / 'bench.db'}", "--bot-delay", str(bot_delay)]
         if redis:
             args += ["--redis", redis, "--workers", str(workers)]
         prefix = ([sys.executable, "-c", _PROFILED, str(profile)] if profile else
+                  [sys.executable, "-c", _GC_TIMED, str(gc_log)] if gc_log else
                   [sys.executable, "-m", "chuko.cli.main"])
         return cls(prefix + args, "/api/games", directory / "server.log")
 

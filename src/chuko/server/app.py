@@ -16,22 +16,22 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from random import Random
 from typing import Any
-from urllib.parse import unquote, unquote_plus
+from urllib.parse import parse_qsl, unquote, unquote_plus
 
-from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.games import descriptor, descriptors, registry, rules_text
 
+from . import collector
 from .facts import shipped_facts
 from .limits import (
     MAX_BODY,
@@ -46,7 +46,7 @@ from .limits import (
     TooMany,
     too_deep,
 )
-from .rooms import WAITING_TTL, Client, Forbidden, Hub, NotFound, Room
+from .rooms import WAITING_TTL, Client, Forbidden, Hub, NotFound, Room, dumps
 from .store import Conflict, Store
 
 log = logging.getLogger("chuko.server")
@@ -174,6 +174,29 @@ class Guard:
         return secured
 
 
+_LIVE = re.compile(r"/ws/([^/]+)")
+Live = Callable[[Scope, Receive, Send, str], Awaitable[None]]
+
+
+class App(FastAPI):
+    """FastAPI, except that the game's sockets, `/ws/{room}`, are answered as bare ASGI before
+    its middleware and routing (`live`, given the room's id). Those layers do nothing a game
+    socket needs (its refusals are its own messages, and it has no body or headers to guard),
+    and they cost: about a hundred objects per socket that the garbage collector walks (the
+    coroutine of each layer, a copy of the scope for each, exit stacks, closures), and a few
+    calls through them for every message sent."""
+
+    live: Live | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and self.live is not None:
+            found = _LIVE.fullmatch(scope["path"])
+            if found:
+                await self.live(scope, receive, send, found.group(1))
+                return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(
     db_url: str,
     *,
@@ -188,7 +211,7 @@ def create_app(
     redis_url: str | None = None,
     cluster_name: str | None = None,
     lease_seconds: float | None = None,
-) -> FastAPI:
+) -> App:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
     wait after a round ends before they start the next (a seat may cut it short); `rng`
@@ -222,9 +245,11 @@ def create_app(
             await hub.cluster.start()  # the worker holding the lease restores the rooms
         elif restored := hub.restore():
             log.info("Resumed %d room(s) in play with bots.", restored)
+        collector.start()
         try:
             yield
         finally:
+            collector.stop()
             if hub.cluster is not None:
                 await hub.cluster.stop()
             await hub.close()
@@ -233,8 +258,8 @@ def create_app(
     # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and
     # socket (about a fifth of the framework's cost of a request). Versions without the
     # option keep it as an unused extra.
-    app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
-                  telemetry={"tracing": False, "metrics": False, "logs": False})
+    app = App(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
+              telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.hub = hub
     app.add_middleware(Guard)
 
@@ -294,8 +319,8 @@ def create_app(
 
     # -- the JSON API ------------------------------------------------------------------------
 
-    def address(connection: Request | WebSocket) -> str:
-        return connection.client.host if connection.client else ""
+    def address(request: Request) -> str:
+        return client_host(request.scope)
 
     def admit(request: Request, buckets: Buckets) -> None:
         """Count a request that makes a room or takes a seat against its address's bucket."""
@@ -404,17 +429,19 @@ def create_app(
 
     # -- live play ---------------------------------------------------------------------------
 
-    @app.websocket("/ws/{room_id}")
-    async def live(websocket: WebSocket, room_id: str) -> None:
-        await websocket.accept()
+    async def live(scope: Scope, receive: Receive, send: Send, room_id: str) -> None:
+        """A player's or a spectator's socket on a room, served as bare ASGI (`App`)."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
         try:
             # Before anything is loaded or sent: a socket that reconnects without end would
             # cost a room lookup, a log page and a state each time.
-            if not sockets_opened.take(address(websocket)):
+            if not sockets_opened.take(client_host(scope)):
                 raise TooMany("Too many connections from your address: wait a moment and "
                               "reconnect.")
             room = await hub.room(room_id)
-            seat = room.seat_for(websocket.query_params.get("token"))
+            seat = room.seat_for(query_params(scope).get("token"))
             if len(room.clients) >= limits.sockets_per_room:
                 raise TooMany(f"This room has {limits.sockets_per_room} connections already: "
                               "try again later.")
@@ -422,13 +449,13 @@ def create_app(
                     limits.sockets_per_seat:
                 raise TooMany(f"This seat is open in {limits.sockets_per_seat} places already: "
                               "close one of them first.")
-        except (NotFound, Forbidden) as error:
-            await websocket.send_json({"type": "error", "message": str(error)})
-            await websocket.close(code=4404 if isinstance(error, NotFound) else 4403)
-            return
-        except TooMany as error:
-            await websocket.send_json({"type": "error", "message": str(error)})
-            await websocket.close(code=1008, reason=str(error))
+        except (NotFound, Forbidden, TooMany) as error:
+            code = (4404 if isinstance(error, NotFound) else 4403
+                    if isinstance(error, Forbidden) else 1008)
+            with contextlib.suppress(OSError):
+                await send({"type": "websocket.send", "text": dumps(_refusal(str(error)))})
+                await send({"type": "websocket.close", "code": code,
+                            "reason": str(error) if code == 1008 else ""})
             return
         client = Client(room, seat)
         flow = SocketFlow(limits, clock)
@@ -439,22 +466,22 @@ def create_app(
             # The log is a replay of the game, in a thread; before the first move it is empty.
             client.send_first(hub.log(room, seat, moment) if moment.version == 0 else
                               await asyncio.to_thread(hub.log, room, seat, moment))
-            sender = asyncio.create_task(_pump(websocket, client))
+            sender = asyncio.create_task(_pump(send, client))
             while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                message = await receive()
+                if message["type"] != "websocket.receive":
                     break
                 if not flow.messages.take():
                     if not flow.refusals.take():  # it does not read its refusals: flooding
-                        await websocket.close(code=1008, reason="Too many messages.")
+                        with contextlib.suppress(OSError):
+                            await send({"type": "websocket.close", "code": 1008,
+                                        "reason": "Too many messages."})
                         break
                     client.send(_refusal(SLOW_DOWN))
                     continue
                 reply = await _handle(hub, room, seat, message)
                 if reply is not None:
                     client.send(reply)
-        except WebSocketDisconnect:
-            pass
         finally:
             if room.forget(client):
                 hub.rooms.pop(room.id, None)  # finished and unwatched: reloaded on demand
@@ -463,22 +490,35 @@ def create_app(
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await sender
 
+    app.live = live
     return app
 
 
-async def _pump(websocket: WebSocket, client: Client) -> None:
+async def _pump(send: Send, client: Client) -> None:
     """Send the client's outbox in order until the socket closes; close it when the client
     has fallen too far behind (it reconnects and is sent the log afresh)."""
-    while websocket.client_state == WebSocketState.CONNECTED:
+    while True:
         message = await client.next_message()
-        if message is None:
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1013, reason="Too far behind: reconnect.")
-            return
         try:
-            await websocket.send_text(message)
+            if message is None:
+                await send({"type": "websocket.close", "code": 1013,
+                            "reason": "Too far behind: reconnect."})
+                return
+            await send({"type": "websocket.send", "text": message})
         except Exception:  # the client went away; the receive loop sees it too
             return
+
+
+def client_host(scope: Scope) -> str:
+    """The client's address (its host)."""
+    client = scope.get("client")
+    return client[0] if client else ""
+
+
+def query_params(scope: Scope) -> dict[str, str]:
+    """The query's parameters, the last value of each (as Starlette reads them)."""
+    return dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"),
+                          keep_blank_values=True))
 
 
 async def _handle(hub: Hub, room: Room, seat: int | None,

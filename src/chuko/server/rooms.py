@@ -182,16 +182,25 @@ class Client:
     are sent once, the newest. The outbox gives out JSON text, ready for the socket (a
     state's text is shared with the room's other clients that read it alike: `state_text`)."""
 
+    __slots__ = ("room", "seat", "_queue", "_waiter", "cut_off")
+
     def __init__(self, room: Room, seat: int | None) -> None:
         self.room = room
         self.seat = seat
         self._queue: deque[Json | Moment] = deque()
-        self._wake = asyncio.Event()
+        # The sender's wait for the next message: a future only while it waits (an Event
+        # would be two more objects per socket for the collector to walk).
+        self._waiter: asyncio.Future[None] | None = None
         self.cut_off = False  # fell MAX_BEHIND states behind: its socket is closed
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def send(self, message: Json) -> None:
         self._queue.append(message)
-        self._wake.set()
+        self._wake()
 
     def send_presence(self, message: Json) -> None:
         """Queue a presence message; one still queued is replaced, since the newest tells
@@ -199,13 +208,12 @@ class Client:
         queued = self._queue[-1] if self._queue else None
         if isinstance(queued, dict) and queued.get("type") == "presence":
             self._queue[-1] = message
-            self._wake.set()
         else:
             self.send(message)
 
     def send_first(self, message: Json) -> None:
         self._queue.appendleft(message)
-        self._wake.set()
+        self._wake()
 
     def send_state(self, moment: Moment) -> None:
         queued = self._queue[-1] if self._queue else None
@@ -216,13 +224,16 @@ class Client:
             self.cut_off = True
         else:
             self._queue.append(moment)
-        self._wake.set()
+        self._wake()
 
     async def next_message(self) -> str | None:
         """The next message to send, as JSON text; None once the client is cut off."""
         while not self._queue and not self.cut_off:
-            self._wake.clear()
-            await self._wake.wait()
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
         if self.cut_off:
             return None
         message = self._queue.popleft()
