@@ -14,6 +14,8 @@ Reported, each as the median of `--runs` runs on a fresh server and database:
 - paced: 200 and 1,000 games at a time whose players think 1–2 s before each move; the
   p99 time from sending a move to the state that includes it.
 CPU is split between the server, the clients and the rest of the machine (other work).
+Each server's garbage collections in the window are timed (`gc.callbacks`) and reported per
+generation: how many, the longest pause and the time paused in all.
 
 Goals (issue 10): ≥1,500 moves/s saturated; p99 < 50 ms at 200 paced games and < 100 ms at
 1,000; the server within 3× the echo's per-move cost.
@@ -51,6 +53,7 @@ from bench.serverload import (
     cpu_seconds,
     fork_clients,
     free_port,
+    gc_pauses,
     machine_cpu,
     percentile,
     tree_cpu_seconds,
@@ -73,6 +76,8 @@ class Run:
     p50: float
     p99: float
     tally: Tally
+    start: float  # monotonic seconds: the window measured
+    gc: str = ""  # the server's garbage collections in the window (`gc_pauses`)
 
     @property
     def rate(self) -> float:
@@ -110,7 +115,7 @@ def load(server: Server, slots: int, think: tuple[float, float], *, ramp: float,
     server_cpu, client_cpu, busy = (b - a for a, b in zip(before, after, strict=True))
     return Run(len(latencies), t1 - t0, server_cpu, client_cpu,
                busy - server_cpu - client_cpu, percentile(latencies, 50),
-               percentile(latencies, 99), tally)
+               percentile(latencies, 99), tally, t0)
 
 
 def _snapshot(server: Server, clients: list[Clients],
@@ -132,6 +137,8 @@ class Medians:
 def medians(label: str, runs: list[Run]) -> Medians:
     for n, run in enumerate(runs, 1):
         print(run.line(f"{label}, run {n}"), flush=True)
+        if run.gc:
+            print(f"    {run.gc}")
         for error in run.tally.errors[:3]:
             print(f"    error: {error}")
     return Medians(statistics.median(r.rate for r in runs),
@@ -181,12 +188,15 @@ def main(argv: list[str] | None = None) -> None:
 
         runs, corpus, lengths = [], [], []
         for n in range(args.runs):
-            server = Server.chuko(fresh(n, "saturated")).start()
+            directory = fresh(n, "saturated")
+            server = Server.chuko(directory, gc_log=directory / "gc.json").start()
             try:
                 runs.append(load(server, saturated, (0.0, 0.0), ramp=1.0, settle=2.0,
                                  samples=SAMPLES // args.clients, **work))
             finally:
                 server.stop()
+            runs[-1].gc = gc_pauses(directory / "gc.json", runs[-1].start,
+                                    runs[-1].start + window)
             corpus += runs[-1].tally.samples
             lengths += runs[-1].tally.game_moves
         sat = medians(f"saturated, {saturated} games at a time", runs)
@@ -215,11 +225,14 @@ def main(argv: list[str] | None = None) -> None:
             runs = []
             ramp = max(2.0, games / 50)  # rooms made at about 50 a second to start
             for n in range(args.runs):
-                server = Server.chuko(fresh(n, f"paced{games}-")).start()
+                directory = fresh(n, f"paced{games}-")
+                server = Server.chuko(directory, gc_log=directory / "gc.json").start()
                 try:
                     runs.append(load(server, games, THINK, ramp=ramp, settle=3.0, **work))
                 finally:
                     server.stop()
+                runs[-1].gc = gc_pauses(directory / "gc.json", runs[-1].start,
+                                        runs[-1].start + window)
             p99s[games] = medians(f"paced, {games} games at a time, players think "
                                      f"{THINK[0]:.0f}–{THINK[1]:.0f} s", runs).p99
 

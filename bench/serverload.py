@@ -59,22 +59,24 @@ finally:
     profiler.dump_stats(out)
 """
 # Runs a server with its garbage collections timed (`gc.callbacks`): when uvicorn has shut
-# down it writes them, as [generation, monotonic start, seconds, objects freed], to a JSON file, with the
-# objects the collector tracked then. SIGUSR1 writes a census of the tracked objects by type
-# next to it (`.census.json`), to see what the collector walks.
+# down it writes them to a JSON file, each as [generation, monotonic start, seconds, objects
+# freed, CPU seconds], with the objects the collector tracked then. SIGUSR1 runs a full
+# collection (timed as the others) and writes a census of the tracked objects by type, and of
+# what holds the commonest types, next to it (`.census.json`): what the collector walks.
 _GC_TIMED = """
 import collections, gc, json, signal, sys, time
 from chuko.cli.main import main
 signal.signal(signal.SIGTERM, lambda *_: None)
 out, sys.argv = sys.argv[1], ["chuko", *sys.argv[2:]]
-pauses, began = [], [0.0]
+pauses, began = [], [0.0, 0.0]
 def timed(phase, info):
     if phase == "start":
-        began[0] = time.monotonic()
+        began[:] = time.monotonic(), time.thread_time()
     else:
         pauses.append([info["generation"], began[0], time.monotonic() - began[0],
-                       info["collected"]])
+                       info["collected"], time.thread_time() - began[1]])
 def census(*_):
+    gc.collect()
     counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
     owners = collections.defaultdict(collections.Counter)
     wanted = {name for name, _ in counts.most_common(8)}
@@ -210,6 +212,22 @@ class Server:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.kill()
+
+
+def gc_pauses(log: Path, start: float, end: float) -> str:
+    """The garbage collections a server timed into `log` (`Server.chuko(gc_log=…)`) that
+    began from `start` to `end` (monotonic seconds), per generation: how many, the longest
+    and the median pause, and the time paused in all."""
+    pauses = json.loads(log.read_text())["pauses"]
+    parts = []
+    for generation, name in enumerate(("young", "middle", "full")):
+        found = sorted(p[2] * 1e3 for p in pauses if p[0] == generation and start <= p[1] < end)
+        if found:
+            parts.append(f"{name} {len(found)} (longest {found[-1]:.0f} ms, median "
+                         f"{found[len(found) // 2]:.1f} ms, {sum(found):.0f} ms in all)")
+        else:
+            parts.append(f"{name} 0")
+    return "garbage collections: " + ", ".join(parts)
 
 
 # -- HTTP, as small as a browser's fetch: one request per connection ----------------------------
