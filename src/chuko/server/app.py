@@ -120,6 +120,8 @@ def redact(text: str) -> str:
     """A log line with seat tokens and invite codes replaced by '…': the values of query
     parameters named like `token` or `invite` (parsed, not matched as text, so `?TOKEN=` and
     `?tok%65n=` are hidden too) and the code of an invite path `/join/{room}/{code}`."""
+    if "?" not in text and text.count("/") < 3:  # neither a query nor an invite path
+        return text
     codes = [m.span(2) for m in _SEGMENTS.finditer(text)
              if unquote(m.group(1)).casefold() == "join"]
     for start, end in reversed(codes):
