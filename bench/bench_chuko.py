@@ -17,9 +17,18 @@ bot against the weaker level in every other seat, the lineup rotating each game
 simulations per move, and an easy bot in the hard bot's seat on the same deals. A bot beats
 the other when its win rate is above the fair share 1/P; the verdict says whether the whole
 interval is. Sizes: CHUKO_BENCH_TABLE_EASY_GAMES, CHUKO_BENCH_TABLE_HARD_GAMES,
-CHUKO_BENCH_TABLE_HARD_SIMS. CHUKO_BENCH_PARTS picks the parts to run, from speed, table and
-heads-up (all by default): `CHUKO_BENCH_PARTS=table python -m bench chuko`. The table takes
-about 3 minutes (2 cores shared with other work), the heads-up part about 10.
+CHUKO_BENCH_TABLE_HARD_SIMS.
+
+The bound: how much any bot could win against players who all follow the strategy advice
+(`bots.chuko.advised_move`, the easy bot without its random moves). A clairvoyant player
+sees every hand and every future shuffle, and searches for a line that wins against the
+advised moves the others will make; the share of deals where one exists bounds every
+strategy's win rate in that seat. Beside it, the advice's own win rate in that seat on the
+same deals. CHUKO_BENCH_BOUND_GAMES a cell (300).
+
+CHUKO_BENCH_PARTS picks the parts to run, from speed, table, bound and heads-up (all by
+default): `CHUKO_BENCH_PARTS=table python -m bench chuko`. The table takes about 3 minutes
+(2 cores shared with other work), the bound under one, the heads-up part about 10.
 """
 
 from __future__ import annotations
@@ -32,9 +41,10 @@ from typing import Any
 from chuko.analysis.simulate import play_game, simulate
 from chuko.analysis.stats import Interval, proportion_interval
 from chuko.bots import make_bot
+from chuko.bots.chuko import advised_move
 from chuko.core.errors import ConfigError
 from chuko.core.packs import PACKS
-from chuko.games.chuko import Game
+from chuko.games.chuko import Game, State
 
 GOAL_TURNS = 340_000
 RLCARD_UNO_STEPS = 34_000
@@ -158,14 +168,90 @@ def table(easy_games: int, hard_games: int, sims: int) -> None:
     print(f"  ({time.perf_counter() - start:.0f} s)")
 
 
+# The clairvoyant's search stops after this many of its own decisions (a reset and its card
+# are two), and gives up a deal after this many positions: both bound its time, and a win
+# it misses only lowers the bound it reports.
+BOUND_DECISIONS = 14
+BOUND_POSITIONS = 20_000
+
+
+class Advised:
+    """A player who makes the advised move (the easy bot without its random moves)."""
+
+    level = "advice"
+
+    def choose(self, view: dict[str, Any], legal_moves: list[Any]) -> Any:
+        return advised_move(view, legal_moves)
+
+
+def clairvoyant_wins(state: State, seat: int) -> bool:
+    """Whether `seat` has a line that wins `state` against advised players, seeing every card
+    and, through the state's own generator, every future shuffle (the others' moves are
+    then certain): a search over its own moves only."""
+    failed: dict[Any, int] = {}  # position -> decisions left when no win was found from it
+    positions = 0
+
+    def search(state: State, left: int) -> bool:
+        nonlocal positions
+        positions += 1
+        if positions > BOUND_POSITIONS:
+            return False
+        while state.outcome is None and state.to_move[0] != seat:
+            mover = state.to_move[0]
+            state.play(mover, advised_move(state.view(mover), state.legal_moves(mover)))
+        if state.outcome is not None:
+            return state.winner == seat
+        position = (tuple(map(tuple, state._hands)), tuple(state._pile), tuple(state._draw),
+                    state.pending_reset)
+        if left == 0 or failed.get(position, -1) >= left:
+            return False
+        for move in state.legal_moves(seat):
+            after = state.copy()
+            after.play(seat, move)
+            if search(after, left - 1):
+                return True
+        failed[position] = left
+        return False
+
+    return search(state.copy(), BOUND_DECISIONS)
+
+
+def bound(games: int) -> None:
+    print(f"The bound: a clairvoyant player against advised players, {games} deals a cell, "
+          "its seat rotating; 95% Wilson intervals. 'advice': an advised player in that seat "
+          "on the same deals.")
+    print(f"  {'pack':<10} P  fair   {'clairvoyant':<22} advice")
+    start = time.perf_counter()
+    advised = Advised()
+    for pack in PACKS:
+        for players in range(2, 6):
+            try:
+                game = Game(players=players, pack=pack, first=0)
+            except ConfigError:
+                continue
+            rng = Random(players)
+            best = plain = 0
+            for index in range(games):
+                seat = index % players
+                state = game.new(rng=Random(rng.getrandbits(64)))
+                best += clairvoyant_wins(state, seat)
+                plain += play_game(state, [advised] * players).winner == seat
+            print(f"  {pack:<10} {players}  {1 / players:<5.0%}  "
+                  f"{proportion_interval(best, games).percent():<22} "
+                  f"{proportion_interval(plain, games).percent()}", flush=True)
+    print(f"  ({time.perf_counter() - start:.0f} s)")
+
+
 def main() -> None:
-    parts = os.environ.get("CHUKO_BENCH_PARTS", "speed,table,heads-up").split(",")
+    parts = os.environ.get("CHUKO_BENCH_PARTS", "speed,table,bound,heads-up").split(",")
     if "speed" in parts:
         speed_part()
     if "table" in parts:
         table(int(os.environ.get("CHUKO_BENCH_TABLE_EASY_GAMES", 400)),
               int(os.environ.get("CHUKO_BENCH_TABLE_HARD_GAMES", 200)),
               int(os.environ.get("CHUKO_BENCH_TABLE_HARD_SIMS", 200)))
+    if "bound" in parts:
+        bound(int(os.environ.get("CHUKO_BENCH_BOUND_GAMES", 300)))
     if "heads-up" in parts:
         heads_up_part()
 

@@ -9,6 +9,7 @@ from chuko.analysis.stats import proportion_interval
 from chuko.bots import bot_levels, make_bot
 from chuko.core.errors import ConfigError
 from chuko.core.packs import PACKS
+from chuko.bots.chuko import MISTAKES, advised_move
 from chuko.games.chuko import Game, Move, State
 
 
@@ -21,6 +22,11 @@ def position(hands, top, draw=(), first=0):
 def choose(bot, state):
     seat = state.to_move[0]
     return bot.choose(state.view(seat), state.legal_moves(seat))
+
+
+def advised(state):
+    seat = state.to_move[0]
+    return advised_move(state.view(seat), state.legal_moves(seat))
 
 
 def test_levels_and_refusals():
@@ -50,36 +56,46 @@ def test_every_bot_plays_only_legal_moves_to_the_end(players):
         assert state.outcome is not None
 
 
-def test_easy_keeps_its_low_card_and_goes_just_under_the_top_among_primes():
+def test_the_advice_keeps_its_low_card_and_goes_just_under_the_top_among_primes():
     # Among primes a card follows only a higher one. The 3 fits on almost any top later,
     # the 17 only on a higher card or after a reset: with three cards in the next hand,
     # which follow anything anyway, shedding the 17 now is what keeps the bot playing.
     state = position([[3, 17], [5, 7, 11]], top=19, draw=[2])
-    assert choose(make_bot("chuko", "easy"), state) == Move(17)
+    assert advised(state) == Move(17)
 
 
-def test_easy_puts_pressure_on_a_next_player_down_to_one_card():
+def test_the_advice_puts_pressure_on_a_next_player_down_to_one_card():
     # On 30, 2, 9 and 21 may all be played; of the cards seat 0 cannot see only the 14
     # follows a 2, so the 2 gives the next player the least chance to go out.
     state = position([[2, 21, 9], [14]], top=30, draw=[15, 7, 11])
-    assert choose(make_bot("chuko", "easy"), state) == Move(2)
+    assert advised(state) == Move(2)
 
 
-def test_easy_resets_on_purpose_when_the_next_player_is_about_to_go_out():
+def test_the_advice_resets_on_purpose_when_the_next_player_is_about_to_go_out():
     # Seat 1 plays 2 and holds one card. Seat 0 could play 8, which 5 and 7 (the cards it
     # cannot see) may both follow; a reset lets it play 3, which neither may follow.
     state = position([[8, 3], [2, 7]], top=30, draw=[5], first=1)
     state.play(1, "2")
-    easy = make_bot("chuko", "easy")
-    assert choose(easy, state) == Move(None)
+    assert advised(state) == Move(None)
     state.play(0, "reset")
-    assert choose(easy, state) == Move(3)
+    assert advised(state) == Move(3)
 
 
-def test_easy_plays_normally_while_the_next_player_holds_two_cards():
+def test_the_advice_plays_normally_while_the_next_player_holds_two_cards():
     state = position([[8, 3, 13], [2, 7, 11]], top=30, draw=[5], first=1)
     state.play(1, "2")
-    assert choose(make_bot("chuko", "easy"), state) == Move(8)
+    assert advised(state) == Move(8)
+
+
+def test_easy_plays_the_advice_except_for_its_share_of_random_moves():
+    # The advice plays 2 here (above); 9, 21 and the reset are legal too, and only a random
+    # move picks them: over 2,000 decisions, a share of MISTAKES times 3/4.
+    state = position([[2, 21, 9], [14]], top=30, draw=[15, 7, 11])
+    easy = make_bot("chuko", "easy", random.Random(3))
+    moves = [choose(easy, state) for _ in range(2000)]
+    share = sum(move != Move(2) for move in moves) / len(moves)
+    assert abs(share - MISTAKES * 3 / 4) < 0.04, share
+    assert {str(m) for m in moves} == {"2", "9", "21", "reset"}
 
 
 def win_rate(strong, weak, pack, players, games, seed, turn_limit=1000, **budget):
@@ -104,17 +120,15 @@ def test_easy_beats_random_on_every_named_pack_for_two_to_five_players(pack):
 
 
 @pytest.mark.slow
-def test_hard_wins_more_deals_than_easy_in_its_seat_among_primes():
-    # The same seeded deals twice: the hard bot, then an easy one, in the rotating seat.
-    # Two good players leave most games to the deal, so only on the same deals does a
-    # small sample show the search's gain; it is largest among primes heads-up, where two
-    # easy bots holding high cards can reset at each other until the turn limit (here 200
-    # cards, for speed). These deals give 57% against 37%; hard won only 45% when it left
-    # the easy bot's choice at two standard errors rather than one.
-    hard = win_rate("hard", "easy", "primes", 2, games=100, seed=1, turn_limit=200,
-                    simulations=100)
-    easy = win_rate("easy", "easy", "primes", 2, games=100, seed=1, turn_limit=200)
-    assert hard.estimate > easy.estimate + 0.12, (hard, easy)
+@pytest.mark.parametrize("pack", sorted(PACKS))
+def test_hard_wins_more_than_its_fair_share_against_easy_on_every_named_pack(pack):
+    # 100 games a cell at 60 simulations a move: the estimate, not the whole interval, is
+    # above the fair share (with five players the hard bot wins about 31% against 20%,
+    # two standard errors of such a sample). `python -m bench chuko` gives the intervals.
+    for players in range(2, 6):
+        rate = win_rate("hard", "easy", pack, players, games=100, seed=players,
+                        turn_limit=200, simulations=60)
+        assert rate is None or rate.estimate > 1 / players, (pack, players, rate)
 
 
 def test_hard_takes_a_win_it_can_see():
