@@ -7,9 +7,9 @@ import pytest
 from chuko.analysis.simulate import play_game, simulate
 from chuko.analysis.stats import proportion_interval
 from chuko.bots import bot_levels, make_bot
+from chuko.bots.chuko import MISTAKES, advised_move
 from chuko.core.errors import ConfigError
 from chuko.core.packs import PACKS
-from chuko.bots.chuko import MISTAKES, advised_move
 from chuko.games.chuko import Game, Move, State
 
 
