@@ -14,7 +14,8 @@ So while a server runs:
 - a full collection waits for `FULL_AFTER` collections of the middle generation (with the
   same quarter rule as before). Those come with allocations, so the garbage in cycles that
   waits for it stays in proportion to the work done: at a thousand games at a time that is
-  one full collection about every quarter of an hour, at an idle server hardly ever;
+  one full collection about every 20 minutes (a pause of about 0.2 s), at an idle server
+  hardly ever;
 - the middle generation is collected more often, so each of its pauses is shorter
   (`MIDDLE_AFTER`). The youngest keeps its threshold: raising it only makes its pauses
   longer.
