@@ -27,8 +27,9 @@ strategy's win rate in that seat. Beside it, the advice's own win rate in that s
 same deals. CHUKO_BENCH_BOUND_GAMES a cell (300).
 
 CHUKO_BENCH_PARTS picks the parts to run, from speed, table, bound and heads-up (all by
-default): `CHUKO_BENCH_PARTS=table python -m bench chuko`. The table takes about 3 minutes
-(2 cores shared with other work), the bound under one, the heads-up part about 10.
+default): `CHUKO_BENCH_PARTS=table python -m bench chuko`. On 2 cores shared with other
+work the table takes about 4 minutes, the bound about 17 (most of it on `primes` and `large`,
+whose games run longest), the heads-up part about 10.
 """
 
 from __future__ import annotations
