@@ -5,7 +5,8 @@ WebSockets, as docs/web-protocol.md describes them.
 play with bots to move and lets them go on (others load when first asked for). What a client
 may ask is bounded by `limits.py`; every response carries the security headers of
 `SECURITY_HEADERS`, and the server's access log shows no seat token or invite code
-(`redact`).
+(`redact`). The game's sockets are served as bare ASGI, ahead of FastAPI's layers (`App`),
+and while the app runs the garbage collector keeps the schedule of `collector.py`.
 """
 
 from __future__ import annotations
