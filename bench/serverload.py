@@ -245,10 +245,14 @@ async def request(port: int, address: str, method: str, path: str,
     finally:
         writer.close()
     head, _, payload = raw.partition(b"\r\n\r\n")
-    if b"transfer-encoding: chunked" in head.lower():
-        payload = _unchunk(payload)
-    status = int(head.split(b" ", 2)[1])
-    return status, json.loads(payload) if payload else None
+    if not head.startswith(b"HTTP/"):  # e.g. killed as it answered (the soak's restarts)
+        raise ConnectionError("The server closed the connection without an answer.")
+    try:
+        if b"transfer-encoding: chunked" in head.lower():
+            payload = _unchunk(payload)
+        return int(head.split(b" ", 2)[1]), json.loads(payload) if payload else None
+    except ValueError:  # a body cut short
+        raise ConnectionError("The server's answer was cut short.") from None
 
 
 def _unchunk(data: bytes) -> bytes:
