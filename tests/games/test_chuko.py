@@ -567,6 +567,26 @@ def test_a_copy_is_independent_of_its_original():
     assert snapshot(state) == before
 
 
+def test_copies_recycle_as_the_original_would_each_with_its_own_generator():
+    # Copies share the generator until one shuffles; whoever shuffles first takes its own.
+    state = Game(players=2).new(5)
+    rng = random.Random(3)
+    while state.outcome is None and not (state._draw == [] and len(state._pile) > 1
+                                         and not state.pending_reset):
+        seat = state.to_move[0]
+        state.play(seat, state.random_move(seat, rng))
+    assert state.outcome is None, "the seed must reach a recycle"
+    first, second = state.copy(), state.copy()
+    first.play(first.to_move[0], "reset")  # recycles, so shuffles
+    later = first.copy()
+    for other in (state, second):
+        other.play(other.to_move[0], "reset")
+        assert other._draw == first._draw and other._pile == first._pile
+    for again in (first, later, state):  # the generators went on alike, from the same state
+        assert again._rng.getstate() == second._rng.getstate()
+    assert first._rng is not state._rng is not second._rng
+
+
 # -- sampling hidden cards for search ----------------------------------------------------
 
 

@@ -336,6 +336,10 @@ class State(BaseState):
         self._distinct = game.distinct
         self._limit = game.turn_limit or 0
         self._rng = rng
+        # True once a copy shares the generator: whoever shuffles first takes its own copy
+        # (`_shuffle`), so copying a state (the server does at every move) copies no state
+        # of 625 words, and a shared generator is never advanced.
+        self._rng_shared = False
         self._explicit = explicit
         self._chance = False  # explicit chance: a reset waits for the card it draws
 
@@ -503,6 +507,8 @@ class State(BaseState):
             if self._explicit:  # no order at all: each draw from it is a chance node
                 under.sort()
             elif recycled is None:
+                if self._rng_shared:
+                    self._rng, self._rng_shared = _copy_rng(self._rng), False
                 self._rng.shuffle(under)
             else:
                 under = list(recycled)
@@ -557,7 +563,7 @@ class State(BaseState):
         self._pending = True
 
     def reseed(self, seed: int) -> None:
-        self._rng = Random(seed)
+        self._rng, self._rng_shared = Random(seed), False
 
     # -- what players see and the result ------------------------------------------------------
 
@@ -749,7 +755,7 @@ class State(BaseState):
         other._plays = list(self._plays)
         other._resets = list(self._resets)
         other._since = [list(drawn) for drawn in self._since]
-        other._rng = _copy_rng(self._rng)
+        self._rng_shared = other._rng_shared = True
         return other
 
 
@@ -757,7 +763,8 @@ def _copy_rng(rng: Random) -> Random:
     """An independent generator in the same state (SystemRandom has no state to copy)."""
     if isinstance(rng, SystemRandom):
         return rng
-    other = Random()
+    # Not Random(): seeding a new generator reads os.urandom (16 µs); setstate sets it all.
+    other = type(rng).__new__(type(rng))
     other.setstate(rng.getstate())
     return other
 
