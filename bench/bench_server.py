@@ -171,12 +171,7 @@ def main(argv: list[str] | None = None) -> None:
             parser.error("--workers needs --db postgresql://… (or CHUKO_BENCH_POSTGRES)")
         cluster(args, saturated, paced, work)
         return
-    busy0, total0 = machine_cpu()
-    time.sleep(1)
-    busy1, total1 = machine_cpu()
-    print(f"{os.cpu_count()} cores; before starting, other work kept "
-          f"{(busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1):.2f} cores busy. "
-          f"{args.clients} client processes, {args.runs} runs per figure, "
+    print(f"{idle_before()}{args.clients} client processes, {args.runs} runs per figure, "
           f"{window:.0f} s measured per run, half Crossroads, half Chükö (2 human seats).",
           flush=True)
 
@@ -271,17 +266,21 @@ def profile(tmp: Path, games: int, out: Path, work: dict) -> None:
     stats.sort_stats("cumulative").print_stats(40)
 
 
-def cluster(args: argparse.Namespace, saturated: int, paced: tuple[int, ...],
-            work: dict) -> None:
-    """One worker against `args.workers`, both on PostgreSQL and Redis, in one run."""
+def idle_before() -> str:
+    """How busy the machine is before the bench starts, over one second, as a sentence."""
     busy0, total0 = machine_cpu()
     time.sleep(1)
     busy1, total1 = machine_cpu()
-    print(f"{os.cpu_count()} cores; before starting, other work kept "
-          f"{(busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1):.2f} cores busy. "
-          f"{args.clients} client processes, {args.runs} runs per figure, {work['window']:.0f} s "
-          f"measured per run; 1 worker against {args.workers}, on PostgreSQL and Redis.",
-          flush=True)
+    cores = (busy1 - busy0) / (total1 - total0) * (os.cpu_count() or 1)
+    return f"{os.cpu_count()} cores; before starting, other work kept {cores:.2f} cores busy. "
+
+
+def cluster(args: argparse.Namespace, saturated: int, paced: tuple[int, ...],
+            work: dict) -> None:
+    """One worker against `args.workers`, both on PostgreSQL and Redis, in one run."""
+    print(f"{idle_before()}{args.clients} client processes, {args.runs} runs per figure, "
+          f"{work['window']:.0f} s measured per run; 1 worker against {args.workers}, on "
+          "PostgreSQL and Redis.", flush=True)
     counts = (1, args.workers)
     figures: dict[int, dict[str, float]] = {n: {} for n in counts}
     with tempfile.TemporaryDirectory() as tmp, redis_server(Path(tmp)) as redis:
