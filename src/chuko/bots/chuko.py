@@ -8,8 +8,9 @@
 - `easy` plays the advised move, except that half its moves are a random legal move, as a
   beginner's would be. On the named packs the advice alone leaves almost nothing to gain:
   a player who sees every hand and every future shuffle, and plays the best reply to three
-  advised players, wins 27.5% of four-player games on `standard` (fair share 25%) and 24.7%
-  on `composite`. So a level that plays only the advice cannot be beaten, by search or by
+  advised players, wins 26.7% of four-player games on `standard` (fair share 25%) and on
+  `composite` no more than the advice does in its seat (`python -m bench chuko`, its bound
+  part). So a level that plays only the advice cannot be beaten, by search or by
   anyone; what separates beginners from good players in this game is the turns they throw
   away, and that is what `easy` does.
 - `hard` is determinized Monte Carlo search on top of the advice: each round deals the cards
@@ -51,9 +52,9 @@ RESET_GAIN = 0.2
 
 # The share of the easy bot's moves that are a random legal move. With half, easy sits
 # about midway between random and the advice: on every named pack for 2 to 5 players it won
-# 32-78% against random bots and the advice won 31-82% against it (400 games a cell, the
-# fair share 20-50%), where a share of 0.3 left the advice only 26% [22, 30] against it
-# among primes with four players.
+# 29-82% against random bots and the hard bot 28-82% against it (bench chuko's table; the
+# fair share 20-50%), where in a one-off run a share of 0.3 left the advice only 26%
+# [22, 30] against it among primes with four players (400 games).
 MISTAKES = 0.5
 
 

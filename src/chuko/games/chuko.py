@@ -337,7 +337,7 @@ class State(BaseState):
         self._limit = game.turn_limit or 0
         self._rng = rng
         # True once a copy shares the generator: whoever shuffles first takes its own copy
-        # (`_shuffle`), so copying a state (the server does at every move) copies no state
+        # (in `reset`), so copying a state (the server does at every move) copies no state
         # of 625 words, and a shared generator is never advanced.
         self._rng_shared = False
         self._explicit = explicit
