@@ -5,6 +5,7 @@ changes, and everyone else is still served."""
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -94,6 +95,23 @@ def test_unknown_room_and_wrong_token_close_the_socket_with_a_sentence(duel):
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
     assert closed.value.code == 4403
+
+
+def test_a_stored_room_that_does_not_hold_together_closes_the_socket_with_a_sentence(
+        make_client, db_url):
+    room = new_room(make_client(), "crossroads", [{"kind": "me"}, {"kind": "friend"}])["room"]
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as conn:  # a log cut short
+        conn.execute("UPDATE rooms SET version = 3 WHERE id = ?", (room,))
+    client = make_client()  # a server started afterwards reads the room from the database
+    with client.websocket_connect(f"/ws/{room}") as ws:
+        assert ws.receive_json() == {"type": "error", "message":
+                                     "The room is at move 3, but its log holds 0."}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == 1011
+    other = new_room(client, "caravan", [{"kind": "me"}])  # and the server goes on
+    with client.websocket_connect(f"/ws/{other['room']}?token={other['token']}") as ws:
+        assert state_at(ws, 0)["status"] == "playing"
 
 
 def test_moves_wait_until_every_seat_is_taken(make_client):

@@ -10,6 +10,7 @@ cannot be had."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -20,6 +21,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from random import Random
 
 import pytest
 from server_helpers import play_out, random_chooser, state_at
@@ -269,3 +271,66 @@ def test_killing_the_worker_that_runs_the_bots_moves_them_to_the_other(workers, 
     final = [m for m in received if m["type"] == "state"][-1]
     assert final["status"] == "over" and final["version"] == 24
     assert len(stored_moves(room["room"])) == 24
+
+
+def test_a_move_stored_while_a_worker_reads_the_room_reaches_that_worker(redis_url):
+    """Worker B reads a room from the database just as worker A stores a move in it: A's
+    announcement reaches B before B holds the room, so B drops it. B must still end up at the
+    stored version, or the seat on B waits for a move it is never told of."""
+    asyncio.run(_read_during_a_move(redis_url))
+
+
+async def _read_during_a_move(redis_url: str) -> None:
+    from chuko.server.cluster import Cluster
+    from chuko.server.rooms import Hub
+    from chuko.server.store import Store
+
+    name = f"test-{uuid.uuid4().hex[:8]}"
+    hubs: list[Hub] = []
+    try:
+        for n in range(2):
+            store = Store(URL)
+            store.start()
+            hub = Hub(store, bot_delay=0, round_pause=0, rng=Random(n))
+            hub.cluster = Cluster(hub, redis_url, name=name)
+            hubs.append(hub)
+            await hub.cluster.start()
+        a, b = hubs
+        made = await a.create("crossroads", {"rounds": 1, "first": "0"},
+                              [{"kind": "me"}, {"kind": "friend"}])
+        room_id = made["room"]
+        await b.join(room_id, made["invites"][0]["url"].rsplit("/", 1)[1])
+        b.rooms.pop(room_id, None)  # as B forgets a room nobody there watches
+
+        announced = asyncio.Event()
+        on_event = b.cluster._on_event  # type: ignore[union-attr]
+
+        def hear(room: str, event: dict) -> None:
+            on_event(room, event)
+            if room == room_id and event.get("version") == 1:
+                announced.set()
+
+        b.cluster._on_event = hear  # type: ignore[union-attr,method-assign]
+        read, go_on = threading.Event(), threading.Event()
+        load = b.store.load
+
+        def slow_load(*args):
+            row = load(*args)
+            read.set()
+            go_on.wait(10)
+            return row
+
+        b.store.load = slow_load  # type: ignore[method-assign]
+        reading = asyncio.create_task(b.room(room_id))
+        assert await asyncio.to_thread(read.wait, 10)
+        held = await a.room(room_id)
+        await a.play(held, 0, held.legal(0, held.moment())[0])
+        await asyncio.wait_for(announced.wait(), 10)  # heard while B was still reading
+        go_on.set()
+        room = await reading
+        assert room.version == 1 and room.moment().version == 1
+    finally:
+        for hub in hubs:
+            await hub.cluster.stop()  # type: ignore[union-attr]
+            await hub.close()
+            await asyncio.to_thread(hub.store.close)

@@ -94,6 +94,26 @@ def test_the_move_log_refuses_a_second_writer_of_the_same_number(db_url):
     assert stored.version == 3 and stored.status == "over" and stored.moves[-1] == (0, "a")
 
 
+def test_a_room_read_while_a_move_is_appended_holds_together_at_its_version(db_url,
+                                                                          monkeypatch):
+    """Another worker appends move 3 between the read of the header (at 2) and the read of
+    the log: the room read is the room at 2, not a header at 2 with a log of 3."""
+    store = db.Store(db_url)
+    store.start()
+    run_behind_a_gate(store, moves_1_to(2))
+    read_log = db._moves
+
+    def append_then_read(conn, *args):
+        with db.make_engine(db_url).begin() as other:
+            db.append_move("r1", 3, 0, "m3", "playing")(other)
+        return read_log(conn, *args)
+
+    monkeypatch.setattr(db, "_moves", append_then_read)
+    stored = store.load("r1")
+    store.close()
+    assert stored.version == 2 and stored.moves == [(0, "m1"), (0, "m2")]
+
+
 def test_only_hashes_of_tokens_and_invites_are_stored(make_client, db_url):
     client = make_client()
     room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "friend"}])

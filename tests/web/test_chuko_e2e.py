@@ -2,6 +2,8 @@
 hand's size, the "chükö!" call, the hint, one move log, every hand shown at the end), keyboard
 play, and four players on a phone."""
 
+import re
+
 from play_helpers import (
     assert_shows_the_result,
     chips,
@@ -36,7 +38,8 @@ def test_chuko_whole_game_against_bots_ends_with_every_hand_shown(pages, shot):
     # The draw pile's size is written as a count under a plain back, never as a card value.
     draw = page.locator(".draw-area")
     assert draw.locator(".card.back .value").count() == 0
-    assert draw.locator(".draw-count").inner_text().endswith("cards to draw")
+    # Bots may have moved already, so the pile can be down to one card (and singular).
+    assert re.fullmatch(r"\d+ cards? to draw", draw.locator(".draw-count").inner_text())
     shot(page, "chuko-0-start")
 
     calls_seen = hinted = 0

@@ -452,9 +452,10 @@ def create_app(
                     limits.sockets_per_seat:
                 raise TooMany(f"This seat is open in {limits.sockets_per_seat} places already: "
                               "close one of them first.")
-        except (NotFound, Forbidden, TooMany) as error:
+        except ChukoError as error:  # also a stored room that does not hold together
             code = (4404 if isinstance(error, NotFound) else 4403
-                    if isinstance(error, Forbidden) else 1008)
+                    if isinstance(error, Forbidden) else 1008 if isinstance(error, TooMany)
+                    else 1011)
             with contextlib.suppress(OSError):
                 await send({"type": "websocket.send", "text": dumps(_refusal(str(error)))})
                 await send({"type": "websocket.close", "code": code,

@@ -578,6 +578,11 @@ class Hub:
             room = self.rooms.get(room_id)
             if room is None:
                 room = self.rooms[room_id] = self._room_from_row(row)
+                if self.cluster is not None:
+                    # A move another worker stored while the row was being read was announced
+                    # before this worker held the room, so nothing here caught it up.
+                    async with room.lock:
+                        await self.cluster.catch_up(room)
                 self.kick(room)
         elif self.cluster is not None and (room.status == "waiting" or (
                 room.status == "over" and room.rematch is None)):

@@ -283,12 +283,13 @@ class Store:
             return _moves(conn, room_id, after)
 
 
-def _moves(conn: Connection, room_id: str, after: int) -> list[tuple[int, str]]:
-    found = conn.execute(
-        select(moves.c.seat, moves.c.move)
-        .where(moves.c.room == room_id, moves.c.number > after)
-        .order_by(moves.c.number)
-    ).all()
+def _moves(conn: Connection, room_id: str, after: int,
+           upto: int | None = None) -> list[tuple[int, str]]:
+    query = select(moves.c.seat, moves.c.move).where(moves.c.room == room_id,
+                                                      moves.c.number > after)
+    if upto is not None:
+        query = query.where(moves.c.number <= upto)
+    found = conn.execute(query.order_by(moves.c.number)).all()
     return [(seat, move) for seat, move in found]
 
 
@@ -326,7 +327,9 @@ def _room_row(conn: Connection, row: Any, with_moves: bool = True) -> RoomRow:
         created=row.created,
         seed=row.seed,
         base=row.base,
-        moves=_moves(conn, row.id, row.base) if with_moves else [],
+        # Only the moves the header counts: another worker may append one between the two
+        # reads, and the room must hold together at the header's version.
+        moves=_moves(conn, row.id, row.base, row.version) if with_moves else [],
     )
 
 
