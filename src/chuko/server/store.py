@@ -190,6 +190,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 Write = Callable[[Connection], Any]
 _STOP = object()
+COMMIT_DELAY = 0.001  # seconds the writer waits for more writes when they come together
 
 
 class Store:
@@ -222,8 +223,13 @@ class Store:
         return future
 
     def _run(self) -> None:
+        together = 1  # writes in the last batch
         while True:
             batch = [self._queue.get()]
+            if together > 1:
+                # Others are writing at once: a moment's wait lets one commit (and its sync to
+                # disk, most of a commit's cost) carry more of them. Alone, a write goes at once.
+                time.sleep(COMMIT_DELAY)
             while len(batch) < 512:
                 try:
                     batch.append(self._queue.get_nowait())
@@ -231,6 +237,7 @@ class Store:
                     break
             stop = _STOP in batch
             jobs = [job for job in batch if job is not _STOP]
+            together = len(jobs)
             if jobs:
                 self._commit(jobs)
             if stop:
@@ -248,14 +255,13 @@ class Store:
             self.commits += 1
         except Exception as error:
             if len(jobs) == 1:
-                _settle(jobs[0], error=error)
+                _fail(jobs[0], error)
                 return
             # One write failed: run each alone so only that one fails.
             for job in jobs:
                 self._commit([job])
             return
-        for job, result in zip(jobs, results, strict=True):
-            _settle(job, result=result)
+        _settle_all(jobs, results)
 
     # -- reads (small, synchronous) ----------------------------------------------------------
 
@@ -293,17 +299,30 @@ def _moves(conn: Connection, room_id: str, after: int,
     return [(seat, move) for seat, move in found]
 
 
-def _settle(job: tuple[Write, asyncio.Future, asyncio.AbstractEventLoop], *, result: Any = None,
-            error: BaseException | None = None) -> None:
+def _settle_all(jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]],
+                results: list[Any]) -> None:
+    """Resolve a committed batch's futures with one wake-up of each loop, not one a write."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future, Any]]] = {}
+    for (_, future, loop), result in zip(jobs, results, strict=True):
+        by_loop.setdefault(loop, []).append((future, result))
+
+    def resolve(settled: list[tuple[asyncio.Future, Any]]) -> None:
+        for future, result in settled:
+            if not future.cancelled():
+                future.set_result(result)
+
+    for loop, settled in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            loop.call_soon_threadsafe(resolve, settled)
+
+
+def _fail(job: tuple[Write, asyncio.Future, asyncio.AbstractEventLoop],
+          error: BaseException) -> None:
     _, future, loop = job
 
     def resolve() -> None:
-        if future.cancelled():
-            return
-        if error is not None:
+        if not future.cancelled():
             future.set_exception(error)
-        else:
-            future.set_result(result)
 
     with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
         loop.call_soon_threadsafe(resolve)
