@@ -9,13 +9,14 @@ SIGKILL and restarted on the same database twice along the way.
   numbers every 10 s, left waiting; two Chükö games played to the 2,000-card turn limit
   (4,000 moves) over and over; and four replays at once of a finished long game (every page of
   its frames) every 15 s.
-- Two `kill -9` restarts, at a third and two thirds of the run; one more after the end,
+- Two `kill -9` restarts, at 60% and 80% of the run (so the first life is long enough to
+  show whether memory levels off); one more after the end,
   after which every acknowledged move is looked for in each seat's move log (read from the
   stored record, page by page): a move missing there, or worded otherwise than
   its acknowledgement, is lost.
 
-Reported: the server's resident memory (after a minute, its peak and at the end of each
-life between restarts), the well-behaved clients' move→ack p99, what the abuse got, and
+Reported: the server's resident memory (each minute of each life between restarts, its
+peak and its end), the well-behaved clients' move→ack p99, what the abuse got, and
 the acknowledged moves lost (must be 0).
 
     python -m bench soak [--minutes 10] [--games 60]
@@ -190,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
         server = Server.chuko(Path(tmp), bot_delay=0.6).start()
         started = time.monotonic()
         stop_at = started + span
-        restarts = [started + span / 3, started + 2 * span / 3]
+        restarts = [started + span * 0.6, started + span * 0.8]
         lives: list[list[tuple[float, float]]] = [[]]  # (seconds into the life, RSS MB)
         life_start, killed_at = started, []
         context = multiprocessing.get_context("fork")
@@ -232,10 +233,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.minutes:g} minutes, {args.games} well-behaved games at a time (players "
           f"think {THINK[0]:g}–{THINK[1]:g} s), 2 kill -9 restarts, bot delay 0.6 s:")
     for n, life in enumerate(lives, 1):
-        after_minute = next((rss for at, rss in life if at >= 60), life[0][1] if life else 0)
-        print(f"  server life {n}: RSS {life[0][1] if life else 0:.0f} MB at start, "
-              f"{after_minute:.0f} MB after a minute, peak {max(r for _, r in life):.0f} MB, "
-              f"{life[-1][1]:.0f} MB at its end ({life[-1][0]:.0f} s)")
+        if not life:
+            continue
+        minutes = [next(rss for at, rss in life if at >= 60 * m)
+                   for m in range(int(life[-1][0] // 60) + 1)]
+        print(f"  server life {n}: RSS by the minute "
+              f"{', '.join(f'{rss:.0f}' for rss in minutes)} MB; peak "
+              f"{max(r for _, r in life):.0f} MB, {life[-1][1]:.0f} MB at its end "
+              f"({life[-1][0]:.0f} s)")
     print(f"  well-behaved: {tally.games} games finished, {len(latencies)} moves acked; "
           f"move→ack p50 {percentile(latencies, 50):.1f} ms, p99 "
           f"{percentile(latencies, 99):.1f} ms, p99 outside the {RESTART_QUIET:.0f} s after "
