@@ -287,14 +287,16 @@ async def _read_during_a_move(redis_url: str) -> None:
 
     name = f"test-{uuid.uuid4().hex[:8]}"
     hubs: list[Hub] = []
+    clusters: list[Cluster] = []
     try:
         for n in range(2):
             store = Store(URL)
             store.start()
             hub = Hub(store, bot_delay=0, round_pause=0, rng=Random(n))
-            hub.cluster = Cluster(hub, redis_url, name=name)
+            hub.cluster = cluster = Cluster(hub, redis_url, name=name)
             hubs.append(hub)
-            await hub.cluster.start()
+            clusters.append(cluster)
+            await cluster.start()
         a, b = hubs
         made = await a.create("crossroads", {"rounds": 1, "first": "0"},
                               [{"kind": "me"}, {"kind": "friend"}])
@@ -303,14 +305,14 @@ async def _read_during_a_move(redis_url: str) -> None:
         b.rooms.pop(room_id, None)  # as B forgets a room nobody there watches
 
         announced = asyncio.Event()
-        on_event = b.cluster._on_event  # type: ignore[union-attr]
+        on_event = clusters[1]._on_event
 
         def hear(room: str, event: dict) -> None:
             on_event(room, event)
             if room == room_id and event.get("version") == 1:
                 announced.set()
 
-        b.cluster._on_event = hear  # type: ignore[union-attr,method-assign]
+        clusters[1]._on_event = hear  # type: ignore[method-assign]
         read, go_on = threading.Event(), threading.Event()
         load = b.store.load
 
@@ -330,7 +332,8 @@ async def _read_during_a_move(redis_url: str) -> None:
         room = await reading
         assert room.version == 1 and room.moment().version == 1
     finally:
+        for cluster in clusters:
+            await cluster.stop()
         for hub in hubs:
-            await hub.cluster.stop()  # type: ignore[union-attr]
             await hub.close()
             await asyncio.to_thread(hub.store.close)

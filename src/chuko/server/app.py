@@ -229,11 +229,12 @@ def create_app(
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl)
+    cluster = None
     if redis_url is not None:
         from .cluster import LEASE_SECONDS, NAME, Cluster
 
-        hub.cluster = Cluster(hub, redis_url, name=cluster_name or NAME,
-                              lease_seconds=lease_seconds or LEASE_SECONDS)
+        cluster = hub.cluster = Cluster(hub, redis_url, name=cluster_name or NAME,
+                                        lease_seconds=lease_seconds or LEASE_SECONDS)
     static = static_dir or web_dir()
     rooms_made = Buckets(limits.rooms, clock)  # per address
     seats_taken = Buckets(limits.seats, clock)  # per address
@@ -244,8 +245,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hide_secrets_in_logs()
         store.start()
-        if hub.cluster is not None:
-            await hub.cluster.start()  # the worker holding the lease restores the rooms
+        if cluster is not None:
+            await cluster.start()  # the worker holding the lease restores the rooms
         elif restored := hub.restore():
             log.info("Resumed %d room(s) in play with bots.", restored)
         collector.start()
@@ -253,8 +254,8 @@ def create_app(
             yield
         finally:
             collector.stop()
-            if hub.cluster is not None:
-                await hub.cluster.stop()
+            if cluster is not None:
+                await cluster.stop()
             await hub.close()
             await asyncio.to_thread(store.close)
 

@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 from chuko.bots import Adviser, make_adviser, make_bot, review
 from chuko.core.descriptor import Descriptor
@@ -47,9 +47,6 @@ from chuko.core.protocol import Game, Json, State
 from chuko.core.words import bot_name, count, seat_names
 from chuko.games import game_class
 
-if TYPE_CHECKING:
-    from .cluster import Cluster
-
 try:
     import orjson as _orjson
 except ImportError:  # pragma: no cover - the web extra installs it
@@ -57,6 +54,19 @@ except ImportError:  # pragma: no cover - the web extra installs it
 
 from . import pages
 from . import store as db
+
+
+class ClusterPart(Protocol):
+    """What the hub asks of this worker's part in a cluster (`cluster.Cluster`): named here,
+    so that rooms need not import the cluster, which is built on them."""
+
+    leader: bool  # this worker runs the bots and timers
+
+    async def catch_up(self, room: Room, reload: bool = False) -> None: ...
+
+    def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
+                kind: str = "change") -> None: ...
+
 
 log = logging.getLogger("chuko.server")
 
@@ -494,7 +504,7 @@ class Hub:
         self._closing = False
         self.pages = pages.Lru()  # captions, replay pages and reviews, by room and version
         # This worker's part in a cluster of workers sharing rooms (cluster.py); None: alone.
-        self.cluster: Cluster | None = None
+        self.cluster: ClusterPart | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
