@@ -7,7 +7,9 @@ would, from its own loopback address.
 Reported, each as the median of `--runs` runs on a fresh server and database:
 - saturated: 100 games at a time, no pause, a new room when one ends; accepted moves per
   second, and the server's CPU time per accepted move (from /proc/<pid>/stat, everything
-  it does for one: HTTP to make and join rooms, sockets, engine, store, broadcast);
+  it does for one: HTTP to make and join rooms, sockets, engine, store, broadcast), with
+  the part of it spent in the main thread (the event loop; the rest is the database writer
+  and `to_thread` work);
 - the echo: `echo_peer`, a bare relay on the same uvicorn/websockets stack, driven by the
   same clients with the same state messages (the saturated run's own) and game lengths: its
   CPU per relayed move is the limit, and the ratio says how far the server is from it;
@@ -55,6 +57,7 @@ from bench.serverload import (
     free_port,
     gc_pauses,
     machine_cpu,
+    main_thread_cpu_seconds,
     percentile,
     tree_cpu_seconds,
 )
@@ -71,6 +74,7 @@ class Run:
     moves: int
     seconds: float
     server_cpu: float
+    server_main_cpu: float | None  # a one-process server's main thread: its event loop
     client_cpu: float
     other_cpu: float
     p50: float
@@ -87,10 +91,17 @@ class Run:
     def cpu_per_move(self) -> float:
         return self.server_cpu / max(1, self.moves)
 
+    @property
+    def _main_share(self) -> str:
+        if self.server_main_cpu is None:
+            return ""
+        return f" ({self.server_main_cpu / max(1, self.moves) * 1e3:.2f} in its main thread)"
+
     def line(self, label: str) -> str:
         t = self.tally
         return (f"  {label}: {self.moves} moves in {self.seconds:.0f} s = {self.rate:.0f}/s, "
-                f"server {self.cpu_per_move * 1e3:.2f} ms CPU/move; move→ack p50 "
+                f"server {self.cpu_per_move * 1e3:.2f} ms CPU/move{self._main_share}; "
+                f"move→ack p50 "
                 f"{self.p50:.1f} ms, p99 {self.p99:.1f} ms; CPU cores: server "
                 f"{self.server_cpu / self.seconds:.2f}, clients "
                 f"{self.client_cpu / self.seconds:.2f}, other work "
@@ -100,9 +111,10 @@ class Run:
 
 def load(server: Server, slots: int, think: tuple[float, float], *, ramp: float,
          settle: float, window: float, workers: int, echo_moves: int = 0,
-         samples: int = 0) -> Run:
+         samples: int = 0, one_process: bool = True) -> Run:
     """Drive `server` with `slots` games at a time; measure over `window` seconds once the
-    slots have started (`ramp`) and settled."""
+    slots have started (`ramp`) and settled. A `one_process` server's CPU is also split
+    between its main thread and the others."""
     start_at = time.monotonic() + 0.5
     t0 = start_at + ramp + settle
     t1 = t0 + window
@@ -112,17 +124,19 @@ def load(server: Server, slots: int, think: tuple[float, float], *, ramp: float,
     after = _snapshot(server, clients, t1)
     tally = collect(clients)
     latencies = [lat * 1e3 for at, lat in tally.acks if t0 <= at < t1]
-    server_cpu, client_cpu, busy = (b - a for a, b in zip(before, after, strict=True))
-    return Run(len(latencies), t1 - t0, server_cpu, client_cpu,
+    server_cpu, main_cpu, client_cpu, busy = (b - a for a, b in zip(before, after,
+                                                                     strict=True))
+    return Run(len(latencies), t1 - t0, server_cpu, main_cpu if one_process else None,
+               client_cpu,
                busy - server_cpu - client_cpu, percentile(latencies, 50),
                percentile(latencies, 99), tally, t0)
 
 
 def _snapshot(server: Server, clients: list[Clients],
-              at: float) -> tuple[float, float, float]:
+              at: float) -> tuple[float, float, float, float]:
     time.sleep(max(0.0, at - time.monotonic()))
-    return (tree_cpu_seconds(server.pid), sum(cpu_seconds(c.pid) for c in clients),
-            machine_cpu()[0])
+    return (tree_cpu_seconds(server.pid), main_thread_cpu_seconds(server.pid),
+            sum(cpu_seconds(c.pid) for c in clients), machine_cpu()[0])
 
 
 @dataclass
@@ -298,7 +312,8 @@ def cluster(args: argparse.Namespace, saturated: int, paced: tuple[int, ...],
                 for _ in range(args.runs):
                     server = fresh(workers, label.replace(" ", ""))
                     try:
-                        runs.append(load(server, games, think, ramp=ramp, settle=3.0, **work))
+                        runs.append(load(server, games, think, ramp=ramp, settle=3.0,
+                                         one_process=False, **work))
                     finally:
                         server.stop()
                 found = medians(f"{label}, {games} games at a time, {workers} worker(s)", runs)

@@ -107,6 +107,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def main_thread_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process's main thread (a server's event loop); the
+    rest of its `cpu_seconds` is its other threads' (a server's database writer and the
+    threads of `asyncio.to_thread`)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
 def tree_cpu_seconds(pid: int) -> float:
     """CPU seconds of a process and every process under it (uvicorn's workers)."""
     parents: dict[int, int] = {}
