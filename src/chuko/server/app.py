@@ -33,6 +33,7 @@ from chuko.core.errors import ChukoError, ConfigError
 from chuko.games import descriptor, descriptors, registry, rules_text
 
 from . import collector
+from .connections import HttpProtocol, WebSocketProtocol
 from .facts import shipped_facts
 from .limits import (
     MAX_BODY,
@@ -68,7 +69,9 @@ OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
 # message is about 1 KB, which each socket would compress again in a zlib stream of its own
 # (about 25 µs a message, 5% of the CPU a move costs, and some 50 KB of memory per socket,
 # measured with websockets' extension), to save less than 1 KB a move at a player's pace.
-SERVING: dict[str, Any] = {"ws_max_size": MAX_BODY, "ws_per_message_deflate": False}
+# Its protocols are uvicorn's, made to leave no garbage cycle behind (`connections.py`).
+SERVING: dict[str, Any] = {"ws_max_size": MAX_BODY, "ws_per_message_deflate": False,
+                           "http": HttpProtocol, "ws": WebSocketProtocol}
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html"}
 

@@ -7,6 +7,9 @@ heap holds have lived through two young collections, which rooms and sockets com
 going do every few seconds, although almost none of them are garbage in cycles by then
 (a full collection at load finds tens to hundreds, of those hundreds of thousands):
 objects of a finished room or a closed socket are freed by reference counting as they go.
+That holds for uvicorn's connections only as `connections.py` serves them: as shipped,
+each closed WebSocket left a cycle that waited in the oldest generation for the next full
+collection, so memory grew with traffic between two of them.
 
 So while a server runs:
 - everything built before it serves (modules, the app, the registry's games) is frozen
