@@ -28,6 +28,7 @@ the saturated and paced figures of each, side by side; the server's CPU is that 
 worker processes (PostgreSQL's and Redis's count as other work).
 
     python -m bench server [--runs 3] [--quick] [--clients 2] [--profile server.prof]
+    python -m bench server --memory 180   (memory under saturated play, every 15 s)
     python -m bench server --workers 2 --db postgresql://chuko:chuko@127.0.0.1/chukobench
 """
 
@@ -59,6 +60,7 @@ from bench.serverload import (
     machine_cpu,
     main_thread_cpu_seconds,
     percentile,
+    rss_mb,
     tree_cpu_seconds,
 )
 
@@ -171,6 +173,8 @@ def main(argv: list[str] | None = None) -> None:
                         "(default 20; 5 with --quick)")
     parser.add_argument("--profile", type=Path, help="also run a saturated load on a server "
                         "under cProfile and write its profile here")
+    parser.add_argument("--memory", type=float, metavar="SECONDS", help="instead, keep one "
+                        "server saturated this long and print its memory every 15 s")
     parser.add_argument("--workers", type=int, default=1, help="compare this many workers "
                         "sharing rooms through PostgreSQL and Redis with one (needs --db)")
     parser.add_argument("--db", default=os.environ.get("CHUKO_BENCH_POSTGRES"),
@@ -180,6 +184,9 @@ def main(argv: list[str] | None = None) -> None:
     saturated = 40 if args.quick else SATURATED
     paced = (40, 100) if args.quick else PACED
     work = dict(workers=args.clients, window=window)
+    if args.memory:
+        memory(args.memory, saturated, args.clients)
+        return
     if args.workers > 1:
         if not args.db:
             parser.error("--workers needs --db postgresql://… (or CHUKO_BENCH_POSTGRES)")
@@ -259,6 +266,28 @@ def main(argv: list[str] | None = None) -> None:
                                           for name, ok in verdicts))
         if args.profile:
             profile(Path(tmp), saturated, args.profile, work)
+
+
+def memory(seconds: float, games: int, clients: int) -> None:
+    """One server kept saturated for `seconds`: its resident memory every 15 s, which levels
+    off unless something piles up with the traffic."""
+    print(f"{idle_before()}{games} games at a time, no pause, for {seconds:.0f} s; the "
+          "server's resident memory:", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server.chuko(Path(tmp)).start()
+        try:
+            start = time.monotonic() + 0.5
+            forked = fork_clients(clients, server.port, games, Pace(stop_at=start + seconds),
+                                  start, 1.0)
+            samples = []
+            for mark in range(15, int(seconds) + 1, 15):
+                time.sleep(max(0.0, start + mark - time.monotonic()))
+                samples.append(f"{rss_mb(server.pid):.0f}")
+            tally = collect(forked)
+        finally:
+            server.stop()
+    print(f"  every 15 s: {', '.join(samples)} MB; {tally.games // 2} games played, errors "
+          f"{len(tally.errors)}")
 
 
 def profile(tmp: Path, games: int, out: Path, work: dict) -> None:
