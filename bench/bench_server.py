@@ -58,7 +58,6 @@ from bench.serverload import (
     free_port,
     gc_pauses,
     machine_cpu,
-    main_thread_cpu_seconds,
     percentile,
     rss_mb,
     tree_cpu_seconds,
@@ -129,15 +128,14 @@ def load(server: Server, slots: int, think: tuple[float, float], *, ramp: float,
     server_cpu, main_cpu, client_cpu, busy = (b - a for a, b in zip(before, after,
                                                                      strict=True))
     return Run(len(latencies), t1 - t0, server_cpu, main_cpu if one_process else None,
-               client_cpu,
-               busy - server_cpu - client_cpu, percentile(latencies, 50),
+               client_cpu, busy - server_cpu - client_cpu, percentile(latencies, 50),
                percentile(latencies, 99), tally, t0)
 
 
 def _snapshot(server: Server, clients: list[Clients],
               at: float) -> tuple[float, float, float, float]:
     time.sleep(max(0.0, at - time.monotonic()))
-    return (tree_cpu_seconds(server.pid), main_thread_cpu_seconds(server.pid),
+    return (tree_cpu_seconds(server.pid), cpu_seconds(server.pid, thread=server.pid),
             sum(cpu_seconds(c.pid) for c in clients), machine_cpu()[0])
 
 

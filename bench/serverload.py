@@ -101,17 +101,12 @@ finally:
 
 # -- processes: CPU time and memory from /proc ------------------------------------------------
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process, all its threads."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def main_thread_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process's main thread (a server's event loop); the
-    rest of its `cpu_seconds` is its other threads' (a server's database writer and the
-    threads of `asyncio.to_thread`)."""
-    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """User + system CPU seconds of a process, all its threads; or of one `thread` of it
+    (`thread=pid`: its main thread, a server's event loop, the rest being its database writer
+    and the threads of `asyncio.to_thread`)."""
+    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
