@@ -11,8 +11,9 @@ Reported, each as the median of `--runs` runs on a fresh server and database:
   the part of it spent in the main thread (the event loop; the rest is the database writer
   and `to_thread` work);
 - the echo: `echo_peer`, a bare relay on the same uvicorn/websockets stack, driven by the
-  same clients with the same state messages (the saturated run's own) and game lengths: its
-  CPU per relayed move is the limit, and the ratio says how far the server is from it;
+  same clients with the same state messages (the saturated run's own) and game lengths, each
+  room made and joined by the same two HTTP requests, answered bare: its CPU per relayed
+  move is the limit, and the ratio says how far the server is from it;
 - paced: 200 and 1,000 games at a time whose players think 1–2 s before each move; the
   p99 time from sending a move to the state that includes it.
 CPU is split between the server, the clients and the rest of the machine (other work).

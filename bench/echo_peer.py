@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import uvicorn
 from starlette.types import Receive, Scope, Send
 
-from chuko.server.app import App, query_params
+from chuko.core.protocol import Json
+from chuko.server.app import App, ReadBody, query_params
 
 VERSION = 987_654_321  # a placeholder no real message contains
 
@@ -91,7 +92,23 @@ def create_app(corpus: list[tuple[str, str]]) -> App:
             if not any(here.sockets):
                 rooms.pop(room, None)
 
+    made = 0
+
+    async def create(scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        nonlocal made
+        await body()
+        made += 1
+        room = f"echo{made:011d}"
+        return 201, {"room": room, "seat": 0, "token": "0",
+                     "invites": [{"seat": 1, "url": f"/join/{room}/{'i' * 22}"}],
+                     "watch_url": f"/watch/{room}"}
+
+    async def join(scope: Scope, body: ReadBody, room: str) -> tuple[int, Json]:
+        await body()
+        return 200, {"seat": 1, "token": "1"}
+
     app.live = relay
+    app.posts = {"create": create, "join": join}
     return app
 
 

@@ -418,31 +418,27 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
 async def play_slot(port: int, slot: int, kind: str, pace: Pace, tally: Tally, delay: float,
                     echo_moves: int = 0) -> None:
     """Game after game in one slot (a new room each time) until `pace.stop_at`. With
-    `echo_moves` the peer is the echo relay: no HTTP, games of that many moves."""
+    `echo_moves` the peer is the echo relay, whose games are that many moves."""
     await asyncio.sleep(delay)
     rng = random.Random(slot)
     turn = 0
     while time.monotonic() < pace.stop_at:
         addr = address(slot, turn)
         turn += 1
-        if echo_moves:
-            room, tokens = f"s{slot}g{turn}", ["0", "1"]
-            query = f"&moves={echo_moves}"
-        else:
-            try:
-                room, tokens = await new_room(port, addr, KINDS[kind])
-            except Refused as error:
-                tally.refused += 1
-                if tally.refused <= 3:
-                    tally.errors.append(f"refused: {error}")
-                await asyncio.sleep(1)
-                continue
-            except OSError as error:
-                if not pace.reconnect:
-                    tally.errors.append(f"{type(error).__name__}: {error}")
-                await asyncio.sleep(1)
-                continue
-            query = ""
+        try:
+            room, tokens = await new_room(port, addr, KINDS[kind])
+        except Refused as error:
+            tally.refused += 1
+            if tally.refused <= 3:
+                tally.errors.append(f"refused: {error}")
+            await asyncio.sleep(1)
+            continue
+        except OSError as error:
+            if not pace.reconnect:
+                tally.errors.append(f"{type(error).__name__}: {error}")
+            await asyncio.sleep(1)
+            continue
+        query = f"&moves={echo_moves}" if echo_moves else ""
         seats = [asyncio.create_task(play_seat(
             f"ws://127.0.0.1:{port}/ws/{room}?token={token}{query}", addr,
             random.Random(rng.getrandbits(32)), pace, tally, (room, token)))
