@@ -13,7 +13,8 @@ Reported, each as the median of `--runs` runs on a fresh server and database:
 - the echo: `echo_peer`, a bare relay on the same uvicorn/websockets stack, driven by the
   same clients with the same state messages (the saturated run's own) and game lengths, each
   room made and joined by the same two HTTP requests, answered bare: its CPU per relayed
-  move is the limit, and the ratio says how far the server is from it;
+  move is the limit, and the ratio says how far the server is from it. The relay is also
+  run with the sockets alone, its rooms taken without HTTP, and that ratio is shown too;
 - paced: 200 and 1,000 games at a time whose players think 1–2 s before each move; the
   p99 time from sending a move to the state that includes it.
 CPU is split between the server, the clients and the rest of the machine (other work).
@@ -113,14 +114,14 @@ class Run:
 
 def load(server: Server, slots: int, think: tuple[float, float], *, ramp: float,
          settle: float, window: float, workers: int, echo_moves: int = 0,
-         samples: int = 0, one_process: bool = True) -> Run:
+         samples: int = 0, one_process: bool = True, rooms_by_http: bool = True) -> Run:
     """Drive `server` with `slots` games at a time; measure over `window` seconds once the
     slots have started (`ramp`) and settled. A `one_process` server's CPU is also split
     between its main thread and the others."""
     start_at = time.monotonic() + 0.5
     t0 = start_at + ramp + settle
     t1 = t0 + window
-    pace = Pace(think=think, stop_at=t1, samples=samples)
+    pace = Pace(think=think, stop_at=t1, samples=samples, rooms_by_http=rooms_by_http)
     clients = fork_clients(workers, server.port, slots, pace, start_at, ramp, echo_moves)
     before = _snapshot(server, clients, t0)
     after = _snapshot(server, clients, t1)
@@ -220,19 +221,26 @@ def main(argv: list[str] | None = None) -> None:
         corpus_file = Path(tmp) / "corpus.json"
         corpus_file.write_text(json.dumps(corpus), encoding="utf-8")
         sizes = [len(text) for text in corpus] or [0]
-        runs = []
+        # The limit serves the same traffic as the server: rooms made and joined by HTTP,
+        # then their sockets. Sockets alone (the rooms' HTTP left out on both sides of no
+        # comparison: the server always has it) is shown for reference.
+        by_http: list[Run] = []
+        sockets_only: list[Run] = []
         for n in range(args.runs):
-            echo = Server([sys.executable, "-m", "bench.echo_peer", "{port}"], "/ready",
-                          fresh(n, "echo") / "echo.log",
-                          env={**os.environ, "CHUKO_ECHO_CORPUS": str(corpus_file)}).start()
-            try:
-                runs.append(load(echo, saturated, (0.0, 0.0), ramp=1.0, settle=2.0,
-                                 echo_moves=moves, **work))
-            finally:
-                echo.stop()
-        peer = medians(f"echo relay, {saturated} games at a time, {moves} moves a game, "
-                          f"state messages of {statistics.mean(sizes):.0f} characters on "
-                          f"average", runs)
+            for rooms_by_http, runs in ((True, by_http), (False, sockets_only)):
+                echo = Server([sys.executable, "-m", "bench.echo_peer", "{port}"], "/ready",
+                              fresh(n, f"echo{int(rooms_by_http)}-") / "echo.log",
+                              env={**os.environ, "CHUKO_ECHO_CORPUS": str(corpus_file)}).start()
+                try:
+                    runs.append(load(echo, saturated, (0.0, 0.0), ramp=1.0, settle=2.0,
+                                     echo_moves=moves, rooms_by_http=rooms_by_http, **work))
+                finally:
+                    echo.stop()
+        described = (f"{saturated} games at a time, {moves} moves a game, state messages of "
+                     f"{statistics.mean(sizes):.0f} characters on average")
+        peer = medians(f"echo relay, {described}", by_http)
+        bare = medians(f"echo relay, sockets only (no HTTP for the rooms), {described}",
+                       sockets_only)
         ratio = sat.cpu_per_move / max(peer.cpu_per_move, 1e-9)
 
         p99s = {}
@@ -255,7 +263,9 @@ def main(argv: list[str] | None = None) -> None:
               f"(goal {MOVES_PER_SECOND:,}), server {sat.cpu_per_move * 1e3:.2f} ms CPU per "
               f"move (at most {1 / sat.cpu_per_move:.0f}/s on a whole core), echo "
               f"{peer.cpu_per_move * 1e3:.3f} ms per relayed move: "
-              f"{ratio:.1f}× (goal {ECHO_RATIO:.0f}×); paced p99 "
+              f"{ratio:.1f}× (goal {ECHO_RATIO:.0f}×; against the sockets alone, "
+              f"{bare.cpu_per_move * 1e3:.3f} ms, "
+              f"{sat.cpu_per_move / max(bare.cpu_per_move, 1e-9):.1f}×); paced p99 "
               + ", ".join(f"{p99:.0f} ms at {g}" for g, p99 in p99s.items()))
         if not args.quick:
             verdicts = [("saturated moves/s", sat.rate >= MOVES_PER_SECOND),

@@ -23,11 +23,12 @@ def bench(*args: str) -> str:
 def test_bench_server_reports_every_figure_without_an_error():
     out = bench("server", "--quick", "--runs", "1", "--seconds", "1", "--clients", "1")
     runs = re.findall(r"run 1: (\d+) moves .*errors (\d+), refused (\d+)", out)
-    assert len(runs) == 4, out  # saturated, echo, paced twice
+    assert len(runs) == 5, out  # saturated, echo with HTTP and sockets only, paced twice
     assert all(int(moves) > 0 and errors == "0" and refused == "0"
-               for moves, errors, refused in runs[:2]), out
-    assert all(errors == "0" and refused == "0" for _, errors, refused in runs[2:]), out
-    assert re.search(r"medians of 1: saturated \d+ accepted moves/s .* \d+\.\d×", out), out
+               for moves, errors, refused in runs[:3]), out
+    assert all(errors == "0" and refused == "0" for _, errors, refused in runs[3:]), out
+    assert re.search(r"medians of 1: saturated \d+ accepted moves/s .* \d+\.\d× \(goal 3×; "
+                     r"against the sockets alone, \d\.\d+ ms, \d+\.\d×\)", out), out
 
 
 def test_soak_loses_no_acknowledged_move_across_kill_9_restarts():
