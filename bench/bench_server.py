@@ -11,10 +11,11 @@ Reported, each as the median of `--runs` runs on a fresh server and database:
   the part of it spent in the main thread (the event loop; the rest is the database writer
   and `to_thread` work);
 - the echo: `echo_peer`, a bare relay on the same uvicorn/websockets stack, driven by the
-  same clients with the same state messages (the saturated run's own) and game lengths, each
+  same clients with the same state messages (the saturated runs' own) and game lengths, each
   room made and joined by the same two HTTP requests, answered bare: its CPU per relayed
-  move is the limit, and the ratio says how far the server is from it. The relay is also
-  run with the sockets alone, its rooms taken without HTTP, and that ratio is shown too;
+  move is the limit. It runs right after each saturated run, and the ratio (the median of
+  the runs' ratios) says how far the server is from it. The relay is also run with the
+  sockets alone, its rooms taken without HTTP, and that ratio is shown too;
 - paced: 200 and 1,000 games at a time whose players think 1–2 s before each move; the
   p99 time from sending a move to the state that includes it.
 CPU is split between the server, the clients and the rest of the machine (other work).
@@ -202,7 +203,17 @@ def main(argv: list[str] | None = None) -> None:
             directory.mkdir()
             return directory
 
-        runs, corpus, lengths = [], [], []
+        # Each saturated run of the server is followed at once by the relay's runs, so a
+        # run and its limit see the machine alike (a shared machine's speed drifts from
+        # minute to minute); the ratio is the median of the runs' own ratios. The limit
+        # serves the same traffic as the server: rooms made and joined by HTTP, then their
+        # sockets. The relay's sockets alone (its rooms taken without HTTP) are shown too.
+        runs: list[Run] = []
+        by_http: list[Run] = []
+        sockets_only: list[Run] = []
+        corpus: list[str] = []
+        lengths: list[int] = []
+        corpus_file = Path(tmp) / "corpus.json"
         for n in range(args.runs):
             directory = fresh(n, "saturated")
             server = Server.chuko(directory, gc_log=directory / "gc.json").start()
@@ -215,33 +226,31 @@ def main(argv: list[str] | None = None) -> None:
                                     runs[-1].start + window)
             corpus += runs[-1].tally.samples
             lengths += runs[-1].tally.game_moves
-        sat = medians(f"saturated, {saturated} games at a time", runs)
-
-        moves = round(statistics.mean(lengths)) if lengths else 20
-        corpus_file = Path(tmp) / "corpus.json"
-        corpus_file.write_text(json.dumps(corpus), encoding="utf-8")
-        sizes = [len(text) for text in corpus] or [0]
-        # The limit serves the same traffic as the server: rooms made and joined by HTTP,
-        # then their sockets. Sockets alone (the rooms' HTTP left out on both sides of no
-        # comparison: the server always has it) is shown for reference.
-        by_http: list[Run] = []
-        sockets_only: list[Run] = []
-        for n in range(args.runs):
-            for rooms_by_http, runs in ((True, by_http), (False, sockets_only)):
+            corpus_file.write_text(json.dumps(corpus), encoding="utf-8")
+            moves = round(statistics.mean(lengths)) if lengths else 20
+            for rooms_by_http, echoes in ((True, by_http), (False, sockets_only)):
                 echo = Server([sys.executable, "-m", "bench.echo_peer", "{port}"], "/ready",
                               fresh(n, f"echo{int(rooms_by_http)}-") / "echo.log",
                               env={**os.environ, "CHUKO_ECHO_CORPUS": str(corpus_file)}).start()
                 try:
-                    runs.append(load(echo, saturated, (0.0, 0.0), ramp=1.0, settle=2.0,
-                                     echo_moves=moves, rooms_by_http=rooms_by_http, **work))
+                    echoes.append(load(echo, saturated, (0.0, 0.0), ramp=1.0, settle=2.0,
+                                       echo_moves=moves, rooms_by_http=rooms_by_http, **work))
                 finally:
                     echo.stop()
+        sat = medians(f"saturated, {saturated} games at a time", runs)
+        sizes = [len(text) for text in corpus] or [0]
         described = (f"{saturated} games at a time, {moves} moves a game, state messages of "
                      f"{statistics.mean(sizes):.0f} characters on average")
         peer = medians(f"echo relay, {described}", by_http)
         bare = medians(f"echo relay, sockets only (no HTTP for the rooms), {described}",
                        sockets_only)
-        ratio = sat.cpu_per_move / max(peer.cpu_per_move, 1e-9)
+        ratios = [r.cpu_per_move / max(e.cpu_per_move, 1e-9)
+                  for r, e in zip(runs, by_http, strict=True)]
+        bare_ratios = [r.cpu_per_move / max(e.cpu_per_move, 1e-9)
+                       for r, e in zip(runs, sockets_only, strict=True)]
+        print("  server ÷ echo, run by run: " + ", ".join(f"{x:.2f}×" for x in ratios)
+              + "; ÷ the sockets alone: " + ", ".join(f"{x:.2f}×" for x in bare_ratios))
+        ratio, bare_ratio = statistics.median(ratios), statistics.median(bare_ratios)
 
         p99s = {}
         for games in paced:
@@ -264,8 +273,7 @@ def main(argv: list[str] | None = None) -> None:
               f"move (at most {1 / sat.cpu_per_move:.0f}/s on a whole core), echo "
               f"{peer.cpu_per_move * 1e3:.3f} ms per relayed move: "
               f"{ratio:.1f}× (goal {ECHO_RATIO:.0f}×; against the sockets alone, "
-              f"{bare.cpu_per_move * 1e3:.3f} ms, "
-              f"{sat.cpu_per_move / max(bare.cpu_per_move, 1e-9):.1f}×); paced p99 "
+              f"{bare.cpu_per_move * 1e3:.3f} ms, {bare_ratio:.1f}×); paced p99 "
               + ", ".join(f"{p99:.0f} ms at {g}" for g, p99 in p99s.items()))
         if not args.quick:
             verdicts = [("saturated moves/s", sat.rate >= MOVES_PER_SECOND),
