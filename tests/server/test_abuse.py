@@ -14,7 +14,15 @@ from starlette.websockets import WebSocketDisconnect
 
 from chuko.server import create_app
 from chuko.server.app import SLOW_DOWN
-from chuko.server.limits import MAX_BODY, Bucket, Buckets, Limits, Rate, too_deep
+from chuko.server.limits import (
+    MAX_BODY,
+    Bucket,
+    Buckets,
+    Limits,
+    OpenCount,
+    Rate,
+    too_deep,
+)
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
 
@@ -243,6 +251,28 @@ def test_an_address_may_hold_a_bounded_number_of_unfinished_rooms(make_client):
         ws.send_json({"type": "move", "move": state["legal"][0]})
         assert state_at(ws, 1)["status"] == "over"
     assert client.post("/api/rooms", json=body).status_code == 201
+
+
+def test_the_open_rooms_in_all_are_counted_afresh_at_the_cap_and_at_most_once_a_second():
+    clock = Clock()
+    walks: list[float] = []
+    really_open = [5]
+
+    def count() -> int:
+        walks.append(clock.now)
+        return really_open[0]
+
+    open_in_all = OpenCount(count, clock, every=1.0)
+    assert not open_in_all.reached(10) and len(walks) == 1
+    for _ in range(4):
+        open_in_all.made()
+    assert not open_in_all.reached(10) and len(walks) == 1  # 9 kept: no walk over the rooms
+    open_in_all.made()
+    really_open[0] = 8  # two rooms finished meanwhile: the cap is not reached after all
+    assert not open_in_all.reached(10) and len(walks) == 2
+    clock.now += 1.0
+    really_open[0] = 10
+    assert open_in_all.reached(10) and len(walks) == 3
 
 
 def test_the_server_holds_a_bounded_number_of_open_rooms(make_client):

@@ -43,6 +43,7 @@ from .limits import (
     Clock,
     Full,
     Limits,
+    OpenCount,
     OpenRooms,
     SocketFlow,
     TooLarge,
@@ -312,6 +313,8 @@ def create_app(
     seats_taken = Buckets(limits.seats, clock)  # per address
     sockets_opened = Buckets(limits.connects, clock)  # per address
     made = OpenRooms(limits.open_rooms_per_address)
+    open_in_all = OpenCount(
+        lambda: sum(room.status in OPEN for room in hub.rooms.values()), clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -409,7 +412,7 @@ def create_app(
         if made.count(client_host(scope), open_room) >= limits.open_rooms_per_address:
             raise TooMany(f"Your address already has {limits.open_rooms_per_address} "
                           "unfinished rooms: finish one before opening another.")
-        if sum(room.status in OPEN for room in hub.rooms.values()) >= limits.open_rooms:
+        if open_in_all.reached(limits.open_rooms):
             raise Full("The server has as many open rooms as it can hold: try again later.")
 
     @app.get("/api/games")
@@ -438,6 +441,7 @@ def create_app(
         may_open(scope)
         created = await hub.create(data.get("game"), data.get("options"), data.get("seats"))
         made.add(client_host(scope), created["room"])
+        open_in_all.made()
         return 201, created
 
     async def api_join(scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:
@@ -451,6 +455,7 @@ def create_app(
         may_open(scope)
         rematch = await hub.rematch(room_id, data.get("token"))
         made.add(client_host(scope), rematch["room"])
+        open_in_all.made()
         return 201, rematch
 
     async def api_follow(scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:

@@ -143,6 +143,30 @@ class OpenRooms:
             rooms.append(room_id)
 
 
+class OpenCount:
+    """How many rooms are open in all, for the server's cap on them. A count walks every
+    room in memory (10,000 at the cap), too much for every room made, so it is done afresh
+    at most every `every` seconds, and whenever the number kept in between (each room made
+    adds one, `made`) reaches the cap: a refusal always rests on a fresh count."""
+
+    def __init__(self, count: Callable[[], int], clock: Clock = time.monotonic,
+                 every: float = 1.0) -> None:
+        self._count = count
+        self.clock = clock
+        self.every = every
+        self._open = 0
+        self._counted: float | None = None
+
+    def reached(self, cap: int) -> bool:
+        now = self.clock()
+        if self._open >= cap or self._counted is None or now - self._counted >= self.every:
+            self._open, self._counted = self._count(), now
+        return self._open >= cap
+
+    def made(self) -> None:
+        self._open += 1
+
+
 def too_deep(text: str, depth: int = MAX_DEPTH) -> bool:
     """Whether JSON `text` nests arrays and objects more than `depth` levels deep, found by
     counting brackets outside strings, without parsing (a parser recurses, and fails on
