@@ -435,14 +435,19 @@ def create_app(
 
     # The POST requests, answered as bare ASGI (`App.posts`).
 
+    def opened(scope: Scope, answer: Json) -> tuple[int, Json]:
+        """A room made (or a rematch asked for) from the request's address, counted against
+        the caps on open rooms; 201 with the answer."""
+        made.add(client_host(scope), answer["room"])
+        open_in_all.made()
+        return 201, answer
+
     async def api_create(scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         admit(scope, rooms_made)
         data = await body()
         may_open(scope)
-        created = await hub.create(data.get("game"), data.get("options"), data.get("seats"))
-        made.add(client_host(scope), created["room"])
-        open_in_all.made()
-        return 201, created
+        return opened(scope, await hub.create(data.get("game"), data.get("options"),
+                                              data.get("seats")))
 
     async def api_join(scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:
         admit(scope, seats_taken)
@@ -453,10 +458,7 @@ def create_app(
         admit(scope, seats_taken)
         data = await body()
         may_open(scope)
-        rematch = await hub.rematch(room_id, data.get("token"))
-        made.add(client_host(scope), rematch["room"])
-        open_in_all.made()
-        return 201, rematch
+        return opened(scope, await hub.rematch(room_id, data.get("token")))
 
     async def api_follow(scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:
         admit(scope, seats_taken)
