@@ -40,3 +40,33 @@ def test_postgres_game_survives_a_restart(game):
             assert play_out(ws, random_chooser(2))[-1]["status"] == "over"
         frames = whole_replay(client, room["room"], room["token"])
         assert frames["frames"][0]["view"]["seat"] == 0
+
+
+def test_the_writer_reconnects_when_the_database_dropped_its_connection():
+    """The writer keeps one connection; when PostgreSQL drops it (a restart, an
+    administrator), the next batch is written on a new one rather than failing."""
+    pytest.importorskip("psycopg")
+    import asyncio
+    import time
+
+    from sqlalchemy import text
+
+    from chuko.server import store as db
+
+    async def scenario() -> str:
+        store = db.Store(URL)
+        store.start()
+        try:
+            room = db.RoomRow(f"lost{time.time_ns()}"[:32], "crossroads", {}, "playing", 0,
+                              {"x": 1}, [db.SeatRow(0, "human", None, "h", None, True, None)])
+            await store.submit(db.insert_room(room))
+            writer = await store.submit(
+                lambda conn: conn.execute(text("SELECT pg_backend_pid()")).scalar())
+            with store.engine.connect() as admin:
+                admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": writer})
+            await store.submit(db.append_move(room.id, 1, 0, "A", "playing"))
+            return store.load(room.id).moves[0][1]
+        finally:
+            store.close()
+
+    assert asyncio.run(scenario()) == "A"

@@ -61,6 +61,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
 from chuko.core.errors import ChukoError, ConfigError
@@ -253,7 +254,8 @@ class Store:
             conn.close()
 
     def _commit(self, conn: Connection,
-                jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]]) -> Connection:
+                jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]],
+                retry: bool = True) -> Connection:
         """Commit the jobs' writes in one transaction on `conn`; the connection to go on with
         (a fresh one after an error, which may have been the connection's)."""
         try:
@@ -266,8 +268,13 @@ class Store:
                                        if isinstance(write, Append)])
             self.commits += 1
         except Exception as error:
+            lost = self._lost(conn, error)
             conn.close()
             conn = self.engine.connect()
+            if lost and retry:
+                # The database dropped the connection (it restarted, say), which a pool
+                # would have found before lending it: the batch goes again on a new one.
+                return self._commit(conn, jobs, retry=False)
             if len(jobs) == 1:
                 _fail(jobs[0], error)
                 return conn
@@ -277,6 +284,19 @@ class Store:
             return conn
         _settle_all(jobs, results)
         return conn
+
+    def _lost(self, conn: Connection, error: Exception) -> bool:
+        """Whether `error` says the database dropped the writer's connection."""
+        if isinstance(error, DBAPIError):
+            return bool(error.connection_invalidated)
+        dialect = self.engine.dialect
+        if not isinstance(error, dialect.loaded_dbapi.Error):
+            return False
+        try:
+            raw = conn.connection.dbapi_connection
+        except Exception:  # SQLAlchemy found it unusable already
+            return True
+        return bool(dialect.is_disconnect(error, raw, None))
 
     # -- reads (small, synchronous) ----------------------------------------------------------
 
