@@ -11,9 +11,11 @@ Reported, each as the median of `--runs` runs on a fresh server and database:
   the part of it spent in the main thread (the event loop; the rest is the database writer
   and `to_thread` work);
 - the echo: `echo_peer`, a bare relay on the same uvicorn/websockets stack, driven by the
-  same clients with the same state messages (the saturated runs' own) and game lengths, each
-  room made and joined by the same two HTTP requests, answered bare: its CPU per relayed
-  move is the limit. It runs right after each saturated run, and the ratio (the median of
+  same clients with the same messages (the saturated runs' own: states, and a room's first
+  log page and presence messages where the server sends them) and game lengths, each room
+  made and joined by the same two HTTP requests, answered bare: its CPU per relayed move is
+  the limit. Each run says how many messages the seats received per move, so that the
+  relay can be seen to send as many as the server. It runs right after each saturated run, and the ratio (the median of
   the runs' ratios) says how far the server is from it. The relay is also run with the
   sockets alone, its rooms taken without HTTP, and that ratio is shown too;
 - paced: 200 and 1,000 games at a time whose players think 1–2 s before each move; the
@@ -110,7 +112,8 @@ class Run:
                 f"{self.server_cpu / self.seconds:.2f}, clients "
                 f"{self.client_cpu / self.seconds:.2f}, other work "
                 f"{self.other_cpu / self.seconds:.2f}; games finished {t.games}, "
-                f"errors {len(t.errors)}, refused {t.refused}")
+                f"errors {len(t.errors)}, refused {t.refused}; "
+                f"{t.messages / max(1, len(t.acks)):.2f} messages sent per move")
 
 
 def load(server: Server, slots: int, think: tuple[float, float], *, ramp: float,
@@ -212,6 +215,7 @@ def main(argv: list[str] | None = None) -> None:
         by_http: list[Run] = []
         sockets_only: list[Run] = []
         corpus: list[str] = []
+        others: dict[str, str] = {}
         lengths: list[int] = []
         corpus_file = Path(tmp) / "corpus.json"
         for n in range(args.runs):
@@ -226,7 +230,9 @@ def main(argv: list[str] | None = None) -> None:
                                     runs[-1].start + window)
             corpus += runs[-1].tally.samples
             lengths += runs[-1].tally.game_moves
-            corpus_file.write_text(json.dumps(corpus), encoding="utf-8")
+            others.update(runs[-1].tally.others)
+            corpus_file.write_text(json.dumps({"states": corpus, "others": others}),
+                                   encoding="utf-8")
             moves = round(statistics.mean(lengths)) if lengths else 20
             for rooms_by_http, echoes in ((True, by_http), (False, sockets_only)):
                 echo = Server([sys.executable, "-m", "bench.echo_peer", "{port}"], "/ready",

@@ -5,18 +5,23 @@ WebSocket implementations, `chuko.server.app.SERVING`: no permessage-deflate,
 layers (`chuko.server.app.App`, as the game's sockets are), and its access log; nothing
 else: no engine, no database, no JSON parsing, no task or queue per socket.
 
-A room is two sockets, `/ws/{room}?token=0|1&moves=N`. Each message a seat sends (a move)
-is answered, as the server answers an accepted move, by a state message to both seats:
-one of the real state messages the server sent in the same run (the corpus, a JSON list of
-texts, from `CHUKO_ECHO_CORPUS`), its version set and its `legal` list given to the seat
-whose turn it is, written as compactly as the server writes it. After N moves the room's
-state says "over".
+A room is two sockets, `/ws/{room}?token=0|1&moves=N`. It sends what the server sends, from
+the server's own messages in the same run (the corpus, from `CHUKO_ECHO_CORPUS`: a JSON object
+with the state messages sampled, "states", and one message of each other type, "others"):
+- a socket that opens gets the room's log, then a state, and the room's other socket a
+  presence message;
+- each message a seat sends (a move) is answered, as the server answers an accepted move,
+  by a state message to both seats: one of the real state messages, its version set and its
+  `legal` list given to the seat whose turn it is, written as compactly as the server writes
+  it. After N moves the room's state says "over";
+- a socket that closes leaves the other a presence message.
 
     CHUKO_ECHO_CORPUS=corpus.json python -m bench.echo_peer PORT
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -44,26 +49,50 @@ def templates(texts: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
+@dataclass(frozen=True)
+class Corpus:
+    """What the relay sends, from the server's own messages in the same run: its state
+    messages as `templates`, and one message of each other type it sent (a room's first log
+    page, a presence)."""
+
+    states: list[tuple[str, str]]
+    log: str | None = None
+    presence: str | None = None
+
+    @classmethod
+    def read(cls, data: Json) -> Corpus:
+        others = data.get("others", {})
+        return cls(templates(data["states"]), others.get("log"), others.get("presence"))
+
+
 @dataclass
 class Relay:
     moves: int
+    corpus: Corpus
     sockets: list[Send | None] = field(default_factory=lambda: [None, None])
     version: int = 0
 
-    async def broadcast(self, corpus: list[tuple[str, str]]) -> None:
-        to_move, waiting = corpus[self.version % len(corpus)]
-        turn = self.version % 2
+    def state(self, seat: int) -> str:
+        to_move, waiting = self.corpus.states[self.version % len(self.corpus.states)]
+        text = (to_move if seat == self.version % 2 else waiting).replace(
+            str(VERSION), str(self.version), 1)
+        if self.version >= self.moves:
+            text = text.replace('"status":"playing"', '"status":"over"', 1)
+        return text
+
+    async def broadcast(self) -> None:
         for seat, send in enumerate(self.sockets):
-            if send is None:
-                continue
-            text = (to_move if seat == turn else waiting).replace(
-                str(VERSION), str(self.version), 1)
-            if self.version >= self.moves:
-                text = text.replace('"status":"playing"', '"status":"over"', 1)
-            await send({"type": "websocket.send", "text": text})
+            if send is not None:
+                await send({"type": "websocket.send", "text": self.state(seat)})
+
+    async def tell_presence(self, seat: int) -> None:
+        """The other seat's socket learns that `seat` came or went, as the server tells it."""
+        other = self.sockets[1 - seat]
+        if other is not None and self.corpus.presence is not None:
+            await other({"type": "websocket.send", "text": self.corpus.presence})
 
 
-def create_app(corpus: list[tuple[str, str]]) -> App:
+def create_app(corpus: Corpus) -> App:
     app = App()
     rooms: dict[str, Relay] = {}
 
@@ -77,19 +106,25 @@ def create_app(corpus: list[tuple[str, str]]) -> App:
         if (await receive())["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
-        here = rooms.setdefault(room, Relay(moves))
+        here = rooms.setdefault(room, Relay(moves, corpus))
         here.sockets[token] = send
         try:
-            if all(here.sockets):
-                await here.broadcast(corpus)
+            # As the server does: the log first, then the state, and the other seat is told.
+            if corpus.log is not None:
+                await send({"type": "websocket.send", "text": corpus.log})
+            await send({"type": "websocket.send", "text": here.state(token)})
+            await here.tell_presence(token)
             while (await receive())["type"] == "websocket.receive":
                 here.version += 1
-                await here.broadcast(corpus)
+                await here.broadcast()
         except OSError:  # a socket of the room went away as it was sent to
             pass
         finally:
             here.sockets[token] = None
-            if not any(here.sockets):
+            if any(here.sockets):
+                with contextlib.suppress(OSError):
+                    await here.tell_presence(token)
+            else:
                 rooms.pop(room, None)
 
     made = 0
@@ -116,7 +151,7 @@ def main() -> None:
     from chuko.server.app import SERVING
 
     with open(os.environ["CHUKO_ECHO_CORPUS"], encoding="utf-8") as file:
-        corpus = templates(json.load(file))
+        corpus = Corpus.read(json.load(file))
     config = uvicorn.Config(create_app(corpus), host="127.0.0.1", port=int(sys.argv[1]),
                             log_level="info", **SERVING)
     uvicorn.Server(config).run()

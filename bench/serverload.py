@@ -312,6 +312,9 @@ class Tally:
     states: int = 0
     game_moves: list[int] = field(default_factory=list)
     samples: list[str] = field(default_factory=list)
+    messages: int = 0  # every message the seats received, of any type
+    # One message of each type but states as the server sent it (the relay sends the same)
+    others: dict[str, str] = field(default_factory=dict)
     finished: list[tuple[str, str]] = field(default_factory=list)  # (room, a seat's token)
     acked: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
 
@@ -373,6 +376,9 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                 async for text in ws:
                     message = json.loads(text)
                     kind = message["type"]
+                    tally.messages += 1
+                    if pace.samples and kind != "state" and kind not in tally.others:
+                        tally.others[kind] = text if isinstance(text, str) else text.decode()
                     if kind == "log":
                         tally.lost += lost_moves(acked, message["lines"], message["first"])
                         continue

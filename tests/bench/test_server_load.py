@@ -20,13 +20,17 @@ def bench(*args: str) -> str:
     return done.stdout
 
 
-def test_bench_server_reports_every_figure_without_an_error():
+def test_bench_server_reports_every_figure_and_its_relay_sends_as_many_messages():
     out = bench("server", "--quick", "--runs", "1", "--seconds", "1", "--clients", "1")
     runs = re.findall(r"run 1: (\d+) moves .*errors (\d+), refused (\d+)", out)
     assert len(runs) == 5, out  # saturated, echo with HTTP and sockets only, paced twice
     assert all(int(moves) > 0 and errors == "0" and refused == "0"
                for moves, errors, refused in runs[:3]), out
     assert all(errors == "0" and refused == "0" for _, errors, refused in runs[3:]), out
+    # The relay sends what the server sends (logs, states, presence), as many per move.
+    server, relay, bare = (float(x) for x in re.findall(r"([\d.]+) messages sent per move",
+                                                        out)[:3])
+    assert abs(relay - server) < 0.1 * server and abs(bare - server) < 0.1 * server, out
     assert re.search(r"medians of 1: saturated \d+ accepted moves/s .* \d+\.\d× \(goal 3×; "
                      r"against the sockets alone, \d\.\d+ ms, \d+\.\d×\)", out), out
 
