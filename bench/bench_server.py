@@ -15,9 +15,10 @@ Reported, each as the median of `--runs` runs on a fresh server and database:
   log page and presence messages where the server sends them) and game lengths, each room
   made and joined by the same two HTTP requests, answered bare: its CPU per relayed move is
   the limit. Each run says how many messages the seats received per move, so that the
-  relay can be seen to send as many as the server. It runs right after each saturated run, and the ratio (the median of
-  the runs' ratios) says how far the server is from it. The relay is also run with the
-  sockets alone, its rooms taken without HTTP, and that ratio is shown too;
+  relay can be seen to send as many as the server. It runs right after each saturated run,
+  and the ratio (the median of the runs' ratios) says how far the server is from it. The
+  relay is also run with the sockets alone, its rooms taken without HTTP, and that ratio is
+  shown too;
 - paced: 200 and 1,000 games at a time whose players think 1–2 s before each move; the
   p99 time from sending a move to the state that includes it.
 CPU is split between the server, the clients and the rest of the machine (other work).

@@ -195,3 +195,40 @@ def test_a_database_of_the_first_schema_gains_the_new_columns_and_keeps_its_game
     db.Store(url)  # once is enough: opening it again changes nothing
     assert migrations.revision(engine) == HEAD
     assert [s.name for s in db.Store(url).load("old1").seats] == [None, None]
+
+
+def test_a_move_whose_task_is_cancelled_while_it_is_written_is_still_the_rooms(db_url):
+    """The store's futures cannot be cancelled: a task cancelled while its move is being
+    committed waits for the commit, makes the move the room's, and only then stops, so the
+    room in memory and the stored one agree (and the room's lock is held until then)."""
+    from random import Random
+
+    from chuko.server.rooms import Hub
+
+    async def scenario():
+        store = db.Store(db_url)
+        store.start()
+        gate = threading.Event()
+        try:
+            hub = Hub(store, bot_delay=0, rng=Random(5))
+            made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
+            await hub.join(made["room"], made["invites"][0]["url"].rsplit("/", 1)[1])
+            room = hub.rooms[made["room"]]
+            seat = room.state.to_move[0]
+            held = store.submit(lambda conn: gate.wait())
+            playing = asyncio.create_task(hub.play(room, seat, room.legal(seat, room.moment())[0]))
+            await asyncio.sleep(0.05)
+            playing.cancel()
+            await asyncio.sleep(0.05)
+            assert not playing.done() and room.lock.locked()  # still waiting for its commit
+            gate.set()
+            await held
+            with pytest.raises(asyncio.CancelledError):
+                await playing
+            assert room.version == 1 and not room.lock.locked()
+            assert store.load(room.id).version == 1
+        finally:
+            gate.set()  # a failing check must not leave the writer waiting
+            store.close()
+
+    asyncio.run(scenario())

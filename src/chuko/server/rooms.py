@@ -103,6 +103,13 @@ def expired_sentence(ttl: float) -> str:
             "Start a new game from the home page.")
 
 
+def stored(write: asyncio.Future) -> bool:
+    """Whether a write the store was given is committed. Its waiter then makes memory
+    follow even when it was cancelled meanwhile (the store's futures cannot be, so they
+    are done when the waiter goes on): memory and database never disagree."""
+    return write.done() and write.exception() is None
+
+
 class NotFound(ChukoError):
     pass
 
@@ -611,8 +618,12 @@ class Hub:
             if room.status != "waiting":
                 return
             cutoff = self.clock() - self.waiting_ttl
-            await asyncio.shield(self.store.submit(db.expire_waiting(cutoff, room.id)))
-            room.status, room.closed = "expired", expired_sentence(self.waiting_ttl)
+            closing = self.store.submit(db.expire_waiting(cutoff, room.id))
+            try:
+                await closing
+            finally:
+                if stored(closing):
+                    room.status, room.closed = "expired", expired_sentence(self.waiting_ttl)
         room.broadcast()
         self._tell(room, reload=True)
 
@@ -620,7 +631,7 @@ class Hub:
         """Expire every room, stored or in memory, that has waited too long; rooms in memory
         that nobody watches leave it. How many stored rooms were closed."""
         cutoff = self.clock() - self.waiting_ttl
-        expired = await asyncio.shield(self.store.submit(db.expire_waiting(cutoff)))
+        expired = await self.store.submit(db.expire_waiting(cutoff))
         closed = len(expired)
         if self.cluster is not None:
             for room_id in expired:
@@ -694,7 +705,7 @@ class Hub:
         row = db.RoomRow(room.id, game_id, values, room.status, 0, dealt,
                          [s.row() for s in seats], rematch_of=room.rematch_of,
                          created=room.created, seed=chance)
-        await asyncio.shield(self.store.submit(db.insert_room(row)))
+        await self.store.submit(db.insert_room(row))
         self.rooms[room.id] = room
         self._tell(room)
         self.kick(room)
@@ -751,11 +762,15 @@ class Hub:
             token = new_secret()
             full = all(s.joined or s is seat for s in room.seats)
             status = "playing" if full and room.status == "waiting" else room.status
-            await asyncio.shield(self.store.submit(db.join_seat(
+            joining = self.store.submit(db.join_seat(
                 room.id, seat.seat, db.secret_hash(token), name, status, refusal,
-                expired_sentence(self.waiting_ttl))))
-            seat.joined, seat.token_hash, seat.name = True, db.secret_hash(token), name
-            room.status = status
+                expired_sentence(self.waiting_ttl)))
+            try:
+                await joining
+            finally:
+                if stored(joining):
+                    seat.joined, seat.token_hash, seat.name = True, db.secret_hash(token), name
+                    room.status = status
         room.broadcast()
         self._tell(room, reload=True)
         self.kick(room)
@@ -856,20 +871,13 @@ class Hub:
         after.play(seat, move)
         status = "over" if after.outcome is not None else "playing"
         number = room.version + 1
-        write = db.append_move(room.id, number, seat, str(move), status)
-        # Shielded: if this coroutine is cancelled, the commit still lands and the room
-        # still takes the new state, so memory and database never disagree.
-        commit = self.store.submit(write)
-        commit.add_done_callback(
-            lambda done: self._accepted(done, room, number, after, status, (seat, move)))
-        await asyncio.shield(commit)
-
-    def _accepted(self, done: asyncio.Future, room: Room, number: int, after: State, status: str,
-                  last_move: tuple[int, Any]) -> None:
-        if done.cancelled() or done.exception() is not None:
-            return
-        self.advance(room, number, after, status, last_move)
-        self._tell(room)  # only now: a move is durable before anyone is told
+        commit = self.store.submit(db.append_move(room.id, number, seat, str(move), status))
+        try:
+            await commit
+        finally:
+            if stored(commit):
+                self.advance(room, number, after, status, (seat, move))
+                self._tell(room)  # only now: a move is durable before anyone is told
 
     def advance(self, room: Room, number: int, after: State, status: str,
                 last_move: tuple[int, Any]) -> None:

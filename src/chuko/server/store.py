@@ -194,6 +194,17 @@ _STOP = object()
 COMMIT_DELAY = 0.001  # seconds the writer waits for more writes when they come together
 
 
+class Committing(asyncio.Future):
+    """A queued write's future, which cancelling leaves alone: once queued, the write is
+    committed or fails whatever its waiter does, so the waiter learns which before its own
+    cancellation goes on. It holds the room's lock meanwhile, and memory can follow the
+    database (where `asyncio.shield` lets the waiter leave at once, the write still to
+    come; a shield also costs two more callbacks and a future on every move)."""
+
+    def cancel(self, msg: Any = None) -> bool:
+        return False
+
+
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
@@ -219,9 +230,11 @@ class Store:
         self.engine.dispose()
 
     def submit(self, write: Write) -> asyncio.Future:
-        """Queue a write; the future resolves once it is committed (or with its error)."""
+        """Queue a write; the future resolves once it is committed (or with its error). It
+        cannot be cancelled (`Committing`): a task cancelled while it waits goes on waiting
+        until the write is done, then gets its CancelledError."""
         loop = asyncio.get_running_loop()
-        future = loop.create_future()
+        future = Committing(loop=loop)
         self._queue.put((write, future, loop))
         return future
 
@@ -343,8 +356,7 @@ def _settle_all(jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoo
 
     def resolve(settled: list[tuple[asyncio.Future, Any]]) -> None:
         for future, result in settled:
-            if not future.cancelled():
-                future.set_result(result)
+            future.set_result(result)
 
     for loop, settled in by_loop.items():
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
@@ -356,8 +368,7 @@ def _fail(job: tuple[Write, asyncio.Future, asyncio.AbstractEventLoop],
     _, future, loop = job
 
     def resolve() -> None:
-        if not future.cancelled():
-            future.set_exception(error)
+        future.set_exception(error)
 
     with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
         loop.call_soon_threadsafe(resolve)
