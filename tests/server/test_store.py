@@ -232,3 +232,15 @@ def test_a_move_whose_task_is_cancelled_while_it_is_written_is_still_the_rooms(d
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_room_ids_sort_by_age_and_keep_64_secret_bits():
+    """Ids begin with the second the room was made, so rooms in play and their moves sit
+    together at the end of the indexes; 64 random bits follow, so an id cannot be guessed."""
+    from chuko.server.rooms import new_room_id
+
+    earlier = [new_room_id(1_700_000_000.9) for _ in range(50)]
+    later = [new_room_id(1_700_000_001.0) for _ in range(50)]
+    assert max(earlier) < min(later)
+    assert all(id_.startswith("6553f100") for id_ in earlier)
+    assert len(set(earlier)) == 50 and all(len(id_) == 8 + 11 for id_ in earlier)
