@@ -16,7 +16,7 @@ from server_helpers import new_room
 from sqlalchemy import inspect, select
 from sqlalchemy.exc import IntegrityError
 
-from chuko.core.errors import ConfigError
+from chuko.core.errors import ChukoError, ConfigError
 from chuko.games import game_class
 from chuko.server import create_app, migrations
 from chuko.server import store as db
@@ -244,3 +244,20 @@ def test_room_ids_sort_by_age_and_keep_64_secret_bits():
     assert max(earlier) < min(later)
     assert all(id_.startswith("6553f100") for id_ in earlier)
     assert len(set(earlier)) == 50 and all(len(id_) == 8 + 11 for id_ in earlier)
+
+
+def test_a_write_submitted_once_the_store_is_closing_fails_at_once_with_a_sentence(db_url):
+    """Its future cannot be cancelled, so one queued behind the writer's stop would keep its
+    waiter (and the server's shutdown) waiting for ever."""
+    store = db.Store(db_url)
+    store.start()
+    run_behind_a_gate(store, [])
+    store.close()
+
+    async def late():
+        return store.submit(db.insert_room(room_row("r2")))
+
+    refused = asyncio.run(late())
+    assert refused.done()  # at once: nothing waits on it
+    with pytest.raises(ChukoError, match="stopping"):
+        refused.result()

@@ -213,6 +213,10 @@ class Store:
         # in Python for each write.
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        # Held to queue a write, and to close: no write is queued after the writer's stop,
+        # where nothing would settle its future (which cannot be cancelled).
+        self._closing = threading.Lock()
+        self._closed = False
         self.commits = 0  # transactions committed (the group commit's effect is moves/commits)
 
     # -- writes ---------------------------------------------------------------------------
@@ -222,9 +226,13 @@ class Store:
         self._thread.start()
 
     def close(self) -> None:
-        """Commit what is queued, stop the writer, release the database."""
+        """Commit what is queued, stop the writer, release the database; a write submitted
+        from now on fails at once."""
+        with self._closing:
+            self._closed = True
+            if self._thread is not None:
+                self._queue.put(_STOP)
         if self._thread is not None:
-            self._queue.put(_STOP)
             self._thread.join()
             self._thread = None
         self.engine.dispose()
@@ -235,7 +243,12 @@ class Store:
         until the write is done, then gets its CancelledError."""
         loop = asyncio.get_running_loop()
         future = Committing(loop=loop)
-        self._queue.put((write, future, loop))
+        with self._closing:
+            if self._closed:
+                future.set_exception(ChukoError("The server is stopping, so nothing more is "
+                                                "stored: try again in a moment."))
+            else:
+                self._queue.put((write, future, loop))
         return future
 
     def _run(self) -> None:
