@@ -21,7 +21,6 @@ with the state messages sampled, "states", and one message of each other type, "
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -49,6 +48,11 @@ def templates(texts: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
+def text_message(text: str) -> dict[str, str]:
+    """The ASGI message that sends `text` on a socket."""
+    return {"type": "websocket.send", "text": text}
+
+
 @dataclass(frozen=True)
 class Corpus:
     """What the relay sends, from the server's own messages in the same run: its state
@@ -61,7 +65,7 @@ class Corpus:
 
     @classmethod
     def read(cls, data: Json) -> Corpus:
-        others = data.get("others", {})
+        others = data["others"]
         return cls(templates(data["states"]), others.get("log"), others.get("presence"))
 
 
@@ -83,13 +87,25 @@ class Relay:
     async def broadcast(self) -> None:
         for seat, send in enumerate(self.sockets):
             if send is not None:
-                await send({"type": "websocket.send", "text": self.state(seat)})
+                await _deliver(send, self.state(seat))
 
     async def tell_presence(self, seat: int) -> None:
         """The other seat's socket learns that `seat` came or went, as the server tells it."""
         other = self.sockets[1 - seat]
         if other is not None and self.corpus.presence is not None:
-            await other({"type": "websocket.send", "text": self.corpus.presence})
+            await _deliver(other, self.corpus.presence)
+
+
+async def _deliver(send: Send, text: str) -> None:
+    """Send `text` on a socket of the room, whichever seat's handler does it. One that went
+    away is its own handler's business, as each socket's outbox is in the server: this
+    handler goes on (had it returned, uvicorn would have dropped its socket without a close
+    frame)."""
+    # A try costs nothing when nothing is raised; a suppress() is a call and an object.
+    try:  # noqa: SIM105
+        await send(text_message(text))
+    except OSError:
+        pass
 
 
 def create_app(corpus: Corpus) -> App:
@@ -111,19 +127,18 @@ def create_app(corpus: Corpus) -> App:
         try:
             # As the server does: the log first, then the state, and the other seat is told.
             if corpus.log is not None:
-                await send({"type": "websocket.send", "text": corpus.log})
-            await send({"type": "websocket.send", "text": here.state(token)})
+                await send(text_message(corpus.log))
+            await send(text_message(here.state(token)))
             await here.tell_presence(token)
             while (await receive())["type"] == "websocket.receive":
                 here.version += 1
                 await here.broadcast()
-        except OSError:  # a socket of the room went away as it was sent to
+        except OSError:  # this socket went away as it was sent to
             pass
         finally:
             here.sockets[token] = None
             if any(here.sockets):
-                with contextlib.suppress(OSError):
-                    await here.tell_presence(token)
+                await here.tell_presence(token)
             else:
                 rooms.pop(room, None)
 

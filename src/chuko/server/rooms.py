@@ -768,16 +768,17 @@ class Hub:
             if seat.joined:
                 raise db.Conflict(refusal)
             token = new_secret()
+            token_hash = db.secret_hash(token)
             full = all(s.joined or s is seat for s in room.seats)
             status = "playing" if full and room.status == "waiting" else room.status
             joining = self.store.submit(db.join_seat(
-                room.id, seat.seat, db.secret_hash(token), name, status, refusal,
+                room.id, seat.seat, token_hash, name, status, refusal,
                 expired_sentence(self.waiting_ttl)))
             try:
                 await joining
             finally:
                 if stored(joining):
-                    seat.joined, seat.token_hash, seat.name = True, db.secret_hash(token), name
+                    seat.joined, seat.token_hash, seat.name = True, token_hash, name
                     room.status = status
         room.broadcast()
         self._tell(room, reload=True)

@@ -197,9 +197,9 @@ COMMIT_DELAY = 0.001  # seconds the writer waits for more writes when they come 
 class Committing(asyncio.Future):
     """A queued write's future, which cancelling leaves alone: once queued, the write is
     committed or fails whatever its waiter does, so the waiter learns which before its own
-    cancellation goes on. It holds the room's lock meanwhile, and memory can follow the
-    database (where `asyncio.shield` lets the waiter leave at once, the write still to
-    come; a shield also costs two more callbacks and a future on every move)."""
+    cancellation goes on. It keeps what it holds (a room's lock) meanwhile, and memory can
+    follow the database (where `asyncio.shield` lets the waiter leave at once, the write
+    still to come; a shield also costs two more callbacks and a future on every move)."""
 
     def cancel(self, msg: Any = None) -> bool:
         return False
