@@ -87,25 +87,24 @@ class Relay:
     async def broadcast(self) -> None:
         for seat, send in enumerate(self.sockets):
             if send is not None:
-                await _deliver(send, self.state(seat))
+                # One socket that went away is its own handler's business, as each socket's
+                # outbox is in the server: this handler goes on (had it returned, uvicorn
+                # would have dropped its socket without a close frame). A try costs nothing
+                # when nothing is raised, where a helper or a suppress() costs a call.
+                try:  # noqa: SIM105
+                    await send(text_message(self.state(seat)))
+                except OSError:
+                    pass
 
     async def tell_presence(self, seat: int) -> None:
-        """The other seat's socket learns that `seat` came or went, as the server tells it."""
+        """The other seat's socket learns that `seat` came or went, as the server tells it
+        (if it went away meanwhile, as in `broadcast`)."""
         other = self.sockets[1 - seat]
         if other is not None and self.corpus.presence is not None:
-            await _deliver(other, self.corpus.presence)
-
-
-async def _deliver(send: Send, text: str) -> None:
-    """Send `text` on a socket of the room, whichever seat's handler does it. One that went
-    away is its own handler's business, as each socket's outbox is in the server: this
-    handler goes on (had it returned, uvicorn would have dropped its socket without a close
-    frame)."""
-    # A try costs nothing when nothing is raised; a suppress() is a call and an object.
-    try:  # noqa: SIM105
-        await send(text_message(text))
-    except OSError:
-        pass
+            try:  # noqa: SIM105
+                await other(text_message(self.corpus.presence))
+            except OSError:
+                pass
 
 
 def create_app(corpus: Corpus) -> App:
