@@ -51,7 +51,7 @@ from .limits import (
     too_deep,
 )
 from .rooms import WAITING_TTL, Client, Forbidden, Hub, NotFound, Room, dumps
-from .store import Conflict, Store
+from .store import RETRY_AFTER, Conflict, Store, Unavailable
 
 log = logging.getLogger("chuko.server")
 
@@ -72,8 +72,11 @@ OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
 # (about 25 µs a message, 5% of the CPU a move costs, and some 50 KB of memory per socket,
 # measured with websockets' extension), to save less than 1 KB a move at a player's pace.
 # Its protocols are uvicorn's, made to leave no garbage cycle behind (`connections.py`).
+# A stop (SIGTERM, Ctrl-C) waits at most `timeout_graceful_shutdown` seconds for requests in
+# flight, whatever they wait on, then closes what is left.
 SERVING: dict[str, Any] = {"ws_max_size": MAX_BODY, "ws_per_message_deflate": False,
-                           "http": HttpProtocol, "ws": WebSocketProtocol}
+                           "http": HttpProtocol, "ws": WebSocketProtocol,
+                           "timeout_graceful_shutdown": 5}
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html"}
 
@@ -86,16 +89,19 @@ def web_dir() -> Path:
 # The HTTP status of each refusal; any other error of the project's is a bad request.
 _STATUSES: tuple[tuple[type[ChukoError], int], ...] = (
     (NotFound, 404), (Forbidden, 403), (Conflict, 409), (TooLarge, 413), (TooMany, 429),
-    (Full, 503),
+    (Full, 503), (Unavailable, 503),
 )
+# Told with a 503 while the database is away: when to ask again.
+_RETRY = (b"retry-after", str(RETRY_AFTER).encode())
 
 
 def _status(error: ChukoError) -> int:
     return next((status for kind, status in _STATUSES if isinstance(error, kind)), 400)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, retry: bool = False) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status,
+                        headers={"Retry-After": str(RETRY_AFTER)} if retry else None)
 
 
 # -- secrets in logs -----------------------------------------------------------------------------
@@ -230,6 +236,8 @@ async def answer_post(scope: Scope, receive: Receive, send: Send, post: Post,
         return
     except ChukoError as error:
         status, answer = _status(error), {"error": str(error)}
+        if isinstance(error, Unavailable):
+            headers.append(_RETRY)
     except Exception:
         log.exception("%s %s failed", scope["method"], scope["path"])
         status, answer = 500, {"error": "The server could not do that just now. Try again."}
@@ -344,7 +352,7 @@ def create_app(
 
     @app.exception_handler(ChukoError)
     async def chuko_error(request: Request, error: ChukoError) -> JSONResponse:
-        return _error(_status(error), str(error))
+        return _error(_status(error), str(error), retry=isinstance(error, Unavailable))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
@@ -512,13 +520,12 @@ def create_app(
                 raise TooMany(f"This seat is open in {limits.sockets_per_seat} places already: "
                               "close one of them first.")
         except ChukoError as error:  # also a stored room that does not hold together
-            code = (4404 if isinstance(error, NotFound) else 4403
-                    if isinstance(error, Forbidden) else 1008 if isinstance(error, TooMany)
-                    else 1011)
-            with contextlib.suppress(OSError):
-                await send({"type": "websocket.send", "text": dumps(_refusal(str(error)))})
-                await send({"type": "websocket.close", "code": code,
-                            "reason": str(error) if code == 1008 else ""})
+            await _refuse_socket(send, error)
+            return
+        except Exception:
+            log.exception("Room %s: a socket could not be opened", room_id)
+            await _refuse_socket(send, ChukoError(
+                "The server could not open this room just now: reconnect in a moment."))
             return
         client = Client(room, seat)
         flow = SocketFlow(limits, clock)
@@ -570,6 +577,24 @@ async def _pump(send: Send, client: Client) -> None:
             await send({"type": "websocket.send", "text": message})
         except Exception:  # the client went away; the receive loop sees it too
             return
+
+
+async def _refuse_socket(send: Send, error: ChukoError) -> None:
+    """Refuse a socket that cannot go on: its `error` message, then a close frame whose code
+    says why (4404 no such room, 4403 forbidden, 1008 over a limit, 1011 the server's
+    trouble, such as the database being away) and whose reason is the sentence."""
+    code = (4404 if isinstance(error, NotFound) else 4403 if isinstance(error, Forbidden)
+            else 1008 if isinstance(error, TooMany) else 1011)
+    with contextlib.suppress(OSError):
+        await send({"type": "websocket.send", "text": dumps(_refusal(str(error)))})
+        await send({"type": "websocket.close", "code": code,
+                    "reason": close_reason(str(error))})
+
+
+def close_reason(sentence: str) -> str:
+    """A close frame's reason: at most 123 bytes of UTF-8 (the protocol's limit), cut at a
+    character."""
+    return sentence.encode()[:123].decode(errors="ignore")
 
 
 def client_host(scope: Scope) -> str:

@@ -8,7 +8,7 @@ the bots and timers.
   pattern subscription) and acts only for the rooms it holds in memory: it reads the moves it
   lacks from the store (`Store.moves(room, after=version)`), plays them through the engine one
   by one and sends each version to its own sockets, as if it had accepted them itself
-  (`catch_up`). A room's header (seats, status, rematch) is read again when `reload` says so.
+  (`Hub.catch_up`). A room's header (seats, status, rematch) is read again when `reload` says so.
   The message carries no move: the database is the one truth, and a message lost while Redis
   was away is made up for by catching up every room held when the bus is back.
 - **One writer per move.** The store's version-checked append lets one of two workers that
@@ -43,7 +43,7 @@ from redis.exceptions import RedisError
 
 from chuko.core.errors import ChukoError, ConfigError
 
-from .rooms import Hub, Room, expired_sentence
+from .rooms import Hub, Room
 
 log = logging.getLogger("chuko.server")
 
@@ -223,7 +223,7 @@ class Cluster:
                 self._pending[room.id] = (0, False)
                 if reload or room.version < wanted:
                     async with room.lock:
-                        await self.catch_up(room, reload)
+                        await self.hub.catch_up(room, reload)
                     self.hub.kick(room)
                 if self._pending[room.id] == (0, False):
                     return
@@ -234,29 +234,6 @@ class Cluster:
                 self.hub.rooms.pop(room.id, None)
         finally:
             self._pending.pop(room.id, None)
-
-    async def catch_up(self, room: Room, reload: bool = False) -> None:
-        """Play the moves other workers stored after `room.version` through the engine, each
-        version sent to this worker's sockets in turn; with `reload`, take the stored
-        header's seats, status and rematch too. The caller holds `room.lock`."""
-        store = self.hub.store
-        row = await asyncio.to_thread(store.load, room.id, False) if reload else None
-        for seat, text in await asyncio.to_thread(store.moves, room.id, room.version):
-            after = room.state.copy()
-            move = after.game.parse_move(text)
-            after.play(seat, move)
-            status = "over" if after.outcome is not None else "playing"
-            self.hub.advance(room, room.version + 1, after, status, (seat, move))
-        if row is None:
-            return
-        for held, stored in zip(room.seats, row.seats, strict=True):
-            held.joined, held.token_hash, held.name = stored.joined, stored.token_hash, stored.name
-        room.rematch = row.rematch
-        if row.version == room.version:
-            room.status = row.status
-        if room.status == "expired" and room.closed is None:
-            room.closed = expired_sentence(self.hub.waiting_ttl)
-        room.broadcast()
 
     # -- the lease ----------------------------------------------------------------------------
 

@@ -62,8 +62,6 @@ class ClusterPart(Protocol):
 
     leader: bool  # this worker runs the bots and timers
 
-    async def catch_up(self, room: Room, reload: bool = False) -> None: ...
-
     def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
                 kind: str = "change") -> None: ...
 
@@ -80,6 +78,8 @@ WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it e
 SWEEP_EVERY = 3600.0  # the longest time between two sweeps for rooms that have waited too long
 # Times a move is checked again after another worker stored one first (a cluster's race).
 CONFLICT_RETRIES = 3
+MOVE_NOT_SAVED = ("The game cannot be saved right now; your move was not played. Try again "
+                  "in a moment.")
 
 
 def dumps(message: Json) -> str:
@@ -607,14 +607,14 @@ class Hub:
                     # A move another worker stored while the row was being read was announced
                     # before this worker held the room, so nothing here caught it up.
                     async with room.lock:
-                        await self.cluster.catch_up(room)
+                        await self.catch_up(room)
                 self.kick(room)
         elif self.cluster is not None and (room.status == "waiting" or (
                 room.status == "over" and room.rematch is None)):
             # A seat taken or a rematch asked for on another worker may not have been
             # announced yet, and its player may come here next: read the header again.
             async with room.lock:
-                await self.cluster.catch_up(room, reload=True)
+                await self.catch_up(room, reload=True)
         if room.status == "waiting" and room.created <= self.clock() - self.waiting_ttl:
             await self._expire(room)
         return room
@@ -655,6 +655,8 @@ class Hub:
         while not self._closing:
             try:
                 closed = await self.sweep()
+            except db.Unavailable:
+                log.warning("The sweep for expired rooms waits for the database.")
             except Exception:  # a failed sweep must not stop the next one
                 log.exception("The sweep for expired rooms failed.")
             else:
@@ -856,13 +858,14 @@ class Hub:
                     await self._append(room, seat, text)
                     break
                 except db.Conflict:
-                    # Another worker stored a move first: catch up and check the move again
-                    # against the game as it now is (accepted if it still holds, refused with
-                    # the engine's sentence if not), as one worker does with moves queued on
-                    # the lock.
-                    if self.cluster is None or attempt == CONFLICT_RETRIES:
+                    # The stored game is ahead: another worker stored a move first, or a
+                    # commit cut off by the database going away landed after all. Catch up
+                    # and check the move again against the game as it now is (accepted if
+                    # it still holds, refused with the engine's sentence if not), as one
+                    # worker does with moves queued on the lock.
+                    if attempt == CONFLICT_RETRIES:
                         raise
-                    await self.cluster.catch_up(room)
+                    await self.catch_up(room)
         self.kick(room)
 
     async def _append(self, room: Room, seat: int, text: str) -> None:
@@ -883,10 +886,36 @@ class Hub:
         commit = self.store.submit(db.append_move(room.id, number, seat, str(move), status))
         try:
             await commit
+        except db.Unavailable:
+            raise db.Unavailable(MOVE_NOT_SAVED) from None
         finally:
             if stored(commit):
                 self.advance(room, number, after, status, (seat, move))
                 self._tell(room)  # only now: a move is durable before anyone is told
+
+    async def catch_up(self, room: Room, reload: bool = False) -> None:
+        """Play the moves stored after `room.version` (by other workers, or by a commit cut
+        off when the database went away) through the engine, each version sent to the
+        room's sockets in turn; with `reload`, take the stored header's seats, status and
+        rematch too. The caller holds `room.lock`."""
+        store = self.store
+        row = await asyncio.to_thread(store.load, room.id, False) if reload else None
+        for seat, text in await asyncio.to_thread(store.moves, room.id, room.version):
+            after = room.state.copy()
+            move = after.game.parse_move(text)
+            after.play(seat, move)
+            status = "over" if after.outcome is not None else "playing"
+            self.advance(room, room.version + 1, after, status, (seat, move))
+        if row is None:
+            return
+        for held, kept in zip(room.seats, row.seats, strict=True):
+            held.joined, held.token_hash, held.name = kept.joined, kept.token_hash, kept.name
+        room.rematch = row.rematch
+        if row.version == room.version:
+            room.status = row.status
+        if room.status == "expired" and room.closed is None:
+            room.closed = expired_sentence(self.waiting_ttl)
+        room.broadcast()
 
     def advance(self, room: Room, number: int, after: State, status: str,
                 last_move: tuple[int, Any]) -> None:
@@ -938,6 +967,9 @@ class Hub:
             try:
                 move = await asyncio.to_thread(seat.bot.choose, state.view(seat.seat), legal)
                 await self.play(room, seat.seat, str(move))
+            except db.Unavailable:
+                # The database is away: the bot moves again once it is back.
+                await asyncio.sleep(db.RETRY_AFTER)
             except ChukoError:
                 if room.version != version:
                     continue  # the game moved on meanwhile (another worker's move): again

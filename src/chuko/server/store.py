@@ -25,6 +25,12 @@ its games.
 Writes go through one writer thread that commits whatever is queued in one transaction
 (group commit): a move is durable before its future resolves, and a busy server pays one
 commit for many moves instead of one each.
+
+The database may go away and come back (a restart, a failover, a network cut). The writer
+never dies of it: when its connection is lost and a new one cannot be made, the store is
+*away* (`Store.available` false), every write and read is refused at once with `Unavailable`
+(a sentence; nothing is acknowledged that is not stored), and the writer tries to connect
+again with backoff, up to `RETRY_MAX` seconds apart, until it can: then writes go on.
 """
 
 from __future__ import annotations
@@ -33,10 +39,11 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,12 +68,14 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from chuko.core.errors import ChukoError, ConfigError
 
 from . import migrations
+
+log = logging.getLogger("chuko.server")
 
 # The schema as the newest migration leaves it (migrations/versions), for the queries.
 metadata = MetaData()
@@ -119,6 +128,23 @@ def secret_hash(secret: str) -> str:
 
 class Conflict(ChukoError):
     """The stored room changed under the write (a seat already taken, a move raced)."""
+
+
+# Seconds a client is told to wait (HTTP Retry-After) while the database is away; also the
+# longest wait between two of the writer's attempts to reach it again.
+RETRY_AFTER = 2
+RETRY_FIRST, RETRY_MAX = 0.1, float(RETRY_AFTER)
+CONNECT_TIMEOUT = 2  # seconds to reach PostgreSQL (libpq's least)
+CLOSE_TIMEOUT = 5.0  # seconds `close` waits for the writer to finish what is queued
+
+
+class Unavailable(ChukoError):
+    """The database cannot be reached now: HTTP 503 with Retry-After, or an `error` on the
+    socket. Nothing was stored."""
+
+    def __init__(self, message: str = "The games cannot be reached right now: try again "
+                 "in a moment.") -> None:
+        super().__init__(message)
 
 
 @dataclass
@@ -175,7 +201,10 @@ def make_engine(url: str) -> Engine:
     if backend == "postgresql":
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
-        return create_engine(parsed, pool_pre_ping=True)
+        # A bounded wait to connect: while the database is away, a read or the writer's
+        # attempt to reach it again must not hang (libpq waits for ever by default).
+        return create_engine(parsed, pool_pre_ping=True,
+                             connect_args={"connect_timeout": CONNECT_TIMEOUT})
     raise ConfigError(f"The database must be sqlite or postgresql, not {backend!r}.")
 
 
@@ -205,6 +234,9 @@ class Committing(asyncio.Future):
         return False
 
 
+Job = tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]
+
+
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
@@ -217,6 +249,9 @@ class Store:
         # where nothing would settle its future (which cannot be cancelled).
         self._closing = threading.Lock()
         self._closed = False
+        # False while the database is away: writes and reads are refused at once, and the
+        # writer alone tries to reach it (set only by the writer thread).
+        self.available = True
         self.commits = 0  # transactions committed (the group commit's effect is moves/commits)
 
     # -- writes ---------------------------------------------------------------------------
@@ -227,37 +262,46 @@ class Store:
 
     def close(self) -> None:
         """Commit what is queued, stop the writer, release the database; a write submitted
-        from now on fails at once."""
+        from now on fails at once. Waits at most CLOSE_TIMEOUT for the writer, whatever the
+        database does (the writer's thread is a daemon: a stop does not wait for it)."""
         with self._closing:
             self._closed = True
             if self._thread is not None:
                 self._queue.put(_STOP)
         if self._thread is not None:
-            self._thread.join()
+            self._thread.join(CLOSE_TIMEOUT)
+            if self._thread.is_alive():
+                log.warning("The database writer did not finish within %.0f s; stopping "
+                            "without it.", CLOSE_TIMEOUT)
             self._thread = None
         self.engine.dispose()
 
     def submit(self, write: Write) -> asyncio.Future:
-        """Queue a write; the future resolves once it is committed (or with its error). It
-        cannot be cancelled (`Committing`): a task cancelled while it waits goes on waiting
-        until the write is done, then gets its CancelledError."""
+        """Queue a write; the future resolves once it is committed (or with its error:
+        Unavailable at once while the database is away). It cannot be cancelled
+        (`Committing`): a task cancelled while it waits goes on waiting until the write is
+        done, then gets its CancelledError."""
         loop = asyncio.get_running_loop()
         future = Committing(loop=loop)
         with self._closing:
             if self._closed:
                 future.set_exception(ChukoError("The server is stopping, so nothing more is "
                                                 "stored: try again in a moment."))
+            elif not self.available:
+                future.set_exception(Unavailable())
             else:
                 self._queue.put((write, future, loop))
         return future
 
     def _run(self) -> None:
         together = 1  # writes in the last batch
-        # One connection for the writer's life: a connection taken from the pool and given
-        # back for each batch costs a third of what the batch's statements do.
-        conn = self.engine.connect()
+        conn: Connection | None = None
         try:
             while True:
+                if conn is None:
+                    conn = self._reconnect()
+                    if conn is None:  # stopping while the database was away
+                        return
                 batch = [self._queue.get()]
                 if together > 1:
                     # Others are writing at once: a moment's wait lets one commit (and its
@@ -277,13 +321,62 @@ class Store:
                 if stop:
                     return
         finally:
-            conn.close()
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+            self._refuse_queued()
 
-    def _commit(self, conn: Connection,
-                jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]],
-                retry: bool = True) -> Connection:
+    def _reconnect(self) -> Connection | None:
+        """A connection for the writer, waiting as long as the database is away (writes are
+        refused meanwhile, `available`); None when the store is closing first."""
+        wait = RETRY_FIRST
+        while True:
+            conn = self._connect()
+            if conn is not None:
+                if not self.available:
+                    log.warning("The database is back: storing moves again.")
+                    self.available = True
+                return conn
+            if self.available:
+                log.warning("The database cannot be reached: moves are refused until it "
+                            "is back.")
+                self.available = False
+            # Writes queued before the store was known to be away are refused now; the
+            # stop is waited for meanwhile, so a closing store does not wait on the backoff.
+            deadline = time.monotonic() + wait
+            while (left := deadline - time.monotonic()) > 0:
+                try:
+                    job = self._queue.get(timeout=left)
+                except queue.Empty:
+                    break
+                if job is _STOP:
+                    return None
+                _fail(job, Unavailable())
+            wait = min(wait * 2, RETRY_MAX)
+
+    def _connect(self) -> Connection | None:
+        """A new connection that answers, or None (the database is away)."""
+        try:
+            conn = self.engine.connect()
+        except SQLAlchemyError:
+            return None
+        return conn
+
+    def _refuse_queued(self) -> None:
+        """Fail what is still queued when the writer stops: nothing would settle it."""
+        while True:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if job is not _STOP:
+                _fail(job, Unavailable())
+
+    def _commit(self, conn: Connection, jobs: list[Job],
+                retry: bool = True) -> Connection | None:
         """Commit the jobs' writes in one transaction on `conn`; the connection to go on with
-        (a fresh one after an error, which may have been the connection's)."""
+        (a fresh one after an error, which may have been the connection's; None when the
+        database is away, every job then failed with Unavailable)."""
         try:
             with conn.begin():
                 # The batch's moves go in together, after its other writes (a move's room
@@ -295,19 +388,31 @@ class Store:
             self.commits += 1
         except Exception as error:
             lost = self._lost(conn, error)
-            conn.close()
-            conn = self.engine.connect()
+            with contextlib.suppress(Exception):
+                conn.close()
+            fresh = self._connect()
+            if fresh is None:
+                # Away: nothing of the batch is acknowledged (a commit cut off may have
+                # landed, which the room's next move finds as a Conflict and catches up).
+                for job in jobs:
+                    _fail(job, Unavailable())
+                return None
             if lost and retry:
                 # The database dropped the connection (it restarted, say), which a pool
                 # would have found before lending it: the batch goes again on a new one.
-                return self._commit(conn, jobs, retry=False)
+                return self._commit(fresh, jobs, retry=False)
             if len(jobs) == 1:
-                _fail(jobs[0], error)
-                return conn
+                _fail(jobs[0], Unavailable() if lost else error)
+                return fresh
             # One write failed: run each alone so only that one fails.
-            for job in jobs:
-                conn = self._commit(conn, [job])
-            return conn
+            next_conn: Connection | None = fresh
+            for index, job in enumerate(jobs):
+                if next_conn is None:
+                    for rest in jobs[index:]:
+                        _fail(rest, Unavailable())
+                    break
+                next_conn = self._commit(next_conn, [job])
+            return next_conn
         _settle_all(jobs, results)
         return conn
 
@@ -326,10 +431,23 @@ class Store:
 
     # -- reads (small, synchronous) ----------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """A connection for a read; Unavailable while the database is away, or when it
+        cannot be read (refused at once: the writer finds out when it is back)."""
+        if not self.available:
+            raise Unavailable()
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except DBAPIError as error:
+            log.warning("A read from the database failed: %s", str(error).splitlines()[0])
+            raise Unavailable() from None
+
     def load(self, room_id: str, with_moves: bool = True) -> RoomRow | None:
         """The room's header and seats, and its moves unless `with_moves` is False (a worker
         of a cluster refreshing a room it holds reads its moves with `moves`)."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(select(rooms).where(rooms.c.id == room_id)).first()
             if row is None:
                 return None
@@ -337,7 +455,7 @@ class Store:
 
     def resumable(self) -> list[RoomRow]:
         """The rooms in play with a bot seat: those whose bots may have a move to make."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             with_bots = select(seats.c.room).where(seats.c.kind == "bot")
             rows = conn.execute(select(rooms).where(
                 rooms.c.status == "playing", rooms.c.id.in_(with_bots))).all()
@@ -346,7 +464,7 @@ class Store:
     def moves(self, room_id: str, after: int = 0) -> list[tuple[int, str]]:
         """The room's moves numbered after `after`, in order, as (seat, move text): what a
         state at version `after` must play to catch up."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return _moves(conn, room_id, after)
 
 
@@ -360,8 +478,7 @@ def _moves(conn: Connection, room_id: str, after: int,
     return [(seat, move) for seat, move in found]
 
 
-def _settle_all(jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]],
-                results: list[Any]) -> None:
+def _settle_all(jobs: list[Job], results: list[Any]) -> None:
     """Resolve a committed batch's futures with one wake-up of each loop, not one a write."""
     by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future, Any]]] = {}
     for (_, future, loop), result in zip(jobs, results, strict=True):
@@ -376,8 +493,7 @@ def _settle_all(jobs: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoo
             loop.call_soon_threadsafe(resolve, settled)
 
 
-def _fail(job: tuple[Write, asyncio.Future, asyncio.AbstractEventLoop],
-          error: BaseException) -> None:
+def _fail(job: Job, error: BaseException) -> None:
     _, future, loop = job
 
     def resolve() -> None:
