@@ -11,6 +11,8 @@ from hypothesis import settings
 # shows that a game from another package appears everywhere without naming it anywhere.
 PLUGINS = str(Path(__file__).parent / "plugins")
 sys.path.insert(0, PLUGINS)
+# The benchmarks' tools (a PostgreSQL server of one's own, say) serve the tests too.
+sys.path.insert(1, str(Path(__file__).parents[1]))
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (PLUGINS, os.environ.get("PYTHONPATH")) if p
 )

@@ -1,12 +1,17 @@
-"""Fixtures for the server tests: an app on a fresh SQLite file (helpers live in
-server_helpers.py)."""
+"""Fixtures for the server tests: an app on a fresh SQLite file, a Redis for the tests of
+several workers (helpers live in server_helpers.py)."""
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+import time
 import warnings
 
 import pytest
+from bench.postgres_process import free_port
 
 with warnings.catch_warnings():  # starlette's TestClient warns about its httpx use
     warnings.simplefilter("ignore")
@@ -42,3 +47,37 @@ def make_client(db_url):
         client.__exit__(None, None, None)
 
 
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    """CHUKO_TEST_REDIS, else a private redis-server that keeps nothing on disk."""
+    given = os.environ.get("CHUKO_TEST_REDIS")
+    if given:
+        yield given
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server) and "
+                    "CHUKO_TEST_REDIS is not set")
+    port = free_port()
+    directory = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no", "--dir", str(directory)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import redis
+
+        client = redis.Redis(port=port)
+        for _ in range(100):
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        else:
+            pytest.skip("redis-server did not start")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)

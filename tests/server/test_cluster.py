@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 from random import Random
 
 import pytest
+from bench.postgres_process import free_port
 from server_helpers import play_out, random_chooser, state_at
 
 URL = os.environ.get("CHUKO_TEST_POSTGRES")
@@ -33,48 +33,6 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("redis")
 pytest.importorskip("psycopg")
 from websockets.sync.client import connect  # noqa: E402
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    """CHUKO_TEST_REDIS, else a private redis-server that keeps nothing on disk."""
-    given = os.environ.get("CHUKO_TEST_REDIS")
-    if given:
-        yield given
-        return
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server) and "
-                    "CHUKO_TEST_REDIS is not set")
-    port = free_port()
-    directory = tmp_path_factory.mktemp("redis")
-    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
-                                "--save", "", "--appendonly", "no", "--dir", str(directory)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        import redis
-
-        client = redis.Redis(port=port)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        else:
-            pytest.skip("redis-server did not start")
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 class Worker:
