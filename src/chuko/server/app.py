@@ -36,6 +36,7 @@ from chuko.games import descriptor, descriptors, registry, rules_text
 from . import collector
 from .connections import HttpProtocol, WebSocketProtocol
 from .facts import shipped_facts
+from .headers import SECURITY_HEADERS
 from .limits import (
     MAX_BODY,
     MAX_DEPTH,
@@ -55,13 +56,6 @@ from .store import Conflict, Store
 
 log = logging.getLogger("chuko.server")
 
-# Images may also be data: URLs, which the pages use for their empty favicon.
-SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-]
 _GUARDED = {name for name, _ in SECURITY_HEADERS}
 SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
 _TOO_LONG = "The request body is too long."
@@ -71,9 +65,15 @@ OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
 # message is about 1 KB, which each socket would compress again in a zlib stream of its own
 # (about 25 µs a message, 5% of the CPU a move costs, and some 50 KB of memory per socket,
 # measured with websockets' extension), to save less than 1 KB a move at a player's pace.
-# Its protocols are uvicorn's, made to leave no garbage cycle behind (`connections.py`).
-SERVING: dict[str, Any] = {"ws_max_size": MAX_BODY, "ws_per_message_deflate": False,
-                           "http": HttpProtocol, "ws": WebSocketProtocol}
+# Its protocols are uvicorn's, made to bound slow and numerous connections and to leave no
+# garbage cycle behind (`connections.py`). uvicorn closes a message longer than
+# `ws_max_size` bytes with 1009 and no sentence; a message of MAX_BODY characters may take
+# up to 4 bytes each in UTF-8, so below that bound the app's own check answers (`_handle`),
+# and the bound still caps what a socket's message may hold in memory. The client's address
+# is the connection's: `chuko serve --forwarded-allow-ips` trusts a proxy's X-Forwarded-For.
+SERVING: dict[str, Any] = {"ws_max_size": 4 * MAX_BODY, "ws_per_message_deflate": False,
+                           "http": HttpProtocol, "ws": WebSocketProtocol,
+                           "proxy_headers": False}
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html"}
 
