@@ -242,6 +242,28 @@ def test_uvicorns_own_400_carries_the_security_headers_and_a_sentence(served, re
     assert json.loads(body) == {"error": "That is not a valid HTTP request."}
 
 
+def test_an_unexpected_failure_of_a_route_answers_500_with_the_headers_and_a_sentence(
+        make_client, monkeypatch, caplog):
+    client = make_client()
+
+    def broken(*_args):
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr("chuko.server.app.descriptors", broken)
+    monkeypatch.setattr("chuko.server.app.registry", broken)
+    with caplog.at_level(logging.ERROR, logger="chuko.server"):
+        api = client.get("/api/games")
+        page = client.get("/rules/chuko")
+    assert api.status_code == page.status_code == 500
+    assert secured(api.headers) and secured(page.headers)
+    assert api.json() == {"error": "The server could not do that just now. Try again."}
+    assert page.headers["content-type"].startswith("text/html")
+    assert "The server could not do that just now. Try again." in page.text
+    assert "GET /api/games failed" in caplog.text and "the disk is on fire" in caplog.text
+    monkeypatch.undo()
+    assert client.get("/api/games").status_code == 200
+
+
 # -- socket messages over the limit -------------------------------------------------------------
 
 def reply(ws) -> dict:
@@ -268,3 +290,9 @@ def test_a_socket_message_over_the_limit_gets_the_sentence_and_the_socket_stays_
             reply(ws)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
+
+def test_a_method_an_address_does_not_take_gets_405_with_a_sentence_and_its_allow(make_client):
+    response = make_client().put("/api/games")
+    assert response.status_code == 405 and secured(response.headers)
+    assert response.json() == {"error": "This address does not take PUT requests."}
+    assert response.headers["allow"] == "GET"

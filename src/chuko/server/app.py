@@ -59,6 +59,7 @@ log = logging.getLogger("chuko.server")
 _GUARDED = {name for name, _ in SECURITY_HEADERS}
 SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
 _TOO_LONG = "The request body is too long."
+FAILED = "The server could not do that just now. Try again."
 OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
 # uvicorn's settings for this app, which `chuko serve` passes on (and the bench's echo
 # peer too, the limit the server is measured against). No permessage-deflate: a state
@@ -94,8 +95,9 @@ def _status(error: ChukoError) -> int:
     return next((status for kind, status in _STATUSES if isinstance(error, kind)), 400)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str,
+           headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 # -- secrets in logs -----------------------------------------------------------------------------
@@ -155,7 +157,9 @@ def hide_secrets_in_logs() -> None:
 
 class Guard:
     """ASGI middleware: every response of FastAPI's routes carries SECURITY_HEADERS (the bare
-    routes of `App` add them themselves)."""
+    routes of `App` add them themselves), and a route that fails unexpectedly answers 500
+    with a sentence, JSON under /api/ (Starlette's own answer, outside this middleware, is
+    plain text without the headers)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -164,15 +168,27 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
 
         async def secured(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = message.get("headers", ())
                 message["headers"] = [*(h for h in headers if h[0] not in _GUARDED),
                                       *SECURITY_HEADERS]
             await send(message)
 
-        await self.app(scope, receive, secured)
+        try:
+            await self.app(scope, receive, secured)
+        except Exception:
+            if started:  # too late for an answer: uvicorn closes the connection
+                raise
+            log.exception("%s %s failed", scope["method"], redact(scope["path"]))
+            failed = (_error(500, FAILED) if scope["path"].startswith("/api/") else
+                      HTMLResponse(f"<!doctype html><title>Error</title><p>{FAILED}</p>",
+                                   status_code=500))
+            await failed(scope, receive, secured)
 
 
 class _Gone(Exception):
@@ -232,7 +248,7 @@ async def answer_post(scope: Scope, receive: Receive, send: Send, post: Post,
         status, answer = _status(error), {"error": str(error)}
     except Exception:
         log.exception("%s %s failed", scope["method"], scope["path"])
-        status, answer = 500, {"error": "The server could not do that just now. Try again."}
+        status, answer = 500, {"error": FAILED}
     body = dumps(answer).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [*headers, (b"content-length", str(len(body)).encode())]})
@@ -352,7 +368,9 @@ def create_app(
             message = error.detail if isinstance(error.detail, str) else "Bad request."
             if error.status_code == 404:
                 message = "There is no such address."
-            return _error(error.status_code, message)
+            elif error.status_code == 405:  # Starlette's detail is the bare phrase
+                message = f"This address does not take {request.method} requests."
+            return _error(error.status_code, message, error.headers)
         return HTMLResponse("<!doctype html><title>Not found</title><p>There is no such page. "
                             '<a href="/">Go to the games</a>.</p>', status_code=404)
 
