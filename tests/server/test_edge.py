@@ -6,6 +6,7 @@ the documented error, not a close."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -25,7 +26,8 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from chuko.cli.serve import SETTINGS, worker_app
+from chuko.cli.serve import SETTINGS, edge_of, worker_app
+from chuko.core.errors import ConfigError
 from chuko.server import connections
 from chuko.server.app import SECURITY_HEADERS, SERVING, create_app
 from chuko.server.connections import GATE, Gate, configure, raise_file_limit
@@ -296,3 +298,16 @@ def test_a_method_an_address_does_not_take_gets_405_with_a_sentence_and_its_allo
     assert response.status_code == 405 and secured(response.headers)
     assert response.json() == {"error": "This address does not take PUT requests."}
     assert response.headers["allow"] == "GET"
+
+
+@pytest.mark.parametrize(("option", "value", "refusal"), [
+    ("forwarded_allow_ips", "proxy.example.org", "is not a list of addresses or networks"),
+    ("header_timeout", 0, "must be above 0 seconds"),
+    ("max_connections_per_address", 0, "must be 1 or more"),
+])
+def test_serve_refuses_bounds_that_make_no_sense_with_a_sentence(option, value, refusal):
+    args = {"forwarded_allow_ips": "10.0.0.0/8, 127.0.0.1", "header_timeout": 10.0,
+            "body_timeout": 10.0, "max_connections_per_address": 64, "max_connections": None}
+    assert edge_of(argparse.Namespace(**args)).proxies == "10.0.0.0/8, 127.0.0.1"
+    with pytest.raises(ConfigError, match=refusal):
+        edge_of(argparse.Namespace(**{**args, option: value}))

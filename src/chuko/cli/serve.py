@@ -4,6 +4,11 @@ SQLite under var/).
 Seat tokens and invite codes are secrets: the app redacts them in uvicorn's logs itself
 (`chuko.server.app.redact`), so a log never hands anyone a seat.
 
+What a connection may hold (timeouts for a request's headers and body, caps on connections
+per client address and in all) is set by the options and enforced in each process that
+serves (`chuko.server.connections`); `X-Forwarded-For` counts only from the proxies named by
+`--forwarded-allow-ips` (docs/deploy.md).
+
 With `--redis` the server is one worker of a cluster sharing a PostgreSQL database's rooms
 (docs/deploy.md); `--workers N` runs N of them behind the one port (uvicorn's workers, each a
 process that builds its app with `worker_app` from the settings in `CHUKO_SERVE`).
@@ -50,17 +55,18 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                         help="addresses or networks of reverse proxies, separated by commas "
                         "(* for any), whose X-Forwarded-For names the client (default: none; "
                         "the client is the connection's address)")
-    parser.add_argument("--header-timeout", type=float, default=edge.header_timeout,
+    parser.add_argument("--header-timeout", type=float, metavar="SECONDS",
+                        default=edge.header_timeout,
                         help="seconds for a request's line and headers to arrive "
                         f"(default {edge.header_timeout:g})")
-    parser.add_argument("--body-timeout", type=float, default=edge.body_timeout,
+    parser.add_argument("--body-timeout", type=float, metavar="SECONDS", default=edge.body_timeout,
                         help="seconds for a request's body to arrive after its headers "
                         f"(default {edge.body_timeout:g})")
-    parser.add_argument("--max-connections-per-address", type=int,
+    parser.add_argument("--max-connections-per-address", type=int, metavar="N",
                         default=edge.connections_per_address,
                         help="connections one client address may hold open, per worker "
                         f"(default {edge.connections_per_address})")
-    parser.add_argument("--max-connections", type=int, default=None,
+    parser.add_argument("--max-connections", type=int, metavar="N", default=None,
                         help="connections open at once, per worker (default: the limit on "
                         f"open files less {edge.reserved_files})")
 
