@@ -8,6 +8,7 @@ Nothing is kept: fsync is off, and `close` removes the directory.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -76,8 +77,6 @@ class PostgresProcess:
         return time.monotonic() - began
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError):  # stopped already
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
-        except RuntimeError:
-            pass  # stopped already
         shutil.rmtree(self.directory, ignore_errors=True)

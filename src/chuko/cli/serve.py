@@ -4,6 +4,11 @@ SQLite under var/).
 Seat tokens and invite codes are secrets: the app redacts them in uvicorn's logs itself
 (`chuko.server.app.redact`), so a log never hands anyone a seat.
 
+What a connection may hold (timeouts for a request's headers and body, caps on connections
+per client address and in all) is set by the options and enforced in each process that
+serves (`chuko.server.connections`); `X-Forwarded-For` counts only from the proxies named by
+`--forwarded-allow-ips` (docs/deploy.md).
+
 With `--redis` the server is one worker of a cluster sharing a PostgreSQL database's rooms
 (docs/deploy.md); `--workers N` runs N of them behind the one port (uvicorn's workers, each a
 process that builds its app with `worker_app` from the settings in `CHUKO_SERVE`).
@@ -12,11 +17,13 @@ process that builds its app with `worker_app` from the settings in `CHUKO_SERVE`
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 from typing import Any
 
 from chuko.core.errors import ConfigError
+from chuko.server.limits import Edge
 
 HELP = {"": "start the browser app: rooms, live play, replays (http://HOST:PORT)"}
 SETTINGS = "CHUKO_SERVE"  # the app's settings, as JSON, for each worker process
@@ -43,6 +50,25 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--cluster-name", default=None,
                         help="prefix of the cluster's keys and channels in Redis, so that "
                         "clusters on other databases can share one Redis")
+    edge = Edge()
+    parser.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
+                        help="addresses or networks of reverse proxies, separated by commas "
+                        "(* for any), whose X-Forwarded-For names the client (default: none; "
+                        "the client is the connection's address)")
+    parser.add_argument("--header-timeout", type=float, metavar="SECONDS",
+                        default=edge.header_timeout,
+                        help="seconds for a request's line and headers to arrive "
+                        f"(default {edge.header_timeout:g})")
+    parser.add_argument("--body-timeout", type=float, metavar="SECONDS", default=edge.body_timeout,
+                        help="seconds for a request's body to arrive after its headers "
+                        f"(default {edge.body_timeout:g})")
+    parser.add_argument("--max-connections-per-address", type=int, metavar="N",
+                        default=edge.connections_per_address,
+                        help="connections one client address may hold open, per worker "
+                        f"(default {edge.connections_per_address})")
+    parser.add_argument("--max-connections", type=int, metavar="N", default=None,
+                        help="connections open at once, per worker (default: the limit on "
+                        f"open files less {edge.reserved_files})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     from chuko.server import create_app
     from chuko.server.app import SERVING
+    from chuko.server.connections import configure
 
     if not 0 < args.port < 65536:
         raise ConfigError(f"The port must be from 1 to 65535, not {args.port}.")
@@ -66,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
                           "redis://host:6379/0 (and --db postgresql://…).")
     if args.redis:
         check_cluster(args.db, args.redis)
+    edge = edge_of(args)
     settings: dict[str, Any] = {
         "db_url": args.db, "bot_delay": args.bot_delay, "round_pause": args.round_pause,
         "waiting_ttl": args.waiting_hours * 3600, "redis_url": args.redis,
@@ -73,15 +101,38 @@ def run(args: argparse.Namespace) -> int:
     print(f"chuko: serving on http://{args.host}:{args.port}"
           + (f" with {args.workers} workers" if args.workers > 1 else "")
           + " (Ctrl-C to stop)", flush=True)
+    # Proxy headers only from the proxies named: otherwise any client (even one on the
+    # loopback, which uvicorn trusts by default) could name any address for its limits.
+    serving = {**SERVING, **({"proxy_headers": True, "forwarded_allow_ips": edge.proxies}
+                             if edge.proxies else {})}
     if args.workers > 1:
-        os.environ[SETTINGS] = json.dumps(settings)  # the worker processes inherit it
+        # The worker processes inherit it; each bounds its own connections (`worker_app`).
+        os.environ[SETTINGS] = json.dumps({**settings, "edge": dataclasses.asdict(edge)})
         uvicorn.run("chuko.cli.serve:worker_app", factory=True, workers=args.workers,
-                    host=args.host, port=args.port, log_level="info", **SERVING)
+                    host=args.host, port=args.port, log_level="info", **serving)
         return 0
     config = uvicorn.Config(create_app(**settings), host=args.host, port=args.port,
-                            log_level="info", **SERVING)
+                            log_level="info", **serving)
+    configure(edge)  # once uvicorn's logging is set up, which shows what it says
     uvicorn.Server(config).run()
     return 0
+
+
+def edge_of(args: argparse.Namespace) -> Edge:
+    """The bounds on connections that the options ask for; ConfigError if one makes no
+    sense."""
+    from chuko.server.connections import proxy_networks
+
+    if not (args.header_timeout > 0 and args.body_timeout > 0):
+        raise ConfigError("--header-timeout and --body-timeout must be above 0 seconds.")
+    if args.max_connections_per_address < 1:
+        raise ConfigError("--max-connections-per-address must be 1 or more.")
+    if args.max_connections is not None and args.max_connections < 1:
+        raise ConfigError("--max-connections must be 1 or more.")
+    proxy_networks(args.forwarded_allow_ips or "")
+    return Edge(header_timeout=args.header_timeout, body_timeout=args.body_timeout,
+                connections_per_address=args.max_connections_per_address,
+                connections=args.max_connections, proxies=args.forwarded_allow_ips or "")
 
 
 def check_cluster(db_url: str, redis_url: str) -> None:
@@ -104,5 +155,8 @@ def check_cluster(db_url: str, redis_url: str) -> None:
 def worker_app() -> Any:
     """One worker's app, from the settings `run` left in the environment."""
     from chuko.server import create_app
+    from chuko.server.connections import configure
 
-    return create_app(**json.loads(os.environ[SETTINGS]))
+    settings = json.loads(os.environ[SETTINGS])
+    configure(Edge(**settings.pop("edge")))
+    return create_app(**settings)

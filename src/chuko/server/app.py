@@ -36,6 +36,7 @@ from chuko.games import descriptor, descriptors, registry, rules_text
 from . import collector
 from .connections import HttpProtocol, WebSocketProtocol
 from .facts import shipped_facts
+from .headers import SECURITY_HEADERS
 from .limits import (
     MAX_BODY,
     MAX_DEPTH,
@@ -55,28 +56,27 @@ from .store import RETRY_AFTER, Conflict, Store, Unavailable
 
 log = logging.getLogger("chuko.server")
 
-# Images may also be data: URLs, which the pages use for their empty favicon.
-SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-]
 _GUARDED = {name for name, _ in SECURITY_HEADERS}
 SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
 _TOO_LONG = "The request body is too long."
+FAILED = "The server could not do that just now. Try again."
 OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
 # uvicorn's settings for this app, which `chuko serve` passes on (and the bench's echo
 # peer too, the limit the server is measured against). No permessage-deflate: a state
 # message is about 1 KB, which each socket would compress again in a zlib stream of its own
 # (about 25 µs a message, 5% of the CPU a move costs, and some 50 KB of memory per socket,
 # measured with websockets' extension), to save less than 1 KB a move at a player's pace.
-# Its protocols are uvicorn's, made to leave no garbage cycle behind (`connections.py`).
+# Its protocols are uvicorn's, made to bound slow and numerous connections and to leave no
+# garbage cycle behind (`connections.py`). uvicorn closes a message longer than
+# `ws_max_size` bytes with 1009 and no sentence; a message of MAX_BODY characters may take
+# up to 4 bytes each in UTF-8, so below that bound the app's own check answers (`_handle`),
+# and the bound still caps what a socket's message may hold in memory. The client's address
+# is the connection's: `chuko serve --forwarded-allow-ips` trusts a proxy's X-Forwarded-For.
 # A stop (SIGTERM, Ctrl-C) waits at most `timeout_graceful_shutdown` seconds for requests in
 # flight, whatever they wait on, then closes what is left.
-SERVING: dict[str, Any] = {"ws_max_size": MAX_BODY, "ws_per_message_deflate": False,
+SERVING: dict[str, Any] = {"ws_max_size": 4 * MAX_BODY, "ws_per_message_deflate": False,
                            "http": HttpProtocol, "ws": WebSocketProtocol,
-                           "timeout_graceful_shutdown": 5}
+                           "proxy_headers": False, "timeout_graceful_shutdown": 5}
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html"}
 
@@ -99,9 +99,9 @@ def _status(error: ChukoError) -> int:
     return next((status for kind, status in _STATUSES if isinstance(error, kind)), 400)
 
 
-def _error(status: int, message: str, retry: bool = False) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status,
-                        headers={"Retry-After": str(RETRY_AFTER)} if retry else None)
+def _error(status: int, message: str,
+           headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 # -- secrets in logs -----------------------------------------------------------------------------
@@ -161,7 +161,9 @@ def hide_secrets_in_logs() -> None:
 
 class Guard:
     """ASGI middleware: every response of FastAPI's routes carries SECURITY_HEADERS (the bare
-    routes of `App` add them themselves)."""
+    routes of `App` add them themselves), and a route that fails unexpectedly answers 500
+    with a sentence, JSON under /api/ (Starlette's own answer, outside this middleware, is
+    plain text without the headers)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -170,15 +172,27 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
 
         async def secured(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = message.get("headers", ())
                 message["headers"] = [*(h for h in headers if h[0] not in _GUARDED),
                                       *SECURITY_HEADERS]
             await send(message)
 
-        await self.app(scope, receive, secured)
+        try:
+            await self.app(scope, receive, secured)
+        except Exception:
+            if started:  # too late for an answer: uvicorn closes the connection
+                raise
+            log.exception("%s %s failed", scope["method"], redact(scope["path"]))
+            failed = (_error(500, FAILED) if scope["path"].startswith("/api/") else
+                      HTMLResponse(f"<!doctype html><title>Error</title><p>{FAILED}</p>",
+                                   status_code=500))
+            await failed(scope, receive, secured)
 
 
 class _Gone(Exception):
@@ -240,7 +254,7 @@ async def answer_post(scope: Scope, receive: Receive, send: Send, post: Post,
             headers.append(_RETRY)
     except Exception:
         log.exception("%s %s failed", scope["method"], scope["path"])
-        status, answer = 500, {"error": "The server could not do that just now. Try again."}
+        status, answer = 500, {"error": FAILED}
     body = dumps(answer).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [*headers, (b"content-length", str(len(body)).encode())]})
@@ -352,7 +366,9 @@ def create_app(
 
     @app.exception_handler(ChukoError)
     async def chuko_error(request: Request, error: ChukoError) -> JSONResponse:
-        return _error(_status(error), str(error), retry=isinstance(error, Unavailable))
+        return _error(_status(error), str(error),
+                      {"Retry-After": str(RETRY_AFTER)} if isinstance(error, Unavailable)
+                      else None)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
@@ -360,7 +376,9 @@ def create_app(
             message = error.detail if isinstance(error.detail, str) else "Bad request."
             if error.status_code == 404:
                 message = "There is no such address."
-            return _error(error.status_code, message)
+            elif error.status_code == 405:  # Starlette's detail is the bare phrase
+                message = f"This address does not take {request.method} requests."
+            return _error(error.status_code, message, error.headers)
         return HTMLResponse("<!doctype html><title>Not found</title><p>There is no such page. "
                             '<a href="/">Go to the games</a>.</p>', status_code=404)
 

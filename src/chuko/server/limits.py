@@ -65,6 +65,30 @@ class Limits:
     open_rooms: int = 10_000
 
 
+@dataclass(frozen=True)
+class Edge:
+    """What one connection may hold of the server, before any request reaches the app
+    (`connections.py`); `chuko serve` sets them. Counted by each process on its own."""
+
+    # Seconds for a request's line and headers to arrive (from the connection's opening, or
+    # from the request's first byte on a kept-alive one), and then for its body: a client
+    # sending slowly holds a descriptor, and enough of them would hold them all.
+    header_timeout: float = 10.0
+    body_timeout: float = 10.0
+    # Connections open at once from one address. A page holds a few HTTP connections and
+    # one socket; a player with a few tabs, or a household behind one address, stays far
+    # below this.
+    connections_per_address: int = 64
+    # Connections open at once in all; None: the open-file limit less `reserved_files`,
+    # which the database, logs and Redis need.
+    connections: int | None = None
+    reserved_files: int = 128
+    # Addresses or networks, separated by commas ("*": any), of reverse proxies whose
+    # X-Forwarded-For is trusted (`chuko serve --forwarded-allow-ips`): their connections
+    # carry many clients, so they are not capped per address.
+    proxies: str = ""
+
+
 class Bucket:
     """A token bucket: `take()` is True while tokens are left; they refill at `rate`."""
 
