@@ -21,7 +21,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -30,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+
+from bench.postgres_process import free_port
+from chuko.server.rooms import MOVE_NOT_SAVED as UNSAVED
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 ADDRESSES_PER_SLOT = 4  # a slot makes a room from each in turn: 4 rooms/s before any 429
@@ -142,13 +144,6 @@ def machine_cpu() -> tuple[float, float]:
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = values[3] + values[4]
     return (sum(values) - idle) / CLOCK_TICKS, sum(values) / CLOCK_TICKS
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Server:
@@ -317,6 +312,9 @@ class Tally:
     others: dict[str, str] = field(default_factory=dict)
     finished: list[tuple[str, str]] = field(default_factory=list)  # (room, a seat's token)
     acked: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
+    # Moves refused because the game could not be saved (`Pace.retry_unsaved`): (when the
+    # refusal came, seconds since the move was sent).
+    unsaved: list[tuple[float, float]] = field(default_factory=list)
 
     def merge(self, other: Tally) -> None:
         for name, value in vars(other).items():
@@ -339,6 +337,9 @@ class Pace:
     prefer: str = ""  # a move to make whenever it is legal (else a random one)
     # Rooms made and joined over HTTP; the echo relay also takes its sockets without.
     rooms_by_http: bool = True
+    # A move refused because the game cannot be saved (the database is away) is sent again
+    # after this many seconds, as a player would; 0: the refusal ends the seat like any error.
+    retry_unsaved: float = 0.0
 
 
 def lost_moves(acked: dict[int, str], lines: list[str], first: int = 0) -> int:
@@ -372,7 +373,7 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
         try:
             async with websockets.connect(url, max_size=2**23, open_timeout=30,
                                           local_addr=(addr, 0)) as ws:
-                sent_at, moved_at = 0.0, -1
+                sent_at, moved_at, legal = 0.0, -1, []
                 async for text in ws:
                     message = json.loads(text)
                     kind = message["type"]
@@ -383,6 +384,13 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                         tally.lost += lost_moves(acked, message["lines"], message["first"])
                         continue
                     if kind == "error":
+                        if pace.retry_unsaved and sent_at and message["message"] == UNSAVED:
+                            now = time.monotonic()
+                            tally.unsaved.append((now, now - sent_at))
+                            await asyncio.sleep(pace.retry_unsaved)
+                            sent_at = time.monotonic()
+                            await ws.send(json.dumps({"type": "move", "move": rng.choice(legal)}))
+                            continue
                         tally.errors.append(message["message"])
                         return
                     if kind != "state":

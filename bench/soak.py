@@ -1,23 +1,29 @@
-"""The soak (issue 10, point 9): minutes of mixed play and abuse on one server, killed with
-SIGKILL and restarted on the same database twice along the way.
+"""The soak: minutes of mixed play and abuse on one server, killed with SIGKILL and
+restarted on the same database twice along the way, and its database taken away once.
 
 - Well-behaved: `--games` rooms at a time of two human seats (Crossroads and Chükö), whose
   players think 1–2 s before each move, a new room when one ends; each seat reconnects
-  when its socket drops and remembers every move of its that the server acknowledged.
+  when its socket drops, sends a move again half a second after it was refused because the
+  game could not be saved, and remembers every move of its that the server acknowledged.
 - Abuse, in a process of its own: a socket flooding pings as fast as it can (reconnecting
   whenever the server closes it); a new 8-player Chükö room with a 1,000-card pack of large
   numbers every 10 s, left waiting; two Chükö games played to the 2,000-card turn limit
-  (4,000 moves) over and over; and four replays at once of a finished long game (every page of
-  its frames) every 15 s.
+  (4,000 moves) over and over; four replays at once of a finished long game (every page of
+  its frames) every 15 s; a slowloris (200 connections from one address that never finish
+  their headers); a page buster (16 clients asking replay pages of the long game at random
+  `from` and `count`, back to back); and a hint flood (20 one-human rooms, each seat's 4
+  sockets asking hints back to back).
+- The database, a PostgreSQL server of the soak's own (`postgres_process.py`; SQLite and no
+  outage where PostgreSQL is not installed), stopped at 30% of the run for 10 s.
 - Two `kill -9` restarts, at 60% and 80% of the run (so the first life is long enough to
-  show whether memory levels off); one more after the end,
-  after which every acknowledged move is looked for in each seat's move log (read from the
-  stored record, page by page): a move missing there, or worded otherwise than
-  its acknowledgement, is lost.
+  show whether memory levels off); one more after the end, after which every acknowledged
+  move is looked for in each seat's move log (read from the stored record, page by page): a
+  move missing there, or worded otherwise than its acknowledgement, is lost.
 
 Reported: the server's resident memory (each minute of each life between restarts, its
-peak and its end), the well-behaved clients' move→ack p99, what the abuse got, and
-the acknowledged moves lost (must be 0).
+peak and its end), the well-behaved clients' move→ack p99 (outside the outage and the
+restarts: goal under 100 ms), the refusals during the outage, what the abuse got, and the
+acknowledged moves lost (must be 0).
 
     python -m bench soak [--minutes 10] [--games 60]
 """
@@ -29,14 +35,17 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import random
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import websockets
 
+from bench.postgres_process import PostgresProcess, binaries
 from bench.serverload import (
     Pace,
     Refused,
@@ -59,6 +68,11 @@ ABUSE_SLOT = 1_000_000  # far from the well-behaved slots' addresses
 BIG_PACK_EVERY, REPLAY_EVERY = 10.0, 15.0
 LONG_THINK = (0.04, 0.04)  # a long game's seats stay under the server's 20 messages/s
 RESTART_QUIET = 15.0  # seconds after a restart left out of the "steady" p99
+SLOW_CONNECTIONS = 200  # the slowloris's connections from one address, a header every 2 s
+PAGE_BUSTERS = 16  # clients asking random replay pages (from, count) back to back
+HINT_ROOMS, HINT_SOCKETS = 20, 4  # one-human rooms whose every socket asks hints back to back
+OUTAGE_AT, OUTAGE_SECONDS = 0.3, 10.0  # the database goes away at 30% of the run, for 10 s
+OUTAGE_QUIET = 5.0  # seconds after the database is back left out of the "steady" p99
 
 
 @dataclass
@@ -70,6 +84,11 @@ class Abuse:
     replays: list[tuple[float, int]] = field(default_factory=list)  # (seconds, bytes)
     replay_failed: list[str] = field(default_factory=list)
     long: Tally = field(default_factory=Tally)
+    slow_opened: int = 0
+    slow_refused: int = 0  # answered 503 at once: over the cap of connections per address
+    slow_timed_out: int = 0  # closed by the server, its headers never complete
+    pages: Counter[int] = field(default_factory=Counter)  # the page buster's statuses
+    hints: Counter[str] = field(default_factory=Counter)  # "hint", or the refusal's sentence
 
 
 async def flood(port: int, stop_at: float, abuse: Abuse) -> None:
@@ -150,6 +169,98 @@ async def replays(port: int, stop_at: float, abuse: Abuse) -> None:
         await asyncio.gather(*(one(room, token) for _ in range(4)))
 
 
+async def slowloris(port: int, stop_at: float, abuse: Abuse) -> None:
+    """SLOW_CONNECTIONS connections from one address, each sending a header line every 2 s
+    and never finishing its request; a new one whenever one is closed."""
+    addr = address(ABUSE_SLOT + 2_000, 0)
+
+    async def one() -> None:
+        while time.monotonic() < stop_at:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                               local_addr=(addr, 0))
+            except OSError:
+                await asyncio.sleep(1)  # the server is restarting
+                continue
+            abuse.slow_opened += 1
+            answer = b""
+            try:
+                writer.write(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                while time.monotonic() < stop_at:
+                    with contextlib.suppress(TimeoutError):
+                        answer = await asyncio.wait_for(reader.read(256), 2.0)
+                        break
+                    writer.write(b"X-Slow: 1\r\n")
+                    await writer.drain()
+            except OSError:
+                pass
+            finally:
+                writer.close()
+            if answer.startswith(b"HTTP/1.1 503"):
+                abuse.slow_refused += 1
+                await asyncio.sleep(0.5)
+            elif time.monotonic() < stop_at:
+                abuse.slow_timed_out += 1
+
+    await asyncio.gather(*(one() for _ in range(SLOW_CONNECTIONS)))
+
+
+async def page_buster(port: int, stop_at: float, abuse: Abuse, n: int) -> None:
+    """Replay pages of the newest finished long game at random (from, count), back to back,
+    from an address of its own: what the page cache cannot hold."""
+    rng = random.Random(n)
+    addr = address(ABUSE_SLOT + 3_000 + n, 0)
+    while time.monotonic() < stop_at:
+        if not abuse.long.finished:
+            await asyncio.sleep(1)
+            continue
+        room, token = abuse.long.finished[-1]
+        captions = "&captions=1" if rng.random() < 0.3 else ""
+        try:
+            status, _ = await request(port, addr, "GET", f"/api/rooms/{room}/replay?token="
+                                      f"{token}&from={rng.randrange(4_000)}"
+                                      f"&count={rng.randrange(1, 101)}{captions}")
+        except OSError:
+            await asyncio.sleep(1)
+            continue
+        abuse.pages[status] += 1
+        if status != 200:
+            await asyncio.sleep(0.05)  # refused: asks again at once, all but
+
+
+async def hint_flood(port: int, stop_at: float, abuse: Abuse, n: int) -> None:
+    """A one-human room against a bot whose HINT_SOCKETS sockets (the seat's most) ask for
+    hints back to back and never move, each reconnecting whenever it is closed."""
+    addr = address(ABUSE_SLOT + 4_000 + n, 0)
+    url = ""
+    while not url and time.monotonic() < stop_at:
+        with contextlib.suppress(OSError):
+            status, made = await request(port, addr, "POST", "/api/rooms", {
+                "game": "crossroads", "options": {"first": "0"},
+                "seats": [{"kind": "me"}, {"kind": "bot", "level": "easy"}]})
+            if status == 201:
+                url = f"ws://127.0.0.1:{port}/ws/{made['room']}?token={made['token']}"
+                break
+        await asyncio.sleep(1)
+    await asyncio.gather(*(_ask_hints(url, addr, stop_at, abuse) for _ in range(HINT_SOCKETS)))
+
+
+async def _ask_hints(url: str, addr: str, stop_at: float, abuse: Abuse) -> None:
+    while time.monotonic() < stop_at:
+        try:
+            async with websockets.connect(url, local_addr=(addr, 0), max_size=2**23) as ws:
+                while time.monotonic() < stop_at:
+                    await ws.send('{"type": "hint"}')
+                    while True:
+                        message = json.loads(await ws.recv())
+                        if message["type"] in ("hint", "error"):
+                            abuse.hints[message.get("message", "hint")] += 1
+                            break
+        except (OSError, websockets.WebSocketException):
+            abuse.hints["socket closed"] += 1
+            await asyncio.sleep(1)
+
+
 def _abuse_main(send: Any, port: int, stop_at: float) -> None:
     import uvloop
 
@@ -158,7 +269,9 @@ def _abuse_main(send: Any, port: int, stop_at: float) -> None:
         pace = Pace(think=LONG_THINK, stop_at=stop_at, reconnect=True, prefer="reset")
         await asyncio.gather(
             flood(port, stop_at, abuse), big_packs(port, stop_at, abuse),
-            replays(port, stop_at, abuse),
+            replays(port, stop_at, abuse), slowloris(port, stop_at, abuse),
+            *(page_buster(port, stop_at, abuse, n) for n in range(PAGE_BUSTERS)),
+            *(hint_flood(port, stop_at, abuse, n) for n in range(HINT_ROOMS)),
             *(play_slot(port, ABUSE_SLOT + 100_000 + n, "chuko-long", pace, abuse.long, 0.0)
               for n in range(2)))
         return abuse
@@ -188,10 +301,18 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     span = args.minutes * 60
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server.chuko(Path(tmp), bot_delay=0.6).start()
+        # On a PostgreSQL server of its own, which the soak takes away for a while; on
+        # SQLite, without that outage, where PostgreSQL is not installed.
+        postgres = PostgresProcess() if binaries() is not None else None
+        if postgres is not None:
+            postgres.start()
+        server = Server.chuko(Path(tmp), bot_delay=0.6,
+                              db=postgres.url if postgres else None).start()
         started = time.monotonic()
         stop_at = started + span
         restarts = [started + span * 0.6, started + span * 0.8]
+        outage = [started + span * OUTAGE_AT] if postgres else []
+        outages: list[tuple[float, float]] = []  # (the database stopped, back)
         lives: list[list[tuple[float, float]]] = [[]]  # (seconds into the life, RSS MB)
         life_start, killed_at = started, []
         context = multiprocessing.get_context("fork")
@@ -200,8 +321,8 @@ def main(argv: list[str] | None = None) -> None:
                                  daemon=True)
         try:
             well = fork_clients(1, server.port, args.games, Pace(
-                think=THINK, stop_at=stop_at, keep_acked=True, reconnect=True),
-                started, ramp=min(10.0, span / 10))
+                think=THINK, stop_at=stop_at, keep_acked=True, reconnect=True,
+                retry_unsaved=0.5), started, ramp=min(10.0, span / 10))
             abuser.start()
             send.close()
             while time.monotonic() < stop_at:
@@ -212,6 +333,13 @@ def main(argv: list[str] | None = None) -> None:
                     server.start()
                     life_start = time.monotonic()
                     lives.append([])
+                if outage and postgres and time.monotonic() >= outage[0]:
+                    outage.pop(0)
+                    away = time.monotonic()
+                    postgres.stop()
+                    time.sleep(OUTAGE_SECONDS)
+                    postgres.start()
+                    outages.append((away, time.monotonic()))
                 with contextlib.suppress(OSError):
                     lives[-1].append((time.monotonic() - life_start, rss_mb(server.pid)))
                 time.sleep(1)
@@ -225,13 +353,23 @@ def main(argv: list[str] | None = None) -> None:
             if abuser.is_alive():
                 abuser.kill()
             server.stop()
+            if postgres is not None:
+                postgres.close()
+    report(args, tally, abuse, lives, killed_at, outages, lost)
 
+
+def report(args: argparse.Namespace, tally: Tally, abuse: Abuse,
+           lives: list[list[tuple[float, float]]], killed_at: list[float],
+           outages: list[tuple[float, float]], lost: int) -> None:
     acked = sum(len(moves) for moves in tally.acked.values())
     latencies = [lat * 1e3 for _, lat in tally.acks]
+    quiet = [(k, k + RESTART_QUIET) for k in killed_at] + [
+        (away, back + OUTAGE_QUIET) for away, back in outages]
     steady = [lat * 1e3 for at, lat in tally.acks
-              if not any(k <= at < k + RESTART_QUIET for k in killed_at)]
-    print(f"{args.minutes:g} minutes, {args.games} well-behaved games at a time (players "
-          f"think {THINK[0]:g}–{THINK[1]:g} s), 2 kill -9 restarts, bot delay 0.6 s:")
+              if not any(start <= at < end for start, end in quiet)]
+    database = "its own PostgreSQL" if outages else "SQLite"
+    print(f"{args.minutes:g} minutes on {database}, {args.games} well-behaved games at a time "
+          f"(players think {THINK[0]:g}–{THINK[1]:g} s), 2 kill -9 restarts, bot delay 0.6 s:")
     for n, life in enumerate(lives, 1):
         if not life:
             continue
@@ -243,11 +381,18 @@ def main(argv: list[str] | None = None) -> None:
               f"({life[-1][0]:.0f} s)")
     print(f"  well-behaved: {tally.games} games finished, {len(latencies)} moves acked; "
           f"move→ack p50 {percentile(latencies, 50):.1f} ms, p99 "
-          f"{percentile(latencies, 99):.1f} ms, p99 outside the {RESTART_QUIET:.0f} s after "
-          f"each restart {percentile(steady, 99):.1f} ms; {tally.reconnects} reconnects, "
-          f"errors {len(tally.errors)}")
+          f"{percentile(latencies, 99):.1f} ms, p99 outside the outage and the "
+          f"{RESTART_QUIET:.0f} s after each restart {percentile(steady, 99):.1f} ms (goal "
+          f"under 100); {tally.reconnects} reconnects, errors {len(tally.errors)}")
     for error in tally.errors[:3]:
         print(f"    error: {error}")
+    for away, back in outages:
+        refused = [lat * 1e3 for at, lat in tally.unsaved if away <= at < back + OUTAGE_QUIET]
+        after = [at for at, _ in tally.acks if at >= back]
+        print(f"  database away {back - away:.1f} s: {len(refused)} moves refused with the "
+              f"sentence, refusal p50 {percentile(refused, 50):.1f} ms, max "
+              f"{max(refused, default=0):.1f} ms (goal under 1,000); first move stored "
+              f"{(min(after) - back) if after else float('nan'):.2f} s after it was back")
     replay_s = [s for s, _ in abuse.replays]
     print(f"  abuse: {abuse.pings:,} pings flooded, the flooder closed {abuse.flood_closed} "
           f"times; {abuse.big_rooms} big-pack rooms ({len(abuse.big_refused)} refused); "
@@ -255,6 +400,13 @@ def main(argv: list[str] | None = None) -> None:
           f"{len(abuse.replays)} replays, p50 {percentile(replay_s, 50):.2f} s, max "
           f"{max(replay_s, default=0):.2f} s, {max((b for _, b in abuse.replays), default=0):,}"
           f" bytes in its largest page ({len(abuse.replay_failed)} failed)")
+    print(f"  slowloris: {abuse.slow_opened:,} slow connections from one address, "
+          f"{abuse.slow_refused:,} refused at once (over its cap), "
+          f"{abuse.slow_timed_out:,} closed unfinished by the server")
+    print(f"  page buster: {PAGE_BUSTERS} clients, random pages answered "
+          + ", ".join(f"{status}: {n:,}" for status, n in sorted(abuse.pages.items())))
+    print(f"  hint flood: {HINT_ROOMS} rooms × {HINT_SOCKETS} sockets; "
+          + "; ".join(f"{what[:50]}: {n:,}" for what, n in abuse.hints.most_common(4)))
     for failure in abuse.big_refused[:2] + abuse.replay_failed[:2]:
         print(f"    refused: {failure}")
     print(f"  acknowledged moves lost: {lost} of {acked} checked after the last restart "
