@@ -24,6 +24,7 @@ pytest.importorskip("psycopg")
 httpx = pytest.importorskip("httpx")
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(binaries() is None, reason="PostgreSQL is not installed")]
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 from chuko.server import store as db  # noqa: E402
@@ -180,6 +181,7 @@ def play_through_two_outages(server: Server, postgres: PostgresProcess) -> None:
             assert absent.status_code == 503 and absent.headers["retry-after"]
             assert absent.json()["error"].endswith("try again in a moment.")
             assert absent.headers["x-content-type-options"] == "nosniff"
+            assert_socket_refused(server, "0000000000000000notloaded")
             time.sleep(0.5)
         postgres.start()
         deadline = time.monotonic() + 10
@@ -192,6 +194,16 @@ def play_through_two_outages(server: Server, postgres: PostgresProcess) -> None:
     seat.ws.close()
     stored = stored_moves(postgres.url, made["room"])
     assert seat.state["version"] == seat.acknowledged == len(stored)
+
+
+def assert_socket_refused(server: Server, room: str) -> None:
+    """A socket to a room that cannot be read gets the sentence, then a close frame."""
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{room}") as ws:
+        message = json.loads(ws.recv(timeout=1.0))
+        assert message["type"] == "error" and "try again in a moment" in message["message"]
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=1.0)
+    assert ws.close_code == 1011 and ws.close_reason == message["message"]
 
 
 def stored_moves(url: str, room: str) -> list[tuple[int, str]]:
