@@ -991,7 +991,7 @@ class Hub:
         if value is None:
             value = await self.work.run(make)
             self.pages.put(key, value, size(value))
-        return cast(T, value)
+        return value
 
     def _captions(self, room: Room, seat: int | None,
                   moment: Moment) -> tuple[Hashable, Callable[[], list[str]],
@@ -1010,18 +1010,10 @@ class Hub:
         """`captions`, worked out in the pool when not kept."""
         return await self._kept(*self._captions(room, seat, moment)) if moment.version else []
 
-    @staticmethod
-    def _log_span(moment: Moment, before: Any, count: Any) -> tuple[int, int]:
-        """A log page's `before` (default: every move up to `moment`) and `count` (LOG_PAGE
-        by default) from a request."""
-        return (pages.whole(before, "A log page's `before`", moment.version),
-                pages.whole(count, "A log page's `count`", pages.LOG_PAGE, low=1,
-                            high=pages.LOG_PAGE_MAX))
-
     def log(self, room: Room, seat: int | None, moment: Moment) -> Json:
         """The `log` message a socket opens with: the last LOG_PAGE lines up to `moment`."""
-        return pages.log_page(self.captions(room, seat, moment), *self._log_span(moment, None,
-                                                                                 None))
+        return pages.log_page(self.captions(room, seat, moment), moment.version,
+                              pages.LOG_PAGE)
 
     async def log_page(self, room: Room, seat: int | None, before: Any = None,
                        count: Any = None) -> Json:
@@ -1030,8 +1022,10 @@ class Hub:
         captions kept for this version; only captions not kept yet take work (in the
         pool)."""
         moment = room.moment()
-        span = self._log_span(moment, before, count)
-        return pages.log_page(await self._kept_captions(room, seat, moment), *span)
+        upto = pages.whole(before, "A log page's `before`", moment.version)
+        size = pages.whole(count, "A log page's `count`", pages.LOG_PAGE, low=1,
+                           high=pages.LOG_PAGE_MAX)
+        return pages.log_page(await self._kept_captions(room, seat, moment), upto, size)
 
     def _review(self, room: Room) -> tuple[list[Json] | None, int | None]:
         """The finished game's review, and its first mistake's move (None: none)."""
