@@ -1,18 +1,18 @@
 """Upgrading a database made by the schema before migrations (the record rewritten at every
 move): its waiting room can still be joined, its game in progress goes on to the end from
 where it was, and its finished game replays as it was played. From then on moves only
-append to the log. On SQLite, and on PostgreSQL when CHUKO_TEST_POSTGRES names a database
-(whose tables this test drops)."""
+append to the log. On SQLite, and on a PostgreSQL server of the test's own where PostgreSQL
+is installed."""
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 import warnings
 
 import pytest
+from bench.postgres_process import PostgresProcess, binaries
 from server_helpers import join, play_out, random_chooser, whole_replay
 from sqlalchemy import text
 
@@ -78,21 +78,21 @@ def store_as_before(conn, room_id: str, game_id: str, options, state, log, seats
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def old_url(request, tmp_path) -> str:
-    """A database to build today's schema in: a new SQLite file, or the test PostgreSQL
-    database emptied."""
+def old_url(request, tmp_path):
+    """A database to build today's schema in: a new SQLite file, or a new PostgreSQL server
+    of the test's own (not the shared test database, which other tests use meanwhile)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/before.db"
-    url = os.environ.get("CHUKO_TEST_POSTGRES")
-    if not url:
-        pytest.skip("CHUKO_TEST_POSTGRES is not set")
+        yield f"sqlite:///{tmp_path}/before.db"
+        return
     pytest.importorskip("psycopg")
-    engine = db.make_engine(url)
-    with engine.begin() as conn:
-        for table in ("alembic_version", "moves", "seats", "rooms"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
-    engine.dispose()
-    return url
+    if binaries() is None:
+        pytest.skip("PostgreSQL is not installed")
+    server = PostgresProcess()
+    try:
+        server.start()
+        yield server.url
+    finally:
+        server.close()
 
 
 def test_a_database_of_todays_schema_is_upgraded_and_its_games_go_on(old_url):

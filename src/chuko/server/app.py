@@ -18,6 +18,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from functools import partial
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -41,7 +42,9 @@ from .limits import (
     MAX_BODY,
     MAX_DEPTH,
     Buckets,
+    Budget,
     Clock,
+    Costly,
     Full,
     Limits,
     OpenCount,
@@ -53,6 +56,7 @@ from .limits import (
 )
 from .rooms import WAITING_TTL, Client, Forbidden, Hub, NotFound, Room, dumps
 from .store import RETRY_AFTER, Conflict, Store, Unavailable
+from .work import Pool
 
 log = logging.getLogger("chuko.server")
 
@@ -323,7 +327,8 @@ def create_app(
     limits = limits or Limits()
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
-              bot_options=bot_options, waiting_ttl=waiting_ttl)
+              bot_options=bot_options, waiting_ttl=waiting_ttl,
+              work=Pool(limits.workers, limits.waiting_jobs))
     cluster = None
     if redis_url is not None:
         from .cluster import LEASE_SECONDS, NAME, Cluster
@@ -334,6 +339,7 @@ def create_app(
     rooms_made = Buckets(limits.rooms, clock)  # per address
     seats_taken = Buckets(limits.seats, clock)  # per address
     sockets_opened = Buckets(limits.connects, clock)  # per address
+    budget = Budget(limits, clock)  # replay pages, log pages and hints
     made = OpenRooms(limits.open_rooms_per_address)
     open_in_all = OpenCount(
         lambda: sum(room.status in OPEN for room in hub.rooms.values()), clock)
@@ -354,6 +360,7 @@ def create_app(
             if cluster is not None:
                 await cluster.stop()
             await hub.close()
+            hub.work.close()
             await asyncio.to_thread(store.close)
 
     # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and
@@ -500,19 +507,20 @@ def create_app(
         return Response(room.state_text(room.seat_for(token)), media_type="application/json")
 
     @app.get("/api/rooms/{room_id}/log")
-    async def api_log(room_id: str, token: str | None = None, before: str | None = None,
-                      count: str | None = None) -> dict[str, Any]:
+    async def api_log(request: Request, room_id: str, token: str | None = None,
+                      before: str | None = None, count: str | None = None) -> dict[str, Any]:
         room = await hub.room(room_id)
-        return await asyncio.to_thread(hub.log, room, room.seat_for(token), None, before,
-                                       count)
+        budget.admit("log", client_host(request.scope), room.id)
+        return await hub.log_page(room, room.seat_for(token), before, count)
 
     @app.get("/api/rooms/{room_id}/replay")
-    async def api_replay(room_id: str, token: str | None = None,
+    async def api_replay(request: Request, room_id: str, token: str | None = None,
                          start: str | None = Query(None, alias="from"),
                          count: str | None = None, captions: str | None = None) -> Response:
         room = await hub.room(room_id)
-        page = await asyncio.to_thread(hub.replay, room, room.seat_for(token), start, count,
-                                       captions not in (None, "", "0", "false"))
+        budget.admit("replay", client_host(request.scope), room.id)
+        page = await hub.replay(room, room.seat_for(token), start, count,
+                                captions not in (None, "", "0", "false"))
         return Response(page, media_type="application/json")
 
     # -- live play ---------------------------------------------------------------------------
@@ -547,6 +555,7 @@ def create_app(
             return
         client = Client(room, seat)
         flow = SocketFlow(limits, clock)
+        admit = partial(budget.admit, address=client_host(scope), room_id=room.id)
         moment = room.moment()
         room.join(client)  # the client's first state is this moment's version
         sender = None
@@ -567,7 +576,7 @@ def create_app(
                         break
                     client.send(_refusal(SLOW_DOWN))
                     continue
-                reply = await _handle(hub, room, seat, message)
+                reply = await _handle(hub, room, seat, message, admit)
                 if reply is not None:
                     client.send(reply)
         finally:
@@ -627,10 +636,10 @@ def query_params(scope: Scope) -> dict[str, str]:
                           keep_blank_values=True))
 
 
-async def _handle(hub: Hub, room: Room, seat: int | None,
-                  message: Mapping[str, Any]) -> dict | None:
+async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, Any],
+                  admit: Callable[[Costly], None]) -> dict | None:
     """One client message → the reply for that client only (None when the broadcast of an
-    accepted move is the answer)."""
+    accepted move is the answer); `admit` counts a costly one against its buckets."""
     text = message.get("text")
     if text is None:
         return _refusal("Send JSON text messages, not binary ones.")
@@ -648,6 +657,7 @@ async def _handle(hub: Hub, room: Room, seat: int | None,
             await hub.play(room, seat, data.get("move"))
             return None
         if kind == "hint":
+            admit("hint")
             return await hub.hint(room, seat)
         if kind == "next":
             hub.next_round(room, seat)
@@ -655,8 +665,8 @@ async def _handle(hub: Hub, room: Room, seat: int | None,
         if kind == "ping":
             return {"type": "pong"}
         if kind == "log":
-            page = await asyncio.to_thread(hub.log, room, seat, None, data.get("before"),
-                                           data.get("count"))
+            admit("log")
+            page = await hub.log_page(room, seat, data.get("before"), data.get("count"))
             return {**page, "before": page["first"] + len(page["lines"])}
     except ChukoError as error:
         return _refusal(str(error))

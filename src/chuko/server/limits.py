@@ -12,6 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from chuko.core.errors import ChukoError
 
@@ -33,7 +34,7 @@ class TooMany(ChukoError):
 
 
 class Full(ChukoError):
-    """HTTP 503: the server holds as many open rooms as it may."""
+    """HTTP 503: the server holds as many open rooms, or as much costly work, as it may."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,24 @@ class Limits:
     # Per address: WebSocket connections opened (a page holds one, and reconnects after a
     # drop or a restart; each costs a room lookup, a log page and a state).
     connects: Rate = Rate(5, 30)
+    # Costly requests, per address and per room: each costs a pass through the game's record
+    # or an adviser's search (`work.py`). A replay page asks its move list in pages of 1,000
+    # captions (5 at once for the longest games) and its frames 50 at a time as the player
+    # steps through them; a room page asks an older page of its log when scrolled to its top;
+    # a player asks a hint at most once a turn. The bursts cover opening the longest replay
+    # or log at once, the rates anyone stepping or scrolling by hand; a room allows twice an
+    # address's pages, for a few people following one game, but no more hints than one
+    # player's (hints are for rooms with one human).
+    replay_pages: Rate = Rate(4, 40)
+    replay_pages_per_room: Rate = Rate(8, 80)
+    log_pages: Rate = Rate(4, 40)
+    log_pages_per_room: Rate = Rate(8, 80)
+    hints: Rate = Rate(1, 5)
+    hints_per_room: Rate = Rate(1, 5)
+    # The pool for that work: one thread on a 2-core machine leaves the other core to moves,
+    # bots and the database; beyond `waiting_jobs` queued, a costly request is refused (503).
+    workers: int = 1
+    waiting_jobs: int = 8
     sockets_per_seat: int = 4
     sockets_per_room: int = 64
     open_rooms_per_address: int = 20
@@ -128,6 +147,33 @@ class Buckets:
         else:
             self._buckets.move_to_end(key)
         return bucket.take()
+
+
+Costly = Literal["replay", "log", "hint"]
+_COSTLY: dict[Costly, str] = {"replay": "replay pages", "log": "log pages", "hint": "hints"}
+
+
+class Budget:
+    """The buckets of the costly requests (`Costly`): one per address and one per room for
+    each kind. An address is counted first, so one client's flood is refused by its own
+    bucket before it drains its room's."""
+
+    def __init__(self, limits: Limits, clock: Clock = time.monotonic) -> None:
+        rates = {"replay": (limits.replay_pages, limits.replay_pages_per_room),
+                 "log": (limits.log_pages, limits.log_pages_per_room),
+                 "hint": (limits.hints, limits.hints_per_room)}
+        self._buckets = {kind: (Buckets(per_address, clock), Buckets(per_room, clock))
+                         for kind, (per_address, per_room) in rates.items()}
+
+    def admit(self, kind: Costly, address: str, room_id: str) -> None:
+        """Count one request of `kind`; TooMany with a sentence over either bucket."""
+        per_address, per_room = self._buckets[kind]
+        if not per_address.take(address):
+            raise TooMany(f"Too many {_COSTLY[kind]} asked from your address: wait a moment "
+                          "and ask again.")
+        if not per_room.take(room_id):
+            raise TooMany(f"Too many {_COSTLY[kind]} asked in this room just now: wait a "
+                          "moment and ask again.")
 
 
 @dataclass

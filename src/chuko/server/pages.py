@@ -6,7 +6,10 @@ observer), which is linear in the game; the expensive parts (a sentence per move
 view per frame) are made only where they are needed, and what was made is kept in one
 `Lru` bounded by bytes, so repeated requests cost nothing and memory stays bounded whatever
 is asked. Everything kept is keyed by room, seat and version: a state at a version never
-changes, so nothing kept goes stale.
+changes, so nothing kept goes stale. A replay is worked out and kept in chunks that start at
+multiples of their size (FRAMES_PAGE frames, or CAPTIONS_PAGE_MAX captions-only frames),
+and any page is cut from those (`cut`), so asking at other offsets or counts costs no more
+work and keeps no more copies.
 """
 
 from __future__ import annotations
@@ -118,22 +121,42 @@ def log_page(lines: Sequence[str], before: int, count: int) -> Json:
 
 
 def frames(state: State, seat: int | None, start: int, count: int,
-           lines: Sequence[str]) -> list[Json]:
+           lines: Sequence[str]) -> list[tuple[Json, int]]:
     """Frames `start` … `start + count - 1` of a finished game (frame 0 the deal, frame k
-    the position after move k) drawn in full, captioned from `lines`; the page stops once it
-    passes PAGE_BYTES. One pass through the record; views only inside the page."""
-    found: list[Json] = []
-    size = 0
+    the position after move k) drawn in full, captioned from `lines`, each with the length
+    of its view in JSON. One pass through the record; views only inside the range."""
+    found: list[tuple[Json, int]] = []
     index = -1
 
     def observe(position: State, mover: int | None, move: Any) -> None:
-        nonlocal index, size
+        nonlocal index
         index += 1
-        if not start <= index < start + count or size > PAGE_BYTES:
-            return
-        view = position.full_view(seat)
-        size += len(json.dumps(view))
-        found.append({"view": view, "caption": lines[index - 1] if index else "The deal."})
+        if start <= index < start + count:
+            view = position.full_view(seat)
+            found.append(({"view": view, "caption": lines[index - 1] if index else "The deal."},
+                          len(json.dumps(view))))
 
     state.game.replay(state.record(), observe)
     return found
+
+
+Frame = tuple[str, int]  # a replay frame in JSON, and the length of its view (0: none)
+
+
+def cut(chunks: Sequence[Sequence[Frame]], skip: int, count: int) -> list[str]:
+    """The JSON of `count` frames after the first `skip` of `chunks` put end to end; the
+    page stops once its views pass PAGE_BYTES, with one frame at least."""
+    found: list[str] = []
+    size = 0
+    for text, view in [frame for chunk in chunks for frame in chunk][skip:skip + count]:
+        if size > PAGE_BYTES:
+            break
+        found.append(text)
+        size += view
+    return found
+
+
+def page_text(head: Json, frames: Sequence[str], tail: Json) -> str:
+    """`json.dumps({**head, "frames": [...], **tail})`, the frames given in JSON already:
+    a page cut from kept chunks is sent without encoding its views again."""
+    return f'{json.dumps(head)[:-1]}, "frames": [{", ".join(frames)}], {json.dumps(tail)[1:]}'

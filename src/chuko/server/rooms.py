@@ -35,10 +35,11 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, fields
+from functools import partial
 from random import Random
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from chuko.bots import Adviser, make_adviser, make_bot, review
 from chuko.core.descriptor import Descriptor
@@ -54,6 +55,7 @@ except ImportError:  # pragma: no cover - the web extra installs it
 
 from . import pages
 from . import store as db
+from .work import Pool
 
 
 class ClusterPart(Protocol):
@@ -67,6 +69,7 @@ class ClusterPart(Protocol):
 
 
 log = logging.getLogger("chuko.server")
+T = TypeVar("T")
 
 SEAT_KINDS = ("me", "bot", "friend")
 MAX_MOVE_TEXT = 300
@@ -505,7 +508,7 @@ class Hub:
                  rng: Random | None = None,
                  bot_options: dict[str, dict[str, Any]] | None = None,
                  waiting_ttl: float = WAITING_TTL,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, work: Pool | None = None) -> None:
         self.store = store
         self.waiting_ttl = waiting_ttl
         self.clock = clock  # seconds since the epoch; tests pass their own
@@ -517,7 +520,9 @@ class Hub:
         self.rng = rng
         self.bot_options = bot_options or {}
         self._closing = False
-        self.pages = pages.Lru()  # captions, replay pages and reviews, by room and version
+        self.pages = pages.Lru()  # captions, replay chunks and reviews, by room and version
+        # Hints and pages not kept are worked out here, never in the threads moves use.
+        self.work = work or Pool()
         # This worker's part in a cluster of workers sharing rooms (cluster.py); None: alone.
         self.cluster: ClusterPart | None = None
 
@@ -1006,69 +1011,102 @@ class Hub:
         if room.adviser is None:
             # Made once per room: an adviser may keep what it learns about the deal. The
             # descriptor names a provider (checked above), so one is made.
-            room.adviser = cast(Adviser, await asyncio.to_thread(make_adviser, room.state.game))
+            room.adviser = cast(Adviser, await self.work.run(make_adviser, room.state.game))
         state = room.state.copy()
-        return {"type": "hint", **await asyncio.to_thread(room.adviser.hint, state, seat)}
+        return {"type": "hint", **await self.work.run(room.adviser.hint, state, seat)}
 
     # -- history, a page at a time ------------------------------------------------------------
+
+    async def _kept(self, key: Hashable, make: Callable[[], T], size: Callable[[T], int]) -> T:
+        """What `pages` keeps for `key`, else `make()` worked out in the pool and kept."""
+        value = self.pages.get(key)
+        if value is None:
+            value = await self.work.run(make)
+            self.pages.put(key, value, size(value))
+        return value
+
+    def _captions(self, room: Room, seat: int | None,
+                  moment: Moment) -> tuple[Hashable, Callable[[], list[str]],
+                                           Callable[[list[str]], int]]:
+        """How the captions up to `moment` for `seat` are kept: key, making and size."""
+        return (("captions", room.id, seat, moment.version),
+                lambda: pages.captions(moment.state, room.names, seat), pages.lines_size)
 
     def captions(self, room: Room, seat: int | None, moment: Moment) -> list[str]:
         """Every move up to `moment` in words for `seat` (kept in `pages`)."""
         if moment.version == 0:
             return []  # no move yet: nothing to replay (every socket of a new game asks)
-        return cast(list[str], self.pages.remember(
-            ("captions", room.id, seat, moment.version),
-            lambda: pages.captions(moment.state, room.names, seat), pages.lines_size))
+        return cast(list[str], self.pages.remember(*self._captions(room, seat, moment)))
 
-    def log(self, room: Room, seat: int | None, moment: Moment | None = None,
-            before: Any = None, count: Any = None) -> Json:
-        """The `log` message: the lines before move `before` (default: all moves up to
-        `moment`, by default now), at most `count` of them (LOG_PAGE by default)."""
-        moment = moment or room.moment()
+    async def _kept_captions(self, room: Room, seat: int | None, moment: Moment) -> list[str]:
+        """`captions`, worked out in the pool when not kept."""
+        return await self._kept(*self._captions(room, seat, moment)) if moment.version else []
+
+    def log(self, room: Room, seat: int | None, moment: Moment) -> Json:
+        """The `log` message a socket opens with: the last LOG_PAGE lines up to `moment`."""
+        return pages.log_page(self.captions(room, seat, moment), moment.version,
+                              pages.LOG_PAGE)
+
+    async def log_page(self, room: Room, seat: int | None, before: Any = None,
+                       count: Any = None) -> Json:
+        """A `log` message asked for: the lines before move `before` (default: all moves up
+        to now), at most `count` of them (LOG_PAGE by default). A page is a slice of the
+        captions kept for this version; only captions not kept yet take work (in the
+        pool)."""
+        moment = room.moment()
         upto = pages.whole(before, "A log page's `before`", moment.version)
         size = pages.whole(count, "A log page's `count`", pages.LOG_PAGE, low=1,
                            high=pages.LOG_PAGE_MAX)
-        return pages.log_page(self.captions(room, seat, moment), upto, size)
+        return pages.log_page(await self._kept_captions(room, seat, moment), upto, size)
 
-    def _review(self, room: Room) -> list[Json] | None:
-        """The finished game's review, worked out once (kept in `pages`)."""
-        found = self.pages.remember(
-            ("review", room.id), lambda: (review(room.state.game, room.state.record()),),
-            lambda kept: len(json.dumps(kept)))
-        return cast(list[Json] | None, found[0])
+    def _review(self, room: Room) -> tuple[list[Json] | None, int | None]:
+        """The finished game's review, and its first mistake's move (None: none)."""
+        verdicts = review(room.state.game, room.state.record())
+        mistake = next((k + 1 for k, v in enumerate(verdicts or []) if v.get("mistake")), None)
+        return verdicts, mistake
 
-    def replay(self, room: Room, seat: int | None, start: Any = None, count: Any = None,
-               captions_only: bool = False) -> str:
+    async def replay(self, room: Room, seat: int | None, start: Any = None, count: Any = None,
+                     captions_only: bool = False) -> str:
         """A page of a finished game's replay as JSON text: from frame `start` (0, the deal)
         `count` frames, each the position in full (all its cards, now that they may be known)
         with the sentence about the move that led to it as `seat` read it, and the game's
         verdict on that move where it has a review. `captions_only` leaves out the views,
-        for the move list. Pages are kept (`pages`), so asking again costs nothing."""
+        for the move list. The page is cut from chunks kept in `pages` (`_chunk`), so asking
+        again, at any offset, costs only what no chunk holds yet (worked out in the pool)."""
         if room.status != "over":
             raise db.Conflict("The replay opens once the game is over.")
         high = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE_MAX
         first = pages.whole(start, "A replay page's `from`", 0)
         size = pages.whole(count, "A replay page's `count`", high if captions_only
                            else pages.FRAMES_PAGE, low=1, high=high)
-        return cast(str, self.pages.remember(
-            ("replay", room.id, seat, first, size, captions_only),
-            lambda: self._replay_page(room, seat, first, size, captions_only), len))
-
-    def _replay_page(self, room: Room, seat: int | None, first: int, size: int,
-                     captions_only: bool) -> str:
         moment = room.moment()
-        lines = self.captions(room, seat, moment)
-        verdicts = self._review(room)
+        lines = await self._kept_captions(room, seat, moment)
+        verdicts, mistake = await self._kept(("review", room.id), lambda: self._review(room),
+                                             lambda kept: len(json.dumps(kept)))
         total = len(lines) + 1
+        step = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE
+        origin = first - first % step
+        chunks = [await self._kept(("replay", room.id, seat, captions_only, at),
+                                   partial(self._chunk, moment, seat, lines, verdicts, at,
+                                           step, captions_only),
+                                   lambda kept: sum(len(text) for text, _ in kept))
+                  for at in range(origin, min(total, first + size), step)]
+        return pages.page_text(
+            {"game": room.game_id, "title": room.descriptor.title, "seats": room.seats_json(),
+             "total": total, "from": first}, pages.cut(chunks, first - origin, size),
+            {"reviewed": verdicts is not None, "first_mistake": mistake})
+
+    @staticmethod
+    def _chunk(moment: Moment, seat: int | None, lines: list[str], verdicts: list[Json] | None,
+               first: int, size: int, captions_only: bool) -> list[pages.Frame]:
+        """Frames `first` … `first + size - 1` of the replay in JSON, each with its
+        verdict; with their views unless `captions_only`."""
+        found: list[tuple[Json, int]]
         if captions_only:
-            found: list[Json] = [{"caption": lines[k - 1] if k else "The deal."}
-                                 for k in range(first, min(total, first + size))]
+            found = [({"caption": lines[k - 1] if k else "The deal."}, 0)
+                     for k in range(first, min(len(lines) + 1, first + size))]
         else:
             found = pages.frames(moment.state, seat, first, size, lines)
-        for index, frame in enumerate(found, first):
+        for index, (frame, _) in enumerate(found, first):
             frame["verdict"] = verdicts[index - 1] if verdicts and index else None
-        mistake = next((k + 1 for k, v in enumerate(verdicts or []) if v.get("mistake")), None)
-        return json.dumps({
-            "game": room.game_id, "title": room.descriptor.title, "seats": room.seats_json(),
-            "total": total, "from": first, "frames": found,
-            "reviewed": verdicts is not None, "first_mistake": mistake})
+        return [(json.dumps(frame), view) for frame, view in found]
