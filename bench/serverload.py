@@ -349,13 +349,17 @@ def lost_moves(acked: dict[int, str], lines: list[str], first: int = 0) -> int:
                if v > first and (v > first + len(lines) or lines[v - first - 1] != last))
 
 
-async def whole_log(port: int, room: str, token: str) -> list[str]:
-    """A seat's whole move log, page by page (`GET /api/rooms/{room}/log`)."""
+async def whole_log(port: int, room: str, token: str, addr: str = "127.0.0.1") -> list[str]:
+    """A seat's whole move log, page by page (`GET /api/rooms/{room}/log`) from `addr`,
+    waiting a moment when the server says too many pages were asked at once (429)."""
     lines: list[str] = []
     before = ""
     while True:
-        status, page = await request(port, "127.0.0.1", "GET", f"/api/rooms/{room}/log?"
+        status, page = await request(port, addr, "GET", f"/api/rooms/{room}/log?"
                                      f"token={token}&count=200{before}")
+        if status == 429:
+            await asyncio.sleep(0.5)
+            continue
         if status != 200:
             raise RuntimeError(f"The log of room {room}: {status} {page}")
         lines[:0] = page["lines"]

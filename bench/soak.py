@@ -83,6 +83,7 @@ class Abuse:
     big_refused: list[str] = field(default_factory=list)
     replays: list[tuple[float, int]] = field(default_factory=list)  # (seconds, bytes)
     replay_failed: list[str] = field(default_factory=list)
+    replay_waits: int = 0  # pages refused for the budget and asked again
     long: Tally = field(default_factory=Tally)
     slow_opened: int = 0
     slow_refused: int = 0  # answered 503 at once: over the cap of connections per address
@@ -159,6 +160,10 @@ async def replays(port: int, stop_at: float, abuse: Abuse) -> None:
                 except OSError as error:
                     abuse.replay_failed.append(repr(error))
                     return
+                if status in (429, 503):  # over the pages' budget: asks again, as a page does
+                    abuse.replay_waits += 1
+                    await asyncio.sleep(0.5)
+                    continue
                 if status != 200:
                     abuse.replay_failed.append(f"{status} {str(body)[:200]}")
                     return
@@ -284,12 +289,13 @@ async def check_acked(port: int, acked: dict[tuple[str, str], dict[int, str]]) -
     """Acknowledged moves missing from (or worded otherwise in) each seat's move log."""
     gate = asyncio.Semaphore(20)
 
-    async def one(room: str, token: str, moves: dict[int, str]) -> int:
-        async with gate:
-            return lost_moves(moves, await whole_log(port, room, token))
+    async def one(n: int, room: str, token: str, moves: dict[int, str]) -> int:
+        async with gate:  # from addresses of its own, each within the log pages' bucket
+            addr = address(ABUSE_SLOT + 10_000 + n // 20, 0)
+            return lost_moves(moves, await whole_log(port, room, token, addr))
 
-    lost = await asyncio.gather(*(one(room, token, moves)
-                                  for (room, token), moves in acked.items() if moves))
+    lost = await asyncio.gather(*(one(n, room, token, moves) for n, ((room, token), moves)
+                                  in enumerate(acked.items()) if moves))
     return sum(lost)
 
 
@@ -399,7 +405,8 @@ def report(args: argparse.Namespace, tally: Tally, abuse: Abuse,
           f"{abuse.long.games} long games ({len(abuse.long.acks):,} moves); "
           f"{len(abuse.replays)} replays, p50 {percentile(replay_s, 50):.2f} s, max "
           f"{max(replay_s, default=0):.2f} s, {max((b for _, b in abuse.replays), default=0):,}"
-          f" bytes in its largest page ({len(abuse.replay_failed)} failed)")
+          f" bytes in its largest page ({abuse.replay_waits:,} pages asked again after a "
+          f"429 or 503, {len(abuse.replay_failed)} failed)")
     print(f"  slowloris: {abuse.slow_opened:,} slow connections from one address, "
           f"{abuse.slow_refused:,} refused at once (over its cap), "
           f"{abuse.slow_timed_out:,} closed unfinished by the server")
