@@ -351,13 +351,14 @@ def lost_moves(acked: dict[int, str], lines: list[str], first: int = 0) -> int:
 
 async def whole_log(port: int, room: str, token: str, addr: str = "127.0.0.1") -> list[str]:
     """A seat's whole move log, page by page (`GET /api/rooms/{room}/log`) from `addr`,
-    waiting a moment when the server says too many pages were asked at once (429)."""
+    waiting a moment when the server says too many pages were asked (429) or it is busy
+    with others (503)."""
     lines: list[str] = []
     before = ""
     while True:
         status, page = await request(port, addr, "GET", f"/api/rooms/{room}/log?"
                                      f"token={token}&count=200{before}")
-        if status == 429:
+        if status in (429, 503):
             await asyncio.sleep(0.5)
             continue
         if status != 200:

@@ -287,7 +287,7 @@ def _abuse_main(send: Any, port: int, stop_at: float) -> None:
 
 async def check_acked(port: int, acked: dict[tuple[str, str], dict[int, str]]) -> int:
     """Acknowledged moves missing from (or worded otherwise in) each seat's move log."""
-    gate = asyncio.Semaphore(20)
+    gate = asyncio.Semaphore(8)  # within the queue of the server's pool for costly work
 
     async def one(n: int, room: str, token: str, moves: dict[int, str]) -> int:
         async with gate:  # from addresses of its own, each within the log pages' bucket
