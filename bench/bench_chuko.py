@@ -1,4 +1,4 @@
-"""Chükö (issue 3, item 7): random playout speed and bot strength.
+"""Chükö: random playout speed and bot strength.
 
 Speed: random playouts of the standard pack, 2 and 4 players, through the engine's fast
 path (`State.playout`) against the baseline in this process, the plain protocol loop
@@ -11,7 +11,7 @@ games and hard vs easy over 500 at hard's default budget (200 ms per move). For 
 checks: CHUKO_BENCH_EASY_GAMES, CHUKO_BENCH_HARD_GAMES, and CHUKO_BENCH_HARD_SIMS (a fixed
 number of simulations per move instead of the time budget).
 
-Strength table (issue 9): on every named pack for 2 to 5 players (those the rules deal), one
+Strength table: on every named pack for 2 to 5 players (those the rules deal), one
 bot against the weaker level in every other seat, the lineup rotating each game
 (`analysis.simulate`): easy vs random over 400 games a cell, hard vs easy over 200 at 200
 simulations per move, and an easy bot in the hard bot's seat on the same deals. A bot beats

@@ -1,4 +1,4 @@
-"""The environments' speed (issue 11, item 6), against RLCard's UNO in the same run.
+"""The environments' speed, against RLCard's UNO in the same run.
 
 The peer: RLCard's UNO environment, `env.run` with a random agent in each of its two seats,
 counting every action taken. Ours: each game's PettingZoo AEC environment (`aec_env`, default

@@ -1,4 +1,4 @@
-"""Exact solving speed of the layout games (issue 2, item 7), on fixed seeded sets of
+"""Exact solving speed of the layout games, on fixed seeded sets of
 random deals, all in this process, in deals per second: a plain memoised depth-first
 search (the baseline, written here); the pure-Python solvers; the same solvers backed by
 the numba kernels, one deal at a time through their public API (as `chuko solve` uses

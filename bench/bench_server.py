@@ -1,4 +1,4 @@
-"""The web server under load (issue 10, point 8): `chuko serve` (uvicorn, SQLite with group
+"""The web server under load: `chuko serve` (uvicorn, SQLite with group
 commit) in a subprocess on loopback, driven by WebSocket clients in forked client processes
 (`serverload`). Each game is a room of two human seats, Crossroads or Chükö (half each), each
 seat a client that makes a room, joins it and picks any move from `legal`, as a person
@@ -25,10 +25,10 @@ CPU is split between the server, the clients and the rest of the machine (other 
 Each server's garbage collections in the window are timed (`gc.callbacks`) and reported per
 generation: how many, the longest pause and the time paused in all.
 
-Goals (issue 10): ≥1,500 moves/s saturated; p99 < 50 ms at 200 paced games and < 100 ms at
+Goals: ≥1,500 moves/s saturated; p99 < 50 ms at 200 paced games and < 100 ms at
 1,000; the server within 3× the echo's per-move cost.
 
-With `--workers N` (issue 13) it compares, in one run, `chuko serve --workers N` with one
+With `--workers N` it compares, in one run, `chuko serve --workers N` with one
 worker, both on PostgreSQL (`--db`, emptied before each run) and a private `redis-server`:
 the saturated and paced figures of each, side by side; the server's CPU is that of all its
 worker processes (PostgreSQL's and Redis's count as other work).

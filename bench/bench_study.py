@@ -1,4 +1,4 @@
-"""Exhaustive Caravan speed for `chuko study caravan --exact` (issue 12, point 6), in one
+"""Exhaustive Caravan speed for `chuko study caravan --exact`, in one
 run on the same fixed shards of the standard pack (every STRIDE-th shard):
 - distinct deals per second on one core (solving in this process), the baseline;
 - the same shards through the local-process backend with --jobs 1 and 2 (wall clock,

@@ -655,7 +655,7 @@ def test_a_sampled_position_is_for_search_and_has_no_record():
         world.record()
 
 
-# -- views of bounded size (issue 10) -------------------------------------------------------
+# -- views of bounded size -------------------------------------------------------
 
 
 def resetting_forever(players=2, pack=PACKS["standard"], moves=2001, seed=1):

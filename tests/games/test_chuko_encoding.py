@@ -1,4 +1,4 @@
-"""Chükö's encoding (issue 11, point 1): actions both ways, masks from the engine's legal
+"""Chükö's encoding: actions both ways, masks from the engine's legal
 moves, observations from the view alone, and the tracker equal to them at every step."""
 
 import json

@@ -1,4 +1,4 @@
-"""Issue 10, finding 1: a Chükö pack costs memory in proportion to its size, freed with the game
+"""A Chükö pack costs memory in proportion to its size, freed with the game
 that holds it, and no cache in the package grows without a bound."""
 
 from __future__ import annotations

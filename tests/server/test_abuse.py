@@ -1,4 +1,4 @@
-"""No client can stall or exhaust the server (issue 10): deep or huge JSON gets a sentence,
+"""No client can stall or exhaust the server: deep or huge JSON gets a sentence,
 not a crash; a socket flooding messages is answered with refusals while other rooms are
 served; rooms made too fast, too many open rooms and too many sockets are refused with a
 sentence. Limits are measured on a clock the tests hold still or move by hand."""

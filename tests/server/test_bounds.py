@@ -1,4 +1,4 @@
-"""Issue 10, findings 2 and 3: a room on the server keeps a game's options within what a shared
+"""A room on the server keeps a game's options within what a shared
 server allows (`Option.max_online`), waiting rooms expire, and rooms are loaded when first
 asked for, not all at start."""
 

@@ -1,4 +1,4 @@
-"""Several workers share rooms (issue 13): real `chuko serve` processes on two ports, one
+"""Several workers share rooms: real `chuko serve` processes on two ports, one
 PostgreSQL database and one Redis. Two friends, each on a different worker, play whole games
 (one taking turns, one where both seats commit at once); the same move sent to both workers
 at once is accepted once; killing the worker that holds the bots' lease mid-game, the game

@@ -1,6 +1,6 @@
 """Every response carries the security headers, and the server's logs never show a seat token
-or an invite, however the query spells its name (issue 10: `?tok%65n=` authenticated but was
-logged as it was)."""
+or an invite, however the query spells its name (`?tok%65n=` authenticates, so it must not be
+logged as it is)."""
 
 from __future__ import annotations
 

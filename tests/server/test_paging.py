@@ -1,4 +1,4 @@
-"""History a page at a time (issue 10, point 2): on a 4,000-move Chükö game, a connecting
+"""History a page at a time: on a 4,000-move Chükö game, a connecting
 client gets the last 50 lines of the log and asks for older ones; a replay page is small,
 costs one pass through the game and views only for the chunk of frames it is cut from, and
 asking again costs nothing; the cache that keeps chunks stays within its bytes."""

@@ -1,4 +1,4 @@
-"""Issue 10, finding 4: a socket coming or going sends the others one small presence message,
+"""A socket coming or going sends the others one small presence message,
 not a state to everyone, so many sockets on one seat cost one snapshot each."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 10, point 8: what each move costs to send. A state message is made of a part every
+"""What each move costs to send. A state message is made of a part every
 reader shares and the reader's own (its `view(seat)`), each made once per version: a seat's
 sockets share one view, spectators share theirs, and nothing kept goes stale when a name, a
 presence or the status changes at the same version. A socket reconnecting without end is

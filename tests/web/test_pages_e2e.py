@@ -184,7 +184,7 @@ def test_markdown_renderer_builds_structure_and_never_markup_from_the_text(pages
 
 @pytest.mark.parametrize("name", GENERIC)
 def test_generic_page_names_no_game(name):
-    """Issue 8: the generic pages get every game from /api/games; none is named in them, as a
+    """The generic pages get every game from /api/games; none is named in them, as a
     string, a path (/rules/chuko) or an attribute (data-game="chuko")."""
     text = (WEB / name).read_text(encoding="utf-8")
     for game in game_ids():

@@ -1,4 +1,4 @@
-"""`chuko arena GAME`: every bot level against every other, with ratings (issue 12, point 3).
+"""`chuko arena GAME`: every bot level against every other, with ratings.
 
 Each pair of levels plays `--games` games through `chuko.analysis.simulate`, the seats
 rotating each game. With more than two seats the two levels alternate round the table (and,

@@ -1,4 +1,4 @@
-"""`chuko design`: search packs for a target profile (issue 12, point 2).
+"""`chuko design`: search packs for a target profile.
 
 A profile is a set of measured figures, each with a target:
 

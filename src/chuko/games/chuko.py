@@ -626,7 +626,7 @@ class State(BaseState):
         return self._count
 
     def view(self, seat: int | None) -> Json:
-        """Ruling K6, in a size that does not grow with the game (issue 10): own hand, every
+        """Ruling K6, in a size that does not grow with the game: own hand, every
         hand's size, the play pile, the draw pile's size, the turns since this seat's previous
         one (`recent`), each seat's count of plays and resets and, after a recycle, which cards
         went into the draw pile but not their order, with the cards this seat drew since.

@@ -28,7 +28,7 @@ Utilities: a seat scores 1 for emptying its hand first and 0 otherwise, so 0..1.
 stopped by its turn limit (K8) has no winner and is `truncated`, not terminated.
 
 Information state: the text of everything the seat's view holds apart from its list of
-recent turns. The view is bounded (it summarises the past as counts, issue 10), so this is
+recent turns. The view is bounded (it summarises the past as counts), so this is
 a Markov information state: two histories that leave the same summary read the same.
 
 The fast path. `encoding.tracker(state)` returns a `Tracker` bound to one state that keeps
