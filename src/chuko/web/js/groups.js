@@ -1,6 +1,7 @@
-// Chuchula group types, for display while arranging a hand (rulings H2–H3). The server's
-// engine decides; this mirrors chuko.games.chuchula._classify and group_strength so the
-// screen can name each group and warn about the order before the commit.
+// Chuchula group types, for display while arranging a hand (rulings H2–H4). The server's
+// engine decides; this mirrors chuko.games.chuchula._classify, group_strength and
+// order_problem so the screen can name each group and warn about the order before the
+// commit. tests/games/test_chuchula_groups.py holds both to one table of cases.
 
 import { parseCard } from "./cards.js";
 
