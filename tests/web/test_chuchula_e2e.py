@@ -1,15 +1,10 @@
 """Chuchula in the browser against a bot: every card placed by tapping group boxes (on a
 desktop and on a phone), cards dragged between groups and within one, the keyboard, "Place
-for me", the order checked before the commit, the reveal position by position. And the
-screen's group types agree with the engine's."""
-
-from random import Random
+for me", the order checked before the commit, the reveal position by position. The screen's
+copy of the group rules meets the engine's in tests/games/test_chuchula_groups.py."""
 
 import pytest
 from play_helpers import create_room
-
-from chuko.core.deck52 import DECK, cards_text
-from chuko.games.chuchula import group_strength, group_type
 
 TYPE_NAMES = {"trial", "double sequence", "sequence", "color", "pair", "individual"}
 SIZES = {"desktop": (1100, 900), "phone": (390, 844)}
@@ -141,26 +136,6 @@ def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
     shot(page, "chuchula-4-round-2")
     loose.first.wait_for()  # round 2 is dealt
     assert loose.count() == 13
-
-
-def test_screen_group_types_agree_with_the_engine(pages):
-    """groups.js (display only) against chuko.games.chuchula on random and edge groups."""
-    page = pages.new()
-    page.goto("/")
-    rng = Random(5)
-    groups = [cards_text(rng.sample(DECK, 3)) for _ in range(400)]
-    groups += ["As 2h 3d", "Ks As 2s", "Qs Ks As", "4d 3d 2d", "3s 3d 3c", "3s 3d Ks", "Qs 9s 4d"]
-    shown = page.evaluate(
-        """async (groups) => {
-            const { groupInfo } = await import("/static/js/groups.js");
-            return groups.map((g) => {
-                const info = groupInfo(g.split(" "));
-                return [info.type, info.strength];
-            });
-        }""",
-        groups,
-    )
-    assert shown == [[group_type(g).name, group_strength(g)] for g in groups]
 
 
 def test_the_pause_after_a_round_waits_for_you_while_the_bot_groups_the_next(pages, shot):

@@ -8,7 +8,7 @@
 
 import { cardLabel, cardName, draggable, parseCard, suitCard } from "./cards.js";
 import { fill, h } from "./dom.js";
-import { groupInfo, orderProblem } from "./groups.js";
+import { groupInfo, orderProblem, typeLabel } from "./groups.js";
 import { seatLabel } from "./seats.js";
 
 const REVEAL_STEP_MS = 700;
@@ -324,7 +324,7 @@ function reveal(msg, round, step) {
           return h("div.reveal-cell", { class: `reveal-cell${won ? " won" : ""}${tied ? " tied" : ""}${fresh}` },
             h("div.slot-cards", {}, round.groups[seat][i].split(" ").map((c) => suitCard(c, { small: true }))),
             h("div.group-type", {
-              text: `${sentenceCase(position.types[seat].toLowerCase().replace("_", " "))}${won ? " — point" : tied ? " — tie" : ""}`,
+              text: `${sentenceCase(typeLabel(position.types[seat]))}${won ? " — point" : tied ? " — tie" : ""}`,
             }));
         }),
       ])),

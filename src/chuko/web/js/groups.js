@@ -1,6 +1,7 @@
-// Chuchula group types, for display while arranging a hand (rulings H2–H3). The server's
-// engine decides; this mirrors chuko.games.chuchula._classify and group_strength so the
-// screen can name each group and warn about the order before the commit.
+// Chuchula group types, for display while arranging a hand (rulings H2–H4). The server's
+// engine decides; this mirrors chuko.games.chuchula._classify, group_strength and
+// order_problem so the screen can name each group and warn about the order before the
+// commit. tests/games/test_chuchula_groups.py holds both to one table of cases.
 
 import { parseCard } from "./cards.js";
 
@@ -19,6 +20,11 @@ function classify(cards) {
   return [0, [high, mid, low]];
 }
 
+/** A type as players read it, "DOUBLE_SEQUENCE" → "double sequence" (GroupType.label). */
+export function typeLabel(type) {
+  return type.toLowerCase().replaceAll("_", " ");
+}
+
 /** {type: "PAIR", label: "pair", strength} for three card texts, or null if not three cards. */
 export function groupInfo(texts) {
   if (texts.length !== 3) return null;
@@ -28,7 +34,7 @@ export function groupInfo(texts) {
   let strength = kind;
   for (const rank of [...ranks, 0, 0].slice(0, 3)) strength = strength * 15 + rank;
   const type = TYPES[kind];
-  return { type, label: type.toLowerCase().replace("_", " "), strength };
+  return { type, label: typeLabel(type), strength };
 }
 
 /** Why four full groups are not strongest first, or null (ruling H4: the player orders). */
