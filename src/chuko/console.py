@@ -100,12 +100,13 @@ def add_option_flags(parser: argparse.ArgumentParser, described: Descriptor,
         if option.name in leave_out:
             continue
         words = [option.help or option.label]
-        if option.kind == "choice" and option.choices:
-            words.append("one of " + ", ".join(map(str, option.choices)))
+        choices = list(map(str, option.choices or ())) if option.kind == "choice" else []
+        if choices:
+            words.append("one of " + ", ".join(choices))
         words.append(f"default {option.default}")
-        choices = "{" + ",".join(map(str, option.choices)) + "}" if option.kind == "choice" else ""
         parser.add_argument(option_flag(option), action=OptionFlag, option=option,
-                            default=option.default, metavar=choices or "VALUE",
+                            default=option.default,
+                            metavar="{" + ",".join(choices) + "}" if choices else "VALUE",
                             dest=OPTION_DEST + option.name,
                             help="; ".join(words).replace("%", "%%"))
 

@@ -10,7 +10,7 @@ import pytest
 import chuko.console
 from chuko.cli.main import build_parser, commands
 from chuko.console import OptionFlag, option_flag
-from chuko.core.errors import ConfigError
+from chuko.core.errors import ChukoError
 from chuko.games import descriptor, game_class
 
 TABLE = commands()
@@ -103,7 +103,7 @@ OPTIONS = [(game, option.name) for game in TABLE["play"] for option in descripto
 def test_a_bad_option_value_is_refused_in_the_engines_sentence_with_status_2(run_chuko, game,
                                                                                name):
     option = descriptor(game).option(name)
-    with pytest.raises(ConfigError) as refused:
+    with pytest.raises(ChukoError) as refused:
         game_class(game).from_options({name: BAD[option.kind]})
     status, out, err = run_chuko("play", game, option_flag(option), BAD[option.kind],
                                  stdin="quit\n")
