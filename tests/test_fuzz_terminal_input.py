@@ -20,7 +20,7 @@ GAMES = {
     "crossroads": ["--seed", "1", "--vs", "random"],
     "caravan": ["--seed", "1"],
     "chuko": ["--seed", "1", "--players", "2", "--vs", "random"],
-    "chuchula": ["--seed", "1", "--players", "2", "--vs", "random", "--mode", "rounds:1"],
+    "chuchula": ["--seed", "1", "--players", "2", "--vs", "random", "--length", "1"],
 }
 # Every other registered game is played by the generic terminal player, with its options.
 GENERIC = [d for d in descriptors() if d.id not in GAMES and "play" not in d.commands

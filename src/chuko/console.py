@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from rich.console import Console
 
-from chuko.core.descriptor import Option
+from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError
-from chuko.games import descriptor, rules_text
+from chuko.core.protocol import Game
+from chuko.games import descriptor, game_class, rules_text
 
 console = Console(highlight=False)
 
@@ -69,20 +70,54 @@ LINEUP_HELP = ("a list shorter than the seats repeats in order to fill them: eas
 OPTION_DEST = "option_"  # a game option's argparse dest, apart from the command's own
 
 
-def add_option_flags(parser: argparse.ArgumentParser, options: Iterable[Option]) -> None:
-    """Each game option as a flag (`turn_limit` → `--turn-limit VALUE`); the values stay
-    text for `Game.from_options` to check, so a bad one is refused in the engine's words."""
-    for option in options:
+class OptionFlag(argparse.Action):
+    """A game option as a flag: it keeps the text given, for `Game.from_options` to check,
+    so a bad value is refused in the descriptor's words (argparse's own `choices` would
+    refuse it in argparse's); `option` is the descriptor's `Option` it stands for."""
+
+    def __init__(self, option_strings: list[str], dest: str, *, option: Option,
+                 **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.option = option
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+
+
+def option_flag(option: Option) -> str:
+    """The flag of a game option on every command: `turn_limit` → `--turn-limit`."""
+    return "--" + option.name.replace("_", "-")
+
+
+def add_option_flags(parser: argparse.ArgumentParser, described: Descriptor,
+                     leave_out: Collection[str] = ()) -> None:
+    """The game's options as flags (`option_flag`), with the descriptor's help and default,
+    but those named in `leave_out`; the game's id becomes `args.game`, for
+    `game_from_flags`. Every command that takes a game's options takes them through here."""
+    parser.set_defaults(game=described.id)
+    for option in described.options:
+        if option.name in leave_out:
+            continue
         words = [option.help or option.label]
-        if option.kind == "choice" and option.choices:
-            words.append("one of " + ", ".join(map(str, option.choices)))
+        choices = list(map(str, option.choices or ())) if option.kind == "choice" else []
+        if choices:
+            words.append("one of " + ", ".join(choices))
         words.append(f"default {option.default}")
-        parser.add_argument("--" + option.name.replace("_", "-"), metavar="VALUE",
+        parser.add_argument(option_flag(option), action=OptionFlag, option=option,
+                            default=option.default,
+                            metavar="{" + ",".join(choices) + "}" if choices else "VALUE",
                             dest=OPTION_DEST + option.name,
                             help="; ".join(words).replace("%", "%%"))
 
 
 def option_values(args: argparse.Namespace) -> dict[str, Any]:
-    """The game options given on the command line, by option name (unset ones left out)."""
+    """The game options the command line holds, by option name."""
     return {name.removeprefix(OPTION_DEST): value for name, value in vars(args).items()
-            if name.startswith(OPTION_DEST) and value is not None}
+            if name.startswith(OPTION_DEST)}
+
+
+def game_from_flags(args: argparse.Namespace, *, bots_only: bool = False) -> Game:
+    """The game `args.game` configured by its option flags (`add_option_flags`), through
+    `Game.from_options`; ConfigError in the descriptor's sentence for a bad value."""
+    return game_class(args.game).from_options(option_values(args), bots_only=bots_only)

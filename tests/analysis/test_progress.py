@@ -62,7 +62,7 @@ def test_on_a_terminal_the_bar_shows_the_time_spent_and_left(monkeypatch):
 
 @pytest.mark.parametrize("argv, what", [
     (["simulate", "takeaway", "--games", "3", "--seed", "1"], "Take-away games"),
-    (["simulate", "chuchula", "--players", "2", "--rounds", "2", "--per-game", "1",
+    (["simulate", "chuchula", "--players", "2", "--rounds", "2", "--length", "1",
       "--seed", "1"], "Chuchula rounds"),
 ])
 def test_simulate_draws_its_bar_with_a_time_left_on_a_terminal_only(run_chuko, monkeypatch,

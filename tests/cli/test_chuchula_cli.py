@@ -7,6 +7,7 @@ import pytest
 
 from chuko.cli import main as cli
 from chuko.core.deck52 import parse_cards
+from chuko.core.words import count
 from chuko.games.chuchula import Game, Grouping, grouping_problem
 
 HAND = "♠A ♠4 ♠5 ♦K ♦Q ♦J ♦2 ♣9 ♣8 ♥J ♥7 ♥4 ♥3"
@@ -90,9 +91,20 @@ def test_simulate_json_is_reproducible_with_a_seed(chuko):
 
 def test_simulate_verbose_says_each_games_end_in_the_engines_words(chuko):
     status, out, _ = chuko("simulate", "chuchula", "--players", "2", "--bots", "hard,random",
-                           "--rounds", "4", "--per-game", "2", "--seed", "1", "--verbose")
+                           "--rounds", "4", "--length", "2", "--seed", "1", "--verbose")
     assert status == 0 and "Game 1: " in out and "Game 2: " in out
     assert "Hard bot" in out and "seat" not in out.lower()
+
+
+def test_simulate_plays_games_to_points_whole_with_the_games_own_flags(chuko, tmp_path):
+    path = tmp_path / "games.jsonl"
+    status, out, _ = chuko("simulate", "chuchula", "--players", "2", "--bots", "random",
+                           "--mode", "points", "--length", "3", "--rounds", "4", "--seed", "5",
+                           "--jsonl", str(path))
+    records = [Game.replay(json.loads(line)) for line in path.read_text().splitlines()]
+    played = sum(len(state.view(None)["rounds"]) for state in records)
+    assert status == 0 and f"{played} rounds in {count(len(records), 'game')} to 3 points" in out
+    assert played >= 4 and all(max(state.scores) >= 3 for state in records)
 
 
 @pytest.mark.parametrize(

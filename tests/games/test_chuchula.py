@@ -20,7 +20,6 @@ from chuko.games.chuchula import (
     GroupType,
     group_strength,
     group_type,
-    parse_mode,
     random_grouping,
     score_position,
 )
@@ -366,14 +365,6 @@ def test_the_descriptors_limits_are_the_constructors():
             chosen = {getattr(Game(**{option.name: c}), option.name) for c in option.choices}
             assert chosen == set(option.choices)
         assert getattr(Game(), option.name) == option.default
-
-
-def test_game_length_text_reads_rounds_and_points():
-    assert parse_mode("rounds:5") == ("rounds", 5)
-    assert parse_mode(" Points:10 ") == ("points", 10)
-    for bad in ("5", "rounds", "points:0", "laps:3", "rounds:x"):
-        with pytest.raises(ConfigError, match="rounds:N"):
-            parse_mode(bad)
 
 
 # --- replays: the record read back position by position ------------------------------------

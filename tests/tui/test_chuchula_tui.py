@@ -51,8 +51,8 @@ def test_a_scripted_round_survives_bad_lines_and_ends_with_the_ranking(play):
         "take",
         "y",
     ]
-    status, out = play(lines, "--players", "2", "--vs", "easy", "--mode", "rounds:1",
-                       "--seed", str(SEED))
+    status, out = play(lines, "--players", "2", "--vs", "easy", "--mode", "rounds",
+                       "--length", "1", "--seed", str(SEED))
     assert status == 0
     assert "is not a card" in out and "three different cards" in out
     assert "You do not hold" in out and "Card numbers go from 1 to 13" in out
@@ -71,13 +71,13 @@ def test_the_end_of_input_says_goodbye_and_exits_cleanly(play):
 
 
 def test_quit_leaves_a_points_game(play):
-    status, out = play(["quit"], "--mode", "points:10", "--seed", "1")
-    assert status == 0 and "points:10" in out and "Goodbye" in out
+    status, out = play(["quit"], "--mode", "points", "--length", "10", "--seed", "1")
+    assert status == 0 and "first to 10 points" in out and "Goodbye" in out
 
 
 @pytest.mark.parametrize(
     "argv",
-    [["--mode", "laps:3"], ["--vs", "hard,easy,easy,easy"], ["--players", "5"],
+    [["--mode", "laps"], ["--length", "0"], ["--vs", "hard,easy,easy,easy"], ["--players", "5"],
      ["--vs", "wizard"], ["--vs", ","]],
 )
 def test_bad_options_are_one_line_and_status_2(play, argv, capsys):
@@ -89,8 +89,8 @@ LETTER_CARD = re.compile(r"\b(?:10|[2-9AKQJT])[shdc]\b")  # a card in record tex
 
 
 def test_commit_asks_y_or_n_until_answered_and_drops_no_group_silently(play):
-    status, out = play(["take", "maybe", "", "ok", "y"], "--players", "2", "--mode",
-                       "rounds:1", "--seed", str(SEED))
+    status, out = play(["take", "maybe", "", "ok", "y"], "--players", "2", "--length",
+                       "1", "--seed", str(SEED))
     assert status == 0
     assert out.count("Commit this grouping? (y/n)") == 4
     assert out.count("✗ Type y to commit this grouping, or n to take back its last group.") == 3
@@ -121,7 +121,7 @@ def test_hand_shows_only_the_cards_not_yet_grouped_with_their_numbers(play):
 
 def test_cards_are_written_with_suit_symbols_on_every_screen(play):
     lines = ["1 2 3", "hand", "undo", "hint", "take", "n", "take", "y", "scores"]
-    status, out = play(lines * 2, "--players", "3", "--mode", "rounds:2", "--seed", str(SEED))
+    status, out = play(lines * 2, "--players", "3", "--length", "2", "--seed", str(SEED))
     assert status == 0 and "Final ranking" in out and "Position 4" in out
     assert not LETTER_CARD.search(out)
     assert "♠" in out and "♥" in out

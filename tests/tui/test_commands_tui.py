@@ -10,10 +10,10 @@ from chuko.games import rules_text
 
 # game → (options, the lines of one move, how the engine tells that move)
 GAMES = {
-    "crossroads": (["--seed", "1", "--first", "me", "--vs", "easy"], ["1"], "  You took "),
+    "crossroads": (["--seed", "1", "--first", "0", "--vs", "easy"], ["1"], "  You took "),
     "caravan": (["--seed", "1"], ["1"], "  You laid "),
     "chuko": (["--seed", "3", "--first", "0"], ["r"], "  You reset and drew "),
-    "chuchula": (["--seed", "1", "--players", "2", "--mode", "rounds:2"], ["take", "y"],
+    "chuchula": (["--seed", "1", "--players", "2", "--length", "2"], ["take", "y"],
                  "  You committed: "),
     "takeaway": (["--seed", "1", "--vs", "random"], ["1"], "  You took 1 stone"),
 }

@@ -14,7 +14,7 @@ BAD_LINES = ["zz", "99", "", "help", "hint", "M", "AL*"]
 def test_a_whole_crossroads_game_against_the_perfect_bot(run_chuko):
     script = "\n".join(BAD_LINES + ["1"] + BAD_LINES[:3] + ["1"] * 5) + "\n"
     status, out, err = run_chuko(
-        "play", "crossroads", "--deal", DEAL, "--vs", "perfect", "--first", "me", stdin=script
+        "play", "crossroads", "--deal", DEAL, "--vs", "perfect", "--first", "0", stdin=script
     )
     assert status == 0 and "Traceback" not in out + err
     assert re.search(r"\n(You|Perfect bot) won \d+–\d+\.\n|\nDraw, \d+–\d+\.\n", out)
@@ -27,7 +27,7 @@ def test_a_whole_crossroads_game_against_the_perfect_bot(run_chuko):
 
 def test_crossroads_undo_takes_back_my_move_and_the_bots_reply(run_chuko):
     script = "1\nundo\nundo\n2\nquit\n"
-    status, out, _ = run_chuko("play", "crossroads", "--deal", DEAL, "--first", "me",
+    status, out, _ = run_chuko("play", "crossroads", "--deal", DEAL, "--first", "0",
                                "--seed", "1", stdin=script)
     assert status == 0
     assert "Your last move is taken back" in out and "nothing to undo" in out

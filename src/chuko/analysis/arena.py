@@ -31,7 +31,7 @@ from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate import _positive, add_budget_arguments, read_budget, simulate
 from chuko.analysis.stats import Interval, proportion_interval
 from chuko.bots import make_bot
-from chuko.console import add_option_flags, console, option_values
+from chuko.console import add_option_flags, console, game_from_flags, option_values
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
@@ -342,7 +342,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     described = game_class(game_id).descriptor
     parser.description = (f"Every bot level of {described.title} against every other, the "
                           "seats rotating; Elo ratings with 95% bootstrap intervals.")
-    add_option_flags(parser, described.options)
+    add_option_flags(parser, described)
     parser.add_argument("--levels", default=",".join(described.levels), metavar="LEVELS",
                         help=f"the levels to rate, separated by commas (default "
                              f"{','.join(described.levels)})")
@@ -366,9 +366,7 @@ def read_levels(text: str, game_id: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    cls = game_class(args.game)
-    options = option_values(args)
-    game = cls.from_options(options, bots_only=True)
+    game = game_from_flags(args, bots_only=True)
     levels = read_levels(args.levels, game.id)
     if len(levels) < 2:
         raise ConfigError("An arena needs at least two bot levels.")
@@ -376,7 +374,7 @@ def run(args: argparse.Namespace) -> int:
     pairs = len(levels) if game.players == 1 else math.comb(len(levels), 2)
     with progress_bar(pairs * args.games, f"{game.title} arena") as advance:
         result = arena(game, levels, args.games, args.seed,
-                       options=cls.descriptor.read_options(options), budget=budget,
+                       options=game.descriptor.read_options(option_values(args)), budget=budget,
                        advance=advance)
     if args.plot:
         plot_arena(result, args.plot)

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import mean_interval, proportion_interval
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import LINEUP_HELP, add_option_flags, console, option_values
+from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags, option_values
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
@@ -66,7 +66,7 @@ def add_bot_game_arguments(parser: argparse.ArgumentParser, described: Descripto
                            games: int) -> None:
     """The flags of every command where bots play many games: the game's options, the
     lineup, how many games, the seed and the search bots' budgets."""
-    add_option_flags(parser, described.options)
+    add_option_flags(parser, described)
     level = default_level(described.levels)
     parser.add_argument("--bots", default=level, help=f"bot level per seat, from "
                         f"{', '.join(described.levels)}, separated by commas; {LINEUP_HELP} "
@@ -89,11 +89,9 @@ def read_bot_games(args: argparse.Namespace) -> tuple[Game, Json, list[str], dic
     and the search bots' budget; ConfigError in one sentence for a bad one."""
     if args.games < 1:
         raise ConfigError("--games must be at least 1.")
-    cls = game_class(args.game)
-    options = option_values(args)
-    game = cls.from_options(options, bots_only=True)
+    game = game_from_flags(args, bots_only=True)
     lineup = parse_levels(args.bots, game.id, game.players, "--bots")
-    return game, cls.descriptor.read_options(options), lineup, read_budget(args)
+    return game, game.descriptor.read_options(option_values(args)), lineup, read_budget(args)
 
 
 def read_budget(args: argparse.Namespace) -> dict[str, Any]:

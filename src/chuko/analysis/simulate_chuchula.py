@@ -1,10 +1,11 @@
 """`chuko simulate chuchula`: bots play many rounds; points per round per bot, 95% intervals.
 
 Chuchula's own simulation, named by its descriptor: what it measures is points per round,
-which the generic simulation's win rates would hide. Rounds are played as round games of
---per-game rounds each (a 5-round game by default), so --jsonl writes one game record per
-line. Seats cannot matter in Chuchula beyond the random dealer, so the lineup stays in the
-seats given. Bots build their grouping from their view: the game lists no moves.
+which the generic simulation's win rates would hide. Rounds are played in games of the
+game's options (--mode and --length, as every command spells them: 5-round games by
+default), so --jsonl writes one game record per line. Seats cannot matter in Chuchula
+beyond the random dealer, so the lineup stays in the seats given. Bots build their
+grouping from their view: the game lists no moves.
 """
 
 from __future__ import annotations
@@ -12,28 +13,30 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.bots import make_bot, parse_levels
-from chuko.console import LINEUP_HELP, console
+from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, Outcome
 from chuko.core.rng import make_rng
 from chuko.core.words import bot_name, count, seat_names
-from chuko.games.chuchula import Game
+from chuko.games.chuchula import DESCRIPTOR, Game
 
 HELP = {Game.id: "bots play many Chuchula rounds; points per round with 95% intervals"}
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    parser.add_argument("--players", type=int, default=4, help="seats, 2-4 (default 4)")
+    add_option_flags(parser, DESCRIPTOR)
     parser.add_argument("--bots", help="bot level per seat, e.g. hard,easy,easy,easy; "
                         f"{LINEUP_HELP} (default hard, then easy in every other seat)")
-    parser.add_argument("--rounds", type=int, default=1000, help="rounds to play (default 1000)")
-    parser.add_argument("--per-game", type=int, default=5, help="rounds per game (default 5)")
+    parser.add_argument("--rounds", type=int, default=1000,
+                        help="rounds to play in all, in games of --mode and --length; the last "
+                        "game of rounds is cut short, a game to points played whole "
+                        "(default 1000)")
     parser.add_argument("--seed", type=int, help="seed for a reproducible run")
     parser.add_argument("--jsonl", metavar="FILE", help="write each game's record as a line")
     shown = parser.add_mutually_exclusive_group()
@@ -84,26 +87,33 @@ class Study:
 
 
 def simulate(
-    levels: list[str], rounds: int, per_game: int = 5, seed: int | None = None,
+    levels: list[str], rounds: int, length: int = 5, seed: int | None = None,
     on_record: Callable[[Json], object] | None = None,
     advance: Callable[[int], None] = lambda n: None,
     on_result: Callable[[Outcome], None] | None = None,
+    *, mode: str = "rounds",
 ) -> Study:
-    """Play `rounds` rounds with one bot per seat; each bot sees only its seat's view.
-    `on_record` hears each game's record, `on_result` each game's outcome."""
-    if rounds < 1 or per_game < 1:
-        raise ConfigError("The number of rounds and of rounds per game must be positive.")
+    """Play `rounds` rounds with one bot per seat, in games of `mode` and `length` (the game's
+    options): the last game of rounds is cut to the rounds left, a game to points is played
+    whole, so it may go past `rounds`. Each bot sees only its seat's view. `on_record` hears
+    each game's record, `on_result` each game's outcome."""
+    if rounds < 1:
+        raise ConfigError("The number of rounds to play must be positive.")
+    options = {"players": len(levels), "mode": mode, "length": length}
+    configured = Game.from_options(options, bots_only=True)
+    assert isinstance(configured, Game)  # Chuchula's own from_options
     rng = make_rng(seed)
     bots = [make_bot(Game.id, lv, Random(rng.getrandbits(64))) for lv in levels]
     study = Study(levels, [[] for _ in levels], [])
     while len(study.points[0]) < rounds:
-        length = min(per_game, rounds - len(study.points[0]))
-        options = {"players": len(levels), "mode": "rounds", "length": length}
-        state = Game.from_options(options, bots_only=True).new(rng.getrandbits(64))
+        left = rounds - len(study.points[0])
+        game = replace(configured, length=min(length, left)) if mode == "rounds" else configured
+        state = game.new(rng.getrandbits(64))
         while state.outcome is None:
             for seat in state.to_move:
                 state.play(seat, bots[seat].choose(state.view(seat), []))
-        for entry in state.view(None)["rounds"]:
+        played = state.view(None)["rounds"]
+        for entry in played:
             won = [p["winner"] for p in entry["positions"]]
             for seat in range(len(levels)):
                 study.points[seat].append(won.count(seat))
@@ -112,15 +122,17 @@ def simulate(
             on_record(state.record())
         if on_result:
             on_result(state.outcome)
-        advance(length)
+        advance(len(played))
     return study
 
 
-def print_summary(study: Study, per_game: int, seed: int | None) -> None:
+def print_summary(study: Study, game: Game, seed: int | None) -> None:
     levels, names = study.levels, bot_names(study.levels)
+    games = (f"of up to {count(game.length, 'round')}" if game.mode == "rounds"
+             else f"to {count(game.length, 'point')}")
     console.print(
         f"[bold]{Game.title}[/], {len(levels)} players: {count(len(study.points[0]), 'round')} "
-        f"in {count(len(study.winners), 'game')} of up to {count(per_game, 'round')}"
+        f"in {count(len(study.winners), 'game')} {games}"
         + (f", seed {seed}" if seed is not None else "") + "."
     )
     width = max(len(name) for name in names) + 2
@@ -134,9 +146,10 @@ def print_summary(study: Study, per_game: int, seed: int | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    Game.from_options({"players": args.players}, bots_only=True)  # the engine's limits
-    levels = (parse_levels(args.bots, Game.id, args.players, "--bots") if args.bots
-              else ["hard"] + ["easy"] * (args.players - 1))
+    game = game_from_flags(args, bots_only=True)
+    assert isinstance(game, Game)  # the flags are Chuchula's (add_arguments)
+    levels = (parse_levels(args.bots, Game.id, game.players, "--bots") if args.bots
+              else ["hard"] + ["easy"] * (game.players - 1))
     names = bot_names(levels)
     played = 0
 
@@ -154,9 +167,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress_bar(args.rounds, f"{Game.title} rounds") as advance:
             study = simulate(
-                levels, args.rounds, args.per_game, args.seed,
+                levels, args.rounds, game.length, args.seed,
                 (lambda r: sink.write(json.dumps(r) + "\n")) if sink else None, advance,
-                say if args.verbose else None,
+                say if args.verbose else None, mode=game.mode,
             )
     finally:
         if sink:
@@ -164,5 +177,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(study.to_json()))
     else:
-        print_summary(study, args.per_game, args.seed)
+        print_summary(study, game, args.seed)
     return 0

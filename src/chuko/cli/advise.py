@@ -11,12 +11,12 @@ import argparse
 import json
 import sys
 
-from chuko.console import console
+from chuko.console import add_option_flags, console, game_from_flags
 from chuko.core.deck52 import cards_text, parse_cards
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json
 from chuko.core.words import count
-from chuko.games.chuchula import Game, group_type
+from chuko.games.chuchula import DESCRIPTOR, Game, group_type
 from chuko.solvers.chuchula_advisor import Advice, advise, check_hand
 
 HELP = {Game.id: "suggest the grouping of a Chuchula hand with the most expected points"}
@@ -27,7 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
         "--hand", help='13 cards, e.g. "As 4s 5s Kd Qd Jd 2d 9c 8c Jh 7h 4h 3h"; '
         "without it, hands are read from standard input, one per line",
     )
-    parser.add_argument("--players", type=int, default=4, help="players at the table, 2-4")
+    # The advice depends on the table's size alone, not on how long the game lasts.
+    add_option_flags(parser, DESCRIPTOR,
+                     leave_out=[o.name for o in DESCRIPTOR.options if o.name != "players"])
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -49,13 +51,13 @@ def _describe(advice: Advice, players: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    Game.from_options({"players": args.players})  # the engine's limits, in its words
+    players = game_from_flags(args).players  # the engine's limits, in its words
     if args.hand is not None:
         if args.json:
-            print(json.dumps(_advice_json(args.hand, args.players)))
+            print(json.dumps(_advice_json(args.hand, players)))
         else:
             hand = check_hand(parse_cards(args.hand))
-            console.print(_describe(advise(hand, args.players), args.players), markup=False,
+            console.print(_describe(advise(hand, players), players), markup=False,
                           soft_wrap=True)
         return 0
     status = 0
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         if not line.strip():
             continue
         try:
-            print(json.dumps(_advice_json(line, args.players)), flush=True)
+            print(json.dumps(_advice_json(line, players)), flush=True)
         except ChukoError as error:
             print(json.dumps({"hand": line.strip(), "error": str(error)}), flush=True)
             status = 2

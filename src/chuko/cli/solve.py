@@ -36,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     )
     parser.add_argument("--moves", default="", help='moves played so far, e.g. "A E BR"')
     parser.add_argument("--json", action="store_true", help="one JSON object per deal")
-    add_option_flags(parser, [o for o in game.descriptor.options if o.kind != "pack"])
+    add_option_flags(parser, game.descriptor, leave_out=[o.name for o in game.descriptor.options
+                                                         if o.kind == "pack"])
 
 
 def _play(state: State, moves: str) -> None:

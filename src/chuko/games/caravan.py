@@ -58,7 +58,7 @@ DESCRIPTOR = Descriptor(
 class Caravan(LayoutGame):
     descriptor: ClassVar[Descriptor] = DESCRIPTOR
 
-    bridges: int = 2
+    bridges: int = BRIDGE_LEVELS["standard"]
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -19,7 +19,6 @@ from typing import Any, ClassVar
 from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
 from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
-from chuko.core.numbers import whole_number
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.protocol import State as BaseState
@@ -28,7 +27,7 @@ from chuko.core.words import count, listing, who
 
 __all__ = [
     "Game", "State", "FinalRanking", "Grouping", "GroupType", "parse_cards", "group_type",
-    "group_strength", "describe_group", "order_problem", "random_grouping", "parse_mode",
+    "group_strength", "describe_group", "order_problem", "random_grouping",
     "HandGrouping",
 ]
 
@@ -262,18 +261,6 @@ def all_groupings(hand: Sequence[Card]) -> list[Grouping]:
     return [move for _, move in found]
 
 
-def parse_mode(text: str) -> tuple[str, int]:
-    """'rounds:5' or 'points:10' as (mode, length) (ruling H7)."""
-    mode, _, number = text.strip().lower().partition(":")
-    length = whole_number(number)
-    if mode not in MODES or length is None or length < 1:
-        raise ConfigError(
-            f"{text.strip()!r} is not a game length: write rounds:N (e.g. rounds:5) or "
-            "points:N (e.g. points:10)."
-        )
-    return mode, length
-
-
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # ruling H1
 MAX_LENGTH = 100
 
@@ -336,7 +323,10 @@ class Game(BaseGame):
 
     @property
     def mode_text(self) -> str:
-        return f"{self.mode}:{self.length}"
+        """How long the game lasts, in words: '5 rounds', 'first to 10 points'."""
+        if self.mode == "rounds":
+            return count(self.length, "round")
+        return f"first to {count(self.length, 'point')}"
 
     # Chance: each round's shuffle of the whole deck, the first dealer (H6) and the tie draw
     # at the end (H8). With `explicit_chance`, every round after the first is dealt card by

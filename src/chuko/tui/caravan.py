@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from chuko.console import console
+from chuko.console import add_option_flags, console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
@@ -16,7 +16,7 @@ from .layout import (
     add_deal_arguments,
     card_words,
     chain,
-    deal_options,
+    layout_game,
     layout_table,
 )
 
@@ -34,8 +34,7 @@ Type a number from the list or the move. [bold]help[/] lists the commands, \
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    parser.add_argument("--bridges", default="2",
-                        help="bridge limit 0–11, or easy (3), standard (2), hard (1)")
+    add_option_flags(parser, DESCRIPTOR)
     add_deal_arguments(parser)
 
 
@@ -76,7 +75,7 @@ class CaravanSession(LayoutSession[CaravanState]):
 
 def run(args: argparse.Namespace) -> int:
     rng = make_rng(args.seed)
-    game = Caravan(**deal_options(args), bridges=DESCRIPTOR.option("bridges").value(args.bridges))
+    game = layout_game(args, Caravan)
     state = game.new(seed=rng.randrange(2**32))
     console.print(RULES)
     return CaravanSession(state).run()

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import LINEUP_HELP, ask, console, warn
+from chuko.console import LINEUP_HELP, add_option_flags, ask, console, game_from_flags, warn
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
@@ -21,6 +21,7 @@ from chuko.core.protocol import Json
 from chuko.core.rng import make_rng
 from chuko.core.words import count, who
 from chuko.games.chuchula import (
+    DESCRIPTOR,
     GROUPS,
     Game,
     Grouping,
@@ -28,7 +29,6 @@ from chuko.games.chuchula import (
     group_type,
     grouping_problem,
     order_problem,
-    parse_mode,
 )
 
 from .session import Command, Session
@@ -59,10 +59,9 @@ def group_markup(cards: Sequence[Card]) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    parser.add_argument("--players", type=int, default=4, help="players, you included (2-4)")
+    add_option_flags(parser, DESCRIPTOR)
     parser.add_argument("--vs", default="easy", help="bot levels of the others, e.g. "
                         f"hard,easy,easy; {LINEUP_HELP} (default easy)")
-    parser.add_argument("--mode", default="rounds:5", help="rounds:N or points:N")
     parser.add_argument("--seed", type=int, help="seed for a reproducible game")
 
 
@@ -267,9 +266,9 @@ class ChuchulaSession(Session[State]):
 
 
 def run(args: argparse.Namespace) -> int:
-    mode, length = parse_mode(args.mode)
-    game = Game(args.players, mode, length)
-    levels = parse_levels(args.vs, Game.id, args.players - 1)
+    game = game_from_flags(args)
+    assert isinstance(game, Game)  # the flags are Chuchula's (add_arguments)
+    levels = parse_levels(args.vs, Game.id, game.players - 1)
     seed = args.seed
     bots = {seat: make_bot(Game.id, level, make_rng(None if seed is None else seed + seat))
             for seat, level in enumerate(levels, 1)}

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from random import Random
 from string import ascii_lowercase
 from typing import Any
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import LINEUP_HELP, QUIT_WORDS, console
+from chuko.console import LINEUP_HELP, QUIT_WORDS, add_option_flags, console, game_from_flags
 from chuko.core.errors import ConfigError
 from chuko.core.numbers import factor_text
 from chuko.core.rng import make_rng
 from chuko.core.words import who
-from chuko.games.chuko import Game, State
+from chuko.games.chuko import DESCRIPTOR, Game, State
 
 from .session import Session
 
@@ -39,19 +40,13 @@ MOVES_HELP = """[cyan]15[/]      play the card 15 (a card is typed by its number
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    parser.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
+    add_option_flags(parser, DESCRIPTOR)
     parser.add_argument("--vs", default="easy", help="bot levels of the others, e.g. "
                         f"easy,hard; {LINEUP_HELP} (default easy)")
     parser.add_argument("--seed", type=int, help="seed for a reproducible deal and bots")
-    parser.add_argument(
-        "--pack", default="standard", help="pack name, list (2,6,7) or range (2-30)"
-    )
     parser.add_argument("--first", type=int,
                         help="who starts: 0 you, 1 the player after you, and so on "
                         "(random if unset)")
-    parser.add_argument(
-        "--turn-limit", type=int, help="end the game with no winner after this many turns"
-    )
     parser.add_argument(
         "--hard-time", type=float, default=0.2, help="hard bots' seconds per move (default 0.2)"
     )
@@ -95,7 +90,9 @@ class ChukoSession(Session[State]):
 
 
 def run(args: argparse.Namespace, you: int = 0) -> int:
-    game = Game(players=args.players, pack=args.pack, first=args.first, turn_limit=args.turn_limit)
+    configured = game_from_flags(args)
+    assert isinstance(configured, Game)  # the flags are Chükö's (add_arguments)
+    game = replace(configured, first=args.first)
     levels = parse_levels(args.vs, Game.id, game.players - 1)
     if args.hard_time <= 0:
         raise ConfigError("--hard-time must be a positive number of seconds.")

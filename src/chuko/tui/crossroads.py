@@ -6,19 +6,19 @@ from __future__ import annotations
 import argparse
 
 from chuko.bots import make_bot, parse_levels
-from chuko.console import console
+from chuko.console import add_option_flags, console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
 from chuko.core.words import count, who
-from chuko.games.crossroads import Crossroads, CrossroadsState
+from chuko.games.crossroads import DESCRIPTOR, Crossroads, CrossroadsState
 
 from .layout import (
     LayoutSession,
     add_deal_arguments,
     card_words,
     chain,
-    deal_options,
+    layout_game,
     layout_table,
 )
 from .session import HUMAN
@@ -35,12 +35,10 @@ Type a number from the list, or the move: the card's letter, then L or R (e.g. \
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    add_option_flags(parser, DESCRIPTOR)
     parser.add_argument("--vs", default="easy",
-                        help="opponent: random, easy, hard, perfect or human (default easy)")
-    parser.add_argument("--first", choices=("me", "them", "random"), default="random",
-                        help="who takes the first card (default random)")
-    parser.add_argument("--rounds", type=int, choices=(1, 2), default=1,
-                        help="2 for a two-round match")
+                        help="opponent: random, easy, hard, perfect or human (default easy); "
+                        "you are seat 0, the opponent seat 1")
     add_deal_arguments(parser)
 
 
@@ -69,8 +67,7 @@ class CrossroadsSession(LayoutSession[CrossroadsState]):
 def run(args: argparse.Namespace) -> int:
     rng = make_rng(args.seed)
     opponent = parse_levels(args.vs, Crossroads.id, 1, others=(HUMAN,))[0]
-    first = {"me": 0, "them": 1, "random": None}[args.first]
-    game = Crossroads(**deal_options(args), rounds=args.rounds, first=first)
+    game = layout_game(args, Crossroads)
     state = game.new(seed=rng.randrange(2**32))
     bots = {} if opponent == HUMAN else {1: make_bot(Crossroads.id, opponent, rng)}
     console.print(RULES)

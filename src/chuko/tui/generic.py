@@ -18,7 +18,7 @@ from rich.columns import Columns
 from rich.table import Table
 
 from chuko.bots import make_bot, parse_levels
-from chuko.console import LINEUP_HELP, add_option_flags, console, option_values
+from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
 from chuko.core.rng import make_rng
@@ -41,8 +41,7 @@ def _default_level(levels: Sequence[str]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     described = game_class(game_id).descriptor
-    parser.set_defaults(game=game_id)
-    add_option_flags(parser, described.options)
+    add_option_flags(parser, described)
     levels = ", ".join((*described.levels, HUMAN))
     default = _default_level(described.levels)
     parser.add_argument("--vs", default=default,
@@ -101,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if not described.lists_moves:
         raise ConfigError(f"{described.title} does not list its moves, so it needs a "
                           "terminal screen of its own.")
-    game = rules.from_options(option_values(args))
+    game = game_from_flags(args)
     you = 0
     others = [seat for seat in range(game.players) if seat != you]
     lineup = parse_levels(args.vs, described.id, len(others), others=(HUMAN,))

@@ -1,25 +1,26 @@
 """Terminal play for the layout games: the 4×3 layout, trails or the caravan, the prompt.
 
 Crossroads and Caravan share the screen's layout part and the numbered list of moves; each
-game's own module (tui/crossroads.py, tui/caravan.py) adds its options, how it draws the
-rest of the position, its moves' wording and its hint values.
+game's own module (tui/crossroads.py, tui/caravan.py) adds its game's option flags, how it
+draws the rest of the position, its moves' wording and its hint values.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from rich.table import Table
 from rich.text import Text
 
-from chuko.console import console
+from chuko.console import console, game_from_flags
 from chuko.core.errors import ParseError
-from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove, parse_layout
+from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove
 from chuko.core.numbers import factor_text, whole_number
-from chuko.core.packs import parse_pack
 from chuko.core.protocol import State
+from chuko.games.layout_game import LayoutGame
 
 from .session import Session
 
@@ -28,16 +29,23 @@ MOVES_HELP = """[cyan]number[/]  the move with that number in the list
         (a first card is the letter alone; a Caravan bridge adds *, as in FL*)"""
 
 
+Dealt = TypeVar("Dealt", bound=LayoutGame)
+
+
 def add_deal_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options every layout game takes: a pack or a fixed deal, and a seed."""
-    parser.add_argument("--pack", default="standard", help="named pack, list or range (12 cards)")
-    parser.add_argument("--deal", help='a fixed layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"')
+    """The flags every layout screen takes besides the game's options: a fixed deal and a
+    seed."""
+    parser.add_argument("--deal", help='a fixed layout, e.g. "6 15 10 7 / 9 14 8 11 / 2 21 22 30"'
+                        " (its cards are the pack)")
     parser.add_argument("--seed", type=int, help="seed for a reproducible deal")
 
 
-def deal_options(args: argparse.Namespace) -> dict:
-    """`pack` and `deal` for a layout game's configuration, from those options."""
-    return {"pack": parse_pack(args.pack), "deal": parse_layout(args.deal) if args.deal else None}
+def layout_game(args: argparse.Namespace, kind: type[Dealt]) -> Dealt:
+    """The layout game the option flags configure (`game_from_flags`), with the fixed deal
+    of --deal where one is given; ChukoError in one sentence for a bad one."""
+    game = game_from_flags(args)
+    assert isinstance(game, kind)  # the flags are the screen's own game's
+    return replace(game, deal=args.deal) if args.deal else game
 
 
 def layout_table(view: dict) -> Table:
