@@ -222,11 +222,14 @@ def _by_option(described: Descriptor, cells: list[Json], name: str, values: list
 
     keys = list(dict.fromkeys(key(c) for c in cells))
     one_lineup = len(keys) == len({k[:2] for k in keys})
+    one_count = len({k[0] for k in keys}) == 1
 
     def label(players: int, others: tuple[Any, ...], bots: str) -> str:
-        words = [f"{players} players", *(f"{described.option(other).label} {value}"
-                                         for other, value in zip(rest, others, strict=True))]
-        return ", ".join(words if one_lineup else [*words, bots])
+        words = [f"{described.option(other).label} {value}"
+                 for other, value in zip(rest, others, strict=True)]
+        if not (words and one_count):
+            words.insert(0, f"{players} players")
+        return ", ".join(words if one_lineup else [*words, _lineup(bots)])
 
     caption = described.option(name).label.lower()
     return {
