@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chuko.bots import make_bot
+from chuko.bots import make_bot, parse_levels
 from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game, State
 from chuko.games import descriptor, game_class, game_ids
@@ -156,6 +156,27 @@ def test_every_bot_level_plays_a_move_the_engine_accepts(game_id):
         legal = state.legal_moves(seat) if game.lists_moves else []
         move = bot.choose(state.view(seat), legal)
         state.copy().play(seat, move)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_what_the_study_varies_makes_games_and_its_turn_counts_are_whole(game_id):
+    """Every combination of the values the descriptor's study tries is a game its bot
+    lineups can seat, and the game's count of turns by kind reads a finished record."""
+    study = descriptor(game_id).study
+    names = [varied.option for varied in study.varies]
+    for values in itertools.product(*(varied.values for varied in study.varies)):
+        options = dict(zip(names, values, strict=True))
+        game = game_class(game_id).from_options(options, bots_only=True)
+        for lineup in study.lineups:
+            parse_levels(lineup, game_id, game.players)
+    if study.turn_kinds:
+        module, _, function = study.turn_kinds.partition(":")
+        state, rng = configurations(game_id)[0].new(seed=5), random.Random(5)
+        while state.to_move:
+            seat = state.to_move[0]
+            state.play(seat, state.random_move(seat, rng))
+        counts = getattr(import_module(module), function)(state.record())
+        assert counts and all(type(n) is int and n >= 0 for n in counts.values())
 
 
 def _strings(alphabet, most):

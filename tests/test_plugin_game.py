@@ -7,7 +7,7 @@ import random
 import warnings
 
 from chuko.games import descriptor, game_class, game_ids
-from chuko.server import create_app
+from chuko.server import create_app, facts
 
 with warnings.catch_warnings():  # starlette's TestClient warns about its httpx use
     warnings.simplefilter("ignore")
@@ -57,6 +57,55 @@ def test_simulate_the_plugin_game(run_chuko, tmp_path):
     assert len(lines) == 40
     for line in lines:
         game_class(TOY).replay(json.loads(line))
+
+
+def study_of_the_plugin(run_chuko, *flags):
+    status, out, err = run_chuko("study", TOY, "--games", "20", "--seed", "1", "--json", *flags)
+    assert status == 0, err
+    return json.loads(out)
+
+
+def test_the_generic_study_of_the_plugin_varies_the_options_its_descriptor_names(run_chuko):
+    study = study_of_the_plugin(run_chuko)
+    (table,) = study["tables"]
+    assert table["columns"][:3] == ["Stones", "Most taken at once", "Bots"]
+    assert "Pack" not in table["columns"]
+    cells = study["data"]["cells"]
+    assert [(c["options"]["stones"], c["options"]["most"], c["bots"]) for c in cells] == [
+        (stones, most, bots) for stones in (12, 15, 20) for most in (2, 3)
+        for bots in ("random,random", "perfect,perfect")]
+    # The options reach the games: between perfect players the first wins exactly when
+    # the stones are not a multiple of most + 1.
+    for c in cells:
+        if c["bots"] == "perfect,perfect":
+            wins = c["options"]["stones"] % (c["options"]["most"] + 1) != 0
+            assert c["first_player"]["estimate"] == float(wins), c["options"]
+    assert {p["title"] for p in study["plots"]} == {
+        "First player's win rate by stones", "First player's win rate by most taken at once"}
+
+
+def test_the_plugins_study_takes_other_values_from_the_options_flags(run_chuko):
+    study = study_of_the_plugin(run_chuko, "--stones", "8,9", "--most", "3", "--bots", "perfect")
+    assert [(c["options"], c["bots"]) for c in study["data"]["cells"]] == [
+        ({"stones": 8, "most": 3}, "perfect,perfect"),
+        ({"stones": 9, "most": 3}, "perfect,perfect")]
+    assert [row[:2] for row in study["tables"][0]["rows"]] == [["8", "3"], ["9", "3"]]
+
+
+def test_a_bad_value_for_the_plugins_study_is_one_sentence(run_chuko):
+    status, out, err = run_chuko("study", TOY, "--stones", "many", "--games", "5")
+    assert status == 2 and out == ""
+    assert err == "chuko: Stones must be a whole number, not 'many'.\n"
+
+
+def test_the_facts_the_plugin_ships_reach_the_lab(tmp_path):
+    shipped = {g["id"]: g for g in facts.shipped_facts(tmp_path / "no built-in facts")["games"]}
+    (study,) = shipped[TOY]["studies"]
+    assert study["game"] == TOY and study["title"] == "Take-away: bots at the table"
+    assert study["tables"][0]["columns"][:2] == ["Stones", "Most taken at once"]
+    with _client(tmp_path) as client:
+        served = {g["id"]: g for g in client.get("/api/facts").json()["games"]}
+        assert served[TOY]["studies"] == [study]
 
 
 def test_rules_of_the_plugin_game_come_from_its_package(run_chuko):

@@ -200,8 +200,9 @@ def test_chuko_study_covers_the_grid_with_intervals(capsys):
                  "--games", "30", "--seed", "1", "--json"]) == 0
     study = json.loads(capsys.readouterr().out)
     cells = study["data"]["cells"]
-    assert [(c["pack"], c["players"]) for c in cells] == [
-        ("standard", 2), ("standard", 3), ("plain", 2), ("plain", 3)]
+    assert [(c["options"], c["players"]) for c in cells] == [
+        ({"pack": pack, "players": n}, n) for pack in ("standard", "plain") for n in (2, 3)]
+    assert study["tables"][0]["columns"][:3] == ["Pack", "Players", "Bots"]
     for c in cells:
         first = c["first_player"]
         assert first["low"] <= first["estimate"] <= first["high"]

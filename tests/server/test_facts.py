@@ -1,11 +1,14 @@
 """GET /api/facts reads the shipped facts: every registered game in the registry's order,
-each with the studies of the files that name it, whatever shape a file has; a broken file
-is left out rather than breaking the Lab."""
+each with the studies of the files that name it, whatever shape a file has, then those of
+the file its own package ships; a broken file is left out rather than breaking the Lab."""
 
+import dataclasses
 import json
 
-from chuko.games import game_ids
+from chuko.games import descriptors, game_ids
 from chuko.server import facts
+
+PLUGIN = "takeaway"  # tests/plugins/chuko_takeaway ships facts of its own
 
 
 def test_facts_are_grouped_by_registered_game_from_every_file_shape(tmp_path):
@@ -23,7 +26,20 @@ def test_facts_are_grouped_by_registered_game_from_every_file_shape(tmp_path):
     assert studies["crossroads"] == []
 
 
-def test_no_facts_directory_means_no_studies(tmp_path):
+def test_no_facts_directory_leaves_only_the_facts_games_ship_with_them(tmp_path):
+    found = facts.shipped_facts(tmp_path / "none")["games"]
+    assert [g["id"] for g in found if g["studies"]] == [PLUGIN]
+    (study,) = next(g for g in found if g["id"] == PLUGIN)["studies"]
+    assert study["game"] == PLUGIN and study["findings"]
+
+
+def test_a_games_own_file_speaks_for_that_game_alone_and_a_broken_one_is_left_out(
+        tmp_path, monkeypatch):
+    # Chükö's facts, named as the plug-in's own: none of their studies is the plug-in's.
+    borrowed = {PLUGIN: "chuko:data/facts/chuko.json", "caravan": "chuko_takeaway:rules.md",
+                "crossroads": "no_such_package:facts.json"}
+    changed = [dataclasses.replace(d, facts=borrowed.get(d.id, d.facts)) for d in descriptors()]
+    monkeypatch.setattr(facts, "descriptors", lambda: changed)
     assert all(not g["studies"] for g in facts.shipped_facts(tmp_path / "none")["games"])
 
 

@@ -1,6 +1,7 @@
-"""The Lab page in Chromium: the shipped facts of each game with their plots drawn as SVG
-(bars or lines, with the interval of every sampled figure), reached from the home page and
-from each game's rules, under the app's Content-Security-Policy."""
+"""The Lab page in Chromium: the shipped facts of each game, and those a game from another
+package ships with it, with their plots drawn as SVG (bars or lines, with the interval of
+every sampled figure), reached from the home page and from each game's rules, under the
+app's Content-Security-Policy."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 
 import pytest
 
+from chuko.games import descriptors
 from chuko.server import facts
 
 CARAVAN = {
@@ -63,7 +65,7 @@ def test_the_lab_draws_each_games_studies_with_their_plots_and_tables(pages, shi
     page.get_by_role("link", name="Lab").click()
     page.wait_for_url("**/lab")
     page.locator("#caravan .study").wait_for()
-    assert page.locator("#lab-nav a").all_inner_texts() == ["Chükö", "Caravan"]
+    assert page.locator("#lab-nav a").all_inner_texts() == ["Chükö", "Caravan", "Take-away"]
     caravan = page.locator("#caravan")
     assert "exact: every one of the 1,000 distinct deals" in caravan.inner_text()
     assert "Every deal can be won with the standard 2 bridges." in caravan.inner_text()
@@ -97,8 +99,28 @@ def test_a_rules_page_links_to_its_games_facts_in_the_lab(pages, shipped):
         "el => el.getBoundingClientRect().top < window.innerHeight")
 
 
+def test_the_lab_shows_the_facts_a_plugin_game_ships_with_it(pages, shipped, shot):
+    page = pages.new(width=1100, height=1400)
+    refused = watch_policy(page)
+    page.goto("/lab#takeaway")
+    toy = page.locator("#takeaway")
+    toy.locator(".study").wait_for()
+    assert toy.locator("h2").inner_text().startswith("Take-away")
+    assert toy.locator("h3").inner_text() == "Take-away: bots at the table"
+    assert toy.locator("table th").all_inner_texts()[:3] == ["Stones", "Most taken at once",
+                                                             "Bots"]
+    assert toy.get_by_role("img", name="First player's win rate by stones").count() == 1
+    assert toy.locator("svg rect.bar").count() > 0
+    toy.scroll_into_view_if_needed()
+    shot(page, "lab-plugin", full_page=False)
+    assert refused == []
+
+
 def test_the_lab_says_when_no_facts_are_shipped(pages, tmp_path, monkeypatch):
     monkeypatch.setattr(facts, "FACTS", tmp_path / "none")
+    # nor any game of another package
+    monkeypatch.setattr(facts, "descriptors",
+                        lambda: [d for d in descriptors() if d.facts is None])
     page = pages.new()
     page.goto("/lab")
     page.get_by_text("No facts are shipped with this installation yet.").wait_for()

@@ -218,7 +218,8 @@ def measure_chuko(pack: Pack, players: Sequence[int], n: int, rng: Random,
 
     found = {}
     for count in players:
-        first = cell("chuko", pack_text(pack), count, bots, n, rng.getrandbits(64))["first_player"]
+        options = {"pack": pack_text(pack), "players": count}
+        first = cell("chuko", options, bots, n, rng.getrandbits(64))["first_player"]
         found[f"chuko-first:{count}"] = Figure(Interval(100 * first["estimate"],
                                                         100 * first["low"], 100 * first["high"]),
                                                n)

@@ -123,6 +123,35 @@ def pack_option(default: str = "standard", label: str = "Pack") -> Option:
 
 
 @dataclass(frozen=True)
+class Varied:
+    """One of the game's options a study tries at several values, in the order given."""
+
+    option: str
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Study:
+    """What `chuko study GAME` measures for the designer.
+
+    - `module`: the game's own study (under chuko.analysis.study, with
+      `add_arguments(parser, game_id)` and `run_study(args)`); None: the generic study of
+      bot games, which plays every combination of `varies` with each of `lineups`.
+    - `varies`: the options the generic study tries, each with its values; its table has a
+      column per option, in this order, and the first varies slowest.
+    - `lineups`: the bot lineups it tries (such as "easy" or "hard,easy"); empty: the
+      weakest level alone.
+    - `turn_kinds`: "module:function"; `function(record)` counts a finished game's turns of
+      each kind worth a column ({"reset": 3}); None: no turns counted.
+    """
+
+    module: str | None = None
+    varies: tuple[Varied, ...] = ()
+    lineups: tuple[str, ...] = ()
+    turn_kinds: str | None = None
+
+
+@dataclass(frozen=True)
 class Descriptor:
     """A game's self-description.
 
@@ -140,11 +169,13 @@ class Descriptor:
     - `encoding`: "module:factory"; `factory(game)` gives the game's `Encoding`
       (core/encoding.py) for research environments: integer actions, observation arrays.
       None: the game offers no environment.
-    - `study`: the module of the game's own study for the designer (`chuko study`, under
-      chuko.analysis.study, with `add_arguments(parser, game_id)` and `run_study(args)`);
-      None: the generic study of bot games.
+    - `study`: what `chuko study` measures (`Study`): the game's own study module, or what
+      the generic study of bot games varies.
     - `screen`: the browser screen module under /static/js/; None: the generic screen.
     - `rules`: "package:path" of the rules text (Markdown); None: the summary only.
+    - `facts`: "package:path" of facts for the Lab that a game from another package ships
+      with it (a study, a list of studies, or {"studies": [...]}, as `chuko study --json`
+      writes them); None: only those in chuko's own data folder.
     - `examples`: option mappings the conformance suite plays, as small as can be.
     - `notation`: the characters of the move notation, for the conformance check that
       `play` accepts exactly the legal moves (empty: skipped).
@@ -165,13 +196,23 @@ class Descriptor:
     review: str | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
     encoding: str | None = None
-    study: str | None = None
+    study: Study = Study()
     screen: str | None = None
     rules: str | None = None
+    facts: str | None = None
     examples: tuple[Mapping[str, Any], ...] = ({},)
     notation: str = ""
     simultaneous: bool = False
     lists_moves: bool = True
+
+    def __post_init__(self) -> None:
+        known = {o.name: o for o in self.options}
+        for varied in self.study.varies:
+            if varied.option not in known or not varied.values:
+                raise ValueError(f"{self.id}'s study varies {varied.option!r}, which is not "
+                                 "one of its options with values to try")
+            for value in varied.values:
+                known[varied.option].value(value)  # a ConfigError names a bad value
 
     def option(self, name: str) -> Option:
         for option in self.options:

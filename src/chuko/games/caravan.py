@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import Descriptor, Option, pack_option
+from chuko.core.descriptor import Descriptor, Option, Study, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
@@ -48,7 +48,7 @@ DESCRIPTOR = Descriptor(
     screen="caravan.js",
     rules="chuko.games:rules/caravan.md",
     encoding="chuko.games.encodings.caravan:encoding",
-    study="chuko.analysis.study.caravan",
+    study=Study("chuko.analysis.study.caravan"),
     examples=({}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"}),
     notation="ABCDEFGHIJKLR*",
 )

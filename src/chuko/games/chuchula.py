@@ -17,7 +17,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
-from chuko.core.descriptor import Descriptor, Option
+from chuko.core.descriptor import Descriptor, Option, Study
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
@@ -286,7 +286,7 @@ DESCRIPTOR = Descriptor(
     screen="chuchula.js",
     rules="chuko.games:rules/chuchula.md",
     encoding="chuko.games.encodings.chuchula:encoding",
-    study="chuko.analysis.study.chuchula",
+    study=Study("chuko.analysis.study.chuchula"),
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
     simultaneous=True,
     lists_moves=False,

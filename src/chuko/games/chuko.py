@@ -22,7 +22,7 @@ from math import gcd
 from random import Random, SystemRandom
 from typing import Any, ClassVar, TypeGuard
 
-from chuko.core.descriptor import Descriptor, Option, pack_option
+from chuko.core.descriptor import Descriptor, Option, Study, Varied, pack_option
 from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
 from chuko.core.packs import PACKS, as_pack
 from chuko.core.protocol import Game as BaseGame
@@ -67,12 +67,23 @@ DESCRIPTOR = Descriptor(
     examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
     notation="0123456789r",
     encoding="chuko.games.encodings.chuko:encoding",
+    study=Study(varies=(Varied("pack", ("standard", "plain", "primes", "2-30", "2-100")),
+                        Varied("players", (2, 3, 4))),
+                lineups=("easy",), turn_kinds="chuko.games.chuko:turn_kinds"),
 )
 
 
 def may_follow(card: int, top: int) -> bool:
     """Ruling K1: a card may follow the top card when it shares a prime factor or is lower."""
     return card < top or gcd(card, top) > 1
+
+
+def turn_kinds(record: Json) -> dict[str, int]:
+    """A finished game's resets, and the resets among them that recycled the play pile
+    (K2): how often the game leaves its plain course, for the study of bot games."""
+    turns = record["turns"]
+    return {RESET: sum(turn["kind"] == RESET for turn in turns),
+            "recycle": sum("recycled" in turn for turn in turns)}
 
 
 def deal_size(pack_size: int, players: int) -> int:

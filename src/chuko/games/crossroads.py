@@ -13,7 +13,7 @@ from functools import lru_cache
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import Descriptor, Option, pack_option
+from chuko.core.descriptor import Descriptor, Option, Study, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
@@ -45,7 +45,7 @@ DESCRIPTOR = Descriptor(
     screen="crossroads.js",
     rules="chuko.games:rules/crossroads.md",
     encoding="chuko.games.encodings.crossroads:encoding",
-    study="chuko.analysis.study.crossroads",
+    study=Study("chuko.analysis.study.crossroads"),
     examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),
     notation="ABCDEFGHIJKLR",
 )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import Descriptor, Option
+from chuko.core.descriptor import Descriptor, Option, Study, Varied
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
@@ -27,6 +27,10 @@ DESCRIPTOR = Descriptor(
     levels=("random", "perfect"),
     bots="chuko_takeaway.bots",
     rules="chuko_takeaway:rules.md",
+    # Perfect play wins for the first player unless the stones are a multiple of most + 1.
+    study=Study(varies=(Varied("stones", (12, 15, 20)), Varied("most", (2, 3))),
+                lineups=("random", "perfect")),
+    facts="chuko_takeaway:facts.json",
     examples=({}, {"stones": 4, "most": 1}),
     notation="0123456789",
 )

@@ -5,8 +5,9 @@ One module per concern:
 - deals.py: every distinct deal of a 12-card pack, with its weight, in shards;
 - backends.py: shards solved in local processes or on Ray, with checkpoints and resume;
 - tally.py, layout.py: deals counted by a measure, and what both layout games share;
-- caravan.py, crossroads.py, chuchula.py, play.py: each game's measures, named by its
-  descriptor's `study` (play.py serves Chükö and any game that names none, by bot games);
+- caravan.py, crossroads.py, chuchula.py: each game's own measures, named by its
+  descriptor's `study`; play.py: the study of bot games, for every game that names no
+  module of its own, varying the options its descriptor's `study` names;
 - report.py: tables in the terminal, the HTML page and its plots;
 - command.py: the command; facts.py: the facts shipped in chuko/data/facts.
 

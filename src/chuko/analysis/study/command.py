@@ -17,7 +17,7 @@ from chuko.games import game_class
 
 def _module(game_id: str) -> Any:
     """The game's own study, as its descriptor names it, or the study of bot games."""
-    return import_module(game_class(game_id).descriptor.study or f"{__package__}.play")
+    return import_module(game_class(game_id).descriptor.study.module or f"{__package__}.play")
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:

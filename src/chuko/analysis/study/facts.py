@@ -65,8 +65,8 @@ def crossroads_facts(deals: int) -> list[Json]:
 def chuko_facts(games: int) -> list[Json]:
     from . import play
 
-    cells = play.grid("chuko", [*PACKS, "primes", "2-30", "2-100"], [2, 3, 4, 5], ["easy"],
-                      games, SEED)
+    cells = play.grid("chuko", {"pack": [*PACKS, "primes", "2-30", "2-100"],
+                                "players": [2, 3, 4, 5]}, ["easy"], games, SEED)
     return [play.study("chuko", cells, SEED)]
 
 

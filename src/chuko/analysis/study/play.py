@@ -1,84 +1,93 @@
-"""The study of a game played by bots (Chükö, and any registered game without a study of
-its own): first-player and per-seat win rates, game length, and how often each kind of
-turn other than a plain play happens (Chükö's resets, and its recycled draw piles), by pack
-× players × bot lineup, from the generic simulation (analysis/simulate.py).
+"""The study of a game played by bots (any registered game without a study module of its
+own): first-player and per-seat win rates, game length, and how often each kind of turn
+the game counts happens, for every combination of the option values its descriptor's
+`Study` varies × bot lineup, from the generic simulation (analysis/simulate.py).
+
+Every option of the game can be varied from the command line too, by its flag; the table
+has a column per varied option, named after it. A cell is JSON: the options it was played
+with ("options", by name), "players", "bots", "games", and the figures, each with its 95%
+interval.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections import Counter
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from importlib import import_module
+from math import prod
 from random import Random
+from typing import Any
 
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate import simulate
 from chuko.analysis.stats import mean_interval
 from chuko.bots import parse_levels
-from chuko.console import LINEUP_HELP
+from chuko.console import LINEUP_HELP, OPTION_DEST, option_values
+from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
 from chuko.games import game_class
 
 from .command import positive
 
-DEFAULT_PACKS = ("standard", "plain", "primes", "2-30", "2-100")
-DEFAULT_PLAYERS = (2, 3, 4)
+SEATS = "players"  # the option that sets the number of seats, where a game has one
+PLACES = 101  # a cell's seed comes from its place in the grid, each coordinate below this
+ONE_WORD_KINDS = ("pack", "text")  # values that may hold commas: one value per flag
+
+TurnCounter = Callable[[Json], Mapping[str, int]]
 
 
-def _turn_kinds(record: Json) -> Counter[str]:
-    """How many turns of each kind a record holds ('recycle' for turns that recycled)."""
-    kinds: Counter[str] = Counter()
-    for turn in record.get("turns", []) if isinstance(record.get("turns"), list) else []:
-        if isinstance(turn, dict):
-            kinds[str(turn.get("kind", "turn"))] += 1
-            kinds["recycle"] += "recycled" in turn
-    return kinds
+def _turn_counter(named: str | None) -> TurnCounter | None:
+    """The game's count of a record's turns by kind (`Study.turn_kinds`), if it has one."""
+    if named is None:
+        return None
+    module, _, function = named.partition(":")
+    counter: TurnCounter = getattr(import_module(module), function)
+    return counter
 
 
-def cell(game_id: str, pack: str | None, players: int | None, bots: str, games: int,
-         seed: int) -> Json:
+def cell(game_id: str, options: Mapping[str, Any], bots: str, games: int, seed: int) -> Json:
     """One configuration's figures, each with its 95% interval."""
     cls = game_class(game_id)
-    names = {o.name for o in cls.descriptor.options}
-    options: dict[str, object] = {}
-    if pack is not None and "pack" in names:
-        options["pack"] = pack
-    if players is not None and "players" in names:
-        options["players"] = players
-    game = cls.from_options(options, bots_only=True)
+    game = cls.from_options(dict(options), bots_only=True)
     lineup = parse_levels(bots, game.id, game.players, "--bots")
-    kinds: list[Counter[str]] = []
+    count = _turn_counter(cls.descriptor.study.turn_kinds)
+    kinds: list[Mapping[str, int]] = []
 
-    def heard(index: int, state: State, names_: list[str]) -> None:
-        kinds.append(_turn_kinds(state.record()))
+    def heard(index: int, state: State, names: list[str]) -> None:
+        if count is not None:
+            kinds.append(count(state.record()))
 
     tally = simulate(game, lineup, games, Random(seed), on_result=heard)
     per_game = {}
-    for kind in sorted(set().union(*kinds) - {"play"}):
-        counts = [k[kind] for k in kinds]
+    for kind in sorted(set().union(*kinds)):
+        counts = [k.get(kind, 0) for k in kinds]
         if any(counts):
             per_game[kind] = mean_interval(counts).to_json()
     data = tally.to_json()
-    return {"pack": options.get("pack"), "players": game.players, "bots": ",".join(lineup),
+    return {"options": dict(options), "players": game.players, "bots": ",".join(lineup),
             "games": games, "first_player": data["first_player"], "seats": data["seats"],
             "draws": data["draws"], "no_winner": data["no_winner"], "moves": data["moves"],
             "per_game": per_game}
 
 
-def grid(game_id: str, packs: Sequence[str | None], players: Sequence[int | None],
-         lineups: Sequence[str], games: int, seed: int,
-         advance: Callable[[int], None] = lambda n: None) -> list[Json]:
-    """Every cell of packs × players × lineups, each seeded from `seed` and its place."""
+def grid(game_id: str, varied: Mapping[str, Sequence[Any]], lineups: Sequence[str],
+         games: int, seed: int, advance: Callable[[int], None] = lambda n: None) -> list[Json]:
+    """Every cell of the varied options' values × lineups, the first option varying
+    slowest, each seeded from `seed` and its place."""
     if games < 1:
         raise ConfigError("--games must be at least 1.")
     cells = []
-    for p, pack in enumerate(packs):
-        for q, count in enumerate(players):
-            for b, bots in enumerate(lineups):
-                cells.append(cell(game_id, pack, count, bots, games,
-                                  seed * 1_000_003 + (p * 101 + q) * 101 + b))
-                advance(games)
+    for combination in itertools.product(*(enumerate(values) for values in varied.values())):
+        place = 0
+        for index, _ in combination:
+            place = place * PLACES + index
+        options = {name: value for name, (_, value) in zip(varied, combination, strict=True)}
+        for b, bots in enumerate(lineups):
+            cells.append(cell(game_id, options, bots, games,
+                              seed * 1_000_003 + place * PLACES + b))
+            advance(games)
     return cells
 
 
@@ -96,33 +105,51 @@ def _mean(figure: Json | None) -> str:
     return f"{figure['estimate']:.2f} [{figure['low']:.2f}, {figure['high']:.2f}]"
 
 
+def _listing(words: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return " and ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
+
+
+def _varied(cells: list[Json]) -> list[str]:
+    """The names of the options the cells vary, in the grid's order."""
+    return list(cells[0]["options"]) if cells else []
+
+
+def _where(described: Descriptor, c: Json) -> str:
+    """A cell's configuration in words: 'Pack standard, 2 players'."""
+    parts = [f"{described.option(name).label} {value}" for name, value in c["options"].items()
+             if name != SEATS]
+    return ", ".join([*parts, f"{c['players']} players"])
+
+
 def study(game_id: str, cells: list[Json], seed: int) -> Json:
-    title = game_class(game_id).title
+    described = game_class(game_id).descriptor
     games = cells[0]["games"] if cells else 0
     method = (f"{games:,} bot games per configuration (seed {seed}), the lineup rotating "
               "through the seats; 95% intervals (Wilson for rates, normal for means)")
+    names = _varied(cells)
+    labels = [described.option(name).label for name in names]
     kinds = sorted({k for c in cells for k in c["per_game"]})
     rows = []
     for c in cells:
         seats = " / ".join(f"{s['estimate']:.0%}" for s in c["seats"])
-        levels = c["bots"].split(",")
-        bots = levels[0] if len(set(levels)) == 1 else c["bots"]
-        rows.append([str(c["pack"] or "—"), str(c["players"]), bots,
+        rows.append([*(str(c["options"][name]) for name in names), _lineup(c["bots"]),
                      _rate(c["first_player"]), f"{1 / c['players']:.0%}", seats,
                      _mean(c["moves"]), *(_mean(c["per_game"].get(k)) for k in kinds)])
-    columns = ["Pack", "Players", "Bots", "First player wins", "Fair", "Seat wins",
-               "Moves per game", *(f"{k.capitalize()}s per game" for k in kinds)]
+    columns = [*labels, "Bots", "First player wins", "Fair", "Seat wins", "Moves per game",
+               *(f"{k.capitalize()}s per game" for k in kinds)]
     findings = []
     for c in cells:
         first = c["first_player"]
         if first and first["low"] > 1 / c["players"] + 0.05:
-            findings.append(f"Pack {c['pack']}, {c['players']} players ({c['bots']}): the "
-                            f"first player wins {_rate(first)} against a fair "
-                            f"{1 / c['players']:.0%}.")
-    return {"game": game_id, "title": f"{title}: bots at the table", "method": method,
-            "findings": findings[:6], "data": {"method": method, "seed": seed, "cells": cells},
-            "tables": [{"title": "By pack, players and bots", "columns": columns, "rows": rows}],
-            "plots": _plots(cells, method)}
+            findings.append(f"{_where(described, c)} ({c['bots']}): the first player wins "
+                            f"{_rate(first)} against a fair {1 / c['players']:.0%}.")
+    title = f"By {_listing([*(label.lower() for label in labels), 'bots'])}"
+    return {"game": game_id, "title": f"{described.title}: bots at the table",
+            "method": method, "findings": findings[:6],
+            "data": {"method": method, "seed": seed, "cells": cells},
+            "tables": [{"title": title, "columns": columns, "rows": rows}],
+            "plots": _plots(described, cells, method)}
 
 
 def _series(label: str, figures: list[Json | None], scale: float = 100) -> Json:
@@ -141,87 +168,134 @@ def _lineup(bots: str) -> str:
     return levels.pop() if len(levels) == 1 else bots
 
 
-def _plots(cells: list[Json], method: str) -> list[Json]:
-    groups = list(dict.fromkeys((c["pack"], _lineup(c["bots"])) for c in cells))
-    players = sorted({c["players"] for c in cells})
-    plots = []
-    if len(players) > 1:
-        def find(pack: object, lineup: str, count: int, key: str) -> Json | None:
-            for c in cells:
-                if (c["pack"], _lineup(c["bots"]), c["players"]) == (pack, lineup, count):
-                    figure: Json | None = c[key]
-                    return figure
-            return None
-
-        one_lineup = len({b for _, b in groups}) == 1
-
-        def label(pack: object, lineup: str) -> str:
-            return f"{pack}" if one_lineup else f"{pack}, {lineup}"
-
-        fair = {"label": "fair (1/players)", "y": [100 / n for n in players], "style": "dashed"}
-        plots.append({
-            "title": "First player's win rate against the number of players", "kind": "line",
-            "x": players, "xlabel": "players", "ylabel": "first player wins (%)", "note": method,
-            "series": [_series(label(p, b), [find(p, b, n, "first_player") for n in players])
-                       for p, b in groups] + [fair]})
-        plots.append({
-            "title": "Game length against the number of players", "kind": "line",
-            "x": players, "xlabel": "players", "ylabel": "moves per game", "note": method,
-            "series": [_series(label(p, b), [find(p, b, n, "moves") for n in players], 1)
-                       for p, b in groups]})
-    packs = list(dict.fromkeys(c["pack"] for c in cells))
-    if len(packs) > 1:
-        by_players = list(dict.fromkeys((c["players"], c["bots"]) for c in cells))
-        plots.append({
-            "title": "First player's win rate by pack", "kind": "bar",
-            "x": [str(p) for p in packs], "xlabel": "pack", "ylabel": "first player wins (%)",
-            "note": method,
-            "series": [_series(f"{n} players" + ("" if len(by_players) == len(players)
-                                                 else f", {b}"),
-                               [next((c["first_player"] for c in cells
-                                      if (c["pack"], c["players"], c["bots"]) == (p, n, b)),
-                                     None) for p in packs])
-                       for n, b in by_players]})
+def _plots(described: Descriptor, cells: list[Json], method: str) -> list[Json]:
+    """Win rate and length against the number of players where it varies, and the win
+    rate by each other varied option."""
+    others = [name for name in _varied(cells) if name != SEATS]
+    plots = _against_players(cells, others, method)
+    for name in others:
+        values = list(dict.fromkeys(c["options"][name] for c in cells))
+        if len(values) > 1:
+            plots.append(_by_option(described, cells, name, values, method))
     return plots
 
 
+def _against_players(cells: list[Json], others: list[str], method: str) -> list[Json]:
+    players = sorted({c["players"] for c in cells})
+    if len(players) < 2:
+        return []
+
+    def group(c: Json) -> tuple[tuple[Any, ...], str]:
+        return tuple(c["options"][name] for name in others), _lineup(c["bots"])
+
+    groups = list(dict.fromkeys(group(c) for c in cells))
+    one_lineup = len({lineup for _, lineup in groups}) == 1
+
+    def label(values: tuple[Any, ...], lineup: str) -> str:
+        words = [str(v) for v in values]
+        return ", ".join(words if words and one_lineup else [*words, lineup])
+
+    def line(key: str, wanted: tuple[tuple[Any, ...], str], scale: float = 100) -> Json:
+        figures = [next((c[key] for c in cells if (group(c), c["players"]) == (wanted, n)),
+                        None) for n in players]
+        return _series(label(*wanted), figures, scale)
+
+    fair = {"label": "fair (1/players)", "y": [100 / n for n in players], "style": "dashed"}
+    return [
+        {"title": "First player's win rate against the number of players", "kind": "line",
+         "x": players, "xlabel": "players", "ylabel": "first player wins (%)", "note": method,
+         "series": [line("first_player", g) for g in groups] + [fair]},
+        {"title": "Game length against the number of players", "kind": "line",
+         "x": players, "xlabel": "players", "ylabel": "moves per game", "note": method,
+         "series": [line("moves", g, 1) for g in groups]},
+    ]
+
+
+def _by_option(described: Descriptor, cells: list[Json], name: str, values: list[Any],
+               method: str) -> Json:
+    """The first player's win rate by the values of the option `name`: a bar per value
+    for each combination of the rest (the number of players, the other options, bots)."""
+    rest = [other for other in _varied(cells) if other not in (name, SEATS)]
+
+    def key(c: Json) -> tuple[int, tuple[Any, ...], str]:
+        return c["players"], tuple(c["options"][other] for other in rest), c["bots"]
+
+    keys = list(dict.fromkeys(key(c) for c in cells))
+    one_lineup = len(keys) == len({k[:2] for k in keys})
+    one_count = len({k[0] for k in keys}) == 1
+
+    def label(players: int, others: tuple[Any, ...], bots: str) -> str:
+        words = [f"{described.option(other).label} {value}"
+                 for other, value in zip(rest, others, strict=True)]
+        if not (words and one_count):
+            words.insert(0, f"{players} players")
+        return ", ".join(words if one_lineup else [*words, _lineup(bots)])
+
+    caption = described.option(name).label.lower()
+    return {
+        "title": f"First player's win rate by {caption}", "kind": "bar",
+        "x": [str(v) for v in values], "xlabel": caption, "ylabel": "first player wins (%)",
+        "note": method,
+        "series": [_series(label(*k), [next((c["first_player"] for c in cells
+                                            if key(c) == k and c["options"][name] == v), None)
+                                       for v in values])
+                   for k in keys]}
+
+
+def _flag(option: Option) -> str:
+    return "--" + option.name.replace("_", "-")
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    names = {o.name for o in game_class(game_id).descriptor.options}
-    if "pack" in names:
-        parser.add_argument("--pack", action="append", metavar="PACK",
-                            help="a pack to study, repeated for several (default: "
-                                 f"{', '.join(DEFAULT_PACKS)})")
-    if "players" in names:
-        parser.add_argument("--players", default=",".join(map(str, DEFAULT_PLAYERS)),
-                            metavar="N,N…", help="numbers of players, separated by commas "
-                            f"(default {','.join(map(str, DEFAULT_PLAYERS))})")
+    described = game_class(game_id).descriptor
+    declared = {varied.option: varied.values for varied in described.study.varies}
+    for option in described.options:
+        how = ("repeated for several" if option.kind in ONE_WORD_KINDS else
+               "repeated or separated by commas for several")
+        tried = ", ".join(map(str, declared.get(option.name, (option.default,))))
+        parser.add_argument(_flag(option), action="append", metavar="VALUE",
+                            dest=OPTION_DEST + option.name,
+                            help=f"{option.label}: a value to try, {how} (default "
+                                 f"{tried})".replace("%", "%%"))
+    lineups = ", ".join(described.study.lineups or described.levels[:1])
     parser.add_argument("--bots", action="append", metavar="LINEUP",
-                        help=f"a bot lineup such as easy or hard,easy, repeated for several; "
-                             f"{LINEUP_HELP} (default easy)")
+                        help=f"a bot lineup such as {described.levels[-1]} or "
+                             f"{described.levels[-1]},{described.levels[0]}, repeated for "
+                             f"several; {LINEUP_HELP} (default {lineups})")
     parser.add_argument("--games", type=positive, default=1000, metavar="N",
                         help="games per configuration (default 1000)")
 
 
-def _players(text: str | None) -> list[int | None]:
-    if text is None:
-        return [None]
-    try:
-        counts = [int(w) for w in text.split(",") if w.strip()]
-    except ValueError:
-        counts = []
-    if not counts:
-        raise ConfigError(f"--players is a list of numbers such as 2,3,4, not {text!r}.")
-    return list(dict.fromkeys(counts))
+def varied_values(described: Descriptor, given: Mapping[str, list[str]]) -> dict[str, list[Any]]:
+    """Each varied option's values, in order: the study's own, each replaced by the values
+    given on the command line, then the other options given there."""
+    declared = {varied.option: list(varied.values) for varied in described.study.varies}
+    named = [*declared, *(o.name for o in described.options
+                          if o.name in given and o.name not in declared)]
+    found = {}
+    for name in named:
+        option = described.option(name)
+        words = _words(option, given[name]) if name in given else declared[name]
+        found[name] = list(dict.fromkeys(option.value(word) for word in words))
+    return found
+
+
+def _words(option: Option, texts: list[str]) -> list[str]:
+    """The values in what the flags gave: one per flag where a value may hold commas (a pack
+    such as 2,6,7), else separated by commas too."""
+    pieces = texts if option.kind in ONE_WORD_KINDS else [
+        word for text in texts for word in text.split(",")]
+    words = [word.strip() for word in pieces if word.strip()]
+    if not words:
+        raise ConfigError(f"{_flag(option)} names no value to try.")
+    return words
 
 
 def run_study(args: argparse.Namespace) -> Json:
-    packs: list[str | None] = list(getattr(args, "pack", None) or DEFAULT_PACKS) \
-        if hasattr(args, "pack") else [None]
-    players = _players(getattr(args, "players", None))
-    lineups = args.bots or ["easy"]
-    total = len(packs) * len(players) * len(lineups) * args.games
+    described = game_class(args.game).descriptor
+    varied = varied_values(described, option_values(args))
+    lineups = args.bots or list(described.study.lineups or described.levels[:1])
+    total = prod(len(values) for values in varied.values()) * len(lineups) * args.games
     with progress_bar(total, "Games") as advance:
-        cells = grid(args.game, packs, players, lineups, args.games, args.seed, advance)
+        cells = grid(args.game, varied, lineups, args.games, args.seed, advance)
     return study(args.game, cells, args.seed)
