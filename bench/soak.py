@@ -5,14 +5,15 @@ restarted on the same database twice along the way, and its database taken away 
   players think 1–2 s before each move, a new room when one ends; each seat reconnects
   when its socket drops, sends a move again half a second after it was refused because the
   game could not be saved, and remembers every move of its that the server acknowledged.
-- Abuse, in a process of its own: a socket flooding pings as fast as it can (reconnecting
+- Abuse, in two processes of its own (the floods, and the long games with what feeds on
+  them): a socket flooding pings as fast as it can (reconnecting
   whenever the server closes it); a new 8-player Chükö room with a 1,000-card pack of large
   numbers every 10 s, left waiting; two Chükö games played to the 2,000-card turn limit
   (4,000 moves) over and over; four replays at once of a finished long game (every page of
   its frames) every 15 s; a slowloris (200 connections from one address that never finish
   their headers); a page buster (16 clients asking replay pages of the long game at random
   `from` and `count`, back to back); and a hint flood (20 one-human rooms, each seat's 4
-  sockets asking hints back to back).
+  sockets asking hints as often as a socket may send, 20 a second).
 - The database, a PostgreSQL server of the soak's own (`postgres_process.py`; SQLite and no
   outage where PostgreSQL is not installed), stopped at 30% of the run for 10 s.
 - Two `kill -9` restarts, at 60% and 80% of the run (so the first life is long enough to
@@ -70,7 +71,9 @@ LONG_THINK = (0.04, 0.04)  # a long game's seats stay under the server's 20 mess
 RESTART_QUIET = 15.0  # seconds after a restart left out of the "steady" p99
 SLOW_CONNECTIONS = 200  # the slowloris's connections from one address, a header every 2 s
 PAGE_BUSTERS = 16  # clients asking random replay pages (from, count) back to back
-HINT_ROOMS, HINT_SOCKETS = 20, 4  # one-human rooms whose every socket asks hints back to back
+# One-human rooms whose every socket asks a hint as often as a socket may send (20 a second):
+# each ask gets past the socket's own limit, to the hints' budget and pool.
+HINT_ROOMS, HINT_SOCKETS, HINT_EVERY = 20, 4, 0.05
 OUTAGE_AT, OUTAGE_SECONDS = 0.3, 10.0  # the database goes away at 30% of the run, for 10 s
 OUTAGE_QUIET = 5.0  # seconds after the database is back left out of the "steady" p99
 
@@ -90,6 +93,18 @@ class Abuse:
     slow_timed_out: int = 0  # closed by the server, its headers never complete
     pages: Counter[int] = field(default_factory=Counter)  # the page buster's statuses
     hints: Counter[str] = field(default_factory=Counter)  # "hint", or the refusal's sentence
+
+    def merge(self, other: Abuse) -> None:
+        for name, value in vars(other).items():
+            mine = getattr(self, name)
+            if isinstance(mine, Tally):
+                mine.merge(value)
+            elif isinstance(mine, Counter):
+                mine.update(value)
+            elif isinstance(mine, list):
+                mine.extend(value)
+            else:
+                setattr(self, name, mine + value)
 
 
 async def flood(port: int, stop_at: float, abuse: Abuse) -> None:
@@ -235,7 +250,8 @@ async def page_buster(port: int, stop_at: float, abuse: Abuse, n: int) -> None:
 
 async def hint_flood(port: int, stop_at: float, abuse: Abuse, n: int) -> None:
     """A one-human room against a bot whose HINT_SOCKETS sockets (the seat's most) ask for
-    hints back to back and never move, each reconnecting whenever it is closed."""
+    hints as fast as a socket may send and never move, each reconnecting whenever it is
+    closed."""
     addr = address(ABUSE_SLOT + 4_000 + n, 0)
     url = ""
     while not url and time.monotonic() < stop_at:
@@ -256,32 +272,42 @@ async def _ask_hints(url: str, addr: str, stop_at: float, abuse: Abuse) -> None:
             async with websockets.connect(url, local_addr=(addr, 0), max_size=2**23) as ws:
                 while time.monotonic() < stop_at:
                     await ws.send('{"type": "hint"}')
+                    asked = time.monotonic()
                     while True:
                         message = json.loads(await ws.recv())
                         if message["type"] in ("hint", "error"):
                             abuse.hints[message.get("message", "hint")] += 1
                             break
+                    await asyncio.sleep(max(0.0, asked + HINT_EVERY - time.monotonic()))
         except (OSError, websockets.WebSocketException):
             abuse.hints["socket closed"] += 1
             await asyncio.sleep(1)
 
 
-def _abuse_main(send: Any, port: int, stop_at: float) -> None:
+def _abuse_main(send: Any, port: int, stop_at: float, floods: bool) -> None:
+    """One of the two abuse processes: the floods (pings, a slowloris, hints), or the long
+    games with what feeds on them (whole replays, the page buster) and the big packs. Apart,
+    so that the floods' own work does not slow the long games the page buster waits for."""
     import uvloop
 
-    async def everything() -> Abuse:
+    async def floods_() -> Abuse:
+        abuse = Abuse()
+        await asyncio.gather(
+            flood(port, stop_at, abuse), slowloris(port, stop_at, abuse),
+            *(hint_flood(port, stop_at, abuse, n) for n in range(HINT_ROOMS)))
+        return abuse
+
+    async def history() -> Abuse:
         abuse = Abuse()
         pace = Pace(think=LONG_THINK, stop_at=stop_at, reconnect=True, prefer="reset")
         await asyncio.gather(
-            flood(port, stop_at, abuse), big_packs(port, stop_at, abuse),
-            replays(port, stop_at, abuse), slowloris(port, stop_at, abuse),
+            big_packs(port, stop_at, abuse), replays(port, stop_at, abuse),
             *(page_buster(port, stop_at, abuse, n) for n in range(PAGE_BUSTERS)),
-            *(hint_flood(port, stop_at, abuse, n) for n in range(HINT_ROOMS)),
             *(play_slot(port, ABUSE_SLOT + 100_000 + n, "chuko-long", pace, abuse.long, 0.0)
               for n in range(2)))
         return abuse
 
-    send.send(uvloop.run(everything()))
+    send.send(uvloop.run(floods_() if floods else history()))
     send.close()
 
 
@@ -322,15 +348,17 @@ def main(argv: list[str] | None = None) -> None:
         lives: list[list[tuple[float, float]]] = [[]]  # (seconds into the life, RSS MB)
         life_start, killed_at = started, []
         context = multiprocessing.get_context("fork")
-        receive, send = context.Pipe(duplex=False)
-        abuser = context.Process(target=_abuse_main, args=(send, server.port, stop_at),
-                                 daemon=True)
+        pipes = [context.Pipe(duplex=False) for _ in range(2)]
+        abusers = [context.Process(target=_abuse_main, daemon=True,
+                                   args=(send, server.port, stop_at, floods))
+                   for (_, send), floods in zip(pipes, (True, False), strict=True)]
         try:
             well = fork_clients(1, server.port, args.games, Pace(
                 think=THINK, stop_at=stop_at, keep_acked=True, reconnect=True,
                 retry_unsaved=0.5), started, ramp=min(10.0, span / 10))
-            abuser.start()
-            send.close()
+            for abuser, (_, send) in zip(abusers, pipes, strict=True):
+                abuser.start()
+                send.close()
             while time.monotonic() < stop_at:
                 if restarts and time.monotonic() >= restarts[0]:
                     restarts.pop(0)
@@ -350,14 +378,17 @@ def main(argv: list[str] | None = None) -> None:
                     lives[-1].append((time.monotonic() - life_start, rss_mb(server.pid)))
                 time.sleep(1)
             tally = collect(well)
-            abuse: Abuse = receive.recv()
-            abuser.join()
+            abuse = Abuse()
+            for abuser, (receive, _) in zip(abusers, pipes, strict=True):
+                abuse.merge(receive.recv())
+                abuser.join()
             server.kill()
             server.start()
             lost = asyncio.run(check_acked(server.port, tally.acked))
         finally:
-            if abuser.is_alive():
-                abuser.kill()
+            for abuser in abusers:
+                if abuser.is_alive():
+                    abuser.kill()
             server.stop()
             if postgres is not None:
                 postgres.close()
