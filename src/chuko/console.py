@@ -112,9 +112,9 @@ def add_option_flags(parser: argparse.ArgumentParser, described: Descriptor,
 
 
 def option_values(args: argparse.Namespace) -> dict[str, Any]:
-    """The game options the command line holds, by option name."""
+    """The game options the command line holds, by option name (unset ones left out)."""
     return {name.removeprefix(OPTION_DEST): value for name, value in vars(args).items()
-            if name.startswith(OPTION_DEST)}
+            if name.startswith(OPTION_DEST) and value is not None}
 
 
 def game_from_flags(args: argparse.Namespace, *, bots_only: bool = False) -> Game:

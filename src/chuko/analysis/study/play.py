@@ -23,7 +23,7 @@ from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate import simulate
 from chuko.analysis.stats import mean_interval
 from chuko.bots import parse_levels
-from chuko.console import LINEUP_HELP, OPTION_DEST, option_values
+from chuko.console import LINEUP_HELP, OPTION_DEST, option_flag, option_values
 from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
@@ -242,10 +242,6 @@ def _by_option(described: Descriptor, cells: list[Json], name: str, values: list
                    for k in keys]}
 
 
-def _flag(option: Option) -> str:
-    return "--" + option.name.replace("_", "-")
-
-
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     described = game_class(game_id).descriptor
     declared = {varied.option: varied.values for varied in described.study.varies}
@@ -253,7 +249,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
         how = ("repeated for several" if option.kind in ONE_WORD_KINDS else
                "repeated or separated by commas for several")
         tried = ", ".join(map(str, declared.get(option.name, (option.default,))))
-        parser.add_argument(_flag(option), action="append", metavar="VALUE",
+        parser.add_argument(option_flag(option), action="append", metavar="VALUE",
                             dest=OPTION_DEST + option.name,
                             help=f"{option.label}: a value to try, {how} (default "
                                  f"{tried})".replace("%", "%%"))
@@ -287,7 +283,7 @@ def _words(option: Option, texts: list[str]) -> list[str]:
         word for text in texts for word in text.split(",")]
     words = [word.strip() for word in pieces if word.strip()]
     if not words:
-        raise ConfigError(f"{_flag(option)} names no value to try.")
+        raise ConfigError(f"{option_flag(option)} names no value to try.")
     return words
 
 
