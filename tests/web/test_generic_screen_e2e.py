@@ -7,6 +7,7 @@ from play_helpers import create_room, room_and_token, version, wait_for_new_vers
 from chuko.games import descriptor
 
 GAME = "takeaway"
+SECRET = "goofspiel"
 MAX_TURNS = 20
 
 
@@ -61,6 +62,25 @@ def test_a_plug_in_game_is_played_and_replayed_on_the_generic_screen(pages, shot
     page.locator("#counter", has_text=f"move 1 of {moves}").wait_for()
     assert page.locator("#caption").inner_text() == frames[1]["caption"]
     shot(page, "generic-replay")
+
+
+def test_a_secret_bid_game_names_the_seats_of_its_lists_per_seat(pages, shot):
+    """Goofspiel (a plug-in with a secret simultaneous bid) names its lists per seat: each
+    entry of hands, bids, commits and scores, and of each round's bids, under its seat."""
+    assert descriptor(SECRET).screen is None and descriptor(SECRET).seat_lists
+    page = pages.new()
+    create_room(page, SECRET, options={"cards": 4}, seats=[("me",), ("bot", "random")])
+    page.wait_for_url("**/room/**#token=*")
+    page.locator(".gv-move:enabled").first.wait_for()
+    for key in descriptor(SECRET).seat_lists:
+        labels = page.locator(f"dd[data-key='{key}'] > .gv-seats > dt").all_inner_texts()
+        assert labels == ["You", "Random bot"], key
+    page.locator(".gv-move:enabled").last.click()
+    page.locator("dd[data-key='rounds'] li").first.wait_for()
+    bids = page.locator("dd[data-key='rounds'] dd[data-key='bids'] > .gv-seats")
+    assert bids.locator("dt").all_inner_texts() == ["You", "Random bot"]
+    assert bids.locator("dd[data-seat='0']").inner_text() == "4"
+    shot(page, "generic-seat-names")
 
 
 RENDER = """async ([msg, interactive]) => {
