@@ -57,7 +57,7 @@ def test_frames_of_a_revealed_replay_name_the_bid_the_live_frames_kept_secret():
 
 def test_the_generic_terminal_screen_names_the_seats_of_each_list_per_seat(run_chuko):
     status, out, err = run_chuko("play", GAME, "--cards", "2", "--vs", "random", "--seed", "4",
-                                 stdin="a\na\n")
+                                 stdin="a\n1\n")  # labels: letters, then a number
     assert status == 0, err
     shown = " ".join(out.split())
     assert "Hands You 1 2; Random bot 1 2" in shown and "Scores You 0; Random bot 0" in shown
