@@ -427,3 +427,18 @@ def test_encodings_number_the_legal_moves_and_observe_only_the_view(game_id, ind
         assert all(encoding.min_utility <= s <= encoding.max_utility for s in outcome.scores), \
             rule
         assert encoding.truncated(state) is outcome.truncated, rule
+
+
+# --- the suite's own wording ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("changed", "rule"), [
+    (lambda view: {}, "full views keep the view's shape"),
+    (lambda view: {**view, "left": view["left"] + 1}, "hidden values are null"),
+])
+def test_a_game_that_breaks_a_rule_fails_with_the_rules_name_and_sentence(changed, rule):
+    state = configurations("takeaway")[0].new(seed=1)
+    state.full_view = lambda seat: changed(state.view(seat))
+    with pytest.raises(AssertionError) as failure:
+        check_views(state)
+    assert str(failure.value).startswith(broke(rule))
