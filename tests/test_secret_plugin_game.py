@@ -37,7 +37,7 @@ def test_a_secret_bid_is_null_for_everyone_but_its_bidder_until_the_other_bid():
     assert state.describe_revealed(0, 2, NAMES, 1) == "Ann bid 2 in secret."
     prize = state.view(None)["prize"]
     state.play(1, "3")
-    assert state.view(0)["rounds"] == [{"prize": prize, "bids": [2, 3], "taker": 1}]
+    assert state.view(0)["rounds"] == [{"prize": prize, "bids": [2, 3], "points": [0, prize]}]
     assert state.view(0)["bids"] == [None, None]
     assert state.describe(1, 3, NAMES, 0) == f"Bob bid 3 against your 2: Bob takes the {prize}."
 
@@ -123,5 +123,5 @@ def test_over_the_socket_a_bid_stays_secret_until_both_are_in_and_the_replay_nam
 def test_the_server_lists_the_plugins_lists_per_seat(tmp_path):
     with _client(tmp_path) as client:
         games = {g["id"]: g for g in client.get("/api/games").json()}
-    assert games[GAME]["seat_lists"] == ["hands", "bids", "committed", "scores"]
+    assert games[GAME]["seat_lists"] == ["hands", "bids", "committed", "scores", "points"]
     assert games[GAME]["simultaneous"] is True

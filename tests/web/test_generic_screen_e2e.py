@@ -2,7 +2,7 @@
 plugins, registered only through its entry point) against a bot, its result sentence, and
 its replay with the engine's captions; and the screen's parts on their own."""
 
-from play_helpers import create_room, room_and_token, version, wait_for_new_version
+from play_helpers import create_room, room_and_token, snapshot, version, wait_for_new_version
 
 from chuko.games import descriptor
 
@@ -72,7 +72,9 @@ def test_a_secret_bid_game_names_the_seats_of_its_lists_per_seat(pages, shot):
     create_room(page, SECRET, options={"cards": 4}, seats=[("me",), ("bot", "random")])
     page.wait_for_url("**/room/**#token=*")
     page.locator(".gv-move:enabled").first.wait_for()
-    for key in descriptor(SECRET).seat_lists:
+    top = [key for key in descriptor(SECRET).seat_lists if key in snapshot(page)["view"]]
+    assert top == ["hands", "bids", "committed", "scores"]
+    for key in top:
         labels = page.locator(f"dd[data-key='{key}'] > .gv-seats > dt").all_inner_texts()
         assert labels == ["You", "Random bot"], key
     page.locator(".gv-move:enabled").last.click()
@@ -80,6 +82,8 @@ def test_a_secret_bid_game_names_the_seats_of_its_lists_per_seat(pages, shot):
     bids = page.locator("dd[data-key='rounds'] dd[data-key='bids'] > .gv-seats")
     assert bids.locator("dt").all_inner_texts() == ["You", "Random bot"]
     assert bids.locator("dd[data-seat='0']").inner_text() == "4"
+    points = page.locator("dd[data-key='rounds'] dd[data-key='points'] > .gv-seats > dt")
+    assert points.all_inner_texts() == ["You", "Random bot"]  # never a seat number
     shot(page, "generic-seat-names")
 
 

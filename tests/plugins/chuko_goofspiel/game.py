@@ -27,7 +27,7 @@ DESCRIPTOR = Descriptor(
     examples=({}, {"cards": 2}),
     notation="0123456789",
     simultaneous=True,
-    seat_lists=("hands", "bids", "committed", "scores"),
+    seat_lists=("hands", "bids", "committed", "scores", "points"),
 )
 
 SEATS = (0, 1)
@@ -133,13 +133,12 @@ class State(BaseState):
         _, first, second = trick
         return None if first == second else int(second > first)
 
+    def points(self, trick: tuple[int, int, int]) -> list[int]:
+        """What each seat won in a round: the prize to its taker."""
+        return [trick[0] if seat == self.taker(trick) else 0 for seat in SEATS]
+
     def scores(self) -> list[int]:
-        won = [0, 0]
-        for trick in self.tricks:
-            taker = self.taker(trick)
-            if taker is not None:
-                won[taker] += trick[0]
-        return won
+        return [sum(self.points(trick)[seat] for trick in self.tricks) for seat in SEATS]
 
     def view(self, seat: int | None) -> Json:
         """The prize turned up, every hand (all cards not yet shown), the seat's own secret
@@ -158,7 +157,7 @@ class State(BaseState):
             "bids": list(self.pending),
             "committed": [bid is not None for bid in self.pending],
             "scores": self.scores(),
-            "rounds": [{"prize": trick[0], "bids": list(trick[1:]), "taker": self.taker(trick)}
+            "rounds": [{"prize": trick[0], "bids": list(trick[1:]), "points": self.points(trick)}
                        for trick in self.tricks],
             "outcome": outcome.to_json() if outcome else None,
         }
