@@ -448,8 +448,17 @@ def test_frames_with_reveal_show_every_hand_and_grouping_at_every_step():
     record = play_random(Game(players=3, length=2).new(seed=13), random.Random(13)).record()
     rounds = record["rounds"]
     frames = Game.frames(record, NAMES[:3], 2, reveal=True)
-    assert [f["caption"] for f in frames] == [f["caption"] for f in
-                                              Game.frames(record, NAMES[:3], 2)]
+    # Every commit is named, where the seat read only its own live; the rest reads the same.
+    hidden = [f["caption"] for f in Game.frames(record, NAMES[:3], 2)]
+    named = 0
+    for revealed, secret in zip([f["caption"] for f in frames], hidden, strict=True):
+        head, secret_commit, tail = secret.partition(" committed a grouping.")
+        if secret_commit:
+            named += 1
+            assert revealed.startswith(f"{head} committed: ") and revealed.endswith(tail)
+        else:
+            assert revealed == secret
+    assert named == sum(seat != 2 for entry in rounds for seat, _ in entry["moves"])
     # (round, commits in it) each frame shows: a round's last commit deals the next round.
     playing = [(0, 0)]
     for number, entry in enumerate(rounds):

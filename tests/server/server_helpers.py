@@ -76,20 +76,6 @@ def state_at(ws, version: int) -> dict:
             return message
 
 
-def reveals(full, seen) -> bool:
-    """Whether `full` is `seen` with hidden things shown: what was null may hold anything,
-    objects may gain keys; everything else is the same."""
-    if seen is None:
-        return True
-    if isinstance(seen, dict):
-        return isinstance(full, dict) and all(
-            key in full and reveals(full[key], value) for key, value in seen.items())
-    if isinstance(seen, list):
-        return (isinstance(full, list) and len(full) == len(seen)
-                and all(reveals(a, b) for a, b in zip(full, seen, strict=True)))
-    return full == seen
-
-
 def join(client, room: dict, index: int = 0, **body) -> dict:
     """Take the room's `index`th invited seat (with `body`, e.g. a name): {seat, token}."""
     code = room["invites"][index]["url"].rsplit("/", 1)[1]

@@ -10,9 +10,17 @@ import re
 from pathlib import Path
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser, reveals, state_at, whole_replay
+from server_helpers import (
+    new_room,
+    play_out,
+    random_chooser,
+    state_at,
+    stored_record,
+    whole_replay,
+)
 
 import chuko.server
+from chuko.core.conformance import reveals
 from chuko.games import descriptor, descriptors, game_class, game_ids
 
 SEAT_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)
@@ -189,7 +197,8 @@ def test_replay_frames_are_the_views_and_sentences_each_seat_saw(make_client, ga
     """Every registered game, its first example configuration, one person (playing as that
     game's weakest bot would) against its weakest bots: the replay shows the person and a
     spectator the views they were sent live, with every hidden card added now that the game
-    is over, and exactly the `last` sentences they were sent."""
+    is over, and the engine's sentences with every secret move named; the `last` sentences
+    sent live were the engine's sentences of the same moves as the seat knew them."""
     described = descriptor(game_id)
     options = dict(described.examples[0])
     players = game_class(game_id).from_options(options).players
@@ -208,7 +217,12 @@ def test_replay_frames_are_the_views_and_sentences_each_seat_saw(make_client, ga
         while watched[-1]["version"] < final["version"]:
             watched.append(state_at(watcher, 0))
     assert final["status"] == "over" and final["result"]
+    record, names = stored_record(client, room["room"]), [s["name"] for s in final["seats"]]
     for token, states in ((room["token"], played), (None, watched)):
+        seat = states[0]["seat"]
+        known = [f["caption"] for f in game_class(game_id).frames(record, names, seat)]
+        revealed = [f["caption"] for f in
+                    game_class(game_id).frames(record, names, seat, reveal=True)]
         replay = whole_replay(client, room["room"], token)
         assert set(replay) == {"game", "title", "seats", "total", "from", "frames", "reviewed",
                                "first_mistake"}
@@ -216,11 +230,12 @@ def test_replay_frames_are_the_views_and_sentences_each_seat_saw(make_client, ga
         assert [s["name"] for s in replay["seats"]] == [s["name"] for s in final["seats"]]
         frames = replay["frames"]
         assert len(frames) == final["version"] + 1 and frames[0]["caption"] == "The deal."
+        assert [frame["caption"] for frame in frames] == revealed
         for message in states:
             version = message["version"]
             assert reveals(frames[version]["view"], message["view"]), version
             if version:
-                assert frames[version]["caption"] == message["last"], version
+                assert known[version] == message["last"], version
 
 
 def test_a_game_without_hints_says_so_and_is_not_hintable(make_client, monkeypatch):

@@ -2,11 +2,12 @@
 plugins, registered only through its entry point) against a bot, its result sentence, and
 its replay with the engine's captions; and the screen's parts on their own."""
 
-from play_helpers import create_room, room_and_token, version, wait_for_new_version
+from play_helpers import create_room, room_and_token, snapshot, version, wait_for_new_version
 
 from chuko.games import descriptor
 
 GAME = "takeaway"
+SECRET = "goofspiel"
 MAX_TURNS = 20
 
 
@@ -61,6 +62,57 @@ def test_a_plug_in_game_is_played_and_replayed_on_the_generic_screen(pages, shot
     page.locator("#counter", has_text=f"move 1 of {moves}").wait_for()
     assert page.locator("#caption").inner_text() == frames[1]["caption"]
     shot(page, "generic-replay")
+
+
+def _wait_for_the_bots_secret_bid(page):
+    page.locator("dd[data-key='committed'] dd[data-seat='1']", has_text="yes").wait_for()
+
+
+def test_a_secret_bid_game_names_the_seats_of_its_lists_per_seat(pages, shot):
+    """Goofspiel (a plug-in with a secret simultaneous bid) names its lists per seat: each
+    entry of hands, bids, commits and scores, and of each round's bids and points, under its
+    seat; the bot's bid stays hidden until the round is complete, and the finished game's
+    replay names it."""
+    assert descriptor(SECRET).screen is None and descriptor(SECRET).seat_lists
+    page = pages.new()
+    create_room(page, SECRET, options={"cards": 4}, seats=[("me",), ("bot", "random")])
+    page.wait_for_url("**/room/**#token=*")
+    page.locator(".gv-move:enabled").first.wait_for()
+    _wait_for_the_bots_secret_bid(page)  # the bot bids first, so its bid is a secret
+    top = [key for key in descriptor(SECRET).seat_lists if key in snapshot(page)["view"]]
+    assert top == ["hands", "bids", "committed", "scores"]
+    for key in top:
+        labels = page.locator(f"dd[data-key='{key}'] > .gv-seats > dt").all_inner_texts()
+        assert labels == ["You", "Random bot"], key
+    hidden = page.locator("dd[data-key='bids'] > .gv-seats > dd[data-seat='1']")
+    assert hidden.inner_text() == "—"
+    while page.locator(".gv-move:enabled").count():  # the highest card, each round
+        _wait_for_the_bots_secret_bid(page)
+        before = version(page)
+        page.locator(".gv-move:enabled").last.click()
+        wait_for_new_version(page, before)
+        page.locator("#status.my-turn, #status.over").first.wait_for()
+        if before == 1:  # the first round is complete: both bids shown, per seat
+            bids = page.locator("dd[data-key='rounds'] dd[data-key='bids'] > .gv-seats")
+            assert bids.locator("dt").all_inner_texts() == ["You", "Random bot"]
+            assert bids.locator("dd[data-seat='0']").inner_text() == "4"
+            points = page.locator("dd[data-key='rounds'] dd[data-key='points'] > .gv-seats")
+            assert points.locator("dt").all_inner_texts() == ["You", "Random bot"]
+            shot(page, "generic-seat-names")
+
+    room, token = room_and_token(page)
+    frames = page.request.get(f"/api/rooms/{room}/replay?token={token}").json()["frames"]
+    bid = frames[1]["view"]["bids"][1]
+    page.locator("#status a", has_text="Replay").click()
+    page.wait_for_url("**/replay/**")
+    page.locator("#first").click()
+    page.locator("#next").click()
+    page.locator("#counter", has_text="move 1 of").wait_for()
+    # The replay names the bid the live game kept secret, and shows it in the frame.
+    assert page.locator("#caption").inner_text() == f"Random bot bid {bid} in secret."
+    assert page.locator("dd[data-key='bids'] > .gv-seats > dd[data-seat='1']").inner_text() \
+        == str(bid)
+    shot(page, "generic-seat-names-replay")
 
 
 RENDER = """async ([msg, interactive]) => {

@@ -158,6 +158,7 @@ class Descriptor:
     - `options`: the settings `Game.from_options` reads, in the order forms show them.
     - `levels`: bot levels, weakest first (`perfect` where an exact solver exists).
     - `bots`: module with `make_bot(level, rng, **options)`; None: the protocol's random bot.
+      Rule 'bots play legal moves': every level's choice is a move the engine accepts.
     - `hints`: "module:factory"; `factory(game)` gives an object whose `hint(state, seat)`
       answers `{"values": {move text: label}, "note": sentence}`. None: no hints.
     - `review`: "module:function"; `function(record)` judges a finished game's moves, one
@@ -168,7 +169,7 @@ class Descriptor:
       screen. Verbs it leaves out fall back to the generic front end where one exists.
     - `encoding`: "module:factory"; `factory(game)` gives the game's `Encoding`
       (core/encoding.py) for research environments: integer actions, observation arrays.
-      None: the game offers no environment.
+      None: the game offers no environment. Rule 'encodings number the legal moves'.
     - `study`: what `chuko study` measures (`Study`): the game's own study module, or what
       the generic study of bot games varies.
     - `screen`: the browser screen module under /static/js/; None: the generic screen.
@@ -180,6 +181,9 @@ class Descriptor:
     - `notation`: the characters of the move notation, for the conformance check that
       `play` accepts exactly the legal moves (empty: skipped).
     - `simultaneous`: seats move at once in secret (the front ends word waiting so).
+    - `seat_lists`: the view's keys, at any depth, whose lists hold one entry per seat in
+      seat order (scores, bids, hand sizes), so the generic screens label each entry with
+      its seat's name (rule 'seat lists have a value per seat').
     - `lists_moves`: False where the legal moves are too many to list (Chuchula's ~200,000
       groupings): front ends send no list and bots build their move from the view.
     """
@@ -203,6 +207,7 @@ class Descriptor:
     examples: tuple[Mapping[str, Any], ...] = ({},)
     notation: str = ""
     simultaneous: bool = False
+    seat_lists: tuple[str, ...] = ()
     lists_moves: bool = True
 
     def __post_init__(self) -> None:
@@ -266,5 +271,6 @@ class Descriptor:
             "review": self.review is not None,
             "screen": self.screen,
             "simultaneous": self.simultaneous,
+            "seat_lists": list(self.seat_lists),
             "lists_moves": self.lists_moves,
         }

@@ -6,6 +6,10 @@ A `Game` is a frozen, validated configuration, described to the front ends by it
 what it may see (`view`), words each move and the result for each seat (`describe`), and
 writes its whole history as a JSON `record()` that `Game.replay` reads back, re-checking
 every move and showing each position to an observer on the way.
+
+The conformance suite checks every registered game against the rules of
+`core.conformance.RULES`; each docstring below names the rules that bind its method, in
+quotes, and docs/architecture.md lists them all.
 """
 
 from __future__ import annotations
@@ -87,7 +91,9 @@ class Game(ABC):
                      bots_only: bool = False) -> Game:
         """The configuration a front end's options make: each option checked against the
         descriptor, then the rules' own checks; ConfigError gives one sentence per error.
-        `bots_only`: no person plays, so a game that could go on forever must not."""
+        `bots_only`: no person plays, so a game that could go on forever must not.
+        Rule 'descriptors make games': the defaults and the examples make games, and an
+        unknown option is refused."""
         return cls.configure(cls.descriptor.read_options(options), bots_only=bots_only)
 
     @classmethod
@@ -98,7 +104,9 @@ class Game(ABC):
     @abstractmethod
     def new(self, seed: int | None = None) -> State:
         """Deal a new game; reproducible with a seed, secret (SystemRandom) without. Built on
-        `from_order`: the seeded generator shuffles `deck()` and makes `deal_choices()`."""
+        `from_order`: the seeded generator shuffles `deck()` and makes `deal_choices()`.
+        Rules: 'seeded deals' (the same seed, the same game; other seeds, other games) and
+        'games end' (random legal moves reach an outcome)."""
 
     # -- chance, made explicit (docs/envs.md, 'Chance') ---------------------------------------
     # A random deal is a shuffle of `deck()` followed by one uniform choice per entry of
@@ -122,7 +130,7 @@ class Game(ABC):
         """The game dealt from `order` (a permutation of `deck()`) and `choices` (one value
         in range(n) per entry of `deal_choices()`). `rng` draws later chance events unless
         `explicit_chance`. ConfigError, in one sentence, for an order or choice that is not
-        one."""
+        one (rule 'orders are permutations of the deck')."""
 
     @abstractmethod
     def from_deal(self, deal: Json, *, rng: Random | None = None,
@@ -131,24 +139,27 @@ class Game(ABC):
         layout, draw order...). Who starts (or deals) is the deal's own `first` (`dealer`)
         when it says, else the configuration's; a deal that leaves it open in a game that
         does too is refused, so a given deal is never completed by chance. ConfigError in
-        one sentence if it is not a deal of this game."""
+        one sentence if it is not a deal of this game (rule 'deals rebuild the game')."""
 
     @classmethod
     @abstractmethod
     def replay(cls, record: Json, observe: Observer | None = None) -> State:
         """Rebuild a state from `State.record()`, re-checking every move; `observe` is
-        called with the deal and after every move, in time linear in the record."""
+        called with the deal and after every move, in time linear in the record (rule
+        'replays rebuild the game')."""
 
     @classmethod
     def frames(cls, record: Json, names: Sequence[str], seat: int | None, *,
                reveal: bool = False) -> list[Json]:
         """A game move by move as `seat` saw it (None: a spectator): per position its `view`
         and a sentence about the move that led to it. `reveal` (for a finished game) shows
-        every position in full, hidden cards included."""
+        every position in full, hidden cards included, and words every move as the revealed
+        replay shows it (`describe_revealed`)."""
         found: list[Json] = []
 
         def observe(state: State, mover: int | None, move: Any) -> None:
-            caption = "The deal." if mover is None else state.describe(mover, move, names, seat)
+            word = state.describe_revealed if reveal else state.describe
+            caption = "The deal." if mover is None else word(mover, move, names, seat)
             view = state.full_view(seat) if reveal else state.view(seat)
             found.append({"view": view, "caption": caption})
 
@@ -158,7 +169,9 @@ class Game(ABC):
     @staticmethod
     @abstractmethod
     def parse_move(text: str) -> Any:
-        """A move from what a person types; raises ParseError with a hint."""
+        """A move from what a person types; raises ParseError with a hint. Rules: 'move
+        text is canonical' (`parse_move(str(move)) == move`) and 'any text is a move or a
+        sentence'."""
 
     @property
     @abstractmethod
@@ -178,7 +191,9 @@ class State(ABC):
 
     @abstractmethod
     def legal_moves(self, seat: int) -> list[Any]:
-        """Every legal move of `seat`, sorted; empty when it is not that seat's turn."""
+        """Every legal move of `seat`, sorted; empty when it is not that seat's turn. Rule
+        'play accepts exactly the legal moves': among the strings of the descriptor's
+        `notation`, `play` takes exactly these moves' texts."""
 
     @property
     def is_chance(self) -> bool:
@@ -187,7 +202,8 @@ class State(ABC):
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         """At a chance node, each possible outcome (JSON-ready) with its probability; the
-        probabilities add up to 1. Empty elsewhere."""
+        probabilities add up to 1. Empty elsewhere (rule 'chance nodes list their
+        outcomes')."""
         return []
 
     def apply_chance(self, outcome: Any) -> None:
@@ -207,7 +223,7 @@ class State(ABC):
 
     def play(self, seat: int, move: Any) -> None:
         """Apply a move (a move value or its text) or raise IllegalMove, leaving the state as
-        it was."""
+        it was (rule 'refused moves change nothing')."""
         if isinstance(move, str):
             move = self.game.parse_move(move)
         if self.outcome is not None:
@@ -223,11 +239,16 @@ class State(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> Json:
-        """What `seat` may see (None: a spectator), JSON-ready."""
+        """What `seat` may see (None: a spectator), JSON-ready (rule 'views are JSON').
+        Rule 'hidden values are null': what the seat may not know is null, so a key stays
+        and a list keeps its length whatever is hidden. Rule 'seat lists have a value per
+        seat': each key the descriptor names in `seat_lists` holds one entry per seat."""
 
     def full_view(self, seat: int | None) -> Json:
-        """`view(seat)` with every hidden card shown, for replays of a finished game: the same
-        shape, so a screen draws it the same way. Games with hidden cards override this."""
+        """`view(seat)` with every hidden card shown, for replays of a finished game. Rule
+        'full views keep the view's shape': the view's keys (it may add some) and list
+        lengths, every value the same but the view's nulls, so a screen draws it the same
+        way. Games with hidden cards override this."""
         return self.view(seat)
 
     @property
@@ -239,11 +260,19 @@ class State(ABC):
     def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:
         """Called right after `seat` played `move`: one sentence about it as `for_seat` (None:
         a spectator) may know it, naming seats by `names` and `for_seat` as "You"; it ends
-        with the result when the move ended the game. Games override this to say more."""
+        with the result when the move ended the game (rule 'moves are described'). Games
+        override this to say more."""
         text = f"{who(seat, names, for_seat)} played {move}."
         if self.outcome is not None:
             text += " " + self.outcome.describe(names, for_seat)
         return text
+
+    def describe_revealed(self, seat: int, move: Any, names: Sequence[str],
+                          for_seat: int | None) -> str:
+        """`describe` as a revealed replay of a finished game words it, where `full_view`
+        shows everything: a secret move is named ("Ann bid 4 in secret."). Games whose
+        moves keep no secret keep this default, the live sentence."""
+        return self.describe(seat, move, names, for_seat)
 
     @property
     @abstractmethod
@@ -256,9 +285,10 @@ class State(ABC):
 
     @abstractmethod
     def cards(self) -> list[Any]:
-        """Every card the game holds now wherever it lies, sorted: the conformance suite
-        checks that no card appears or vanishes (engine-side; players get `view`)."""
+        """Every card the game holds now wherever it lies, sorted (engine-side; players get
+        `view`). Rules 'cards are conserved' (no card appears or vanishes during a deal)
+        and 'cards come from the deck' (only `deck()`'s cards, no more often)."""
 
     @abstractmethod
     def copy(self) -> State:
-        """An independent copy, cheap enough for search."""
+        """An independent copy, cheap enough for search (rule 'copies are independent')."""

@@ -805,12 +805,23 @@ class State(BaseState):
         """'Ann committed a grouping.': a grouping stays secret until its round is scored
         (H4), so only the mover reads it. The commit that completes a round adds the
         round's points as everyone saw them, and the one that ends the game the outcome."""
-        if seat == for_seat:
+        return self._commit_text(seat, move, names, for_seat, revealed=False)
+
+    def describe_revealed(self, seat: int, move: Any, names: Sequence[str],
+                          for_seat: int | None) -> str:
+        """`describe` with every grouping named, as a finished game's replay shows them all:
+        'Ann committed: A♠ K♠ Q♠ · …, leaving out 7♦.'"""
+        return self._commit_text(seat, move, names, for_seat, revealed=True)
+
+    def _commit_text(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None,
+                     *, revealed: bool) -> str:
+        if seat == for_seat or revealed:
             if isinstance(move, HandGrouping):
                 move = next(r.grouping(seat) for r in reversed(self._rounds) if r.grouping(seat))
             grouping = move if isinstance(move, Grouping) else Grouping.parse(str(move))
             shown = " · ".join(_symbols(group) for group in grouping.groups)
-            text = f"You committed: {shown}, leaving out {grouping.leftover.symbol_text}."
+            text = (f"{who(seat, names, for_seat)} committed: {shown}, leaving out "
+                    f"{grouping.leftover.symbol_text}.")
         else:
             text = f"{names[seat]} committed a grouping."
         scored = self._last_scored()

@@ -84,12 +84,16 @@ class Lru:
 
 def captions(state: State, names: Sequence[str], seat: int | None) -> list[str]:
     """Every move up to `state` in words as `seat` may know it: the captions of the game's
-    frames after the deal, read off one replay of its record."""
+    frames after the deal, read off one replay of its record. Once the game is over every
+    move may be known, as its replay's full views show, so secret moves are named
+    (`describe_revealed`)."""
     lines: list[str] = []
+    finished = state.outcome is not None
 
     def observe(position: State, mover: int | None, move: Any) -> None:
         if mover is not None:
-            lines.append(position.describe(mover, move, names, seat))
+            word = position.describe_revealed if finished else position.describe
+            lines.append(word(mover, move, names, seat))
 
     state.game.replay(state.record(), observe)
     return lines

@@ -22,7 +22,7 @@ from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flag
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
 from chuko.core.rng import make_rng
-from chuko.core.words import number_text
+from chuko.core.words import number_text, who
 from chuko.games import game_class
 
 from .session import HUMAN, Session
@@ -70,13 +70,25 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def view_table(view: Json) -> Table:
+def _per_seat(value: list[Any], names: Sequence[str], reader: int | None) -> str:
+    """A list with one entry per seat, each after its seat's name: "You 3; Ann 5"."""
+    return "; ".join(f"{who(seat, names, reader)} {_text(item)}"
+                      for seat, item in enumerate(value))
+
+
+def view_table(view: Json, seat_lists: Sequence[str], names: Sequence[str],
+               reader: int | None) -> Table:
+    """The view's fields, one a row; the lists under `seat_lists` (the descriptor's keys
+    that hold one entry per seat) name their seats by `names`, `reader` as "You"."""
     table = Table(show_header=False, box=None, padding=(0, 1))
     table.add_column(style="dim", justify="right")
     table.add_column()
     for key, value in view.items():
-        if key not in UNSHOWN:
-            table.add_row(key.replace("_", " ").capitalize(), _text(value))
+        if key in UNSHOWN:
+            continue
+        seated = key in seat_lists and isinstance(value, list) and len(value) == len(names)
+        shown = _per_seat(value, names, reader) if seated else _text(value)
+        table.add_row(key.replace("_", " ").capitalize(), shown)
     return table
 
 
@@ -87,8 +99,10 @@ class GenericSession(Session[State]):
     help_text = MOVES_HELP
 
     def show(self, seat: int, listed: Mapping[str, Any]) -> None:
-        console.rule(self.state.game.title)
-        console.print(view_table(self.state.view(seat)))
+        game = self.state.game
+        console.rule(game.title)
+        console.print(view_table(self.state.view(seat), game.descriptor.seat_lists,
+                                 self.names, self.reader))
         shown = [f"[cyan]{key})[/] {move}" for key, move in listed.items()]
         moves = self.state.legal_moves(seat)
         console.print(Columns(shown or [str(move) for move in moves], padding=(0, 3)))

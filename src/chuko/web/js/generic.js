@@ -1,9 +1,21 @@
 // The screen for a game that ships none: whose turn it is, what the seat's view holds as
 // labelled values and lists, and the legal moves as buttons (or a box to type a move in,
-// where the game has too many moves to list). It knows no game: only the snapshot's shape.
+// where the game has too many moves to list). It knows no game: only the snapshot's shape,
+// and the view keys its descriptor names as holding one entry per seat (`seat_lists`),
+// whose entries it labels with the seats' names.
 
-import { fill, h } from "./dom.js";
+import { fill, games, h } from "./dom.js";
 import { listing, seatLabel } from "./seats.js";
+
+// Every registered game's description, read once when the screen loads; without it (the
+// request failed) lists per seat show as plain lists.
+const catalog = await games().catch(() => []);
+
+/** The keys of `gameId`'s views that hold one entry per seat. */
+function seatListsOf(gameId) {
+  const found = catalog.find((game) => game.id === gameId);
+  return new Set((found && found.seat_lists) || []);
+}
 
 // Fields every view carries that the room already shows elsewhere (the seat chips, the
 // status line), or that say nothing to a player.
@@ -26,8 +38,11 @@ function plainText(value) {
   return String(value);
 }
 
-/** Any JSON value as elements: a word, a row of chips, a list, or a table of fields. */
-function valueEl(value, depth) {
+/**
+ * Any JSON value as elements: a word, a row of chips, a list, or a table of fields. `shown`
+ * holds the snapshot (for the seats' names) and the keys whose lists are per seat.
+ */
+function valueEl(value, depth, shown) {
   if (isPlain(value)) return h("span.gv-text", { text: plainText(value) });
   if (depth >= MAX_DEPTH) return h("code.gv-text", { text: JSON.stringify(value) });
   if (Array.isArray(value)) {
@@ -35,16 +50,25 @@ function valueEl(value, depth) {
     if (value.every(isPlain)) {
       return h("span.gv-chips", {}, value.map((item) => h("span.gv-chip", { text: plainText(item) })));
     }
-    return h("ol.gv-list", {}, value.map((item) => h("li", {}, valueEl(item, depth + 1))));
+    return h("ol.gv-list", {}, value.map((item) => h("li", {}, valueEl(item, depth + 1, shown))));
   }
-  return fields(Object.entries(value), depth + 1);
+  return fields(Object.entries(value), depth + 1, shown);
 }
 
-function fields(entries, depth) {
+/** A list with one entry per seat: each entry under its seat's name ("You", "Ann"). */
+function perSeat(value, depth, shown) {
+  return h("dl.gv-fields.gv-seats", {}, value.map((item, seat) => [
+    h("dt", { text: seatLabel(shown.msg, seat) }),
+    h("dd", { dataset: { seat: String(seat) } }, valueEl(item, depth, shown)),
+  ]));
+}
+
+function fields(entries, depth, shown) {
   if (!entries.length) return h("span.gv-text.gv-none", { text: "nothing" });
   return h("dl.gv-fields", {}, entries.map(([key, value]) => [
     h("dt", { text: labelOf(key) }),
-    h("dd", { dataset: { key } }, valueEl(value, depth)),
+    h("dd", { dataset: { key } }, shown.seatLists.has(key) && Array.isArray(value)
+      ? perSeat(value, depth + 1, shown) : valueEl(value, depth, shown)),
   ]));
 }
 
@@ -88,14 +112,14 @@ function moveBox(ctx) {
 
 export function render(board, msg, ctx) {
   const view = msg.view || {};
-  const shown = Object.entries(view).filter(([key]) => !SHOWN_ELSEWHERE.has(key));
+  const entries = Object.entries(view).filter(([key]) => !SHOWN_ELSEWHERE.has(key));
   const seated = msg.seat !== null && msg.seat !== undefined;
   const playing = msg.status === "playing";
   fill(board,
     turnLine(msg, ctx),
     h("section.gv-view", { "aria-label": "what you see" },
       h("div.label", { text: seated ? "What you see" : "The table" }),
-      fields(shown, 0)),
+      fields(entries, 0, { msg, seatLists: seatListsOf(msg.game) })),
     seated && playing ? h("section.gv-play", { "aria-label": "your moves" },
       h("div.label", { text: "Your moves" }),
       "legal" in msg ? moveButtons(msg, ctx) : moveBox(ctx)) : null);
