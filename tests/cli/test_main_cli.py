@@ -143,6 +143,7 @@ EXTRAS_ONLY = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "pyar
                "gymnasium", "pettingzoo", "pyspiel")
 
 
+@pytest.mark.slow  # a Python process per command
 @pytest.mark.parametrize("argv", [
     ["--help"], ["rules", game_ids()[0], "--json"], ["simulate", "chuko", "--games", "2"],
     ["export", "caravan", "--games", "1"],

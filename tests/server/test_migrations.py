@@ -77,7 +77,7 @@ def store_as_before(conn, room_id: str, game_id: str, options, state, log, seats
                       for n, (seat, move) in enumerate(log, 1)])
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def old_url(request, tmp_path):
     """A database to build today's schema in: a new SQLite file, or a new PostgreSQL server
     of the test's own (not the shared test database, which other tests use meanwhile)."""
