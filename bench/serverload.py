@@ -188,8 +188,10 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 break
-            with contextlib.suppress(OSError):
-                status, _ = asyncio.run(request(self.port, "127.0.0.1", "GET", self.ready_path))
+            # Bounded: a server dying as it starts may leave the connection unanswered.
+            with contextlib.suppress(OSError, TimeoutError):
+                status, _ = asyncio.run(asyncio.wait_for(
+                    request(self.port, "127.0.0.1", "GET", self.ready_path), 5))
                 if status == 200:
                     return self
             time.sleep(0.1)
