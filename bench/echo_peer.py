@@ -38,7 +38,7 @@ VERSION = 987_654_321  # a placeholder no real message contains
 def templates(texts: list[str]) -> list[tuple[str, str]]:
     """Each sampled state as two texts, for the seat to move and for the other, with the
     version a placeholder."""
-    from chuko.server.rooms import dumps
+    from chuko.server.messages import dumps
 
     pairs = []
     for text in texts:

@@ -35,9 +35,12 @@ from chuko.core.protocol import Json
 from chuko.games import descriptor, descriptors, registry, rules_text
 
 from . import collector
+from .client import Client
 from .connections import HttpProtocol, WebSocketProtocol
 from .facts import shipped_facts
 from .headers import SECURITY_HEADERS
+from .hub import Hub
+from .hub_base import WAITING_TTL
 from .limits import (
     MAX_BODY,
     MAX_DEPTH,
@@ -54,7 +57,8 @@ from .limits import (
     TooMany,
     too_deep,
 )
-from .rooms import WAITING_TTL, Client, Forbidden, Hub, NotFound, Room, dumps
+from .messages import dumps
+from .room import Forbidden, NotFound, Room
 from .store import RETRY_AFTER, Conflict, Store, Unavailable
 from .work import Pool
 
