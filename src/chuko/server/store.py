@@ -23,13 +23,13 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
 from . import migrations
-from .schema import RoomRow, SeatRow, make_engine, metadata, moves, rooms, seats, secret_hash
+from .schema import RoomRow, SeatRow, make_engine, moves, rooms, seats, secret_hash
 from .writer import RETRY_AFTER, Unavailable, Writer
 from .writes import Conflict, Write, append_move, expire_waiting, insert_room, join_seat
 
 __all__ = [
     "RETRY_AFTER", "Conflict", "RoomRow", "SeatRow", "Store", "Unavailable", "Write",
-    "append_move", "expire_waiting", "insert_room", "join_seat", "make_engine", "metadata",
+    "append_move", "expire_waiting", "insert_room", "join_seat", "make_engine",
     "moves", "rooms", "seats", "secret_hash",
 ]
 
