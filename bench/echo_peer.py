@@ -2,7 +2,7 @@
 compares the server with: uvicorn with the same settings as `chuko serve` (its HTTP and
 WebSocket implementations, `chuko.server.app.SERVING`: no permessage-deflate,
 `ws_max_size`), the server's app class answering `/ws/{room}` as bare ASGI before FastAPI's
-layers (`chuko.server.app.App`, as the game's sockets are), and its access log; nothing
+layers (`chuko.server.router.App`, as the game's sockets are), and its access log; nothing
 else: no engine, no database, no JSON parsing, no task or queue per socket.
 
 A room is two sockets, `/ws/{room}?token=0|1&moves=N`. It sends what the server sends, from
@@ -30,7 +30,7 @@ import uvicorn
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.protocol import Json
-from chuko.server.app import App, ReadBody, query_params
+from chuko.server.router import App, ReadBody, query_params
 
 VERSION = 987_654_321  # a placeholder no real message contains
 
@@ -38,7 +38,7 @@ VERSION = 987_654_321  # a placeholder no real message contains
 def templates(texts: list[str]) -> list[tuple[str, str]]:
     """Each sampled state as two texts, for the seat to move and for the other, with the
     version a placeholder."""
-    from chuko.server.rooms import dumps
+    from chuko.server.messages import dumps
 
     pairs = []
     for text in texts:
@@ -108,12 +108,7 @@ class Relay:
 
 
 def create_app(corpus: Corpus) -> App:
-    app = App()
     rooms: dict[str, Relay] = {}
-
-    @app.get("/ready")
-    async def ready() -> dict[str, bool]:
-        return {"ready": True}
 
     async def relay(scope: Scope, receive: Receive, send: Send, room: str) -> None:
         query = query_params(scope)
@@ -156,8 +151,12 @@ def create_app(corpus: Corpus) -> App:
         await body()
         return 200, {"seat": 1, "token": "1"}
 
-    app.live = relay
-    app.posts = {"create": create, "join": join}
+    app = App(live=relay, posts={"create": create, "join": join})
+
+    @app.get("/ready")
+    async def ready() -> dict[str, bool]:
+        return {"ready": True}
+
     return app
 
 

@@ -31,7 +31,7 @@ from typing import Any
 import websockets
 
 from bench.postgres_process import free_port
-from chuko.server.rooms import MOVE_NOT_SAVED as UNSAVED
+from chuko.server.moves import MOVE_NOT_SAVED as UNSAVED
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 ADDRESSES_PER_SLOT = 4  # a slot makes a room from each in turn: 4 rooms/s before any 429

@@ -13,7 +13,6 @@ from server_helpers import new_room, state_at
 from starlette.websockets import WebSocketDisconnect
 
 from chuko.server import create_app
-from chuko.server.app import SLOW_DOWN
 from chuko.server.limits import (
     MAX_BODY,
     Bucket,
@@ -23,6 +22,7 @@ from chuko.server.limits import (
     Rate,
     too_deep,
 )
+from chuko.server.socket_session import SLOW_DOWN
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
 

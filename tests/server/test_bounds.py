@@ -13,7 +13,8 @@ from server_helpers import new_room
 
 from chuko.games.chuko import Game
 from chuko.server import store as db
-from chuko.server.rooms import Hub, Room
+from chuko.server.hub import Hub
+from chuko.server.room import Room
 from chuko.server.store import Conflict, Store
 
 HOUR = 3600.0

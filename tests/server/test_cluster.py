@@ -240,7 +240,7 @@ def test_a_move_stored_while_a_worker_reads_the_room_reaches_that_worker(redis_u
 
 async def _read_during_a_move(redis_url: str) -> None:
     from chuko.server.cluster import Cluster
-    from chuko.server.rooms import Hub
+    from chuko.server.hub import Hub
     from chuko.server.store import Store
 
     name = f"test-{uuid.uuid4().hex[:8]}"

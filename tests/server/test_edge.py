@@ -29,8 +29,9 @@ from websockets.sync.client import connect
 from chuko.cli.serve import SETTINGS, edge_of, worker_app
 from chuko.core.errors import ConfigError
 from chuko.server import connections
-from chuko.server.app import SECURITY_HEADERS, SERVING, create_app
+from chuko.server.app import SERVING, create_app
 from chuko.server.connections import GATE, Gate, configure, raise_file_limit
+from chuko.server.headers import SECURITY_HEADERS
 from chuko.server.limits import MAX_BODY, Edge
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "level": "random"}]
@@ -251,8 +252,8 @@ def test_an_unexpected_failure_of_a_route_answers_500_with_the_headers_and_a_sen
     def broken(*_args):
         raise RuntimeError("the disk is on fire")
 
-    monkeypatch.setattr("chuko.server.app.descriptors", broken)
-    monkeypatch.setattr("chuko.server.app.registry", broken)
+    monkeypatch.setattr("chuko.server.api.descriptors", broken)
+    monkeypatch.setattr("chuko.server.html_pages.registry", broken)
     with caplog.at_level(logging.ERROR, logger="chuko.server"):
         api = client.get("/api/games")
         page = client.get("/rules/chuko")

@@ -19,7 +19,9 @@ from server_helpers import (
 )
 
 from chuko.games import game_class
-from chuko.server.rooms import MAX_BEHIND, Client, Moment, Room, Seat
+from chuko.server.client import MAX_BEHIND, Client
+from chuko.server.moment import Moment
+from chuko.server.room import Room, Seat
 
 
 def live_log(received: list[dict]) -> list[str]:

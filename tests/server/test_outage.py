@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 from chuko.server import store as db  # noqa: E402
-from chuko.server.rooms import MOVE_NOT_SAVED  # noqa: E402
+from chuko.server.moves import MOVE_NOT_SAVED  # noqa: E402
 
 STOP_TIMEOUT = 15.0  # seconds a SIGTERM may take: uvicorn's grace, then the store's close
 

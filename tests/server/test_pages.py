@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from chuko.server.app import redact, web_dir
+from chuko.server.html_pages import web_dir
+from chuko.server.redaction import redact
 
 PAGES = {"index.html": "home", "room.html": "room", "replay.html": "replay",
          "rules.html": "rules"}

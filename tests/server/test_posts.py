@@ -8,7 +8,7 @@ import asyncio
 import json
 import logging
 
-from chuko.server.app import SECURITY_HEADERS
+from chuko.server.headers import SECURITY_HEADERS
 
 SEATS = [{"kind": "me"}, {"kind": "friend"}]
 

@@ -9,7 +9,9 @@ from random import Random
 
 from server_helpers import new_room
 
-from chuko.server.rooms import Client, Hub, Room
+from chuko.server.client import Client
+from chuko.server.hub import Hub
+from chuko.server.room import Room
 from chuko.server.store import Store
 
 

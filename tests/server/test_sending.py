@@ -15,8 +15,9 @@ import pytest
 from server_helpers import new_room
 from starlette.websockets import WebSocketDisconnect
 
+from chuko.server.client import Client
+from chuko.server.hub import Hub
 from chuko.server.limits import Limits, Rate
-from chuko.server.rooms import Client, Hub
 from chuko.server.store import Store
 
 

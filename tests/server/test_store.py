@@ -203,7 +203,7 @@ def test_a_move_whose_task_is_cancelled_while_it_is_written_is_still_the_rooms(d
     room in memory and the stored one agree (and the room's lock is held until then)."""
     from random import Random
 
-    from chuko.server.rooms import Hub
+    from chuko.server.hub import Hub
 
     async def scenario():
         store = db.Store(db_url)
@@ -237,7 +237,7 @@ def test_a_move_whose_task_is_cancelled_while_it_is_written_is_still_the_rooms(d
 def test_room_ids_sort_by_age_and_keep_64_secret_bits():
     """Ids begin with the second the room was made, so rooms in play and their moves sit
     together at the end of the indexes; 64 random bits follow, so an id cannot be guessed."""
-    from chuko.server.rooms import new_room_id
+    from chuko.server.lobby import new_room_id
 
     earlier = [new_room_id(1_700_000_000.9) for _ in range(50)]
     later = [new_room_id(1_700_000_001.0) for _ in range(50)]

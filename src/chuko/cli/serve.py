@@ -2,7 +2,7 @@
 SQLite under var/).
 
 Seat tokens and invite codes are secrets: the app redacts them in uvicorn's logs itself
-(`chuko.server.app.redact`), so a log never hands anyone a seat.
+(`chuko.server.redaction.redact`), so a log never hands anyone a seat.
 
 What a connection may hold (timeouts for a request's headers and body, caps on connections
 per client address and in all) is set by the options and enforced in each process that

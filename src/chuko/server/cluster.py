@@ -43,7 +43,8 @@ from redis.exceptions import RedisError
 
 from chuko.core.errors import ChukoError, ConfigError
 
-from .rooms import Hub, Room
+from .hub import Hub
+from .room import Room
 
 log = logging.getLogger("chuko.server")
 

@@ -1,6 +1,6 @@
-"""The security headers every response of the server carries: the app's own (`app.py`) and
-those the connections answer without it (`connections.py`: a request that is not valid HTTP,
-a connection over a cap). Apart from both so that neither imports the other."""
+"""The security headers every response of the server carries: the app's own (`guard.py`,
+`router.py`) and those the connections answer without it (`connections.py`: a request that is
+not valid HTTP, a connection over a cap). Apart from them so that none imports another."""
 
 from __future__ import annotations
 

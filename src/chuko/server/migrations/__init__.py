@@ -1,7 +1,7 @@
 """The database's schema, version by version: Alembic revisions that `Store` applies when it
 opens a database (`upgrade`), so every database, however old, reaches today's schema and
 keeps its games. A new revision goes in `versions/`, named `NNNN_what.py`, with
-`down_revision` naming the one before; it never imports the live schema of `store.py`,
+`down_revision` naming the one before; it never imports the live schema of `schema.py`,
 which moves on while the revision must not. There are no downgrades: a
 database only moves forward, and a backup is the way back."""
 

@@ -1,0 +1,61 @@
+"""The front end's pages and static files (`chuko/web/`), as routes of the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from chuko.games import registry
+
+PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
+         "replay": "replay.html", "lab": "lab.html"}
+
+
+def web_dir() -> Path:
+    """The front end's files, shipped inside the package next to this one."""
+    return Path(__file__).resolve().parent.parent / "web"
+
+
+def page(static: Path, name: str) -> Response:
+    """The page `name` from the front end's files in `static`, or a sentence saying it is
+    not built yet."""
+    path = static / PAGES[name]
+    if not path.is_file():
+        return HTMLResponse(f"<!doctype html><title>chuko</title><p>The {name} page is not "
+                            "built yet.</p>", status_code=404)
+    return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+def add_pages(app: FastAPI, static: Path) -> None:
+    """The pages of the front end in `static` and its files under /static, routed by `app`."""
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return page(static, "index")
+
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules(game_id: str) -> Response:
+        if game_id not in registry():
+            raise HTTPException(404)
+        return page(static, "rules")
+
+    @app.get("/room/{room_id}", include_in_schema=False)
+    @app.get("/watch/{room_id}", include_in_schema=False)
+    @app.get("/join/{room_id}/{invite}", include_in_schema=False)
+    async def room_page(room_id: str, invite: str | None = None) -> Response:
+        return page(static, "room")
+
+    @app.get("/replay/{room_id}", include_in_schema=False)
+    async def replay_page(room_id: str) -> Response:
+        return page(static, "replay")
+
+    # The Lab: the facts `chuko study` shipped, with their plots (server/facts.py).
+    @app.get("/lab", include_in_schema=False)
+    async def lab_page() -> Response:
+        return page(static, "lab")
+
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

@@ -1,0 +1,92 @@
+"""What the parts of the hub share (`HubBase`): the rooms in memory, the store, the settings,
+and this worker's part in a cluster; and what every part says the same way.
+
+The hub (`hub.Hub`) is one object made of parts, each in a module of its own: the rooms'
+lifecycle (`lifecycle.py`), their expiry (`expiry.py`), making and joining rooms
+(`lobby.py`), the move path (`moves.py`), the bots (`bot_runner.py`), hints (`hints.py`) and
+history (`history.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from random import Random
+from typing import TYPE_CHECKING, Any, Protocol
+
+from chuko.core.words import count
+
+from . import pages
+from . import store as db
+from .room import Room
+from .work import Pool
+
+WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it expires
+
+
+class ClusterPart(Protocol):
+    """What the hub asks of this worker's part in a cluster (`cluster.Cluster`): named here,
+    so that the hub need not import the cluster, which is built on it."""
+
+    leader: bool  # this worker runs the bots and timers
+
+    def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
+                kind: str = "change") -> None: ...
+
+
+def expired_sentence(ttl: float) -> str:
+    """What an expired room's pages and refused joins say."""
+    span = (count(round(ttl / 3600), "hour") if ttl >= 3600
+            else count(max(1, round(ttl / 60)), "minute"))
+    return (f"This room has closed: its seats were not all taken within {span}. "
+            "Start a new game from the home page.")
+
+
+def stored(write: asyncio.Future) -> bool:
+    """Whether a write the store was given is committed. Its waiter then makes memory
+    follow even when it was cancelled meanwhile (the store's futures cannot be, so they
+    are done when the waiter goes on): memory and database never disagree."""
+    return write.done() and write.exception() is None
+
+
+class HubBase:
+    """The state every part of the hub reads, and the calls that go from one part to another
+    (declared here for the type checker; each is defined in its part's module)."""
+
+    def __init__(self, store: db.Store, *, bot_delay: float = 0.6, round_pause: float = 4.0,
+                 rng: Random | None = None,
+                 bot_options: dict[str, dict[str, Any]] | None = None,
+                 waiting_ttl: float = WAITING_TTL,
+                 clock: Callable[[], float] = time.time, work: Pool | None = None) -> None:
+        self.store = store
+        self.waiting_ttl = waiting_ttl
+        self.clock = clock  # seconds since the epoch; tests pass their own
+        self._sweeper: asyncio.Task | None = None
+        self.rooms: dict[str, Room] = {}
+        self.bot_delay = bot_delay
+        self.round_pause = round_pause
+        # Tests pass a seeded rng; a real server deals and plays its bots from `secrets`.
+        self.rng = rng
+        self.bot_options = bot_options or {}
+        self._closing = False
+        self.pages = pages.Lru()  # captions, replay chunks and reviews, by room and version
+        # Hints and pages not kept are worked out here, never in the threads moves use.
+        self.work = work or Pool()
+        # This worker's part in a cluster of workers sharing rooms (cluster.py); None: alone.
+        self.cluster: ClusterPart | None = None
+
+    def _tell(self, room: Room, reload: bool = False) -> None:
+        """Tell the cluster's other workers that the room changed (`reload`: its header)."""
+        if self.cluster is not None:
+            self.cluster.publish(room.id, room.version, reload=reload,
+                                 bots=bool(room.bots_to_move()))
+
+    if TYPE_CHECKING:
+        async def room(self, room_id: str) -> Room: ...
+        async def play(self, room: Room, seat: int | None, text: Any) -> None: ...
+        async def catch_up(self, room: Room, reload: bool = False) -> None: ...
+        def kick(self, room: Room) -> None: ...
+        def _make_bots(self, room: Room) -> None: ...
+        async def _expire(self, room: Room) -> None: ...
+        async def _sweep_now_and_then(self) -> None: ...

@@ -1,0 +1,290 @@
+"""A room in play: the engine state, the seats and their secret tokens, the connected clients,
+and the state messages each of them is sent.
+
+Each client gets a snapshot built from its own seat's `view`, with the engine's own
+sentences about the last move and the result as that seat may read them. A state is never
+changed once it has been replaced, so a client that is behind is sent each version in turn,
+built from the state of that version (`Moment`).
+
+A socket coming or going changes no state: when it changes whether its seat shows as
+connected, the room's other clients get one small `presence` message, and the new client
+alone gets a state.
+
+Nothing here knows which game a room plays: its rules come from the game's class and
+descriptor in the registry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import time
+from dataclasses import dataclass, field, fields
+from typing import Any, cast
+
+from chuko.bots import Adviser
+from chuko.core.descriptor import Descriptor
+from chuko.core.errors import ChukoError
+from chuko.core.protocol import Json, State
+from chuko.core.words import bot_name, seat_names
+
+from . import store as db
+from .client import Client
+from .messages import dumps, merge_objects
+from .moment import Moment
+
+
+class NotFound(ChukoError):
+    pass
+
+
+class Forbidden(ChukoError):
+    pass
+
+
+@dataclass
+class Seat(db.SeatRow):
+    """A stored seat with what only the running room knows: its bot and its connections."""
+
+    bot: Any = None
+    connections: int = 0
+
+    @property
+    def label(self) -> str:
+        """What players call the seat before duplicates are told apart: its player's name,
+        else "Host" for the room's creator and "Friend" for a seat taken through an invite;
+        a bot is "Hard bot"."""
+        if self.kind == "bot":
+            return bot_name(str(self.level))
+        if self.name:
+            return self.name
+        return "Friend" if self.invite_hash else "Host"
+
+    @property
+    def connected(self) -> bool:
+        """A bot always is; a person while one of their sockets is open."""
+        return self.kind == "bot" or self.connections > 0
+
+    def row(self) -> db.SeatRow:
+        return db.SeatRow(**{f.name: getattr(self, f.name) for f in fields(db.SeatRow)})
+
+
+@dataclass
+class Pause:
+    """Bots waiting after the move of `version` ended a round, until `until` (monotonic
+    seconds) or until a seat sets `over`."""
+
+    version: int
+    until: float
+    over: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def left(self) -> float:
+        return max(0.0, self.until - time.monotonic())
+
+
+@dataclass
+class Room:
+    id: str
+    game_id: str
+    options: Json
+    state: State
+    seats: list[Seat]
+    version: int = 0
+    status: str = "waiting"
+    last_move: tuple[int, Any] | None = None
+    rematch: str | None = None  # the id of this finished room's rematch, once asked for
+    rematch_of: str | None = None  # the finished room this one is the rematch of
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clients: set[Client] = field(default_factory=set)
+    bot_task: asyncio.Task | None = None
+    adviser: Adviser | None = None
+    pause: Pause | None = None
+    created: float = 0.0  # the hub's clock when the room was made
+    closed: str | None = None  # why an expired room closed, in one sentence
+    # (labels, names, the seats' entries in messages), worked out again only when a label
+    # changes (a player joins under a name), not for each client at each move. One value,
+    # replaced whole, since the log's captions read the names from a worker thread.
+    _named: tuple[tuple[str, ...], list[str], list[Json]] = field(
+        default=((), [], []), init=False, repr=False)
+    # Parts of the current version's state messages as JSON text (`state_text`), so that
+    # sockets reading alike share one view and one serialization; dropped at the next
+    # version, so a room keeps a few messages at most.
+    _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, repr=False)
+    _texts_version: int = field(default=-1, init=False, repr=False)
+
+    @property
+    def names(self) -> list[str]:
+        """What every sentence calls each seat (a seat's name may come with its player)."""
+        return self._naming()[1]
+
+    def _naming(self) -> tuple[tuple[str, ...], list[str], list[Json]]:
+        labels = tuple(seat.label for seat in self.seats)
+        named = self._named
+        if labels != named[0]:
+            names = seat_names(labels)
+            named = self._named = (labels, names, [
+                {"seat": s.seat, "kind": s.kind, "level": s.level, "name": name}
+                for s, name in zip(self.seats, names, strict=True)])
+        return named
+
+    @property
+    def descriptor(self) -> Descriptor:
+        return self.state.game.descriptor
+
+    def moment(self) -> Moment:
+        return Moment(self.state, self.version, self.status, self.last_move)
+
+    @property
+    def hintable(self) -> bool:
+        """Hints where the game gives them and no second human plays (web protocol)."""
+        return (self.descriptor.hints is not None
+                and sum(s.kind == "human" for s in self.seats) <= 1)
+
+    def holder(self, token: str) -> int | None:
+        """The seat `token` holds here, if any."""
+        digest = db.secret_hash(token)
+        for seat in self.seats:
+            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def seat_for(self, token: str | None) -> int | None:
+        """The seat a token holds, None for no token (a spectator); Forbidden otherwise."""
+        if not token:
+            return None
+        seat = self.holder(token)
+        if seat is None:
+            raise Forbidden("That link's token does not hold a seat in this room.")
+        return seat
+
+    @staticmethod
+    def legal(seat: int | None, moment: Moment) -> list[str] | None:
+        """The seat's legal moves as text; None where the game has too many to list."""
+        state = moment.state
+        if not state.game.lists_moves:
+            return None
+        if seat is None or moment.status != "playing" or seat not in state.to_move:
+            return []
+        return [str(m) for m in state.legal_moves(seat)]
+
+    def seats_json(self) -> list[Json]:
+        """Each seat's entry in messages: {seat, kind, level, name} (shared: not to change)."""
+        return self._naming()[2]
+
+    def bots_wait(self, version: int) -> float | None:
+        """Seconds the bots still wait after the round that the move of `version` ended."""
+        pause = self.pause
+        if pause is None or pause.version != version or pause.over.is_set():
+            return None
+        return round(pause.left(), 1)
+
+    def snapshot(self, seat: int | None, moment: Moment | None = None) -> Json:
+        """The state message for `seat` (None: a spectator) at `moment` (default: now)."""
+        return cast(Json, json.loads(self.state_text(seat, moment)))
+
+    def state_text(self, seat: int | None, moment: Moment | None = None) -> str:
+        """The state message for `seat` at `moment` (default: now) as JSON text: the part
+        every reader shares (the room, the seats and their presence, the version …) and the
+        reader's own (its `view(seat)`, its legal moves, the sentences as it reads them),
+        each made once per version and kept until the next, so a seat's sockets share one
+        view and spectators all share theirs."""
+        moment = moment or self.moment()
+        labels, names, entries = self._naming()
+        if moment.version == self.version != self._texts_version:
+            # A new version: the parts kept for the one before are not wanted again, but
+            # by clients that are behind, which build their own.
+            self._texts.clear()
+            self._texts_version = moment.version
+        keep = moment.version == self._texts_version
+        bots_wait = self.bots_wait(moment.version)
+        shared_key = (None, moment.status, bots_wait, self.rematch, labels,
+                      tuple((s.connected, s.joined) for s in self.seats))
+        shared = self._texts.get(shared_key) if keep else None
+        if shared is None:
+            shared = dumps({
+                "type": "state",
+                "room": self.id,
+                "game": self.game_id,
+                "title": self.descriptor.title,
+                "status": moment.status,
+                "seats": [{**entry, "connected": s.connected, "joined": s.joined}
+                          for entry, s in zip(entries, self.seats, strict=True)],
+                "version": moment.version,
+                "round_ended": moment.state.round_ended,
+                "bots_wait": bots_wait,
+                "rematch": self.rematch,
+                "simultaneous": self.descriptor.simultaneous,
+                "hints": self.descriptor.hints is not None,
+                "hintable": self.hintable,
+            })
+            if keep:
+                self._texts[shared_key] = shared
+        own_key = ("seat", seat, moment.status, self.closed, labels)
+        own = self._texts.get(own_key) if keep else None
+        if own is None:
+            own = dumps(self._own(seat, moment, names))
+            if keep:
+                self._texts[own_key] = own
+        return merge_objects(shared, own)
+
+    def _own(self, seat: int | None, moment: Moment, names: list[str]) -> Json:
+        """What only `seat` reads in the state message at `moment`: everything that passes
+        through its `view(seat)` or is worded for it (with `names`)."""
+        state = moment.state
+        outcome = state.outcome
+        last = None
+        if moment.last_move is not None:
+            mover, move = moment.last_move
+            last = state.describe(mover, move, names, seat)
+        message: Json = {
+            "seat": seat,
+            "spectator": seat is None,
+            "view": state.view(seat),
+            "last": last,
+            "result": self.closed if outcome is None else outcome.describe(names, seat),
+        }
+        legal = self.legal(seat, moment)
+        if legal is not None:
+            message["legal"] = legal
+        return message
+
+    def forget(self, client: Client) -> bool:
+        """Drop a client; True when a finished or expired room has nobody left (it may leave
+        memory)."""
+        self.clients.discard(client)
+        if client.seat is not None:
+            seat = self.seats[client.seat]
+            seat.connections -= 1
+            if seat.connections == 0:
+                self.tell_presence()
+        return self.status in ("over", "expired") and not self.clients
+
+    def join(self, client: Client) -> None:
+        """Add a client and send it the state now; the others learn of it only when its seat
+        now shows as connected."""
+        self.clients.add(client)
+        client.send_state(self.moment())
+        if client.seat is not None:
+            seat = self.seats[client.seat]
+            seat.connections += 1
+            if seat.connections == 1:
+                self.tell_presence(client)
+
+    def tell_presence(self, joining: Client | None = None) -> None:
+        """Every seat's presence to every client but `joining` (whose state says it)."""
+        message = {"type": "presence", "seats": [
+            {"seat": s.seat, "connected": s.connected} for s in self.seats]}
+        for client in self.clients:
+            if client is not joining:
+                client.send_presence(message)
+
+    def broadcast(self) -> None:
+        moment = self.moment()
+        for client in self.clients:
+            client.send_state(moment)
+
+    def bots_to_move(self) -> list[Seat]:
+        if self.status != "playing":
+            return []
+        return [self.seats[s] for s in self.state.to_move if self.seats[s].kind == "bot"]

@@ -1,0 +1,164 @@
+"""The database's schema, as the newest migration leaves it (`migrations/versions`), and the
+engine that reaches it.
+
+A game is stored once (docs/architecture.md, 'Storage'): its room's row is the header (the
+game, its options, the record its moves start from — for a new room the deal, `record()`
+right after dealing —, a secret seed for the chance still to come, the seats) and `moves` is
+its append-only log, one row per accepted move. Nothing is rewritten per move: the game is
+rebuilt by replaying the header's record, reseeding the state with the seed, and playing
+the moves (`chuko.server.lifecycle.rebuild`). `base` counts the moves the header's record
+holds already (0, but for rooms stored before the log was the truth).
+
+A room's `status` is waiting, playing, over, or expired (a waiting room whose seats were
+not all taken in time, `writes.expire_waiting`). Seats keep only SHA-256 hashes of their
+tokens and invite codes. A finished room names its rematch, and a rematch the room it
+follows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+from chuko.core.errors import ConfigError
+
+CONNECT_TIMEOUT = 2  # seconds to reach PostgreSQL (libpq's least)
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),  # any registered game's id, plug-ins too
+    Column("options", Text, nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("version", Integer, nullable=False),  # the moves accepted so far
+    Column("record", Text, nullable=False),  # the record the move log starts from
+    Column("base", Integer, nullable=False),  # the moves `record` holds already
+    Column("seed", BigInteger),  # reseeds the rebuilt state: its chance still to come
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("rematch", String(32)),  # the room that replays this one's seats, once asked for
+    Column("rematch_of", String(32)),  # the finished room whose seats this one takes over
+    Index("rooms_status", "status"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),
+    Column("level", String(16)),
+    Column("token_hash", String(64)),
+    Column("invite_hash", String(64)),
+    Column("joined", Boolean, nullable=False),
+    Column("name", String(24)),  # the player's display name; null: the default label
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("room", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("move", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "human" | "bot"
+    level: str | None
+    token_hash: str | None
+    invite_hash: str | None
+    joined: bool
+    name: str | None = None
+
+
+@dataclass
+class RoomRow:
+    """A room's header, and (as loaded) the moves its log adds to `record`."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    record: dict[str, Any]  # the record the moves start from: the deal, for a new room
+    seats: list[SeatRow]
+    rematch: str | None = None
+    rematch_of: str | None = None
+    created: float = 0.0  # seconds since the epoch (time.time, or the server's clock)
+    seed: int | None = None  # secret: never leaves the server
+    base: int = 0  # the moves `record` holds already
+    moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, move) after `base`
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `sqlite:///path`, `sqlite://` (memory) or `postgresql://…` (psycopg 3)."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        raise ConfigError(
+            f"{url!r} is not a database URL: use sqlite:///var/chuko.db or postgresql://…"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        path = parsed.database
+        memory = path in (None, "", ":memory:")
+        if path and not memory:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            parsed,
+            connect_args={"check_same_thread": False},
+            poolclass=StaticPool if memory else None,
+        )
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if backend == "postgresql":
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        # A bounded wait to connect: while the database is away, a read or the writer's
+        # attempt to reach it again must not hang (libpq waits for ever by default).
+        return create_engine(parsed, pool_pre_ping=True,
+                             connect_args={"connect_timeout": CONNECT_TIMEOUT})
+    raise ConfigError(f"The database must be sqlite or postgresql, not {backend!r}.")
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    # WAL lets readers go on while the writer commits; FULL keeps every commit on disk.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

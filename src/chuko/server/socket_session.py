@@ -1,0 +1,204 @@
+"""A game's socket, `/ws/{room}` (docs/web-protocol.md): a player's or a spectator's live
+session on a room, served as bare ASGI by the router (`router.App`). It is admitted within
+the limits of `limits.py`, sent the log and the room's states through its outbox
+(`client.Client`), and its messages (a move, a hint, "next", a ping, a log page) are
+answered one at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+from starlette.types import Receive, Scope, Send
+
+from chuko.core.errors import ChukoError
+
+from .client import Client
+from .hub import Hub
+from .limits import (
+    MAX_BODY,
+    MAX_DEPTH,
+    Buckets,
+    Budget,
+    Clock,
+    Costly,
+    Limits,
+    SocketFlow,
+    TooMany,
+    too_deep,
+)
+from .messages import dumps
+from .room import Forbidden, NotFound, Room
+from .router import client_host, query_params
+
+log = logging.getLogger("chuko.server")
+
+SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
+
+
+class Sockets:
+    """The game's sockets on `hub`, within `limits` measured on `clock`; `budget` counts the
+    costly messages (hints, log pages) with the API's pages."""
+
+    def __init__(self, hub: Hub, limits: Limits, clock: Clock, budget: Budget) -> None:
+        self.hub, self.limits, self.clock, self.budget = hub, limits, clock, budget
+        self.opened = Buckets(limits.connects, clock)  # per address
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send, room_id: str) -> None:
+        """A player's or a spectator's socket on a room, served as bare ASGI (`App`)."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        try:
+            room, seat = await self._admit(scope, room_id)
+        except ChukoError as error:  # also a stored room that does not hold together
+            await _refuse_socket(send, error)
+            return
+        except Exception:
+            log.exception("Room %s: a socket could not be opened", room_id)
+            await _refuse_socket(send, ChukoError(
+                "The server could not open this room just now: reconnect in a moment."))
+            return
+        await self._serve(scope, receive, send, room, seat)
+
+    async def _admit(self, scope: Scope, room_id: str) -> tuple[Room, int | None]:
+        """The room and the seat the socket opens on, within the limits; ChukoError when
+        it may not open."""
+        limits = self.limits
+        # Before anything is loaded or sent: a socket that reconnects without end would
+        # cost a room lookup, a log page and a state each time.
+        if not self.opened.take(client_host(scope)):
+            raise TooMany("Too many connections from your address: wait a moment and "
+                          "reconnect.")
+        room = await self.hub.room(room_id)
+        seat = room.seat_for(query_params(scope).get("token"))
+        if len(room.clients) >= limits.sockets_per_room:
+            raise TooMany(f"This room has {limits.sockets_per_room} connections already: "
+                          "try again later.")
+        if seat is not None and sum(c.seat == seat for c in room.clients) >= \
+                limits.sockets_per_seat:
+            raise TooMany(f"This seat is open in {limits.sockets_per_seat} places already: "
+                          "close one of them first.")
+        return room, seat
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send, room: Room,
+                     seat: int | None) -> None:
+        """Send the socket the log and the room's states, and answer its messages, until
+        it closes."""
+        hub = self.hub
+        client = Client(room, seat)
+        flow = SocketFlow(self.limits, self.clock)
+        admit = partial(self.budget.admit, address=client_host(scope), room_id=room.id)
+        moment = room.moment()
+        room.join(client)  # the client's first state is this moment's version
+        sender = None
+        try:
+            # The log is a replay of the game, in a thread; before the first move it is empty.
+            client.send_first(hub.log(room, seat, moment) if moment.version == 0 else
+                              await asyncio.to_thread(hub.log, room, seat, moment))
+            sender = asyncio.create_task(_pump(send, client))
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    break
+                if not flow.messages.take():
+                    if not flow.refusals.take():  # it does not read its refusals: flooding
+                        with contextlib.suppress(OSError):
+                            await send({"type": "websocket.close", "code": 1008,
+                                        "reason": "Too many messages."})
+                        break
+                    client.send(_refusal(SLOW_DOWN))
+                    continue
+                reply = await _handle(hub, room, seat, message, admit)
+                if reply is not None:
+                    client.send(reply)
+        finally:
+            if room.forget(client):
+                hub.rooms.pop(room.id, None)  # finished and unwatched: reloaded on demand
+            if sender is not None:
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await sender
+
+
+async def _pump(send: Send, client: Client) -> None:
+    """Send the client's outbox in order until the socket closes; close it when the client
+    has fallen too far behind (it reconnects and is sent the log afresh)."""
+    while True:
+        message = await client.next_message()
+        try:
+            if message is None:
+                await send({"type": "websocket.close", "code": 1013,
+                            "reason": "Too far behind: reconnect."})
+                return
+            await send({"type": "websocket.send", "text": message})
+        except Exception:  # the client went away; the receive loop sees it too
+            return
+
+
+async def _refuse_socket(send: Send, error: ChukoError) -> None:
+    """Refuse a socket that cannot go on: its `error` message, then a close frame whose code
+    says why (4404 no such room, 4403 forbidden, 1008 over a limit, 1011 the server's
+    trouble, such as the database being away) and whose reason is the sentence."""
+    code = (4404 if isinstance(error, NotFound) else 4403 if isinstance(error, Forbidden)
+            else 1008 if isinstance(error, TooMany) else 1011)
+    with contextlib.suppress(OSError):
+        await send({"type": "websocket.send", "text": dumps(_refusal(str(error)))})
+        await send({"type": "websocket.close", "code": code,
+                    "reason": close_reason(str(error))})
+
+
+def close_reason(sentence: str) -> str:
+    """A close frame's reason: at most 123 bytes of UTF-8 (the protocol's limit), cut at a
+    character."""
+    return sentence.encode()[:123].decode(errors="ignore")
+
+
+async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, Any],
+                  admit: Callable[[Costly], None]) -> dict | None:
+    """One client message → the reply for that client only (None when the broadcast of an
+    accepted move is the answer); `admit` counts a costly one against its buckets."""
+    text = message.get("text")
+    if text is None:
+        return _refusal("Send JSON text messages, not binary ones.")
+    if len(text) > MAX_BODY:
+        return _refusal("That message is too long.")
+    if too_deep(text):
+        return _refusal(f"That message nests deeper than {MAX_DEPTH} levels.")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return _refusal("That message is not JSON.")
+    kind = data.get("type") if isinstance(data, dict) else None
+    try:
+        if kind == "move":
+            await hub.play(room, seat, data.get("move"))
+            return None
+        if kind == "hint":
+            admit("hint")
+            return await hub.hint(room, seat)
+        if kind == "next":
+            hub.next_round(room, seat)
+            return None
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "log":
+            admit("log")
+            page = await hub.log_page(room, seat, data.get("before"), data.get("count"))
+            return {**page, "before": page["first"] + len(page["lines"])}
+    except ChukoError as error:
+        return _refusal(str(error))
+    except Exception:
+        log.exception("Room %s: a message failed", room.id)
+        return _refusal("The server could not do that just now; nothing changed. Try again.")
+    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "ping" | "log", …}.')
+
+
+def _refusal(message: str) -> dict[str, str]:
+    return {"type": "error", "message": message}
