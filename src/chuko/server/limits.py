@@ -64,16 +64,18 @@ class Limits:
     # or an adviser's search (`work.py`). A replay page asks its move list in pages of 1,000
     # captions (5 at once for the longest games) and its frames 50 at a time as the player
     # steps through them; a room page asks an older page of its log when scrolled to its top;
-    # a player asks a hint at most once a turn. The bursts cover opening the longest replay
-    # or log at once, the rates anyone stepping or scrolling by hand; a room allows twice an
+    # a player asks a hint at most once a turn, and a solitaire's turns come as fast as the
+    # player clicks (a whole Caravan game, a hint before each of its 12 moves, in seconds).
+    # The bursts cover opening the longest replay or log, or a whole game hinted, at once;
+    # the rates anyone stepping, scrolling or playing by hand. A room allows twice an
     # address's pages, for a few people following one game, but no more hints than one
     # player's (hints are for rooms with one human).
     replay_pages: Rate = Rate(4, 40)
     replay_pages_per_room: Rate = Rate(8, 80)
     log_pages: Rate = Rate(4, 40)
     log_pages_per_room: Rate = Rate(8, 80)
-    hints: Rate = Rate(1, 5)
-    hints_per_room: Rate = Rate(1, 5)
+    hints: Rate = Rate(2, 20)
+    hints_per_room: Rate = Rate(2, 20)
     # The pool for that work: one thread on a 2-core machine leaves the other core to moves,
     # bots and the database; beyond `waiting_jobs` queued, a costly request is refused (503).
     workers: int = 1
