@@ -299,7 +299,8 @@ def _abuse_main(send: Any, port: int, stop_at: float, floods: bool) -> None:
 
     async def history() -> Abuse:
         abuse = Abuse()
-        pace = Pace(think=LONG_THINK, stop_at=stop_at, reconnect=True, prefer="reset")
+        pace = Pace(think=LONG_THINK, stop_at=stop_at, reconnect=True, prefer="reset",
+                    retry_unsaved=0.5)
         await asyncio.gather(
             big_packs(port, stop_at, abuse), replays(port, stop_at, abuse),
             *(page_buster(port, stop_at, abuse, n) for n in range(PAGE_BUSTERS)),
