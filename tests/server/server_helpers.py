@@ -4,7 +4,11 @@ plays as its game's random bot would, from the view and the legal moves it was s
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 from chuko.bots import make_bot
 from chuko.games import game_class
@@ -124,3 +128,26 @@ def stored_record(client, room_id: str) -> dict:
 
     state, _ = rebuild(client.app.state.hub.store.load(room_id))
     return state.record()
+
+
+def start_serve(args: list[str], log: Path) -> tuple[int, subprocess.Popen]:
+    """`chuko serve ARGS` on a free port, its output in `log`: the port and the process, once
+    it answers (AssertionError with its log if it does not within a minute)."""
+    import httpx
+    from bench.postgres_process import free_port
+
+    port = free_port()
+    with log.open("ab") as out:
+        process = subprocess.Popen([sys.executable, "-m", "chuko.cli.main", "serve",
+                                    "--port", str(port), *args],
+                                   stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text()
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games").status_code == 200:
+                return port, process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError(f"The server did not start:\n{log.read_text()}")

@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -23,8 +22,7 @@ from pathlib import Path
 from random import Random
 
 import pytest
-from bench.postgres_process import free_port
-from server_helpers import play_out, random_chooser, state_at
+from server_helpers import play_out, random_chooser, start_serve, state_at
 
 URL = os.environ.get("CHUKO_TEST_POSTGRES")
 pytestmark = [pytest.mark.slow,
@@ -39,24 +37,11 @@ class Worker:
     """A `chuko serve` process: one worker of the cluster `name`."""
 
     def __init__(self, redis_url: str, name: str, log: Path, bot_delay: float) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
-        with log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "chuko.cli.main", "serve", "--port", str(self.port),
-                 "--db", URL, "--redis", redis_url, "--cluster-name", name,
-                 "--bot-delay", str(bot_delay), "--round-pause", "0"],
-                stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, log.read_text()
-            try:
-                if httpx.get(self.base + "/api/games").status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError(f"The worker did not start:\n{log.read_text()}")
+        self.port, self.process = start_serve(
+            ["--db", URL, "--redis", redis_url, "--cluster-name", name,
+             "--bot-delay", str(bot_delay), "--round-pause", "0"], log)
+        self.base = f"http://127.0.0.1:{self.port}"
 
     def post(self, path: str, body: dict) -> dict:
         response = httpx.post(self.base + path, json=body)

@@ -12,13 +12,12 @@ import asyncio
 import json
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from bench.postgres_process import PostgresProcess, binaries, free_port
-from server_helpers import random_chooser
+from bench.postgres_process import PostgresProcess, binaries
+from server_helpers import random_chooser, start_serve
 
 pytest.importorskip("psycopg")
 httpx = pytest.importorskip("httpx")
@@ -95,25 +94,13 @@ class Server:
 
     def __init__(self, db_url: str, log: Path, workers: int = 1,
                  redis_url: str | None = None) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
-        command = [sys.executable, "-m", "chuko.cli.main", "serve", "--port", str(self.port),
-                   "--db", db_url, "--bot-delay", "0", "--round-pause", "0"]
+        args = ["--db", db_url, "--bot-delay", "0", "--round-pause", "0"]
         if redis_url:
-            command += ["--workers", str(workers), "--redis", redis_url,
-                        "--cluster-name", f"outage-{self.port}"]
-        with log.open("ab") as out:
-            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, log.read_text()
-            try:
-                if httpx.get(self.base + "/api/games").status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError(f"The server did not start:\n{log.read_text()}")
+            args += ["--workers", str(workers), "--redis", redis_url,
+                     "--cluster-name", f"outage-{log.parent.name}"]
+        self.port, self.process = start_serve(args, log)
+        self.base = f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> float:
         """SIGTERM; the seconds the server took to end (killed past STOP_TIMEOUT)."""
@@ -214,9 +201,12 @@ def stored_moves(url: str, room: str) -> list[tuple[int, str]]:
         store.close()
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 def test_a_game_goes_on_through_two_outages_and_sigterm_stops_the_server_during_one(
-        postgres, tmp_path):
-    server = Server(postgres.url, tmp_path / "server.log")
+        postgres, tmp_path, request, workers):
+    """With one worker, and with two sharing a Redis."""
+    redis_url = request.getfixturevalue("redis_url") if workers > 1 else None
+    server = Server(postgres.url, tmp_path / "server.log", workers, redis_url)
     try:
         play_through_two_outages(server, postgres)
         postgres.stop()
@@ -224,13 +214,3 @@ def test_a_game_goes_on_through_two_outages_and_sigterm_stops_the_server_during_
     finally:
         server.stop()
     assert "Traceback" not in server.log.read_text()
-
-
-def test_two_workers_ride_out_two_outages_and_stop_on_sigterm(postgres, redis_url, tmp_path):
-    server = Server(postgres.url, tmp_path / "server.log", workers=2, redis_url=redis_url)
-    try:
-        play_through_two_outages(server, postgres)
-        postgres.stop()
-        assert server.stop() < STOP_TIMEOUT, server.log.read_text()
-    finally:
-        server.stop()
