@@ -17,11 +17,10 @@ TABLE = commands()
 PAIRS = [(verb, game) for verb, games in TABLE.items() for game in games if game]
 # Commands that play whole games take every option of the game.
 PLAYING = ("play", "simulate", "arena", "export")
-# Flags the games' own studies still declare for themselves; no command may add another.
-# (The generic study's flags take several values of an option each, to vary it: they are
-# read back by `option_values` like every other command's, under the option's own name.)
-STUDY_OWN = {("study", "caravan", "--pack"), ("study", "crossroads", "--pack"),
-             ("study", "crossroads", "--rounds"), ("study", "chuchula", "--players")}
+# No command declares a game's option for itself. (The generic study's flags take several
+# values of an option each, to vary it: they are read back by `option_values` like every
+# other command's, under the option's own name.)
+STUDY_OWN: set[tuple[str, str, str]] = set()
 # A value no option of its kind takes.
 BAD = {"int": "lots", "choice": "neither", "pack": "2,x", "text": "x" * 3000}
 

@@ -127,7 +127,7 @@ def study(pack: Pack, result: Json, *, exact: bool, seed: int | None,
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    add_layout_arguments(parser, 20_000)
+    add_layout_arguments(parser, game_id, 20_000)
 
 
 def run_study(args: argparse.Namespace) -> Json:

@@ -18,7 +18,7 @@ from chuko.core.deck52 import DECK
 from chuko.core.protocol import Json
 from chuko.games.chuchula import GROUPS, Game, GroupType, group_type
 
-from .command import positive
+from .command import add_game_flags, game_option, positive
 
 LEVELS = ("hard", "easy")  # the advisor and the greedy grouping
 
@@ -122,12 +122,13 @@ def _series(label: str, figures: list[Json | None]) -> Json:
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    parser.add_argument("--players", type=int, default=4, help="seats, 2-4 (default 4)")
+    add_game_flags(parser, game_id, "players")
     parser.add_argument("--rounds", type=positive, default=2000, metavar="N",
                         help="rounds the bots play (default 2000)")
 
 
 def run_study(args: argparse.Namespace) -> Json:
-    Game.from_options({"players": args.players}, bots_only=True)  # the engine's limits
+    players = game_option(args, "chuchula", "players")
+    Game.from_options({"players": players}, bots_only=True)  # the engine's limits
     with progress_bar(args.rounds, "Rounds") as advance:
-        return study(args.players, args.rounds, args.seed, advance)
+        return study(players, args.rounds, args.seed, advance)

@@ -10,6 +10,7 @@ from pathlib import Path
 from random import SystemRandom
 from typing import Any
 
+from chuko.console import add_option_flags, option_values
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json
 from chuko.games import game_class
@@ -70,3 +71,15 @@ def positive(text: str) -> int:
     return value
 
 
+def add_game_flags(parser: argparse.ArgumentParser, game_id: str, *names: str) -> None:
+    """The game's options `names` as the flags every command gives them (the study covers
+    the game's other options itself: every bridge limit, both first players)."""
+    described = game_class(game_id).descriptor
+    add_option_flags(parser, described,
+                     leave_out=[o.name for o in described.options if o.name not in names])
+
+
+def game_option(args: argparse.Namespace, game_id: str, name: str) -> Any:
+    """The value of the game's option `name` that the command line gives (`add_game_flags`),
+    read by its descriptor: ConfigError in its sentence for a bad one."""
+    return game_class(game_id).descriptor.option(name).value(option_values(args)[name])

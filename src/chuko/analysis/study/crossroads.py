@@ -18,6 +18,7 @@ from chuko.analysis.stats import mean_interval
 from chuko.core.protocol import Json
 from chuko.solvers.kernels import CROSSROADS_MEMO, _cr_future, _gain_table, _pair_tables
 
+from .command import add_game_flags, game_option
 from .deals import ALL_DEALS
 from .layout import (
     ExactWork,
@@ -158,10 +159,10 @@ def cluster_time(deals_per_second_per_core: float, cores: int) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
-    add_layout_arguments(parser, 2_000)
-    parser.add_argument("--rounds", type=int, choices=(1, 2), default=1,
-                        help="1, or 2 for the match that replays the layout (default 1)")
+    add_layout_arguments(parser, game_id, 2_000)
+    add_game_flags(parser, game_id, "rounds")
 
 
 def run_study(args: argparse.Namespace) -> Json:
-    return run_layout(args, "crossroads", exact_work, sampled, study, rounds=args.rounds)
+    rounds = game_option(args, "crossroads", "rounds")
+    return run_layout(args, "crossroads", exact_work, sampled, study, rounds=rounds)

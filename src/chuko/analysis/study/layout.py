@@ -19,13 +19,14 @@ import numpy as np
 
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import proportion_interval
+from chuko.console import option_values
 from chuko.core.errors import ConfigError
 from chuko.core.packs import as_pack, pack_text
 from chuko.core.protocol import Json
 
 from . import tally
 from .backends import BACKENDS, run
-from .command import positive
+from .command import add_game_flags, positive
 from .deals import ALL_DEALS, Pack
 
 CHECKPOINTS = "var/study"
@@ -156,10 +157,9 @@ def examples(pack: Pack, result: Json, bucket: int) -> list[str]:
     return [pack.text(classes) for _, _, classes in result["examples"].get(str(bucket), [])]
 
 
-def add_layout_arguments(parser: argparse.ArgumentParser, sample: int) -> None:
+def add_layout_arguments(parser: argparse.ArgumentParser, game_id: str, sample: int) -> None:
     """The options of a layout game's study; `sample` is its default sample size."""
-    parser.add_argument("--pack", default="standard",
-                        help="a named pack, a list or a range of 12 cards (default standard)")
+    add_game_flags(parser, game_id, "pack")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--exact", action="store_true",
                      help="solve every distinct deal (rows interchangeable, equal cards alike)")
@@ -196,7 +196,7 @@ def run_layout(args: argparse.Namespace, game_id: str,
                exact_work: Callable[..., ExactWork], sampled: Callable[..., Json],
                study: Callable[..., Json], **extra: Any) -> Json:
     """Solve what the options ask (exact or sampled) and return the study."""
-    pack = read_pack(args.pack)
+    pack = read_pack(option_values(args)["pack"])
     if not args.exact:
         if args.shard or args.rows_prefix or args.backend != "local" or args.address:
             raise ConfigError("--shard, --rows-prefix, --backend and --address go with --exact.")
