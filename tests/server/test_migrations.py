@@ -113,7 +113,7 @@ def test_a_database_of_todays_schema_is_upgraded_and_its_games_go_on(old_url):
     engine.dispose()
     url = old_url
     with TestClient(create_app(url, bot_delay=0, round_pause=0, rng=random.Random(5))) as client:
-        assert migrations.revision(db.make_engine(url)) == "0002"
+        assert migrations.revision(db.make_engine(url)) == "0003"
         # The waiting room opens to its invite and starts.
         joined = join(client, {"room": "waits", "invites": [{"url": "/join/waits/code"}]})
         assert client.get(f"/api/rooms/waits?token={joined['token']}").json()["status"] \

@@ -62,6 +62,11 @@ rooms = Table(
     Column("updated", Float, nullable=False),
     Column("rematch", String(32)),  # the room that replays this one's seats, once asked for
     Column("rematch_of", String(32)),  # the finished room whose seats this one takes over
+    Column("rated", Boolean, nullable=False, default=False),  # its result changes ratings
+    Column("clock", Text),  # its time control as JSON; null: no clock
+    Column("started", Float),  # when its last seat was taken and play began (the clocks')
+    Column("ended", Float),  # when it ended
+    Column("result", Text),  # JSON: how it ended when the engine did not say (a forfeit)
     Index("rooms_status", "status"),
 )
 
@@ -76,6 +81,62 @@ seats = Table(
     Column("invite_hash", String(64)),
     Column("joined", Boolean, nullable=False),
     Column("name", String(24)),  # the player's display name; null: the default label
+    Column("player", String(32)),  # the player (players.id) who holds it, when known
+    Column("gone", String(8)),  # resigned, timeout or left: a bot plays it from then on
+    Index("seats_player", "player"),
+)
+
+# A guest or an account: a guest has no username and no password.
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("username", String(24)),  # as chosen (an account's), null for a guest
+    Column("username_key", String(24), unique=True),  # casefolded, to compare names by
+    Column("name", String(24)),  # the display name
+    Column("password_hash", Text),  # Argon2id, PHC string
+    Column("created", Float, nullable=False),
+    Column("deleted", Boolean, nullable=False, default=False),
+)
+
+# Server-side sessions: the cookie holds a secret whose SHA-256 is the row's key; logging out
+# deletes the row, so a copy of the cookie is worth nothing after.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Index("sessions_player", "player"),
+)
+
+# A player's rating in a game and player-count class ("duel": heads-up, "multi": 3+).
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("class", String(8), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ratings_board", "game", "class", "mu"),
+)
+
+# Each rated game's rating after it, for a player's rating-history plot.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("room", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("class", String(8), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 moves = Table(
@@ -102,6 +163,8 @@ class SeatRow:
     invite_hash: str | None
     joined: bool
     name: str | None = None
+    player: str | None = None  # the guest or account that holds the seat, when known
+    gone: str | None = None  # resigned, timeout or left: a bot took the seat over
 
 
 @dataclass
@@ -121,6 +184,11 @@ class RoomRow:
     seed: int | None = None  # secret: never leaves the server
     base: int = 0  # the moves `record` holds already
     moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, move) after `base`
+    rated: bool = False
+    clock: dict[str, Any] | None = None  # the time control; None: no clock
+    started: float | None = None
+    ended: float | None = None
+    result: dict[str, Any] | None = None  # how it ended when the engine did not say
 
 
 def make_engine(url: str) -> Engine:

@@ -102,7 +102,8 @@ def _room_row(conn: Connection, row: Any, with_moves: bool = True) -> RoomRow:
         version=row.version,
         record=json.loads(row.record),
         seats=[
-            SeatRow(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, bool(s.joined), s.name)
+            SeatRow(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, bool(s.joined), s.name,
+                    s.player, s.gone)
             for s in found
         ],
         rematch=row.rematch,
@@ -110,6 +111,11 @@ def _room_row(conn: Connection, row: Any, with_moves: bool = True) -> RoomRow:
         created=row.created,
         seed=row.seed,
         base=row.base,
+        rated=bool(row.rated),
+        clock=None if row.clock is None else json.loads(row.clock),
+        started=row.started,
+        ended=row.ended,
+        result=None if row.result is None else json.loads(row.result),
         # Only the moves the header counts: another worker may append one between the two
         # reads, and the room must hold together at the header's version.
         moves=_moves(conn, row.id, row.base, row.version) if with_moves else [],

@@ -102,12 +102,15 @@ def insert_room(room: RoomRow) -> Write:
             "id": room.id, "game": room.game, "options": json.dumps(room.options),
             "status": room.status, "version": room.version, "record": json.dumps(room.record),
             "base": room.base, "seed": room.seed, "created": now, "updated": now,
-            "rematch": None, "rematch_of": room.rematch_of,
+            "rematch": None, "rematch_of": room.rematch_of, "rated": room.rated,
+            "clock": None if room.clock is None else json.dumps(room.clock),
+            "started": room.started, "ended": room.ended,
+            "result": None if room.result is None else json.dumps(room.result),
         }])
         _INSERT_SEATS.run(conn, [
             {"room": room.id, "seat": s.seat, "kind": s.kind, "level": s.level,
              "token_hash": s.token_hash, "invite_hash": s.invite_hash, "joined": s.joined,
-             "name": s.name}
+             "name": s.name, "player": s.player, "gone": s.gone}
             for s in room.seats
         ])
 
