@@ -28,6 +28,8 @@ from starlette.exceptions import HTTPException
 from chuko.core.errors import ChukoError
 
 from . import collector
+from .account_api import AccountApi
+from .accounts import Accounts
 from .api import Api
 from .connections import HttpProtocol, WebSocketProtocol
 from .guard import Guard
@@ -80,6 +82,7 @@ def create_app(
     redis_url: str | None = None,
     cluster_name: str | None = None,
     lease_seconds: float | None = None,
+    open_registration: bool = True,
 ) -> App:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
@@ -90,7 +93,8 @@ def create_app(
     measured on `clock` (tests pass their own); `waiting_ttl` the seconds a room may wait
     for its players before it expires. With `redis_url` the app is one worker of a cluster
     named `cluster_name` that shares the database's rooms through Redis (`cluster.py`;
-    `lease_seconds`: how long a dead worker's lease on the bots lasts)."""
+    `lease_seconds`: how long a dead worker's lease on the bots lasts). Anyone may play as a
+    guest; with `open_registration` False nobody may make an account (`accounts.py`)."""
     limits = limits or Limits()
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
@@ -103,28 +107,35 @@ def create_app(
         cluster = hub.cluster = Cluster(hub, redis_url, name=cluster_name or NAME,
                                         lease_seconds=lease_seconds or LEASE_SECONDS)
     budget = Budget(limits, clock)  # replay pages, log pages and hints
-    api = Api(hub, limits, clock, budget)
+    accounts = Accounts(store, limits, clock)
+    account_api = AccountApi(accounts, limits, clock, open_registration=open_registration)
+    api = Api(hub, limits, clock, budget, identify=accounts.player)
     # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and
     # socket (about a fifth of the framework's cost of a request). Versions without the
     # option keep it as an unused extra.
-    app = App(live=Sockets(hub, limits, clock, budget), posts=api.posts,
-              lifespan=_lifespan(store, hub, cluster), docs_url=None, redoc_url=None,
-              openapi_url=None, telemetry={"tracing": False, "metrics": False, "logs": False})
+    app = App(live=Sockets(hub, limits, clock, budget, identify=accounts.player),
+              posts=api.posts, paths=account_api.paths,
+              lifespan=_lifespan(store, hub, cluster, account_api.close), docs_url=None,
+              redoc_url=None, openapi_url=None,
+              telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.hub = hub
+    app.state.accounts = accounts
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
+    account_api.add_routes(app)
     return app
 
 
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 
 
-def _lifespan(store: Store, hub: Hub, cluster: Cluster | None) -> Lifespan:
+def _lifespan(store: Store, hub: Hub, cluster: Cluster | None,
+              close: Callable[[], None]) -> Lifespan:
     """What the app does as it starts (the writer, the rooms to restore, the collector's
-    schedule) and as it stops, in reverse."""
+    schedule) and as it stops, in reverse (and then `close`: the passwords' pool)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -143,6 +154,7 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None) -> Lifespan:
                 await cluster.stop()
             await hub.close()
             hub.work.close()
+            close()
             await asyncio.to_thread(store.close)
 
     return lifespan

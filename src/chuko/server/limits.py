@@ -57,6 +57,14 @@ class Limits:
     refusals: Rate = Rate(20, 200)
     rooms: Rate = Rate(1, 10)  # per address: rooms made
     seats: Rate = Rate(2, 20)  # per address: joins, follows and rematches
+    # Accounts (`account_api.py`): guests made, per address (each is a row in the
+    # database); log-ins (and other password checks, each an Argon2 hash's 64 MiB and
+    # 0.1 s), 10 a minute per address and per account, so guessing a password is slow
+    # from one address and from many; accounts made, per address.
+    guests: Rate = Rate(1, 30)
+    logins_per_address: Rate = Rate(10 / 60, 10)
+    logins_per_account: Rate = Rate(10 / 60, 10)
+    signups: Rate = Rate(1 / 60, 5)
     # Per address: WebSocket connections opened (a page holds one, and reconnects after a
     # drop or a restart; each costs a room lookup, a log page and a state).
     connects: Rate = Rate(5, 30)

@@ -55,8 +55,10 @@ def read_name(value: Any) -> str | None:
 class Lobby(HubBase):
     """New rooms, and their seats taken."""
 
-    async def create(self, game_id: Any, options: Any, seat_specs: Any) -> Json:
-        """Make a room; the creator holds the first 'me' seat. ConfigError for bad input."""
+    async def create(self, game_id: Any, options: Any, seat_specs: Any,
+                     player: str | None = None) -> Json:
+        """Make a room; the creator (`player`, when known) holds the first 'me' seat.
+        ConfigError for bad input."""
         if not isinstance(game_id, str):
             raise ConfigError("Say which game the room plays.")
         rules = game_class(game_id)
@@ -74,7 +76,7 @@ class Lobby(HubBase):
                         kind != "friend", name)
             if kind == "me":
                 token, seat_of_creator = new_secret(), number
-                seat.token_hash = db.secret_hash(token)
+                seat.token_hash, seat.player = db.secret_hash(token), player
             elif kind == "friend":
                 invite = new_secret()
                 seat.invite_hash = db.secret_hash(invite)
@@ -137,8 +139,10 @@ class Lobby(HubBase):
             raise ConfigError("Only one seat can be yours: give the others to bots or friends.")
         return kinds
 
-    async def join(self, room_id: Any, invite: Any, name: Any = None) -> Json:
-        """Take the seat an invite opens, under `name`; NotFound or db.Conflict otherwise."""
+    async def join(self, room_id: Any, invite: Any, name: Any = None,
+                   player: str | None = None) -> Json:
+        """Take the seat an invite opens, under `name` (for `player`, when known); NotFound
+        or db.Conflict otherwise."""
         room = await self.room(room_id)
         if not isinstance(invite, str) or not invite:
             raise NotFound("That invite is not valid for this room.")
@@ -148,13 +152,16 @@ class Lobby(HubBase):
                      if s.invite_hash and hmac.compare_digest(s.invite_hash, digest)), None)
         if seat is None:
             raise NotFound("That invite is not valid for this room.")
-        token = await self._take(room, seat, chosen, "That invite has already been used.")
+        token = await self._take(room, seat, chosen, "That invite has already been used.",
+                                 player)
         return {"seat": seat.seat, "token": token}
 
-    async def _take(self, room: Room, seat: Seat, name: str | None, refusal: str) -> str:
+    async def _take(self, room: Room, seat: Seat, name: str | None, refusal: str,
+                    player: str | None = None) -> str:
         """Give an open seat to its player under `name`: store it, start the game once every
-        seat is taken, tell everyone; the seat's new token. db.Conflict (saying `refusal`)
-        when the seat is taken already."""
+        seat is taken, tell everyone; the seat's new token. The seat is `player`'s unless
+        they hold another of the room's (one playing both sides keeps a token per seat).
+        db.Conflict (saying `refusal`) when the seat is taken already."""
         async with room.lock:
             if room.closed is not None:
                 raise db.Conflict(room.closed)
@@ -164,14 +171,17 @@ class Lobby(HubBase):
             token_hash = db.secret_hash(token)
             full = all(s.joined or s is seat for s in room.seats)
             status = "playing" if full and room.status == "waiting" else room.status
+            holder = seat.player if player is None or any(
+                s.player == player and s is not seat for s in room.seats) else player
             joining = self.store.submit(db.join_seat(
                 room.id, seat.seat, token_hash, name, status, refusal,
-                expired_sentence(self.waiting_ttl)))
+                expired_sentence(self.waiting_ttl), holder))
             try:
                 await joining
             finally:
                 if stored(joining):
                     seat.joined, seat.token_hash, seat.name = True, token_hash, name
+                    seat.player = holder
                     room.status = status
         room.broadcast()
         self._tell(room, reload=True)
@@ -187,10 +197,11 @@ class Lobby(HubBase):
                             "seat's token.")
         return seat
 
-    async def rematch(self, room_id: Any, token: Any) -> Json:
+    async def rematch(self, room_id: Any, token: Any, player: str | None = None) -> Json:
         """A new room with the finished room's game, options and seats, the asker in their
-        seat; the others' seats wait for them to follow. Once a rematch exists, asking again
-        follows it."""
+        seat (as `player`, when known, else as the seat's player before); the others' seats
+        wait for them to follow, each kept for the player who held it. Once a rematch
+        exists, asking again follows it."""
         room = await self.room(room_id)
         seat = self._player(room, token)
         if room.status != "over":
@@ -199,17 +210,19 @@ class Lobby(HubBase):
             if room.rematch is None:
                 fresh = new_secret()
                 seats = [Seat(s.seat, s.kind, s.level, None, None, s.kind == "bot",
-                              None if s.kind == "bot" else s.label) for s in room.seats]
+                              None if s.kind == "bot" else s.label, s.player)
+                         for s in room.seats]
                 seats[seat].token_hash, seats[seat].joined = db.secret_hash(fresh), True
+                seats[seat].player = player or seats[seat].player
                 rematch = await self._open(room.game_id, room.state.game, room.options, seats,
                                            rematch_of=room)
                 room.rematch = rematch.id
                 room.broadcast()
                 self._tell(room, reload=True)
                 return {"room": rematch.id, "seat": seat, "token": fresh}
-        return await self.follow(room.id, token)
+        return await self.follow(room.id, token, player)
 
-    async def follow(self, room_id: Any, token: Any) -> Json:
+    async def follow(self, room_id: Any, token: Any, player: str | None = None) -> Json:
         """Take one's seat in a rematch with one's token of the finished room; `room_id` may
         name either room. Once per seat: db.Conflict after."""
         room = await self.room(room_id)
@@ -226,5 +239,6 @@ class Lobby(HubBase):
                 raise NotFound("Nobody has asked for a rematch of this game yet.")
             rematch = await self.room(room.rematch)
         fresh = await self._take(rematch, rematch.seats[seat], rematch.seats[seat].name,
-                                 "That seat has already moved to the rematch.")
+                                 "That seat has already moved to the rematch.",
+                                 player or rematch.seats[seat].player)
         return {"room": rematch.id, "seat": seat, "token": fresh}

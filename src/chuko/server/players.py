@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, Protocol
+
+from starlette.types import Scope
 
 
 @dataclass(frozen=True)
@@ -21,3 +25,17 @@ class Player:
     def is_guest(self) -> bool:
         """Whether this player plays without an account."""
         return self.username is None
+
+
+class Identify(Protocol):
+    """How the other parts find a request's player (`accounts.Accounts.player`), given to
+    them so that a test may pass its own."""
+
+    async def __call__(self, scope: Scope, *, create: bool) -> Player | None: ...
+
+
+def seat_of(seats: Iterable[Any], player: Player | None) -> int | None:
+    """The number of the seat `player` holds among a room's `seats`, if any."""
+    if player is None:
+        return None
+    return next((seat.seat for seat in seats if seat.player == player.id), None)

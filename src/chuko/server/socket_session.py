@@ -34,6 +34,7 @@ from .limits import (
     too_deep,
 )
 from .messages import dumps
+from .players import Identify, seat_of
 from .room import Forbidden, NotFound, Room
 from .router import client_host, query_params
 
@@ -44,10 +45,13 @@ SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it aga
 
 class Sockets:
     """The game's sockets on `hub`, within `limits` measured on `clock`; `budget` counts the
-    costly messages (hints, log pages) with the API's pages."""
+    costly messages (hints, log pages) with the API's pages. A socket opened without a
+    token is the seat of its session's player (found by `identify`), if they hold one."""
 
-    def __init__(self, hub: Hub, limits: Limits, clock: Clock, budget: Budget) -> None:
+    def __init__(self, hub: Hub, limits: Limits, clock: Clock, budget: Budget,
+                 identify: Identify | None = None) -> None:
         self.hub, self.limits, self.clock, self.budget = hub, limits, clock, budget
+        self.identify = identify
         self.opened = Buckets(limits.connects, clock)  # per address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, room_id: str) -> None:
@@ -77,7 +81,10 @@ class Sockets:
             raise TooMany("Too many connections from your address: wait a moment and "
                           "reconnect.")
         room = await self.hub.room(room_id)
-        seat = room.seat_for(query_params(scope).get("token"))
+        token = query_params(scope).get("token")
+        seat = room.seat_for(token)
+        if token is None and self.identify is not None:
+            seat = seat_of(room.seats, await self.identify(scope, create=False))
         if len(room.clients) >= limits.sockets_per_room:
             raise TooMany(f"This room has {limits.sockets_per_room} connections already: "
                           "try again later.")

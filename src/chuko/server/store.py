@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("chuko.server")
+T = TypeVar("T")
 
 
 class Store(Writer):
@@ -57,6 +58,12 @@ class Store(Writer):
         except DBAPIError as error:
             log.warning("A read from the database failed: %s", str(error).splitlines()[0])
             raise Unavailable() from None
+
+    def read(self, query: Callable[[Connection], T]) -> T:
+        """`query`'s answer on a connection of its own (the other parts' small reads, such
+        as a session's player); Unavailable while the database is away."""
+        with self._reading() as conn:
+            return query(conn)
 
     def load(self, room_id: str, with_moves: bool = True) -> RoomRow | None:
         """The room's header and seats, and its moves unless `with_moves` is False (a worker

@@ -75,7 +75,7 @@ _TAKE_SEAT = Direct(update(seats)
                     .where(seats.c.room == bindparam("room_id"),
                            seats.c.seat == bindparam("number"), seats.c.joined.is_(False))
                     .values(joined=True, token_hash=bindparam("token"),
-                            name=bindparam("player")))
+                            name=bindparam("player"), player=bindparam("holder")))
 _OPEN = Direct(update(rooms)
                .where(rooms.c.id == bindparam("room_id"), rooms.c.status != "expired")
                .values(status=bindparam("status_after"), updated=bindparam("now")))
@@ -119,13 +119,15 @@ def insert_room(room: RoomRow) -> Write:
 
 def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status: str,
               refusal: str = "That invite has already been used.",
-              closed: str = "This room has closed.") -> Write:
-    """Take a seat that is still open, under `name`; Conflict (saying `refusal`) when someone
-    took it first, or (saying `closed`) when the room has expired."""
+              closed: str = "This room has closed.", player: str | None = None) -> Write:
+    """Take a seat that is still open, under `name` (held by `player`, when known); Conflict
+    (saying `refusal`) when someone took it first, or (saying `closed`) when the room has
+    expired."""
 
     def write(conn: Connection) -> None:
         taken = _TAKE_SEAT.run(conn, [{"room_id": room_id, "number": seat,
-                                       "token": token_hash, "player": name}])
+                                       "token": token_hash, "player": name,
+                                       "holder": player}])
         if taken != 1:
             raise Conflict(refusal)
         opened = _OPEN.run(conn, [{"room_id": room_id, "status_after": status,
