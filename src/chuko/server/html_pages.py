@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from chuko.games import registry
 
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
-         "replay": "replay.html", "lab": "lab.html"}
+         "replay": "replay.html", "lab": "lab.html", "account": "account.html"}
 
 
 def web_dir() -> Path:
@@ -57,5 +57,10 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/lab", include_in_schema=False)
     async def lab_page() -> Response:
         return page(static, "lab")
+
+    # Sign up, log in and out, a new password, a deleted account (docs/web-protocol.md).
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> Response:
+        return page(static, "account")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
