@@ -9,6 +9,9 @@ per client address and in all) is set by the options and enforced in each proces
 serves (`chuko.server.connections`); `X-Forwarded-For` counts only from the proxies named by
 `--forwarded-allow-ips` (docs/deploy.md).
 
+Anyone may play as a guest; visitors may also make accounts unless
+`--no-open-registration` says otherwise (`chuko accounts` lists and deletes them).
+
 With `--redis` the server is one worker of a cluster sharing a PostgreSQL database's rooms
 (docs/deploy.md); `--workers N` runs N of them behind the one port (uvicorn's workers, each a
 process that builds its app with `worker_app` from the settings in `CHUKO_SERVE`).

@@ -62,7 +62,7 @@ function guestForms() {
 
 function accountForms() {
   return [
-    panel("Log out", "End this session in this browser.", "/api/account/logout", [],
+    panel("Log out", "End your session in this browser.", "/api/account/logout", [],
       "Log out", "You are logged out."),
     panel("Change password", "Every other session of your account ends.",
       "/api/account/password", [password("Current password", "password", "current-password"),
