@@ -283,3 +283,47 @@ def test_joining_through_an_invite_makes_the_seat_the_joiners(browser, db_url):
     seated = {s.seat: s.player for s in rows(db_url, seats)}
     assert seated == {0: None, 1: guest.id}
     assert friend.get(f"/api/rooms/{made['room']}").json()["seat"] == 1
+
+
+def test_a_rematch_keeps_each_seat_for_the_player_who_held_it(browser, db_url):
+    from server_helpers import drive, join, new_room, random_chooser
+
+    client = browser(seed=5)
+    sessions_of = {}
+    for who in ("ann", "bob"):
+        client.cookies.clear()
+        client.post("/api/me", json={})
+        sessions_of[who] = client.cookies["chuko_session"]
+
+    def as_(who):
+        client.cookies.clear()
+        client.cookies.set("chuko_session", sessions_of[who], domain="testserver.local")
+
+    as_("ann")
+    room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "friend"}], first="0")
+    as_("bob")
+    tokens = {0: room["token"], 1: join(client, room)["token"]}
+    base = f"/ws/{room['room']}"
+    with client.websocket_connect(f"{base}?token={tokens[0]}") as ws0, \
+            client.websocket_connect(f"{base}?token={tokens[1]}") as ws1:
+        drive({0: ws0, 1: ws1}, random_chooser(1))
+    before = {s.seat: s.player for s in rows(db_url, seats) if s.room == room["room"]}
+    assert None not in before.values() and before[0] != before[1]
+    as_("ann")
+    rematch = client.post(f"/api/rooms/{room['room']}/rematch",
+                          json={"token": tokens[0]}).json()["room"]
+    client.cookies.clear()  # Bob follows from a browser without his session
+    followed = client.post(f"/api/rooms/{rematch}/follow", json={"token": tokens[1]})
+    assert followed.status_code == 200, followed.text
+    after = {s.seat: s.player for s in rows(db_url, seats) if s.room == rematch}
+    assert after == before
+
+
+def test_a_players_seat_is_theirs_after_a_restart(browser):
+    client = browser()
+    client.post("/api/me", json={})
+    room = client.post("/api/rooms", json={"game": "crossroads", "seats": BOTS}).json()["room"]
+    secret = client.cookies["chuko_session"]
+    restarted = browser()  # a new app on the same database: the room is loaded from it
+    restarted.cookies.set("chuko_session", secret, domain="testserver.local")
+    assert restarted.get(f"/api/rooms/{room}").json()["seat"] == 0

@@ -23,7 +23,7 @@ from chuko.games import descriptor, descriptors, rules_text
 from .facts import shipped_facts
 from .hub import Hub
 from .limits import Buckets, Budget, Clock, Full, Limits, OpenCount, OpenRooms, TooMany
-from .players import Identify, seat_of
+from .players import Identify, held_seat
 from .room import NotFound
 from .router import Post, ReadBody, client_host
 
@@ -151,7 +151,7 @@ class Api:
         room = await self.hub.room(room_id)
         seat = room.seat_for(token)
         if token is None and self.identify is not None:  # a seat of the cookie's player
-            seat = seat_of(room.seats, await self.identify(request.scope, create=False))
+            seat = await held_seat(self.identify, request.scope, room.seats)
         return Response(room.state_text(seat), media_type="application/json")
 
     async def log(self, request: Request, room_id: str, token: str | None = None,

@@ -98,8 +98,8 @@ class Lifecycle(HubBase):
         """The room as it was (`rebuild`), its last move too, so `last` reads the same after
         a restart."""
         state, last = rebuild(row)
-        seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined, s.name)
-                 for s in row.seats]
+        seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined, s.name,
+                      s.player, s.gone) for s in row.seats]
         room = Room(row.id, row.game, row.options, state, seats, row.version, row.status,
                     last, row.rematch, row.rematch_of, created=row.created)
         if room.status == "expired":

@@ -8,6 +8,8 @@ from typing import Any, Protocol
 
 from starlette.types import Scope
 
+from .writer import Unavailable
+
 
 @dataclass(frozen=True)
 class Player:
@@ -39,3 +41,14 @@ def seat_of(seats: Iterable[Any], player: Player | None) -> int | None:
     if player is None:
         return None
     return next((seat.seat for seat in seats if seat.player == player.id), None)
+
+
+async def held_seat(identify: Identify, scope: Scope, seats: Iterable[Any]) -> int | None:
+    """The seat the request's player holds among `seats`, if any. While the database is
+    away the session cannot be read: the request is a spectator's, as one without a
+    cookie (a room in memory is still watched)."""
+    try:
+        player = await identify(scope, create=False)
+    except Unavailable:
+        return None
+    return seat_of(seats, player)

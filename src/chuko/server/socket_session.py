@@ -34,7 +34,7 @@ from .limits import (
     too_deep,
 )
 from .messages import dumps
-from .players import Identify, seat_of
+from .players import Identify, held_seat
 from .room import Forbidden, NotFound, Room
 from .router import client_host, query_params
 
@@ -84,7 +84,7 @@ class Sockets:
         token = query_params(scope).get("token")
         seat = room.seat_for(token)
         if token is None and self.identify is not None:
-            seat = seat_of(room.seats, await self.identify(scope, create=False))
+            seat = await held_seat(self.identify, scope, room.seats)
         if len(room.clients) >= limits.sockets_per_room:
             raise TooMany(f"This room has {limits.sockets_per_room} connections already: "
                           "try again later.")
