@@ -327,3 +327,34 @@ def test_a_players_seat_is_theirs_after_a_restart(browser):
     restarted = browser()  # a new app on the same database: the room is loaded from it
     restarted.cookies.set("chuko_session", secret, domain="testserver.local")
     assert restarted.get(f"/api/rooms/{room}").json()["seat"] == 0
+
+
+def test_sessions_unused_for_longer_than_any_cookie_lasts_are_deleted(browser, db_url):
+    from sqlalchemy import insert, update
+
+    browser().post("/api/me", json={})
+    [guest] = rows(db_url, players)
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(update(sessions).values(seen=1.0))  # unused since 1970
+        conn.execute(insert(sessions).values(id_hash="f" * 64, player=guest.id, created=1.0,
+                                             seen=1.0))
+    engine.dispose()
+    client = browser()  # another worker (none of its sessions cached), which sweeps
+    client.post("/api/me", json={})
+    assert len(rows(db_url, sessions)) == 1 and rows(db_url, sessions)[0].seen > 1.0
+
+
+def test_a_session_unused_for_longer_than_its_cookie_lasts_is_over(browser, db_url):
+    from sqlalchemy import update
+
+    client = browser()
+    client.post("/api/me", json={})
+    secret = client.cookies["chuko_session"]
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(update(sessions).values(seen=1.0))
+    engine.dispose()
+    elsewhere = browser()  # a worker that has not seen it lately
+    elsewhere.cookies.set("chuko_session", secret, domain="testserver.local")
+    assert elsewhere.get("/api/me").json() == {"player": None}

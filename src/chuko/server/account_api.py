@@ -22,6 +22,7 @@ from chuko.core.protocol import Json
 
 from . import player_rows as rows
 from .accounts import Accounts
+from .cookies import clear_session
 from .limits import Buckets, Clock, Limits, TooMany
 from .passwords import Passwords
 from .players import Player
@@ -171,9 +172,9 @@ class AccountApi:
     async def delete(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         """The account deleted (its games stay, shown as a deleted player's)."""
         player = await self._account(scope, (await body()).get("password"))
-        await self.store.submit(rows.delete_account(player.id))
+        await self.store.submit(rows.delete_account(player.id))  # its sessions too
         self.accounts.forget(player.id)
-        await self.accounts.end_session(scope)
+        clear_session(scope)
         return 200, me(None)
 
     def close(self) -> None:

@@ -38,6 +38,7 @@ from .store import Store
 CACHE_SECONDS = 3.0
 CACHE_SIZE = 4096
 RENEW = 86400.0  # seconds between two renewals of a session in use (its row and cookie)
+SWEEP = 3600.0  # seconds between two sweeps of the sessions over (at a new guest's making)
 TOO_MANY_GUESTS = "Too many new players from your address: wait a moment and try again."
 
 
@@ -59,6 +60,7 @@ class Accounts:
         self.guests = Buckets(limits.guests, clock)  # per address
         # id hash → (when read, its player), least recently used first.
         self._cache: OrderedDict[str, tuple[float, Player]] = OrderedDict()
+        self._swept: float | None = None  # when sessions over were last deleted
 
     async def player(self, scope: Scope, *, create: bool) -> Player | None:
         """The request's player, from its session cookie; with `create`, a new guest (its
@@ -129,9 +131,16 @@ class Accounts:
         player = Player(new_player_id(), guest_name(), None)
         secret = secrets.token_urlsafe(32)
         id_hash = secret_hash(secret)
-        await self.store.submit(rows.new_guest(player, id_hash, time.time()))
+        wall = time.time()
+        await self.store.submit(rows.new_guest(player, id_hash, wall))
         set_session(scope, secret, GUEST_AGE)
         self._remember(id_hash, player)
+        if self._swept is None or self.clock() - self._swept > SWEEP:
+            # Sessions never presented again would pile up: those unused for longer than
+            # any cookie lasts go, now and then, as guests come.
+            self._swept = self.clock()
+            with contextlib.suppress(ChukoError):
+                await self.store.submit(rows.sweep(wall - GUEST_AGE))
         return player
 
     async def open_session(self, scope: Scope, player: Player, *, others: bool = False) -> None:

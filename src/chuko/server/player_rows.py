@@ -132,6 +132,15 @@ def end_session(id_hash: str) -> Write:
     return write
 
 
+def sweep(unseen_since: float) -> Write:
+    """Delete the sessions unused since `unseen_since`: over, whoever presents them."""
+
+    def write(conn: Connection) -> None:
+        conn.execute(delete(sessions).where(sessions.c.seen < unseen_since))
+
+    return write
+
+
 def seen(id_hash: str, now: float) -> Write:
     """The session was used at `now` (renewed at most now and then: `accounts.RENEW`)."""
 
