@@ -65,7 +65,10 @@ class Accounts:
     async def player(self, scope: Scope, *, create: bool) -> Player | None:
         """The request's player, from its session cookie; with `create`, a new guest (its
         cookie set on the response) when it has none. None for no session without
-        `create`, and for a cookie sent from another site's page (a socket opened there)."""
+        `create`, and for a cookie sent from another site's page (a socket opened there).
+        `create` is for HTTP requests only: a socket's handshake is answered before it asks,
+        so a guest made there would have no cookie. Unavailable while the database is away
+        (TooMany past the guests an address may make)."""
         found = await self._known(scope)
         if found is None and create:
             return await self._new_guest(scope)
