@@ -84,7 +84,7 @@ class Api:
         data = await body()
         self._may_open(scope)
         return self._opened(scope, await self.hub.create(data.get("game"), data.get("options"),
-                                                         data.get("seats")))
+                                                         data.get("seats"), data.get("clock")))
 
     async def join(self, scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:
         self._admit(scope, self.seats_taken)
