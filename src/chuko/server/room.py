@@ -32,7 +32,7 @@ from chuko.core.words import bot_name, seat_names
 
 from . import store as db
 from .client import Client
-from .clocks import Clocks
+from .clocks import Clocks, realtime
 from .endings import forfeit_sentence, ranks
 from .messages import dumps, merge_objects
 from .moment import Moment
@@ -268,8 +268,9 @@ class Room:
         """The seats whose player has left (every socket gone for the grace period) that
         `seat` may claim the game from: only heads-up, only a player still at the table."""
         if (seat is None or self.status != "playing" or len(self.seats) != 2
-                or self.seats[seat].kind != "human"):
-            return []
+                or self.seats[seat].kind != "human"
+                or not realtime(None if self.clocks is None else self.clocks.control)):
+            return []  # a correspondence clock is its own limit
         cutoff = self.now() - self.grace
         return [s.seat for s in self.seats if s.seat != seat and s.kind == "human"
                 and not s.gone and self.away.get(s.seat, cutoff + 1) <= cutoff]
