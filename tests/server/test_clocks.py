@@ -79,10 +79,10 @@ def clock_of(room: Room, seat: int | None = None) -> list[dict]:
 
 async def settle(hub: Hub, room: Room) -> None:
     """Let the room's bots play until a person is to move or the game is over."""
-    for _ in range(2000):
+    for _ in range(4000):  # the bots think in threads, and the store writes in one
         if not room.bots_to_move() and (room.bot_task is None or room.bot_task.done()):
             return
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.005)
     raise AssertionError("The bots did not finish.")
 
 

@@ -119,6 +119,9 @@ class Room:
     # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
     away: dict[int, float] = field(default_factory=dict)
     grace: float = 60.0
+    # Whether absences count (not in a cluster, where each worker knows only its own
+    # sockets, so a player on another worker would look gone).
+    watch_away: bool = True
     now: Callable[[], float] = time.time  # the hub's clock
     on_away: Callable[[Room], None] | None = None  # the hub's timer learns of a seat gone
     # (labels, names, the seats' entries in messages), worked out again only when a label
@@ -322,7 +325,7 @@ class Room:
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections -= 1
-            if seat.connections == 0:
+            if seat.connections == 0 and self.watch_away:
                 self.away[seat.seat] = self.now()
                 if self.on_away is not None:
                     self.on_away(self)
