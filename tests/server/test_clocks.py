@@ -177,7 +177,7 @@ def test_running_out_of_time_at_a_table_of_three_hands_the_seat_to_the_easy_bot(
         assert (one.kind, one.level, one.gone, room.status) == ("bot", "easy", "timeout",
                                                                  "playing")
         assert room.snapshot(1)["seats"][1]["gone"] == "timeout"
-        assert room.snapshot(1)["legal"] == [] or "legal" not in room.snapshot(1)
+        assert "legal" not in room.snapshot(1)  # Chuchula lists no moves
         with pytest.raises(Forbidden, match="^A bot plays this seat now.$"):
             await move(hub, room, 1, Random(3))
         stored = store.load(room.id)
@@ -224,6 +224,8 @@ def test_resigning_at_a_table_of_three_passes_the_seat_to_the_bot(tmp_path):
         await hub.resign(room, 0)
         assert [s.gone for s in room.seats] == ["resigned", None, "resigned"]
         assert room.status == "playing" and room.result == {"gone": [2, 0]}
+        assert room.snapshot(2)["legal"] == [] and room.snapshot(2)["seats"][2]["kind"] == "bot"
+        assert room.snapshot(2)["seats"][2]["name"] == "Friend 2"  # its player's still
         with pytest.raises(ConfigError, match="^A bot plays this seat now.$"):
             await hub.resign(room, 2)
         # Gone seats finish last, the earliest gone lowest.
@@ -408,5 +410,24 @@ def test_spectators_and_bots_cannot_resign(tmp_path):
             await hub.resign(room, 1)
         assert db.secret_hash  # the store is untouched by the refusals
         assert store.load(room.id).result == {"gone": [1]}
+
+    run(f"sqlite:///{tmp_path}/c.db", scenario)
+
+
+def test_a_game_against_bots_waits_for_its_player(tmp_path):
+    """Leaving counts only while another person plays: a player of bots comes back to find
+    the game as it was."""
+
+    async def scenario(store: Store, clock: Clock) -> None:
+        hub = hub_on(store, clock, grace=10)
+        made = await hub.create("chuko", {"players": 3}, [
+            {"kind": "me"}, {"kind": "bot", "level": "random"},
+            {"kind": "bot", "level": "random"}])
+        room = hub.rooms[made["room"]]
+        (player,) = seated(room)
+        room.forget(player)
+        clock.now += 3600
+        await hub.check_clocks()
+        assert room.seats[0].kind == "human" and room.seats[0].gone is None
 
     run(f"sqlite:///{tmp_path}/c.db", scenario)

@@ -17,6 +17,7 @@ import contextlib
 import heapq
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from chuko.core.errors import ChukoError, ConfigError
 
@@ -132,20 +133,27 @@ class Forfeits(HubBase):
     def _next_deadline(self, room: Room) -> float | None:
         """When something next happens to `room` by itself: a running clock runs out, or an
         absent player's grace ends (with 3+, a bot takes the seat; heads-up, the opponent
-        may claim the game)."""
+        may claim the game, and is told so then)."""
         if room.status != "playing":
             return None
-        found = []
+        found = [ends for _, ends in self._absences(room)
+                 if len(room.seats) > 2 or ends > self.clock()]
         if room.clocks is not None and (earliest := room.clocks.earliest()) is not None:
             found.append(earliest[0])
-        if realtime(None if room.clocks is None else room.clocks.control):
-            now = self.clock()
-            for seat, since in room.away.items():
-                if room.seats[seat].kind == "human":
-                    ends = max(since, room.started or since) + self.grace
-                    if ends > now or len(room.seats) > 2:
-                        found.append(ends)
         return min(found) if found else None
+
+    def _absences(self, room: Room) -> list[tuple[int, float]]:
+        """The people's seats whose absence counts, and when their grace ends: where clocks
+        are realtime (or none), while another person plays (a game against bots waits for
+        its player)."""
+        if room.status != "playing" or not realtime(
+                None if room.clocks is None else room.clocks.control):
+            return []
+        people = [seat.seat for seat in room.seats if seat.kind == "human"]
+        if len(people) < 2:
+            return []
+        return [(seat, max(since, room.started or since) + self.grace)
+                for seat, since in sorted(room.away.items()) if seat in people]
 
     def schedule(self, room: Room) -> None:
         """Note the room's next deadline for the timer (only where the timers run)."""
@@ -190,26 +198,24 @@ class Forfeits(HubBase):
         clocks = room.clocks
         if clocks is not None:
             for seat in clocks.out(self.clock()):
-                await self._forfeit(room, seat, "timeout",
-                                    lambda s=seat: room.status == "playing"  # type: ignore[misc]
-                                    and s in clocks.out(self.clock()))
+                await self._forfeit(room, seat, "timeout", partial(self._out, room, seat))
         if room.status == "playing" and len(room.seats) > 2:
             for seat in self._left(room):
                 await self._forfeit(room, seat, "left",
-                                    lambda s=seat: s in self._left(room))  # type: ignore[misc]
+                                    partial(lambda r, s: s in self._left(r), room, seat))
         elif room.status == "playing":
             room.broadcast()  # heads-up: the opponent may claim the game now
         self.schedule(room)
 
+    def _out(self, room: Room, seat: int) -> bool:
+        """Whether `seat`'s clock has run out in a game in play."""
+        return (room.status == "playing" and room.clocks is not None
+                and seat in room.clocks.out(self.clock()))
+
     def _left(self, room: Room) -> list[int]:
-        """The seats of a 3+ game whose players have been away for the grace period."""
-        if room.status != "playing" or not realtime(
-                None if room.clocks is None else room.clocks.control):
-            return []
-        cutoff = self.clock() - self.grace
-        return [seat for seat, since in sorted(room.away.items())
-                if room.seats[seat].kind == "human" and max(since, room.started or since)
-                <= cutoff]
+        """The seats whose players have been away for the grace period."""
+        now = self.clock()
+        return [seat for seat, ends in self._absences(room) if ends <= now]
 
     def _start_timer(self) -> None:
         """Run the timer (where the bots and timers run)."""

@@ -97,6 +97,7 @@ class Lobby(HubBase):
         (checked already; None: no clock), store it (and link it to the room it is the
         rematch of), and let its bots start. Its later chance is drawn from a secret seed,
         stored with the deal, so the game can be rebuilt as it went."""
+        clock = read_control(clock)
         # A deal from 128 secret bits: as unguessable as one drawn card by card from the
         # system's generator (`new(None)`), which costs a system call per card.
         seed = secrets.randbits(128) if self.rng is None else self.rng.getrandbits(64)

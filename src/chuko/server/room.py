@@ -276,7 +276,8 @@ class Room:
             return []  # a correspondence clock is its own limit
         cutoff = self.now() - self.grace
         return [s.seat for s in self.seats if s.seat != seat and s.kind == "human"
-                and not s.gone and self.away.get(s.seat, cutoff + 1) <= cutoff]
+                and s.seat in self.away
+                and max(self.away[s.seat], self.started or 0.0) <= cutoff]
 
     def places(self) -> list[int]:
         """A finished game's rank per seat (0 first, ties share): by the engine's scores
@@ -304,7 +305,9 @@ class Room:
             "last": last,
             "result": self._result(seat, moment, names),
         }
-        legal = [] if seat is not None and self.seats[seat].gone else self.legal(seat, moment)
+        legal = self.legal(seat, moment)
+        if legal and seat is not None and self.seats[seat].gone:
+            legal = []  # a bot plays the seat now
         if legal is not None:
             message["legal"] = legal
         return message
