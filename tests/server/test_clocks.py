@@ -431,3 +431,46 @@ def test_a_game_against_bots_waits_for_its_player(tmp_path):
         assert room.seats[0].kind == "human" and room.seats[0].gone is None
 
     run(f"sqlite:///{tmp_path}/c.db", scenario)
+
+
+def test_a_forfeit_racing_a_move_stored_by_another_worker_looks_again(tmp_path):
+    """Two hubs on one database, as two workers: a move stored by one makes the other's
+    forfeit a Conflict; it catches up and decides again on the game as it now is."""
+
+    async def scenario(store: Store, clock: Clock) -> None:
+        one = hub_on(store, clock)
+        room, _ = await open_table(one, "crossroads", 2, first="0")
+        other = hub_on(store, clock, seed=2)
+        there = await other.room(room.id)
+        clock.now += 89  # seat 0 moves, just in time, on the other worker
+        await move(other, there, 0, Random(1))
+        clock.now += 1  # this worker's memory says seat 0 has run out: the store disagrees
+        one.schedule(room)
+        await one.check_clocks()
+        assert room.status == "playing" and room.version == 1
+        assert store.load(room.id).result is None
+        # A resignation races the same way and is stored at the version it now is.
+        await move(other, there, 1, Random(2))
+        await one.resign(room, 0)
+        row = store.load(room.id)
+        assert (row.version, row.status, row.result) == (2, "over",
+                                                          {"kind": "resigned", "seat": 0})
+        assert room.version == 2 and room.status == "over"
+
+    run(f"sqlite:///{tmp_path}/c.db", scenario)
+
+
+def test_a_rematch_keeps_the_clock_and_gives_gone_seats_back_to_their_players(tmp_path):
+    async def scenario(store: Store, clock: Clock) -> None:
+        hub = hub_on(store, clock)
+        room, tokens = await open_table(hub, "chuko", 3, players=3)
+        seated(room)
+        await hub.resign(room, 1)
+        room.status = "over"  # as if the game had gone on to its end
+        made = await hub.rematch(room.id, tokens[0])
+        again = hub.rooms[made["room"]]
+        assert again.clocks is not None and again.clocks.control == PER_MOVE
+        assert [s.kind for s in again.seats] == ["human", "human", "human"]
+        assert again.seats[1].gone is None and again.status == "waiting"
+
+    run(f"sqlite:///{tmp_path}/c.db", scenario)

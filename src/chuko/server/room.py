@@ -37,6 +37,8 @@ from .endings import forfeit_sentence, ranks
 from .messages import dumps, merge_objects
 from .moment import Moment
 
+_UNTIMED = dumps({"clock": None, "claimable": []})  # a room without clocks or absences
+
 
 def clocked(room: Room) -> set[int]:
     """The seats whose clocks run: people's (bots', and seats a bot took over, have none)."""
@@ -252,7 +254,9 @@ class Room:
             if keep:
                 self._texts[own_key] = own
         # The clocks change with time: worked out for each message, never kept.
-        return merge_objects(merge_objects(shared, own), dumps(self._timed(seat, moment)))
+        timed = (_UNTIMED if self.clocks is None and not self.away
+                 else dumps(self._timed(seat, moment)))
+        return merge_objects(merge_objects(shared, own), timed)
 
     def _timed(self, seat: int | None, moment: Moment) -> Json:
         """What changes with time in the state message: the clocks as of now, and the seats
