@@ -123,6 +123,7 @@ class Forfeits(HubBase):
         held = room.seats[seat]
         held.kind, held.level, held.gone = "bot", level, reason
         held.bot = None
+        room.renamed()
         self._make_bots(room)
         if room.clocks is not None:
             room.clocks.stop(seat)

@@ -37,7 +37,7 @@ from .endings import forfeit_sentence, ranks
 from .messages import dumps, merge_objects
 from .moment import Moment
 
-_UNTIMED = dumps({"clock": None, "claimable": []})  # a room without clocks or absences
+_UNTIMED: Json = {"clock": None, "claimable": []}  # a room without clocks or absences
 
 
 def clocked(room: Room) -> set[int]:
@@ -142,12 +142,16 @@ class Room:
         """What every sentence calls each seat (a seat's name may come with its player)."""
         return self._naming()[1]
 
+    def renamed(self) -> None:
+        """A seat's entry changed with its label kept (a bot took it over): work the
+        entries out again."""
+        self._named = ((), [], [])
+
     def _naming(self) -> tuple[tuple[str, ...], list[str], list[Json]]:
-        # Keyed by what an entry says: a seat a bot takes over keeps its label.
-        labels = tuple(f"{seat.label}\0{seat.kind}\0{seat.level}" for seat in self.seats)
+        labels = tuple(seat.label for seat in self.seats)
         named = self._named
         if labels != named[0]:
-            names = seat_names([seat.label for seat in self.seats])
+            names = seat_names(labels)
             named = self._named = (labels, names, [
                 {"seat": s.seat, "kind": s.kind, "level": s.level, "name": name}
                 for s, name in zip(self.seats, names, strict=True)])
@@ -246,17 +250,18 @@ class Room:
             })
             if keep:
                 self._texts[shared_key] = shared
+        # The clocks change with time: worked out for each message, never kept; a room
+        # without clocks or absences has the same for every message, kept with the rest.
+        untimed = self.clocks is None and not self.away
         own_key = ("seat", seat, moment.status, self.closed, labels,
-                   seat is not None and self.seats[seat].gone)
+                   seat is not None and self.seats[seat].gone, untimed)
         own = self._texts.get(own_key) if keep else None
         if own is None:
-            own = dumps(self._own(seat, moment, names))
+            own = dumps({**self._own(seat, moment, names), **(_UNTIMED if untimed else {})})
             if keep:
                 self._texts[own_key] = own
-        # The clocks change with time: worked out for each message, never kept.
-        timed = (_UNTIMED if self.clocks is None and not self.away
-                 else dumps(self._timed(seat, moment)))
-        return merge_objects(merge_objects(shared, own), timed)
+        text = merge_objects(shared, own)
+        return text if untimed else merge_objects(text, dumps(self._timed(seat, moment)))
 
     def _timed(self, seat: int | None, moment: Moment) -> Json:
         """What changes with time in the state message: the clocks as of now, and the seats
