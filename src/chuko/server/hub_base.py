@@ -3,8 +3,8 @@ and this worker's part in a cluster; and what every part says the same way.
 
 The hub (`hub.Hub`) is one object made of parts, each in a module of its own: the rooms'
 lifecycle (`lifecycle.py`), their expiry (`expiry.py`), making and joining rooms
-(`lobby.py`), the move path (`moves.py`), the bots (`bot_runner.py`), hints (`hints.py`) and
-history (`history.py`).
+(`lobby.py`), the move path (`moves.py`), the bots (`bot_runner.py`), forfeits and the
+clocks' timer (`forfeits.py`), hints (`hints.py`) and history (`history.py`).
 """
 
 from __future__ import annotations
