@@ -94,7 +94,7 @@ class Api:
         data = await body()
         self._may_open(scope)
         return self._opened(scope, await self.hub.create(data.get("game"), data.get("options"),
-                                                         data.get("seats"),
+                                                         data.get("seats"), data.get("clock"),
                                                          await self._player_id(scope)))
 
     async def join(self, scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:

@@ -99,7 +99,7 @@ def create_app(
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
-              work=Pool(limits.workers, limits.waiting_jobs))
+              work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
     cluster: Cluster | None = None
     if redis_url is not None:
         from .cluster import LEASE_SECONDS, NAME, Cluster

@@ -92,6 +92,10 @@ class Limits:
     sockets_per_room: int = 64
     open_rooms_per_address: int = 20
     open_rooms: int = 10_000
+    # Seconds a player's sockets may all be gone before they count as having left (heads-up
+    # the opponent may claim the game; with 3+ a bot takes the seat). Not for correspondence
+    # clocks, which are their own limit.
+    leave_grace: float = 60.0
 
 
 @dataclass(frozen=True)

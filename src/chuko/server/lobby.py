@@ -14,6 +14,7 @@ from chuko.core.words import count
 from chuko.games import game_class
 
 from . import store as db
+from .clocks import Clocks, read_control
 from .hub_base import HubBase, expired_sentence, stored
 from .room import Forbidden, NotFound, Room, Seat
 
@@ -56,11 +57,12 @@ class Lobby(HubBase):
     """New rooms, and their seats taken."""
 
     async def create(self, game_id: Any, options: Any, seat_specs: Any,
-                     player: str | None = None) -> Json:
-        """Make a room; the creator (`player`, when known) holds the first 'me' seat.
-        ConfigError for bad input."""
+                     clock: Any = None, player: str | None = None) -> Json:
+        """Make a room, with the time control `clock` (None: no clock); the creator (`player`,
+        when known) holds the first 'me' seat. ConfigError for bad input."""
         if not isinstance(game_id, str):
             raise ConfigError("Say which game the room plays.")
+        control = read_control(clock)
         rules = game_class(game_id)
         specs = self._seat_specs(rules.descriptor, seat_specs)
         bots_only = all(kind == "bot" for kind, _, _ in specs)
@@ -82,17 +84,20 @@ class Lobby(HubBase):
                 seat.invite_hash = db.secret_hash(invite)
                 invites.append({"seat": number, "invite": invite})
             seats.append(seat)
-        room = await self._open(game_id, game, values, seats)
+        room = await self._open(game_id, game, values, seats, clock=control)
         return {"room": room.id, "seat": seat_of_creator, "token": token,
                 "invites": [{"seat": i["seat"], "url": f"/join/{room.id}/{i['invite']}"}
                             for i in invites],
                 "watch_url": f"/watch/{room.id}"}
 
     async def _open(self, game_id: str, game: Game, values: Json, seats: list[Seat],
-                    rematch_of: Room | None = None) -> Room:
-        """Deal a new room for `seats`, store it (and link it to the room it is the rematch
-        of), and let its bots start. Its later chance is drawn from a secret seed, stored
-        with the deal, so the game can be rebuilt as it went."""
+                    rematch_of: Room | None = None, *, rated: bool = False,
+                    clock: Json | None = None) -> Room:
+        """Deal a new room for `seats`, `rated` or not, with the time control `clock`
+        (checked already; None: no clock), store it (and link it to the room it is the
+        rematch of), and let its bots start. Its later chance is drawn from a secret seed,
+        stored with the deal, so the game can be rebuilt as it went."""
+        clock = read_control(clock)
         # A deal from 128 secret bits: as unguessable as one drawn card by card from the
         # system's generator (`new(None)`), which costs a system call per card.
         seed = secrets.randbits(128) if self.rng is None else self.rng.getrandbits(64)
@@ -100,14 +105,19 @@ class Lobby(HubBase):
         dealt = state.record()
         created = self.clock()
         room = Room(new_room_id(created), game_id, values, state, seats,
-                    rematch_of=None if rematch_of is None else rematch_of.id, created=created)
+                    rematch_of=None if rematch_of is None else rematch_of.id, created=created,
+                    rated=rated, clocks=None if clock is None else Clocks.new(clock, len(seats)))
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
+        self._attend(room)
+        if room.status == "playing":
+            self._start_clocks(room, created)
         self._make_bots(room)
         chance = secrets.randbits(63) if self.rng is None else self.rng.getrandbits(63)
         state.reseed(chance)
         row = db.RoomRow(room.id, game_id, values, room.status, 0, dealt,
                          [s.row() for s in seats], rematch_of=room.rematch_of,
-                         created=room.created, seed=chance)
+                         created=room.created, seed=chance, rated=rated, clock=clock,
+                         started=room.started)
         await self.store.submit(db.insert_room(row))
         self.rooms[room.id] = room
         self._tell(room)
@@ -173,9 +183,10 @@ class Lobby(HubBase):
             status = "playing" if full and room.status == "waiting" else room.status
             holder = seat.player if player is None or any(
                 s.player == player and s is not seat for s in room.seats) else player
+            started = self.clock() if status == "playing" and room.started is None else None
             joining = self.store.submit(db.join_seat(
                 room.id, seat.seat, token_hash, name, status, refusal,
-                expired_sentence(self.waiting_ttl), holder))
+                expired_sentence(self.waiting_ttl), holder, started))
             try:
                 await joining
             finally:
@@ -183,6 +194,8 @@ class Lobby(HubBase):
                     seat.joined, seat.token_hash, seat.name = True, token_hash, name
                     seat.player = holder
                     room.status = status
+                    if started is not None:
+                        self._start_clocks(room, started)
         room.broadcast()
         self._tell(room, reload=True)
         self.kick(room)
@@ -209,13 +222,17 @@ class Lobby(HubBase):
         async with room.lock:
             if room.rematch is None:
                 fresh = new_secret()
-                seats = [Seat(s.seat, s.kind, s.level, None, None, s.kind == "bot",
-                              None if s.kind == "bot" else s.label, s.player)
+                # A seat a bot took over is its player's again.
+                seats = [Seat(s.seat, "human" if s.gone else s.kind,
+                              None if s.gone else s.level, None, None,
+                              s.kind == "bot" and not s.gone,
+                              None if s.kind == "bot" and not s.gone else s.label, s.player)
                          for s in room.seats]
                 seats[seat].token_hash, seats[seat].joined = db.secret_hash(fresh), True
                 seats[seat].player = player or seats[seat].player
-                rematch = await self._open(room.game_id, room.state.game, room.options, seats,
-                                           rematch_of=room)
+                rematch = await self._open(
+                    room.game_id, room.state.game, room.options, seats, rematch_of=room,
+                    rated=room.rated, clock=None if room.clocks is None else room.clocks.control)
                 room.rematch = rematch.id
                 room.broadcast()
                 self._tell(room, reload=True)

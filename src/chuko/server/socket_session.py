@@ -193,6 +193,12 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
         if kind == "next":
             hub.next_round(room, seat)
             return None
+        if kind == "resign":
+            await hub.resign(room, seat)
+            return None
+        if kind == "claim":
+            await hub.claim(room, seat)
+            return None
         if kind == "ping":
             return {"type": "pong"}
         if kind == "log":
@@ -204,7 +210,8 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
     except Exception:
         log.exception("Room %s: a message failed", room.id)
         return _refusal("The server could not do that just now; nothing changed. Try again.")
-    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "ping" | "log", …}.')
+    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
+                    '"claim" | "ping" | "log", …}.')
 
 
 def _refusal(message: str) -> dict[str, str]:
