@@ -21,7 +21,8 @@ from .lobby import read_name
 MIN_USERNAME, MAX_USERNAME = 3, 20
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
 _USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-RESERVED = frozenset({"admin", "administrator", "root", "chuko", "system", "deleted",
+# With every game's id (the program's own name among them: "chuko"), `reserved_names`.
+RESERVED = frozenset({"admin", "administrator", "root", "system", "deleted",
                       "moderator", "server", "anonymous", "you", "host", "friend", "bot"})
 # A display name nobody may choose: it is how a deleted account's games show its seats.
 DELETED_PLAYER = "deleted player"
@@ -57,7 +58,8 @@ def read_username(value: Any) -> str:
         raise ConfigError("A username starts with a letter and holds only letters (a to z), "
                           "digits, _ and -.")
     key = username_key(value)
-    if key in RESERVED or key in bot_names() or key.startswith("guest"):
+    if (key in RESERVED or key in bot_names() or key in {g.id for g in descriptors()}
+            or key.startswith("guest")):
         raise ConfigError(f"The username {value!r} is reserved: choose another.")
     return value
 
