@@ -10,6 +10,7 @@ history (`history.py`).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from random import Random
@@ -21,6 +22,8 @@ from . import pages
 from . import store as db
 from .room import Room
 from .work import Pool
+
+log = logging.getLogger("chuko.server")
 
 WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it expires
 
@@ -75,6 +78,20 @@ class HubBase:
         self.work = work or Pool()
         # This worker's part in a cluster of workers sharing rooms (cluster.py); None: alone.
         self.cluster: ClusterPart | None = None
+        self._over_callbacks: list[Callable[[Any], None]] = []
+
+    def on_over(self, callback: Callable[[Any], None]) -> None:
+        """Call `callback(room)` whenever a room's status becomes "over", once the over state
+        is stored (the ratings' hook)."""
+        self._over_callbacks.append(callback)
+
+    def _over(self, room: Room) -> None:
+        """Tell every `on_over` callback that `room` is over; none may stop the others."""
+        for callback in self._over_callbacks:
+            try:
+                callback(room)
+            except Exception:
+                log.exception("A callback for the end of room %s failed.", room.id)
 
     def _tell(self, room: Room, reload: bool = False) -> None:
         """Tell the cluster's other workers that the room changed (`reload`: its header)."""
