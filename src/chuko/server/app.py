@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from chuko.core.errors import ChukoError
 
@@ -36,6 +37,9 @@ from .http_errors import chuko_error, http_error
 from .hub import Hub
 from .hub_base import WAITING_TTL
 from .limits import MAX_BODY, Budget, Clock, Limits
+from .players import Player
+from .profiles import Standings
+from .ratings import Rater
 from .redaction import hide_secrets_in_logs
 from .router import App
 from .socket_session import Sockets
@@ -111,11 +115,19 @@ def create_app(
               lifespan=_lifespan(store, hub, cluster), docs_url=None, redoc_url=None,
               openapi_url=None, telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.hub = hub
+    hub.on_over(Rater(store.submit))
+
+    async def player(scope: Scope) -> Player | None:
+        """The request's player, if it has one (the accounts' lookup, once they are on)."""
+        accounts = getattr(app.state, "accounts", None)
+        return None if accounts is None else await accounts.player(scope, create=False)
+
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
+    Standings(hub, budget, player).add_routes(app)
     return app
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -34,6 +34,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("chuko.server")
+
+T = TypeVar("T")
 
 
 class Store(Writer):
@@ -74,6 +76,12 @@ class Store(Writer):
             rows = conn.execute(select(rooms).where(
                 rooms.c.status == "playing", rooms.c.id.in_(with_bots))).all()
             return [_room_row(conn, row) for row in rows]
+
+    def read(self, query: Callable[..., T], *args: Any) -> T:
+        """`query(connection, *args)` on a connection of its own: a read of another part
+        of the server (`standings.py`), refused like the others while the database is away."""
+        with self._reading() as conn:
+            return query(conn, *args)
 
     def moves(self, room_id: str, after: int = 0) -> list[tuple[int, str]]:
         """The room's moves numbered after `after`, in order, as (seat, move text): what a
