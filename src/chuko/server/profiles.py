@@ -167,9 +167,10 @@ class Standings:
         size = pages.whole(count, "A game list's `count`", GAMES_PAGE, low=1,
                            high=GAMES_PAGE_MAX)
         self.budget.admit("replay", client_host(request.scope), key)
-        listed = await self._read(standings.games_page, player, ("over",), size, before)
-        entries = [await self._entry(room) for room in listed]
-        return {"games": entries, "next": listed[-1].id if len(listed) == size else None}
+        # One more than the page, to know whether a page follows.
+        listed = await self._read(standings.games_page, player, ("over",), size + 1, before)
+        entries = [await self._entry(room) for room in listed[:size]]
+        return {"games": entries, "next": listed[size - 1].id if len(listed) > size else None}
 
     async def _entry(self, room: standings.Listed) -> dict[str, Any]:
         """A listed room as the game list shows it: seats by name, and once it is over the
