@@ -8,9 +8,8 @@ import asyncio
 from dataclasses import dataclass, field
 
 import pytest
-from club_seed import add_player, add_room
 from openskill.models import PlackettLuce
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from chuko.server.ratings import (
     PROVISIONAL_GAMES,
@@ -23,8 +22,9 @@ from chuko.server.ratings import (
     rate,
     won,
 )
-from chuko.server.schema import rating_history, ratings
+from chuko.server.schema import rating_history, ratings, seats
 from chuko.server.store import Store
+from club_seed import add_player, add_room
 
 # openskill 6's Plackett-Luce results for newcomers (mu 25, sigma 25/3), worked out by the
 # library itself: a duel won by the first seat, and four seats placed 1st, 2nd, 2nd, 4th.
@@ -227,3 +227,20 @@ def test_the_callback_never_raises_on_a_room_it_cannot_read():
             raise RuntimeError("no outcome")
 
     Rater(lambda write: None)(Broken())  # logged, not raised
+
+
+def test_a_seat_a_bot_took_over_keeps_the_room_rated_with_its_player(store):
+    ann, bob = add_player(store.engine, "ann"), add_player(store.engine, "bob")
+    room_id, _ = add_room(store.engine, "chuko", [ann, bob], seed=2, apply=False)
+    with store.engine.begin() as conn:
+        conn.execute(update(seats).where(seats.c.room == room_id, seats.c.seat == 1)
+                     .values(kind="bot", level="easy", gone="timeout"))
+        # The room's places put the player who timed out last, whatever the bot did.
+        assert apply_result(room_id, "chuko", [0, 1], 7.0)(conn) is True
+    (ann_row,), (bob_row,) = held(store, ann), held(store, bob)
+    assert (ann_row.mu, bob_row.mu) == pytest.approx((DUEL_WINNER, DUEL_LOSER))
+
+
+def test_the_app_registers_the_ratings_callback(make_client):
+    hub = make_client().app.state.hub
+    assert any(isinstance(callback, Rater) for callback in hub._over_callbacks)
