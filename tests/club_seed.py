@@ -4,11 +4,16 @@ by the ratings' own write. Nothing here knows a game's rules."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
 import random
 import time
+from collections.abc import Iterator
 
-from sqlalchemy import insert, update
+import pytest
+from sqlalchemy import create_engine, insert, text, update
+from sqlalchemy.engine import make_url
 
 from chuko.games import game_class
 from chuko.server import store as db
@@ -83,3 +88,24 @@ def add_room(engine, game: str, holders: list[str | None], *, rated: bool = True
         with engine.begin() as conn:
             apply_result(room_id, game, places, ended or time.time())(conn)
     return room_id, places
+
+
+@contextlib.contextmanager
+def postgres_schema(name: str) -> Iterator[str]:
+    """A database URL on CHUKO_TEST_POSTGRES whose tables live in a schema of their own,
+    dropped after (the test database is shared); skips the test when it is not set."""
+    url = os.environ.get("CHUKO_TEST_POSTGRES")
+    if not url:
+        pytest.skip("CHUKO_TEST_POSTGRES is not set")
+    pytest.importorskip("psycopg")
+    schema = f"club_{random.Random(name).getrandbits(40):010x}"
+    admin = create_engine(make_url(url).set(drivername="postgresql+psycopg"))
+    with admin.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield f"{url}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()

@@ -5,13 +5,23 @@ or secret ever leaves the server."""
 from __future__ import annotations
 
 import pytest
-from club_seed import add_player, add_room
 from sqlalchemy import insert, update
 
 from chuko.server.players import Player
 from chuko.server.ratings import PROVISIONAL_GAMES
 from chuko.server.schema import players, ratings
 from chuko.server.store import Store
+from club_seed import add_player, add_room, postgres_schema
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """The test's database: a SQLite file, and PostgreSQL when CHUKO_TEST_POSTGRES is set."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/chuko.db"
+        return
+    with postgres_schema(request.node.name) as url:
+        yield url
 
 
 @pytest.fixture

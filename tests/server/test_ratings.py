@@ -24,7 +24,7 @@ from chuko.server.ratings import (
 )
 from chuko.server.schema import rating_history, ratings, seats
 from chuko.server.store import Store
-from club_seed import add_player, add_room
+from club_seed import add_player, add_room, postgres_schema
 
 # openskill 6's Plackett-Luce results for newcomers (mu 25, sigma 25/3), worked out by the
 # library itself: a duel won by the first seat, and four seats placed 1st, 2nd, 2nd, 4th.
@@ -97,11 +97,19 @@ def test_the_shown_rating_is_1500_centred_with_two_sigma_and_provisional_at_firs
 # -- the write -----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def store(tmp_path):
-    opened = Store(f"sqlite:///{tmp_path}/club.db")
-    yield opened
-    opened.close()
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    """A store on SQLite, and on PostgreSQL (in a schema of its own, dropped after) when
+    CHUKO_TEST_POSTGRES names a database."""
+    if request.param == "sqlite":
+        opened = Store(f"sqlite:///{tmp_path}/club.db")
+        yield opened
+        opened.close()
+        return
+    with postgres_schema(request.node.name) as url:
+        opened = Store(url)
+        yield opened
+        opened.close()
 
 
 def held(store, player):

@@ -225,7 +225,9 @@ class Standings:
             try:
                 room = await self.hub.room(listed.id)
             except ChukoError:
-                continue  # gone meanwhile (expired): not in progress any more
+                continue  # unreadable just now: left out of this answer
+            if room.status not in ("waiting", "playing"):
+                continue  # over or expired meanwhile (expiring as it was loaded)
             to_move = room.state.to_move if room.status == "playing" else []
             entry.update(status=room.status, url=f"/room/{room.id}",
                          your_turn=listed.seat in to_move,
