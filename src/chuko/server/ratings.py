@@ -201,8 +201,8 @@ class Rater:
     def __init__(self, submit: Submit, clock: Callable[[], float] = time.time,
                  pause: float = 1.0) -> None:
         self.submit = submit
-        self.clock = clock  # seconds since the epoch: a history point's time, unless the
-        self.pause = pause  # room says when it ended; `pause`: seconds before a retry
+        self.clock = clock  # seconds since the epoch, for a room that does not say it ended
+        self.pause = pause  # seconds before a failed write is tried again (times the attempt)
         self.pending: set[Any] = set()  # the tasks still writing (kept so none is collected)
 
     def __call__(self, room: Finished) -> None:
@@ -210,11 +210,11 @@ class Rater:
             if not room.rated:
                 return
             ranks = list(room.places())
+            task = asyncio.get_running_loop().create_task(
+                self._apply(room.id, room.game_id, ranks))
         except Exception:
             log.exception("The places of room %s cannot be read: its ratings stay.", room.id)
             return
-        task = asyncio.get_running_loop().create_task(
-            self._apply(room.id, room.game_id, ranks))
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
 
