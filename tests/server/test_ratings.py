@@ -251,4 +251,4 @@ def test_a_seat_a_bot_took_over_keeps_the_room_rated_with_its_player(store):
 
 def test_the_app_registers_the_ratings_callback(make_client):
     hub = make_client().app.state.hub
-    assert any(isinstance(callback, Rater) for callback in hub._over_callbacks)
+    assert any(isinstance(callback, Rater) for callback in hub._on_over)

@@ -78,20 +78,21 @@ class HubBase:
         self.work = work or Pool()
         # This worker's part in a cluster of workers sharing rooms (cluster.py); None: alone.
         self.cluster: ClusterPart | None = None
-        self._over_callbacks: list[Callable[[Any], None]] = []
+        self._on_over: list[Callable[[Any], None]] = []
 
     def on_over(self, callback: Callable[[Any], None]) -> None:
-        """Call `callback(room)` whenever a room's status becomes "over", once the over state
-        is stored (the ratings' hook)."""
-        self._over_callbacks.append(callback)
+        """Call `callback(room)` once each time a room's game ends, after its end is stored
+        (by this worker: the one that stored it)."""
+        self._on_over.append(callback)
 
-    def _over(self, room: Room) -> None:
-        """Tell every `on_over` callback that `room` is over; none may stop the others."""
-        for callback in self._over_callbacks:
+    def _ended(self, room: Room) -> None:
+        """The room's end is stored: tell every `on_over` callback (whose failures are
+        logged, never raised)."""
+        for callback in self._on_over:
             try:
                 callback(room)
             except Exception:
-                log.exception("A callback for the end of room %s failed.", room.id)
+                log.exception("Room %s: a callback on its end failed.", room.id)
 
     def _tell(self, room: Room, reload: bool = False) -> None:
         """Tell the cluster's other workers that the room changed (`reload`: its header)."""

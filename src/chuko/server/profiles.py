@@ -208,8 +208,8 @@ class Standings:
         if row is None:
             raise NotFound(f"There is no room {room_id!r}.")
         room = finished_room(row)
-        outcome = room.state.outcome
-        return places_of(room), "" if outcome is None else outcome.describe(room.names, None)
+        # The result as a spectator's state message words it (a forfeit's too).
+        return places_of(room), room.snapshot(None)["result"] or ""
 
     async def mine(self, request: Request) -> dict[str, Any]:
         """The requesting player's rooms in progress (each with whose turn it is) and their
