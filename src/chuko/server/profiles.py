@@ -115,7 +115,8 @@ class Standings:
         app.get("/api/me/games")(self.mine)
 
     async def _read(self, query: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.to_thread(self.hub.store.read, query, *args)
+        """`query(connection, *args)`, one of `standings.py`'s reads, off the event loop."""
+        return await asyncio.to_thread(self.hub.store.read, lambda conn: query(conn, *args))
 
     async def leaderboard(self, game_id: str, klass: str | None = Query(None, alias="class"),
                           count: str | None = None) -> dict[str, Any]:

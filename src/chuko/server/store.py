@@ -34,7 +34,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("chuko.server")
-
 T = TypeVar("T")
 
 
@@ -60,6 +59,12 @@ class Store(Writer):
             log.warning("A read from the database failed: %s", str(error).splitlines()[0])
             raise Unavailable() from None
 
+    def read(self, query: Callable[[Connection], T]) -> T:
+        """`query`'s answer on a connection of its own (the other parts' small reads, such
+        as a session's player); Unavailable while the database is away."""
+        with self._reading() as conn:
+            return query(conn)
+
     def load(self, room_id: str, with_moves: bool = True) -> RoomRow | None:
         """The room's header and seats, and its moves unless `with_moves` is False (a worker
         of a cluster refreshing a room it holds reads its moves with `moves`)."""
@@ -76,12 +81,6 @@ class Store(Writer):
             rows = conn.execute(select(rooms).where(
                 rooms.c.status == "playing", rooms.c.id.in_(with_bots))).all()
             return [_room_row(conn, row) for row in rows]
-
-    def read(self, query: Callable[..., T], *args: Any) -> T:
-        """`query(connection, *args)` on a connection of its own: a read of another part
-        of the server (`standings.py`), refused like the others while the database is away."""
-        with self._reading() as conn:
-            return query(conn, *args)
 
     def moves(self, room_id: str, after: int = 0) -> list[tuple[int, str]]:
         """The room's moves numbered after `after`, in order, as (seat, move text): what a
