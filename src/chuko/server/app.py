@@ -38,7 +38,7 @@ from .hub import Hub
 from .hub_base import WAITING_TTL
 from .limits import MAX_BODY, Budget, Clock, Limits
 from .players import Player
-from .profiles import Standings
+from .profiles import PlayerLookup, Standings
 from .ratings import Rater
 from .redaction import hide_secrets_in_logs
 from .router import App
@@ -100,6 +100,7 @@ def create_app(
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
               work=Pool(limits.workers, limits.waiting_jobs))
+    hub.on_over(Rater(store.submit))  # a rated room's end changes its players' ratings
     cluster: Cluster | None = None
     if redis_url is not None:
         from .cluster import LEASE_SECONDS, NAME, Cluster
@@ -115,20 +116,24 @@ def create_app(
               lifespan=_lifespan(store, hub, cluster), docs_url=None, redoc_url=None,
               openapi_url=None, telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.hub = hub
-    hub.on_over(Rater(store.submit))
-
-    async def player(scope: Scope) -> Player | None:
-        """The request's player, if it has one (the accounts' lookup, once they are on)."""
-        accounts = getattr(app.state, "accounts", None)
-        return None if accounts is None else await accounts.player(scope, create=False)
-
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
+    Standings(hub, budget, _player_of(app)).add_routes(app)
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
-    Standings(hub, budget, player).add_routes(app)
     return app
+
+
+def _player_of(app: FastAPI) -> PlayerLookup:
+    """A request's player, as the app's accounts know it (none without them), never
+    making a guest: reading one's games makes nobody a player."""
+
+    async def player(scope: Scope) -> Player | None:
+        accounts = getattr(app.state, "accounts", None)
+        return None if accounts is None else await accounts.player(scope, create=False)
+
+    return player
 
 
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
