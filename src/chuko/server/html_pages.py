@@ -54,11 +54,6 @@ def add_pages(app: FastAPI, static: Path) -> None:
     async def replay_page(room_id: str) -> Response:
         return page(static, "replay")
 
-    # The Lab: the facts `chuko study` shipped, with their plots (server/facts.py).
-    @app.get("/lab", include_in_schema=False)
-    async def lab_page() -> Response:
-        return page(static, "lab")
-
     # The club's pages: a game's leaderboard, and an account's profile (its page says when
     # nobody has that name, from the API's answer).
     @app.get("/leaderboard/{game_id}", include_in_schema=False)
@@ -70,5 +65,10 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/@/{username}", include_in_schema=False)
     async def profile_page(username: str) -> Response:
         return page(static, "profile")
+
+    # The Lab: the facts `chuko study` shipped, with their plots (server/facts.py).
+    @app.get("/lab", include_in_schema=False)
+    async def lab_page() -> Response:
+        return page(static, "lab")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
