@@ -4,16 +4,20 @@ two accounts (and a third still provisional), at desktop and phone sizes, with s
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
+from chuko.games import game_ids
 from chuko.server import create_app
 from chuko.server.store import Store
 from club_seed import add_player, add_room
 
+WEB = Path(__file__).resolve().parents[2] / "src" / "chuko" / "web"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1100, "height": 900}
 DUELS = 24  # enough for both heads-up ratings to settle, and for a second page of games
@@ -117,3 +121,12 @@ def test_an_unknown_profile_says_so(pages, club_url):
     page.goto("/@/nobody-here")
     page.locator(".notice.error").wait_for()
     assert "Nobody plays here" in page.locator(".notice.error").inner_text()
+
+
+@pytest.mark.parametrize("name", ["leaderboard.html", "profile.html", "club.css", "js/club.js",
+                                  "js/leaderboard.js", "js/profile.js", "js/ratingplot.js"])
+def test_the_club_pages_name_no_game(name):
+    """Like the other generic pages, they learn every game from the API."""
+    text = (WEB / name).read_text(encoding="utf-8")
+    for game in game_ids():
+        assert re.search(rf"(?<![\w.-]){re.escape(game)}(?![\w.-])", text) is None, (name, game)
