@@ -130,3 +130,14 @@ def test_the_club_pages_name_no_game(name):
     text = (WEB / name).read_text(encoding="utf-8")
     for game in game_ids():
         assert re.search(rf"(?<![\w.-]){re.escape(game)}(?![\w.-])", text) is None, (name, game)
+
+
+def test_a_leaderboard_with_no_settled_rating_says_how_to_get_on_it(pages, shot, club_url):
+    page = pages.new(**PHONE, base_url=club_url)
+    page.goto("/leaderboard/chuko?class=multi")
+    page.locator(".empty").wait_for()
+    assert "after 10" in page.locator(".empty").inner_text()
+    tabs = page.locator("#classes a")
+    assert tabs.all_inner_texts() == ["Heads-up", "Multiplayer"]
+    assert page.locator("#classes a.current").inner_text() == "Multiplayer"
+    shot(page, "club-leaderboard-empty-phone")
