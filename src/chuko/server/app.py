@@ -18,6 +18,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,8 @@ from .http_errors import chuko_error, http_error
 from .hub import Hub
 from .hub_base import WAITING_TTL
 from .limits import MAX_BODY, Budget, Clock, Limits
+from .profiles import Standings
+from .ratings import Rater
 from .redaction import hide_secrets_in_logs
 from .router import App
 from .socket_session import Sockets
@@ -100,6 +103,7 @@ def create_app(
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
               work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
+    hub.on_over(Rater(store.submit))  # a rated room's end changes its players' ratings
     cluster: Cluster | None = None
     if redis_url is not None:
         from .cluster import LEASE_SECONDS, NAME, Cluster
@@ -123,6 +127,8 @@ def create_app(
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
+    # Reading one's games makes nobody a guest.
+    Standings(hub, budget, partial(accounts.player, create=False)).add_routes(app)
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
     account_api.add_routes(app)
