@@ -18,13 +18,13 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from functools import partial
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from fastapi import FastAPI
 from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from chuko.core.errors import ChukoError
 
@@ -39,7 +39,8 @@ from .http_errors import chuko_error, http_error
 from .hub import Hub
 from .hub_base import WAITING_TTL
 from .limits import MAX_BODY, Budget, Clock, Limits
-from .profiles import Standings
+from .players import Player
+from .profiles import PlayerLookup, Standings
 from .ratings import Rater
 from .redaction import hide_secrets_in_logs
 from .router import App
@@ -127,8 +128,7 @@ def create_app(
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
-    # Reading one's games makes nobody a guest.
-    Standings(hub, budget, partial(accounts.player, create=False)).add_routes(app)
+    Standings(hub, budget, _player_of(app)).add_routes(app)
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
     account_api.add_routes(app)
@@ -164,3 +164,13 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None,
             await asyncio.to_thread(store.close)
 
     return lifespan
+
+
+def _player_of(app: FastAPI) -> PlayerLookup:
+    """A request's player, as the app's accounts (`app.state.accounts`) know it when asked,
+    never making a guest: reading one's games makes nobody a player."""
+
+    async def player(scope: Scope) -> Player | None:
+        return cast(Player | None, await app.state.accounts.player(scope, create=False))
+
+    return player
