@@ -1,8 +1,10 @@
 // The home page: your display name, then each game with its options form and seats; creating
 // a room shows the links. A game's last choices are remembered, so "New game" at the end of a
-// game comes back to them (the address's #game-… says which game).
+// game comes back to them (the address's #game-… says which game). Above them, the games
+// this player has in progress and has just played (continue.js).
 
 import { api, copyText, fill, games, h, notice } from "./dom.js";
+import { showYourGames } from "./continue.js";
 import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
 
 // A game with no upper limit still gets a form of reasonable size; the server has the last
@@ -251,6 +253,7 @@ function showChosen() {
 
 async function main() {
   nameField();
+  showYourGames(document.getElementById("your-games")).catch(() => {});
   const root = document.getElementById("games");
   try {
     fill(root, (await games()).map(gamePanel));
