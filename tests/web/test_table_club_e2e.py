@@ -191,6 +191,31 @@ def test_a_finished_game_is_listed_under_recent_games_with_its_replay(pages):
     assert row.locator("a.replay").get_attribute("href").startswith(f"/replay/{made['room']}")
 
 
+def test_the_servers_own_list_of_your_games_is_merged_in(pages):
+    """Where the server knows the player (`GET /api/me/games`, answered here by the test),
+    its rooms join this browser's: an account's game from another device, with its link."""
+    page = pages.new()
+    listed = {"playing": [{
+        "room": "abc123", "game": "chuko", "title": "Chükö", "status": "playing", "at": 1.0e9,
+        "seat": 1, "seats": [{"seat": 0, "name": "Cy"}, {"seat": 1, "name": "Dee"},
+                              {"seat": 2, "name": "Hard bot"}],
+        "url": "/room/abc123", "your_turn": False, "to_move": ["Cy"]}],
+        "finished": [{
+            "room": "def456", "game": "crossroads", "title": "Crossroads", "status": "over",
+            "at": 1.0e9, "seat": 0, "seats": [{"seat": 0, "name": "Dee"},
+                                              {"seat": 1, "name": "Eve"}],
+            "replay": "/replay/def456", "sentence": "Eve won 7–5.", "result": "lost"}]}
+    page.route("**/api/me/games", lambda route: route.fulfill(json=listed))
+    page.goto("/")
+    page.locator("#your-games[data-ready]").wait_for()
+    playing = page.locator("#your-games .in-play .your-game[data-room='abc123']")
+    assert "with Cy and Hard bot" in playing.inner_text() and "Cy to move" in playing.inner_text()
+    assert playing.locator("a.continue").get_attribute("href") == "/room/abc123"
+    finished = page.locator("#your-games .recent .your-game[data-room='def456']")
+    assert "Eve won 7–5." in finished.inner_text()
+    assert finished.locator("a.replay").get_attribute("href") == "/replay/def456"
+
+
 CLOCKED = """(text, extra) => {
   const msg = JSON.parse(text);
   if (msg.type !== "state") return text;
@@ -248,3 +273,10 @@ def test_clocks_count_down_turn_red_and_offer_resign_and_claim(pages, shot):
     page.set_viewport_size({"width": 390, "height": 844})
     shot(page, "table-clocks-phone", full_page=False)
     assert "state" in routed
+    # Longer clocks read in hours and days (correspondence).
+    texts = page.evaluate("""async () => {
+      const { clockText } = await import("/static/js/clocks.js");
+      return [clockText(59.2), clockText(3 * 3600 + 12 * 60), clockText(2 * 86400 + 4 * 3600),
+              clockText(86400)];
+    }""")
+    assert texts == ["1:00", "3 h 12 min", "2 d 4 h", "1 d"]

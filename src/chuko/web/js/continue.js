@@ -26,12 +26,16 @@ export function summarize(msg) {
   };
 }
 
+// A seat's token where this browser holds it; else the server's own link (its session
+// cookie takes the player back to their seat).
 function roomLink(id, info) {
+  if (!info.token && info.url) return info.url;
   const token = info.token ? `#token=${encodeURIComponent(info.token)}` : "";
   return `/room/${encodeURIComponent(id)}${token}`;
 }
 
 function replayLink(id, info) {
+  if (!info.token && info.replay) return info.replay;
   const token = info.token ? `#token=${encodeURIComponent(info.token)}` : "";
   return `/replay/${encodeURIComponent(id)}${token}`;
 }
@@ -80,12 +84,26 @@ async function serverGames() {
   }
 }
 
+/** A link of this site's own (a path), else null. */
+function ownPath(value) {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") ? value : null;
+}
+
+/** An entry of `GET /api/me/games` as this page keeps a room: {room, game, title,
+ * status, at, seat, seats: [{seat, name}], url, replay, your_turn, to_move, sentence}. */
 function fromServer(entry, status) {
-  const names = (entry.opponents || []).map((o) => (typeof o === "string" ? o : o && (o.name || o.username)));
+  const seats = Array.isArray(entry.seats) ? entry.seats : [];
+  const me = seats.find((seat) => seat && seat.seat === entry.seat);
+  const names = seats.filter((seat) => seat && seat.seat !== entry.seat).map((seat) => seat.name);
+  const toMove = Array.isArray(entry.to_move) ? entry.to_move : [];
   return {
     game: entry.game, title: entry.title, status: entry.status || status,
     yourTurn: Boolean(entry.your_turn), opponents: names.filter(Boolean),
-    result: entry.result || null, seen: Date.parse(entry.ended || entry.started || "") || 0,
+    toMove: toMove.filter((name) => !me || name !== me.name),
+    result: entry.sentence || entry.result || null,
+    url: ownPath(entry.url),
+    replay: ownPath(entry.replay),
+    seen: Number.isFinite(entry.at) ? entry.at * 1000 : 0,
   };
 }
 
@@ -111,12 +129,13 @@ export async function showYourGames(box) {
     Promise.all(going.map(async ([id, info]) => [id, await refresh(id, info)])), serverGames()]);
   const rooms = new Map(held);
   for (const [id, info] of fresh) rooms.set(id, info);
-  for (const [list, status] of [[server.playing, "playing"], [server.recent, "over"]]) {
+  for (const [list, status] of [[server.playing, "playing"], [server.finished || server.recent, "over"]]) {
     for (const entry of Array.isArray(list) ? list : []) {
       if (!entry || typeof entry.room !== "string") continue;
       const known = rooms.get(entry.room) || {};
+      const listed = fromServer(entry, status);
       // The server knows best where the game is; this browser knows the seat's token.
-      rooms.set(entry.room, { ...known, ...fromServer(entry, status), token: known.token, seen: known.seen || fromServer(entry, status).seen });
+      rooms.set(entry.room, { ...known, ...listed, token: known.token, seen: known.seen || listed.seen });
     }
   }
   const kept = new Set(rememberedRooms().map(([id]) => id));
