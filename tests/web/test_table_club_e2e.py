@@ -191,6 +191,21 @@ def test_a_finished_game_is_listed_under_recent_games_with_its_replay(pages):
     assert row.locator("a.replay").get_attribute("href").startswith(f"/replay/{made['room']}")
 
 
+def test_the_home_form_asks_for_a_clock_and_remembers_it(pages):
+    page = pages.new()
+    page.goto("/")
+    panel = page.locator("#game-crossroads")
+    panel.locator("select[name='time-control']").select_option("move-30")
+    panel.locator(".seat-row").nth(1).locator("select").first.select_option("friend")
+    with page.expect_request("**/api/rooms") as asked:
+        panel.locator("button[type=submit]").click()
+    assert asked.value.post_data_json["clock"] == {"kind": "move", "seconds": 30, "reserve": 60}
+    page.goto("/")
+    assert page.locator("#game-crossroads select[name='time-control']").input_value() == "move-30"
+    # Alone there is nobody to keep time against.
+    assert page.locator("#game-caravan select[name='time-control']").count() == 0
+
+
 def test_the_servers_own_list_of_your_games_is_merged_in(pages):
     """Where the server knows the player (`GET /api/me/games`, answered here by the test),
     its rooms join this browser's: an account's game from another device, with its link."""
