@@ -21,10 +21,10 @@ from chuko.games import game_class
 websockets_sync = __import__("websockets.sync.client", fromlist=["connect"])
 
 
-def duel(pages, first: str = "0", route=None):
-    """A Crossroads table of Ann (desktop) and Bea (phone), both seated, Ann moving first
-    (`first`); (ann's page, bea's page). `route` handles Ann's sockets."""
-    ann = pages.new(1280, 800)
+def duel(pages, first: str = "0", route=None, page=None):
+    """A Crossroads table of Ann (desktop, on `page` if given) and Bea (phone), both seated,
+    Ann moving first (`first`); (ann's page, bea's page). `route` handles Ann's sockets."""
+    ann = page or pages.new(1280, 800)
     if route is not None:
         ann.route_web_socket(re.compile(r".*/ws/.*"), route)
     create_room(ann, "crossroads", options={"first": first}, seats=[("me",), ("friend",)],
@@ -295,3 +295,34 @@ def test_clocks_count_down_turn_red_and_offer_resign_and_claim(pages, shot):
               clockText(86400)];
     }""")
     assert texts == ["1:00", "3 h 12 min", "2 d 4 h", "1 d"]
+
+
+def test_a_real_clock_runs_and_a_player_resigns(pages, shot):
+    """With the server's own clocks (skipped where this tree's server keeps none): a table
+    made with "30 s a move + 1 min" shows both clocks, Ann's running down from 1:30; Ann
+    resigns and Bea wins."""
+    ann = pages.new(1280, 800)
+    ann.goto("/")
+    # The form starts from the game's last choices: this clock.
+    ann.evaluate("""() => localStorage.setItem("chuko.choices",
+      JSON.stringify({ crossroads: { clock: "move-30" } }))""")
+    ann, bea = duel(pages, page=ann)
+    state = ann.request.get("/api/rooms/{}?token={}".format(*room_and_token(ann))).json()
+    if state.get("clock") is None:
+        import pytest
+
+        pytest.skip("this server keeps no clocks (its states carry no clock)")
+    mine = ann.locator("#seats .seat-chip.me .clock")
+    mine.wait_for()
+    assert "running" in mine.get_attribute("class")
+    assert bea.locator("#seats .seat-chip[data-seat='1'] .clock").inner_text() == "1:30"
+    first = mine.inner_text()
+    ann.wait_for_function("t => document.querySelector('.seat-chip.me .clock').textContent !== t",
+                          arg=first)
+    shot(ann, "table-real-clock-desktop", full_page=False)
+    ann.locator("button.resign").click()
+    ann.locator("dialog.ask button.go").click()
+    ann.locator("#status.over").wait_for()
+    bea.locator("#status.over").wait_for()
+    assert "resigned" in ann.locator("#status").inner_text()
+    assert ann.locator("button.resign").count() == 0
