@@ -57,6 +57,10 @@ export function chatControls(say, player, onRedraw) {
           menu.open = false;
         },
       }))));
+    // Open, it closes on a click anywhere else, as a menu does.
+    document.addEventListener("click", (event) => {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
     menu.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && menu.open) {
         menu.open = false;

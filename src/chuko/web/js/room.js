@@ -255,10 +255,14 @@ function buildBar(msg) {
 }
 
 async function resign() {
-  const heads = page.msg.seats.filter((seat) => seat.kind === "human" && !seat.gone).length <= 2;
+  // As the server has it: a game of one or two seats ends; a bigger table goes on.
+  const seats = page.msg.seats.length;
+  const text = seats === 1 ? "The game ends here, lost."
+    : seats === 2 ? "The game ends and the other player wins."
+      : "A bot plays your seat to the end, and you finish last.";
   const yes = await confirmDialog({
     title: "Resign this game?",
-    text: heads ? "The game ends and the other player wins." : "A bot plays your seat to the end, and you finish last.",
+    text,
     yes: "Resign", no: "Play on", danger: true,
   });
   if (yes && inPlay(page.msg)) send({ type: "resign" });
