@@ -73,6 +73,7 @@ def test_quick_messages_appear_for_the_other_player_and_can_be_muted(pages, shot
     assert bea.locator("#said-aloud").inner_text() == "Ann: Good luck"
     say(bea, "Thanks")
     ann.locator("#seats .seat-chip[data-seat='1'] .said", has_text="Thanks").wait_for()
+    ann.wait_for_timeout(300)
     shot(ann, "table-quick-messages-desktop", full_page=False)
     shot(bea, "table-quick-messages-phone", full_page=False)
     # It goes after a few seconds.
@@ -241,7 +242,7 @@ CLOCKED = """(text, extra) => {
 def test_clocks_count_down_turn_red_and_offer_resign_and_claim(pages, shot):
     """The server's states with a clock added on their way (the contract of the clocks):
     Ann's running clock counts down from 12 s and turns red under 10 s, whatever the
-    server's clock says the time is; Bea's stands."""
+    server's clock says the time is; Bea's stands, and her seat reads as left to a bot."""
     routed = []
 
     def route(ws):
@@ -260,7 +261,7 @@ def test_clocks_count_down_turn_red_and_offer_resign_and_claim(pages, shot):
                                 # page counts from when the message came, not from `now`.
                                 "now": now + 3600}
                 msg["claimable"] = [1]
-                msg["seats"][1]["gone"] = None
+                msg["seats"][1]["gone"] = "left"  # as a seat a bot took over says it
             routed.append(msg.get("type"))
             ws.send(json.dumps(msg))
 
@@ -271,6 +272,8 @@ def test_clocks_count_down_turn_red_and_offer_resign_and_claim(pages, shot):
     mine = page.locator("#seats .seat-chip.me .clock")
     theirs = page.locator("#seats .seat-chip[data-seat='1'] .clock")
     assert theirs.inner_text() == "1:30" and "running" not in theirs.get_attribute("class")
+    assert page.locator("#seats .seat-chip[data-seat='1'] .gone").inner_text() == \
+        "(left — bot plays)"
     first = mine.inner_text()
     assert first in ("0:12", "0:11"), first
     page.wait_for_function(
@@ -284,6 +287,7 @@ def test_clocks_count_down_turn_red_and_offer_resign_and_claim(pages, shot):
     page.locator("dialog.ask button.stay").click()
     say(bea, "Good game")
     page.locator("#seats .seat-chip[data-seat='1'] .said").wait_for()
+    page.wait_for_timeout(300)  # the bubble's slide in
     shot(page, "table-clocks-desktop", full_page=False)
     page.set_viewport_size({"width": 390, "height": 844})
     shot(page, "table-clocks-phone", full_page=False)

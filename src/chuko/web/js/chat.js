@@ -21,7 +21,7 @@ export function quiet() {
 export function hear(msg, mine, name) {
   const text = PHRASES[msg.phrase];
   if (!text || (quiet() && !mine)) return;
-  said.set(msg.seat, { text, until: Date.now() + SHOWN_MS });
+  said.set(msg.seat, { text, at: Date.now(), until: Date.now() + SHOWN_MS });
   const region = document.getElementById("said-aloud");
   if (region) region.textContent = `${name}: ${text}`;
   redraw();
@@ -38,7 +38,10 @@ export function hear(msg, mine, name) {
 export function bubble(seat) {
   const entry = said.get(seat);
   if (!entry || entry.until <= Date.now()) return null;
-  return h("span.said", { dataset: { saidSeat: String(seat) }, text: entry.text });
+  // It slides in once, when it comes, not again each time the seats are redrawn.
+  return h(`span.said${Date.now() - entry.at < 300 ? ".fresh" : ""}`, {
+    dataset: { saidSeat: String(seat) }, text: entry.text,
+  });
 }
 
 /** {menu, mute}: the menu of phrases for a player (`say(code)` sends one; null for a
