@@ -38,6 +38,8 @@ class ClusterPart(Protocol):
     def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
                 kind: str = "change") -> None: ...
 
+    def publish_said(self, room_id: str, seat: int, phrase: str) -> None: ...
+
 
 def expired_sentence(ttl: float) -> str:
     """What an expired room's pages and refused joins say."""

@@ -84,6 +84,9 @@ class Limits:
     log_pages_per_room: Rate = Rate(8, 80)
     hints: Rate = Rate(2, 20)
     hints_per_room: Rate = Rate(2, 20)
+    # Quick messages, per seat: three in a row ("Good luck", "Thanks", …), then one every
+    # five seconds, so the phrases at a table read as greetings and not as a flood.
+    says: Rate = Rate(0.2, 3)
     # The pool for that work: one thread on a 2-core machine leaves the other core to moves,
     # bots and the database; beyond `waiting_jobs` queued, a costly request is refused (503).
     workers: int = 1

@@ -35,6 +35,7 @@ from .limits import (
 )
 from .messages import dumps
 from .players import Identify, held_seat
+from .quick_messages import QuickMessages
 from .room import Forbidden, NotFound, Room
 from .router import client_host, query_params
 
@@ -53,6 +54,7 @@ class Sockets:
         self.hub, self.limits, self.clock, self.budget = hub, limits, clock, budget
         self.identify = identify
         self.opened = Buckets(limits.connects, clock)  # per address
+        self.quick = QuickMessages(limits.says, clock)  # per seat
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, room_id: str) -> None:
         """A player's or a spectator's socket on a room, served as bare ASGI (`App`)."""
@@ -102,6 +104,7 @@ class Sockets:
         client = Client(room, seat)
         flow = SocketFlow(self.limits, self.clock)
         admit = partial(self.budget.admit, address=client_host(scope), room_id=room.id)
+        say = partial(self.quick.say, room, seat, cluster=hub.cluster)
         moment = room.moment()
         room.join(client)  # the client's first state is this moment's version
         sender = None
@@ -122,7 +125,7 @@ class Sockets:
                         break
                     client.send(_refusal(SLOW_DOWN))
                     continue
-                reply = await _handle(hub, room, seat, message, admit)
+                reply = await _handle(hub, room, seat, message, admit, say)
                 if reply is not None:
                     client.send(reply)
         finally:
@@ -168,9 +171,10 @@ def close_reason(sentence: str) -> str:
 
 
 async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, Any],
-                  admit: Callable[[Costly], None]) -> dict | None:
+                  admit: Callable[[Costly], None], say: Callable[[Any], None]) -> dict | None:
     """One client message → the reply for that client only (None when the broadcast of an
-    accepted move is the answer); `admit` counts a costly one against its buckets."""
+    accepted move is the answer); `admit` counts a costly one against its buckets, `say`
+    passes a quick message on to the room."""
     text = message.get("text")
     if text is None:
         return _refusal("Send JSON text messages, not binary ones.")
@@ -201,6 +205,9 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
             return None
         if kind == "ping":
             return {"type": "pong"}
+        if kind == "say":
+            say(data.get("phrase"))
+            return None
         if kind == "log":
             admit("log")
             page = await hub.log_page(room, seat, data.get("before"), data.get("count"))
@@ -211,7 +218,7 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
         log.exception("Room %s: a message failed", room.id)
         return _refusal("The server could not do that just now; nothing changed. Try again.")
     return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
-                    '"claim" | "ping" | "log", …}.')
+                    '"claim" | "say" | "ping" | "log", …}.')
 
 
 def _refusal(message: str) -> dict[str, str]:
