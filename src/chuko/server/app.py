@@ -36,6 +36,7 @@ from .http_errors import chuko_error, http_error
 from .hub import Hub
 from .hub_base import WAITING_TTL
 from .limits import MAX_BODY, Budget, Clock, Limits
+from .lobby_app import LobbyParts
 from .redaction import hide_secrets_in_logs
 from .router import App
 from .socket_session import Sockets
@@ -107,10 +108,15 @@ def create_app(
     # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and
     # socket (about a fifth of the framework's cost of a request). Versions without the
     # option keep it as an unused extra.
+    # The lobby's player is the session's (the accounts' lookup, found when asked).
+    lobby = LobbyParts(hub, lambda scope: app.state.accounts.player(scope, create=False),
+                       cluster)
     app = App(live=Sockets(hub, limits, clock, budget), posts=api.posts,
-              lifespan=_lifespan(store, hub, cluster), docs_url=None, redoc_url=None,
-              openapi_url=None, telemetry={"tracing": False, "metrics": False, "logs": False})
+              lobby=lobby.sockets, lifespan=_lifespan(store, hub, cluster, lobby),
+              docs_url=None, redoc_url=None, openapi_url=None,
+              telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.hub = hub
+    app.state.lobby = lobby
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
@@ -122,7 +128,7 @@ def create_app(
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 
 
-def _lifespan(store: Store, hub: Hub, cluster: Cluster | None) -> Lifespan:
+def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts) -> Lifespan:
     """What the app does as it starts (the writer, the rooms to restore, the collector's
     schedule) and as it stops, in reverse."""
 
@@ -134,11 +140,13 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None) -> Lifespan:
             await cluster.start()  # the worker holding the lease restores the rooms
         elif restored := hub.restore():
             log.info("Resumed %d room(s) in play with bots.", restored)
+        await lobby.start()
         collector.start()
         try:
             yield
         finally:
             collector.stop()
+            await lobby.stop()
             if cluster is not None:
                 await cluster.stop()
             await hub.close()

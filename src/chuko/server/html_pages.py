@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from chuko.games import registry
 
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
-         "replay": "replay.html", "lab": "lab.html"}
+         "replay": "replay.html", "lab": "lab.html", "lobby": "lobby.html"}
 
 
 def web_dir() -> Path:
@@ -57,5 +57,10 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/lab", include_in_schema=False)
     async def lab_page() -> Response:
         return page(static, "lab")
+
+    # The lobby: quick pairing and open seeks (server/matchmaking.py).
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return page(static, "lobby")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

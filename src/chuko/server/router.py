@@ -97,6 +97,7 @@ async def answer_post(scope: Scope, receive: Receive, send: Send, post: Post,
 _LIVE = re.compile(r"/ws/([^/]+)")
 _POSTS = re.compile(r"/api/rooms(?:/([^/]+)/(join|rematch|follow))?")
 Live = Callable[[Scope, Receive, Send, str], Awaitable[None]]
+LobbyLive = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class App(FastAPI):
@@ -111,9 +112,10 @@ class App(FastAPI):
     that is some 5% of all a game of 15 moves costs the server."""
 
     def __init__(self, *, live: Live | None = None, posts: Mapping[str, Post] | None = None,
-                 **options: Any) -> None:
+                 lobby: LobbyLive | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.live = live
+        self.lobby = lobby  # the lobby's socket, `/lobby/ws`, answered the same way
         self.posts = dict(posts or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -121,6 +123,9 @@ class App(FastAPI):
             found = _LIVE.fullmatch(scope["path"])
             if found:
                 await self.live(scope, receive, send, found.group(1))
+                return
+            if self.lobby is not None and scope["path"] == "/lobby/ws":
+                await self.lobby(scope, receive, send)
                 return
         elif scope["type"] == "http" and self.posts:
             found = _POSTS.fullmatch(scope["path"])
