@@ -72,10 +72,11 @@ async def rated(player: str, game: str, klass: str) -> float:
     return 1500.0 + int(player[1:]) if player[1:].isdigit() else 1500.0
 
 
-def matchmaker(kv=None, clock=None, rooms=None, **options) -> Matchmaker:
-    """A matchmaker on a board in memory (or on `kv`) with the stand-in waves."""
+def matchmaker(kv=None, clock=None, rooms=None, prefix="test", **options) -> Matchmaker:
+    """A matchmaker on a board in memory (or on `kv`, under `prefix`) with the stand-in
+    waves."""
     clock = clock or Clock()
-    board = Board(kv or MemoryKv(clock), "test", clock)
+    board = Board(kv or MemoryKv(clock), prefix, clock)
     options.setdefault("limits", LobbyLimits())
     options.setdefault("pair", pair_in_order)
     options.setdefault("fill", tables_in_order)
