@@ -59,6 +59,7 @@ function receive(msg) {
     for (const seek of msg.seeks) state.seeks.set(seek.id, seek);
   } else if (msg.type === "you") {
     state.you = { ...state.you, ...msg };
+    if (msg.name) document.getElementById("me").textContent = `You play as ${msg.name}.`;
   } else if (msg.type === "joined") {
     state.joined.add(msg.seek);
     notice("You joined the seek: its room opens when its last seat is taken.", "good");
@@ -178,6 +179,9 @@ async function start() {
   showOptions();
   document.getElementById("seek-form").addEventListener("submit", postSeek);
   render();
+  // The lobby's socket knows its player by the session's cookie: be a guest first, if
+  // nobody yet (POST /api/me makes one, and is nothing for a player already known).
+  try { await api("/api/me", {}); } catch { /* the socket says what is wrong */ }
   connect();
   // The waiting button's clock.
   setInterval(() => { if (state.you && state.you.pool) render(); }, 1000);
