@@ -11,6 +11,7 @@ lobby socket of theirs is open on some worker, and for `grace` seconds after the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -87,8 +88,9 @@ class Feed:
         """A socket opened: it is sent the lists as the feed knows them."""
         first = client.player not in self.clients
         self.clients.setdefault(client.player, set()).add(client)
-        if first:
-            await self.board.touch([client.player], self.board.clock() + self.grace)
+        if first:  # else the feed's loop marks them present within a third of the grace
+            with contextlib.suppress(ChukoError):
+                await self.board.touch([client.player], self.board.clock() + self.grace)
         client.send({"type": "lobby", "pools": self.counts,
                      "seeks": sorted(self._public.values(), key=lambda s: s["created"])})
 
