@@ -64,6 +64,24 @@ def test_a_seek_of_four_seats_waits_for_its_last_and_takes_everyone_out_of_pools
     assert len(rooms.made[0]["players"]) == 4
 
 
+def test_a_player_paired_leaves_the_seeks_they_had_joined():
+    made = matchmaker()
+    players = guests(4)
+
+    async def go():
+        await present(made, players)
+        await made.post(players[0], {"game": "chuko", "options": {"players": 4}})
+        (seek,) = (await made.listing())["seeks"]
+        await made.accept(players[1], seek["id"])
+        for player in players[1:3]:
+            await made.toggle(player, "chuko/duel", None)
+        assert await made.wave() == 1
+        return (await made.listing())["seeks"]
+
+    (seek,) = run(go())
+    assert seek["seats_left"] == 3
+
+
 @pytest.mark.parametrize("message, says", [
     ({}, "Say which game the seek is for."),
     ({"game": "chess"}, "chess"),

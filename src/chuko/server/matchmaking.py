@@ -148,6 +148,7 @@ class Matchmaker:
         if record is None:
             return {"type": "joined", "seek": seek_id}
         await self._make(record)
+        await self._withdraw({p["player"] for p in record["players"]})
         return None
 
     async def listing(self) -> Json:
@@ -198,7 +199,21 @@ class Matchmaker:
             if await self.board.claim(pool_id, {p: stored[p] for p in ids}, record):
                 seated |= set(ids)
                 made += await self._make(record)
+        await self._withdraw(seated)
         return made
+
+    async def _withdraw(self, players: set[str]) -> None:
+        """Take players just paired off the seeks of others they had joined (their own are
+        down already), so a seek filling later does not seat them twice."""
+        if not players:
+            return
+        _, seeks = await self.board.snapshot([])
+        for raw in seeks.values():
+            seek = json.loads(raw)
+            for taker in seek["takers"]:
+                if taker["player"] in players:
+                    with contextlib.suppress(ChukoError):  # taken or changed meanwhile
+                        await self.board.cancel(taker["player"], seek["id"])
 
     async def _make(self, record: Json) -> int:
         """Make a recorded pairing's room and tell its players; 1 if it was made. A room
