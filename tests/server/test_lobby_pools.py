@@ -86,7 +86,9 @@ def test_a_wave_pairs_the_waiting_players_once_each_with_the_pools_options():
     seated = [p["player"] for room in rooms.made for p in room["players"]]
     assert len(seated) == 6 == len(set(seated))
     assert all(room["game"] == "chuko" and room["options"] == {"players": 2, "pack": "standard"}
-               and room["rated"] and room["bots"] == 0 for room in rooms.made)
+               and room["rated"] and room["bots"] == 0
+               and room["clock"] == {"kind": "move", "seconds": 30, "reserve": 60}
+               for room in rooms.made)
 
 
 def test_two_tabs_of_one_player_are_one_entry_never_paired_with_itself():

@@ -151,6 +151,11 @@ class Study:
     turn_kinds: str | None = None
 
 
+# The time control of a quick-pairing pool's rooms unless it says otherwise: 30 s a move, and a
+# reserve of 60 s for the moves that take longer.
+QUICK_CLOCK: Mapping[str, Any] = {"kind": "move", "seconds": 30, "reserve": 60}
+
+
 @dataclass(frozen=True)
 class Pool:
     """One of a game's standard set-ups that the lobby pairs strangers for at one click.
@@ -160,7 +165,8 @@ class Pool:
     - `players`: the seats of a table; 2 pairs heads-up, more fill tables.
     - `options`: the game's options for its rooms (read by `Descriptor.read_online`; the
       ones left out take their defaults).
-    - `clock`: the rooms' time control as JSON (the clocks' format); None: no clock.
+    - `clock`: the rooms' time control, as `POST /api/rooms` takes it (`{"kind": "move",
+      "seconds": 30, "reserve": 60}`, or `{"kind": "days", "days": 2}`); None: no clock.
     """
 
     id: str

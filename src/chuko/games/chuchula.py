@@ -290,7 +290,9 @@ DESCRIPTOR = Descriptor(
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
     simultaneous=True,
     lists_moves=False,
-    pools=(Pool("four", "4 players, 5 rounds", 4, {"players": 4, "mode": "rounds", "length": 5}),),
+    # Grouping thirteen cards takes longer than a move of the other games.
+    pools=(Pool("four", "4 players, 5 rounds", 4, {"players": 4, "mode": "rounds", "length": 5},
+                {"kind": "move", "seconds": 60, "reserve": 120}),),
 )
 
 

@@ -28,7 +28,7 @@ class LobbyParts:
                  limits: LobbyLimits | None = None) -> None:
         limits = limits or LobbyLimits()
         kv: Kv = MemoryKv() if cluster is None else RedisKv(cluster.redis, cluster.name)
-        self.board = Board(kv, "chuko" if cluster is None else cluster.name)
+        self.board = Board(kv, "local" if cluster is None else cluster.name)
         self.matchmaker = Matchmaker(
             self.board, room_opener(hub), rating_reader(hub.store), limits=limits,
             leading=(lambda: True) if cluster is None else (lambda: cluster.leader),

@@ -47,7 +47,7 @@ Attempt = Callable[[], Awaitable[tuple[list[Check], list[Op], Any]]]
 class Board:
     """The pools, seeks and pairings in `kv`, under the keys of cluster `prefix`."""
 
-    def __init__(self, kv: Kv, prefix: str = "chuko", clock: Callable[[], float] = time.time):
+    def __init__(self, kv: Kv, prefix: str = "local", clock: Callable[[], float] = time.time):
         self.kv, self.clock = kv, clock
         base = f"{prefix}:lobby:"
         self.where, self.seeks, self.mine = base + "where", base + "seeks", base + "mine"
