@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("chuko.server")
 
 Json = dict[str, Any]
+AT_ONCE = 64  # tables of one wave claimed and made at once (the store commits them together)
 OpenRoom = Callable[[Json], Awaitable[str]]  # a recorded pairing → its new room's id
 RatingOf = Callable[[str, str, str], Awaitable[float]]  # (player, game, class) → rating
 PairHeadsUp = Callable[[Sequence[pairing.Waiting], float], list[tuple[str, str]]]
@@ -187,20 +188,31 @@ class Matchmaker:
                    for p, e in entries.items()]
         groups = ([([a, b], 0) for a, b in self.pair(waiting, now)] if pool.players == 2
                   else self.fill(waiting, now, pool.players))
-        made, seated = 0, set[str]()
+        tables, seated = [], set[str]()
         for ids, bots in groups:
             # Never twice in a wave, never with oneself, never a player not waiting here.
-            if len(set(ids)) != len(ids) or seated & set(ids) or not set(ids) <= set(entries):
+            if len(set(ids)) != len(ids) or seated.intersection(ids) \
+                    or not all(p in entries for p in ids):
                 log.error("The pairing of %s gave a table it should not: %s", pool_id, ids)
                 continue
-            record = {**self._record_base(), "game": game_id, "options": dict(pool.options),
-                      "rated": bots == 0, "clock": pool.clock, "bots": bots,
-                      "players": [{"player": p, "name": entries[p]["name"]} for p in ids]}
-            if await self.board.claim(pool_id, {p: stored[p] for p in ids}, record):
-                seated |= set(ids)
-                made += await self._make(record)
+            seated |= set(ids)
+            tables.append({**self._record_base(), "game": game_id,
+                           "options": dict(pool.options), "rated": bots == 0,
+                           "clock": pool.clock, "bots": bots,
+                           "players": [{"player": p, "name": entries[p]["name"]} for p in ids]})
+        made = 0
+        for start in range(0, len(tables), AT_ONCE):  # a big wave's rooms, a batch at a time
+            made += sum(await asyncio.gather(*(
+                self._claim(pool_id, stored, record) for record in tables[start:start + AT_ONCE])))
         await self._withdraw(seated)
         return made
+
+    async def _claim(self, pool_id: str, stored: dict[str, str], record: Json) -> int:
+        """Record a table of the wave and make its room; 1 if it was made."""
+        players = [seat["player"] for seat in record["players"]]
+        if not await self.board.claim(pool_id, {p: stored[p] for p in players}, record):
+            return 0  # one of them changed meanwhile (left, or joined again): next wave
+        return await self._make(record)
 
     async def _withdraw(self, players: set[str]) -> None:
         """Take players just paired off the seeks of others they had joined (their own are
