@@ -236,6 +236,9 @@ class Matchmaker:
         except ChukoError as error:
             log.warning("A pairing's room could not be made (%s); it is tried again.", error)
             return 0
+        except Exception:
+            log.exception("A pairing's room could not be made; it is tried again.")
+            return 0
         finally:
             self._making.discard(record["id"])
         await self.board.settle(record, room_id)
