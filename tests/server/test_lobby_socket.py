@@ -7,9 +7,15 @@ from __future__ import annotations
 
 from lobby_helpers import Guest, allow_rated_rooms
 
+from chuko.server.limits import Buckets
+
 
 def identified(client) -> None:
-    """Players known by a test header instead of a session cookie."""
+    """Players known by a test header instead of a session cookie; the players' buckets on
+    a clock that stands still."""
+    sockets = client.app.state.lobby.sockets
+    sockets.seeks = Buckets(sockets.limits.seeks, lambda: 0.0)
+    sockets.toggles = Buckets(sockets.limits.toggles, lambda: 0.0)
 
     async def identify(scope):
         headers = dict(scope["headers"])
@@ -111,3 +117,17 @@ def test_bad_messages_are_refused_in_one_sentence_and_a_flood_is_slowed(make_cli
         for _ in range(12):
             ws.send_json({"type": "pool", "pool": "chuko/duel"})
         assert "Too many pool joins and leaves" in until(ws, "error")["message"]
+
+
+def test_seeks_posted_too_fast_are_refused_by_the_players_bucket(make_client):
+    client = make_client()
+    identified(client)
+    with lobby_socket(client, "ann") as ws:
+        until(ws, "you")
+        for _ in range(5):  # a burst of 5, each cancelled: the cap of 3 open is never reached
+            ws.send_json({"type": "seek", "game": "takeaway"})
+            (seek,) = until(ws, "you")["seeks"]
+            ws.send_json({"type": "cancel", "seek": seek})
+            assert until(ws, "you")["seeks"] == []
+        ws.send_json({"type": "seek", "game": "takeaway"})
+        assert "Too many seeks just now" in until(ws, "error")["message"]
