@@ -123,6 +123,7 @@ class Api:
         app.get("/api/facts")(self.facts)
         app.get("/api/games")(self.games)
         app.get("/api/games/{game_id}/rules")(self.rules)
+        app.get("/api/lobby")(self.lobby)
         app.get("/api/rooms/{room_id}")(self.room)
         app.get("/api/rooms/{room_id}/log")(self.log)
         app.get("/api/rooms/{room_id}/replay")(self.replay)
@@ -133,6 +134,11 @@ class Api:
 
     async def games(self) -> list[dict[str, Any]]:
         return [described.to_json() for described in descriptors()]
+
+    async def lobby(self, request: Request) -> dict[str, Any]:
+        """The lobby's pools with how many wait in each, and its open seeks."""
+        listing: dict[str, Any] = await request.app.state.lobby.matchmaker.listing()
+        return listing
 
     async def rules(self, game_id: str) -> dict[str, Any]:
         try:

@@ -23,6 +23,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any, cast
 
 from fastapi import FastAPI
+from starlette.datastructures import State
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
@@ -39,6 +40,7 @@ from .http_errors import chuko_error, http_error
 from .hub import Hub
 from .hub_base import WAITING_TTL
 from .limits import MAX_BODY, Budget, Clock, Limits
+from .lobby_app import LobbyParts
 from .players import Player
 from .profiles import PlayerLookup, Standings
 from .ratings import Rater
@@ -118,17 +120,23 @@ def create_app(
     # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and
     # socket (about a fifth of the framework's cost of a request). Versions without the
     # option keep it as an unused extra.
+    # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
+    # (The app's state is made first, so the lobby and the standings can read its accounts
+    # when asked, and a test can put its own there.)
+    state = State()
+    state.hub, state.accounts = hub, accounts
+    lobby = LobbyParts(hub, _player_of(state), cluster)
     app = App(live=Sockets(hub, limits, clock, budget, identify=accounts.player),
-              posts=api.posts, paths=account_api.paths,
-              lifespan=_lifespan(store, hub, cluster, account_api.close), docs_url=None,
-              redoc_url=None, openapi_url=None,
+              posts=api.posts, paths=account_api.paths, lobby=lobby.sockets,
+              lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
+              docs_url=None, redoc_url=None, openapi_url=None,
               telemetry={"tracing": False, "metrics": False, "logs": False})
-    app.state.hub = hub
-    app.state.accounts = accounts
+    app.state = state
+    state.lobby = lobby
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
-    Standings(hub, budget, _player_of(app)).add_routes(app)
+    Standings(hub, budget, _player_of(state)).add_routes(app)
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
     account_api.add_routes(app)
@@ -138,7 +146,7 @@ def create_app(
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 
 
-def _lifespan(store: Store, hub: Hub, cluster: Cluster | None,
+def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts,
               close: Callable[[], None]) -> Lifespan:
     """What the app does as it starts (the writer, the rooms to restore, the collector's
     schedule) and as it stops, in reverse (and then `close`: the passwords' pool)."""
@@ -152,9 +160,11 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None,
         elif restored := hub.restore():
             log.info("Resumed %d room(s) in play with bots.", restored)
         collector.start()
+        await lobby.start()
         try:
             yield
         finally:
+            await lobby.stop()
             collector.stop()
             if cluster is not None:
                 await cluster.stop()
@@ -166,11 +176,11 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None,
     return lifespan
 
 
-def _player_of(app: FastAPI) -> PlayerLookup:
-    """A request's player, as the app's accounts (`app.state.accounts`) know it when asked,
+def _player_of(state: State) -> PlayerLookup:
+    """A request's player, as the app's accounts (`state.accounts`) know it when asked,
     never making a guest: reading one's games makes nobody a player."""
 
     async def player(scope: Scope) -> Player | None:
-        return cast(Player | None, await app.state.accounts.player(scope, create=False))
+        return cast(Player | None, await state.accounts.player(scope, create=False))
 
     return player

@@ -13,7 +13,7 @@ from chuko.games import registry
 
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
-         "leaderboard": "leaderboard.html", "profile": "profile.html"}
+         "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html"}
 
 
 def web_dir() -> Path:
@@ -75,5 +75,10 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/account", include_in_schema=False)
     async def account_page() -> Response:
         return page(static, "account")
+
+    # The lobby: quick pairing and open seeks (server/matchmaking.py).
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return page(static, "lobby")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

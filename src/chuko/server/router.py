@@ -104,6 +104,7 @@ async def _answer(send: Send, status: int, answer: Any,
 _LIVE = re.compile(r"/ws/([^/]+)")
 _POSTS = re.compile(r"/api/rooms(?:/([^/]+)/(join|rematch|follow))?")
 Live = Callable[[Scope, Receive, Send, str], Awaitable[None]]
+LobbyLive = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class App(FastAPI):
@@ -120,9 +121,11 @@ class App(FastAPI):
     that is some 5% of all a game of 15 moves costs the server."""
 
     def __init__(self, *, live: Live | None = None, posts: Mapping[str, Post] | None = None,
-                 paths: Mapping[str, Post] | None = None, **options: Any) -> None:
+                 paths: Mapping[str, Post] | None = None, lobby: LobbyLive | None = None,
+                 **options: Any) -> None:
         super().__init__(**options)
         self.live = live
+        self.lobby = lobby  # the lobby's socket, `/lobby/ws`, answered the same way
         self.posts = dict(posts or {})
         self.paths = dict(paths or {})
 
@@ -131,6 +134,9 @@ class App(FastAPI):
             found = _LIVE.fullmatch(scope["path"])
             if found:
                 await self.live(scope, receive, send, found.group(1))
+                return
+            if self.lobby is not None and scope["path"] == "/lobby/ws":
+                await self.lobby(scope, receive, send)
                 return
         elif scope["type"] == "http":
             refused = forgery(scope)
