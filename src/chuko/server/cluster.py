@@ -77,6 +77,7 @@ class Cluster:
         self.name = name
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease_key = f"{name}:lease"
+        self.alive_key = f"{name}:worker:{self.me}"  # this worker's heartbeat
         self.lease_ms = max(300, int(lease_seconds * 1000))
         self.leader = False  # holds the lease: runs the bots and timers
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
@@ -113,6 +114,7 @@ class Cluster:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(self.alive_key)
             await self.redis.aclose()
 
     async def _drain(self) -> None:
@@ -248,11 +250,23 @@ class Cluster:
 
     # -- the lease ----------------------------------------------------------------------------
 
+    async def alive(self, worker: str) -> bool:
+        """Whether `worker` (a `me`) still runs: its heartbeat has not lapsed (and, while
+        Redis cannot say, yes)."""
+        if worker == self.me:
+            return True
+        try:
+            return bool(await self.redis.exists(f"{self.name}:worker:{worker}"))
+        except (RedisError, OSError):
+            return True
+
     async def _hold_lease(self) -> None:
         every = self.lease_ms / 3000
         renewed = 0.0
         while True:
             try:
+                # The heartbeat: lapses `lease_seconds` after this worker stops.
+                await self.redis.set(self.alive_key, "1", px=self.lease_ms)
                 if self.leader:
                     held = await self.redis.eval(  # type: ignore[misc]
                         _RENEW, 1, self.lease_key, self.me, self.lease_ms)
