@@ -47,6 +47,7 @@ from .hub import Hub
 from .presence import Presence, apply_away
 from .quick_messages import PHRASES, tell
 from .room import Room
+from .shared_buckets import SharedBuckets
 
 log = logging.getLogger("chuko.server")
 
@@ -87,6 +88,7 @@ class Cluster:
         self._loops: list[asyncio.Task] = []
         self._adopting: set[str] = set()  # rooms the lease holder is loading
         self.presence = Presence(self)  # who is at which table, on every worker
+        self.buckets = SharedBuckets(self.redis, name)  # limits every worker counts alike
 
     def channel(self, room_id: str) -> str:
         return f"{self.name}:room:{room_id}"
