@@ -62,6 +62,7 @@ class Presence:
         self.workers_key = f"{name}:workers"
         self.channel = f"{name}:presence"
         self._dirty: dict[str, Room] = {}  # rooms whose sockets here changed, to write
+        self._told: dict[str, Room] = {}  # rooms whose absences changed, to keep (holder)
         self.view: dict[str, dict[str, list[int]]] = {}  # room → other worker → counts
 
     # -- every worker -----------------------------------------------------------------------
@@ -76,20 +77,29 @@ class Presence:
         """Write the changes every `FLUSH` seconds, while the worker runs."""
         while True:
             await asyncio.sleep(FLUSH)
-            if self._dirty:
+            if self._dirty or self._told:
                 try:
                     await self.flush()
                 except (RedisError, OSError) as error:
                     log.warning("Could not share the seats' presence: %s", error)
+                    await asyncio.sleep(1)  # tried again, without a warning a flush
 
     async def flush(self) -> None:
         """Write and announce the rooms changed since the last time (they are written again
         if it fails)."""
         rooms, self._dirty = self._dirty, {}
+        told, self._told = self._told, {}
         try:
             now = {room_id: counts(room) for room_id, room in rooms.items()}
             items = list(now.items())
             async with self.redis.pipeline(transaction=False) as pipe:
+                for room_id, room in told.items():
+                    away = {str(seat): since for seat, since in room.away.items()}
+                    if away:
+                        pipe.set(f"{self.name}:away:{room_id}", json.dumps(away),
+                                 ex=AWAY_KEEP)
+                    else:
+                        pipe.delete(f"{self.name}:away:{room_id}")
                 for start in range(0, len(items), CHUNK):
                     part = dict(items[start:start + CHUNK])
                     for room_id, held in part.items():
@@ -101,7 +111,7 @@ class Presence:
                 pipe.pexpire(self.key, self.cluster.lease_ms)
                 await pipe.execute()
         except BaseException:
-            self._dirty = {**rooms, **self._dirty}
+            self._dirty, self._told = {**rooms, **self._dirty}, {**told, **self._told}
             raise
 
     def beat(self, pipe: Any) -> None:
@@ -195,18 +205,10 @@ class Presence:
             self.tell(room)
 
     def tell(self, room: Room) -> None:
-        """Share `room`'s absences with the other workers (now, and for a later load)."""
-        key = f"{self.name}:away:{room.id}"
+        """Share `room`'s absences with the other workers: now, and kept for a worker that
+        loads the room later (with the next write of the changes)."""
         self.cluster.publish_away(room)
-        text = json.dumps({str(seat): since for seat, since in room.away.items()})
-        self.cluster.spawn(self._store_away(key, text if room.away else None))
-
-    async def _store_away(self, key: str, text: str | None) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            if text is None:
-                await self.redis.delete(key)
-            else:
-                await self.redis.set(key, text, ex=AWAY_KEEP)
+        self._told[room.id] = room
 
     async def read_away(self, room: Room) -> None:
         """A room loaded by a worker that does not decide: its absences as shared."""
