@@ -39,7 +39,8 @@ class LobbyPlayer:
     def __init__(self, cookie: str, player: str) -> None:
         self.cookie, self.player = cookie, player
         self.known: set[str] = set()
-        self.paired: list[str] = []
+        self.paired: list[str] = []  # the new rooms it was told of
+        self.told = 0  # `paired` messages of new rooms, on the sockets it had
         self.replies = 0  # `you` messages after the greeting: answers to its joins
         self.greeted = asyncio.Event()
         self.closed = asyncio.Event()
@@ -57,9 +58,10 @@ class LobbyPlayer:
         try:
             async for text in self.ws:
                 message = json.loads(text)
-                if message["type"] == "paired" and message["room"] not in self.known \
-                        and message["room"] not in self.paired:
-                    self.paired.append(message["room"])
+                if message["type"] == "paired" and message["room"] not in self.known:
+                    self.told += 1
+                    if message["room"] not in self.paired:
+                        self.paired.append(message["room"])
                 elif message["type"] == "you":
                     if "name" in message:
                         self.greeted.set()
@@ -131,12 +133,14 @@ def rooms_of(players: list[LobbyPlayer]) -> dict[str, list[str]]:
     return found
 
 
-def assert_paired_once(players: list[LobbyPlayer]) -> None:
-    """Each player was told of one new room, sits in it and in no other new room, with one
-    other player of theirs."""
+def assert_paired_once(players: list[LobbyPlayer], reconnected=()) -> None:
+    """Each player was told of one new room (once, but on a socket that reconnected, which
+    is told again), sits in it and in no other new room, with one other player of
+    theirs."""
     stored = rooms_of(players)
     for p in players:
         assert len(p.paired) == 1, (p.player, p.paired)
+        assert p.told == 1 or p in reconnected, (p.player, p.told)
         fresh = [room for room in stored[p.player] if room not in p.known]
         assert fresh == p.paired, (p.player, fresh, p.paired)
     assert set(Counter(p.paired[0] for p in players).values()) == {2}
@@ -167,6 +171,7 @@ async def _pair_and_kill(pool, players: list[LobbyPlayer], redis_url: str, name:
         for p in players:
             p.known |= set(p.paired)
             p.paired.clear()
+            p.told = 0
         leader_id = (await redis.get(f"{name}:lease")).decode()
         leader = next(w for w in pool if w.process.pid == int(leader_id.split(":")[1]))
         survivor = next(w for w in pool if w is not leader)
@@ -191,7 +196,7 @@ async def _pair_and_kill(pool, players: list[LobbyPlayer], redis_url: str, name:
         assert mid_wave, "the kill did not land while the leader made a wave's rooms"
         assert await redis.hlen(f"{name}:lobby:making") == 0
         assert await redis.hlen(f"{name}:lobby:pool:{POOL}") == 0
-        assert_paired_once(players)
+        assert_paired_once(players, on_leader)
     finally:
         for p in players:
             await p.close()
