@@ -1,8 +1,8 @@
 """Leaving with several workers: a seat's presence is every worker's, decided by the lease
 holder (presence.py). Two workers (hubs on one PostgreSQL and one Redis, with a grace of a
 second): a player connected to the other worker is never counted as gone; a heads-up player
-who closes their socket on one worker may be claimed from by their opponent on the other
-after the grace, whichever of them the lease holder serves; a 3-player seat whose player
+who closes their socket may be claimed from by their opponent after the grace, whichever
+workers hold them (the lease holder one of them, or neither); a 3-player seat whose player
 left, or whose worker was killed, is handed to a bot.
 
 Skipped without CHUKO_TEST_POSTGRES; Redis from CHUKO_TEST_REDIS, else a private one."""
@@ -91,13 +91,13 @@ def run(test) -> None:
     asyncio.run(asyncio.wait_for(test(), 60))
 
 
-@pytest.mark.parametrize("leaver", [1, 0], ids=["leaver-on-the-other", "leaver-on-the-leader"])
-def test_a_heads_up_player_who_left_on_one_worker_is_claimed_from_on_the_other(
-        redis_url, leaver):
+@pytest.mark.parametrize("homes", [[0, 1], [1, 0], [1, 1]],
+                         ids=["leaver-on-the-other", "leaver-on-the-leader", "both-on-the-other"])
+def test_a_heads_up_player_who_left_is_claimed_from_whichever_workers_hold_them(
+        redis_url, homes):
     async def test() -> None:
         async with Workers(redis_url) as cluster:
-            stayer = 1 - leaver
-            homes = [stayer, leaver]  # seat 0 stays, seat 1 leaves
+            stayer, leaver = homes  # seat 0 stays, seat 1 leaves
             (stays, goes), (_, socket) = await cluster.table(
                 "crossroads", {"rounds": 1, "first": "0"}, homes)
             await asyncio.sleep(GRACE + 0.5)  # connected on the other worker: not gone
