@@ -115,7 +115,8 @@ def create_app(
                                         lease_seconds=lease_seconds or LEASE_SECONDS)
     budget = Budget(limits, clock)  # replay pages, log pages and hints
     accounts = Accounts(store, limits, clock)
-    account_api = AccountApi(accounts, limits, clock, open_registration=open_registration)
+    account_api = AccountApi(accounts, limits, clock, open_registration=open_registration,
+                             shared=None if cluster is None else cluster.buckets)
     api = Api(hub, limits, clock, budget, identify=accounts.player)
     # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and
     # socket (about a fifth of the framework's cost of a request). Versions without the
