@@ -149,11 +149,10 @@ def test_a_table_has_at_least_two_seats():
 
 def test_the_exact_sweep_alone_matches_networkx_where_the_parity_bound_proves_nothing():
     # Waves use the sweep only on the parts the neighbour pairing cannot be proved best for;
-    # here it solves every whole pool (of up to 10: its states multiply on some pools of 14),
-    # so its exactness is not left to those few parts.
+    # here it solves every whole pool, so its exactness is not left to those few parts.
     rng = random.Random(11)
-    for _ in range(600):
-        pool = sorted(random_pool(rng)[:10], key=lambda p: (p.rating, p.player))
+    for _ in range(2000):
+        pool = sorted(random_pool(rng), key=lambda p: (p.rating, p.player))
         t = [p.rating for p in pool]
         pairs = _exact(t, [window(NOW - p.since) for p in pool])
         assert all(acceptable(pool[a], pool[b]) for a, b in pairs)

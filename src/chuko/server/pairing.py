@@ -168,9 +168,23 @@ def _certified(t: list[float], w: list[float]) -> Pairs | None:
 
 def _neighbour_pairs(t: list[float], w: list[float]) -> tuple[int, float, Pairs]:
     """The best pairing (most pairs, then least total gap) among those whose pairs enclose
-    no matched player: best[j] over the first j players ends either with player j-1 left
-    out, or with j-1 paired to some x after best[x]. The largest acceptable x is the best
-    one: best[] never decreases and a later x closes a smaller gap."""
+    no matched player (`_neighbour_table`), as its count, gap and pairs."""
+    count, cost, back = _neighbour_table(t, w)
+    pairs, j = [], len(t) - 1
+    while j >= 0:
+        if back[j] < 0:
+            j -= 1
+        else:
+            pairs.append((back[j], j))
+            j = back[j] - 1
+    return count[-1], cost[-1], pairs
+
+
+def _neighbour_table(t: list[float], w: list[float]) -> tuple[list[int], list[float], list[int]]:
+    """best[j], the best such pairing of the first j players, as counts, gaps and each
+    player's partner to the left (-1: none). It ends either with player j-1 left out, or
+    with j-1 paired to some x after best[x]; the largest acceptable x is the best one:
+    best[] never decreases and a later x closes a smaller gap."""
     n = len(t)
     count, cost, back = [0] * (n + 1), [0.0] * (n + 1), [-1] * n
     for j in range(n):
@@ -184,14 +198,7 @@ def _neighbour_pairs(t: list[float], w: list[float]) -> tuple[int, float, Pairs]
                 break
             x -= 1
         count[j + 1], cost[j + 1], back[j] = best_count, best_cost, choice
-    pairs, j = [], n - 1
-    while j >= 0:
-        if back[j] < 0:
-            j -= 1
-        else:
-            pairs.append((back[j], j))
-            j = back[j] - 1
-    return count[n], cost[n], pairs
+    return count, cost, back
 
 
 def _parity_bound(t: list[float]) -> float:
@@ -229,12 +236,15 @@ def _exact(t: list[float], w: list[float]) -> Pairs:
     - state B is dropped for A when A has at least B's pairs plus u, where u of B's waiters
       find no distinct waiter of A that arrived no earlier and reaches no less far (such a
       waiter can close with anyone B's can, at no more gap), and A's gaps are no more when
-      the counts tie: whatever B goes on to do, A does as well with those waiters.
+      the counts tie: whatever B goes on to do, A does as well with those waiters;
+    - a state is dropped when even its most hopeful end is worse than a pairing some state
+      surely reaches (`_Bounds.hopeful`).
     """
     reach = [t[i] + w[i] for i in range(len(t))]
+    bounds = _Bounds(t, w)
     states: State = {frozenset(): (0, 0.0, None)}
     for j in range(len(t)):
-        states = _pruned(_step(states, t, w, reach, j), t, reach)
+        states = bounds.hopeful(_pruned(_step(states, t, w, reach, j), t, reach), j + 1)
     count, gaps, trail = max(states.values(), key=lambda v: (v[0], -v[1]))
     pairs = []
     while trail is not None:
@@ -297,3 +307,62 @@ def _stand_ins(b: frozenset[int], a: frozenset[int], t: list[float], reach: list
         return False
 
     return sum(place(x, set()) for x in b)
+
+
+class _Bounds:
+    """What the players still to come promise a sweep state (`_exact`).
+
+    Surely reached from a state: its pairs, its waiters left out, and the neighbour pairing
+    of the players to come (`rest_count`, `rest_gap`). At best: each of the n to come and
+    the a waiters paired, min(n, (a + n) // 2) more pairs; and when that many are needed,
+    all of them but at most one are matched, so their gap is at least the parity bound of
+    those positions (`least`: leave_k[i][p], the least gap from player i on with p matched
+    players before it, k = how many of them may still be left out)."""
+
+    def __init__(self, t: list[float], w: list[float]) -> None:
+        n = len(t)
+        count, gap, _ = _neighbour_table([-r for r in reversed(t)], list(reversed(w)))
+        self.t = t
+        self.rest_count = [count[n - i] for i in range(n + 1)]
+        self.rest_gap = [gap[n - i] for i in range(n + 1)]
+        inf = float("inf")
+        self.leave_0: list[tuple[float, float]] = [(inf, inf)] * n + [(0.0, inf)]
+        self.leave_1: list[tuple[float, float]] = [(inf, inf)] * n + [(0.0, inf)]
+        for i in range(n - 1, -1, -1):
+            g = t[i + 1] - t[i] if i + 1 < n else 0.0
+            keep0, keep1 = self.leave_0[i + 1], self.leave_1[i + 1]
+            self.leave_0[i] = (g + keep0[1], keep0[0])
+            self.leave_1[i] = (min(g + keep1[1], keep0[0]), min(keep1[0], g + keep0[1]))
+
+    def hopeful(self, states: State, i: int) -> State:
+        """The states whose most hopeful end is no worse than the best sure one."""
+        to_come = len(self.t) - i
+        sure = max((c + self.rest_count[i], -(g + self.rest_gap[i])) for c, g, _ in states.values())
+        slack = 1e-9 * (1.0 + abs(sure[1]))
+        kept: State = {}
+        for waiting, (count, gap, trail) in states.items():
+            most = count + min(to_come, (len(waiting) + to_come) // 2)
+            if most > sure[0] or (
+                    most == sure[0] and self.least(waiting, gap, i) <= -sure[1] + slack):
+                kept[waiting] = (count, gap, trail)
+        return kept
+
+    def least(self, waiting: frozenset[int], gap: float, i: int) -> float:
+        """The least total gap of a state's ends that pair all but at most one of its
+        waiters and the players from i on."""
+        if len(waiting) > len(self.t) - i or i == len(self.t):
+            return gap
+        spots = sorted(self.t[x] for x in waiting)
+        if (len(spots) + len(self.t) - i) % 2 == 0:
+            return gap + self._with(spots, i) + self.leave_0[i][len(spots) % 2]
+        best = self._with(spots, i) + self.leave_1[i][len(spots) % 2]
+        for k in range(len(spots)):
+            fewer = spots[:k] + spots[k + 1:]
+            best = min(best, self._with(fewer, i) + self.leave_0[i][len(fewer) % 2])
+        return gap + best
+
+    def _with(self, spots: list[float], i: int) -> float:
+        """The waiters' share of a parity bound: every other gap among them, and the gap
+        from the last to player i when they are odd in number."""
+        share = sum(spots[k + 1] - spots[k] for k in range(0, len(spots) - 1, 2))
+        return share + (self.t[i] - spots[-1] if len(spots) % 2 else 0.0)
