@@ -314,15 +314,16 @@ class _Bounds:
 
     Surely reached from a state: its pairs, its waiters left out, and the neighbour pairing
     of the players to come (`rest_count`, `rest_gap`). At best: each of the n to come and
-    the a waiters paired, min(n, (a + n) // 2) more pairs; and when that many are needed,
-    all of them but at most one are matched, so their gap is at least the parity bound of
-    those positions (`least`: leave_k[i][p], the least gap from player i on with p matched
-    players before it, k = how many of them may still be left out)."""
+    the a waiters who still reach player i paired, min(n, (a + n) // 2) more pairs; and when
+    that many are needed, all of them but at most one are matched, so their gap is at least
+    `least` (leave_k[i][p]: the parity bound from player i on with p matched players before
+    it, k = how many of them may still be left out)."""
 
     def __init__(self, t: list[float], w: list[float]) -> None:
         n = len(t)
         count, gap, _ = _neighbour_table([-r for r in reversed(t)], list(reversed(w)))
         self.t = t
+        self.reach = [t[i] + w[i] for i in range(n)]
         self.rest_count = [count[n - i] for i in range(n + 1)]
         self.rest_gap = [gap[n - i] for i in range(n + 1)]
         inf = float("inf")
@@ -341,28 +342,23 @@ class _Bounds:
         slack = 1e-9 * (1.0 + abs(sure[1]))
         kept: State = {}
         for waiting, (count, gap, trail) in states.items():
-            most = count + min(to_come, (len(waiting) + to_come) // 2)
-            if most > sure[0] or (
-                    most == sure[0] and self.least(waiting, gap, i) <= -sure[1] + slack):
+            live = [self.t[x] for x in waiting if i < len(self.t) and self.reach[x] >= self.t[i]]
+            most = count + min(to_come, (len(live) + to_come) // 2)
+            if most > sure[0] or (most == sure[0] and self.least(live, gap, i) <= -sure[1] + slack):
                 kept[waiting] = (count, gap, trail)
         return kept
 
-    def least(self, waiting: frozenset[int], gap: float, i: int) -> float:
-        """The least total gap of a state's ends that pair all but at most one of its
-        waiters and the players from i on."""
-        if len(waiting) > len(self.t) - i or i == len(self.t):
+    def least(self, live: list[float], gap: float, i: int) -> float:
+        """The least total gap of a state's ends that pair all but at most one of its live
+        waiters (at ratings `live`) and the players from i on: each closed waiter spans up
+        to player i, and from there on the parity bound holds."""
+        if len(live) > len(self.t) - i or not live and i == len(self.t):
             return gap
-        spots = sorted(self.t[x] for x in waiting)
-        if (len(spots) + len(self.t) - i) % 2 == 0:
-            return gap + self._with(spots, i) + self.leave_0[i][len(spots) % 2]
-        best = self._with(spots, i) + self.leave_1[i][len(spots) % 2]
-        for k in range(len(spots)):
-            fewer = spots[:k] + spots[k + 1:]
-            best = min(best, self._with(fewer, i) + self.leave_0[i][len(fewer) % 2])
+        spans = [self.t[i] - r for r in live]
+        a = len(spans)
+        if (a + len(self.t) - i) % 2 == 0:
+            return gap + sum(spans) + self.leave_0[i][a % 2]
+        best = sum(spans) + self.leave_1[i][a % 2]
+        if spans:
+            best = min(best, sum(spans) - max(spans) + self.leave_0[i][(a - 1) % 2])
         return gap + best
-
-    def _with(self, spots: list[float], i: int) -> float:
-        """The waiters' share of a parity bound: every other gap among them, and the gap
-        from the last to player i when they are odd in number."""
-        share = sum(spots[k + 1] - spots[k] for k in range(0, len(spots) - 1, 2))
-        return share + (self.t[i] - spots[-1] if len(spots) % 2 else 0.0)
