@@ -239,9 +239,21 @@ def _exact(t: list[float], w: list[float]) -> Pairs:
       the counts tie: whatever B goes on to do, A does as well with those waiters;
     - a state is dropped when even its most hopeful end is worse than a pairing some state
       surely reaches (`_Bounds.hopeful`).
+
+    The sweep runs from the end whose far side the neighbour pairing pairs best (the line
+    mirrored is the same problem), where those bounds prune most.
     """
+    n = len(t)
+    mirrored = [-r for r in reversed(t)], list(reversed(w))
+    forward, backward = _Bounds(t, w), _Bounds(*mirrored)
+    if backward.shortfall() < forward.shortfall():
+        return [(n - 1 - b, n - 1 - a) for a, b in _sweep(*mirrored, backward)]
+    return _sweep(t, w, forward)
+
+
+def _sweep(t: list[float], w: list[float], bounds: _Bounds) -> Pairs:
+    """`_exact`'s sweep, left to right."""
     reach = [t[i] + w[i] for i in range(len(t))]
-    bounds = _Bounds(t, w)
     states: State = {frozenset(): (0, 0.0, None)}
     for j in range(len(t)):
         states = bounds.hopeful(_pruned(_step(states, t, w, reach, j), t, reach), j + 1)
@@ -334,6 +346,12 @@ class _Bounds:
             keep0, keep1 = self.leave_0[i + 1], self.leave_1[i + 1]
             self.leave_0[i] = (g + keep0[1], keep0[0])
             self.leave_1[i] = (min(g + keep1[1], keep0[0]), min(keep1[0], g + keep0[1]))
+
+    def shortfall(self) -> int:
+        """How many pairs, at worst, the neighbour pairing of the players to come falls
+        short of pairing them all: the less, the more `hopeful` prunes."""
+        n = len(self.t)
+        return max((n - i) // 2 - self.rest_count[i] for i in range(n + 1))
 
     def hopeful(self, states: State, i: int) -> State:
         """The states whose most hopeful end is no worse than the best sure one."""
