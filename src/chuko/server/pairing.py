@@ -348,10 +348,11 @@ class _Bounds:
             self.leave_1[i] = (min(g + keep1[1], keep0[0]), min(keep1[0], g + keep0[1]))
 
     def shortfall(self) -> int:
-        """How many pairs, at worst, the neighbour pairing of the players to come falls
-        short of pairing them all: the less, the more `hopeful` prunes."""
+        """How many pairs the neighbour pairing of the players to come falls short of
+        pairing them all, summed over the sweep's steps: the less, the more `hopeful`
+        prunes (a shortfall at the far end weighs on every step)."""
         n = len(self.t)
-        return max((n - i) // 2 - self.rest_count[i] for i in range(n + 1))
+        return sum((n - i) // 2 - self.rest_count[i] for i in range(n + 1))
 
     def hopeful(self, states: State, i: int) -> State:
         """The states whose most hopeful end is no worse than the best sure one."""
