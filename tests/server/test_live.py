@@ -99,11 +99,14 @@ def test_state_snapshots_carry_the_protocol_fields_and_nothing_else(make_client)
     state = client.get(f"/api/rooms/{room['room']}?token={room['token']}").json()
     assert set(state) == {"type", "room", "game", "title", "seat", "spectator", "status", "seats",
                           "version", "view", "legal", "last", "result", "round_ended",
-                          "bots_wait", "rematch", "simultaneous", "hints", "hintable"}
+                          "bots_wait", "rematch", "simultaneous", "hints", "hintable",
+                          "rated", "clock", "claimable"}
     assert state["spectator"] is False and state["round_ended"] is False
+    assert state["rated"] is False and state["clock"] is None and state["claimable"] == []
     assert state["bots_wait"] is None and state["rematch"] is None
     assert state["seats"][1] == {"seat": 1, "kind": "bot", "level": "random",
-                                 "name": "Random bot", "connected": True, "joined": True}
+                                 "name": "Random bot", "connected": True, "joined": True,
+                                 "gone": None}
     assert state["seats"][0]["name"] == "Host"
     assert state["seats"][0]["connected"] is False  # no socket open yet
     assert state["title"] == "Crossroads" and state["simultaneous"] is False

@@ -31,7 +31,9 @@ def test_home_lists_every_registered_game_from_the_catalog(pages, shot):
         blurb = panel.locator(".blurb").inner_text()
         assert blurb.lower().startswith(game["summary"][:20].lower()) and blurb.endswith(".")
         names = panel.locator("form [name]").evaluate_all("els => els.map(e => e.name)")
-        assert [o["name"] for o in game["options"]] == [n for n in names if "seat-" not in n]
+        # The game's options, then the room's clock (a setting of the room, not the game's).
+        assert [o["name"] for o in game["options"]] == [
+            n for n in names if "seat-" not in n and n != "time-control"]
         players = {o["name"]: o["default"] for o in game["options"]}.get("players")
         assert panel.locator(".seat-row").count() == (players or game["min_players"])
         levels = panel.locator(".seat-row select").nth(1).locator("option")

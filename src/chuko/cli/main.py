@@ -37,7 +37,8 @@ GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
     "export": ("chuko.cli.export", lambda described: True),
     "study": ("chuko.analysis.study.command", lambda described: True),
 }
-NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design"}  # take no game
+NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design",
+           "accounts": "chuko.cli.accounts"}  # take no game
 
 VERB_HELP = {
     "play": "play a game in the terminal (with no game named: a menu)",
@@ -46,6 +47,7 @@ VERB_HELP = {
     "simulate": "play many bot games and report win rates",
     "advise": "suggest the best move for a hand",
     "serve": "start the browser app",
+    "accounts": "list or delete the browser app's accounts",
     "arena": "rate every bot level against every other",
     "design": "search packs for a target profile",
     "export": "write bot games (or solved positions) as data: JSON lines or Parquet",

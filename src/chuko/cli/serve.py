@@ -9,6 +9,9 @@ per client address and in all) is set by the options and enforced in each proces
 serves (`chuko.server.connections`); `X-Forwarded-For` counts only from the proxies named by
 `--forwarded-allow-ips` (docs/deploy.md).
 
+Anyone may play as a guest; visitors may also make accounts unless
+`--no-open-registration` says otherwise (`chuko accounts` lists and deletes them).
+
 With `--redis` the server is one worker of a cluster sharing a PostgreSQL database's rooms
 (docs/deploy.md); `--workers N` runs N of them behind the one port (uvicorn's workers, each a
 process that builds its app with `worker_app` from the settings in `CHUKO_SERVE`).
@@ -50,6 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--cluster-name", default=None,
                         help="prefix of the cluster's keys and channels in Redis, so that "
                         "clusters on other databases can share one Redis")
+    parser.add_argument("--open-registration", action=argparse.BooleanOptionalAction,
+                        default=True,
+                        help="let visitors make accounts (default); with "
+                        "--no-open-registration only guests play")
     edge = Edge()
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
                         help="addresses or networks of reverse proxies, separated by commas "
@@ -94,10 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if args.redis:
         check_cluster(args.db, args.redis)
     edge = edge_of(args)
-    settings: dict[str, Any] = {
-        "db_url": args.db, "bot_delay": args.bot_delay, "round_pause": args.round_pause,
-        "waiting_ttl": args.waiting_hours * 3600, "redis_url": args.redis,
-        "cluster_name": args.cluster_name}
+    settings = app_settings(args)
     print(f"chuko: serving on http://{args.host}:{args.port}"
           + (f" with {args.workers} workers" if args.workers > 1 else "")
           + " (Ctrl-C to stop)", flush=True)
@@ -116,6 +120,13 @@ def run(args: argparse.Namespace) -> int:
     configure(edge)  # once uvicorn's logging is set up, which shows what it says
     uvicorn.Server(config).run()
     return 0
+
+
+def app_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """`create_app`'s keyword arguments from the options."""
+    return {"db_url": args.db, "bot_delay": args.bot_delay, "round_pause": args.round_pause,
+            "waiting_ttl": args.waiting_hours * 3600, "redis_url": args.redis,
+            "cluster_name": args.cluster_name, "open_registration": args.open_registration}
 
 
 def edge_of(args: argparse.Namespace) -> Edge:

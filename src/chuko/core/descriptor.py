@@ -151,6 +151,36 @@ class Study:
     turn_kinds: str | None = None
 
 
+# The time control of a quick-pairing pool's rooms unless it says otherwise: 30 s a move, and a
+# reserve of 60 s for the moves that take longer.
+QUICK_CLOCK: Mapping[str, Any] = {"kind": "move", "seconds": 30, "reserve": 60}
+
+
+@dataclass(frozen=True)
+class Pool:
+    """One of a game's standard set-ups that the lobby pairs strangers for at one click.
+
+    - `id`: short, unique within the game (the lobby calls it "game/id", e.g. "chuko/duel").
+    - `label`: what its button says ("Heads-up").
+    - `players`: the seats of a table; 2 pairs heads-up, more fill tables.
+    - `options`: the game's options for its rooms (read by `Descriptor.read_online`; the
+      ones left out take their defaults).
+    - `clock`: the rooms' time control, as `POST /api/rooms` takes it (`{"kind": "move",
+      "seconds": 30, "reserve": 60}`, or `{"kind": "days", "days": 2}`); None: no clock.
+    """
+
+    id: str
+    label: str
+    players: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    clock: Mapping[str, Any] | None = None
+
+    def to_json(self, game_id: str) -> Json:
+        return {"id": f"{game_id}/{self.id}", "game": game_id, "label": self.label,
+                "players": self.players, "options": dict(self.options),
+                "clock": None if self.clock is None else dict(self.clock)}
+
+
 @dataclass(frozen=True)
 class Descriptor:
     """A game's self-description.
@@ -186,6 +216,8 @@ class Descriptor:
       its seat's name (rule 'seat lists have a value per seat').
     - `lists_moves`: False where the legal moves are too many to list (Chuchula's ~200,000
       groupings): front ends send no list and bots build their move from the view.
+    - `pools`: the standard set-ups the lobby's quick pairing offers (`Pool`); none for a
+      game played alone.
     """
 
     id: str
@@ -209,15 +241,30 @@ class Descriptor:
     simultaneous: bool = False
     seat_lists: tuple[str, ...] = ()
     lists_moves: bool = True
+    pools: tuple[Pool, ...] = ()
 
     def __post_init__(self) -> None:
         known = {o.name: o for o in self.options}
+        self._check_pools()
         for varied in self.study.varies:
             if varied.option not in known or not varied.values:
                 raise ValueError(f"{self.id}'s study varies {varied.option!r}, which is not "
                                  "one of its options with values to try")
             for value in varied.values:
                 known[varied.option].value(value)  # a ConfigError names a bad value
+
+    def _check_pools(self) -> None:
+        """A pool's id is unique, its seats within the game's and its options readable."""
+        ids = [pool.id for pool in self.pools]
+        for pool in self.pools:
+            if not pool.id or "/" in pool.id or ids.count(pool.id) > 1:
+                raise ValueError(f"{self.id}'s pool id {pool.id!r} is empty, holds a slash "
+                                 "or is given twice")
+            top = self.max_players if self.max_players is not None else pool.players
+            if not self.min_players <= pool.players <= top or pool.players < 2:
+                raise ValueError(f"{self.id}'s pool {pool.id!r} seats {pool.players} "
+                                 "players, which the game does not allow")
+            self.read_options(pool.options)  # a ConfigError names a bad option
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -273,4 +320,5 @@ class Descriptor:
             "simultaneous": self.simultaneous,
             "seat_lists": list(self.seat_lists),
             "lists_moves": self.lists_moves,
+            "pools": [pool.to_json(self.id) for pool in self.pools],
         }

@@ -17,7 +17,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
-from chuko.core.descriptor import Descriptor, Option, Study
+from chuko.core.descriptor import Descriptor, Option, Pool, Study
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
@@ -290,6 +290,9 @@ DESCRIPTOR = Descriptor(
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
     simultaneous=True,
     lists_moves=False,
+    # Grouping thirteen cards takes longer than a move of the other games.
+    pools=(Pool("four", "4 players, 5 rounds", 4, {"players": 4, "mode": "rounds", "length": 5},
+                {"kind": "move", "seconds": 60, "reserve": 120}),),
 )
 
 

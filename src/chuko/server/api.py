@@ -23,6 +23,7 @@ from chuko.games import descriptor, descriptors, rules_text
 from .facts import shipped_facts
 from .hub import Hub
 from .limits import Buckets, Budget, Clock, Full, Limits, OpenCount, OpenRooms, TooMany
+from .players import Identify, held_seat
 from .room import NotFound
 from .router import Post, ReadBody, client_host
 
@@ -33,10 +34,14 @@ OPEN = ("waiting", "playing")  # a room's statuses until it is over or expired
 
 class Api:
     """The API's requests on `hub`, within `limits` measured on `clock`; `budget` counts the
-    costly ones (log and replay pages) with the sockets' hints and pages."""
+    costly ones (log and replay pages) with the sockets' hints and pages. `identify` finds
+    a request's player (`accounts.py`): the seats it takes are theirs, and a room's state
+    asked for without a token shows their seat."""
 
-    def __init__(self, hub: Hub, limits: Limits, clock: Clock, budget: Budget) -> None:
+    def __init__(self, hub: Hub, limits: Limits, clock: Clock, budget: Budget,
+                 identify: Identify | None = None) -> None:
         self.hub, self.limits, self.budget = hub, limits, budget
+        self.identify = identify
         self.rooms_made = Buckets(limits.rooms, clock)  # per address
         self.seats_taken = Buckets(limits.seats, clock)  # per address
         self.made = OpenRooms(limits.open_rooms_per_address)
@@ -50,6 +55,11 @@ class Api:
         """Count a request that makes a room or takes a seat against its address's bucket."""
         if not buckets.take(client_host(scope)):
             raise TooMany("Too many requests from your address: wait a moment and try again.")
+
+    async def _player_id(self, scope: Scope) -> str | None:
+        """The id of the request's player, when it has a session."""
+        player = None if self.identify is None else await self.identify(scope, create=False)
+        return None if player is None else player.id
 
     def _open_room(self, room_id: str) -> bool:
         room = self.hub.rooms.get(room_id)
@@ -84,23 +94,27 @@ class Api:
         data = await body()
         self._may_open(scope)
         return self._opened(scope, await self.hub.create(data.get("game"), data.get("options"),
-                                                         data.get("seats")))
+                                                         data.get("seats"), data.get("clock"),
+                                                         await self._player_id(scope)))
 
     async def join(self, scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:
         self._admit(scope, self.seats_taken)
         data = await body()
-        return 200, await self.hub.join(room_id, data.get("invite"), data.get("name"))
+        return 200, await self.hub.join(room_id, data.get("invite"), data.get("name"),
+                                        await self._player_id(scope))
 
     async def rematch(self, scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:
         self._admit(scope, self.seats_taken)
         data = await body()
         self._may_open(scope)
-        return self._opened(scope, await self.hub.rematch(room_id, data.get("token")))
+        return self._opened(scope, await self.hub.rematch(room_id, data.get("token"),
+                                                          await self._player_id(scope)))
 
     async def follow(self, scope: Scope, body: ReadBody, room_id: str) -> tuple[int, Json]:
         self._admit(scope, self.seats_taken)
         data = await body()
-        return 200, await self.hub.follow(room_id, data.get("token"))
+        return 200, await self.hub.follow(room_id, data.get("token"),
+                                          await self._player_id(scope))
 
     # -- the GET requests, FastAPI's routes --------------------------------------------------
 
@@ -109,6 +123,7 @@ class Api:
         app.get("/api/facts")(self.facts)
         app.get("/api/games")(self.games)
         app.get("/api/games/{game_id}/rules")(self.rules)
+        app.get("/api/lobby")(self.lobby)
         app.get("/api/rooms/{room_id}")(self.room)
         app.get("/api/rooms/{room_id}/log")(self.log)
         app.get("/api/rooms/{room_id}/replay")(self.replay)
@@ -119,6 +134,11 @@ class Api:
 
     async def games(self) -> list[dict[str, Any]]:
         return [described.to_json() for described in descriptors()]
+
+    async def lobby(self, request: Request) -> dict[str, Any]:
+        """The lobby's pools with how many wait in each, and its open seeks."""
+        listing: dict[str, Any] = await request.app.state.lobby.matchmaker.listing()
+        return listing
 
     async def rules(self, game_id: str) -> dict[str, Any]:
         try:
@@ -133,9 +153,12 @@ class Api:
                            "installation.") from None
         return {"id": described.id, "title": described.title, "markdown": markdown}
 
-    async def room(self, room_id: str, token: str | None = None) -> Response:
+    async def room(self, request: Request, room_id: str, token: str | None = None) -> Response:
         room = await self.hub.room(room_id)
-        return Response(room.state_text(room.seat_for(token)), media_type="application/json")
+        seat = room.seat_for(token)
+        if token is None and self.identify is not None:  # a seat of the cookie's player
+            seat = await held_seat(self.identify, request.scope, room.seats)
+        return Response(room.state_text(seat), media_type="application/json")
 
     async def log(self, request: Request, room_id: str, token: str | None = None,
                   before: str | None = None, count: str | None = None) -> dict[str, Any]:

@@ -20,14 +20,18 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from fastapi import FastAPI
+from starlette.datastructures import State
 from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from chuko.core.errors import ChukoError
 
 from . import collector
+from .account_api import AccountApi
+from .accounts import Accounts
 from .api import Api
 from .connections import HttpProtocol, WebSocketProtocol
 from .guard import Guard
@@ -36,6 +40,10 @@ from .http_errors import chuko_error, http_error
 from .hub import Hub
 from .hub_base import WAITING_TTL
 from .limits import MAX_BODY, Budget, Clock, Limits
+from .lobby_app import LobbyParts
+from .players import Player
+from .profiles import PlayerLookup, Standings
+from .ratings import Rater
 from .redaction import hide_secrets_in_logs
 from .router import App
 from .socket_session import Sockets
@@ -80,6 +88,7 @@ def create_app(
     redis_url: str | None = None,
     cluster_name: str | None = None,
     lease_seconds: float | None = None,
+    open_registration: bool = True,
 ) -> App:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
@@ -90,12 +99,14 @@ def create_app(
     measured on `clock` (tests pass their own); `waiting_ttl` the seconds a room may wait
     for its players before it expires. With `redis_url` the app is one worker of a cluster
     named `cluster_name` that shares the database's rooms through Redis (`cluster.py`;
-    `lease_seconds`: how long a dead worker's lease on the bots lasts)."""
+    `lease_seconds`: how long a dead worker's lease on the bots lasts). Anyone may play as a
+    guest; with `open_registration` False nobody may make an account (`accounts.py`)."""
     limits = limits or Limits()
     store = Store(db_url)
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
-              work=Pool(limits.workers, limits.waiting_jobs))
+              work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
+    hub.on_over(Rater(store.submit))  # a rated room's end changes its players' ratings
     cluster: Cluster | None = None
     if redis_url is not None:
         from .cluster import LEASE_SECONDS, NAME, Cluster
@@ -103,28 +114,42 @@ def create_app(
         cluster = hub.cluster = Cluster(hub, redis_url, name=cluster_name or NAME,
                                         lease_seconds=lease_seconds or LEASE_SECONDS)
     budget = Budget(limits, clock)  # replay pages, log pages and hints
-    api = Api(hub, limits, clock, budget)
+    accounts = Accounts(store, limits, clock)
+    account_api = AccountApi(accounts, limits, clock, open_registration=open_registration)
+    api = Api(hub, limits, clock, budget, identify=accounts.player)
     # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and
     # socket (about a fifth of the framework's cost of a request). Versions without the
     # option keep it as an unused extra.
-    app = App(live=Sockets(hub, limits, clock, budget), posts=api.posts,
-              lifespan=_lifespan(store, hub, cluster), docs_url=None, redoc_url=None,
-              openapi_url=None, telemetry={"tracing": False, "metrics": False, "logs": False})
-    app.state.hub = hub
+    # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
+    # (The app's state is made first, so the lobby and the standings can read its accounts
+    # when asked, and a test can put its own there.)
+    state = State()
+    state.hub, state.accounts = hub, accounts
+    lobby = LobbyParts(hub, _player_of(state), cluster)
+    app = App(live=Sockets(hub, limits, clock, budget, identify=accounts.player),
+              posts=api.posts, paths=account_api.paths, lobby=lobby.sockets,
+              lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
+              docs_url=None, redoc_url=None, openapi_url=None,
+              telemetry={"tracing": False, "metrics": False, "logs": False})
+    app.state = state
+    state.lobby = lobby
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
+    Standings(hub, budget, _player_of(state)).add_routes(app)
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
+    account_api.add_routes(app)
     return app
 
 
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 
 
-def _lifespan(store: Store, hub: Hub, cluster: Cluster | None) -> Lifespan:
+def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts,
+              close: Callable[[], None]) -> Lifespan:
     """What the app does as it starts (the writer, the rooms to restore, the collector's
-    schedule) and as it stops, in reverse."""
+    schedule) and as it stops, in reverse (and then `close`: the passwords' pool)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -135,14 +160,27 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None) -> Lifespan:
         elif restored := hub.restore():
             log.info("Resumed %d room(s) in play with bots.", restored)
         collector.start()
+        await lobby.start()
         try:
             yield
         finally:
+            await lobby.stop()
             collector.stop()
             if cluster is not None:
                 await cluster.stop()
             await hub.close()
             hub.work.close()
+            close()
             await asyncio.to_thread(store.close)
 
     return lifespan
+
+
+def _player_of(state: State) -> PlayerLookup:
+    """A request's player, as the app's accounts (`state.accounts`) know it when asked,
+    never making a guest: reading one's games makes nobody a player."""
+
+    async def player(scope: Scope) -> Player | None:
+        return cast(Player | None, await state.accounts.player(scope, create=False))
+
+    return player

@@ -28,8 +28,8 @@ class BotRunner(HubBase):
         return secrets.SystemRandom() if self.rng is None else Random(self.rng.getrandbits(64))
 
     def _make_bots(self, room: Room) -> None:
-        for seat in room.seats:
-            if seat.kind == "bot" and seat.level is not None:
+        for seat in room.seats:  # those without one yet (a seat a bot took over, too)
+            if seat.kind == "bot" and seat.level is not None and seat.bot is None:
                 options = self.bot_options.get(room.game_id, {}).get(seat.level, {})
                 seat.bot = make_bot(room.game_id, seat.level, self._child_rng(), **options)
 
@@ -65,7 +65,7 @@ class BotRunner(HubBase):
             legal = state.legal_moves(seat.seat) if state.game.lists_moves else []
             try:
                 move = await asyncio.to_thread(seat.bot.choose, state.view(seat.seat), legal)
-                await self.play(room, seat.seat, str(move))
+                await self.play(room, seat.seat, str(move), by_bot=True)
             except db.Unavailable:
                 # The database is away: the bot moves again once it is back.
                 await asyncio.sleep(db.RETRY_AFTER)

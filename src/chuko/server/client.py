@@ -49,6 +49,12 @@ class Client:
         self._queue.append(message)
         self._wake()
 
+    def send_passing(self, message: Json) -> None:
+        """Queue a message that matters only now (a quick message): dropped when the
+        outbox is already long, rather than held for a client that is far behind."""
+        if len(self._queue) < MAX_BEHIND:
+            self.send(message)
+
     def send_presence(self, message: Json) -> None:
         """Queue a presence message; one still queued is replaced, since the newest tells
         all (so sockets coming and going cannot fill the outbox)."""

@@ -44,6 +44,7 @@ from redis.exceptions import RedisError
 from chuko.core.errors import ChukoError, ConfigError
 
 from .hub import Hub
+from .quick_messages import PHRASES, tell
 from .room import Room
 
 log = logging.getLogger("chuko.server")
@@ -135,6 +136,12 @@ class Cluster:
                               "reload": reload, "bots": bots})
         self._outbox.put_nowait((self.channel(room_id), message))
 
+    def publish_said(self, room_id: str, seat: int, phrase: str) -> None:
+        """Pass a quick message on to the room's sockets on the other workers."""
+        message = json.dumps({"worker": self.me, "kind": "said", "seat": seat,
+                              "phrase": phrase})
+        self._outbox.put_nowait((self.channel(room_id), message))
+
     async def _publish(self) -> None:
         """Send the outbox in order, whatever has piled up in one round trip."""
         while True:
@@ -180,10 +187,13 @@ class Cluster:
         version = int(event.get("version", 0))
         room = self.hub.rooms.get(room_id)
         if room is None:
-            if self.leader and event.get("bots"):
+            if self.leader and event.get("bots") and event.get("kind") != "said":
                 self._spawn(self._adopt(room_id))
             return
         kind = event.get("kind")
+        if kind == "said":
+            tell_said(room, event)
+            return
         if kind in ("next", "state"):
             pause = room.pause
             if pause is not None and pause.version == version:
@@ -268,3 +278,10 @@ class Cluster:
         self.leader = False
         log.warning("This worker (%s) stops running bots and timers: %s.", self.me, why)
         self.hub.step_down()
+
+
+def tell_said(room: Room, event: dict[str, Any]) -> None:
+    """A quick message said on another worker, to this worker's sockets on the room."""
+    seat, phrase = event.get("seat"), event.get("phrase")
+    if isinstance(seat, int) and 0 <= seat < len(room.seats) and phrase in PHRASES:
+        tell(room.clients, seat, str(phrase))

@@ -12,7 +12,8 @@ from starlette.exceptions import HTTPException
 from chuko.games import registry
 
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
-         "replay": "replay.html", "lab": "lab.html"}
+         "replay": "replay.html", "lab": "lab.html", "account": "account.html",
+         "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html"}
 
 
 def web_dir() -> Path:
@@ -53,9 +54,31 @@ def add_pages(app: FastAPI, static: Path) -> None:
     async def replay_page(room_id: str) -> Response:
         return page(static, "replay")
 
+    # The club's pages: a game's leaderboard, and an account's profile (its page says when
+    # nobody has that name, from the API's answer).
+    @app.get("/leaderboard/{game_id}", include_in_schema=False)
+    async def leaderboard_page(game_id: str) -> Response:
+        if game_id not in registry():
+            raise HTTPException(404)
+        return page(static, "leaderboard")
+
+    @app.get("/@/{username}", include_in_schema=False)
+    async def profile_page(username: str) -> Response:
+        return page(static, "profile")
+
     # The Lab: the facts `chuko study` shipped, with their plots (server/facts.py).
     @app.get("/lab", include_in_schema=False)
     async def lab_page() -> Response:
         return page(static, "lab")
+
+    # Sign up, log in and out, a new password, a deleted account (docs/web-protocol.md).
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> Response:
+        return page(static, "account")
+
+    # The lobby: quick pairing and open seeks (server/matchmaking.py).
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return page(static, "lobby")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

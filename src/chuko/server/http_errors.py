@@ -15,13 +15,14 @@ from chuko.core.errors import ChukoError
 from .limits import Full, TooLarge, TooMany
 from .room import Forbidden, NotFound
 from .store import RETRY_AFTER, Conflict, Unavailable
+from .usernames import BadCredentials
 
 FAILED = "The server could not do that just now. Try again."
 
 # The HTTP status of each refusal; any other error of the project's is a bad request.
 _STATUSES: tuple[tuple[type[ChukoError], int], ...] = (
-    (NotFound, 404), (Forbidden, 403), (Conflict, 409), (TooLarge, 413), (TooMany, 429),
-    (Full, 503), (Unavailable, 503),
+    (NotFound, 404), (Forbidden, 403), (BadCredentials, 401), (Conflict, 409),
+    (TooLarge, 413), (TooMany, 429), (Full, 503), (Unavailable, 503),
 )
 # Told with a 503 while the database is away: when to ask again.
 RETRY = (b"retry-after", str(RETRY_AFTER).encode())

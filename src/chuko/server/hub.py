@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .bot_runner import BotRunner
 from .expiry import Expiry
+from .forfeits import Forfeits
 from .hints import Hints
 from .history import History
 from .lifecycle import Lifecycle
@@ -17,5 +18,5 @@ from .lobby import Lobby
 from .moves import MovePath
 
 
-class Hub(Lifecycle, Expiry, Lobby, MovePath, BotRunner, Hints, History):
+class Hub(Lifecycle, Expiry, Lobby, MovePath, BotRunner, Forfeits, Hints, History):
     """Every room the server knows, and the operations the HTTP and WebSocket routes call."""

@@ -3,13 +3,14 @@ and this worker's part in a cluster; and what every part says the same way.
 
 The hub (`hub.Hub`) is one object made of parts, each in a module of its own: the rooms'
 lifecycle (`lifecycle.py`), their expiry (`expiry.py`), making and joining rooms
-(`lobby.py`), the move path (`moves.py`), the bots (`bot_runner.py`), hints (`hints.py`) and
-history (`history.py`).
+(`lobby.py`), the move path (`moves.py`), the bots (`bot_runner.py`), forfeits and the
+clocks' timer (`forfeits.py`), hints (`hints.py`) and history (`history.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from random import Random
@@ -23,6 +24,9 @@ from .room import Room
 from .work import Pool
 
 WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it expires
+LEAVE_GRACE = 60.0  # seconds a player's sockets may all be gone before they count as left
+
+log = logging.getLogger("chuko.server")
 
 
 class ClusterPart(Protocol):
@@ -33,6 +37,8 @@ class ClusterPart(Protocol):
 
     def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
                 kind: str = "change") -> None: ...
+
+    def publish_said(self, room_id: str, seat: int, phrase: str) -> None: ...
 
 
 def expired_sentence(ttl: float) -> str:
@@ -58,8 +64,10 @@ class HubBase:
                  rng: Random | None = None,
                  bot_options: dict[str, dict[str, Any]] | None = None,
                  waiting_ttl: float = WAITING_TTL,
-                 clock: Callable[[], float] = time.time, work: Pool | None = None) -> None:
+                 clock: Callable[[], float] = time.time, work: Pool | None = None,
+                 grace: float = LEAVE_GRACE) -> None:
         self.store = store
+        self.grace = grace  # seconds gone before a player counts as having left
         self.waiting_ttl = waiting_ttl
         self.clock = clock  # seconds since the epoch; tests pass their own
         self._sweeper: asyncio.Task | None = None
@@ -75,18 +83,59 @@ class HubBase:
         self.work = work or Pool()
         # This worker's part in a cluster of workers sharing rooms (cluster.py); None: alone.
         self.cluster: ClusterPart | None = None
+        self._on_over: list[Callable[[Room], None]] = []
+        # The rooms' next deadlines (a clock running out, a player's grace ending), for the
+        # timer of the worker that runs them (`forfeits.py`): one heap, and each room's
+        # deadline now (entries of the heap that no longer match are stale).
+        self._deadlines: dict[str, float] = {}
+        self._heap: list[tuple[float, str]] = []
+        self._timer: asyncio.Task | None = None
+        self._timer_wake: asyncio.Event | None = None
+
+    def now(self) -> float:
+        """The hub's clock now (rooms read it through this, so a test may change it)."""
+        return self.clock()
+
+    def on_over(self, callback: Callable[[Room], None]) -> None:
+        """Call `callback(room)` once each time a room's game ends, after its end is stored
+        (by this worker: the one that stored it)."""
+        self._on_over.append(callback)
+
+    def _ended(self, room: Room) -> None:
+        """The room's end is stored: note when, and tell every `on_over` callback (whose
+        failures are logged, never raised)."""
+        if room.ended is None:
+            room.ended = self.clock()
+        for callback in self._on_over:
+            try:
+                callback(room)
+            except Exception:
+                log.exception("Room %s: a callback on its end failed.", room.id)
+
+    def runs_timers(self) -> bool:
+        """Whether this worker runs the bots and timers (alone, or holding the lease)."""
+        return self.cluster is None or self.cluster.leader
 
     def _tell(self, room: Room, reload: bool = False) -> None:
         """Tell the cluster's other workers that the room changed (`reload`: its header)."""
         if self.cluster is not None:
+            # `bots` asks the lease holder to hold the room: its bots must move, or its
+            # clocks run (their timer is the holder's).
             self.cluster.publish(room.id, room.version, reload=reload,
-                                 bots=bool(room.bots_to_move()))
+                                 bots=bool(room.bots_to_move()) or (
+                                     room.status == "playing" and room.clocks is not None))
 
     if TYPE_CHECKING:
         async def room(self, room_id: str) -> Room: ...
-        async def play(self, room: Room, seat: int | None, text: Any) -> None: ...
+        async def play(self, room: Room, seat: int | None, text: Any, *,
+                       by_bot: bool = False) -> None: ...
         async def catch_up(self, room: Room, reload: bool = False) -> None: ...
         def kick(self, room: Room) -> None: ...
         def _make_bots(self, room: Room) -> None: ...
         async def _expire(self, room: Room) -> None: ...
         async def _sweep_now_and_then(self) -> None: ...
+        def schedule(self, room: Room) -> None: ...
+        def _hand_over(self, room: Room, seat: int, level: str, reason: str) -> None: ...
+        def _start_timer(self) -> None: ...
+        def _attend(self, room: Room) -> None: ...
+        def _start_clocks(self, room: Room, at: float) -> None: ...

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Collection
 from typing import Any
 
 from chuko.core.errors import ChukoError, ConfigError
@@ -18,17 +19,20 @@ from chuko.core.protocol import State
 from chuko.games import game_class
 
 from . import store as db
+from .clocks import Clocks
 from .hub_base import HubBase, expired_sentence
 from .room import NotFound, Room, Seat
 
 log = logging.getLogger("chuko.server")
 
 
-def rebuild(row: db.RoomRow) -> tuple[State, tuple[int, Any] | None]:
+def rebuild(row: db.RoomRow, clocks: Clocks | None = None,
+            clocked: Collection[int] = ()) -> tuple[State, tuple[int, Any] | None]:
     """A stored game as it was, and its last move as (seat, move value): the header's
     record replayed through the engine, the state reseeded with the room's secret seed so
     that chance comes out as it did, then every move of the log played again (each checked
-    anew). ChukoError when the stored game does not hold together."""
+    anew). `clocks` (of the `clocked` seats) are run through the game from when play began
+    and each move's stored time. ChukoError when the stored game does not hold together."""
     last: list[tuple[int, Any]] = []  # the latest move the replay went through
 
     def observe(state: State, seat: int | None, move: Any) -> None:
@@ -38,10 +42,17 @@ def rebuild(row: db.RoomRow) -> tuple[State, tuple[int, Any] | None]:
     state = game_class(row.game).replay(row.record, observe)
     if row.seed is not None:
         state.reseed(row.seed)
-    for seat, text in row.moves:
+    clocked = set(clocked)
+    if clocks is not None and row.started is not None:
+        clocks.start(state.to_move, clocked, row.started)
+    for index, (seat, text) in enumerate(row.moves):
         move = state.game.parse_move(text)
         state.play(seat, move)
         last[:] = [(seat, move)]
+        if clocks is not None:
+            at = row.times[index] if index < len(row.times) else row.started or 0.0
+            clocks.moved(seat, () if state.outcome is not None else state.to_move, clocked,
+                         at)
     if row.base + len(row.moves) != row.version:
         raise ConfigError(f"The room is at move {row.version}, but its log holds "
                           f"{row.base + len(row.moves)}.")
@@ -57,11 +68,13 @@ class Lifecycle(HubBase):
         rooms are loaded when first asked for. In a cluster, the worker that takes the lease
         does this (`lead`)."""
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
+        self._start_timer()
         count = 0
         for row in self.store.resumable():
             held = self.rooms.get(row.id)
             if held is not None:  # in memory already, and kept up to date
                 self.kick(held)
+                self.schedule(held)
                 continue
             try:
                 room = self._room_from_row(row)
@@ -70,6 +83,7 @@ class Lifecycle(HubBase):
                 continue
             self.rooms[room.id] = room
             self.kick(room)
+            self.schedule(room)
             count += 1
         return count
 
@@ -81,9 +95,12 @@ class Lifecycle(HubBase):
     def step_down(self) -> list[asyncio.Task]:
         """Stop the bots and the sweep (another worker runs them now); the tasks stopped."""
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
-            self._sweeper = None
+        for task in (self._sweeper, self._timer):
+            if task is not None:
+                tasks.append(task)
+        self._sweeper = self._timer = None
+        self._deadlines.clear()  # the timers' new runner rebuilds them from the store
+        self._heap.clear()
         for task in tasks:
             task.cancel()
         return tasks
@@ -97,15 +114,28 @@ class Lifecycle(HubBase):
     def _room_from_row(self, row: db.RoomRow) -> Room:
         """The room as it was (`rebuild`), its last move too, so `last` reads the same after
         a restart."""
-        state, last = rebuild(row)
-        seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined, s.name)
-                 for s in row.seats]
+        clocks = None if row.clock is None else Clocks.new(row.clock, len(row.seats))
+        state, last = rebuild(row, clocks, [s.seat for s in row.seats if s.kind == "human"])
+        seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined, s.name,
+                      s.player, s.gone) for s in row.seats]
         room = Room(row.id, row.game, row.options, state, seats, row.version, row.status,
-                    last, row.rematch, row.rematch_of, created=row.created)
+                    last, row.rematch, row.rematch_of, created=row.created, rated=row.rated,
+                    clocks=clocks, started=row.started, ended=row.ended, result=row.result)
         if room.status == "expired":
             room.closed = expired_sentence(self.waiting_ttl)
+        self._attend(room)
         self._make_bots(room)
         return room
+
+    def _attend(self, room: Room) -> None:
+        """Tie a room in memory to the hub's clock and timer; its people's seats count as
+        away from now until their sockets come. In a cluster absences do not count: each
+        worker knows only its own sockets."""
+        room.now, room.grace, room.on_away = self.now, self.grace, self.schedule
+        room.watch_away = self.cluster is None
+        now = self.clock()
+        room.away = {s.seat: now for s in room.seats
+                     if s.kind == "human" and not s.connections and room.watch_away}
 
     async def room(self, room_id: str) -> Room:
         """A room by id, loaded from the database if it is not in memory; a room that has
@@ -126,6 +156,7 @@ class Lifecycle(HubBase):
                     async with room.lock:
                         await self.catch_up(room)
                 self.kick(room)
+                self.schedule(room)
         elif self.cluster is not None and (room.status == "waiting" or (
                 room.status == "over" and room.rematch is None)):
             # A seat taken or a rematch asked for on another worker may not have been

@@ -57,6 +57,14 @@ class Limits:
     refusals: Rate = Rate(20, 200)
     rooms: Rate = Rate(1, 10)  # per address: rooms made
     seats: Rate = Rate(2, 20)  # per address: joins, follows and rematches
+    # Accounts (`account_api.py`): guests made, per address (each is a row in the
+    # database); log-ins (and other password checks, each an Argon2 hash's 64 MiB and
+    # 0.1 s), 10 a minute per address and per account, so guessing a password is slow
+    # from one address and from many; accounts made, per address.
+    guests: Rate = Rate(1, 30)
+    logins_per_address: Rate = Rate(10 / 60, 10)
+    logins_per_account: Rate = Rate(10 / 60, 10)
+    signups: Rate = Rate(1 / 60, 5)
     # Per address: WebSocket connections opened (a page holds one, and reconnects after a
     # drop or a restart; each costs a room lookup, a log page and a state).
     connects: Rate = Rate(5, 30)
@@ -76,6 +84,9 @@ class Limits:
     log_pages_per_room: Rate = Rate(8, 80)
     hints: Rate = Rate(2, 20)
     hints_per_room: Rate = Rate(2, 20)
+    # Quick messages, per seat: three in a row ("Good luck", "Thanks", …), then one every
+    # five seconds, so the phrases at a table read as greetings and not as a flood.
+    says: Rate = Rate(0.2, 3)
     # The pool for that work: one thread on a 2-core machine leaves the other core to moves,
     # bots and the database; beyond `waiting_jobs` queued, a costly request is refused (503).
     workers: int = 1
@@ -84,6 +95,10 @@ class Limits:
     sockets_per_room: int = 64
     open_rooms_per_address: int = 20
     open_rooms: int = 10_000
+    # Seconds a player's sockets may all be gone before they count as having left (heads-up
+    # the opponent may claim the game; with 3+ a bot takes the seat). Not for correspondence
+    # clocks, which are their own limit.
+    leave_grace: float = 60.0
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from chuko.core.words import count
 from chuko.games import game_class
 
 from . import store as db
+from .clocks import Clocks, read_control
 from .hub_base import HubBase, expired_sentence, stored
 from .room import Forbidden, NotFound, Room, Seat
 
@@ -55,10 +56,13 @@ def read_name(value: Any) -> str | None:
 class Lobby(HubBase):
     """New rooms, and their seats taken."""
 
-    async def create(self, game_id: Any, options: Any, seat_specs: Any) -> Json:
-        """Make a room; the creator holds the first 'me' seat. ConfigError for bad input."""
+    async def create(self, game_id: Any, options: Any, seat_specs: Any,
+                     clock: Any = None, player: str | None = None) -> Json:
+        """Make a room, with the time control `clock` (None: no clock); the creator (`player`,
+        when known) holds the first 'me' seat. ConfigError for bad input."""
         if not isinstance(game_id, str):
             raise ConfigError("Say which game the room plays.")
+        control = read_control(clock)
         rules = game_class(game_id)
         specs = self._seat_specs(rules.descriptor, seat_specs)
         bots_only = all(kind == "bot" for kind, _, _ in specs)
@@ -74,23 +78,26 @@ class Lobby(HubBase):
                         kind != "friend", name)
             if kind == "me":
                 token, seat_of_creator = new_secret(), number
-                seat.token_hash = db.secret_hash(token)
+                seat.token_hash, seat.player = db.secret_hash(token), player
             elif kind == "friend":
                 invite = new_secret()
                 seat.invite_hash = db.secret_hash(invite)
                 invites.append({"seat": number, "invite": invite})
             seats.append(seat)
-        room = await self._open(game_id, game, values, seats)
+        room = await self._open(game_id, game, values, seats, clock=control)
         return {"room": room.id, "seat": seat_of_creator, "token": token,
                 "invites": [{"seat": i["seat"], "url": f"/join/{room.id}/{i['invite']}"}
                             for i in invites],
                 "watch_url": f"/watch/{room.id}"}
 
     async def _open(self, game_id: str, game: Game, values: Json, seats: list[Seat],
-                    rematch_of: Room | None = None) -> Room:
-        """Deal a new room for `seats`, store it (and link it to the room it is the rematch
-        of), and let its bots start. Its later chance is drawn from a secret seed, stored
-        with the deal, so the game can be rebuilt as it went."""
+                    rematch_of: Room | None = None, *, rated: bool = False,
+                    clock: Json | None = None) -> Room:
+        """Deal a new room for `seats`, `rated` or not, with the time control `clock`
+        (checked already; None: no clock), store it (and link it to the room it is the
+        rematch of), and let its bots start. Its later chance is drawn from a secret seed,
+        stored with the deal, so the game can be rebuilt as it went."""
+        clock = read_control(clock)
         # A deal from 128 secret bits: as unguessable as one drawn card by card from the
         # system's generator (`new(None)`), which costs a system call per card.
         seed = secrets.randbits(128) if self.rng is None else self.rng.getrandbits(64)
@@ -98,14 +105,19 @@ class Lobby(HubBase):
         dealt = state.record()
         created = self.clock()
         room = Room(new_room_id(created), game_id, values, state, seats,
-                    rematch_of=None if rematch_of is None else rematch_of.id, created=created)
+                    rematch_of=None if rematch_of is None else rematch_of.id, created=created,
+                    rated=rated, clocks=None if clock is None else Clocks.new(clock, len(seats)))
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
+        self._attend(room)
+        if room.status == "playing":
+            self._start_clocks(room, created)
         self._make_bots(room)
         chance = secrets.randbits(63) if self.rng is None else self.rng.getrandbits(63)
         state.reseed(chance)
         row = db.RoomRow(room.id, game_id, values, room.status, 0, dealt,
                          [s.row() for s in seats], rematch_of=room.rematch_of,
-                         created=room.created, seed=chance)
+                         created=room.created, seed=chance, rated=rated, clock=clock,
+                         started=room.started)
         await self.store.submit(db.insert_room(row))
         self.rooms[room.id] = room
         self._tell(room)
@@ -137,8 +149,10 @@ class Lobby(HubBase):
             raise ConfigError("Only one seat can be yours: give the others to bots or friends.")
         return kinds
 
-    async def join(self, room_id: Any, invite: Any, name: Any = None) -> Json:
-        """Take the seat an invite opens, under `name`; NotFound or db.Conflict otherwise."""
+    async def join(self, room_id: Any, invite: Any, name: Any = None,
+                   player: str | None = None) -> Json:
+        """Take the seat an invite opens, under `name` (for `player`, when known); NotFound
+        or db.Conflict otherwise."""
         room = await self.room(room_id)
         if not isinstance(invite, str) or not invite:
             raise NotFound("That invite is not valid for this room.")
@@ -148,13 +162,16 @@ class Lobby(HubBase):
                      if s.invite_hash and hmac.compare_digest(s.invite_hash, digest)), None)
         if seat is None:
             raise NotFound("That invite is not valid for this room.")
-        token = await self._take(room, seat, chosen, "That invite has already been used.")
+        token = await self._take(room, seat, chosen, "That invite has already been used.",
+                                 player)
         return {"seat": seat.seat, "token": token}
 
-    async def _take(self, room: Room, seat: Seat, name: str | None, refusal: str) -> str:
+    async def _take(self, room: Room, seat: Seat, name: str | None, refusal: str,
+                    player: str | None = None) -> str:
         """Give an open seat to its player under `name`: store it, start the game once every
-        seat is taken, tell everyone; the seat's new token. db.Conflict (saying `refusal`)
-        when the seat is taken already."""
+        seat is taken, tell everyone; the seat's new token. The seat is `player`'s unless
+        they hold another of the room's (one playing both sides keeps a token per seat).
+        db.Conflict (saying `refusal`) when the seat is taken already."""
         async with room.lock:
             if room.closed is not None:
                 raise db.Conflict(room.closed)
@@ -164,15 +181,21 @@ class Lobby(HubBase):
             token_hash = db.secret_hash(token)
             full = all(s.joined or s is seat for s in room.seats)
             status = "playing" if full and room.status == "waiting" else room.status
+            holder = seat.player if player is None or any(
+                s.player == player and s is not seat for s in room.seats) else player
+            started = self.clock() if status == "playing" and room.started is None else None
             joining = self.store.submit(db.join_seat(
                 room.id, seat.seat, token_hash, name, status, refusal,
-                expired_sentence(self.waiting_ttl)))
+                expired_sentence(self.waiting_ttl), holder, started))
             try:
                 await joining
             finally:
                 if stored(joining):
                     seat.joined, seat.token_hash, seat.name = True, token_hash, name
+                    seat.player = holder
                     room.status = status
+                    if started is not None:
+                        self._start_clocks(room, started)
         room.broadcast()
         self._tell(room, reload=True)
         self.kick(room)
@@ -187,10 +210,11 @@ class Lobby(HubBase):
                             "seat's token.")
         return seat
 
-    async def rematch(self, room_id: Any, token: Any) -> Json:
+    async def rematch(self, room_id: Any, token: Any, player: str | None = None) -> Json:
         """A new room with the finished room's game, options and seats, the asker in their
-        seat; the others' seats wait for them to follow. Once a rematch exists, asking again
-        follows it."""
+        seat (as `player`, when known, else as the seat's player before); the others' seats
+        wait for them to follow, each kept for the player who held it. Once a rematch
+        exists, asking again follows it."""
         room = await self.room(room_id)
         seat = self._player(room, token)
         if room.status != "over":
@@ -198,18 +222,24 @@ class Lobby(HubBase):
         async with room.lock:
             if room.rematch is None:
                 fresh = new_secret()
-                seats = [Seat(s.seat, s.kind, s.level, None, None, s.kind == "bot",
-                              None if s.kind == "bot" else s.label) for s in room.seats]
+                # A seat a bot took over is its player's again.
+                seats = [Seat(s.seat, "human" if s.gone else s.kind,
+                              None if s.gone else s.level, None, None,
+                              s.kind == "bot" and not s.gone,
+                              None if s.kind == "bot" and not s.gone else s.label, s.player)
+                         for s in room.seats]
                 seats[seat].token_hash, seats[seat].joined = db.secret_hash(fresh), True
-                rematch = await self._open(room.game_id, room.state.game, room.options, seats,
-                                           rematch_of=room)
+                seats[seat].player = player or seats[seat].player
+                rematch = await self._open(
+                    room.game_id, room.state.game, room.options, seats, rematch_of=room,
+                    rated=room.rated, clock=None if room.clocks is None else room.clocks.control)
                 room.rematch = rematch.id
                 room.broadcast()
                 self._tell(room, reload=True)
                 return {"room": rematch.id, "seat": seat, "token": fresh}
-        return await self.follow(room.id, token)
+        return await self.follow(room.id, token, player)
 
-    async def follow(self, room_id: Any, token: Any) -> Json:
+    async def follow(self, room_id: Any, token: Any, player: str | None = None) -> Json:
         """Take one's seat in a rematch with one's token of the finished room; `room_id` may
         name either room. Once per seat: db.Conflict after."""
         room = await self.room(room_id)
@@ -226,5 +256,6 @@ class Lobby(HubBase):
                 raise NotFound("Nobody has asked for a rematch of this game yet.")
             rematch = await self.room(room.rematch)
         fresh = await self._take(rematch, rematch.seats[seat], rematch.seats[seat].name,
-                                 "That seat has already moved to the rematch.")
+                                 "That seat has already moved to the rematch.",
+                                 player or rematch.seats[seat].player)
         return {"room": rematch.id, "seat": seat, "token": fresh}

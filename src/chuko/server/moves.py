@@ -14,7 +14,7 @@ from chuko.core.protocol import State
 
 from . import store as db
 from .hub_base import HubBase, expired_sentence, stored
-from .room import Forbidden, Pause, Room
+from .room import Forbidden, Pause, Room, clocked
 
 MAX_MOVE_TEXT = 300
 # Times a move is checked again after another worker stored one first (a cluster's race).
@@ -26,11 +26,15 @@ MOVE_NOT_SAVED = ("The game cannot be saved right now; your move was not played.
 class MovePath(HubBase):
     """Moves played, stored, and sent."""
 
-    async def play(self, room: Room, seat: int | None, text: Any) -> None:
+    async def play(self, room: Room, seat: int | None, text: Any, *,
+                   by_bot: bool = False) -> None:
         """Apply `seat`'s move through the engine, store it, then tell everyone; ChukoError
-        (with a sentence for that client) when refused, changing nothing."""
+        (with a sentence for that client) when refused, changing nothing. `by_bot`: the
+        seat's bot moves (a person's move for a bot's seat is refused)."""
         if seat is None:
             raise Forbidden("Spectators cannot move.")
+        if not by_bot and room.seats[seat].kind == "bot":
+            raise Forbidden("A bot plays this seat now.")
         if not isinstance(text, str) or not text.strip():
             raise ConfigError('A move message needs the move as text: {"type": "move", '
                               '"move": "…"}.')
@@ -62,20 +66,28 @@ class MovePath(HubBase):
             raise ConfigError("The game starts when every seat is taken.")
         if room.status == "over":
             raise ConfigError("The game is over.")
+        at = self.clock()
+        deadline = None if room.clocks is None else room.clocks.deadline(seat)
+        if deadline is not None and at >= deadline:
+            self.schedule(room)
+            raise ConfigError("Your time has run out.")
         after = room.state.copy()
         move = after.game.parse_move(text)
         after.play(seat, move)
         status = "over" if after.outcome is not None else "playing"
         number = room.version + 1
-        commit = self.store.submit(db.append_move(room.id, number, seat, str(move), status))
+        commit = self.store.submit(db.append_move(room.id, number, seat, str(move), status,
+                                                  at))
         try:
             await commit
         except db.Unavailable:
             raise db.Unavailable(MOVE_NOT_SAVED) from None
         finally:
             if stored(commit):
-                self.advance(room, number, after, status, (seat, move))
+                self.advance(room, number, after, status, (seat, move), at)
                 self._tell(room)  # only now: a move is durable before anyone is told
+                if status == "over":
+                    self._ended(room)
 
     async def catch_up(self, room: Room, reload: bool = False) -> None:
         """Play the moves stored after `room.version` (by other workers, or by a commit cut
@@ -84,17 +96,23 @@ class MovePath(HubBase):
         rematch too. The caller holds `room.lock`."""
         store = self.store
         row = await asyncio.to_thread(store.load, room.id, False) if reload else None
-        for seat, text in await asyncio.to_thread(store.moves, room.id, room.version):
+        for seat, text, at in await asyncio.to_thread(store.timed_moves, room.id,
+                                                      room.version):
             after = room.state.copy()
             move = after.game.parse_move(text)
             after.play(seat, move)
             status = "over" if after.outcome is not None else "playing"
-            self.advance(room, room.version + 1, after, status, (seat, move))
+            self.advance(room, room.version + 1, after, status, (seat, move), at)
         if row is None:
             return
         for held, kept in zip(room.seats, row.seats, strict=True):
             held.joined, held.token_hash, held.name = kept.joined, kept.token_hash, kept.name
+            if kept.gone and not held.gone and kept.level is not None:
+                self._hand_over(room, held.seat, kept.level, kept.gone)
         room.rematch = row.rematch
+        room.result, room.ended = row.result, row.ended
+        if room.started is None and row.started is not None:
+            self._start_clocks(room, row.started)
         if row.version == room.version:
             room.status = row.status
         if room.status == "expired" and room.closed is None:
@@ -102,12 +120,23 @@ class MovePath(HubBase):
         room.broadcast()
 
     def advance(self, room: Room, number: int, after: State, status: str,
-                last_move: tuple[int, Any]) -> None:
-        """Make a stored move the room's state (this worker's, or another's caught up) and
-        send it to the room's clients."""
+                last_move: tuple[int, Any], at: float) -> None:
+        """Make a stored move, played at `at`, the room's state (this worker's, or another's
+        caught up), run its clocks on and send it to the room's clients."""
         room.state, room.version, room.status = after, number, status
         room.last_move = last_move
+        if room.clocks is not None:
+            room.clocks.moved(last_move[0], after.to_move if status == "playing" else (),
+                              clocked(room), at)
+            self.schedule(room)
         if status == "playing" and after.round_ended and self.round_pause > 0 and all(
                 room.seats[s].kind == "bot" for s in after.to_move):
             room.pause = Pause(number, time.monotonic() + self.round_pause)
         room.broadcast()
+
+    def _start_clocks(self, room: Room, at: float) -> None:
+        """Play began at `at` (the room's last seat taken): its clocks run from then."""
+        room.started = at
+        if room.clocks is not None:
+            room.clocks.start(room.state.to_move, clocked(room), at)
+            self.schedule(room)

@@ -20,19 +20,29 @@ import asyncio
 import hmac
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, cast
 
 from chuko.bots import Adviser
 from chuko.core.descriptor import Descriptor
-from chuko.core.errors import ChukoError
+from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
 from chuko.core.words import bot_name, seat_names
 
 from . import store as db
 from .client import Client
+from .clocks import Clocks, realtime
+from .endings import forfeit_sentence, ranks
 from .messages import dumps, merge_objects
 from .moment import Moment
+
+_UNTIMED: Json = {"clock": None, "claimable": []}  # a room without clocks or absences
+
+
+def clocked(room: Room) -> set[int]:
+    """The seats whose clocks run: people's (bots', and seats a bot took over, have none)."""
+    return {seat.seat for seat in room.seats if seat.kind == "human"}
 
 
 class NotFound(ChukoError):
@@ -54,8 +64,8 @@ class Seat(db.SeatRow):
     def label(self) -> str:
         """What players call the seat before duplicates are told apart: its player's name,
         else "Host" for the room's creator and "Friend" for a seat taken through an invite;
-        a bot is "Hard bot"."""
-        if self.kind == "bot":
+        a bot is "Hard bot" (but a seat a bot took over keeps its player's label)."""
+        if self.kind == "bot" and not self.gone:
             return bot_name(str(self.level))
         if self.name:
             return self.name
@@ -102,6 +112,20 @@ class Room:
     pause: Pause | None = None
     created: float = 0.0  # the hub's clock when the room was made
     closed: str | None = None  # why an expired room closed, in one sentence
+    rated: bool = False  # its result changes ratings
+    clocks: Clocks | None = None  # its time control's clocks; None: no clock
+    started: float | None = None  # when play began (the hub's clock)
+    ended: float | None = None
+    result: Json | None = None  # a forfeit's end, and the order seats went to bots
+    # Seats whose sockets are all gone, and since when (the hub's clock): after the grace
+    # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
+    away: dict[int, float] = field(default_factory=dict)
+    grace: float = 60.0
+    # Whether absences count (not in a cluster, where each worker knows only its own
+    # sockets, so a player on another worker would look gone).
+    watch_away: bool = True
+    now: Callable[[], float] = time.time  # the hub's clock
+    on_away: Callable[[Room], None] | None = None  # the hub's timer learns of a seat gone
     # (labels, names, the seats' entries in messages), worked out again only when a label
     # changes (a player joins under a name), not for each client at each move. One value,
     # replaced whole, since the log's captions read the names from a worker thread.
@@ -117,6 +141,11 @@ class Room:
     def names(self) -> list[str]:
         """What every sentence calls each seat (a seat's name may come with its player)."""
         return self._naming()[1]
+
+    def renamed(self) -> None:
+        """A seat's entry changed with its label kept (a bot took it over): work the
+        entries out again."""
+        self._named = ((), [], [])
 
     def _naming(self) -> tuple[tuple[str, ...], list[str], list[Json]]:
         labels = tuple(seat.label for seat in self.seats)
@@ -199,7 +228,7 @@ class Room:
         keep = moment.version == self._texts_version
         bots_wait = self.bots_wait(moment.version)
         shared_key = (None, moment.status, bots_wait, self.rematch, labels,
-                      tuple((s.connected, s.joined) for s in self.seats))
+                      tuple((s.connected, s.joined, s.gone) for s in self.seats))
         shared = self._texts.get(shared_key) if keep else None
         if shared is None:
             shared = dumps({
@@ -208,8 +237,9 @@ class Room:
                 "game": self.game_id,
                 "title": self.descriptor.title,
                 "status": moment.status,
-                "seats": [{**entry, "connected": s.connected, "joined": s.joined}
+                "seats": [{**entry, "connected": s.connected, "joined": s.joined, "gone": s.gone}
                           for entry, s in zip(entries, self.seats, strict=True)],
+                "rated": self.rated,
                 "version": moment.version,
                 "round_ended": moment.state.round_ended,
                 "bots_wait": bots_wait,
@@ -220,19 +250,59 @@ class Room:
             })
             if keep:
                 self._texts[shared_key] = shared
-        own_key = ("seat", seat, moment.status, self.closed, labels)
+        # The clocks change with time: worked out for each message, never kept; a room
+        # without clocks or absences has the same for every message, kept with the rest.
+        untimed = self.clocks is None and not self.away
+        own_key = ("seat", seat, moment.status, self.closed, labels,
+                   seat is not None and self.seats[seat].gone, untimed)
         own = self._texts.get(own_key) if keep else None
         if own is None:
-            own = dumps(self._own(seat, moment, names))
+            own = dumps({**self._own(seat, moment, names), **(_UNTIMED if untimed else {})})
             if keep:
                 self._texts[own_key] = own
-        return merge_objects(shared, own)
+        text = merge_objects(shared, own)
+        return text if untimed else merge_objects(text, dumps(self._timed(seat, moment)))
+
+    def _timed(self, seat: int | None, moment: Moment) -> Json:
+        """What changes with time in the state message: the clocks as of now, and the seats
+        `seat` may claim the game from (`claimable`)."""
+        clocks = self.clocks
+        clock = None
+        if clocks is not None:
+            now = self.now()
+            clock = clocks.to_json(now)
+            if moment.status != "playing":
+                for entry in clock["seats"]:
+                    entry["running"] = False
+        return {"clock": clock, "claimable": self.claimable(seat)}
+
+    def claimable(self, seat: int | None) -> list[int]:
+        """The seats whose player has left (every socket gone for the grace period) that
+        `seat` may claim the game from: only heads-up, only a player still at the table."""
+        if (seat is None or self.status != "playing" or len(self.seats) != 2
+                or self.seats[seat].kind != "human"
+                or not realtime(None if self.clocks is None else self.clocks.control)):
+            return []  # a correspondence clock is its own limit
+        cutoff = self.now() - self.grace
+        return [s.seat for s in self.seats if s.seat != seat and s.kind == "human"
+                and s.seat in self.away
+                and max(self.away[s.seat], self.started or 0.0) <= cutoff]
+
+    def places(self) -> list[int]:
+        """A finished game's rank per seat (0 first, ties share): by the engine's scores
+        (higher is better), unless a forfeit decides: the heads-up forfeiter last; with 3+,
+        the seats that went to bots last, the earliest gone lowest. ConfigError before the
+        game is over."""
+        if self.status != "over":
+            raise ConfigError("The game is not over yet.")
+        outcome = self.state.outcome
+        scores = None if outcome is None else list(outcome.scores)
+        return ranks(len(self.seats), scores, self.result)
 
     def _own(self, seat: int | None, moment: Moment, names: list[str]) -> Json:
         """What only `seat` reads in the state message at `moment`: everything that passes
         through its `view(seat)` or is worded for it (with `names`)."""
         state = moment.state
-        outcome = state.outcome
         last = None
         if moment.last_move is not None:
             mover, move = moment.last_move
@@ -242,12 +312,23 @@ class Room:
             "spectator": seat is None,
             "view": state.view(seat),
             "last": last,
-            "result": self.closed if outcome is None else outcome.describe(names, seat),
+            "result": self._result(seat, moment, names),
         }
         legal = self.legal(seat, moment)
+        if legal and seat is not None and self.seats[seat].gone:
+            legal = []  # a bot plays the seat now
         if legal is not None:
             message["legal"] = legal
         return message
+
+    def _result(self, seat: int | None, moment: Moment, names: list[str]) -> str | None:
+        """The result sentence as `seat` reads it: a forfeit's, the engine's, or why an
+        expired room closed."""
+        forfeit = self.result
+        if moment.status == "over" and forfeit is not None and "kind" in forfeit:
+            return forfeit_sentence(forfeit, names, seat)
+        outcome = moment.state.outcome
+        return self.closed if outcome is None else outcome.describe(names, seat)
 
     def forget(self, client: Client) -> bool:
         """Drop a client; True when a finished or expired room has nobody left (it may leave
@@ -256,7 +337,10 @@ class Room:
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections -= 1
-            if seat.connections == 0:
+            if seat.connections == 0 and self.watch_away:
+                self.away[seat.seat] = self.now()
+                if self.on_away is not None:
+                    self.on_away(self)
                 self.tell_presence()
         return self.status in ("over", "expired") and not self.clients
 
@@ -268,6 +352,7 @@ class Room:
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections += 1
+            self.away.pop(seat.seat, None)
             if seat.connections == 1:
                 self.tell_presence(client)
 

@@ -17,10 +17,12 @@ from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
 
+from .cookies import queued, sending
 from .headers import SECURITY_HEADERS
 from .http_errors import FAILED, RETRY, status_of
 from .limits import MAX_BODY, MAX_DEPTH, TooLarge, too_deep
 from .messages import dumps
+from .origin import forgery
 from .store import Unavailable
 
 log = logging.getLogger("chuko.server")
@@ -88,6 +90,11 @@ async def answer_post(scope: Scope, receive: Receive, send: Send, post: Post,
     except Exception:
         log.exception("%s %s failed", scope["method"], scope["path"])
         status, answer = 500, {"error": FAILED}
+    await _answer(send, status, answer, [*headers, *queued(scope)])
+
+
+async def _answer(send: Send, status: int, answer: Any,
+                  headers: list[tuple[bytes, bytes]]) -> None:
     body = dumps(answer).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [*headers, (b"content-length", str(len(body)).encode())]})
@@ -97,12 +104,15 @@ async def answer_post(scope: Scope, receive: Receive, send: Send, post: Post,
 _LIVE = re.compile(r"/ws/([^/]+)")
 _POSTS = re.compile(r"/api/rooms(?:/([^/]+)/(join|rematch|follow))?")
 Live = Callable[[Scope, Receive, Send, str], Awaitable[None]]
+LobbyLive = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class App(FastAPI):
     """FastAPI, except that the game's sockets, `/ws/{room}`, and the API's POST requests,
-    `/api/rooms[/{room}/{action}]`, are answered as bare ASGI before its middleware and
-    routing (`live`, given the room's id; `posts`, by action, "create" for a new room). Those
+    `/api/rooms[/{room}/{action}]` and those of `paths`, are answered as bare ASGI before
+    its middleware and routing (`live`, given the room's id; `posts`, by action, "create"
+    for a new room; `paths`, by their exact path). A request that would change something
+    from another site's page is refused first, whatever its route (`origin.forgery`). Those
     layers do nothing these need (a socket's refusals are its own messages; a POST reads its
     one JSON body itself, `read_object`), and they cost: about a hundred objects per socket
     that the garbage collector walks (the coroutine of each layer, a copy of the scope for
@@ -111,10 +121,13 @@ class App(FastAPI):
     that is some 5% of all a game of 15 moves costs the server."""
 
     def __init__(self, *, live: Live | None = None, posts: Mapping[str, Post] | None = None,
+                 paths: Mapping[str, Post] | None = None, lobby: LobbyLive | None = None,
                  **options: Any) -> None:
         super().__init__(**options)
         self.live = live
+        self.lobby = lobby  # the lobby's socket, `/lobby/ws`, answered the same way
         self.posts = dict(posts or {})
+        self.paths = dict(paths or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and self.live is not None:
@@ -122,12 +135,26 @@ class App(FastAPI):
             if found:
                 await self.live(scope, receive, send, found.group(1))
                 return
-        elif scope["type"] == "http" and self.posts:
-            found = _POSTS.fullmatch(scope["path"])
+            if self.lobby is not None and scope["path"] == "/lobby/ws":
+                await self.lobby(scope, receive, send)
+                return
+        elif scope["type"] == "http":
+            refused = forgery(scope)
+            if refused is not None:
+                await _answer(send, 403, {"error": refused},
+                              [(b"content-type", b"application/json"), *SECURITY_HEADERS])
+                return
+            path = scope["path"]
+            found = _POSTS.fullmatch(path) if self.posts else None
             post = self.posts.get(found.group(2) or "create") if found else None
             if found and post:
                 await answer_post(scope, receive, send, post, found.group(1) or "")
                 return
+            post = self.paths.get(path) if scope["method"] == "POST" else None
+            if post is not None:
+                await answer_post(scope, receive, send, post, "")
+                return
+            send = sending(scope, send)  # a route may set the session cookie
         await super().__call__(scope, receive, send)
 
 

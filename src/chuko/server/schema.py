@@ -189,6 +189,7 @@ class RoomRow:
     started: float | None = None
     ended: float | None = None
     result: dict[str, Any] | None = None  # how it ended when the engine did not say
+    times: list[float] = field(default_factory=list)  # when each of `moves` was played
 
 
 def make_engine(url: str) -> Engine:

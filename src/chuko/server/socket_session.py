@@ -34,6 +34,8 @@ from .limits import (
     too_deep,
 )
 from .messages import dumps
+from .players import Identify, held_seat
+from .quick_messages import QuickMessages
 from .room import Forbidden, NotFound, Room
 from .router import client_host, query_params
 
@@ -44,11 +46,15 @@ SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it aga
 
 class Sockets:
     """The game's sockets on `hub`, within `limits` measured on `clock`; `budget` counts the
-    costly messages (hints, log pages) with the API's pages."""
+    costly messages (hints, log pages) with the API's pages. A socket opened without a
+    token is the seat of its session's player (found by `identify`), if they hold one."""
 
-    def __init__(self, hub: Hub, limits: Limits, clock: Clock, budget: Budget) -> None:
+    def __init__(self, hub: Hub, limits: Limits, clock: Clock, budget: Budget,
+                 identify: Identify | None = None) -> None:
         self.hub, self.limits, self.clock, self.budget = hub, limits, clock, budget
+        self.identify = identify
         self.opened = Buckets(limits.connects, clock)  # per address
+        self.quick = QuickMessages(limits.says, clock)  # per seat
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, room_id: str) -> None:
         """A player's or a spectator's socket on a room, served as bare ASGI (`App`)."""
@@ -77,7 +83,10 @@ class Sockets:
             raise TooMany("Too many connections from your address: wait a moment and "
                           "reconnect.")
         room = await self.hub.room(room_id)
-        seat = room.seat_for(query_params(scope).get("token"))
+        token = query_params(scope).get("token")
+        seat = room.seat_for(token)
+        if token is None and self.identify is not None:
+            seat = await held_seat(self.identify, scope, room.seats)
         if len(room.clients) >= limits.sockets_per_room:
             raise TooMany(f"This room has {limits.sockets_per_room} connections already: "
                           "try again later.")
@@ -95,6 +104,7 @@ class Sockets:
         client = Client(room, seat)
         flow = SocketFlow(self.limits, self.clock)
         admit = partial(self.budget.admit, address=client_host(scope), room_id=room.id)
+        say = partial(self.quick.say, room, seat, cluster=hub.cluster)
         moment = room.moment()
         room.join(client)  # the client's first state is this moment's version
         sender = None
@@ -115,7 +125,7 @@ class Sockets:
                         break
                     client.send(_refusal(SLOW_DOWN))
                     continue
-                reply = await _handle(hub, room, seat, message, admit)
+                reply = await _handle(hub, room, seat, message, admit, say)
                 if reply is not None:
                     client.send(reply)
         finally:
@@ -161,9 +171,10 @@ def close_reason(sentence: str) -> str:
 
 
 async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, Any],
-                  admit: Callable[[Costly], None]) -> dict | None:
+                  admit: Callable[[Costly], None], say: Callable[[Any], None]) -> dict | None:
     """One client message → the reply for that client only (None when the broadcast of an
-    accepted move is the answer); `admit` counts a costly one against its buckets."""
+    accepted move is the answer); `admit` counts a costly one against its buckets, `say`
+    passes a quick message on to the room."""
     text = message.get("text")
     if text is None:
         return _refusal("Send JSON text messages, not binary ones.")
@@ -186,8 +197,17 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
         if kind == "next":
             hub.next_round(room, seat)
             return None
+        if kind == "resign":
+            await hub.resign(room, seat)
+            return None
+        if kind == "claim":
+            await hub.claim(room, seat)
+            return None
         if kind == "ping":
             return {"type": "pong"}
+        if kind == "say":
+            say(data.get("phrase"))
+            return None
         if kind == "log":
             admit("log")
             page = await hub.log_page(room, seat, data.get("before"), data.get("count"))
@@ -197,7 +217,8 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
     except Exception:
         log.exception("Room %s: a message failed", room.id)
         return _refusal("The server could not do that just now; nothing changed. Try again.")
-    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "ping" | "log", …}.')
+    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
+                    '"claim" | "say" | "ping" | "log", …}.')
 
 
 def _refusal(message: str) -> dict[str, str]:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
@@ -25,15 +25,24 @@ from sqlalchemy.exc import DBAPIError
 from . import migrations
 from .schema import RoomRow, SeatRow, make_engine, moves, rooms, seats, secret_hash
 from .writer import RETRY_AFTER, Unavailable, Writer
-from .writes import Conflict, Write, append_move, expire_waiting, insert_room, join_seat
+from .writes import (
+    Conflict,
+    Write,
+    append_move,
+    expire_waiting,
+    forfeit,
+    insert_room,
+    join_seat,
+)
 
 __all__ = [
     "RETRY_AFTER", "Conflict", "RoomRow", "SeatRow", "Store", "Unavailable", "Write",
-    "append_move", "expire_waiting", "insert_room", "join_seat", "make_engine",
+    "append_move", "expire_waiting", "forfeit", "insert_room", "join_seat", "make_engine",
     "moves", "rooms", "seats", "secret_hash",
 ]
 
 log = logging.getLogger("chuko.server")
+T = TypeVar("T")
 
 
 class Store(Writer):
@@ -58,6 +67,12 @@ class Store(Writer):
             log.warning("A read from the database failed: %s", str(error).splitlines()[0])
             raise Unavailable() from None
 
+    def read(self, query: Callable[[Connection], T]) -> T:
+        """`query`'s answer on a connection of its own (the other parts' small reads, such
+        as a session's player); Unavailable while the database is away."""
+        with self._reading() as conn:
+            return query(conn)
+
     def load(self, room_id: str, with_moves: bool = True) -> RoomRow | None:
         """The room's header and seats, and its moves unless `with_moves` is False (a worker
         of a cluster refreshing a room it holds reads its moves with `moves`)."""
@@ -68,32 +83,41 @@ class Store(Writer):
             return _room_row(conn, row, with_moves)
 
     def resumable(self) -> list[RoomRow]:
-        """The rooms in play with a bot seat: those whose bots may have a move to make."""
+        """The rooms in play with a bot seat or a clock: those whose bots may have a move to
+        make, or whose clocks may run out."""
         with self._reading() as conn:
             with_bots = select(seats.c.room).where(seats.c.kind == "bot")
             rows = conn.execute(select(rooms).where(
-                rooms.c.status == "playing", rooms.c.id.in_(with_bots))).all()
+                rooms.c.status == "playing",
+                rooms.c.id.in_(with_bots) | rooms.c.clock.is_not(None))).all()
             return [_room_row(conn, row) for row in rows]
 
     def moves(self, room_id: str, after: int = 0) -> list[tuple[int, str]]:
         """The room's moves numbered after `after`, in order, as (seat, move text): what a
         state at version `after` must play to catch up."""
+        return [(seat, move) for seat, move, _ in self.timed_moves(room_id, after)]
+
+    def timed_moves(self, room_id: str, after: int = 0) -> list[tuple[int, str, float]]:
+        """`moves`, each with when it was played (for the clocks)."""
         with self._reading() as conn:
             return _moves(conn, room_id, after)
 
 
 def _moves(conn: Connection, room_id: str, after: int,
-           upto: int | None = None) -> list[tuple[int, str]]:
-    query = select(moves.c.seat, moves.c.move).where(moves.c.room == room_id,
-                                                      moves.c.number > after)
+           upto: int | None = None) -> list[tuple[int, str, float]]:
+    query = select(moves.c.seat, moves.c.move, moves.c.at).where(moves.c.room == room_id,
+                                                                  moves.c.number > after)
     if upto is not None:
         query = query.where(moves.c.number <= upto)
     found = conn.execute(query.order_by(moves.c.number)).all()
-    return [(seat, move) for seat, move in found]
+    return [(seat, move, at) for seat, move, at in found]
 
 
 def _room_row(conn: Connection, row: Any, with_moves: bool = True) -> RoomRow:
     found = conn.execute(select(seats).where(seats.c.room == row.id).order_by(seats.c.seat)).all()
+    # Only the moves the header counts: another worker may append one between the two
+    # reads, and the room must hold together at the header's version.
+    logged = _moves(conn, row.id, row.base, row.version) if with_moves else []
     return RoomRow(
         id=row.id,
         game=row.game,
@@ -116,7 +140,6 @@ def _room_row(conn: Connection, row: Any, with_moves: bool = True) -> RoomRow:
         started=row.started,
         ended=row.ended,
         result=None if row.result is None else json.loads(row.result),
-        # Only the moves the header counts: another worker may append one between the two
-        # reads, and the room must hold together at the header's version.
-        moves=_moves(conn, row.id, row.base, row.version) if with_moves else [],
+        moves=[(seat, move) for seat, move, _ in logged],
+        times=[at for _, _, at in logged],
     )

@@ -69,16 +69,17 @@ _ADVANCE = Direct(update(rooms)
                   .where(rooms.c.id == bindparam("room_id"),
                          rooms.c.version == bindparam("before"))
                   .values(version=bindparam("number"), status=bindparam("status_after"),
-                          updated=bindparam("now")))
+                          updated=bindparam("now"), ended=bindparam("ended")))
 _APPEND = Direct(moves.insert())
 _TAKE_SEAT = Direct(update(seats)
                     .where(seats.c.room == bindparam("room_id"),
                            seats.c.seat == bindparam("number"), seats.c.joined.is_(False))
                     .values(joined=True, token_hash=bindparam("token"),
-                            name=bindparam("player")))
+                            name=bindparam("player"), player=bindparam("holder")))
 _OPEN = Direct(update(rooms)
                .where(rooms.c.id == bindparam("room_id"), rooms.c.status != "expired")
-               .values(status=bindparam("status_after"), updated=bindparam("now")))
+               .values(status=bindparam("status_after"), updated=bindparam("now"),
+                       started=bindparam("started")))
 _INSERT_ROOM = Direct(rooms.insert())
 _INSERT_SEATS = Direct(seats.insert())
 
@@ -119,17 +120,21 @@ def insert_room(room: RoomRow) -> Write:
 
 def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status: str,
               refusal: str = "That invite has already been used.",
-              closed: str = "This room has closed.") -> Write:
-    """Take a seat that is still open, under `name`; Conflict (saying `refusal`) when someone
-    took it first, or (saying `closed`) when the room has expired."""
+              closed: str = "This room has closed.", player: str | None = None,
+              started: float | None = None) -> Write:
+    """Take a seat that is still open, under `name` (held by `player`, when known); Conflict
+    (saying `refusal`) when someone took it first, or (saying `closed`) when the room has
+    expired. `started`: when play began, for the seat that fills the room (the clocks run
+    from then)."""
 
     def write(conn: Connection) -> None:
         taken = _TAKE_SEAT.run(conn, [{"room_id": room_id, "number": seat,
-                                       "token": token_hash, "player": name}])
+                                       "token": token_hash, "player": name,
+                                       "holder": player}])
         if taken != 1:
             raise Conflict(refusal)
         opened = _OPEN.run(conn, [{"room_id": room_id, "status_after": status,
-                                   "now": time.time()}])
+                                   "now": time.time(), "started": started}])
         if opened != 1:
             raise Conflict(closed)  # the transaction, and so the seat, rolls back
 
@@ -154,13 +159,16 @@ def expire_waiting(created_before: float, room_id: str | None = None) -> Write:
 
 class Append:
     """Move `number` (1, 2, …) appended to the room's log, with the room's status after it
-    (`append_move`): a Write that the writer also runs many at once (`run_many`)."""
+    (`append_move`): a Write that the writer also runs many at once (`run_many`). `at` is
+    when it was played (the hub's clock, which the clocks are worked out from); None: when
+    it is committed."""
 
-    __slots__ = ("room_id", "number", "seat", "move", "status")
+    __slots__ = ("room_id", "number", "seat", "move", "status", "at")
 
-    def __init__(self, room_id: str, number: int, seat: int, move: str, status: str) -> None:
+    def __init__(self, room_id: str, number: int, seat: int, move: str, status: str,
+                 at: float | None = None) -> None:
         self.room_id, self.number, self.seat = room_id, number, seat
-        self.move, self.status = move, status
+        self.move, self.status, self.at = move, status, at
 
     def __call__(self, conn: Connection) -> None:
         self.run_many(conn, [self])
@@ -179,16 +187,46 @@ class Append:
         now = time.time()
         changed = _ADVANCE.run(conn, [
             {"room_id": a.room_id, "before": a.number - 1, "number": a.number,
-             "status_after": a.status, "now": now} for a in appends])
+             "status_after": a.status, "now": now,
+             "ended": (a.at or now) if a.status == "over" else None} for a in appends])
         if changed != len(appends):
             raise Conflict("The game moved on meanwhile; look again and retry.")
         _APPEND.run(conn, [{"room": a.room_id, "number": a.number, "seat": a.seat,
-                            "move": a.move, "at": now} for a in appends])
+                            "move": a.move, "at": a.at or now} for a in appends])
 
 
-def append_move(room_id: str, number: int, seat: int, move: str, status: str) -> Append:
+def append_move(room_id: str, number: int, seat: int, move: str, status: str,
+                at: float | None = None) -> Append:
     """Append move `number` (1, 2, …) to the room's log, and its status after it; Conflict
     unless the stored room is at move `number − 1`. The room's row is updated first: on
     PostgreSQL that locks it, so a second writer of the same number waits for the first
     and then finds the version moved on."""
-    return Append(room_id, number, seat, move, status)
+    return Append(room_id, number, seat, move, status, at)
+
+
+def forfeit(room_id: str, version: int, result: dict[str, Any], *, over: bool, at: float,
+            seat: int | None = None, reason: str | None = None,
+            level: str | None = None) -> Write:
+    """A forfeit, in one transaction checked against the room's version: the room's `result`
+    (and with `over`, its end: status over at `at`); with `level`, seat `seat` handed to a
+    bot of that level for `reason`. Conflict when the room moved on meanwhile (a move
+    stored, the game over, the seat already gone)."""
+
+    def write(conn: Connection) -> None:
+        values: dict[str, Any] = {"result": json.dumps(result), "updated": time.time()}
+        if over:
+            values.update(status="over", ended=at)
+        changed = conn.execute(update(rooms).where(
+            rooms.c.id == room_id, rooms.c.version == version, rooms.c.status == "playing",
+        ).values(**values))
+        if changed.rowcount != 1:
+            raise Conflict("The game moved on meanwhile; look again and retry.")
+        if level is None:
+            return
+        taken = conn.execute(update(seats).where(
+            seats.c.room == room_id, seats.c.seat == seat, seats.c.gone.is_(None),
+        ).values(kind="bot", level=level, gone=reason))
+        if taken.rowcount != 1:
+            raise Conflict("That seat is played by a bot already.")
+
+    return write

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import Descriptor, Option, Study, Varied
+from chuko.core.descriptor import Descriptor, Option, Pool, Study, Varied
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
@@ -33,6 +33,8 @@ DESCRIPTOR = Descriptor(
     facts="chuko_takeaway:facts.json",
     examples=({}, {"stones": 4, "most": 1}),
     notation="0123456789",
+    # The lobby pairs strangers for it with no change to the server.
+    pools=(Pool("twenty", "Twenty stones", 2, {"stones": 20}),),
 )
 
 

@@ -1,8 +1,10 @@
 // The home page: your display name, then each game with its options form and seats; creating
 // a room shows the links. A game's last choices are remembered, so "New game" at the end of a
-// game comes back to them (the address's #game-… says which game).
+// game comes back to them (the address's #game-… says which game). Above them, the games
+// this player has in progress and has just played (continue.js).
 
 import { api, copyText, fill, games, h, notice } from "./dom.js";
+import { showYourGames } from "./continue.js";
 import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
 
 // A game with no upper limit still gets a form of reasonable size; the server has the last
@@ -61,6 +63,32 @@ function playersText(game) {
 }
 
 const KINDS = [["me", "You"], ["bot", "Bot"], ["friend", "Friend"]];
+
+// The time controls offered for a table with more than one player (`clock` of POST
+// /api/rooms): none, per move with a reserve, or correspondence in days a move.
+const CLOCKS = [
+  ["none", "No clock", null],
+  ["move-30", "30 s a move + 1 min", { kind: "move", seconds: 30, reserve: 60 }],
+  ["move-60", "1 min a move + 5 min", { kind: "move", seconds: 60, reserve: 300 }],
+  ["days-1", "1 day a move", { kind: "days", days: 1 }],
+  ["days-3", "3 days a move", { kind: "days", days: 3 }],
+];
+
+function clockField(game, saved) {
+  if (game.max_players === 1) return null;
+  const id = `${game.id}-clock`;
+  return h("label.field.clock-field", {},
+    h("span", { text: "Clock" }),
+    h("select", { id, name: "time-control" }, CLOCKS.map(([value, text]) => h("option", {
+      value, text, selected: value === (saved || "none"),
+    }))));
+}
+
+function readClock(form) {
+  const field = form.elements.namedItem("time-control");
+  const chosen = field && CLOCKS.find(([value]) => value === field.value);
+  return chosen ? chosen[2] : null;
+}
 
 function seatRow(game, previous) {
   const kind = h("select", { name: "seat-kind" },
@@ -183,7 +211,10 @@ async function create(game, form, list, box, button) {
     game: game.id, options,
     seats: seats.map((seat) => (seat.kind === "me" && name ? { ...seat, name } : seat)),
   };
-  saveChoices(game.id, { options, seats });
+  const clock = readClock(form);
+  if (clock) body.clock = clock;
+  const clockChoice = form.elements.namedItem("time-control");
+  saveChoices(game.id, { options, seats, clock: clockChoice ? clockChoice.value : undefined });
   button.disabled = true;
   try {
     const created = await api("/api/rooms", body);
@@ -207,7 +238,8 @@ function gamePanel(game) {
   const box = h("div.created", { hidden: true, "aria-live": "polite" });
   const button = h("button.primary", { type: "submit", text: "Create room" });
   const form = h("form.game-form", { "aria-label": `${game.title} options` },
-    h("div.options", {}, game.options.map((option) => optionInput(game, option, saved?.options?.[option.name]))),
+    h("div.options", {}, game.options.map((option) => optionInput(game, option, saved?.options?.[option.name])),
+      clockField(game, saved?.clock)),
     h("fieldset.seats-field", {}, h("legend", { text: "Who plays" }), list),
     h("div.actions", {}, button));
   form.addEventListener("submit", (event) => {
@@ -251,6 +283,7 @@ function showChosen() {
 
 async function main() {
   nameField();
+  showYourGames(document.getElementById("your-games")).catch(() => {});
   const root = document.getElementById("games");
   try {
     fill(root, (await games()).map(gamePanel));

@@ -1,12 +1,20 @@
 // The play screen for /room/{room}#token=…, /join/{room}/{invite} and /watch/{room}: connects
 // to the room, draws each snapshot with the game's screen module, sends the player's moves,
 // keeps the move log, pauses between rounds and ends with the result, a rematch, a new game
-// and the replay.
+// and the replay. Around the table: the seats' clocks (clocks.js), quick messages
+// (chat.js), the "your turn" signals (signals.js), resigning and claiming a game, and a
+// question before leaving a game in play (leaving.js).
 
 import { api, copyText, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
 import { remember, rememberRoom, roomInfo, savedName, saveName } from "./store.js";
 import { RoomSocket } from "./socket.js";
 import { listing, seatLabel } from "./seats.js";
+import { bubble, chatControls, hear } from "./chat.js";
+import { clockChip, takeClocks } from "./clocks.js";
+import { confirmDialog } from "./confirm.js";
+import { summarize } from "./continue.js";
+import { guardLeaving, leaveFreely } from "./leaving.js";
+import { signalControls, startSignals, turnSignal } from "./signals.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,7 +34,11 @@ const page = {
   pause: null,      // {version, until, dismissed} for the pause after a round
   boardFocus: false, // the player's keyboard focus is on the table (kept across redraws)
   busy: false,      // a rematch or follow request is on its way
+  summary: "",      // what this browser last remembered of the game, for the home page
 };
+
+// What a seat that a bot took over shows beside its name.
+const GONE = { resigned: "resigned", timeout: "out of time", left: "left" };
 
 /** Where this page is: {kind: "room"|"join"|"watch", room, invite}. */
 function where() {
@@ -59,6 +71,11 @@ function isMyTurn(msg) {
   return msg.status === "playing" && !isSpectator(msg) && (msg.view.to_move || []).includes(msg.seat);
 }
 
+/** Whether this page's player is in a game that goes on (leaving it asks first). */
+function inPlay(msg) {
+  return Boolean(msg) && msg.status === "playing" && !isSpectator(msg) && !(msg.seats[msg.seat] || {}).gone;
+}
+
 // -- the seats, the status line and the end of the game ------------------------------------
 
 function drawSeats(msg) {
@@ -81,7 +98,12 @@ function drawSeats(msg) {
     h("span.sr-only", {
       text: seat.kind === "bot" ? "" : online ? " (connected)" : " (not connected)",
     }),
-    seat.joined ? null : h("span.level", { text: "not here yet" }));
+    seat.joined ? null : h("span.level", { text: "not here yet" }),
+    seat.gone ? h("span.gone", {
+      text: `(${GONE[seat.gone] || "left"}${msg.status === "playing" ? " — bot plays" : ""})`,
+    }) : null,
+    clockChip(seat.seat),
+    bubble(seat.seat));
   });
   if (isSpectator(msg)) chips.unshift(h("div.seat-chip.watching", { text: "You are watching" }));
   fill($("seats"), chips);
@@ -131,6 +153,7 @@ async function startRematch() {
     const made = await api(`/api/rooms/${encodeURIComponent(page.room)}/rematch`, { token: page.token });
     rememberRoom(made);
     remember(made.room, { rematchOf: page.room });
+    leaveFreely();
     location.href = roomUrl(made.room, made.token);
   } catch (error) {
     notice(error.message, "error");
@@ -146,6 +169,7 @@ async function follow(room) {
     const took = await api(`/api/rooms/${encodeURIComponent(room)}/follow`, { token: page.token });
     rememberRoom({ ...took, room: took.room || room });
     remember(took.room || room, { rematchOf: page.room });
+    leaveFreely();
     location.href = roomUrl(took.room || room, took.token);
   } catch (error) {
     notice(error.message, "error");
@@ -216,6 +240,56 @@ function drawInvites(msg) {
         },
       }));
   }));
+}
+
+// -- the bar under the status: quick messages, resigning and claiming, the signals -----------
+
+/** Built once, with the first snapshot: its menus keep their state across redraws. */
+function buildBar(msg) {
+  // Phrases are for people: a player alone with bots has nobody to greet.
+  const player = !isSpectator(msg) && othersHuman(msg);
+  const { menu, mute } = chatControls((phrase) => send({ type: "say", phrase }), player,
+    () => drawSeats(page.msg));
+  fill($("chat"), menu);
+  fill($("prefs"), isSpectator(msg) ? [] : signalControls(), mute);
+}
+
+async function resign() {
+  // As the server has it: a game of one or two seats ends; a bigger table goes on.
+  const seats = page.msg.seats.length;
+  const text = seats === 1 ? "The game ends here, lost."
+    : seats === 2 ? "The game ends and the other player wins."
+      : "A bot plays your seat to the end, and you finish last.";
+  const yes = await confirmDialog({
+    title: "Resign this game?",
+    text,
+    yes: "Resign", no: "Play on", danger: true,
+  });
+  if (yes && inPlay(page.msg)) send({ type: "resign" });
+}
+
+/** Resign where the server keeps clocks (its states say `clock`, null or not); claim the
+ * game where the state says a player has left long enough (`claimable`). */
+function drawGameActions(msg) {
+  const box = $("game-actions");
+  const actions = [];
+  const claimable = Array.isArray(msg.claimable) ? msg.claimable : [];
+  if (inPlay(msg) && claimable.length) {
+    const who = listing(claimable.map((s) => seatLabel(msg, s)));
+    actions.push(h("button.primary.claim", {
+      type: "button", text: "Claim the win",
+      title: who ? `${who} left the game` : "The other player left the game",
+      onclick: () => send({ type: "claim" }),
+    }));
+  }
+  if (inPlay(msg) && "clock" in msg) {
+    actions.push(h("button.resign", { type: "button", text: "Resign", onclick: resign }));
+  }
+  const key = actions.map((a) => a.className).join();
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    fill(box, actions);
+  }
 }
 
 // -- the pause between rounds --------------------------------------------------------------
@@ -379,8 +453,9 @@ function restoreFocus(key) {
 async function prepare(msg) {
   const game = await gameInfo(msg.game, msg).catch(() => ({ id: msg.game, title: msg.title }));
   const title = msg.title || game.title || "";
-  document.title = `${title} — chükö`;
+  turnSignal(isMyTurn(page.msg), { title, othersHuman: othersHuman(page.msg) });
   $("title").textContent = title;
+  buildBar(msg);
   $("rules-link").href = `/rules/${encodeURIComponent(msg.game)}`;
   try {
     page.screen = await loadScreen(game);
@@ -397,6 +472,7 @@ function draw() {
   $("room").className = `room room-${msg.status}${isSpectator(msg) ? " watching" : ""}`;
   drawSeats(msg);
   drawStatus(msg);
+  drawGameActions(msg);
   drawInvites(msg);
   const hint = page.hint && page.hint.version === msg.version ? page.hint.values : null;
   const key = focusKey(document.activeElement);
@@ -439,6 +515,9 @@ function onMessage(msg) {
     }
     page.logged = Math.max(page.logged, msg.version);
     page.msg = msg;
+    takeClocks(msg);
+    turnSignal(isMyTurn(msg), { title: msg.title, othersHuman: othersHuman(msg) });
+    keepSummary(msg);
     page.loading = page.loading || prepare(msg);
     draw();
   } else if (msg.type === "presence") {
@@ -449,6 +528,9 @@ function onMessage(msg) {
       connected.has(seat.seat) ? { ...seat, connected: connected.get(seat.seat) } : seat));
     page.msg = { ...page.msg, seats };
     drawSeats(page.msg);
+  } else if (msg.type === "said") {
+    if (!page.msg) return;
+    hear(msg, msg.seat === page.msg.seat, seatLabel(page.msg, msg.seat));
   } else if (msg.type === "hint") {
     page.hint = { version: page.msg ? page.msg.version : -1, values: msg.values || {}, note: msg.note };
     draw();
@@ -456,6 +538,21 @@ function onMessage(msg) {
     page.logAsked = false; // a refused page may be asked for again
     notice(msg.message, "error");
   }
+}
+
+/** Whether another person sits at the table (the turn's sound is for waiting on people). */
+function othersHuman(msg) {
+  return msg.seats.some((seat) => seat.kind === "human" && seat.seat !== msg.seat);
+}
+
+/** What the home page lists of this game, kept as it changes (only for a seat held here). */
+function keepSummary(msg) {
+  if (!page.token || isSpectator(msg)) return;
+  const summary = summarize(msg);
+  const text = JSON.stringify(summary);
+  if (text === page.summary) return;
+  page.summary = text;
+  remember(page.room, summary);
 }
 
 function onLine(status) {
@@ -523,6 +620,8 @@ async function main() {
     page.boardFocus = $("board").contains(event.target);
   });
   $("log").addEventListener("scroll", readBack);
+  startSignals();
+  guardLeaving(() => inPlay(page.msg));
   try {
     if (kind === "join") {
       page.token = await takeInvite(room, invite);

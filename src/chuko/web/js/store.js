@@ -1,11 +1,14 @@
 // What this browser remembers (localStorage): the seat token of each room, so a reloaded
-// page or a link without its fragment resumes the seat; the invite links the creator may
-// still need to hand out; the player's display name; and each game's last choices on the
-// home form, so "New game" starts from them.
+// page or a link without its fragment resumes the seat, and a summary of the game (its
+// title, status and players) for the home page's "your games"; the invite links the creator
+// may still need to hand out; the player's display name; each game's last choices on the
+// home form, so "New game" starts from them; and small settings (sound, quick messages).
 
 const ROOMS = "chuko.rooms";
 const NAME = "chuko.name";
 const CHOICES = "chuko.choices";
+// Rooms remembered at most: the oldest seen go first, those still in play last.
+const MAX_ROOMS = 60;
 
 function read(key, fallback) {
   try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
@@ -21,8 +24,37 @@ export function roomInfo(room) {
 
 export function remember(room, fields) {
   const rooms = read(ROOMS, {});
-  rooms[room] = { ...(rooms[room] || {}), ...fields };
+  rooms[room] = { ...(rooms[room] || {}), seen: Date.now(), ...fields };
+  const ids = Object.keys(rooms);
+  if (ids.length > MAX_ROOMS) {
+    const keep = (id) => [rooms[id].status === "playing" ? 1 : 0, rooms[id].seen || 0];
+    ids.sort((a, b) => keep(a)[0] - keep(b)[0] || keep(a)[1] - keep(b)[1]);
+    for (const id of ids.slice(0, ids.length - MAX_ROOMS)) delete rooms[id];
+  }
   write(ROOMS, rooms);
+}
+
+/** Every room this browser remembers, as [id, info], the most recently seen first. */
+export function rememberedRooms() {
+  return Object.entries(read(ROOMS, {}))
+    .filter(([, info]) => info && typeof info === "object")
+    .sort(([, a], [, b]) => (b.seen || 0) - (a.seen || 0));
+}
+
+/** A room to forget (it has closed, or the server no longer knows it). */
+export function forget(room) {
+  const rooms = read(ROOMS, {});
+  delete rooms[room];
+  write(ROOMS, rooms);
+}
+
+/** A small setting of the player's (the sound on or off …), `fallback` before any. */
+export function readPref(key, fallback) {
+  return read(key, fallback);
+}
+
+export function writePref(key, value) {
+  write(key, value);
 }
 
 /** Keep what POST /api/rooms (or a rematch, or a follow) answered. */

@@ -1,0 +1,181 @@
+"""The accounts' requests (docs/web-protocol.md, "Accounts"): who I am (`GET /api/me`),
+becoming a guest and naming oneself (`POST /api/me`, `/api/me/name`), and an account's
+sign-up, log-in, log-out, new password and deletion (`POST /api/account/…`).
+
+Passwords are checked at most 10 times a minute per address and per account
+(`Limits.logins_per_*`); an unknown username and a wrong password get the same answer
+(401, one sentence) after the same work (an Argon2 check either way, `passwords.py`), so
+neither the answer nor its time says which names exist. A password is never logged nor
+sent back. The POST requests are answered as bare ASGI by the router (`AccountApi.paths`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import FastAPI, Request
+from sqlalchemy.exc import IntegrityError
+from starlette.types import Scope
+
+from chuko.core.protocol import Json
+
+from . import player_rows as rows
+from .accounts import Accounts
+from .cookies import clear_session
+from .limits import Buckets, Clock, Limits, TooMany
+from .passwords import Passwords
+from .players import Player
+from .room import Forbidden
+from .router import Post, ReadBody, client_host
+from .usernames import (
+    BadCredentials,
+    given_password,
+    login_key,
+    read_display_name,
+    read_password,
+    read_username,
+    username_key,
+)
+from .writes import Conflict
+
+NO_MATCH = "That username and password do not match an account."
+CLOSED = "This server takes no new accounts; you can go on playing as a guest."
+NOT_LOGGED_IN = "You are not logged in to an account."
+_GUEST_NAME = re.compile(r"Guest \d{4}")
+
+
+def me(player: Player | None) -> Json:
+    """What a player is told of themself (never their id)."""
+    if player is None:
+        return {"player": None}
+    return {"player": {"name": player.name, "username": player.username,
+                       "guest": player.is_guest}}
+
+
+class AccountApi:
+    """The accounts' requests on `accounts`; password checks within `limits` on `clock`.
+    With `open_registration` False, sign-ups are refused (guests still play)."""
+
+    def __init__(self, accounts: Accounts, limits: Limits, clock: Clock, *,
+                 open_registration: bool = True, passwords: Passwords | None = None) -> None:
+        self.accounts, self.store = accounts, accounts.store
+        self.open_registration = open_registration
+        self.passwords = passwords or Passwords()
+        self.by_address = Buckets(limits.logins_per_address, clock)
+        self.by_account = Buckets(limits.logins_per_account, clock)
+        self.signups = Buckets(limits.signups, clock)  # per address
+
+    @property
+    def paths(self) -> dict[str, Post]:
+        """The POST requests by path, for `router.App`."""
+        return {"/api/me": self.become, "/api/me/name": self.name,
+                "/api/account/signup": self.signup, "/api/account/login": self.login,
+                "/api/account/logout": self.logout, "/api/account/password": self.password,
+                "/api/account/delete": self.delete}
+
+    def add_routes(self, app: FastAPI) -> None:
+        app.get("/api/me")(self.who)
+
+    async def who(self, request: Request) -> dict[str, Any]:
+        return me(await self.accounts.player(request.scope, create=False))
+
+    async def become(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        """The request's player, made a guest if it is nobody yet."""
+        return 200, me(await self.accounts.someone(scope))
+
+    async def name(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        chosen = read_display_name((await body()).get("name"))
+        player = await self.accounts.someone(scope)
+        await self.store.submit(rows.set_name(player.id, chosen))
+        renamed = Player(player.id, chosen, player.username)
+        self.accounts.renamed(renamed)
+        return 200, me(renamed)
+
+    async def signup(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        """An account for the request's player: a guest keeps their id, so their games and
+        ratings become the account's."""
+        if not self.open_registration:
+            raise Forbidden(CLOSED)
+        data = await body()
+        username = read_username(data.get("username"))
+        password = read_password(data.get("password"))
+        if not self.signups.take(client_host(scope)):
+            raise TooMany("Too many accounts made from your address: wait a few minutes.")
+        player = await self.accounts.someone(scope)
+        if not player.is_guest:
+            raise Conflict("You have an account already: log out to make another.")
+        hashed = await self.passwords.hash(password)
+        # A guest who never chose a name is shown by their username from now on.
+        name = username if _GUEST_NAME.fullmatch(player.name) else player.name
+        try:
+            await self.store.submit(rows.make_account(player.id, username,
+                                                      username_key(username), hashed, name))
+        except IntegrityError:  # another worker gave the name away meanwhile
+            raise Conflict(rows.TAKEN) from None
+        account = Player(player.id, name, username)
+        await self.accounts.open_session(scope, account)
+        return 201, me(account)
+
+    def _admit(self, scope: Scope, key: str) -> None:
+        """Count a password check against the address's and the account's buckets."""
+        if not self.by_address.take(client_host(scope)):
+            raise TooMany("Too many log-in attempts from your address: wait a minute and "
+                          "try again.")
+        if not self.by_account.take(key):
+            raise TooMany("Too many log-in attempts for this account: wait a minute and "
+                          "try again.")
+
+    async def login(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        data = await body()
+        key = login_key(data.get("username"))
+        password = given_password(data.get("password"))
+        self._admit(scope, key)
+        found = self.store.read(rows.login_of(key)) if key else None
+        if not await self.passwords.check(password, None if found is None else found[1]):
+            raise BadCredentials(NO_MATCH)
+        if found is None:  # (checked above: the dummy hash never matches)
+            raise BadCredentials(NO_MATCH)
+        player, stored = found
+        if self.passwords.outdated(stored):
+            await self.store.submit(rows.set_password(player.id,
+                                                      await self.passwords.hash(password)))
+        await self.accounts.open_session(scope, player)
+        return 200, me(player)
+
+    async def logout(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        await self.accounts.end_session(scope)
+        return 200, me(None)
+
+    async def _account(self, scope: Scope, password: Any) -> Player:
+        """The request's account, its current `password` checked; Forbidden for no account,
+        BadCredentials for a wrong password."""
+        given = given_password(password)
+        player = await self.accounts.player(scope, create=False)
+        if player is None or player.username is None:
+            raise Forbidden(NOT_LOGGED_IN)
+        self._admit(scope, username_key(player.username))
+        stored = self.store.read(rows.password_of(player.id))
+        if not await self.passwords.check(given, stored):
+            raise BadCredentials("That is not your password.")
+        return player
+
+    async def password(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        """A new password; every other session of the account ends."""
+        data = await body()
+        fresh = read_password(data.get("new_password"), "The new password")
+        player = await self._account(scope, data.get("password"))
+        await self.store.submit(rows.set_password(player.id, await self.passwords.hash(fresh)))
+        await self.accounts.open_session(scope, player, others=True)
+        return 200, me(player)
+
+    async def delete(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        """The account deleted (its games stay, shown as a deleted player's)."""
+        player = await self._account(scope, (await body()).get("password"))
+        await self.store.submit(rows.delete_account(player.id))  # its sessions too
+        self.accounts.forget(player.id)
+        clear_session(scope)
+        return 200, me(None)
+
+    def close(self) -> None:
+        self.passwords.close()

@@ -1,0 +1,279 @@
+"""The lobby's shared state, as every worker sees it (`Board`): who waits in which pool,
+the open seeks, the pairings being made, who has a lobby socket open. It lives in a `Kv`
+(`lobby_store.py`): this worker's memory, or Redis for a cluster.
+
+Keys, under the cluster's prefix `{p}:lobby:`: `where` (player → the pool they wait in),
+`pool:{id}` (player → their entry), `seeks` (id → seek), `mine` (player → the ids of the
+seeks they posted), `making` (id → a pairing recorded, its room not yet told), `here`
+(player → until when a socket of theirs counts as open) and `paired:{player}` (the room a
+player was last paired into, kept a short while for a socket that reconnects).
+
+A player waits in one pool at most (membership is the player's, not a socket's), and a
+pairing takes its players out of their pool, takes down their seeks and records itself in
+`making`, all in one commit that holds only if none of them changed meanwhile: two workers,
+two tabs or a wave racing a seek never pair one player twice, and a worker dying mid-wave
+leaves each player either waiting or in a recorded pairing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from chuko.core.errors import ChukoError
+
+from .limits import Full, TooMany
+from .lobby_store import Check, Kv, Op
+from .room import Forbidden, NotFound
+from .writes import Conflict
+
+Json = dict[str, Any]
+PAIRED_KEEP = 15  # seconds a pairing is told again to a socket of its player reconnecting
+_TRIES = 8  # commits tried before a change gives up (others changing the same fields)
+
+
+class Busy(ChukoError):
+    """The lobby changed under a change too many times in a row."""
+
+    def __init__(self) -> None:
+        super().__init__("The lobby is busy: try that again in a moment.")
+
+
+Attempt = Callable[[], Awaitable[tuple[list[Check], list[Op], Any]]]
+
+
+class Board:
+    """The pools, seeks and pairings in `kv`, under the keys of cluster `prefix`."""
+
+    def __init__(self, kv: Kv, prefix: str = "local", clock: Callable[[], float] = time.time):
+        self.kv, self.clock = kv, clock
+        base = f"{prefix}:lobby:"
+        self.where, self.seeks, self.mine = base + "where", base + "seeks", base + "mine"
+        self.making, self.here, self._base = base + "making", base + "here", base
+
+    def pool_key(self, pool_id: str) -> str:
+        return f"{self._base}pool:{pool_id}"
+
+    def paired_key(self, player: str) -> str:
+        return f"{self._base}paired:{player}"
+
+    async def _change(self, attempt: Attempt) -> Any:
+        """Read, then commit what the reading decided, again while others changed it."""
+        for _ in range(_TRIES):
+            checks, ops, result = await attempt()
+            if not ops or await self.kv.commit(checks, ops):
+                return result
+        raise Busy()
+
+    # -- pools --------------------------------------------------------------------------------
+
+    async def toggle(self, entry: Json) -> bool:
+        """Put the player of `entry` in its pool, out of any other; out of it if they were
+        in it already. Whether they wait now."""
+        player = entry["player"]
+
+        async def attempt() -> tuple[list[Check], list[Op], Any]:
+            old = await self.kv.hget(self.where, player)
+            ops = _out_of_pool(self, player, old)
+            joined = old != entry["pool"]
+            if joined:
+                ops += [("hset", self.pool_key(entry["pool"]), player, json.dumps(entry)),
+                        ("hset", self.where, player, entry["pool"])]
+            return [(self.where, player, old)], ops, joined
+
+        return bool(await self._change(attempt))
+
+    async def leave(self, player: str) -> None:
+        async def attempt() -> tuple[list[Check], list[Op], Any]:
+            old = await self.kv.hget(self.where, player)
+            return [(self.where, player, old)], _out_of_pool(self, player, old), None
+
+        await self._change(attempt)
+
+    async def waiting_in(self, player: str) -> Json | None:
+        """The player's entry in the pool they wait in, or None."""
+        pool = await self.kv.hget(self.where, player)
+        raw = None if pool is None else await self.kv.hget(self.pool_key(pool), player)
+        return None if raw is None else json.loads(raw)
+
+    async def waiting(self, pool_id: str) -> dict[str, str]:
+        """The pool's entries as stored: player → entry text."""
+        return await self.kv.hgetall(self.pool_key(pool_id))
+
+    async def drop(self, pool_id: str, entries: dict[str, str]) -> None:
+        """Take these entries out of the pool unless they changed (players gone)."""
+        key = self.pool_key(pool_id)
+        checks: list[Check] = [(key, player, raw) for player, raw in entries.items()]
+        ops: list[Op] = [op for player in entries
+                         for op in (("hdel", key, player, ""), ("hdel", self.where, player, ""))]
+        if ops:
+            await self.kv.commit(checks, ops)
+
+    async def claim(self, pool_id: str, entries: dict[str, str], record: Json) -> bool:
+        """Record a pairing of these pool entries, taking them out of the pool and their
+        seeks down at once; False (nothing changed) if any entry changed meanwhile."""
+        key = self.pool_key(pool_id)
+        players = list(entries)
+        checks: list[Check] = [(key, player, raw) for player, raw in entries.items()]
+        ops: list[Op] = [op for player in players
+                         for op in (("hdel", key, player, ""), ("hdel", self.where, player, ""))]
+        more_checks, more_ops = await self._seeks_down(players)
+        ops += [*more_ops, ("hset", self.making, record["id"], json.dumps(record))]
+        return await self.kv.commit(checks + more_checks, ops)
+
+    async def _seeks_down(self, players: list[str]) -> tuple[list[Check], list[Op]]:
+        """The checks and writes that take down every seek these players posted."""
+        held = await self.kv.hmget(self.mine, players)
+        checks: list[Check] = list(zip([self.mine] * len(players), players, held, strict=True))
+        ops: list[Op] = []
+        for player, raw in zip(players, held, strict=True):
+            if raw is not None:
+                ops += [("hdel", self.seeks, seek, "") for seek in json.loads(raw)]
+                ops.append(("hdel", self.mine, player, ""))
+        return checks, ops
+
+    async def settle(self, record: Json, room_id: str) -> None:
+        """A recorded pairing's room is made: forget the record, remember each player's room
+        for a while and tell them."""
+        players = [seat["player"] for seat in record["players"]]
+        ops: list[Op] = [("hdel", self.making, record["id"], "")]
+        ops += [("setex", self.paired_key(player), PAIRED_KEEP, room_id) for player in players]
+        await self.kv.commit([], ops)
+        for player in players:
+            self.kv.tell(player, {"type": "paired", "room": room_id})
+
+    async def records(self) -> list[Json]:
+        """The pairings recorded and not settled."""
+        return [json.loads(raw) for raw in (await self.kv.hgetall(self.making)).values()]
+
+    async def paired_room(self, player: str) -> str | None:
+        return await self.kv.get(self.paired_key(player))
+
+    # -- presence -----------------------------------------------------------------------------
+
+    async def touch(self, players: list[str], until: float) -> None:
+        """These players have a lobby socket open here, counted until `until`."""
+        if players:
+            await self.kv.commit([], [("hset", self.here, p, repr(until)) for p in players])
+
+    async def absent(self, players: list[str]) -> set[str]:
+        """Those of `players` with no lobby socket open anywhere (past its grace)."""
+        now = self.clock()
+        seen = await self.kv.hmget(self.here, players)
+        return {p for p, until in zip(players, seen, strict=True)
+                if until is None or float(until) < now}
+
+    async def forget_absent(self) -> list[str]:
+        """Forget the presence of players gone; the players forgotten."""
+        now = self.clock()
+        gone = [p for p, until in (await self.kv.hgetall(self.here)).items()
+                if float(until) < now]
+        if gone:
+            await self.kv.commit([], [("hdel", self.here, p, "") for p in gone])
+        return gone
+
+    # -- seeks --------------------------------------------------------------------------------
+
+    async def post(self, seek: Json, per_player: int, in_all: int) -> None:
+        """Open a seek, within the caps on a player's seeks and on all of them."""
+        player = seek["player"]
+
+        async def attempt() -> tuple[list[Check], list[Op], Any]:
+            raw = await self.kv.hget(self.mine, player)
+            ids = [] if raw is None else json.loads(raw)
+            if len(ids) >= per_player:
+                raise TooMany(f"You have {len(ids)} open seeks already: cancel one first.")
+            if (await self.kv.hlens([self.seeks]))[0] >= in_all:
+                raise Full("The lobby holds as many seeks as it can: try again later.")
+            return [(self.mine, player, raw)], [
+                ("hset", self.seeks, seek["id"], json.dumps(seek)),
+                ("hset", self.mine, player, json.dumps([*ids, seek["id"]]))], None
+
+        await self._change(attempt)
+
+    async def mine_of(self, player: str) -> list[str]:
+        raw = await self.kv.hget(self.mine, player)
+        return [] if raw is None else list(json.loads(raw))
+
+    async def cancel(self, player: str, seek_id: str) -> None:
+        """The poster takes their seek down; a player who joined it leaves it."""
+
+        async def attempt() -> tuple[list[Check], list[Op], Any]:
+            raw, seek = await self._seek(seek_id)
+            checks: list[Check] = [(self.seeks, seek_id, raw)]
+            if seek["player"] == player:
+                mine = await self.kv.hget(self.mine, player)
+                left = [s for s in json.loads(mine or "[]") if s != seek_id]
+                return checks + [(self.mine, player, mine)], [
+                    ("hdel", self.seeks, seek_id, ""),
+                    ("hset", self.mine, player, json.dumps(left)) if left
+                    else ("hdel", self.mine, player, "")], None
+            takers = [t for t in seek["takers"] if t["player"] != player]
+            if len(takers) == len(seek["takers"]):
+                raise Forbidden("Only the player who posted a seek can cancel it.")
+            return checks, [("hset", self.seeks, seek_id,
+                             json.dumps({**seek, "takers": takers}))], None
+
+        await self._change(attempt)
+
+    async def _seek(self, seek_id: Any) -> tuple[str, Json]:
+        raw = await self.kv.hget(self.seeks, seek_id) if isinstance(seek_id, str) else None
+        if raw is None:
+            raise NotFound("That seek is gone: it was taken or cancelled.")
+        return raw, json.loads(raw)
+
+    async def accept(self, seek_id: Any, taker: Json, record: Json) -> Json | None:
+        """Join a seek as `taker` ({player, name, rating}): once its seats are filled, the
+        pairing it makes (`record` with its players), taking them out of pools and their
+        seeks down at once; None while it waits for more players."""
+
+        async def attempt() -> tuple[list[Check], list[Op], Any]:
+            raw, seek = await self._seek(seek_id)
+            takers = _taken_by(seek, taker)
+            checks: list[Check] = [(self.seeks, seek_id, raw)]
+            if len(takers) + 1 < seek["players"]:
+                return checks, [("hset", self.seeks, seek_id,
+                                 json.dumps({**seek, "takers": takers}))], None
+            seated = [{"player": seek["player"], "name": seek["name"]},
+                      *({"player": t["player"], "name": t["name"]} for t in takers)]
+            players = [s["player"] for s in seated]
+            pools = await self.kv.hmget(self.where, players)
+            checks += list(zip([self.where] * len(players), players, pools, strict=True))
+            ops: list[Op] = [("hdel", self.seeks, seek_id, "")]
+            for player, pool in zip(players, pools, strict=True):
+                ops += _out_of_pool(self, player, pool)
+            seek_checks, seek_ops = await self._seeks_down(players)
+            made = {**record, "game": seek["game"], "options": seek["options"],
+                    "rated": seek["rated"], "clock": seek.get("clock"), "players": seated,
+                    "bots": 0}
+            ops += [*seek_ops, ("hset", self.making, made["id"], json.dumps(made))]
+            return checks + seek_checks, ops, made
+
+        result = await self._change(attempt)
+        return None if result is None else dict(result)
+
+    async def snapshot(self, pool_ids: list[str]) -> tuple[dict[str, int], dict[str, str]]:
+        """How many wait in each pool, and every open seek as stored (id → text)."""
+        counts = await self.kv.hlens([self.pool_key(pool) for pool in pool_ids])
+        return dict(zip(pool_ids, counts, strict=True)), await self.kv.hgetall(self.seeks)
+
+
+def _out_of_pool(board: Board, player: str, pool: str | None) -> list[Op]:
+    if pool is None:
+        return []
+    return [("hdel", board.pool_key(pool), player, ""), ("hdel", board.where, player, "")]
+
+
+def _taken_by(seek: Json, taker: Json) -> list[Json]:
+    """The seek's takers with `taker` added; a refusal in one sentence if they may not."""
+    if seek["player"] == taker["player"]:
+        raise Conflict("That seek is yours: wait for another player to join it.")
+    if any(t["player"] == taker["player"] for t in seek["takers"]):
+        raise Conflict("You have joined that seek already: wait for its other seats.")
+    low, high = seek.get("range") or (None, None)
+    rating = round(taker["rating"])
+    if low is not None and not low <= rating <= high:
+        raise Forbidden(f"That seek is for players rated {low} to {high}; yours is {rating}.")
+    return [*seek["takers"], taker]

@@ -1,0 +1,151 @@
+"""What this worker's lobby sockets are told (`Feed`): the pools' waiting counts and the open
+seeks, coalesced. However fast seeks come and go, the feed reads the board at most once
+every `every` seconds and sends each socket at most one update then: what changed since
+the last one (a seek posted and taken between two updates is never sent). The update's text
+is made once for all sockets. A socket's own answers and "paired" go straight to it.
+
+The feed also keeps its players present (`Board.touch`): a player counts as here while a
+lobby socket of theirs is open on some worker, and for `grace` seconds after the last closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from chuko.core.errors import ChukoError
+
+from .lobby_board import Board
+from .messages import dumps
+from .seeks import public_seek
+
+log = logging.getLogger("chuko.server")
+
+Json = dict[str, Any]
+MAX_QUEUED = 64  # messages a lobby socket may have waiting before it is cut off
+
+
+class LobbyClient:
+    """One lobby socket's outbox of JSON texts, for its player."""
+
+    __slots__ = ("player", "_queue", "_waiter", "cut_off")
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self._queue: deque[str] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+        self.cut_off = False  # fell MAX_QUEUED messages behind: its socket is closed
+
+    def send_text(self, text: str) -> None:
+        if len(self._queue) >= MAX_QUEUED:
+            self._queue.clear()
+            self.cut_off = True
+        else:
+            self._queue.append(text)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def send(self, message: Json) -> None:
+        self.send_text(dumps(message))
+
+    async def next_text(self) -> str | None:
+        """The next message to send; None once the client is cut off."""
+        while not self._queue and not self.cut_off:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return None if self.cut_off else self._queue.popleft()
+
+
+class Feed:
+    """The lobby sockets of this worker, told the changes on `board` at most once every
+    `every` seconds of `clock`."""
+
+    def __init__(self, board: Board, pool_ids: list[str], *, every: float = 0.5,
+                 grace: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.board, self.pool_ids, self.every, self.grace = board, pool_ids, every, grace
+        self.clock = clock
+        self.clients: dict[str, set[LobbyClient]] = {}
+        self.counts: dict[str, int] = dict.fromkeys(pool_ids, 0)
+        self.seeks: dict[str, str] = {}  # id → the seek as stored
+        self._public: dict[str, Json] = {}
+        self._last = float("-inf")
+        self._task: asyncio.Task | None = None
+
+    def sockets_of(self, player: str) -> int:
+        return len(self.clients.get(player, ()))
+
+    async def add(self, client: LobbyClient) -> None:
+        """A socket opened: it is sent the lists as the feed knows them."""
+        first = client.player not in self.clients
+        self.clients.setdefault(client.player, set()).add(client)
+        if first:  # else the feed's loop marks them present within a third of the grace
+            with contextlib.suppress(ChukoError):
+                await self.board.touch([client.player], self.board.clock() + self.grace)
+        client.send({"type": "lobby", "pools": self.counts,
+                     "seeks": sorted(self._public.values(), key=lambda s: s["created"])})
+
+    def remove(self, client: LobbyClient) -> None:
+        held = self.clients.get(client.player)
+        if held is not None:
+            held.discard(client)
+            if not held:
+                del self.clients[client.player]
+
+    def deliver(self, player: str, message: Json) -> None:
+        """A message for one player's sockets on this worker."""
+        held = self.clients.get(player)
+        if held:
+            text = dumps(message)
+            for client in held:
+                client.send_text(text)
+
+    async def refresh(self) -> bool:
+        """Read the board and send every socket what changed, unless an update went out
+        less than `every` seconds ago; whether one was sent."""
+        now = self.clock()
+        if now - self._last < self.every:
+            return False
+        counts, seeks = await self.board.snapshot(self.pool_ids)
+        changed = {pool: n for pool, n in counts.items() if self.counts.get(pool) != n}
+        gone = [seek for seek in self.seeks if seek not in seeks]
+        fresh = {seek: raw for seek, raw in seeks.items() if self.seeks.get(seek) != raw}
+        self.counts, self.seeks = counts, seeks
+        for seek in gone:
+            self._public.pop(seek, None)
+        for seek, raw in fresh.items():
+            self._public[seek] = public_seek(json.loads(raw))
+        if not (changed or gone or fresh):
+            return False
+        self._last = now
+        text = dumps({"type": "update", "pools": changed, "gone": gone,
+                      "seeks": [self._public[seek] for seek in fresh]})
+        for held in self.clients.values():
+            for client in held:
+                client.send_text(text)
+        return True
+
+    async def run(self) -> None:
+        """Refresh every `every` seconds, and keep this worker's players present."""
+        touched = float("-inf")
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.refresh()
+                if self.clock() - touched >= self.grace / 3:
+                    touched = self.clock()
+                    await self.board.touch(list(self.clients),
+                                           self.board.clock() + self.grace)
+            except ChukoError as error:
+                log.warning("The lobby's feed could not read the board: %s", error)
+            except Exception:
+                log.exception("The lobby's feed failed")

@@ -1,0 +1,221 @@
+"""Where the lobby keeps its pools and seeks: a few hashes of JSON text, in this worker's
+memory (`MemoryKv`) or, for a cluster of workers, in Redis under the cluster's prefix
+(`RedisKv`). The lobby's logic (`lobby_board.py`) is written once over this small interface.
+
+Every change is a `commit(checks, ops)`: it applies its writes only if each hash field
+checked still holds the text read before (compare-and-set), all at once. In Redis that is
+one Lua script, so a worker killed at any moment leaves either the whole change or none of
+it: a pool entry is never gone without the pairing that took it being recorded. A commit
+that finds a field changed writes nothing and returns False; the caller reads again.
+
+Messages for one player (`tell`) reach that player's lobby sockets on whichever worker
+holds them: directly in memory, over the channel `{prefix}:lobby:tell` in Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from redis.exceptions import RedisError
+
+from chuko.core.errors import ChukoError
+
+log = logging.getLogger("chuko.server")
+
+# (hash, field, the text it must hold, or None: absent)
+Check = tuple[str, str, str | None]
+# ("hset", hash, field, text) | ("hdel", hash, field, "") | ("setex", key, seconds, text)
+Op = tuple[str, str, Any, str]
+Deliver = Callable[[str, dict[str, Any]], None]
+
+
+class LobbyAway(ChukoError):
+    """The lobby's shared store cannot be reached."""
+
+    def __init__(self) -> None:
+        super().__init__("The lobby cannot be reached right now: try again in a moment.")
+
+
+class Kv(Protocol):
+    """The store's operations, each on text values."""
+
+    async def hget(self, key: str, field: str) -> str | None: ...
+    async def hmget(self, key: str, fields: list[str]) -> list[str | None]: ...
+    async def hgetall(self, key: str) -> dict[str, str]: ...
+    async def hlens(self, keys: list[str]) -> list[int]: ...
+    async def get(self, key: str) -> str | None: ...
+    async def commit(self, checks: list[Check], ops: list[Op]) -> bool: ...
+    def tell(self, player: str, message: dict[str, Any]) -> None: ...
+    async def start(self, deliver: Deliver) -> None: ...
+    async def stop(self) -> None: ...
+
+
+class MemoryKv:
+    """The store in this worker's memory: every call is atomic, since nothing awaits."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.hashes: dict[str, dict[str, str]] = {}
+        self.strings: dict[str, tuple[str, float]] = {}  # key → (value, expiry)
+        self.deliver: Deliver | None = None
+
+    async def hget(self, key: str, field: str) -> str | None:
+        return self.hashes.get(key, {}).get(field)
+
+    async def hmget(self, key: str, fields: list[str]) -> list[str | None]:
+        held = self.hashes.get(key, {})
+        return [held.get(field) for field in fields]
+
+    async def hgetall(self, key: str) -> dict[str, str]:
+        return dict(self.hashes.get(key, {}))
+
+    async def hlens(self, keys: list[str]) -> list[int]:
+        return [len(self.hashes.get(key, {})) for key in keys]
+
+    async def get(self, key: str) -> str | None:
+        value, until = self.strings.get(key, ("", 0.0))
+        if until <= self.clock():
+            self.strings.pop(key, None)
+            return None
+        return value
+
+    async def commit(self, checks: list[Check], ops: list[Op]) -> bool:
+        if any(self.hashes.get(key, {}).get(field) != held for key, field, held in checks):
+            return False
+        for op, key, field, value in ops:
+            if op == "hset":
+                self.hashes.setdefault(key, {})[field] = value
+            elif op == "hdel":
+                held = self.hashes.get(key, {})
+                held.pop(field, None)
+                if not held:
+                    self.hashes.pop(key, None)
+            else:
+                self.strings[key] = (value, self.clock() + float(field))
+        return True
+
+    def tell(self, player: str, message: dict[str, Any]) -> None:
+        if self.deliver is not None:
+            self.deliver(player, message)
+
+    async def start(self, deliver: Deliver) -> None:
+        self.deliver = deliver
+
+    async def stop(self) -> None:
+        self.deliver = None
+
+
+# The commit in Redis: every check, then every write, in one script (atomic).
+_COMMIT = """
+local t = cjson.decode(ARGV[1])
+for _, c in ipairs(t[1]) do
+  local v = redis.call('hget', c[1], c[2])
+  if c[3] == cjson.null then
+    if v then return 0 end
+  elseif v ~= c[3] then return 0 end
+end
+for _, o in ipairs(t[2]) do
+  if o[1] == 'hset' then redis.call('hset', o[2], o[3], o[4])
+  elseif o[1] == 'hdel' then redis.call('hdel', o[2], o[3])
+  else redis.call('set', o[2], o[4], 'EX', math.max(1, math.floor(o[3]))) end
+end
+return 1
+"""
+
+
+class RedisKv:
+    """The store in Redis, shared by the cluster's workers (`redis` is the cluster's
+    client, `prefix` its name)."""
+
+    def __init__(self, redis: Any, prefix: str) -> None:
+        self.redis = redis
+        self.channel = f"{prefix}:lobby:tell"
+        self._listener: asyncio.Task | None = None
+        self._outbox: set[asyncio.Task] = set()
+
+    async def _call(self, method: str, *args: Any) -> Any:
+        try:
+            return await getattr(self.redis, method)(*args)
+        except (RedisError, OSError) as error:
+            log.warning("The lobby could not reach Redis: %s", error)
+            raise LobbyAway() from None
+
+    async def hget(self, key: str, field: str) -> str | None:
+        return _text(await self._call("hget", key, field))
+
+    async def hmget(self, key: str, fields: list[str]) -> list[str | None]:
+        if not fields:
+            return []
+        return [_text(value) for value in await self._call("hmget", key, fields)]
+
+    async def hgetall(self, key: str) -> dict[str, str]:
+        held = await self._call("hgetall", key)
+        return {_text(k) or "": _text(v) or "" for k, v in held.items()}
+
+    async def hlens(self, keys: list[str]) -> list[int]:
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.hlen(key)
+                return [int(n) for n in await pipe.execute()]
+        except (RedisError, OSError) as error:
+            log.warning("The lobby could not reach Redis: %s", error)
+            raise LobbyAway() from None
+
+    async def get(self, key: str) -> str | None:
+        return _text(await self._call("get", key))
+
+    async def commit(self, checks: list[Check], ops: list[Op]) -> bool:
+        script = json.dumps([checks, ops])
+        return bool(await self._call("eval", _COMMIT, 0, script))
+
+    def tell(self, player: str, message: dict[str, Any]) -> None:
+        text = json.dumps({"player": player, "message": message})
+        task = asyncio.get_running_loop().create_task(self._publish(text))
+        self._outbox.add(task)
+        task.add_done_callback(self._outbox.discard)
+
+    async def _publish(self, text: str) -> None:
+        with contextlib.suppress(LobbyAway):
+            await self._call("publish", self.channel, text)
+
+    async def start(self, deliver: Deliver) -> None:
+        subscribed = asyncio.Event()
+        self._listener = asyncio.create_task(self._listen(deliver, subscribed))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(subscribed.wait(), 10)
+
+    async def _listen(self, deliver: Deliver, subscribed: asyncio.Event) -> None:
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel)
+                subscribed.set()
+                async for message in pubsub.listen():
+                    if message["type"] == "message":
+                        told = json.loads(message["data"])
+                        deliver(str(told["player"]), told["message"])
+            except (RedisError, OSError) as error:
+                log.warning("Lost the lobby's Redis channel (%s); listening again.", error)
+                await asyncio.sleep(1)
+            finally:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()
+
+    async def stop(self) -> None:
+        for task in [*self._outbox, *([self._listener] if self._listener else [])]:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value.decode() if isinstance(value, bytes) else str(value)

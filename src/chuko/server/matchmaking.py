@@ -1,0 +1,330 @@
+"""Quick pairing and open seeks (`Matchmaker`): what the lobby socket asks, and the waves.
+
+Pools come from the games' descriptors (`Descriptor.pools`), so a plug-in game has pools
+with no change here. Every `LobbyLimits.wave` seconds the pairing leader (the worker holding
+the cluster's lease, or the only worker) runs one wave per pool: heads-up pools through
+`pairing.pair_heads_up`, larger tables through `pairing.fill_tables` (bots complete a table
+for players who allowed it after their chosen wait). Each pair or table is claimed on the
+board in one commit (`Board.claim`), then its room is made and its players told. A pairing
+recorded and not told (its worker died between the two) is made by the leader after
+`LobbyLimits.keep_making` seconds, so no player waiting is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+
+from chuko.core.descriptor import Pool
+from chuko.core.errors import ChukoError, ConfigError
+from chuko.games import descriptors, game_class
+
+from . import pairing
+from .lobby_board import Board
+from .room import Seat
+from .schema import ratings
+from .seeks import (
+    DEFAULT_RATING,
+    SCALE,
+    LobbyLimits,
+    new_seek,
+    public_seek,
+    rating_class,
+    read_seek,
+)
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .store import Store
+
+log = logging.getLogger("chuko.server")
+
+Json = dict[str, Any]
+AT_ONCE = 64  # tables of one wave claimed and made at once (the store commits them together)
+OpenRoom = Callable[[Json], Awaitable[str]]  # a recorded pairing → its new room's id
+RatingOf = Callable[[str, str, str], Awaitable[float]]  # (player, game, class) → rating
+PairHeadsUp = Callable[[Sequence[pairing.Waiting], float], list[tuple[str, str]]]
+FillTables = Callable[[Sequence[pairing.Waiting], float, int], list[tuple[list[str], int]]]
+
+
+class Player(Protocol):
+    """Who asks (`players.Player`: a guest or an account)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+def pool_catalog() -> dict[str, tuple[str, Pool]]:
+    """Every registered game's pools by their lobby id ("game/pool")."""
+    return {f"{d.id}/{pool.id}": (d.id, pool) for d in descriptors() for pool in d.pools}
+
+
+class Matchmaker:
+    """The lobby's pools and seeks on `board`; `open_room` makes a pairing's room,
+    `rating_of` reads a player's rating, `leading()` says whether this worker runs the
+    waves; `pair` and `fill` are the pairing's waves (tests pass their own)."""
+
+    def __init__(self, board: Board, open_room: OpenRoom, rating_of: RatingOf, *,
+                 limits: LobbyLimits | None = None, leading: Callable[[], bool] = lambda: True,
+                 me: str = "alone", pair: PairHeadsUp | None = None,
+                 fill: FillTables | None = None) -> None:
+        self.board, self.open_room, self.rating_of = board, open_room, rating_of
+        self.limits = limits or LobbyLimits()
+        self.leading, self.me = leading, me
+        self.pair = pair or (lambda pool, now: pairing.pair_heads_up(pool, now))
+        self.fill = fill or (lambda pool, now, n: pairing.fill_tables(pool, now, n))
+        self.pools = pool_catalog()
+        self._making: set[str] = set()  # pairings this worker is making a room for
+        self._loop: asyncio.Task | None = None
+
+    # -- what a player asks -------------------------------------------------------------------
+
+    async def toggle(self, player: Player, pool_id: Any, bots_after: Any) -> Json:
+        """Join the pool, or leave it when already waiting there; the player's waiting
+        state as the socket tells it."""
+        if not isinstance(pool_id, str) or pool_id not in self.pools:
+            raise ConfigError(f"There is no pool {pool_id!r}; the pools are "
+                              f"{', '.join(self.pools) or 'none'}.")
+        game_id, pool = self.pools[pool_id]
+        rating = await self.rating_of(player.id, game_id, rating_class(pool.players))
+        entry = {"player": player.id, "name": player.name, "pool": pool_id, "rating": rating,
+                 "since": self.board.clock(), "bots_after": self._bots_after(bots_after)}
+        await self.board.toggle(entry)
+        return await self.you(player.id)
+
+    def _bots_after(self, given: Any) -> float | None:
+        if given is None:
+            return None
+        low, high = self.limits.bots_after
+        if isinstance(given, bool) or not isinstance(given, int | float) \
+                or not low <= given <= high:
+            raise ConfigError(f"Bots may complete a table after {low:g} to {high:g} seconds "
+                              "of waiting, or never (null).")
+        return float(given)
+
+    async def you(self, player: str) -> Json:
+        """The player's own state in the lobby: the pool they wait in and since when, their
+        seeks."""
+        entry = await self.board.waiting_in(player)
+        return {"type": "you", "pool": None if entry is None else entry["pool"],
+                "since": None if entry is None else entry["since"],
+                "bots_after": None if entry is None else entry["bots_after"],
+                "seeks": await self.board.mine_of(player)}
+
+    async def post(self, player: Player, data: Json) -> Json:
+        """Open a seek from the player's message."""
+        read = read_seek(data)
+        rating = await self.rating_of(player.id, read["game"], rating_class(read["players"]))
+        seek = new_seek(read, player.id, player.name, rating, self.board.clock())
+        await self.board.post(seek, self.limits.seeks_per_player, self.limits.seeks_in_all)
+        return await self.you(player.id)
+
+    async def cancel(self, player: Player, seek_id: Any) -> Json:
+        await self.board.cancel(player.id, seek_id)
+        return await self.you(player.id)
+
+    async def accept(self, player: Player, seek_id: Any) -> Json | None:
+        """Join a seek; once its seats are filled its room is made and its players told
+        (None), else the taker is told it waits for more."""
+        if not isinstance(seek_id, str):
+            raise ConfigError("Say which seek to join by its id.")
+        raw = await self.board.kv.hget(self.board.seeks, seek_id)
+        game_id, players = (json.loads(raw)["game"], json.loads(raw)["players"]) if raw \
+            else ("", 2)
+        rating = await self.rating_of(player.id, game_id, rating_class(players)) if raw \
+            else DEFAULT_RATING
+        taker = {"player": player.id, "name": player.name, "rating": rating}
+        record = await self.board.accept(seek_id, taker, self._record_base())
+        if record is None:
+            return {"type": "joined", "seek": seek_id}
+        await self._make(record)
+        await self._withdraw({p["player"] for p in record["players"]})
+        return None
+
+    async def listing(self) -> Json:
+        """The pools with how many wait in each, and the open seeks (`GET /api/lobby`)."""
+        counts, seeks = await self.board.snapshot(list(self.pools))
+        return {"pools": [{**pool.to_json(game_id), "waiting": counts[pool_id]}
+                          for pool_id, (game_id, pool) in self.pools.items()],
+                "seeks": sorted((public_seek(json.loads(raw)) for raw in seeks.values()),
+                                key=lambda seek: seek["created"])}
+
+    # -- the waves ------------------------------------------------------------------------------
+
+    def _record_base(self) -> Json:
+        return {"id": secrets.token_urlsafe(9), "maker": self.me, "at": self.board.clock()}
+
+    async def wave(self) -> int:
+        """One wave over every pool; the rooms made."""
+        made = 0
+        for pool_id, (game_id, pool) in self.pools.items():
+            try:
+                made += await self._wave_pool(pool_id, game_id, pool)
+            except ChukoError as error:
+                log.warning("The lobby's wave of %s stopped: %s", pool_id, error)
+        return made
+
+    async def _wave_pool(self, pool_id: str, game_id: str, pool: Pool) -> int:
+        stored = await self.board.waiting(pool_id)
+        if not stored:
+            return 0
+        gone = await self.board.absent(list(stored))
+        if gone:
+            await self.board.drop(pool_id, {player: stored[player] for player in gone})
+        entries = {p: json.loads(raw) for p, raw in stored.items() if p not in gone}
+        now = self.board.clock()
+        waiting = [pairing.Waiting(p, float(e["rating"]), float(e["since"]), e["bots_after"])
+                   for p, e in entries.items()]
+        groups = ([([a, b], 0) for a, b in self.pair(waiting, now)] if pool.players == 2
+                  else self.fill(waiting, now, pool.players))
+        tables, seated = [], set[str]()
+        for ids, bots in groups:
+            # Never twice in a wave, never with oneself, never a player not waiting here.
+            if len(set(ids)) != len(ids) or seated.intersection(ids) \
+                    or not all(p in entries for p in ids):
+                log.error("The pairing of %s gave a table it should not: %s", pool_id, ids)
+                continue
+            seated |= set(ids)
+            tables.append({**self._record_base(), "game": game_id,
+                           "options": dict(pool.options), "rated": bots == 0,
+                           "clock": pool.clock, "bots": bots,
+                           "players": [{"player": p, "name": entries[p]["name"]} for p in ids]})
+        made = 0
+        for start in range(0, len(tables), AT_ONCE):  # a big wave's rooms, a batch at a time
+            made += sum(await asyncio.gather(*(
+                self._claim(pool_id, stored, record) for record in tables[start:start + AT_ONCE])))
+        await self._withdraw(seated)
+        return made
+
+    async def _claim(self, pool_id: str, stored: dict[str, str], record: Json) -> int:
+        """Record a table of the wave and make its room; 1 if it was made."""
+        players = [seat["player"] for seat in record["players"]]
+        if not await self.board.claim(pool_id, {p: stored[p] for p in players}, record):
+            return 0  # one of them changed meanwhile (left, or joined again): next wave
+        return await self._make(record)
+
+    async def _withdraw(self, players: set[str]) -> None:
+        """Take players just paired off the seeks of others they had joined (their own are
+        down already), so a seek filling later does not seat them twice."""
+        if not players:
+            return
+        _, seeks = await self.board.snapshot([])
+        for raw in seeks.values():
+            seek = json.loads(raw)
+            for taker in seek["takers"]:
+                if taker["player"] in players:
+                    with contextlib.suppress(ChukoError):  # taken or changed meanwhile
+                        await self.board.cancel(taker["player"], seek["id"])
+
+    async def _make(self, record: Json) -> int:
+        """Make a recorded pairing's room and tell its players; 1 if it was made. A room
+        that cannot be made now stays recorded, made again later."""
+        self._making.add(record["id"])
+        try:
+            room_id = await self.open_room(record)
+        except ChukoError as error:
+            log.warning("A pairing's room could not be made (%s); it is tried again.", error)
+            return 0
+        except Exception:
+            log.exception("A pairing's room could not be made; it is tried again.")
+            return 0
+        finally:
+            self._making.discard(record["id"])
+        await self.board.settle(record, room_id)
+        return 1
+
+    async def recover(self) -> int:
+        """Make the rooms of pairings recorded and left unmade (their worker died, or the
+        database was away); the rooms made."""
+        before = self.board.clock() - self.limits.keep_making
+        made = 0
+        for record in await self.board.records():
+            if record["id"] not in self._making and float(record["at"]) < before:
+                made += await self._make(record)
+        return made
+
+    async def tidy(self) -> None:
+        """Take down the seeks of players gone (no lobby socket past the grace)."""
+        gone = set(await self.board.forget_absent())
+        if not gone:
+            return
+        _, seeks = await self.board.snapshot([])
+        for raw in seeks.values():
+            seek = json.loads(raw)
+            for player in [seek["player"], *(t["player"] for t in seek["takers"])]:
+                if player in gone:
+                    with contextlib.suppress(ChukoError):  # taken or changed meanwhile
+                        await self.board.cancel(player, seek["id"])
+                    break
+
+    async def run(self) -> None:
+        """The waves, while the app runs: on the leader only."""
+        while True:
+            await asyncio.sleep(self.limits.wave)
+            if not self.leading():
+                continue
+            try:
+                await self.wave()
+                await self.recover()
+                await self.tidy()
+            except ChukoError as error:
+                log.warning("The lobby's wave stopped: %s", error)
+            except Exception:
+                log.exception("The lobby's wave failed")
+
+
+def room_opener(hub: Hub) -> OpenRoom:
+    """Make a pairing's room on `hub`: its players in seats (in a random order), bots of
+    the game's second level (or its only one) in the seats left."""
+    shuffle = random.SystemRandom().shuffle if hub.rng is None else hub.rng.shuffle
+
+    async def open_room(record: Json) -> str:
+        rules = game_class(record["game"])
+        described = rules.descriptor
+        values = described.read_online(record["options"], bots_only=False)
+        game = rules.configure(values, bots_only=False)
+        people = list(record["players"])
+        shuffle(people)
+        level = described.levels[min(1, len(described.levels) - 1)]
+        seats = [Seat(n, "human", None, None, None, True, p["name"], player=p["player"])
+                 for n, p in enumerate(people)]
+        seats += [Seat(n, "bot", level, None, None, True)
+                  for n in range(len(people), game.players)]
+        # Casual and clockless are the defaults of a room.
+        extra = {key: value for key, value in (("rated", record["rated"]),
+                                               ("clock", record["clock"])) if value}
+        room = await hub._open(record["game"], game, values, seats, **extra)
+        return room.id
+
+    return open_room
+
+
+def rating_reader(store: Store) -> RatingOf:
+    """A player's rating on the pool's scale from the `ratings` table, the default when
+    they have none (or the database cannot say just now)."""
+
+    def read(player: str, game: str, klass: str) -> float:
+        query = select(ratings.c.mu).where(ratings.c.player == player,
+                                           ratings.c.game == game, ratings.c["class"] == klass)
+        with store.engine.connect() as conn:
+            mu = conn.execute(query).scalar()
+        return DEFAULT_RATING if mu is None else float(mu) * SCALE
+
+    async def rating_of(player: str, game: str, klass: str) -> float:
+        try:
+            return await asyncio.to_thread(read, player, game, klass)
+        except SQLAlchemyError:
+            return DEFAULT_RATING
+
+    return rating_of

@@ -1,0 +1,54 @@
+// What the leaderboard and profile pages share: the header's links to each game's
+// leaderboard, and how ratings, dates and results read.
+
+import { fill, games, h } from "./dom.js";
+
+export const CLASS_NAMES = { duel: "Heads-up", multi: "Multiplayer" };
+
+/** The rating classes a game is played in, by its seat range (as the server decides). */
+export function classesOf(game) {
+  const most = game.max_players ?? Infinity;
+  return ["duel", "multi"].filter((klass) => {
+    const seats = klass === "duel" ? 2 : 3;
+    return game.min_players <= seats && seats <= most;
+  });
+}
+
+/** The header's links: every game that has a leaderboard, `current` marked. */
+export async function boardNav(current) {
+  const nav = document.getElementById("board-nav");
+  if (!nav) return;
+  try {
+    const rated = (await games()).filter((game) => classesOf(game).length);
+    fill(nav, rated.map((game) => h(`a${game.id === current ? ".current" : ""}`, {
+      href: `/leaderboard/${encodeURIComponent(game.id)}`, text: game.title,
+      "aria-current": game.id === current ? "page" : undefined,
+    })));
+  } catch {
+    fill(nav); // the page itself says what failed
+  }
+}
+
+/** "1623" or "1500?" (provisional) with its uncertainty as a smaller "±480". */
+export function ratingText(shown) {
+  return h("span.rating", { title: shown.provisional
+    ? "Provisional: too few rated games to be sure yet" : "Settled rating" },
+  h("strong", { text: shown.text ?? String(shown.rating) }),
+  h("small.deviation", { text: ` ±${shown.deviation}` }));
+}
+
+export const percent = (rate) => (rate === null || rate === undefined ? "–"
+  : `${Math.round(rate * 100)}%`);
+
+/** A date as this browser writes it, from seconds since the epoch. */
+export function day(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(undefined,
+    { year: "numeric", month: "short", day: "numeric" });
+}
+
+/** A seat's name, linked to its player's profile when it is an account's. */
+export function playerLink(seat) {
+  return seat.profile
+    ? h("a", { href: `/@/${encodeURIComponent(seat.profile)}`, text: seat.name })
+    : h("span", { text: seat.name });
+}

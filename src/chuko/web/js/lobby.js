@@ -1,0 +1,190 @@
+// The lobby: quick-pairing pools (one click joins, a second leaves; the button pulses with
+// the time waited), the open seeks updating live with a join button, and a form to post a
+// seek. Everything lives on one socket, /lobby/ws (docs/web-protocol.md, "The lobby"); once
+// paired, the page goes to the room, where the session's cookie holds the seat.
+
+import { api, fill, games, h, notice } from "./dom.js";
+
+const PING_MS = 20000;
+const MAX_DELAY_MS = 8000;
+
+const state = { pools: [], counts: {}, seeks: new Map(), you: null, joined: new Set(), games: [] };
+let socket = null;
+let delay = 500;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}/lobby/ws`);
+  let pinger = null;
+  let refused = false;
+  ws.addEventListener("open", () => {
+    delay = 500;
+    status("open");
+    pinger = setInterval(() => send({ type: "ping" }), PING_MS);
+  });
+  ws.addEventListener("message", (event) => {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch { return; }
+    if (msg.type === "error" && !state.you) refused = true;
+    receive(msg);
+  });
+  ws.addEventListener("close", (event) => {
+    clearInterval(pinger);
+    if (refused || event.code >= 4000) { status("closed"); return; }
+    status("retrying");
+    setTimeout(connect, delay);
+    delay = Math.min(delay * 2, MAX_DELAY_MS);
+  });
+  socket = ws;
+}
+
+function send(msg) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+  else if (msg.type !== "ping") notice("The lobby is reconnecting: try again in a moment.", "error");
+}
+
+function status(kind) {
+  const conn = document.getElementById("conn");
+  conn.className = `conn ${kind}`;
+  conn.textContent = { open: "online", retrying: "reconnecting", closed: "offline" }[kind];
+}
+
+function receive(msg) {
+  if (msg.type === "lobby") {
+    state.counts = { ...msg.pools };
+    state.seeks = new Map(msg.seeks.map((seek) => [seek.id, seek]));
+  } else if (msg.type === "update") {
+    Object.assign(state.counts, msg.pools);
+    for (const id of msg.gone) { state.seeks.delete(id); state.joined.delete(id); }
+    for (const seek of msg.seeks) state.seeks.set(seek.id, seek);
+  } else if (msg.type === "you") {
+    state.you = { ...state.you, ...msg };
+    if (msg.name) document.getElementById("me").textContent = `You play as ${msg.name}.`;
+  } else if (msg.type === "joined") {
+    state.joined.add(msg.seek);
+    notice("You joined the seek: its room opens when its last seat is taken.", "good");
+  } else if (msg.type === "paired") {
+    notice("Paired: opening your game…", "good");
+    location.assign(`/room/${encodeURIComponent(msg.room)}`);
+    return;
+  } else if (msg.type === "error") {
+    notice(msg.message, "error");
+    return;
+  } else {
+    return;
+  }
+  render();
+}
+
+function waited(since) {
+  const seconds = Math.max(0, Math.floor(Date.now() / 1000 - since));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+function poolButton(pool) {
+  const mine = state.you && state.you.pool === pool.id;
+  const count = state.counts[pool.id] ?? pool.waiting ?? 0;
+  const title = state.games.find((game) => game.id === pool.game)?.title || pool.game;
+  return h(`button.pool${mine ? ".waiting" : ""}`, {
+    type: "button", "aria-pressed": mine ? "true" : "false", dataset: { pool: pool.id },
+    onclick: () => {
+      const choice = document.getElementById("bots-after").value;
+      const botsAfter = pool.players > 2 && choice ? Number(choice) : null;
+      send({ type: "pool", pool: pool.id, bots_after: botsAfter });
+    },
+  }, h("strong", { text: title }), h("span", { text: pool.label }),
+  h("small.muted", { text: mine ? `waiting ${waited(state.you.since)} — click to leave`
+    : `${count} waiting` }));
+}
+
+function optionsText(seek) {
+  const game = state.games.find((g) => g.id === seek.game);
+  const label = (name) => game?.options.find((o) => o.name === name)?.label || name;
+  return Object.entries(seek.options).map(([name, value]) => `${label(name)}: ${value}`).join(", ");
+}
+
+function seekRow(seek) {
+  const mine = state.you && state.you.seeks.includes(seek.id);
+  const joined = state.joined.has(seek.id);
+  const range = seek.range ? `, for ${seek.range[0]}–${seek.range[1]}` : "";
+  const action = mine || joined
+    ? h("button", { type: "button", text: mine ? "Cancel" : "Leave",
+      onclick: () => send({ type: "cancel", seek: seek.id }) })
+    : h("button.primary", { type: "button", text: "Join",
+      onclick: () => send({ type: "accept", seek: seek.id }) });
+  return h("li.seek", {},
+    h("div.seek-text", {}, h("strong", { text: seek.title }),
+      h("span", { text: ` ${seek.players} players · ${seek.rated ? "rated" : "casual"}${range}` }),
+      h("small.muted", { text: `${seek.by} (${seek.rating}) · ${optionsText(seek)} · ` +
+        `${seek.seats_left} seat${seek.seats_left === 1 ? "" : "s"} left` })),
+    action);
+}
+
+function render() {
+  fill(document.getElementById("pools"), state.pools.length
+    ? state.pools.map(poolButton) : h("p.muted", { text: "No game offers quick pairing here." }));
+  const seeks = [...state.seeks.values()].sort((a, b) => a.created - b.created);
+  fill(document.getElementById("seeks"), seeks.length ? seeks.map(seekRow)
+    : h("li.muted", { text: "No seek is open: post one below." }));
+}
+
+function optionInput(game, option) {
+  const id = `seek-${option.name}`;
+  let input;
+  if (option.kind === "choice") {
+    input = h("select", { id, name: option.name }, option.choices.map((choice) =>
+      h("option", { value: String(choice), text: String(choice),
+        selected: String(choice) === String(option.default) })));
+  } else if (option.kind === "int") {
+    input = h("input", { id, name: option.name, type: "number", value: option.default,
+      min: option.min, max: option.max_online ?? option.max, step: 1, inputmode: "numeric" });
+  } else {
+    input = h("input", { id, name: option.name, type: "text", value: option.default ?? "" });
+  }
+  return h("label.field", { for: id }, h("span", { text: option.label }), input);
+}
+
+function showOptions() {
+  const game = state.games.find((g) => g.id === document.getElementById("seek-game").value);
+  fill(document.getElementById("seek-options"), game ? game.options.map((o) => optionInput(game, o)) : []);
+}
+
+function postSeek(event) {
+  event.preventDefault();
+  const form = event.target;
+  const game = state.games.find((g) => g.id === form.elements.game.value);
+  if (!game) return;
+  const options = {};
+  for (const option of game.options) {
+    const value = form.elements.namedItem(option.name)?.value ?? "";
+    if (value !== "") options[option.name] = option.kind === "int" && /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+  const [low, high] = [form.elements.low.value, form.elements.high.value];
+  const range = low === "" && high === "" ? null : [Number(low || 0), Number(high || 4000)];
+  send({ type: "seek", game: game.id, options, rated: form.elements.rated.value === "true", range });
+}
+
+async function start() {
+  try {
+    const [catalog, lobby] = await Promise.all([games(), api("/api/lobby")]);
+    state.games = catalog.filter((game) => game.max_players === null || game.max_players >= 2);
+    state.pools = lobby.pools;
+    for (const seek of lobby.seeks) state.seeks.set(seek.id, seek);
+  } catch (error) {
+    notice(error.message, "error");
+  }
+  const select = document.getElementById("seek-game");
+  fill(select, state.games.map((game) => h("option", { value: game.id, text: game.title })));
+  select.addEventListener("change", showOptions);
+  showOptions();
+  document.getElementById("seek-form").addEventListener("submit", postSeek);
+  render();
+  // The lobby's socket knows its player by the session's cookie: be a guest first, if
+  // nobody yet (POST /api/me makes one, and is nothing for a player already known).
+  try { await api("/api/me", {}); } catch { /* the socket says what is wrong */ }
+  connect();
+  // The waiting button's clock.
+  setInterval(() => { if (state.you && state.you.pool) render(); }, 1000);
+}
+
+start();

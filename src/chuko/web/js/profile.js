@@ -1,0 +1,100 @@
+// /@/{username}: an account's profile from GET /api/players/{username}: its ratings in each
+// game and class (with their uncertainty, games and win rate, and a plot of their history),
+// then its finished games, newest first, a page at a time, each linking to its replay.
+
+import { api, fill, h, notice } from "./dom.js";
+import { boardNav, CLASS_NAMES, day, percent, playerLink, ratingText } from "./club.js";
+import { drawHistory } from "./ratingplot.js";
+
+const username = decodeURIComponent(location.pathname.slice(3));
+
+function ratingCard(rating, history) {
+  const points = history.filter((p) => p.game === rating.game && p.class === rating.class);
+  const title = `${rating.title}, ${CLASS_NAMES[rating.class].toLowerCase()}`;
+  return h("article.rating-card", { dataset: { game: rating.game, class: rating.class } },
+    h("header", {},
+      h("h3", {}, h("a", { href: `/leaderboard/${encodeURIComponent(rating.game)}?class=${rating.class}`,
+        text: rating.title }), h("span.muted", { text: ` ${CLASS_NAMES[rating.class]}` })),
+      ratingText(rating)),
+    h("dl.figures", {},
+      h("div", {}, h("dt", { text: "Rated games" }), h("dd", { text: String(rating.games) })),
+      h("div", {}, h("dt", { text: "Won" }), h("dd", { text: String(rating.wins) })),
+      h("div", {}, h("dt", { text: "Win rate" }), h("dd", { text: percent(rating.win_rate) }))),
+    rating.provisional ? h("p.muted.small", { text: "Provisional (shown with ?): it settles "
+      + "after 10 rated games, once its ± is small enough." }) : null,
+    points.length ? h("figure.history", {}, drawHistory(points, `${title}: rating after each rated game`))
+      : null);
+}
+
+function opponents(game) {
+  const others = game.seats.filter((seat) => seat.seat !== game.seat);
+  const parts = [];
+  others.forEach((seat, i) => {
+    if (i) parts.push(i === others.length - 1 ? " and " : ", ");
+    parts.push(playerLink(seat));
+  });
+  return h("span.versus", {}, "vs ", parts);
+}
+
+function gameItem(game) {
+  const result = game.result || "over";
+  const kind = result === "won" ? "won" : result === "draw" ? "draw" : result === "lost" ? "lost" : "placed";
+  return h("li.game-item", { dataset: { room: game.room } },
+    h(`span.result.${kind}`, { text: result }),
+    h("div.game-main", {},
+      h("div.game-head", {}, h("strong", { text: game.title }),
+        h("span.muted", { text: ` · ${game.seats.length === 2 ? "heads-up" : `${game.seats.length} players`}`
+          + ` · ${game.rated ? "rated" : "casual"}` })),
+      h("div", {}, opponents(game)),
+      game.sentence ? h("div.muted.small", { text: game.sentence }) : null),
+    h("div.game-side", {},
+      h("span.muted.small", { text: day(game.at) }),
+      game.rating ? h("span.small", { text: `rating ${game.rating.rating}` }) : null,
+      h("a.button.small", { href: game.replay, text: "Replay", "aria-label": `Replay: ${game.title}, ${day(game.at)}` })));
+}
+
+function showGames(list, games, more, next) {
+  list.append(...games.map(gameItem));
+  if (!list.children.length) list.append(h("li.empty", { text: "No finished games yet." }));
+  more.hidden = !next;
+  more.dataset.next = next || "";
+}
+
+async function loadMore(list, more) {
+  more.disabled = true;
+  try {
+    const page = await api(`/api/players/${encodeURIComponent(username)}/games?before=${
+      encodeURIComponent(more.dataset.next)}`);
+    showGames(list, page.games, more, page.next);
+  } catch (error) {
+    notice(error.message, "error");
+  } finally {
+    more.disabled = false;
+  }
+}
+
+async function main() {
+  boardNav(null);
+  const ratings = document.getElementById("ratings");
+  const list = document.getElementById("games");
+  const more = document.getElementById("more");
+  let profile;
+  try {
+    profile = await api(`/api/players/${encodeURIComponent(username)}`);
+  } catch (error) {
+    fill(ratings);
+    notice(error.message, "error");
+    return;
+  }
+  document.title = `${profile.username} — chükö`;
+  fill(document.getElementById("who"),
+    h("h1", { text: profile.username }),
+    profile.name && profile.name !== profile.username ? h("p.lead", { text: profile.name }) : null,
+    h("p.muted", { text: `Playing here since ${day(profile.member_since)}.` }));
+  fill(ratings, profile.ratings.length ? profile.ratings.map((r) => ratingCard(r, profile.history))
+    : h("p.muted", { text: "No rated games yet." }));
+  showGames(list, profile.games, more, profile.next);
+  more.addEventListener("click", () => loadMore(list, more));
+}
+
+main();

@@ -1,0 +1,52 @@
+"""A rated game played to its end through the server changes both players' ratings, through
+the hub's over callback, once. It needs the rooms' places and the hub calling its over
+callbacks (the clocks' part of the room); without them it is skipped."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from server_helpers import drive, join, new_room, random_chooser
+from sqlalchemy import select, update
+
+from chuko.server.room import Room
+from chuko.server.schema import rating_history, ratings, rooms, seats
+from club_seed import add_player
+
+pytestmark = pytest.mark.skipif(not hasattr(Room, "places"),
+                                reason="rooms do not tell their places yet")
+
+
+def test_a_finished_rated_duel_rates_both_players_once(make_client):
+    client = make_client(seed=3)
+    engine = client.app.state.hub.store.engine
+    ann, bob = add_player(engine, "ann"), add_player(engine, "bob")
+    room = new_room(client, "crossroads", [{"kind": "me", "name": "Ann"}, {"kind": "friend"}],
+                    first="0")
+    tokens = {0: room["token"], 1: join(client, room, name="Bob")["token"]}
+    # As the lobby makes a rated room: both seats held by known players.
+    with engine.begin() as conn:
+        conn.execute(update(rooms).where(rooms.c.id == room["room"]).values(rated=True))
+        for seat, player in enumerate((ann, bob)):
+            conn.execute(update(seats).where(seats.c.room == room["room"], seats.c.seat == seat)
+                         .values(player=player))
+    held = client.app.state.hub.rooms[room["room"]]
+    held.rated = True
+    for seat, player in zip(held.seats, (ann, bob), strict=True):
+        seat.player = player
+    base = f"/ws/{room['room']}"
+    with client.websocket_connect(f"{base}?token={tokens[0]}") as ws0, \
+            client.websocket_connect(f"{base}?token={tokens[1]}") as ws1:
+        drive({0: ws0, 1: ws1}, random_chooser(1))
+    for _ in range(200):  # the callback's write is queued as the game ends
+        with engine.connect() as conn:
+            points = conn.execute(select(rating_history.c.player)
+                                  .where(rating_history.c.room == room["room"])).all()
+        if len(points) == 2:
+            break
+        time.sleep(0.01)
+    assert sorted(player for (player,) in points) == sorted([ann, bob])
+    with engine.connect() as conn:
+        games = conn.execute(select(ratings.c.games)).scalars().all()
+    assert games == [1, 1]

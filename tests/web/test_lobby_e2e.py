@@ -1,0 +1,61 @@
+"""The lobby in the browser: two people, one on a phone and one on a desktop, click Chükö
+heads-up and land in the same game within 3 s; a seek posted on one shows on the other and
+is joined with one click. Guests come from the session (the page makes one), and the waves
+from the pairing's algorithm: both must be in the tree."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("chuko.server.accounts", reason="the lobby knows players by their "
+                    "session, which chuko.server.accounts provides")
+
+
+def _pairing_ready() -> bool:
+    from chuko.server import pairing
+
+    try:
+        pairing.pair_heads_up([], 0.0)
+    except NotImplementedError:
+        return False
+    return True
+
+
+pytestmark = pytest.mark.skipif(not _pairing_ready(),
+                                reason="the pairing's waves are not written yet")
+
+
+def lobby(pages, width: int, height: int):
+    page = pages.new(width, height)
+    page.goto("/lobby")
+    page.locator("#conn.open").wait_for()
+    page.locator("#me", has_text="You play as").wait_for()
+    return page
+
+
+def test_two_guests_click_heads_up_and_land_in_the_same_game_within_3_s(pages, shot):
+    phone, desktop = lobby(pages, 390, 844), lobby(pages, 1280, 800)
+    phone.click("button.pool[data-pool='chuko/duel']")
+    phone.locator("button.pool.waiting[data-pool='chuko/duel']").wait_for()
+    shot(phone, "lobby-phone-waiting")
+    started = time.monotonic()
+    desktop.click("button.pool[data-pool='chuko/duel']")
+    phone.wait_for_url("**/room/**", timeout=3000)
+    desktop.wait_for_url("**/room/**", timeout=3000)
+    assert time.monotonic() - started < 3
+    assert phone.url.split("/room/")[1] == desktop.url.split("/room/")[1]
+
+
+def test_a_seek_posted_on_one_page_is_joined_with_one_click_on_another(pages, shot):
+    host, guest = lobby(pages, 1280, 800), lobby(pages, 390, 844)
+    host.select_option("#seek-game", "crossroads")
+    host.click("#seek-form button[type=submit]")
+    row = guest.locator("li.seek", has_text="Crossroads")
+    row.wait_for()
+    shot(host, "lobby-desktop-seek")
+    row.locator("button", has_text="Join").click()
+    host.wait_for_url("**/room/**")
+    guest.wait_for_url("**/room/**")
+    assert host.url.split("/room/")[1] == guest.url.split("/room/")[1]
