@@ -23,6 +23,7 @@ from random import Random
 
 from chuko.server import pairing
 from chuko.server.pairing import Waiting, pair_heads_up
+from chuko.server.pairing_line import certified, has_partner, parts
 
 GOAL_MS = 200.0
 NOW = 10_000.0
@@ -40,10 +41,10 @@ def proved(pool: list[Waiting]) -> bool:
     line = sorted(pool, key=lambda p: (p.rating, p.player))
     t = [p.rating for p in line]
     w = [pairing.window(NOW - p.since) for p in line]
-    met = [i for i in range(len(t)) if pairing._has_partner(t, w, i)]
-    parts = pairing._parts([t[i] for i in met], [w[i] for i in met])
-    return all(pairing._certified([t[met[i]] for i in part], [w[met[i]] for i in part])
-               is not None for part in parts)
+    met = [i for i in range(len(t)) if has_partner(t, w, i)]
+    found = parts([t[i] for i in met], [w[i] for i in met])
+    return all(certified([t[met[i]] for i in part], [w[met[i]] for i in part])
+               is not None for part in found)
 
 
 def heads_up_wave(options: argparse.Namespace) -> None:

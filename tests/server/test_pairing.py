@@ -1,5 +1,6 @@
 """Quick pairing's waves (server/pairing.py): heads-up waves checked against networkx's
-max_weight_matching on thousands of seeded random pools, and the tables of 3+ players."""
+max_weight_matching on thousands of seeded random pools, by each of their ways (proof,
+blossom, sweep) and when a part falls back; and the tables of 3+ players."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import random
 import networkx as nx
 import pytest
 
-from chuko.server.pairing import Waiting, _exact, fill_tables, pair_heads_up, window
+from chuko.server.pairing import Waiting, fill_tables, pair_heads_up, pair_wave, window
+from chuko.server.pairing_blossom import runs
+from chuko.server.pairing_line import has_partner, parts
+from chuko.server.pairing_sweep import exact
 
 NOW = 1000.0
 
@@ -33,9 +37,10 @@ def best_by_networkx(pool: list[Waiting]) -> tuple[int, float]:
     return len(matching), sum(abs(by_id[a].rating - by_id[b].rating) for a, b in matching)
 
 
-def checked(pool: list[Waiting]) -> tuple[int, float]:
-    """The wave's pairs, checked to be a matching of acceptable pairs; its count and gap."""
-    pairs = pair_heads_up(pool, NOW)
+def checked(pool: list[Waiting], **ways) -> tuple[int, float]:
+    """The wave's pairs, checked to be a matching of acceptable pairs; its count and gap.
+    `ways` go to pair_wave (the default: pair_heads_up)."""
+    pairs = pair_wave(pool, NOW, **ways).pairs if ways else pair_heads_up(pool, NOW)
     by_id = {p.player: p for p in pool}
     seated = [player for pair in pairs for player in pair]
     assert len(seated) == len(set(seated))
@@ -154,9 +159,72 @@ def test_the_exact_sweep_alone_matches_networkx_where_the_parity_bound_proves_no
     for _ in range(2000):
         pool = sorted(random_pool(rng), key=lambda p: (p.rating, p.player))
         t = [p.rating for p in pool]
-        pairs = _exact(t, [window(NOW - p.since) for p in pool])
+        pairs = exact(t, [window(NOW - p.since) for p in pool], budget=10**9)
+        assert pairs is not None
         assert all(acceptable(pool[a], pool[b]) for a, b in pairs)
         assert len({i for pair in pairs for i in pair}) == 2 * len(pairs)
         best_count, best_gap = best_by_networkx(pool)
         assert len(pairs) == best_count, pool
         assert sum(t[b] - t[a] for a, b in pairs) == pytest.approx(best_gap, abs=1e-6), pool
+
+
+def test_waves_by_the_sweep_alone_and_by_blossom_alone_both_match_networkx():
+    # Unproven parts of up to 14 players go to blossom by default; here the sweep, with all
+    # the budget it needs, takes every one instead.
+    rng = random.Random(5)
+    for _ in range(600):
+        pool = random_pool(rng)
+        best_count, best_gap = best_by_networkx(pool)
+        for ways in ({"blossom_most": 0, "sweep_budget": 10**9}, {"blossom_most": 100}):
+            count, gap = checked(pool, **ways)
+            assert count == best_count, (pool, ways)
+            assert gap == pytest.approx(best_gap, abs=1e-6), (pool, ways)
+
+
+def test_a_part_whose_sweep_runs_out_falls_back_to_runs_each_paired_best_and_says_so():
+    rng = random.Random(9)
+    fallen = 0
+    for _ in range(150):
+        # Windows of 50, 80 or 500 points over 600: often unproved by the neighbour pairing.
+        pool = [Waiting(f"p{i}", rng.uniform(1500, 2100), NOW - rng.choice([0, 3, 60]))
+                for i in range(rng.randint(10, 40))]
+        wave = pair_wave(pool, NOW, blossom_most=6, sweep_budget=0)
+        count, _ = checked(pool, blossom_most=6, sweep_budget=0)  # a matching, windows kept
+        assert wave.exact == (wave.fallen_back == 0) and count == len(wave.pairs)
+        line = sorted(pool, key=lambda p: (p.rating, p.player))
+        t, w = [p.rating for p in line], [window(NOW - p.since) for p in line]
+        if wave.exact or parts(t, w) != [list(range(len(line)))] \
+                or not all(has_partner(t, w, i) for i in range(len(t))):
+            continue  # the runs are checked where the whole pool is the part fallen back
+        fallen += 1
+        # Each run of the line is paired as well as networkx pairs it alone; no pair spans
+        # two runs.
+        run_of = {}
+        for number, (start, end) in enumerate(runs([p.rating for p in line], 6)):
+            assert end - start <= 6
+            run_of |= {p.player: number for p in line[start:end]}
+            paired = [pair for pair in wave.pairs if run_of.get(pair[0]) == number]
+            assert len(paired) == best_by_networkx(line[start:end])[0]
+        assert all(run_of[a] == run_of[b] for a, b in wave.pairs)
+    assert fallen > 30
+
+
+def bench_pool(players: int, seed: int) -> list[Waiting]:
+    """A pool of bench/lobby.py's kind: ratings ~ N(1500, 300), waits over 0-60 s."""
+    rng = random.Random(seed)
+    return [Waiting(f"p{i}", rng.gauss(1500.0, 300.0), NOW - rng.uniform(0.0, 60.0))
+            for i in range(players)]
+
+
+@pytest.mark.parametrize("seed", [19, 32, 62])
+def test_the_pools_the_sweep_was_slowest_on_fall_back_and_blossom_solves_them_exactly(seed):
+    # Of 100 such pools of 100 players these three kept the unbounded sweep over 30 s: the
+    # wave now stops its sweep at the budget and says it fell back; given blossom for parts
+    # of 100 (a few hundred ms each), it pairs them like networkx.
+    pool = bench_pool(100, seed)
+    wave = pair_wave(pool, NOW)
+    assert not wave.exact and wave.fallen_back == 1
+    best_count, best_gap = best_by_networkx(pool)
+    assert len(wave.pairs) >= best_count - 2
+    count, gap = checked(pool, blossom_most=100)
+    assert count == best_count and gap == pytest.approx(best_gap, abs=1e-6)
