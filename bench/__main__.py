@@ -7,7 +7,7 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
-ONLY_NAMED = {"soak": "bench.soak", "lobby": "bench.lobby"}
+ONLY_NAMED = {"soak": "bench.soak"}
 names = sorted(p.stem for p in Path(__file__).parent.glob("bench_*.py"))
 args = sys.argv[1:]
 first_option = next((i for i, a in enumerate(args) if a.startswith("-")), len(args))

@@ -210,7 +210,7 @@ def test_a_part_whose_sweep_runs_out_falls_back_to_runs_each_paired_best_and_say
 
 
 def bench_pool(players: int, seed: int) -> list[Waiting]:
-    """A pool of bench/lobby.py's kind: ratings ~ N(1500, 300), waits over 0-60 s."""
+    """A pool of bench/bench_lobby.py's kind: ratings ~ N(1500, 300), waits over 0-60 s."""
     rng = random.Random(seed)
     return [Waiting(f"p{i}", rng.gauss(1500.0, 300.0), NOW - rng.uniform(0.0, 60.0))
             for i in range(players)]

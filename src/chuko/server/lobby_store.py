@@ -96,8 +96,9 @@ class MemoryKv:
 
     def _commit(self, checks: list[Check], ops: list[Op]) -> bool:
         hashes = self.hashes
+        none: dict[str, str] = {}  # one empty hash for every absent key: no dict made each
         for key, field, held in checks:
-            if hashes.get(key, {}).get(field) != held:
+            if hashes.get(key, none).get(field) != held:
                 return False
         for op, key, field, value in ops:
             if op == "hset":
