@@ -184,12 +184,13 @@ def test_waves_by_the_sweep_alone_and_by_blossom_alone_both_match_networkx():
 def test_a_part_whose_sweep_runs_out_falls_back_to_runs_each_paired_best_and_says_so():
     rng = random.Random(9)
     fallen = 0
+    falls_back = {"blossom_most": 6, "sweep_budget": 0, "sweep_per_player": 0}
     for _ in range(150):
         # Windows of 50, 80 or 500 points over 600: often unproved by the neighbour pairing.
         pool = [Waiting(f"p{i}", rng.uniform(1500, 2100), NOW - rng.choice([0, 3, 60]))
                 for i in range(rng.randint(10, 40))]
-        wave = pair_wave(pool, NOW, blossom_most=6, sweep_budget=0)
-        count, _ = checked(pool, blossom_most=6, sweep_budget=0)  # a matching, windows kept
+        wave = pair_wave(pool, NOW, **falls_back)
+        count, _ = checked(pool, **falls_back)  # a matching, windows kept
         assert wave.exact == (wave.fallen_back == 0) and count == len(wave.pairs)
         line = sorted(pool, key=lambda p: (p.rating, p.player))
         t, w = [p.rating for p in line], [window(NOW - p.since) for p in line]
@@ -225,6 +226,6 @@ def test_the_pools_the_sweep_was_slowest_on_fall_back_and_blossom_solves_them_ex
     wave = pair_wave(pool, NOW)
     assert not wave.exact and wave.fallen_back == 1
     best_count, best_gap = best_by_networkx(pool)
-    assert len(wave.pairs) >= best_count - 2
+    assert len(wave.pairs) >= best_count - 1  # 49 of 50 on two of them
     count, gap = checked(pool, blossom_most=100)
     assert count == best_count and gap == pytest.approx(best_gap, abs=1e-6)

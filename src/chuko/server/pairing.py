@@ -21,15 +21,21 @@ How a heads-up wave is found, on the players sorted by rating (`t`, windows `w`)
    total gap equals `parity_bound`: any matching of that size, on any set S of players,
    spans each gap between sorted neighbours at least (number of S left of it) mod 2 times,
    and a matching's total gap is the sum of the gaps times how many pairs span them. On
-   pools of the bench's kind (`bench/bench_lobby.py`) this proves every part of 10,000 players.
+   pools of the bench's kind (`bench/bench_lobby.py`) it proves 18 in 20 pools of 10,000
+   players whole, and 84 in 100 of 100 players.
 3. A part it does not prove, of at most `BLOSSOM_MOST` players, is solved exactly by
    Edmonds' blossom algorithm (`pairing_blossom.py`, networkx): cubic in the part's size,
-   which sets `BLOSSOM_MOST` (a dense part of that many takes about 100 ms).
-4. A larger part goes to an exact sweep (`pairing_sweep.py`), fast on most such parts but
-   unbounded on some (a few pools in a hundred of 100 players of the bench's kind took over
-   30 s), so it stops after `SWEEP_BUDGET` units of work. The part is then cut into runs of
-   at most `BLOSSOM_MOST` players, each paired by blossom: the best within each run, not
-   necessarily across the cuts; the wave counts it in `Wave.fallen_back` and is not exact.
+   which sets `BLOSSOM_MOST` (a part of that many, every pair acceptable, takes ~60-90 ms).
+4. A larger part goes to an exact sweep (`pairing_sweep.py`). It is fast on most such parts
+   (a 10,000-player part the proof missed costs it about 200 ms) but unbounded on some: 3
+   pools in 100 of 100 players of the bench's kind kept it over 30 s. So it stops after
+   `SWEEP_BUDGET` units of work plus `SWEEP_PER_PLAYER` for each player of the part (about
+   100 ms on those three). The part is then cut into runs of at most `BLOSSOM_MOST`
+   players, each paired best (its neighbour pairing where the parity bound proves it, else
+   blossom): the best within each run, not necessarily across the cuts. The wave counts
+   the part in `Wave.fallen_back` and is not exact; the lobby logs it. Of the bench's
+   pools, those three of 100 players fall back (two of their waves make 49 pairs where the
+   best makes 50; the third is the best, not known to be), and none of 20 of 10,000.
 """
 
 from __future__ import annotations
@@ -47,7 +53,10 @@ WINDOW_START = 50.0  # rating points a player accepts as soon as they join
 WINDOW_GROWTH = 10.0  # more points for each second of waiting
 WINDOW_CAP = 500.0  # the widest gap anyone accepts, however long they wait
 BLOSSOM_MOST = 48  # the largest part blossom is given: cubic, ~100 ms for a dense one
-SWEEP_BUDGET = 20_000  # the sweep's work on one part before it falls back: ~100 ms
+# The sweep's work on a part before it falls back: this much, and so much more per player
+# (an easy stretch costs it a few units a player; a hard part of 100 runs out in ~100 ms).
+SWEEP_BUDGET = 20_000
+SWEEP_PER_PLAYER = 10
 
 
 class Waiting(NamedTuple):
@@ -86,7 +95,7 @@ def pair_heads_up(pool: Sequence[Waiting], now: float) -> list[tuple[str, str]]:
 
 
 def pair_wave(pool: Sequence[Waiting], now: float, *, blossom_most: int = BLOSSOM_MOST,
-              sweep_budget: int = SWEEP_BUDGET) -> Wave:
+              sweep_budget: int = SWEEP_BUDGET, sweep_per_player: int = SWEEP_PER_PLAYER) -> Wave:
     """One heads-up wave: the pairs of player ids to seat, each player at most once.
 
     Two players may meet iff their rating gap is within both their windows at `now`. Of all
@@ -103,7 +112,7 @@ def pair_wave(pool: Sequence[Waiting], now: float, *, blossom_most: int = BLOSSO
     fallen_back = 0
     for part in parts([t[i] for i in met], [w[i] for i in met]):
         pt, pw = [t[met[i]] for i in part], [w[met[i]] for i in part]
-        found = _solved(pt, pw, blossom_most, sweep_budget)
+        found = _solved(pt, pw, blossom_most, sweep_budget + sweep_per_player * len(pt))
         if found is None:
             fallen_back += 1
             found = chunked(pt, pw, blossom_most)
