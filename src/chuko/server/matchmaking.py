@@ -6,9 +6,8 @@ the cluster's lease, or the only worker) runs one wave per pool: heads-up pools 
 `pairing.pair_wave`, larger tables through `pairing.fill_tables` (bots complete a table
 for players who allowed it after their chosen wait). Each pair or table is claimed on the
 board all at once or not at all (`Board.claim`), then its room is made and its players
-told. A pairing
-recorded and not told (its worker died between the two) is made by the leader after
-`LobbyLimits.keep_making` seconds, so no player waiting is lost.
+told. A pairing recorded and not told (its worker died between the two) is made by the
+leader after `LobbyLimits.keep_making` seconds, so no player waiting is lost.
 
 A wave reads its pool, pairs it in a thread of its own (a wave of thousands takes tens of
 milliseconds to compute, and a hard part up to a few hundred: the event loop must not wait
@@ -29,7 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from chuko.core.descriptor import Pool
 from chuko.core.errors import ChukoError, ConfigError
@@ -60,6 +59,7 @@ Json = dict[str, Any]
 AT_ONCE = 64  # rooms of one wave made at once (the store commits them together)
 OpenRoom = Callable[[Json], Awaitable[str]]  # a recorded pairing → its new room's id
 RatingOf = Callable[[str, str, str], Awaitable[float]]  # (player, game, class) → rating
+Alive = Callable[[str], Awaitable[bool]]  # whether a worker (`me`) still runs
 # A heads-up wave: its pairs, or a `pairing.Wave` that also says whether it is the best.
 PairHeadsUp = Callable[[Sequence[pairing.Waiting], float],
                        list[tuple[str, str]] | pairing.Wave]
@@ -83,15 +83,17 @@ def pool_catalog() -> dict[str, tuple[str, Pool]]:
 class Matchmaker:
     """The lobby's pools and seeks on `board`; `open_room` makes a pairing's room,
     `rating_of` reads a player's rating, `leading()` says whether this worker runs the
-    waves; `pair` and `fill` are the pairing's waves (tests pass their own)."""
+    waves, `alive(worker)` whether the worker that recorded a pairing still runs; `pair`
+    and `fill` are the pairing's waves (tests pass their own)."""
 
     def __init__(self, board: Board, open_room: OpenRoom, rating_of: RatingOf, *,
                  limits: LobbyLimits | None = None, leading: Callable[[], bool] = lambda: True,
                  me: str = "alone", pair: PairHeadsUp | None = None,
-                 fill: FillTables | None = None) -> None:
+                 fill: FillTables | None = None, alive: Alive | None = None) -> None:
         self.board, self.open_room, self.rating_of = board, open_room, rating_of
         self.limits = limits or LobbyLimits()
         self.leading, self.me = leading, me
+        self.alive = alive or _always
         self.pair = pair or (lambda pool, now: pairing.pair_wave(pool, now))
         self.fill = fill or (lambda pool, now, n: pairing.fill_tables(pool, now, n))
         self.pools = pool_catalog()
@@ -292,11 +294,15 @@ class Matchmaker:
 
     async def recover(self) -> int:
         """Make the rooms of pairings recorded and left unmade (their worker died, or the
-        database was away); the rooms made."""
+        database was away): at once when their worker is gone, else once it has had
+        `keep_making` seconds; the rooms made. Making one twice is harmless: a pairing's
+        room has an id of its own (`room_opener`)."""
         before = self.board.clock() - self.limits.keep_making
         made = 0
         for record in await self.board.records():
-            if record["id"] not in self._making and float(record["at"]) < before:
+            if record["id"] in self._making:
+                continue
+            if float(record["at"]) < before or not await self.alive(str(record["maker"])):
                 made += await self._make(record)
         return made
 
@@ -330,10 +336,18 @@ class Matchmaker:
                 log.exception("The lobby's wave failed")
 
 
+async def _always(worker: str) -> bool:
+    return True
+
+
 def room_opener(hub: Hub) -> OpenRoom:
     """Make a pairing's room on `hub`: its players in seats (in a random order), bots of
-    the game's second level (or its only one) in the seats left."""
+    the game's second level (or its only one) in the seats left. The room's id is the
+    pairing's, so a pairing made again (its maker died after making the room, before
+    telling anyone) finds the room made and seats nobody twice."""
     shuffle = random.SystemRandom().shuffle if hub.rng is None else hub.rng.shuffle
+    # A second room under one id: refused by the database, through SQLAlchemy or not.
+    duplicate = (IntegrityError, hub.store.engine.dialect.loaded_dbapi.IntegrityError)
 
     async def open_room(record: Json) -> str:
         rules = game_class(record["game"])
@@ -350,7 +364,12 @@ def room_opener(hub: Hub) -> OpenRoom:
         # Casual and clockless are the defaults of a room.
         extra = {key: value for key, value in (("rated", record["rated"]),
                                                ("clock", record["clock"])) if value}
-        room = await hub._open(record["game"], game, values, seats, **extra)
+        room_id = f"{int(float(record['at'])):08x}{record['id']}"
+        try:
+            room = await hub._open(record["game"], game, values, seats, room_id=room_id,
+                                   **extra)
+        except duplicate:  # made already
+            room = await hub.room(room_id)
         return room.id
 
     return open_room
