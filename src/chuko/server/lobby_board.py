@@ -17,6 +17,7 @@ leaves each player either waiting or in a recorded pairing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -117,26 +118,31 @@ class Board:
         """Record pairings of the pool's entries as `read` (player → entry): each record's
         players out of the pool and their seeks down, each pairing at once or not at all
         (False: one of its entries or seek lists changed meanwhile). A wave's thousands of
-        pairings go in a few commits (`CLAIMS_AT_ONCE` each), their seek lists read in one
-        call."""
-        key = self.pool_key(pool_id)
+        pairings go `CLAIMS_AT_ONCE` to a commit, the event loop free between two (a few
+        milliseconds each), their seek lists read in one call."""
         seated = [[seat["player"] for seat in record["players"]] for record in records]
         everyone = [player for players in seated for player in players]
         posted = dict(zip(everyone, await self.kv.hmget(self.mine, everyone), strict=True))
-        groups: list[tuple[list[Check], list[Op]]] = []
-        for players, record in zip(seated, records, strict=True):
-            checks: list[Check] = [(key, player, read[player]) for player in players]
-            checks += [(self.mine, player, posted[player]) for player in players]
-            ops: list[Op] = [op for player in players
-                             for op in (("hdel", key, player, ""),
-                                        ("hdel", self.where, player, ""))]
-            ops += _seeks_down(self, {player: posted[player] for player in players})
-            ops.append(("hset", self.making, record["id"], dumps(record)))  # orjson: 1/10
-            groups.append((checks, ops))
         held: list[bool] = []
-        for start in range(0, len(groups), CLAIMS_AT_ONCE):
-            held += await self.kv.commit_each(groups[start:start + CLAIMS_AT_ONCE])
+        for start in range(0, len(records), CLAIMS_AT_ONCE):
+            cut = slice(start, start + CLAIMS_AT_ONCE)
+            groups = [self._claim_one(pool_id, read, posted, players, record)
+                      for players, record in zip(seated[cut], records[cut], strict=True)]
+            held += await self.kv.commit_each(groups)
+            await asyncio.sleep(0)  # others' turn: the memory store never waits
         return held
+
+    def _claim_one(self, pool_id: str, read: dict[str, str], posted: dict[str, str | None],
+                   players: list[str], record: Json) -> tuple[list[Check], list[Op]]:
+        """The checks and writes that record one pairing (`claim`)."""
+        key = self.pool_key(pool_id)
+        checks: list[Check] = [(key, player, read[player]) for player in players]
+        checks += [(self.mine, player, posted[player]) for player in players]
+        ops: list[Op] = [op for player in players
+                         for op in (("hdel", key, player, ""), ("hdel", self.where, player, ""))]
+        ops += _seeks_down(self, {player: posted[player] for player in players})
+        ops.append(("hset", self.making, record["id"], dumps(record)))  # orjson: a tenth
+        return checks, ops
 
     async def settle(self, record: Json, room_id: str) -> None:
         """A recorded pairing's room is made: forget the record, remember each player's room
