@@ -10,13 +10,15 @@ asked for the most pairs (`maxcardinality`), so among those it minimises the tot
 
 from __future__ import annotations
 
-import networkx as nx
-
 from .pairing_line import Pairs, certified
 
 
 def blossom(t: list[float], w: list[float]) -> Pairs:
     """The pairing of most pairs, then least total gap, of the players in `t` (sorted)."""
+    # Imported at the first hard part, not with the server: networkx takes 0.15 s to load,
+    # and most servers' waves never need it.
+    import networkx as nx
+
     n = len(t)
     whole = _whole(t)
     big = (whole[-1] - whole[0] + 1) * (n + 1) if n else 1
