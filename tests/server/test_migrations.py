@@ -138,3 +138,63 @@ def test_a_database_of_todays_schema_is_upgraded_and_its_games_go_on(old_url):
         replayed = whole_replay(client, "done", "host")["frames"]
         assert [{"view": f["view"], "caption": f["caption"]} for f in replayed] == \
             game_class("crossroads").frames(ended.record(), NAMES, 0, reveal=True)
+
+
+def store_at_0002(conn, room_id: str, game_id: str, options, state, log, seats,
+                  status: str, created: float) -> None:
+    """A room as the release before the club stored it (revision 0002): the deal as its
+    record and each move a row of the log."""
+    rules = game_class(game_id)
+    dealt = rules.from_options(options).new(0).record() if not log else None
+    conn.execute(text(
+        "INSERT INTO rooms (id, game, options, status, version, record, created, updated, "
+        "rematch, rematch_of, base, seed) VALUES (:id, :game, :options, :status, :version, "
+        ":record, :created, :created, NULL, NULL, :base, :seed)"),
+        {"id": room_id, "game": game_id, "options": json.dumps(options), "status": status,
+         "version": len(log), "record": json.dumps(state.record() if log else dealt),
+         "created": created, "base": len(log), "seed": 7})
+    conn.execute(text("INSERT INTO seats (room, seat, kind, level, token_hash, invite_hash, "
+                      "joined, name) VALUES (:room, :seat, :kind, :level, :token, :invite, "
+                      ":joined, NULL)"),
+                 [dict(zip(("seat", "kind", "level", "token", "invite", "joined"), seat,
+                           strict=True), room=room_id) for seat in seats])
+
+
+def test_a_database_of_the_release_before_the_club_is_upgraded_and_every_room_goes_on(old_url):
+    """Revision 0002 (what the release before the club makes), with a room in every state:
+    after the upgrade the waiting room opens to its invite, the game in progress plays to
+    its end, the finished one replays, the expired one stays closed, and none of them is
+    rated, clocked or held by a known player."""
+    host = (0, "human", None, db.secret_hash("host"), None, True)
+    bot = (1, "bot", "easy", None, None, True)
+    invited = (1, "human", None, None, db.secret_hash("code"), False)
+    engine = db.make_engine(old_url)
+    migrations.upgrade(engine, "0002")
+    assert migrations.revision(engine) == "0002"
+    now = time.time()
+    with engine.begin() as conn:
+        for room_id, status, moves, created, seats in (
+                ("waits", "waiting", 0, now, [host, invited]),
+                ("goes", "playing", 4, now, [host, bot]),
+                ("done", "over", None, now, [host, bot]),
+                ("gone", "expired", 0, now - 3 * 24 * 3600, [host, invited])):
+            options, state, log = played("crossroads", 11, moves, rounds=1)
+            store_at_0002(conn, room_id, "crossroads", options, state, log, seats, status,
+                          created)
+    engine.dispose()
+    with TestClient(create_app(old_url, bot_delay=0, round_pause=0,
+                               rng=random.Random(5))) as client:
+        assert migrations.revision(db.make_engine(old_url)) == "0003"
+        joined = join(client, {"room": "waits", "invites": [{"url": "/join/waits/code"}]})
+        assert client.get(f"/api/rooms/waits?token={joined['token']}").json()["status"] \
+            == "playing"
+        with client.websocket_connect("/ws/goes?token=host") as ws:
+            final = play_out(ws, random_chooser(3))[-1]
+        assert final["status"] == "over" and final["clock"] is None and not final["rated"]
+        assert [f["caption"] for f in whole_replay(client, "done", "host")["frames"]]
+        refused = client.post("/api/rooms/gone/join", json={"invite": "code"})
+        assert refused.status_code == 409 and "closed" in refused.json()["error"]
+        for room_id in ("waits", "goes", "done", "gone"):
+            row = client.app.state.hub.store.load(room_id)
+            assert not row.rated and row.clock is None
+            assert all(seat.player is None and seat.gone is None for seat in row.seats)

@@ -16,15 +16,16 @@ from sqlalchemy import Engine, text
 _PG_LOCK = 0x6368756B6F
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the database up to the newest revision, in one transaction."""
+def upgrade(engine: Engine, target: str = "head") -> None:
+    """Bring the database up to the newest revision (or to `target`, as a test builds a
+    database of an older release), in one transaction."""
     config = Config()
     config.set_main_option("script_location", "chuko.server:migrations")
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK})
         config.attributes["connection"] = conn
-        command.upgrade(config, "head")
+        command.upgrade(config, target)
 
 
 def revision(engine: Engine) -> str | None:
