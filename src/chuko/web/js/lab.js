@@ -2,6 +2,7 @@
 // findings, plots and tables. Plots are drawn here as plain SVG from the study's data (bars or
 // lines, with the interval of every sampled figure), so the page needs nothing from outside.
 
+import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -14,6 +14,7 @@ import { clockChip, takeClocks } from "./clocks.js";
 import { confirmDialog } from "./confirm.js";
 import { summarize } from "./continue.js";
 import { guardLeaving, leaveFreely } from "./leaving.js";
+import { becomeGuest } from "./site.js";
 import { signalControls, startSignals, turnSignal } from "./signals.js";
 
 const $ = (id) => document.getElementById(id);
@@ -150,6 +151,7 @@ async function startRematch() {
   page.busy = true;
   draw();
   try {
+    await becomeGuest();
     const made = await api(`/api/rooms/${encodeURIComponent(page.room)}/rematch`, { token: page.token });
     rememberRoom(made);
     remember(made.room, { rematchOf: page.room });
@@ -166,6 +168,7 @@ async function follow(room) {
   page.busy = true;
   draw();
   try {
+    await becomeGuest();
     const took = await api(`/api/rooms/${encodeURIComponent(room)}/follow`, { token: page.token });
     rememberRoom({ ...took, room: took.room || room });
     remember(took.room || room, { rematchOf: page.room });
@@ -588,6 +591,7 @@ async function askNameAndJoin(room, invite) {
       const button = form.querySelector("button");
       button.disabled = true;
       try {
+        await becomeGuest(); // the seat is then this player's, not only this browser's
         const joined = await api(`/api/rooms/${encodeURIComponent(room)}/join`,
           name ? { invite, name } : { invite });
         if (name) saveName(name);

@@ -1,6 +1,7 @@
 // /rules/{game}: that game's rules, fetched as Markdown and drawn by markdown.js; the header
 // links to the rules of every registered game.
 
+import "./site.js";
 import { api, fill, games, h, notice } from "./dom.js";
 import { render } from "./markdown.js";
 
