@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from play_helpers import lobby
 
 pytest.importorskip("chuko.server.accounts", reason="the lobby knows players by their "
                     "session, which chuko.server.accounts provides")
@@ -25,14 +26,6 @@ def _pairing_ready() -> bool:
 
 pytestmark = pytest.mark.skipif(not _pairing_ready(),
                                 reason="the pairing's waves are not written yet")
-
-
-def lobby(pages, width: int, height: int):
-    page = pages.new(width, height)
-    page.goto("/lobby")
-    page.locator("#conn.open").wait_for()
-    page.locator("#me", has_text="You play as").wait_for()
-    return page
 
 
 def test_two_guests_click_heads_up_and_land_in_the_same_game_within_3_s(pages, shot):
