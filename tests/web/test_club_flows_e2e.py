@@ -165,6 +165,8 @@ def test_a_guests_game_stays_theirs_once_they_sign_up(pages):
     name = f"cy_{secrets.token_hex(3)}"
     sign_up(guest, name)
     assert account.inner_text() == name
+    guest.goto("/")  # a new room's seat is then called by the account's name, not "Host"
+    guest.wait_for_function("n => document.getElementById('player-name').value === n", arg=name)
     # Another device: logged in, the game is there, from the server's own list.
     phone = pages.new(*PHONE)
     phone.goto("/account")
@@ -245,6 +247,9 @@ def test_a_player_who_resigns_heads_up_loses_and_both_read_it(pages):
     assert assert_shows_the_result(bob).startswith("You resigned: ")
     assert re.fullmatch(r".+ resigned: you win\.", assert_shows_the_result(ann))
     assert ann.locator("button.resign").count() == bob.locator("button.resign").count() == 0
+    # A table the lobby made has no rematch: the lobby pairs again.
+    ann.locator("#status a.to-lobby").click()
+    ann.wait_for_url("**/lobby")
 
 
 def test_a_player_who_closes_the_tab_is_replaced_by_a_bot_and_the_game_goes_on(pages, shot):

@@ -5,7 +5,7 @@
 
 import { api, copyText, fill, games, h, notice } from "./dom.js";
 import { showYourGames } from "./continue.js";
-import { becomeGuest } from "./site.js";
+import { becomeGuest, offerAccountName } from "./site.js";
 import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
 
 // A game with no upper limit still gets a form of reasonable size; the server has the last
@@ -269,6 +269,7 @@ function nameField() {
   const field = document.getElementById("player-name");
   if (!field) return;
   field.value = savedName();
+  offerAccountName(field);
   field.addEventListener("input", () => saveName(field.value.trim()));
 }
 

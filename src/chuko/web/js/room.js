@@ -14,7 +14,7 @@ import { clockChip, takeClocks } from "./clocks.js";
 import { confirmDialog } from "./confirm.js";
 import { summarize } from "./continue.js";
 import { guardLeaving, leaveFreely } from "./leaving.js";
-import { becomeGuest } from "./site.js";
+import { becomeGuest, offerAccountName } from "./site.js";
 import { signalControls, startSignals, turnSignal } from "./signals.js";
 
 const $ = (id) => document.getElementById(id);
@@ -209,6 +209,10 @@ function endPanel(msg) {
     rematch,
     h("div.actions.end-actions", {},
       rematchAction(msg),
+      // A seat held by the session, not a token (a table the lobby made): no rematch to
+      // offer, the lobby pairs again.
+      !page.token && !isSpectator(msg)
+        ? h("a.button.primary.to-lobby", { href: "/lobby", text: "Back to the lobby" }) : null,
       h("a.button.new-game", { href: `/#game-${encodeURIComponent(msg.game)}`, text: "New game" }),
       h("a.button.replay", { href: `/replay/${encodeURIComponent(page.room)}${token}`, text: "Replay" })),
   ];
@@ -569,6 +573,7 @@ async function askNameAndJoin(room, invite) {
   const form = $("join");
   const input = $("join-name");
   input.value = savedName();
+  offerAccountName(input);
   try {
     // Who is at the table, from what a spectator may see.
     const seen = await api(`/api/rooms/${encodeURIComponent(room)}`);

@@ -27,13 +27,20 @@ export function becomeGuest() {
   return guest;
 }
 
-/** Who the session is, without making anyone (`GET /api/me`); null when nobody yet. */
-async function knownPlayer() {
-  try {
-    return (await api("/api/me")).player;
-  } catch {
-    return null;
-  }
+let known = null;
+
+/** Who the session is, without making anyone (`GET /api/me`, once per page); null when
+ * nobody yet. */
+export function knownPlayer() {
+  known = known || api("/api/me").then(({ player }) => player).catch(() => null);
+  return known;
+}
+
+/** A name field left empty: an account's display name, which its seats should carry (a
+ * guest's "Guest 4821" is no choice of theirs: the seat stays "Host" or "Friend"). */
+export async function offerAccountName(field) {
+  const player = await knownPlayer();
+  if (player && !player.guest && field && !field.value.trim()) field.value = player.name;
 }
 
 if (document.querySelector("header.top nav.site a.account")) {
