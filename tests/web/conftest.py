@@ -15,7 +15,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "web"
 TIMEOUT_MS = 10_000
 ROUND_PAUSE = 3
-LEAVE_GRACE = 1.0
+LEAVE_GRACE = 5.0  # long enough for a table's pages to open its sockets, under load too
 
 if not CHROMIUM.exists():
     pytest.skip(
