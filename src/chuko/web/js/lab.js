@@ -154,8 +154,8 @@ async function main() {
     return;
   }
   const studied = facts.games.filter((game) => game.studies.length);
-  fill(document.getElementById("lab-nav"), studied.map((game) => h("a", {
-    href: `#${encodeURIComponent(game.id)}`, text: game.title })));
+  fill(document.getElementById("lab-nav"), studied.length ? h("span.muted", { text: "Facts:" }) : null,
+    studied.map((game) => h("a", { href: `#${encodeURIComponent(game.id)}`, text: game.title })));
   const without = facts.games.filter((game) => !game.studies.length);
   fill(place,
     studied.map((game) => h("section.lab-game", { id: game.id },

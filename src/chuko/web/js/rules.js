@@ -7,7 +7,8 @@ import { render } from "./markdown.js";
 
 async function nav(current) {
   try {
-    fill(document.getElementById("rules-nav"), (await games()).map((game) => h("a", {
+    const nav = document.getElementById("rules-nav");
+    fill(nav, h("span.muted", { text: "Rules:" }), (await games()).map((game) => h("a", {
       href: `/rules/${encodeURIComponent(game.id)}`,
       class: game.id === current ? "current" : undefined,
       "aria-current": game.id === current ? "page" : undefined,
