@@ -295,7 +295,7 @@ def test_every_page_links_to_the_lobby_the_leaderboards_and_the_account(pages):
         assert header["width"] <= PHONE[0] and header["height"] < 120, (path, header)
     page.goto("/lobby")
     page.locator("#me", has_text="You play as").wait_for()
-    name = page.locator("#me").inner_text().removeprefix("You play as ").rstrip(".")
+    name = page.locator("#me strong").inner_text()
     page.goto("/rules/chuko")
     page.locator("header nav.site a.account", has_text=name).wait_for()
     page.goto("/leaderboard")

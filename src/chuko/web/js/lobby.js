@@ -60,7 +60,10 @@ function receive(msg) {
     for (const seek of msg.seeks) state.seeks.set(seek.id, seek);
   } else if (msg.type === "you") {
     state.you = { ...state.you, ...msg };
-    if (msg.name) document.getElementById("me").textContent = `You play as ${msg.name}.`;
+    if (msg.name) {
+      fill(document.getElementById("me"), "You play as ", h("strong", { text: msg.name }), ". ",
+        h("a", { href: "/account", text: "Your name and account" }));
+    }
   } else if (msg.type === "joined") {
     state.joined.add(msg.seek);
     notice("You joined the seek: its room opens when its last seat is taken.", "good");
