@@ -22,7 +22,7 @@ from chuko.server.limits import (
     Rate,
     too_deep,
 )
-from chuko.server.socket_session import SLOW_DOWN
+from chuko.server.socket_io import SLOW_DOWN
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
 

@@ -2,18 +2,30 @@
 joins and leaves with one toggle, waits in one pool at most, is paired once and never with
 themself; waves make rooms with the players in seats; players gone are not paired; a
 pairing left half made by a dead leader is made later, and players a dead leader read but
-did not record stay for the next wave."""
+did not record stay for the next wave. A wave pairs in a thread, off the event loop, and
+records its pairings each on its own."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 
 import pytest
-from lobby_helpers import Clock, Rooms, allow_rated_rooms, guests, matchmaker, present
+from lobby_helpers import (
+    Clock,
+    Rooms,
+    allow_rated_rooms,
+    guests,
+    matchmaker,
+    pair_in_order,
+    present,
+)
 
 from chuko.core.descriptor import Descriptor, Pool
 from chuko.core.errors import ConfigError
 from chuko.server.matchmaking import pool_catalog
+from chuko.server.pairing import Wave
 
 
 def run(coroutine):
@@ -226,3 +238,45 @@ def test_a_wave_makes_a_real_room_with_each_player_in_a_seat(make_client):
     assert sorted(seat.player for seat in room.seats) == ["p000", "p001"]
     assert sorted(seat.name for seat in room.seats) == ["Guest 0", "Guest 1"]
     assert room.options["stones"] == 20
+
+
+def test_a_wave_pairs_off_the_event_loop_and_logs_a_wave_that_is_not_the_best(caplog):
+    threads = []
+
+    def pair(pool, now):
+        threads.append(threading.current_thread())
+        return Wave(pair_in_order(pool, now), exact=False, fallen_back=1)
+
+    made = matchmaker(pair=pair)
+    players = guests(4)
+
+    async def go():
+        await present(made, players)
+        for player in players:
+            await made.toggle(player, "chuko/duel", None)
+        assert await made.wave() == 2
+
+    with caplog.at_level(logging.WARNING, logger="chuko.server"):
+        run(go())
+    assert threads and threads[0] is not threading.main_thread()
+    assert "not the best pairing" in caplog.text
+
+
+def test_a_waves_pairings_are_recorded_each_on_its_own_and_one_changed_meanwhile_is_not():
+    made = matchmaker()
+    players = guests(6)
+
+    async def go():
+        await present(made, players)
+        for player in players:
+            await made.toggle(player, "chuko/duel", None)
+        read = await made.board.waiting("chuko/duel")
+        await made.toggle(players[2], "chuko/duel", None)  # p002 leaves after the read
+        records = [{"id": f"r{n}", "players": [{"player": f"p{2 * n:03d}"},
+                                               {"player": f"p{2 * n + 1:03d}"}]}
+                   for n in range(3)]
+        assert await made.board.claim("chuko/duel", read, records) == [True, False, True]
+        assert sorted(r["id"] for r in await made.board.records()) == ["r0", "r2"]
+        assert list(await made.board.waiting("chuko/duel")) == ["p003"]
+
+    run(go())

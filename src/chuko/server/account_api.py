@@ -3,10 +3,12 @@ becoming a guest and naming oneself (`POST /api/me`, `/api/me/name`), and an acc
 sign-up, log-in, log-out, new password and deletion (`POST /api/account/…`).
 
 Passwords are checked at most 10 times a minute per address and per account
-(`Limits.logins_per_*`); an unknown username and a wrong password get the same answer
-(401, one sentence) after the same work (an Argon2 check either way, `passwords.py`), so
-neither the answer nor its time says which names exist. A password is never logged nor
-sent back. The POST requests are answered as bare ASGI by the router (`AccountApi.paths`).
+(`Limits.logins_per_*`), counted in the cluster's Redis when there is one
+(`shared_buckets.py`), else by this worker; an unknown username and a wrong password get
+the same answer (401, one sentence) after the same work (an Argon2 check either way,
+`passwords.py`), so neither the answer nor its time says which names exist. A password
+is never logged nor sent back. The POST requests are answered as bare ASGI by the router
+(`AccountApi.paths`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from chuko.core.protocol import Json
 from . import player_rows as rows
 from .accounts import Accounts
 from .cookies import clear_session
-from .limits import Buckets, Clock, Limits, TooMany
+from .limits import Buckets, Clock, Limits, Shared, TooMany, take_shared
 from .passwords import Passwords
 from .players import Player
 from .room import Forbidden
@@ -54,16 +56,19 @@ def me(player: Player | None) -> Json:
 
 
 class AccountApi:
-    """The accounts' requests on `accounts`; password checks within `limits` on `clock`.
-    With `open_registration` False, sign-ups are refused (guests still play)."""
+    """The accounts' requests on `accounts`; password checks within `limits` on `clock`
+    (or in the buckets a cluster's workers `shared`). With `open_registration` False,
+    sign-ups are refused (guests still play)."""
 
     def __init__(self, accounts: Accounts, limits: Limits, clock: Clock, *,
-                 open_registration: bool = True, passwords: Passwords | None = None) -> None:
+                 open_registration: bool = True, passwords: Passwords | None = None,
+                 shared: Shared | None = None) -> None:
         self.accounts, self.store = accounts, accounts.store
         self.open_registration = open_registration
         self.passwords = passwords or Passwords()
         self.by_address = Buckets(limits.logins_per_address, clock)
         self.by_account = Buckets(limits.logins_per_account, clock)
+        self.shared = shared
         self.signups = Buckets(limits.signups, clock)  # per address
 
     @property
@@ -117,12 +122,13 @@ class AccountApi:
         await self.accounts.open_session(scope, account)
         return 201, me(account)
 
-    def _admit(self, scope: Scope, key: str) -> None:
+    async def _admit(self, scope: Scope, key: str) -> None:
         """Count a password check against the address's and the account's buckets."""
-        if not self.by_address.take(client_host(scope)):
+        if not await take_shared(self.shared, "login-address", client_host(scope),
+                                 self.by_address):
             raise TooMany("Too many log-in attempts from your address: wait a minute and "
                           "try again.")
-        if not self.by_account.take(key):
+        if not await take_shared(self.shared, "login-account", key, self.by_account):
             raise TooMany("Too many log-in attempts for this account: wait a minute and "
                           "try again.")
 
@@ -130,7 +136,7 @@ class AccountApi:
         data = await body()
         key = login_key(data.get("username"))
         password = given_password(data.get("password"))
-        self._admit(scope, key)
+        await self._admit(scope, key)
         found = self.store.read(rows.login_of(key)) if key else None
         if not await self.passwords.check(password, None if found is None else found[1]):
             raise BadCredentials(NO_MATCH)
@@ -154,7 +160,7 @@ class AccountApi:
         player = await self.accounts.player(scope, create=False)
         if player is None or player.username is None:
             raise Forbidden(NOT_LOGGED_IN)
-        self._admit(scope, username_key(player.username))
+        await self._admit(scope, username_key(player.username))
         stored = self.store.read(rows.password_of(player.id))
         if not await self.passwords.check(given, stored):
             raise BadCredentials("That is not your password.")

@@ -107,19 +107,12 @@ def create_app(
               bot_options=bot_options, waiting_ttl=waiting_ttl,
               work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
     hub.on_over(Rater(store.submit))  # a rated room's end changes its players' ratings
-    cluster: Cluster | None = None
-    if redis_url is not None:
-        from .cluster import LEASE_SECONDS, NAME, Cluster
-
-        cluster = hub.cluster = Cluster(hub, redis_url, name=cluster_name or NAME,
-                                        lease_seconds=lease_seconds or LEASE_SECONDS)
+    cluster = _cluster(hub, redis_url, cluster_name, lease_seconds)
     budget = Budget(limits, clock)  # replay pages, log pages and hints
     accounts = Accounts(store, limits, clock)
-    account_api = AccountApi(accounts, limits, clock, open_registration=open_registration)
+    account_api = AccountApi(accounts, limits, clock, open_registration=open_registration,
+                             shared=None if cluster is None else cluster.buckets)
     api = Api(hub, limits, clock, budget, identify=accounts.player)
-    # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and
-    # socket (about a fifth of the framework's cost of a request). Versions without the
-    # option keep it as an unused extra.
     # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
     # (The app's state is made first, so the lobby and the standings can read its accounts
     # when asked, and a test can put its own there.)
@@ -129,8 +122,7 @@ def create_app(
     app = App(live=Sockets(hub, limits, clock, budget, identify=accounts.player),
               posts=api.posts, paths=account_api.paths, lobby=lobby.sockets,
               lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
-              docs_url=None, redoc_url=None, openapi_url=None,
-              telemetry={"tracing": False, "metrics": False, "logs": False})
+              docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
     app.state = state
     state.lobby = lobby
     app.add_middleware(Guard)
@@ -141,6 +133,25 @@ def create_app(
     api.add_routes(app)
     account_api.add_routes(app)
     return app
+
+
+# No OpenTelemetry: FastAPI would otherwise look for its providers at every request and socket
+# (about a fifth of the framework's cost of a request). Versions without the option keep it
+# as an unused extra.
+NO_TELEMETRY = {"tracing": False, "metrics": False, "logs": False}
+
+
+def _cluster(hub: Hub, redis_url: str | None, name: str | None,
+             lease_seconds: float | None) -> Cluster | None:
+    """With `redis_url`, this worker's part in the cluster `name` (`cluster.py`); None for a
+    server alone (which needs no Redis client installed)."""
+    if redis_url is None:
+        return None
+    from .cluster import LEASE_SECONDS, NAME, Cluster
+
+    cluster = hub.cluster = Cluster(hub, redis_url, name=name or NAME,
+                                    lease_seconds=lease_seconds or LEASE_SECONDS)
+    return cluster
 
 
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]

@@ -22,28 +22,49 @@ class Speaker(Protocol):
     def state_text(self, seat: int | None, moment: Moment | None = None) -> str: ...
 
 
-class Client:
+class Outbox:
+    """What a socket has to send, in order, and the sender's wait for it: the room sockets'
+    (`Client`) and the lobby's (`lobby_feed.LobbyClient`). A client that falls too far
+    behind is `cut_off`: its socket is closed, and it reconnects afresh."""
+
+    __slots__ = ("_queue", "_waiter", "cut_off")
+
+    def __init__(self) -> None:
+        self._queue: deque = deque()
+        # The sender's wait for the next message: a future only while it waits (an Event
+        # would be two more objects per socket for the collector to walk).
+        self._waiter: asyncio.Future[None] | None = None
+        self.cut_off = False
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def _ready(self) -> bool:
+        """Wait until a message is queued (True) or the client is cut off (False)."""
+        while not self._queue and not self.cut_off:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return not self.cut_off
+
+
+class Client(Outbox):
     """One WebSocket connection's outbox. State snapshots are built when they are sent, from
     the moment each was queued for: every version reaches the client, so the `last` of each
     move does and its move log stays whole; states of one version (seats coming and going)
     are sent once, the newest. The outbox gives out JSON text, ready for the socket (a
     state's text is shared with the room's other clients that read it alike: `state_text`)."""
 
-    __slots__ = ("room", "seat", "_queue", "_waiter", "cut_off")
+    __slots__ = ("room", "seat")
 
     def __init__(self, room: Speaker, seat: int | None) -> None:
+        super().__init__()  # cut off once MAX_BEHIND states behind
         self.room = room
         self.seat = seat
-        self._queue: deque[Json | Moment] = deque()
-        # The sender's wait for the next message: a future only while it waits (an Event
-        # would be two more objects per socket for the collector to walk).
-        self._waiter: asyncio.Future[None] | None = None
-        self.cut_off = False  # fell MAX_BEHIND states behind: its socket is closed
-
-    def _wake(self) -> None:
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
 
     def send(self, message: Json) -> None:
         self._queue.append(message)
@@ -81,13 +102,7 @@ class Client:
 
     async def next_message(self) -> str | None:
         """The next message to send, as JSON text; None once the client is cut off."""
-        while not self._queue and not self.cut_off:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        if self.cut_off:
+        if not await self._ready():
             return None
         message = self._queue.popleft()
         if isinstance(message, Moment):

@@ -44,8 +44,10 @@ from redis.exceptions import RedisError
 from chuko.core.errors import ChukoError, ConfigError
 
 from .hub import Hub
+from .presence import Presence, apply_away
 from .quick_messages import PHRASES, tell
 from .room import Room
+from .shared_buckets import SharedBuckets
 
 log = logging.getLogger("chuko.server")
 
@@ -77,12 +79,16 @@ class Cluster:
         self.name = name
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease_key = f"{name}:lease"
+        self.alive_key = f"{name}:worker:{self.me}"  # this worker's heartbeat
         self.lease_ms = max(300, int(lease_seconds * 1000))
         self.leader = False  # holds the lease: runs the bots and timers
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._pending: dict[str, tuple[int, bool]] = {}  # room → (version wanted, reload)
         self._tasks: set[asyncio.Task] = set()
         self._loops: list[asyncio.Task] = []
+        self._adopting: set[str] = set()  # rooms the lease holder is loading
+        self.presence = Presence(self)  # who is at which table, on every worker
+        self.buckets = SharedBuckets(self.redis, name)  # limits every worker counts alike
 
     def channel(self, room_id: str) -> str:
         return f"{self.name}:room:{room_id}"
@@ -94,7 +100,8 @@ class Cluster:
         is missed), then publish and contend for the lease."""
         subscribed = asyncio.Event()
         self._loops = [asyncio.create_task(self._listen(subscribed)),
-                       asyncio.create_task(self._publish())]
+                       asyncio.create_task(self._publish()),
+                       asyncio.create_task(self.presence.run())]
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(subscribed.wait(), 10)
         self._loops.append(asyncio.create_task(self._hold_lease()))
@@ -113,13 +120,14 @@ class Cluster:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(self.alive_key)
             await self.redis.aclose()
 
     async def _drain(self) -> None:
         while not self._outbox.empty():
             await asyncio.sleep(0.01)
 
-    def _spawn(self, work: Any) -> None:
+    def spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -141,6 +149,12 @@ class Cluster:
         message = json.dumps({"worker": self.me, "kind": "said", "seat": seat,
                               "phrase": phrase})
         self._outbox.put_nowait((self.channel(room_id), message))
+
+    def publish_away(self, room: Room) -> None:
+        """Tell the other workers the room's absences, as the lease holder decided them."""
+        message = json.dumps({"worker": self.me, "kind": "away", "version": room.version,
+                              "away": {str(seat): since for seat, since in room.away.items()}})
+        self._outbox.put_nowait((self.channel(room.id), message))
 
     async def _publish(self) -> None:
         """Send the outbox in order, whatever has piled up in one round trip."""
@@ -165,15 +179,20 @@ class Cluster:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(self.channel("*"))
+                await pubsub.subscribe(self.presence.channel)
                 subscribed.set()
                 if not first:  # messages may have been lost meanwhile
                     for room in list(self.hub.rooms.values()):
                         self._refresh(room, 0, reload=True)
+                    if self.leader:
+                        self.spawn(self._sync())
                 first = False
                 async for message in pubsub.listen():
                     if message["type"] == "pmessage":
                         self._on_event(message["channel"].decode()[prefix:],
                                        json.loads(message["data"]))
+                    elif message["type"] == "message":
+                        self.presence.heard(json.loads(message["data"]))
             except (RedisError, OSError) as error:
                 log.warning("Lost the Redis bus (%s); listening again in a second.", error)
                 await asyncio.sleep(1)
@@ -188,11 +207,15 @@ class Cluster:
         room = self.hub.rooms.get(room_id)
         if room is None:
             if self.leader and event.get("bots") and event.get("kind") != "said":
-                self._spawn(self._adopt(room_id))
+                self.spawn(self._adopt(room_id))
             return
         kind = event.get("kind")
         if kind == "said":
             tell_said(room, event)
+            return
+        if kind == "away":
+            if not self.leader:
+                apply_away(room, event.get("away"))
             return
         if kind in ("next", "state"):
             pause = room.pause
@@ -203,7 +226,8 @@ class Cluster:
                     room.broadcast()
             return
         keep = (room.clients or room.lock.locked()
-                or (self.leader and any(s.kind == "bot" for s in room.seats)))
+                or (self.leader and (any(s.kind == "bot" for s in room.seats) or room.away
+                                     or room.id in self.hub._deadlines)))
         if not keep:
             # Nobody here needs it: forgotten rather than kept up to date, read again when
             # asked for.
@@ -212,11 +236,41 @@ class Cluster:
         self._refresh(room, version, bool(event.get("reload")))
 
     async def _adopt(self, room_id: str) -> None:
-        """The lease holder takes up a room whose bots must move (loading it starts them)."""
+        """The lease holder takes up a room whose bots must move (loading it starts them),
+        or whose clocks run, or a seat of which is away."""
         try:
             await self.hub.room(room_id)
         except ChukoError as error:
-            log.error("Room %s cannot be loaded for its bots: %s", room_id, error)
+            log.error("Room %s cannot be loaded for its timers: %s", room_id, error)
+        finally:
+            self._adopting.discard(room_id)
+
+    def adopt(self, room_id: str) -> None:
+        """Load a room for its timers (once at a time)."""
+        if self.leader and room_id not in self._adopting and room_id not in self.hub.rooms:
+            self._adopting.add(room_id)
+            self.spawn(self._adopt(room_id))
+
+    # -- presence -----------------------------------------------------------------------------
+
+    def attend(self, room: Room) -> None:
+        """A room comes into memory: its sockets here are shared; the lease holder works
+        out its absences, any other worker reads them as shared."""
+        room.on_seat = self.presence.changed
+        if self.leader:
+            self.presence.judge(room.id, room)
+        else:
+            self.spawn(self.presence.read_away(room))
+
+    def judge(self, room: Room) -> None:
+        """The lease holder works out `room`'s absences again."""
+        self.presence.judge(room.id, room)
+
+    async def _sync(self) -> None:
+        try:
+            await self.presence.sync()
+        except (RedisError, OSError) as error:
+            log.warning("Could not read the workers' presence: %s", error)
 
     def _refresh(self, room: Room, version: int, reload: bool) -> None:
         """Catch `room` up to `version` (and read its header again when `reload`), once at
@@ -225,7 +279,7 @@ class Cluster:
         running = room.id in self._pending
         self._pending[room.id] = (max(wanted, version), again or reload)
         if not running:
-            self._spawn(self._refreshing(room))
+            self.spawn(self._refreshing(room))
 
     async def _refreshing(self, room: Room) -> None:
         try:
@@ -248,11 +302,27 @@ class Cluster:
 
     # -- the lease ----------------------------------------------------------------------------
 
+    async def alive(self, worker: str) -> bool:
+        """Whether `worker` (a `me`) still runs: its heartbeat has not lapsed (and, while
+        Redis cannot say, yes)."""
+        if worker == self.me:
+            return True
+        try:
+            return bool(await self.redis.exists(f"{self.name}:worker:{worker}"))
+        except (RedisError, OSError):
+            return True
+
     async def _hold_lease(self) -> None:
         every = self.lease_ms / 3000
         renewed = 0.0
         while True:
             try:
+                # The heartbeat: lapses `lease_seconds` after this worker stops, and this
+                # worker's sockets stop counting with it.
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.set(self.alive_key, "1", px=self.lease_ms)
+                    self.presence.beat(pipe)
+                    await pipe.execute()
                 if self.leader:
                     held = await self.redis.eval(  # type: ignore[misc]
                         _RENEW, 1, self.lease_key, self.me, self.lease_ms)
@@ -265,6 +335,9 @@ class Cluster:
                         self.leader = True
                         log.info("This worker (%s) runs the bots and timers now.", self.me)
                         self.hub.lead()
+                        self.spawn(self._sync())
+                    else:
+                        await self.presence.reap()
                 elif self.leader:
                     self._step_down("another worker holds the lease")
             except (RedisError, OSError) as error:
@@ -276,6 +349,7 @@ class Cluster:
 
     def _step_down(self, why: str) -> None:
         self.leader = False
+        self.presence.view.clear()
         log.warning("This worker (%s) stops running bots and timers: %s.", self.me, why)
         self.hub.step_down()
 

@@ -92,6 +92,8 @@ class Forfeits(HubBase):
             self._ended(room)
         self.kick(room)
         self.schedule(room)
+        if self.cluster is not None and self.cluster.leader:
+            self.cluster.judge(room)  # the seat a bot took is nobody's absence now
 
     async def _store_forfeit(self, room: Room, seat: int, reason: str) -> None:
         """The write, then memory (the caller holds the room's lock)."""
@@ -206,6 +208,8 @@ class Forfeits(HubBase):
                                     partial(lambda r, s: s in self._left(r), room, seat))
         elif room.status == "playing":
             room.broadcast()  # heads-up: the opponent may claim the game now
+            if self.cluster is not None:
+                self.cluster.publish_away(room)  # on whichever worker they are
         self.schedule(room)
 
     def _out(self, room: Room, seat: int) -> bool:

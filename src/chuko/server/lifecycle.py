@@ -129,13 +129,15 @@ class Lifecycle(HubBase):
 
     def _attend(self, room: Room) -> None:
         """Tie a room in memory to the hub's clock and timer; its people's seats count as
-        away from now until their sockets come. In a cluster absences do not count: each
-        worker knows only its own sockets."""
+        away from now until their sockets come. In a cluster the lease holder decides
+        absences from every worker's sockets, and tells the others (`presence.py`)."""
         room.now, room.grace, room.on_away = self.now, self.grace, self.schedule
         room.watch_away = self.cluster is None
         now = self.clock()
         room.away = {s.seat: now for s in room.seats
                      if s.kind == "human" and not s.connections and room.watch_away}
+        if self.cluster is not None:
+            self.cluster.attend(room)
 
     async def room(self, room_id: str) -> Room:
         """A room by id, loaded from the database if it is not in memory; a room that has

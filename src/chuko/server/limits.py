@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 from chuko.core.errors import ChukoError
 
@@ -164,6 +164,22 @@ class Buckets:
         else:
             self._buckets.move_to_end(key)
         return bucket.take()
+
+
+class Shared(Protocol):
+    """Buckets every worker of a cluster shares (`shared_buckets.SharedBuckets`)."""
+
+    async def take(self, kind: str, key: str, rate: Rate) -> bool | None: ...
+
+
+async def take_shared(shared: Shared | None, kind: str, key: str, local: Buckets) -> bool:
+    """A token from the cluster's bucket of `key` for `kind` (at `local`'s rate), or from
+    this worker's own `local` ones when there is no cluster or its Redis cannot say."""
+    if shared is not None:
+        taken = await shared.take(kind, key, local.rate)
+        if taken is not None:
+            return taken
+    return local.take(key)
 
 
 Costly = Literal["replay", "log", "hint"]

@@ -92,11 +92,12 @@ class Lobby(HubBase):
 
     async def _open(self, game_id: str, game: Game, values: Json, seats: list[Seat],
                     rematch_of: Room | None = None, *, rated: bool = False,
-                    clock: Json | None = None) -> Room:
+                    clock: Json | None = None, room_id: str | None = None) -> Room:
         """Deal a new room for `seats`, `rated` or not, with the time control `clock`
         (checked already; None: no clock), store it (and link it to the room it is the
-        rematch of), and let its bots start. Its later chance is drawn from a secret seed,
-        stored with the deal, so the game can be rebuilt as it went."""
+        rematch of), and let its bots start. `room_id` names it (a new id by default): a
+        second room under one id is refused by the database. Its later chance is drawn
+        from a secret seed, stored with the deal, so the game can be rebuilt as it went."""
         clock = read_control(clock)
         # A deal from 128 secret bits: as unguessable as one drawn card by card from the
         # system's generator (`new(None)`), which costs a system call per card.
@@ -104,7 +105,7 @@ class Lobby(HubBase):
         state = game.new(seed)
         dealt = state.record()
         created = self.clock()
-        room = Room(new_room_id(created), game_id, values, state, seats,
+        room = Room(room_id or new_room_id(created), game_id, values, state, seats,
                     rematch_of=None if rematch_of is None else rematch_of.id, created=created,
                     rated=rated, clocks=None if clock is None else Clocks.new(clock, len(seats)))
         room.status = "playing" if all(s.joined for s in seats) else "waiting"

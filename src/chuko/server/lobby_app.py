@@ -32,7 +32,8 @@ class LobbyParts:
         self.matchmaker = Matchmaker(
             self.board, room_opener(hub), rating_reader(hub.store), limits=limits,
             leading=(lambda: True) if cluster is None else (lambda: cluster.leader),
-            me="alone" if cluster is None else cluster.me)
+            me="alone" if cluster is None else cluster.me,
+            alive=None if cluster is None else cluster.alive)
         self.feed = Feed(self.board, list(self.matchmaker.pools), every=limits.every,
                          grace=limits.grace)
         self.sockets = LobbySockets(self.matchmaker, self.feed, identify)

@@ -17,6 +17,7 @@ leaves each player either waiting or in a recorded pairing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -26,12 +27,14 @@ from chuko.core.errors import ChukoError
 
 from .limits import Full, TooMany
 from .lobby_store import Check, Kv, Op
+from .messages import dumps
 from .room import Forbidden, NotFound
 from .writes import Conflict
 
 Json = dict[str, Any]
 PAIRED_KEEP = 15  # seconds a pairing is told again to a socket of its player reconnecting
 _TRIES = 8  # commits tried before a change gives up (others changing the same fields)
+CLAIMS_AT_ONCE = 500  # pairings in one commit: one Redis script of a few hundred kB
 
 
 class Busy(ChukoError):
@@ -111,27 +114,34 @@ class Board:
         if ops:
             await self.kv.commit(checks, ops)
 
-    async def claim(self, pool_id: str, entries: dict[str, str], record: Json) -> bool:
-        """Record a pairing of these pool entries, taking them out of the pool and their
-        seeks down at once; False (nothing changed) if any entry changed meanwhile."""
+    async def claim(self, pool_id: str, read: dict[str, str], records: list[Json]) -> list[bool]:
+        """Record pairings of the pool's entries as `read` (player → entry): each record's
+        players out of the pool and their seeks down, each pairing at once or not at all
+        (False: one of its entries or seek lists changed meanwhile). A wave's thousands of
+        pairings go `CLAIMS_AT_ONCE` to a commit, the event loop free between two (a few
+        milliseconds each), their seek lists read in one call."""
+        seated = [[seat["player"] for seat in record["players"]] for record in records]
+        everyone = [player for players in seated for player in players]
+        posted = dict(zip(everyone, await self.kv.hmget(self.mine, everyone), strict=True))
+        held: list[bool] = []
+        for start in range(0, len(records), CLAIMS_AT_ONCE):
+            cut = slice(start, start + CLAIMS_AT_ONCE)
+            groups = [self._claim_one(pool_id, read, posted, players, record)
+                      for players, record in zip(seated[cut], records[cut], strict=True)]
+            held += await self.kv.commit_each(groups)
+            await asyncio.sleep(0)  # others' turn: the memory store never waits
+        return held
+
+    def _claim_one(self, pool_id: str, read: dict[str, str], posted: dict[str, str | None],
+                   players: list[str], record: Json) -> tuple[list[Check], list[Op]]:
+        """The checks and writes that record one pairing (`claim`)."""
         key = self.pool_key(pool_id)
-        players = list(entries)
-        checks: list[Check] = [(key, player, raw) for player, raw in entries.items()]
+        checks: list[Check] = [(key, player, read[player]) for player in players]
+        checks += [(self.mine, player, posted[player]) for player in players]
         ops: list[Op] = [op for player in players
                          for op in (("hdel", key, player, ""), ("hdel", self.where, player, ""))]
-        more_checks, more_ops = await self._seeks_down(players)
-        ops += [*more_ops, ("hset", self.making, record["id"], json.dumps(record))]
-        return await self.kv.commit(checks + more_checks, ops)
-
-    async def _seeks_down(self, players: list[str]) -> tuple[list[Check], list[Op]]:
-        """The checks and writes that take down every seek these players posted."""
-        held = await self.kv.hmget(self.mine, players)
-        checks: list[Check] = list(zip([self.mine] * len(players), players, held, strict=True))
-        ops: list[Op] = []
-        for player, raw in zip(players, held, strict=True):
-            if raw is not None:
-                ops += [("hdel", self.seeks, seek, "") for seek in json.loads(raw)]
-                ops.append(("hdel", self.mine, player, ""))
+        ops += _seeks_down(self, {player: posted[player] for player in players})
+        ops.append(("hset", self.making, record["id"], dumps(record)))  # orjson: a tenth
         return checks, ops
 
     async def settle(self, record: Json, room_id: str) -> None:
@@ -244,7 +254,9 @@ class Board:
             ops: list[Op] = [("hdel", self.seeks, seek_id, "")]
             for player, pool in zip(players, pools, strict=True):
                 ops += _out_of_pool(self, player, pool)
-            seek_checks, seek_ops = await self._seeks_down(players)
+            held = await self.kv.hmget(self.mine, players)
+            seek_checks = list(zip([self.mine] * len(players), players, held, strict=True))
+            seek_ops = _seeks_down(self, dict(zip(players, held, strict=True)))
             made = {**record, "game": seek["game"], "options": seek["options"],
                     "rated": seek["rated"], "clock": seek.get("clock"), "players": seated,
                     "bots": 0}
@@ -258,6 +270,17 @@ class Board:
         """How many wait in each pool, and every open seek as stored (id → text)."""
         counts = await self.kv.hlens([self.pool_key(pool) for pool in pool_ids])
         return dict(zip(pool_ids, counts, strict=True)), await self.kv.hgetall(self.seeks)
+
+
+def _seeks_down(board: Board, posted: dict[str, str | None]) -> list[Op]:
+    """The writes that take down every seek of these players (player → their seek ids as
+    stored, or None)."""
+    ops: list[Op] = []
+    for player, raw in posted.items():
+        if raw is not None:
+            ops += [("hdel", board.seeks, seek, "") for seek in json.loads(raw)]
+            ops.append(("hdel", board.mine, player, ""))
+    return ops
 
 
 def _out_of_pool(board: Board, player: str, pool: str | None) -> list[Op]:

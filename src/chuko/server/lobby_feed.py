@@ -15,12 +15,12 @@ import contextlib
 import json
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from chuko.core.errors import ChukoError
 
+from .client import Outbox
 from .lobby_board import Board
 from .messages import dumps
 from .seeks import public_seek
@@ -31,16 +31,15 @@ Json = dict[str, Any]
 MAX_QUEUED = 64  # messages a lobby socket may have waiting before it is cut off
 
 
-class LobbyClient:
-    """One lobby socket's outbox of JSON texts, for its player."""
+class LobbyClient(Outbox):
+    """One lobby socket's outbox of JSON texts, for its player; cut off once MAX_QUEUED
+    messages behind."""
 
-    __slots__ = ("player", "_queue", "_waiter", "cut_off")
+    __slots__ = ("player",)
 
     def __init__(self, player: str) -> None:
+        super().__init__()
         self.player = player
-        self._queue: deque[str] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-        self.cut_off = False  # fell MAX_QUEUED messages behind: its socket is closed
 
     def send_text(self, text: str) -> None:
         if len(self._queue) >= MAX_QUEUED:
@@ -48,22 +47,14 @@ class LobbyClient:
             self.cut_off = True
         else:
             self._queue.append(text)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        self._wake()
 
     def send(self, message: Json) -> None:
         self.send_text(dumps(message))
 
     async def next_text(self) -> str | None:
         """The next message to send; None once the client is cut off."""
-        while not self._queue and not self.cut_off:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return None if self.cut_off else self._queue.popleft()
+        return str(self._queue.popleft()) if await self._ready() else None
 
 
 class Feed:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -20,11 +19,11 @@ from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
 
-from .limits import MAX_BODY, MAX_DEPTH, Bucket, Buckets, Limits, Rate, TooMany, too_deep
+from .limits import Bucket, Buckets, Limits, Rate, TooMany
 from .lobby_feed import Feed, LobbyClient
 from .matchmaking import Matchmaker, Player
 from .router import client_host
-from .socket_session import SLOW_DOWN, close_reason
+from .socket_io import pump, read_message, refusal, refuse, within_rate
 
 log = logging.getLogger("chuko.server")
 
@@ -54,12 +53,12 @@ class LobbySockets:
         try:
             player = await self._admit(scope)
         except ChukoError as error:
-            await _refuse(send, error, 1008 if isinstance(error, TooMany) else 4403)
+            await refuse(send, str(error), 1008 if isinstance(error, TooMany) else 4403)
             return
         except Exception:
             log.exception("A lobby socket could not be opened")
-            await _refuse(send, ChukoError("The lobby could not be opened just now: reconnect "
-                                           "in a moment."), 1011)
+            await refuse(send, "The lobby could not be opened just now: reconnect in a moment.",
+                         1011)
             return
         await self._serve(receive, send, player)
 
@@ -79,7 +78,7 @@ class LobbySockets:
         client = LobbyClient(player.id)
         messages = Bucket(self.limits.messages, self.clock)
         refusals = Bucket(self.limits.messages, self.clock)
-        sender = asyncio.create_task(_pump(send, client))
+        sender = asyncio.create_task(pump(send, client.next_text))
         try:
             await self.feed.add(client)
             await self._greet(client, player)
@@ -87,13 +86,10 @@ class LobbySockets:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     break
-                if not messages.take():
-                    if not refusals.take():
-                        with contextlib.suppress(OSError):
-                            await send({"type": "websocket.close", "code": 1008,
-                                        "reason": "Too many messages."})
-                        break
-                    client.send(_refusal(SLOW_DOWN))
+                allowed = await within_rate(send, messages, refusals, client.send)
+                if allowed is None:
+                    break
+                if not allowed:
                     continue
                 reply = await self._handle(player, message.get("text"))
                 if reply is not None:
@@ -111,7 +107,7 @@ class LobbySockets:
             client.send({**await self.matchmaker.you(player.id), "name": player.name})
             room = await self.matchmaker.board.paired_room(player.id)
         except ChukoError as error:
-            client.send(_refusal(str(error)))
+            client.send(refusal(str(error)))
             return
         if room is not None:
             client.send({"type": "paired", "room": room})
@@ -119,23 +115,17 @@ class LobbySockets:
     async def _handle(self, player: Player, text: Any) -> Json | None:
         """One message → the answer for this socket (None: the answer goes to all the
         player's sockets, or the pairing's `paired` is it)."""
-        if not isinstance(text, str):
-            return _refusal("Send JSON text messages, not binary ones.")
-        if len(text) > MAX_BODY or too_deep(text):
-            return _refusal(f"That message is too long or nests deeper than {MAX_DEPTH} "
-                            "levels.")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return _refusal("That message is not JSON.")
-        kind = data.get("type") if isinstance(data, dict) else None
+        data, refused = read_message(text)
+        if data is None:
+            return refused
+        kind = data.get("type")
         try:
             return await self._act(player, kind, data)
         except ChukoError as error:
-            return _refusal(str(error))
+            return refusal(str(error))
         except Exception:
             log.exception("A lobby message failed")
-            return _refusal("The lobby could not do that just now; nothing changed. Try again.")
+            return refusal("The lobby could not do that just now; nothing changed. Try again.")
 
     async def _act(self, player: Player, kind: Any, data: Json) -> Json | None:
         made = self.matchmaker
@@ -152,7 +142,7 @@ class LobbySockets:
         elif kind == "accept":
             return await made.accept(player, data.get("seek"))
         else:
-            return _refusal(UNKNOWN)
+            return refusal(UNKNOWN)
         made.board.kv.tell(player.id, you)  # every socket of theirs, on every worker
         return None
 
@@ -160,27 +150,3 @@ class LobbySockets:
     def _count(buckets: Buckets, player: Player, what: str) -> None:
         if not buckets.take(player.id):
             raise TooMany(f"Too many {what} just now: wait a moment and try again.")
-
-
-async def _pump(send: Send, client: LobbyClient) -> None:
-    while True:
-        text = await client.next_text()
-        try:
-            if text is None:
-                await send({"type": "websocket.close", "code": 1013,
-                            "reason": "Too far behind: reconnect."})
-                return
-            await send({"type": "websocket.send", "text": text})
-        except Exception:  # the client went away; the receive loop sees it too
-            return
-
-
-async def _refuse(send: Send, error: ChukoError, code: int) -> None:
-    with contextlib.suppress(OSError):
-        await send({"type": "websocket.send", "text": json.dumps(_refusal(str(error)))})
-        await send({"type": "websocket.close", "code": code, "reason": close_reason(str(error))})
-
-
-def _refusal(message: str) -> Json:
-    return {"type": "error", "message": message}
-

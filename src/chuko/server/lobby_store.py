@@ -7,6 +7,8 @@ checked still holds the text read before (compare-and-set), all at once. In Redi
 one Lua script, so a worker killed at any moment leaves either the whole change or none of
 it: a pool entry is never gone without the pairing that took it being recorded. A commit
 that finds a field changed writes nothing and returns False; the caller reads again.
+`commit_each(groups)` is many such changes at once (a wave's pairings): each group applies
+or not on its own checks, in one round trip.
 
 Messages for one player (`tell`) reach that player's lobby sockets on whichever worker
 holds them: directly in memory, over the channel `{prefix}:lobby:tell` in Redis.
@@ -51,6 +53,7 @@ class Kv(Protocol):
     async def hlens(self, keys: list[str]) -> list[int]: ...
     async def get(self, key: str) -> str | None: ...
     async def commit(self, checks: list[Check], ops: list[Op]) -> bool: ...
+    async def commit_each(self, groups: list[tuple[list[Check], list[Op]]]) -> list[bool]: ...
     def tell(self, player: str, message: dict[str, Any]) -> None: ...
     async def start(self, deliver: Deliver) -> None: ...
     async def stop(self) -> None: ...
@@ -86,16 +89,25 @@ class MemoryKv:
         return value
 
     async def commit(self, checks: list[Check], ops: list[Op]) -> bool:
-        if any(self.hashes.get(key, {}).get(field) != held for key, field, held in checks):
-            return False
+        return self._commit(checks, ops)
+
+    async def commit_each(self, groups: list[tuple[list[Check], list[Op]]]) -> list[bool]:
+        return [self._commit(checks, ops) for checks, ops in groups]
+
+    def _commit(self, checks: list[Check], ops: list[Op]) -> bool:
+        hashes = self.hashes
+        none: dict[str, str] = {}  # one empty hash for every absent key: no dict made each
+        for key, field, held in checks:
+            if hashes.get(key, none).get(field) != held:
+                return False
         for op, key, field, value in ops:
             if op == "hset":
-                self.hashes.setdefault(key, {})[field] = value
+                hashes.setdefault(key, {})[field] = value
             elif op == "hdel":
-                held = self.hashes.get(key, {})
-                held.pop(field, None)
-                if not held:
-                    self.hashes.pop(key, None)
+                fields = hashes.get(key, {})
+                fields.pop(field, None)
+                if not fields:
+                    hashes.pop(key, None)
             else:
                 self.strings[key] = (value, self.clock() + float(field))
         return True
@@ -111,21 +123,29 @@ class MemoryKv:
         self.deliver = None
 
 
-# The commit in Redis: every check, then every write, in one script (atomic).
-_COMMIT = """
-local t = cjson.decode(ARGV[1])
-for _, c in ipairs(t[1]) do
-  local v = redis.call('hget', c[1], c[2])
-  if c[3] == cjson.null then
-    if v then return 0 end
-  elseif v ~= c[3] then return 0 end
+# The commits in Redis, in one script (atomic): for each group of (checks, writes), every
+# check, then every write if they all held; 1 or 0 for each group.
+_COMMIT_EACH = """
+local done = {}
+for i, t in ipairs(cjson.decode(ARGV[1])) do
+  local held = 1
+  for _, c in ipairs(t[1]) do
+    local v = redis.call('hget', c[1], c[2])
+    if (c[3] == cjson.null and v) or (c[3] ~= cjson.null and v ~= c[3]) then
+      held = 0
+      break
+    end
+  end
+  if held == 1 then
+    for _, o in ipairs(t[2]) do
+      if o[1] == 'hset' then redis.call('hset', o[2], o[3], o[4])
+      elseif o[1] == 'hdel' then redis.call('hdel', o[2], o[3])
+      else redis.call('set', o[2], o[4], 'EX', math.max(1, math.floor(o[3]))) end
+    end
+  end
+  done[i] = held
 end
-for _, o in ipairs(t[2]) do
-  if o[1] == 'hset' then redis.call('hset', o[2], o[3], o[4])
-  elseif o[1] == 'hdel' then redis.call('hdel', o[2], o[3])
-  else redis.call('set', o[2], o[4], 'EX', math.max(1, math.floor(o[3]))) end
-end
-return 1
+return done
 """
 
 
@@ -172,8 +192,13 @@ class RedisKv:
         return _text(await self._call("get", key))
 
     async def commit(self, checks: list[Check], ops: list[Op]) -> bool:
-        script = json.dumps([checks, ops])
-        return bool(await self._call("eval", _COMMIT, 0, script))
+        return (await self.commit_each([(checks, ops)]))[0]
+
+    async def commit_each(self, groups: list[tuple[list[Check], list[Op]]]) -> list[bool]:
+        if not groups:
+            return []
+        script = json.dumps([[checks, ops] for checks, ops in groups])
+        return [bool(held) for held in await self._call("eval", _COMMIT_EACH, 0, script)]
 
     def tell(self, player: str, message: dict[str, Any]) -> None:
         text = json.dumps({"player": player, "message": message})

@@ -3,16 +3,22 @@
 Pools come from the games' descriptors (`Descriptor.pools`), so a plug-in game has pools
 with no change here. Every `LobbyLimits.wave` seconds the pairing leader (the worker holding
 the cluster's lease, or the only worker) runs one wave per pool: heads-up pools through
-`pairing.pair_heads_up`, larger tables through `pairing.fill_tables` (bots complete a table
+`pairing.pair_wave`, larger tables through `pairing.fill_tables` (bots complete a table
 for players who allowed it after their chosen wait). Each pair or table is claimed on the
-board in one commit (`Board.claim`), then its room is made and its players told. A pairing
-recorded and not told (its worker died between the two) is made by the leader after
-`LobbyLimits.keep_making` seconds, so no player waiting is lost.
+board all at once or not at all (`Board.claim`), then its room is made and its players
+told. A pairing recorded and not told (its worker died between the two) is made by the
+leader after `LobbyLimits.keep_making` seconds, so no player waiting is lost.
+
+A wave reads its pool, pairs it in a thread of its own (a wave of thousands takes tens of
+milliseconds to compute, and a hard part up to a few hundred: the event loop must not wait
+for it), records all its pairings in a few commits, and only then makes their rooms,
+`AT_ONCE` at a time. A heads-up wave that is not the best pairing is logged.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
@@ -22,7 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from chuko.core.descriptor import Pool
 from chuko.core.errors import ChukoError, ConfigError
@@ -30,6 +36,7 @@ from chuko.games import descriptors, game_class
 
 from . import pairing
 from .lobby_board import Board
+from .messages import loads
 from .room import Seat
 from .schema import ratings
 from .seeks import (
@@ -49,10 +56,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("chuko.server")
 
 Json = dict[str, Any]
-AT_ONCE = 64  # tables of one wave claimed and made at once (the store commits them together)
+AT_ONCE = 64  # rooms of one wave made at once (the store commits them together)
 OpenRoom = Callable[[Json], Awaitable[str]]  # a recorded pairing → its new room's id
 RatingOf = Callable[[str, str, str], Awaitable[float]]  # (player, game, class) → rating
-PairHeadsUp = Callable[[Sequence[pairing.Waiting], float], list[tuple[str, str]]]
+Alive = Callable[[str], Awaitable[bool]]  # whether a worker (`me`) still runs
+# A heads-up wave: its pairs, or a `pairing.Wave` that also says whether it is the best.
+PairHeadsUp = Callable[[Sequence[pairing.Waiting], float],
+                       list[tuple[str, str]] | pairing.Wave]
 FillTables = Callable[[Sequence[pairing.Waiting], float, int], list[tuple[list[str], int]]]
 
 
@@ -73,16 +83,18 @@ def pool_catalog() -> dict[str, tuple[str, Pool]]:
 class Matchmaker:
     """The lobby's pools and seeks on `board`; `open_room` makes a pairing's room,
     `rating_of` reads a player's rating, `leading()` says whether this worker runs the
-    waves; `pair` and `fill` are the pairing's waves (tests pass their own)."""
+    waves, `alive(worker)` whether the worker that recorded a pairing still runs; `pair`
+    and `fill` are the pairing's waves (tests pass their own)."""
 
     def __init__(self, board: Board, open_room: OpenRoom, rating_of: RatingOf, *,
                  limits: LobbyLimits | None = None, leading: Callable[[], bool] = lambda: True,
                  me: str = "alone", pair: PairHeadsUp | None = None,
-                 fill: FillTables | None = None) -> None:
+                 fill: FillTables | None = None, alive: Alive | None = None) -> None:
         self.board, self.open_room, self.rating_of = board, open_room, rating_of
         self.limits = limits or LobbyLimits()
         self.leading, self.me = leading, me
-        self.pair = pair or (lambda pool, now: pairing.pair_heads_up(pool, now))
+        self.alive = alive or _always
+        self.pair = pair or (lambda pool, now: pairing.pair_wave(pool, now))
         self.fill = fill or (lambda pool, now, n: pairing.fill_tables(pool, now, n))
         self.pools = pool_catalog()
         self._making: set[str] = set()  # pairings this worker is making a room for
@@ -176,43 +188,79 @@ class Matchmaker:
         return made
 
     async def _wave_pool(self, pool_id: str, game_id: str, pool: Pool) -> int:
+        claimed = await self.claim_wave(pool_id, game_id, pool)
+        made = 0
+        for start in range(0, len(claimed), AT_ONCE):  # a big wave's rooms, a batch at a time
+            made += sum(await asyncio.gather(*(
+                self._make(record) for record in claimed[start:start + AT_ONCE])))
+        await self._withdraw({seat["player"] for record in claimed for seat in record["players"]})
+        return made
+
+    async def claim_wave(self, pool_id: str, game_id: str, pool: Pool) -> list[Json]:
+        """A wave's first half: read the pool, pair it (`_plan`, in a thread of its own, so
+        the event loop goes on meanwhile) and record its pairings on the board; the
+        pairings recorded, their rooms to make. A pairing one of whose players changed
+        meanwhile (left, or joined again) is not recorded: they are in the next wave."""
         stored = await self.board.waiting(pool_id)
         if not stored:
-            return 0
+            return []
         gone = await self.board.absent(list(stored))
         if gone:
             await self.board.drop(pool_id, {player: stored[player] for player in gone})
-        entries = {p: json.loads(raw) for p, raw in stored.items() if p not in gone}
-        now = self.board.clock()
+            stored = {p: raw for p, raw in stored.items() if p not in gone}
+        tables = await asyncio.to_thread(self._plan, pool_id, game_id, pool, stored,
+                                         self.board.clock())
+        held = await self.board.claim(pool_id, stored, tables)
+        return [record for record, ok in zip(tables, held, strict=True) if ok]
+
+    def _plan(self, pool_id: str, game_id: str, pool: Pool, stored: dict[str, str],
+              now: float) -> list[Json]:
+        """The records of a wave's tables, from its pool's entries as stored: pure work,
+        tens of milliseconds for ten thousand players, run in a thread."""
+        # One parse of them all: ten thousand calls cost several times more.
+        entries = dict(zip(stored, loads(f"[{','.join(stored.values())}]"), strict=True))
         waiting = [pairing.Waiting(p, float(e["rating"]), float(e["since"]), e["bots_after"])
                    for p, e in entries.items()]
-        groups = ([([a, b], 0) for a, b in self.pair(waiting, now)] if pool.players == 2
-                  else self.fill(waiting, now, pool.players))
+        groups = self._groups(pool_id, pool, waiting, now)
+        return self._tables(pool_id, game_id, pool, groups, entries, now)
+
+    def _groups(self, pool_id: str, pool: Pool, waiting: list[pairing.Waiting],
+                now: float) -> list[tuple[list[str], int]]:
+        """The wave's tables as (players, bots); a heads-up wave that fell back from the
+        best pairing (`pairing.pair_wave`) is logged."""
+        if pool.players != 2:
+            return self.fill(waiting, now, pool.players)
+        found = self.pair(waiting, now)
+        if isinstance(found, pairing.Wave):
+            if not found.exact:
+                log.warning("The heads-up wave of %s (%d waiting) paired %d part(s) in runs "
+                            "apart: not the best pairing.", pool_id, len(waiting),
+                            found.fallen_back)
+            found = found.pairs
+        return [([a, b], 0) for a, b in found]
+
+    def _tables(self, pool_id: str, game_id: str, pool: Pool,
+                groups: list[tuple[list[str], int]], entries: dict[str, Json],
+                now: float) -> list[Json]:
+        """The records of the wave's tables, each checked: never a player twice in a wave,
+        never with oneself, never a player not waiting here."""
+        base = {"maker": self.me, "at": now, "game": game_id,
+                "options": dict(pool.options), "clock": pool.clock}
+        # Each id as secrets.token_urlsafe(9) makes it (12 characters for 9 random bytes),
+        # the wave's in one draw: one system call, not thousands.
+        ids_text = base64.urlsafe_b64encode(secrets.token_bytes(9 * len(groups))).decode()
         tables, seated = [], set[str]()
-        for ids, bots in groups:
-            # Never twice in a wave, never with oneself, never a player not waiting here.
-            if len(set(ids)) != len(ids) or seated.intersection(ids) \
-                    or not all(p in entries for p in ids):
+        for n, (ids, bots) in enumerate(groups):
+            unique = set(ids)
+            if len(unique) != len(ids) or not seated.isdisjoint(unique) \
+                    or not entries.keys() >= unique:  # not issubset: it copies the dict
                 log.error("The pairing of %s gave a table it should not: %s", pool_id, ids)
                 continue
-            seated |= set(ids)
-            tables.append({**self._record_base(), "game": game_id,
-                           "options": dict(pool.options), "rated": bots == 0,
-                           "clock": pool.clock, "bots": bots,
+            seated |= unique
+            tables.append({"id": ids_text[12 * n:12 * n + 12], **base, "rated": bots == 0,
+                           "bots": bots,
                            "players": [{"player": p, "name": entries[p]["name"]} for p in ids]})
-        made = 0
-        for start in range(0, len(tables), AT_ONCE):  # a big wave's rooms, a batch at a time
-            made += sum(await asyncio.gather(*(
-                self._claim(pool_id, stored, record) for record in tables[start:start + AT_ONCE])))
-        await self._withdraw(seated)
-        return made
-
-    async def _claim(self, pool_id: str, stored: dict[str, str], record: Json) -> int:
-        """Record a table of the wave and make its room; 1 if it was made."""
-        players = [seat["player"] for seat in record["players"]]
-        if not await self.board.claim(pool_id, {p: stored[p] for p in players}, record):
-            return 0  # one of them changed meanwhile (left, or joined again): next wave
-        return await self._make(record)
+        return tables
 
     async def _withdraw(self, players: set[str]) -> None:
         """Take players just paired off the seeks of others they had joined (their own are
@@ -246,11 +294,15 @@ class Matchmaker:
 
     async def recover(self) -> int:
         """Make the rooms of pairings recorded and left unmade (their worker died, or the
-        database was away); the rooms made."""
+        database was away): at once when their worker is gone, else once it has had
+        `keep_making` seconds; the rooms made. Making one twice is harmless: a pairing's
+        room has an id of its own (`room_opener`)."""
         before = self.board.clock() - self.limits.keep_making
         made = 0
         for record in await self.board.records():
-            if record["id"] not in self._making and float(record["at"]) < before:
+            if record["id"] in self._making:
+                continue
+            if float(record["at"]) < before or not await self.alive(str(record["maker"])):
                 made += await self._make(record)
         return made
 
@@ -284,10 +336,18 @@ class Matchmaker:
                 log.exception("The lobby's wave failed")
 
 
+async def _always(worker: str) -> bool:
+    return True
+
+
 def room_opener(hub: Hub) -> OpenRoom:
     """Make a pairing's room on `hub`: its players in seats (in a random order), bots of
-    the game's second level (or its only one) in the seats left."""
+    the game's second level (or its only one) in the seats left. The room's id is the
+    pairing's, so a pairing made again (its maker died after making the room, before
+    telling anyone) finds the room made and seats nobody twice."""
     shuffle = random.SystemRandom().shuffle if hub.rng is None else hub.rng.shuffle
+    # A second room under one id: refused by the database, through SQLAlchemy or not.
+    duplicate = (IntegrityError, hub.store.engine.dialect.loaded_dbapi.IntegrityError)
 
     async def open_room(record: Json) -> str:
         rules = game_class(record["game"])
@@ -304,7 +364,12 @@ def room_opener(hub: Hub) -> OpenRoom:
         # Casual and clockless are the defaults of a room.
         extra = {key: value for key, value in (("rated", record["rated"]),
                                                ("clock", record["clock"])) if value}
-        room = await hub._open(record["game"], game, values, seats, **extra)
+        room_id = f"{int(float(record['at'])):08x}{record['id']}"
+        try:
+            room = await hub._open(record["game"], game, values, seats, room_id=room_id,
+                                   **extra)
+        except duplicate:  # made already
+            room = await hub.room(room_id)
         return room.id
 
     return open_room

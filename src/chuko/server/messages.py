@@ -4,6 +4,7 @@ serialised apart."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from chuko.core.protocol import Json
 
@@ -24,6 +25,14 @@ def dumps(message: Json) -> str:
         except TypeError:
             pass
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str) -> Any:
+    """JSON text read: by orjson where installed (a few times faster than `json`, which a
+    lobby wave reading ten thousand entries feels), else by `json`."""
+    if _orjson is not None:
+        return _orjson.loads(text)
+    return json.loads(text)
 
 
 def merge_objects(first: str, second: str) -> str:

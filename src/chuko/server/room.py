@@ -121,11 +121,13 @@ class Room:
     # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
     away: dict[int, float] = field(default_factory=dict)
     grace: float = 60.0
-    # Whether absences count (not in a cluster, where each worker knows only its own
-    # sockets, so a player on another worker would look gone).
+    # Whether this worker's sockets alone decide absences (not in a cluster, where the
+    # lease holder decides them from every worker's: presence.py).
     watch_away: bool = True
     now: Callable[[], float] = time.time  # the hub's clock
     on_away: Callable[[Room], None] | None = None  # the hub's timer learns of a seat gone
+    # A seat's first socket here came or its last went (a cluster shares it: presence.py).
+    on_seat: Callable[[Room], None] | None = None
     # (labels, names, the seats' entries in messages), worked out again only when a label
     # changes (a player joins under a name), not for each client at each move. One value,
     # replaced whole, since the log's captions read the names from a worker thread.
@@ -285,7 +287,7 @@ class Room:
             return []  # a correspondence clock is its own limit
         cutoff = self.now() - self.grace
         return [s.seat for s in self.seats if s.seat != seat and s.kind == "human"
-                and s.seat in self.away
+                and s.seat in self.away and not s.connections
                 and max(self.away[s.seat], self.started or 0.0) <= cutoff]
 
     def places(self) -> list[int]:
@@ -337,10 +339,13 @@ class Room:
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections -= 1
-            if seat.connections == 0 and self.watch_away:
-                self.away[seat.seat] = self.now()
-                if self.on_away is not None:
-                    self.on_away(self)
+            if seat.connections == 0:
+                if self.watch_away:
+                    self.away[seat.seat] = self.now()
+                    if self.on_away is not None:
+                        self.on_away(self)
+                if self.on_seat is not None:
+                    self.on_seat(self)
                 self.tell_presence()
         return self.status in ("over", "expired") and not self.clients
 
@@ -352,8 +357,11 @@ class Room:
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections += 1
-            self.away.pop(seat.seat, None)
+            if self.watch_away:  # (else the cluster's lease holder decides: presence.py)
+                self.away.pop(seat.seat, None)
             if seat.connections == 1:
+                if self.on_seat is not None:
+                    self.on_seat(self)
                 self.tell_presence(client)
 
     def tell_presence(self, joining: Client | None = None) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -22,8 +21,6 @@ from chuko.core.errors import ChukoError
 from .client import Client
 from .hub import Hub
 from .limits import (
-    MAX_BODY,
-    MAX_DEPTH,
     Buckets,
     Budget,
     Clock,
@@ -31,18 +28,14 @@ from .limits import (
     Limits,
     SocketFlow,
     TooMany,
-    too_deep,
 )
-from .messages import dumps
 from .players import Identify, held_seat
 from .quick_messages import QuickMessages
 from .room import Forbidden, NotFound, Room
 from .router import client_host, query_params
+from .socket_io import pump, read_message, refusal, refuse, within_rate
 
 log = logging.getLogger("chuko.server")
-
-SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
-
 
 class Sockets:
     """The game's sockets on `hub`, within `limits` measured on `clock`; `budget` counts the
@@ -112,18 +105,15 @@ class Sockets:
             # The log is a replay of the game, in a thread; before the first move it is empty.
             client.send_first(hub.log(room, seat, moment) if moment.version == 0 else
                               await asyncio.to_thread(hub.log, room, seat, moment))
-            sender = asyncio.create_task(_pump(send, client))
+            sender = asyncio.create_task(pump(send, client.next_message))
             while True:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     break
-                if not flow.messages.take():
-                    if not flow.refusals.take():  # it does not read its refusals: flooding
-                        with contextlib.suppress(OSError):
-                            await send({"type": "websocket.close", "code": 1008,
-                                        "reason": "Too many messages."})
-                        break
-                    client.send(_refusal(SLOW_DOWN))
+                allowed = await within_rate(send, flow.messages, flow.refusals, client.send)
+                if allowed is None:
+                    break
+                if not allowed:
                     continue
                 reply = await _handle(hub, room, seat, message, admit, say)
                 if reply is not None:
@@ -137,37 +127,13 @@ class Sockets:
                     await sender
 
 
-async def _pump(send: Send, client: Client) -> None:
-    """Send the client's outbox in order until the socket closes; close it when the client
-    has fallen too far behind (it reconnects and is sent the log afresh)."""
-    while True:
-        message = await client.next_message()
-        try:
-            if message is None:
-                await send({"type": "websocket.close", "code": 1013,
-                            "reason": "Too far behind: reconnect."})
-                return
-            await send({"type": "websocket.send", "text": message})
-        except Exception:  # the client went away; the receive loop sees it too
-            return
-
-
 async def _refuse_socket(send: Send, error: ChukoError) -> None:
     """Refuse a socket that cannot go on: its `error` message, then a close frame whose code
     says why (4404 no such room, 4403 forbidden, 1008 over a limit, 1011 the server's
     trouble, such as the database being away) and whose reason is the sentence."""
     code = (4404 if isinstance(error, NotFound) else 4403 if isinstance(error, Forbidden)
             else 1008 if isinstance(error, TooMany) else 1011)
-    with contextlib.suppress(OSError):
-        await send({"type": "websocket.send", "text": dumps(_refusal(str(error)))})
-        await send({"type": "websocket.close", "code": code,
-                    "reason": close_reason(str(error))})
-
-
-def close_reason(sentence: str) -> str:
-    """A close frame's reason: at most 123 bytes of UTF-8 (the protocol's limit), cut at a
-    character."""
-    return sentence.encode()[:123].decode(errors="ignore")
+    await refuse(send, str(error), code)
 
 
 async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, Any],
@@ -175,18 +141,10 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
     """One client message → the reply for that client only (None when the broadcast of an
     accepted move is the answer); `admit` counts a costly one against its buckets, `say`
     passes a quick message on to the room."""
-    text = message.get("text")
-    if text is None:
-        return _refusal("Send JSON text messages, not binary ones.")
-    if len(text) > MAX_BODY:
-        return _refusal("That message is too long.")
-    if too_deep(text):
-        return _refusal(f"That message nests deeper than {MAX_DEPTH} levels.")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return _refusal("That message is not JSON.")
-    kind = data.get("type") if isinstance(data, dict) else None
+    data, refused = read_message(message.get("text"))
+    if data is None:
+        return refused
+    kind = data.get("type")
     try:
         if kind == "move":
             await hub.play(room, seat, data.get("move"))
@@ -213,13 +171,9 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
             page = await hub.log_page(room, seat, data.get("before"), data.get("count"))
             return {**page, "before": page["first"] + len(page["lines"])}
     except ChukoError as error:
-        return _refusal(str(error))
+        return refusal(str(error))
     except Exception:
         log.exception("Room %s: a message failed", room.id)
-        return _refusal("The server could not do that just now; nothing changed. Try again.")
-    return _refusal('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
+        return refusal("The server could not do that just now; nothing changed. Try again.")
+    return refusal('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
                     '"claim" | "say" | "ping" | "log", …}.')
-
-
-def _refusal(message: str) -> dict[str, str]:
-    return {"type": "error", "message": message}

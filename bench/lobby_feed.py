@@ -5,6 +5,7 @@ the updates it is sent. The lobby promises at most 2 a second per socket, whatev
 The app runs under uvicorn in a process of its own on a loopback port (players known by a
 cookie instead of a session, sockets per address uncapped, as behind a proxy), churning the
 seeks itself; the watchers are real WebSocket clients in this process.
+A part of the lobby's bench (`bench_lobby.py`):
 `python -m bench lobby [--sockets N] [--churn N] [--seconds S] [--quick]`.
 """
 
@@ -105,7 +106,7 @@ async def run(sockets: int, rate: float, seconds: float) -> dict[str, float]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     stats = str(Path(tempfile.gettempdir()) / f"lobby-feed-{port}.json")
-    process = subprocess.Popen([sys.executable, "-m", "bench.bench_lobby_feed", "--serve",
+    process = subprocess.Popen([sys.executable, "-m", "bench.lobby_feed", "--serve",
                                 str(port), "--churn", str(rate), "--stats", stats])
     try:
         url = f"ws://127.0.0.1:{port}/lobby/ws"
@@ -153,27 +154,34 @@ async def wait_for_port(port: int) -> None:
     raise RuntimeError("the server did not start within 30 s")
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench lobby")
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """This part's options, on the lobby bench's parser."""
     parser.add_argument("--sockets", type=int, default=1000)
     parser.add_argument("--churn", type=float, default=200.0, help="seek changes a second")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--quick", action="store_true", help="200 sockets for 3 s")
-    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)  # the server's process
-    parser.add_argument("--stats", help=argparse.SUPPRESS)  # where it writes its updates
-    args = parser.parse_args(argv or [])
-    if args.serve:
-        serve(args.serve, args.churn, args.stats)
-        return
-    if args.quick:
-        args.sockets, args.seconds = 200, 3.0
-    found = asyncio.run(run(args.sockets, args.churn, args.seconds))
+
+
+def feed(args: argparse.Namespace) -> None:
+    """The part: watchers against the app churning seeks; its figures printed."""
+    sockets, seconds = (200, 3.0) if args.quick else (args.sockets, args.seconds)
+    found = asyncio.run(run(sockets, args.churn, seconds))
     print(f"{found['sockets']} lobby sockets, {found['churn']:.0f} seek changes/s: "
           f"{found['mean_per_s']:.2f} updates/s per socket on average, "
           f"{found['max_per_s']:.2f} at most; the server sent {found['sent_per_s']:.2f} "
           f"updates/s to each, at least {found['min_sent_gap_ms']:.0f} ms apart; between two "
           f"updates a socket received, {found['median_gap_ms']:.0f} ms (median), "
           f"{found['min_gap_ms']:.0f} ms at least")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The app's process of this part (`--serve`)."""
+    parser = argparse.ArgumentParser(prog="python -m bench.lobby_feed")
+    add_options(parser)
+    parser.add_argument("--serve", type=int, required=True)  # the server's port
+    parser.add_argument("--stats", required=True)  # where it writes its updates
+    args = parser.parse_args(argv or [])
+    serve(args.serve, args.churn, args.stats)
 
 
 if __name__ == "__main__":
