@@ -15,6 +15,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" / "web"
 TIMEOUT_MS = 10_000
 ROUND_PAUSE = 3
+LEAVE_GRACE = 5.0  # long enough for a table's pages to open its sockets, under load too
 
 if not CHROMIUM.exists():
     pytest.skip(
@@ -56,25 +57,36 @@ def _serve(db: Path, **options):
     return f"http://127.0.0.1:{port}", server, thread
 
 
+def _app(tmp_path_factory, name: str, **options):
+    """The app on a database of its own, for the session: its url, stopped at the end."""
+    url, server, thread = _serve(tmp_path_factory.mktemp(name) / "chuko.db", **options)
+    yield url
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
 @pytest.fixture(scope="session")
 def base_url(tmp_path_factory) -> str:
     """The app, stopped at the end of the session. Bots wait 50 ms instead of the pause that
     lets people follow them, and go straight on after a round."""
-    url, server, thread = _serve(tmp_path_factory.mktemp("web") / "chuko.db",
-                                 bot_delay=0.05, round_pause=0)
-    yield url
-    server.should_exit = True
-    thread.join(timeout=10)
+    yield from _app(tmp_path_factory, "web", bot_delay=0.05, round_pause=0)
 
 
 @pytest.fixture(scope="session")
 def paused_url(tmp_path_factory) -> str:
     """A second app whose bots wait ROUND_PAUSE seconds after a round, as a real server does."""
-    url, server, thread = _serve(tmp_path_factory.mktemp("paused") / "chuko.db",
-                                 bot_delay=0.05, round_pause=ROUND_PAUSE)
-    yield url
-    server.should_exit = True
-    thread.join(timeout=10)
+    yield from _app(tmp_path_factory, "paused", bot_delay=0.05, round_pause=ROUND_PAUSE)
+
+
+@pytest.fixture(scope="session")
+def brisk_url(tmp_path_factory) -> str:
+    """A third app for the club's flows: a player whose sockets are all closed has left after
+    LEAVE_GRACE seconds (`Limits.leave_grace`, 60 s on a real server), and sign-ups are not
+    rationed, so every test makes the accounts it needs."""
+    from chuko.server.limits import Limits, Rate
+
+    yield from _app(tmp_path_factory, "brisk", bot_delay=0.05, round_pause=0,
+                    limits=Limits(leave_grace=LEAVE_GRACE, signups=Rate(10, 100)))
 
 
 @pytest.fixture(scope="session")

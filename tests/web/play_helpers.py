@@ -1,11 +1,36 @@
-"""Driving the browser app like a player: the home form, waiting for snapshots."""
+"""Driving the browser app like a player: the home form, the lobby, the account page,
+waiting for snapshots, and moves sent through a seat's own socket."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import random
 import time
 from urllib.parse import unquote, urlparse
 
+import pytest
+import websockets.sync.client
+
+from chuko.bots import make_bot
+from chuko.games import game_class
+
 TURN_TIMEOUT_S = 15
+
+
+def _pairing_ready() -> bool:
+    from chuko.server import pairing
+
+    try:
+        pairing.pair_heads_up([], 0.0)
+    except NotImplementedError:
+        return False
+    return True
+
+
+# The lobby's tables come from the pairing's waves (server/pairing.py).
+needs_pairing = pytest.mark.skipif(not _pairing_ready(),
+                                   reason="the pairing's waves are not written yet")
 
 
 def create_room(page, game: str, options: dict | None = None, seats: list | None = None,
@@ -46,9 +71,10 @@ def room_and_token(page) -> tuple[str, str]:
 
 
 def snapshot(page) -> dict:
-    """The room's state as the page's seat gets it, from the JSON API."""
+    """The room's state as the page's seat gets it, from the JSON API (by the session's
+    cookie where the page holds no token: a room the lobby made)."""
     room, token = room_and_token(page)
-    return page.request.get(f"/api/rooms/{room}?token={token}").json()
+    return page.request.get(f"/api/rooms/{room}" + (f"?token={token}" if token else "")).json()
 
 
 def assert_shows_the_result(page) -> str:
@@ -98,3 +124,74 @@ def join_invite(page, url: str, name: str | None = None) -> None:
 def chips(page) -> list[str]:
     """The seat chips' names as the page shows them ("You", "Bea", "Hard bot")."""
     return page.locator("#seats .seat-chip[data-seat] .name").all_inner_texts()
+
+
+def lobby(pages, width: int, height: int):
+    """A new person's page on the lobby, its socket open and its guest known."""
+    page = pages.new(width, height)
+    page.goto("/lobby")
+    page.locator("#conn.open").wait_for()
+    page.locator("#me", has_text="You play as").wait_for()
+    return page
+
+
+def account_form(page, title: str, fields: dict[str, str], button: str) -> None:
+    """Fill the account page's panel titled `title` (fields by label) and press `button`."""
+    panel = page.locator("section.game-panel", has=page.get_by_role("heading", name=title))
+    for label, value in fields.items():
+        panel.get_by_label(label, exact=True).fill(value)
+    panel.get_by_role("button", name=button).click()
+
+
+def sign_up(page, username: str, password: str = "correct horse") -> None:
+    """The page's visitor (a guest, or nobody yet) signs up on /account as `username`."""
+    page.goto("/account")
+    page.locator("#forms form").first.wait_for()
+    account_form(page, "Sign up", {"Username": username, "Password": password}, "Sign up")
+    page.locator("#who", has_text=f"You are logged in as {username}").wait_for()
+
+
+def seat_socket(page):
+    """A socket on the room of `page` as its seat (to use in a `with`): by the seat's token
+    where the page has one, else by the session's cookie (a room the lobby made), as another
+    tab would."""
+    room, token = room_and_token(page)
+    url = page.url.split("/room/")[0].replace("http", "ws", 1) + f"/ws/{room}"
+    if token:
+        return websockets.sync.client.connect(f"{url}?token={token}")
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    return websockets.sync.client.connect(url, additional_headers={"Cookie": cookie})
+
+
+def play_out(*pages, seed: int = 1, until=None) -> None:
+    """Every page's seat plays random legal moves through a socket of its own until the
+    game is over (or `until(state)` holds for a state one of them is sent)."""
+    rng = random.Random(seed)
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(seat_socket(page)) for page in pages]
+        deadline = time.monotonic() + 4 * TURN_TIMEOUT_S
+        states: list[dict | None] = [None] * len(sockets)
+        moved = [-1] * len(sockets)  # the version each seat last moved at
+        while time.monotonic() < deadline:
+            for k, ws in enumerate(sockets):
+                try:
+                    while True:
+                        msg = json.loads(ws.recv(timeout=0.02))
+                        assert msg["type"] != "error", msg
+                        if msg["type"] == "state":
+                            states[k] = msg
+                except TimeoutError:
+                    pass
+                state = states[k]
+                if state is None:
+                    continue
+                if state["status"] != "playing" or (until and until(state)):
+                    return
+                if state["seat"] in state["view"].get("to_move", []) and state["legal"] \
+                        and state["version"] > moved[k]:
+                    rules = game_class(state["game"])
+                    legal = [rules.parse_move(text) for text in state["legal"]]
+                    move = make_bot(state["game"], "random", rng).choose(state["view"], legal)
+                    ws.send(json.dumps({"type": "move", "move": str(move)}))
+                    moved[k] = state["version"]
+        raise AssertionError("the game did not end in time")

@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import secrets
 
-
-def submit(page, title: str, fields: dict[str, str], button: str) -> None:
-    panel = page.locator("section.game-panel", has=page.get_by_role("heading", name=title))
-    for label, value in fields.items():
-        panel.get_by_label(label, exact=True).fill(value)
-    panel.get_by_role("button", name=button).click()
+from play_helpers import account_form as submit
 
 
 def test_a_guest_signs_up_logs_out_and_in_changes_the_password_and_deletes(pages, shot):

@@ -8,31 +8,13 @@ from __future__ import annotations
 import time
 
 import pytest
+from play_helpers import lobby, needs_pairing
 
 pytest.importorskip("chuko.server.accounts", reason="the lobby knows players by their "
                     "session, which chuko.server.accounts provides")
 
 
-def _pairing_ready() -> bool:
-    from chuko.server import pairing
-
-    try:
-        pairing.pair_heads_up([], 0.0)
-    except NotImplementedError:
-        return False
-    return True
-
-
-pytestmark = pytest.mark.skipif(not _pairing_ready(),
-                                reason="the pairing's waves are not written yet")
-
-
-def lobby(pages, width: int, height: int):
-    page = pages.new(width, height)
-    page.goto("/lobby")
-    page.locator("#conn.open").wait_for()
-    page.locator("#me", has_text="You play as").wait_for()
-    return page
+pytestmark = needs_pairing
 
 
 def test_two_guests_click_heads_up_and_land_in_the_same_game_within_3_s(pages, shot):

@@ -54,11 +54,12 @@ def add_pages(app: FastAPI, static: Path) -> None:
     async def replay_page(room_id: str) -> Response:
         return page(static, "replay")
 
-    # The club's pages: a game's leaderboard, and an account's profile (its page says when
-    # nobody has that name, from the API's answer).
+    # The club's pages: a game's leaderboard (bare, the first game's), and an account's
+    # profile (its page says when nobody has that name, from the API's answer).
+    @app.get("/leaderboard", include_in_schema=False)
     @app.get("/leaderboard/{game_id}", include_in_schema=False)
-    async def leaderboard_page(game_id: str) -> Response:
-        if game_id not in registry():
+    async def leaderboard_page(game_id: str | None = None) -> Response:
+        if game_id is not None and game_id not in registry():
             raise HTTPException(404)
         return page(static, "leaderboard")
 

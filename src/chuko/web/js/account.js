@@ -3,6 +3,7 @@
 // the account. The session is the server's HttpOnly cookie: nothing of it is kept here.
 
 import { api, fill, h, notice } from "./dom.js";
+import { showPlayer } from "./site.js";
 
 function field(label, name, attrs = {}) {
   return h("label.field", {}, h("span", { text: label }),
@@ -86,6 +87,7 @@ function describe(player) {
 async function draw() {
   const { player } = await api("/api/me");
   document.getElementById("who").textContent = describe(player);
+  showPlayer(player);
   fill(document.getElementById("forms"), nameForm(player),
     player && !player.guest ? accountForms() : guestForms());
 }

@@ -20,10 +20,11 @@ export async function boardNav(current) {
   if (!nav) return;
   try {
     const rated = (await games()).filter((game) => classesOf(game).length);
-    fill(nav, rated.map((game) => h(`a${game.id === current ? ".current" : ""}`, {
-      href: `/leaderboard/${encodeURIComponent(game.id)}`, text: game.title,
-      "aria-current": game.id === current ? "page" : undefined,
-    })));
+    fill(nav, h("span.muted", { text: "Leaderboards:" }), rated.map((game) => h(
+      `a${game.id === current ? ".current" : ""}`, {
+        href: `/leaderboard/${encodeURIComponent(game.id)}`, text: game.title,
+        "aria-current": game.id === current ? "page" : undefined,
+      })));
   } catch {
     fill(nav); // the page itself says what failed
   }

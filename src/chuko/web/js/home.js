@@ -5,6 +5,7 @@
 
 import { api, copyText, fill, games, h, notice } from "./dom.js";
 import { showYourGames } from "./continue.js";
+import { becomeGuest, offerAccountName } from "./site.js";
 import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
 
 // A game with no upper limit still gets a form of reasonable size; the server has the last
@@ -217,6 +218,7 @@ async function create(game, form, list, box, button) {
   saveChoices(game.id, { options, seats, clock: clockChoice ? clockChoice.value : undefined });
   button.disabled = true;
   try {
+    await becomeGuest(); // the `me` seat is then this player's, on any device they log in
     const created = await api("/api/rooms", body);
     rememberRoom(created);
     // Alone with bots there is nobody to invite: go straight to the table.
@@ -267,6 +269,7 @@ function nameField() {
   const field = document.getElementById("player-name");
   if (!field) return;
   field.value = savedName();
+  offerAccountName(field);
   field.addEventListener("input", () => saveName(field.value.trim()));
 }
 

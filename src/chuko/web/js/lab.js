@@ -2,6 +2,7 @@
 // findings, plots and tables. Plots are drawn here as plain SVG from the study's data (bars or
 // lines, with the interval of every sampled figure), so the page needs nothing from outside.
 
+import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -153,8 +154,8 @@ async function main() {
     return;
   }
   const studied = facts.games.filter((game) => game.studies.length);
-  fill(document.getElementById("lab-nav"), studied.map((game) => h("a", {
-    href: `#${encodeURIComponent(game.id)}`, text: game.title })));
+  fill(document.getElementById("lab-nav"), studied.length ? h("span.muted", { text: "Facts:" }) : null,
+    studied.map((game) => h("a", { href: `#${encodeURIComponent(game.id)}`, text: game.title })));
   const without = facts.games.filter((game) => !game.studies.length);
   fill(place,
     studied.map((game) => h("section.lab-game", { id: game.id },

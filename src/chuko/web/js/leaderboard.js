@@ -1,10 +1,20 @@
 // /leaderboard/{game}: the best settled ratings of a game, heads-up or multiplayer
-// (?class=duel|multi), from GET /api/leaderboard/{game}.
+// (?class=duel|multi), from GET /api/leaderboard/{game}. A bare /leaderboard (the header's
+// link) shows the first game that has one.
 
-import { api, fill, h, notice } from "./dom.js";
-import { boardNav, CLASS_NAMES, percent, ratingText } from "./club.js";
+import { api, fill, games, h, notice } from "./dom.js";
+import { boardNav, classesOf, CLASS_NAMES, percent, ratingText } from "./club.js";
+import "./site.js";
 
-const game = decodeURIComponent(location.pathname.split("/")[2] || "");
+/** The game of the address, or for a bare /leaderboard the first game rated, which the
+ * address then names. */
+async function whichGame() {
+  const named = decodeURIComponent(location.pathname.split("/")[2] || "");
+  if (named) return named;
+  const first = (await games().catch(() => [])).find((game) => classesOf(game).length);
+  if (first) history.replaceState(null, "", `/leaderboard/${encodeURIComponent(first.id)}${location.search}`);
+  return first ? first.id : "";
+}
 
 function tabs(board) {
   fill(document.getElementById("classes"), board.classes.length > 1 ? board.classes.map(
@@ -32,6 +42,7 @@ function table(board) {
 }
 
 async function main() {
+  const game = await whichGame();
   boardNav(game);
   const klass = new URLSearchParams(location.search).get("class");
   const place = document.getElementById("board");

@@ -4,6 +4,7 @@
 // paired, the page goes to the room, where the session's cookie holds the seat.
 
 import { api, fill, games, h, notice } from "./dom.js";
+import { becomeGuest } from "./site.js";
 
 const PING_MS = 20000;
 const MAX_DELAY_MS = 8000;
@@ -59,7 +60,10 @@ function receive(msg) {
     for (const seek of msg.seeks) state.seeks.set(seek.id, seek);
   } else if (msg.type === "you") {
     state.you = { ...state.you, ...msg };
-    if (msg.name) document.getElementById("me").textContent = `You play as ${msg.name}.`;
+    if (msg.name) {
+      fill(document.getElementById("me"), "You play as ", h("strong", { text: msg.name }), ". ",
+        h("a", { href: "/account", text: "Your name and account" }));
+    }
   } else if (msg.type === "joined") {
     state.joined.add(msg.seek);
     notice("You joined the seek: its room opens when its last seat is taken.", "good");
@@ -81,20 +85,44 @@ function waited(since) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+// The lists are redrawn at every update (twice a second at most) and the waiting clock every
+// second: an element whose content did not change is kept, not made again, so a click that
+// lands as the lists change still reaches its button.
+const drawn = new Map();
+
+function kept(key, content, make) {
+  const old = drawn.get(key);
+  if (old && old.dataset.content === content) return old;
+  const made = make();
+  made.dataset.content = content;
+  drawn.set(key, made);
+  return made;
+}
+
+/** Put `nodes` in `parent` unless they are there already, in that order. */
+function place(parent, nodes) {
+  const same = parent.children.length === nodes.length
+    && nodes.every((node, i) => parent.children[i] === node);
+  if (!same) fill(parent, nodes);
+}
+
 function poolButton(pool) {
   const mine = state.you && state.you.pool === pool.id;
   const count = state.counts[pool.id] ?? pool.waiting ?? 0;
   const title = state.games.find((game) => game.id === pool.game)?.title || pool.game;
-  return h(`button.pool${mine ? ".waiting" : ""}`, {
-    type: "button", "aria-pressed": mine ? "true" : "false", dataset: { pool: pool.id },
-    onclick: () => {
-      const choice = document.getElementById("bots-after").value;
-      const botsAfter = pool.players > 2 && choice ? Number(choice) : null;
-      send({ type: "pool", pool: pool.id, bots_after: botsAfter });
-    },
-  }, h("strong", { text: title }), h("span", { text: pool.label }),
-  h("small.muted", { text: mine ? `waiting ${waited(state.you.since)} — click to leave`
-    : `${count} waiting` }));
+  const button = kept(`pool ${pool.id}`, JSON.stringify([mine, count, title]), () => h(
+    `button.pool${mine ? ".waiting" : ""}`, {
+      type: "button", "aria-pressed": mine ? "true" : "false", dataset: { pool: pool.id },
+      onclick: () => {
+        const choice = document.getElementById("bots-after").value;
+        const botsAfter = pool.players > 2 && choice ? Number(choice) : null;
+        send({ type: "pool", pool: pool.id, bots_after: botsAfter });
+      },
+    }, h("strong", { text: title }), h("span", { text: pool.label }), h("small.muted")));
+  const text = mine ? `waiting ${waited(state.you.since)} — click to leave` : `${count} waiting`;
+  const small = button.querySelector("small");
+  if (small.textContent !== text) small.textContent = text;
+  return button;
 }
 
 function optionsText(seek) {
@@ -112,20 +140,23 @@ function seekRow(seek) {
       onclick: () => send({ type: "cancel", seek: seek.id }) })
     : h("button.primary", { type: "button", text: "Join",
       onclick: () => send({ type: "accept", seek: seek.id }) });
-  return h("li.seek", {},
+  return kept(`seek ${seek.id}`, JSON.stringify([seek, mine, joined]), () => h("li.seek", {},
     h("div.seek-text", {}, h("strong", { text: seek.title }),
       h("span", { text: ` ${seek.players} players · ${seek.rated ? "rated" : "casual"}${range}` }),
       h("small.muted", { text: `${seek.by} (${seek.rating}) · ${optionsText(seek)} · ` +
         `${seek.seats_left} seat${seek.seats_left === 1 ? "" : "s"} left` })),
-    action);
+    action));
 }
 
 function render() {
-  fill(document.getElementById("pools"), state.pools.length
-    ? state.pools.map(poolButton) : h("p.muted", { text: "No game offers quick pairing here." }));
+  place(document.getElementById("pools"), state.pools.length ? state.pools.map(poolButton)
+    : [kept("no pools", "", () => h("p.muted", { text: "No game offers quick pairing here." }))]);
   const seeks = [...state.seeks.values()].sort((a, b) => a.created - b.created);
-  fill(document.getElementById("seeks"), seeks.length ? seeks.map(seekRow)
-    : h("li.muted", { text: "No seek is open: post one below." }));
+  place(document.getElementById("seeks"), seeks.length ? seeks.map(seekRow)
+    : [kept("no seeks", "", () => h("li.muted", { text: "No seek is open: post one below." }))]);
+  for (const key of drawn.keys()) {  // bounded: only what is on the page stays kept
+    if (!drawn.get(key).isConnected) drawn.delete(key);
+  }
 }
 
 function optionInput(game, option) {
@@ -180,8 +211,9 @@ async function start() {
   document.getElementById("seek-form").addEventListener("submit", postSeek);
   render();
   // The lobby's socket knows its player by the session's cookie: be a guest first, if
-  // nobody yet (POST /api/me makes one, and is nothing for a player already known).
-  try { await api("/api/me", {}); } catch { /* the socket says what is wrong */ }
+  // nobody yet (POST /api/me makes one, and is nothing for a player already known); a
+  // failure is the socket's to say.
+  await becomeGuest();
   connect();
   // The waiting button's clock.
   setInterval(() => { if (state.you && state.you.pool) render(); }, 1000);

@@ -2,6 +2,7 @@
 // game and class (with their uncertainty, games and win rate, and a plot of their history),
 // then its finished games, newest first, a page at a time, each linking to its replay.
 
+import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
 import { boardNav, CLASS_NAMES, day, percent, playerLink, ratingText } from "./club.js";
 import { drawHistory } from "./ratingplot.js";

@@ -7,6 +7,7 @@
 // captions-only pages, the positions from pages of frames fetched as the viewer steps or
 // jumps, the next page ahead of time.
 
+import "./site.js";
 import { api, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
 import { seatLabel } from "./seats.js";
 import { roomInfo } from "./store.js";

@@ -14,6 +14,7 @@ import { clockChip, takeClocks } from "./clocks.js";
 import { confirmDialog } from "./confirm.js";
 import { summarize } from "./continue.js";
 import { guardLeaving, leaveFreely } from "./leaving.js";
+import { becomeGuest, offerAccountName } from "./site.js";
 import { signalControls, startSignals, turnSignal } from "./signals.js";
 
 const $ = (id) => document.getElementById(id);
@@ -150,6 +151,7 @@ async function startRematch() {
   page.busy = true;
   draw();
   try {
+    await becomeGuest();
     const made = await api(`/api/rooms/${encodeURIComponent(page.room)}/rematch`, { token: page.token });
     rememberRoom(made);
     remember(made.room, { rematchOf: page.room });
@@ -166,6 +168,7 @@ async function follow(room) {
   page.busy = true;
   draw();
   try {
+    await becomeGuest();
     const took = await api(`/api/rooms/${encodeURIComponent(room)}/follow`, { token: page.token });
     rememberRoom({ ...took, room: took.room || room });
     remember(took.room || room, { rematchOf: page.room });
@@ -206,6 +209,10 @@ function endPanel(msg) {
     rematch,
     h("div.actions.end-actions", {},
       rematchAction(msg),
+      // A seat held by the session, not a token (a table the lobby made): no rematch to
+      // offer, the lobby pairs again.
+      !page.token && !isSpectator(msg)
+        ? h("a.button.primary.to-lobby", { href: "/lobby", text: "Back to the lobby" }) : null,
       h("a.button.new-game", { href: `/#game-${encodeURIComponent(msg.game)}`, text: "New game" }),
       h("a.button.replay", { href: `/replay/${encodeURIComponent(page.room)}${token}`, text: "Replay" })),
   ];
@@ -566,6 +573,7 @@ async function askNameAndJoin(room, invite) {
   const form = $("join");
   const input = $("join-name");
   input.value = savedName();
+  offerAccountName(input);
   try {
     // Who is at the table, from what a spectator may see.
     const seen = await api(`/api/rooms/${encodeURIComponent(room)}`);
@@ -588,6 +596,7 @@ async function askNameAndJoin(room, invite) {
       const button = form.querySelector("button");
       button.disabled = true;
       try {
+        await becomeGuest(); // the seat is then this player's, not only this browser's
         const joined = await api(`/api/rooms/${encodeURIComponent(room)}/join`,
           name ? { invite, name } : { invite });
         if (name) saveName(name);

@@ -1,12 +1,14 @@
 // /rules/{game}: that game's rules, fetched as Markdown and drawn by markdown.js; the header
 // links to the rules of every registered game.
 
+import "./site.js";
 import { api, fill, games, h, notice } from "./dom.js";
 import { render } from "./markdown.js";
 
 async function nav(current) {
   try {
-    fill(document.getElementById("rules-nav"), (await games()).map((game) => h("a", {
+    const nav = document.getElementById("rules-nav");
+    fill(nav, h("span.muted", { text: "Rules:" }), (await games()).map((game) => h("a", {
       href: `/rules/${encodeURIComponent(game.id)}`,
       class: game.id === current ? "current" : undefined,
       "aria-current": game.id === current ? "page" : undefined,

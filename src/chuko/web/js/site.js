@@ -1,0 +1,48 @@
+// What every page shares about its visitor: the header's links to the club (the lobby, the
+// leaderboards, the Lab, the account, named after the player once known), and making the
+// visitor a guest before a request whose seat should be theirs. The server records a seat's
+// player only for a request with a session (docs/web-protocol.md, "Accounts"), so a room
+// made or joined before it would be the browser's alone, lost to an account made later.
+
+import { api } from "./dom.js";
+
+let guest = null;
+
+/** The account link says who plays here: the display name once there is a player. */
+export function showPlayer(player) {
+  const link = document.querySelector("header.top nav.site a.account");
+  if (!link) return;
+  link.textContent = player ? player.name : "Account";
+  link.title = player ? (player.guest ? "You play as a guest: your account page"
+    : `Logged in as ${player.username}`) : "Sign up or log in";
+}
+
+/** Make the visitor a guest (`POST /api/me`) unless they are a player already; once per
+ * page. Never fails: without a session the seat's token still holds the seat. */
+export function becomeGuest() {
+  guest = guest || api("/api/me", {}).then(({ player }) => {
+    showPlayer(player);
+    return player;
+  }).catch(() => null);
+  return guest;
+}
+
+let known = null;
+
+/** Who the session is, without making anyone (`GET /api/me`, once per page); null when
+ * nobody yet. */
+export function knownPlayer() {
+  known = known || api("/api/me").then(({ player }) => player).catch(() => null);
+  return known;
+}
+
+/** A name field left empty: an account's display name, which its seats should carry (a
+ * guest's "Guest 4821" is no choice of theirs: the seat stays "Host" or "Friend"). */
+export async function offerAccountName(field) {
+  const player = await knownPlayer();
+  if (player && !player.guest && field && !field.value.trim()) field.value = player.name;
+}
+
+if (document.querySelector("header.top nav.site a.account")) {
+  knownPlayer().then((player) => { if (!guest) showPlayer(player); });
+}
