@@ -148,12 +148,6 @@ def assert_paired_once(players: list[LobbyPlayer], reconnected=()) -> None:
 
 def test_forty_guests_on_two_workers_are_paired_once_and_a_killed_leader_loses_nobody(
         workers, redis_url):  # noqa: F811
-    from chuko.server import pairing
-
-    try:
-        pairing.pair_heads_up([], 0.0)
-    except NotImplementedError:
-        pytest.skip("the pairing's waves are not in the tree yet")
     pool = workers(2)
     players = guests(pool)
     asyncio.run(_pair_and_kill(pool, players, redis_url, workers.name))

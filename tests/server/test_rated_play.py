@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from server_helpers import drive, join, new_room, random_chooser
 from sqlalchemy import select, update
 
-from chuko.server.room import Room
 from chuko.server.schema import rating_history, ratings, rooms, seats
 from club_seed import add_player
-
-pytestmark = pytest.mark.skipif(not hasattr(Room, "places"),
-                                reason="rooms do not tell their places yet")
 
 
 def test_a_finished_rated_duel_rates_both_players_once(make_client):

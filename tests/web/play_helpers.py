@@ -9,28 +9,12 @@ import random
 import time
 from urllib.parse import unquote, urlparse
 
-import pytest
 import websockets.sync.client
 
 from chuko.bots import make_bot
 from chuko.games import game_class
 
 TURN_TIMEOUT_S = 15
-
-
-def _pairing_ready() -> bool:
-    from chuko.server import pairing
-
-    try:
-        pairing.pair_heads_up([], 0.0)
-    except NotImplementedError:
-        return False
-    return True
-
-
-# The lobby's tables come from the pairing's waves (server/pairing.py).
-needs_pairing = pytest.mark.skipif(not _pairing_ready(),
-                                   reason="the pairing's waves are not written yet")
 
 
 def create_room(page, game: str, options: dict | None = None, seats: list | None = None,

@@ -24,7 +24,6 @@ from play_helpers import (
     create_room,
     join_invite,
     lobby,
-    needs_pairing,
     play_out,
     sign_up,
     snapshot,
@@ -70,7 +69,6 @@ def pair(pages, pool: str, *sizes, ready=None):
     return people
 
 
-@needs_pairing
 def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
     """A seek and two people waiting, as the lobby shows them (desktop and phone), then
     two more click and the four sit at one Chükö table, each in their own seat."""
@@ -103,7 +101,6 @@ def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
     assert [seat["kind"] for seat in state["seats"]] == ["human"] * 4, state["seats"]
 
 
-@needs_pairing
 def test_a_rated_game_played_out_moves_both_ratings_onto_the_profiles(pages, shot):
     """Two accounts paired in Crossroads' pool play the match to its end. Both ratings
     change; one game leaves them provisional ("1540?"), which their profiles show and the
@@ -197,7 +194,6 @@ def test_a_guests_game_stays_theirs_once_they_sign_up(pages):
     guest.locator(f"#your-games .recent .your-game[data-room='{room}']").wait_for()
 
 
-@needs_pairing
 def test_a_lobby_game_left_midway_is_taken_up_again_from_your_games(pages):
     """A game the lobby made holds no token in the browser: the seat is the session's.
     Leaving it asks first; the home page lists it from the server and its Continue link
@@ -241,7 +237,6 @@ def test_a_player_whose_5_s_clock_runs_out_loses_and_both_read_it(pages, shot):
     assert ann.locator("#seats .clock.running").count() == 0
 
 
-@needs_pairing
 def test_a_player_who_resigns_heads_up_loses_and_both_read_it(pages):
     """Two strangers paired heads-up; one resigns (the page asks first) and both read the
     end at once, the resigner's as their loss."""
