@@ -29,8 +29,6 @@ from play_helpers import (
     snapshot,
 )
 
-pytest.importorskip("chuko.server.accounts", reason="the club needs the sessions")
-
 DESKTOP = (1280, 800)
 PHONE = (390, 844)
 PAIRED_MS = 6000  # waves run every 1.5 s: a table is made within a few of them

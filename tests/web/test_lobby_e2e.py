@@ -7,13 +7,7 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from play_helpers import lobby
-
-pytest.importorskip("chuko.server.accounts", reason="the lobby knows players by their "
-                    "session, which chuko.server.accounts provides")
-
-
 
 
 def test_two_guests_click_heads_up_and_land_in_the_same_game_within_3_s(pages, shot):
