@@ -183,9 +183,12 @@ async def _pair_and_kill(pool, players: list[LobbyPlayer], redis_url: str, name:
 
         await stream()
         mid_wave = await killed
-        # The leader's sockets closed: their players come back through the survivor.
+        # The leader's sockets closed: their players come back through the survivor, no
+        # faster than one address may open sockets (5 a second once its burst is spent).
         await asyncio.gather(*(p.closed.wait() for p in on_leader))
-        await asyncio.gather(*(p.connect(survivor.port) for p in on_leader))
+        for p in on_leader:
+            await p.connect(survivor.port)
+            await asyncio.sleep(0.25)
         await until(lambda: all(p.paired for p in players), WAIT)
         assert mid_wave, "the kill did not land while the leader made a wave's rooms"
         assert await redis.hlen(f"{name}:lobby:making") == 0

@@ -111,10 +111,11 @@ class MovePath(HubBase):
                 self._hand_over(room, held.seat, kept.level, kept.gone)
         room.rematch = row.rematch
         room.result, room.ended = row.result, row.ended
-        if room.started is None and row.started is not None:
-            self._start_clocks(room, row.started)
         if row.version == room.version:
             room.status = row.status
+        # After the status: a clock is timed only in a game in play.
+        if room.started is None and row.started is not None:
+            self._start_clocks(room, row.started)
         if room.status == "expired" and room.closed is None:
             room.closed = expired_sentence(self.waiting_ttl)
         room.broadcast()
