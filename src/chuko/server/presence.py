@@ -25,15 +25,33 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from redis.exceptions import RedisError
 
 from .clocks import realtime
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    import redis.asyncio as aioredis
+
+    from .hub import Hub
     from .room import Room
+
+
+class Cluster(Protocol):
+    """What presence asks of this worker's part in the cluster (`cluster.Cluster`), named
+    here because the cluster is built on presence."""
+
+    hub: Hub
+    redis: aioredis.Redis
+    name: str  # the prefix of the cluster's keys and channels
+    me: str  # this worker's id
+    leader: bool  # this worker runs the timers
+    lease_ms: int
+
+    def adopt(self, room_id: str) -> None: ...
+
+    def publish_away(self, room: Room) -> None: ...
 
 log = logging.getLogger("chuko.server")
 
