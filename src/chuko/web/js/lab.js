@@ -4,30 +4,16 @@
 
 import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
+import { roundStep, s } from "./svg.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1f6b47", "#b5650d", "#2b5c9e", "#a23b72", "#5b6b2f", "#6b4f9e", "#8a4b2a"];
 const WIDTH = 560;
 const HEIGHT = 320;
 const MARGIN = { left: 58, right: 16, top: 30, bottom: 56 };
 
-/** An SVG element: s("rect", {x: 1}, child, …); `text` sets its text. */
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null) continue;
-    if (key === "text") el.textContent = value;
-    else el.setAttribute(key, String(value));
-  }
-  for (const child of children.flat()) if (child) el.append(child);
-  return el;
-}
-
 /** About `count` round tick values covering [low, high]. */
 function ticks(low, high, count = 5) {
-  const raw = (high - low) / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((f) => f * power).find((f) => f >= raw) || raw;
+  const step = roundStep((high - low) / count);
   const found = [];
   for (let v = Math.floor(low / step) * step; v < high + step / 2; v += step) {
     found.push(Number(v.toPrecision(12)));

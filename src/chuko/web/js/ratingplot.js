@@ -3,28 +3,16 @@
 // uncertainty (which early on spans far more than the line moves, so it is not drawn as a
 // band). Drawn small enough to read on a phone (the viewBox scales to the card's width).
 
-const SVG = "http://www.w3.org/2000/svg";
+import { roundStep, s } from "./svg.js";
+
 const WIDTH = 360;
 const HEIGHT = 210;
 const MARGIN = { left: 48, right: 12, top: 12, bottom: 42 };
 const PAD = 60; // rating points above and below the line, so it never sits on an edge
 
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null) continue;
-    if (key === "text") el.textContent = value;
-    else el.setAttribute(key, String(value));
-  }
-  for (const child of children.flat()) if (child) el.append(child);
-  return el;
-}
-
 /** About `count` round values from low to high (steps of 1, 2, 2.5 or 5 times a power of 10). */
 function ticks(low, high, count, whole = false) {
-  const raw = Math.max((high - low) / count, whole ? 1 : 1e-9);
-  const power = 10 ** Math.floor(Math.log10(raw));
-  let step = [1, 2, 2.5, 5, 10].map((f) => f * power).find((f) => f >= raw);
+  let step = roundStep(Math.max((high - low) / count, whole ? 1 : 1e-9));
   if (whole) step = Math.max(1, Math.round(step));
   const found = [];
   for (let v = Math.ceil(low / step) * step; v <= high + 1e-9; v += step) found.push(v);
