@@ -14,7 +14,7 @@ from chuko.server.store import Store
 from club_seed import add_player, add_room, postgres_schema
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def db_url(request, tmp_path):
     """The test's database: a SQLite file, and PostgreSQL when CHUKO_TEST_POSTGRES is set."""
     if request.param == "sqlite":
