@@ -100,11 +100,12 @@ def run(args: argparse.Namespace) -> int:
                           "redis://host:6379/0 (and --db postgresql://…).")
     if args.redis:
         check_cluster(args.db, args.redis)
+    check_database(args.db)
     edge = edge_of(args)
     settings = app_settings(args)
-    print(f"chuko: serving on http://{args.host}:{args.port}"
-          + (f" with {args.workers} workers" if args.workers > 1 else "")
-          + " (Ctrl-C to stop)", flush=True)
+    serving_on = (f"chuko: serving on http://{args.host}:{args.port}"
+                  + (f" with {args.workers} workers" if args.workers > 1 else "")
+                  + " (Ctrl-C to stop)")
     # Proxy headers only from the proxies named: otherwise any client (even one on the
     # loopback, which uvicorn trusts by default) could name any address for its limits.
     serving = {**SERVING, **({"proxy_headers": True, "forwarded_allow_ips": edge.proxies}
@@ -112,11 +113,13 @@ def run(args: argparse.Namespace) -> int:
     if args.workers > 1:
         # The worker processes inherit it; each bounds its own connections (`worker_app`).
         os.environ[SETTINGS] = json.dumps({**settings, "edge": dataclasses.asdict(edge)})
+        print(serving_on, flush=True)
         uvicorn.run("chuko.cli.serve:worker_app", factory=True, workers=args.workers,
                     host=args.host, port=args.port, log_level="info", **serving)
         return 0
     config = uvicorn.Config(create_app(**settings), host=args.host, port=args.port,
                             log_level="info", **serving)
+    print(serving_on, flush=True)  # the app is made: its database opened and migrated
     configure(edge)  # once uvicorn's logging is set up, which shows what it says
     uvicorn.Server(config).run()
     return 0
@@ -161,6 +164,25 @@ def check_cluster(db_url: str, redis_url: str) -> None:
         # (the URL may hold a password: not repeated)
         reason = str(error).rstrip(".")
         raise ConfigError(f"The Redis of --redis does not answer: {reason}.") from None
+
+
+def check_database(db_url: str) -> None:
+    """The database of --db answers: otherwise one sentence (and no traceback)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from chuko.server.schema import make_engine
+
+    engine = make_engine(db_url)
+    try:
+        with engine.connect():
+            pass
+    except SQLAlchemyError as error:
+        # The first line of the driver's reason; the URL is not repeated (it may hold a
+        # password).
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0].rstrip(".")
+        raise ConfigError(f"The database of --db cannot be reached: {reason}.") from None
+    finally:
+        engine.dispose()
 
 
 def worker_app() -> Any:

@@ -1,0 +1,18 @@
+"""`chuko serve` refuses what it cannot serve from in one sentence, exit status 2, before it
+says it serves."""
+
+from __future__ import annotations
+
+import pytest
+from bench.postgres_process import free_port
+
+
+def test_a_database_that_cannot_be_reached_is_one_sentence_and_status_2(run_chuko):
+    pytest.importorskip("psycopg")
+    nobody_listens = free_port()
+    status, out, err = run_chuko("serve", "--port", "8799", "--db",
+                                 f"postgresql://nobody:secret@127.0.0.1:{nobody_listens}/chuko")
+    assert status == 2
+    assert "serving" not in out
+    assert err.startswith("chuko: The database of --db cannot be reached: ")
+    assert err.count("\n") == 1 and "secret" not in err
