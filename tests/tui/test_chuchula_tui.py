@@ -125,3 +125,11 @@ def test_cards_are_written_with_suit_symbols_on_every_screen(play):
     assert status == 0 and "Final ranking" in out and "Position 4" in out
     assert not LETTER_CARD.search(out)
     assert "♠" in out and "♥" in out
+
+
+@pytest.mark.parametrize("argv, heading", [
+    (("--mode", "rounds", "--length", "5"), "Round 1 of 5"),
+    (("--mode", "points", "--length", "30"), "Round 1 · first to 30 points")])
+def test_each_round_is_headed_in_words_not_option_syntax(play, argv, heading):
+    _, out = play(["quit"], "--players", "2", "--seed", str(SEED), *argv)
+    assert heading in out

@@ -331,6 +331,12 @@ class Game(BaseGame):
             return count(self.length, "round")
         return f"first to {count(self.length, 'point')}"
 
+    def round_heading(self, number: int) -> str:
+        """A round's heading for players: 'Round 2 of 5', 'Round 2 · first to 10 points'."""
+        if self.mode == "rounds":
+            return f"Round {number} of {self.length}"
+        return f"Round {number} · {self.mode_text}"
+
     # Chance: each round's shuffle of the whole deck, the first dealer (H6) and the tie draw
     # at the end (H8). With `explicit_chance`, every round after the first is dealt card by
     # card as chance outcomes (the card text), and the tie draw seat by seat.

@@ -116,7 +116,7 @@ class ChuchulaSession(Session[State]):
     def human_turn(self, seat: int) -> None:
         """Groups until the player commits a grouping the engine takes; commands between."""
         view = self.state.view(seat)
-        console.rule(f"Round {view['round']}  ·  {self.game.mode_text}")
+        console.rule(self.game.round_heading(view["round"]))
         console.print(f"Dealer: {self.name(view['dealer'])}.   " + self.scores_line())
         self.hand = parse_cards(" ".join(view["hand"]))
         self.groups = []
