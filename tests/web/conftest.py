@@ -57,8 +57,21 @@ def _serve(db: Path, **options):
     return f"http://127.0.0.1:{port}", server, thread
 
 
+def _one_address(limits=None):
+    """Limits for an app whose every browser comes from one address (127.0.0.1), as many
+    players behind one network's address would: the session's tests, one after another,
+    load pages that count against that address's page budget (a replay, a game list, each
+    home page's list of your games), which a real address's players spread over time."""
+    from dataclasses import replace
+
+    from chuko.server.limits import Limits, Rate
+
+    return replace(limits or Limits(), replay_pages=Rate(40, 400))
+
+
 def _app(tmp_path_factory, name: str, **options):
     """The app on a database of its own, for the session: its url, stopped at the end."""
+    options["limits"] = _one_address(options.get("limits"))
     url, server, thread = _serve(tmp_path_factory.mktemp(name) / "chuko.db", **options)
     yield url
     server.should_exit = True
