@@ -47,10 +47,11 @@ def test_crossroads_review_names_each_mistake_with_a_best_move_and_what_it_kept(
     moves = ["I", "A", "BL", "EL", "CL", "DL", "JL", "KL", "LR", "FL", "GR", "HL"]
     record = played(game, moves).record()
     assert bots.review(game, record) == [
-        {"text": "lost 1 point: taking 14 to start the trail would have kept a 1-point lead",
-         "mistake": True},
+        {"text": "lost 1 point: taking 14 to start the trail would have won by 1 point "
+                 "instead of drawing", "mistake": True, "better": "A"},
         *[BEST] * 9,
-        {"text": "lost 1 point: taking 8 to the left end would have drawn", "mistake": True},
+        {"text": "lost 1 point: taking 8 to the left end would have drawn instead of losing "
+                 "by 1 point", "mistake": True, "better": "GL"},
         BEST,
     ]
     # The last mistake checked on the engine: 8 beside 6 at the left end would have drawn.
@@ -66,6 +67,19 @@ def test_crossroads_review_of_the_perfect_bots_game_is_all_best(rounds, seed):
     assert crossroads_bots.review(record) == [BEST] * 12 * rounds
 
 
+@pytest.mark.parametrize(("best", "played", "words"), [
+    (1, 0, "would have won by 1 point instead of drawing"),
+    (3, 1, "would have won by 3 points instead of 1"),
+    (2, -1, "would have won by 2 points instead of losing by 1 point"),
+    (0, -2, "would have drawn instead of losing by 2 points"),
+    (-1, -3, "would have lost by only 1 point instead of 3"),
+])
+def test_a_better_move_is_worded_by_how_the_game_would_have_ended(best, played, words):
+    # By the end of the game, for a mover ahead, level or behind when the move was made:
+    # never "kept a lead" that the mover did not have.
+    assert crossroads_bots.missed(best, played) == words
+
+
 def test_a_match_review_judges_round_one_and_round_two_each_on_its_own_position():
     game = Crossroads(deal=DEAL, first=0, rounds=2)
     # Perfect play in each round up to its last card, which goes to the end that scores
@@ -78,10 +92,11 @@ def test_a_match_review_judges_round_one_and_round_two_each_on_its_own_position(
     assert len(verdicts) == len(state.moves) == 24
     assert verdicts == [
         *[BEST] * 11,
-        {"text": "lost 1 point: taking 22 to the left end would have drawn", "mistake": True},
+        {"text": "lost 1 point: taking 22 to the left end would have drawn instead of losing "
+                 "by 1 point", "mistake": True, "better": "HL"},
         *[BEST] * 11,
-        {"text": "lost 1 point: taking 22 to the left end would have kept a 1-point lead",
-         "mistake": True},
+        {"text": "lost 1 point: taking 22 to the left end would have won by 1 point instead "
+                 "of drawing", "mistake": True, "better": "HL"},
     ]
 
 
@@ -91,7 +106,7 @@ def test_caravan_review_marks_the_move_that_lost_the_deal_and_names_one_that_kep
     assert bots.review(game, record) == [
         *[KEEPS] * 10,
         {"text": "after this the deal could no longer be won; laying 9 face down at the left "
-                 "end would have kept it winnable", "mistake": True},
+                 "end would have kept it winnable", "mistake": True, "better": "KL*"},
         LOST,
     ]
 

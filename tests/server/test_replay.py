@@ -27,7 +27,9 @@ def test_a_layout_games_replay_reviews_each_move_and_marks_the_mistakes(make_cli
     assert replay["reviewed"] and replay["frames"][0]["verdict"] is None  # the deal
     assert replay["seats"][0] == {"seat": 0, "kind": "human", "level": None, "name": "Ann"}
     review = [frame["verdict"] for frame in replay["frames"][1:]]  # one verdict per move
-    assert all(set(verdict) == {"text", "mistake"} and verdict["text"] for verdict in review)
+    # A mistake names the better move, for the board to mark.
+    assert all(set(verdict) == {"text", "mistake", *(["better"] if verdict["mistake"] else [])}
+               and verdict["text"] for verdict in review)
     assert any(verdict["mistake"] for verdict in review)  # random play slips somewhere
     first = next(k for k, verdict in enumerate(review, 1) if verdict["mistake"])
     assert replay["first_mistake"] == first

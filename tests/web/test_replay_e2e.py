@@ -4,7 +4,20 @@ the groups committed so far), a move list in words that jumps to its move, the k
 move, whose review marks that move as the first mistake. The page reads the replay a page at
 a time: captions for the move list, frames as it steps."""
 
-from play_helpers import create_room, room_and_token, snapshot, version, wait_for_new_version
+import json
+
+from play_helpers import (
+    create_room,
+    play_out,
+    room_and_token,
+    seat_socket,
+    snapshot,
+    version,
+    wait_for_new_version,
+)
+
+from chuko.games.crossroads import state_from_view
+from chuko.solvers.crossroads import CrossroadsSolver
 
 HAND = 13
 
@@ -14,7 +27,8 @@ def open_replay(page, width: int = 1100, height: int = 900):
     room, token = room_and_token(page)
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"/replay/{room}#token={token}")
-    page.locator("#moves .move").first.wait_for()
+    # The first review of a layout game may wait for the solver's kernels to compile.
+    page.locator("#moves .move").first.wait_for(timeout=60_000)
     base = f"/api/rooms/{room}/replay?token={token}&count=100"
     replay = page.request.get(f"{base}&from=0").json()
     while len(replay["frames"]) < replay["total"]:
@@ -203,3 +217,120 @@ def test_crossroads_match_pause_and_replay_show_the_finished_round(pages, shot):
     page.keyboard.press("ArrowRight")
     at_move(page, f"move {round_end + 1} of", round_end + 1)
     assert page.locator("#board .round-summary").count() == 0
+
+
+def next_x(page) -> float:
+    return page.locator("#next").bounding_box()["x"]
+
+
+def assert_last_move_shows(page, height: int) -> None:
+    """The last move of the list shows whole in the list, and on screen once the page is
+    scrolled to its end."""
+    last = page.locator("#moves .move").last
+    item, box = last.bounding_box(), page.locator("#moves").bounding_box()
+    assert box["y"] - 0.5 <= item["y"], "the last move's top shows in the list"
+    assert item["y"] + item["height"] <= box["y"] + box["height"] + 0.5, \
+        "the last move's bottom shows in the list"
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    item = last.bounding_box()
+    assert item["y"] >= 0 and item["y"] + item["height"] <= height, \
+        "the page scrolls far enough to show the last move whole"
+
+
+def test_the_replay_bar_holds_still_and_the_move_list_shows_its_last_move(pages, shot):
+    page = pages.new()
+    create_room(page, "crossroads", options={"rounds": 2}, seats=[("me",), ("bot", "random")])
+    page.wait_for_url("**/room/**#token=*")
+    play_out(page)
+    page.locator("#status.over").wait_for()
+    room, token = room_and_token(page)
+    for width, height in ((1280, 800), (390, 844)):
+        page = pages.new(width, height)
+        page.goto(f"/replay/{room}#token={token}")
+        moves = 24
+        # The last move is current on opening: the list is scrolled so all of it shows.
+        at_move(page, f"move {moves} of {moves}", moves)
+        assert_last_move_shows(page, height)
+        shot(page, f"replay-crossroads-list-end-{width}", full_page=False)
+        # Stepping through every position leaves the ▶ button where it is.
+        page.keyboard.press("Home")
+        at_move(page, "deal", 0)
+        places = {next_x(page)}
+        for index in range(1, moves + 1):
+            page.keyboard.press("ArrowRight")
+            at_move(page, f"move {index} of {moves}", index)
+            places.add(next_x(page))
+        assert len(places) == 1, f"the ▶ button moved: {sorted(places)}"
+    # A window made narrower wraps the list's lines: the current move stays whole.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("""() => {
+        const list = document.getElementById("moves");
+        return list.scrollTop + list.clientHeight >= list.scrollHeight - 1;
+    }""")
+    assert_last_move_shows(page, 844)
+
+
+def play_seat(page, choose) -> None:
+    """The page's seat plays `choose(state message)` through a socket of its own until the
+    game is over, once per position."""
+    with seat_socket(page) as ws:
+        moved = -1
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            assert msg["type"] != "error", msg
+            if msg["type"] != "state":
+                continue
+            if msg["status"] == "over":
+                return
+            if msg["seat"] in msg["view"]["to_move"] and msg["version"] > moved:
+                ws.send(json.dumps({"type": "move", "move": choose(msg)}))
+                moved = msg["version"]
+
+
+def test_show_it_marks_the_better_move_on_the_board_and_words_the_ending(pages, shot):
+    page = pages.new()
+    create_room(page, "crossroads", options={"first": "0"}, seats=[("me",), ("bot", "perfect")])
+    page.wait_for_url("**/room/**#token=*")
+    blunders = []
+
+    def choose(msg) -> str:
+        """The best move by the exact solver, but the worst once, where it costs something."""
+        state = state_from_view(msg["view"])
+        values = CrossroadsSolver(state.layout).move_values(state)
+        best, worst = max(values.values()), min(values.values())
+        if not blunders and worst < best:
+            blunders.append(len(msg["view"]["moves"]) + 1)
+            return str(next(m for m, v in values.items() if v == worst))
+        return str(next(m for m, v in values.items() if v == best))
+
+    play_seat(page, choose)
+    assert blunders, "no position offered a worse move"
+    blunder = blunders[0]
+    room, token = room_and_token(page)
+    for width, height in ((1280, 800), (390, 844)):
+        page = pages.new(width, height)
+        page.goto(f"/replay/{room}#token={token}")
+        at_move(page, "move 12 of 12", 12)
+        replay = page.request.get(f"/api/rooms/{room}/replay?token={token}").json()
+        verdict = replay["frames"][blunder]["verdict"]
+        assert replay["first_mistake"] == blunder and verdict["mistake"]
+        # Worded by how the game ends, for the mover, whatever the score at the time.
+        assert " instead of " in verdict["text"] and "lead" not in verdict["text"]
+        page.locator("#review-summary button.jump").click()
+        # The position the move was chosen in, the better move's card ringed and labelled.
+        better = verdict["better"]
+        page.locator(f"#board[data-frame='{blunder - 1}'][data-better='{better}']").wait_for()
+        page.locator("#counter", has_text=f"move {blunder} of 12").wait_for()
+        assert page.locator("#verdict .verdict-text").inner_text() == f"Review: {verdict['text']}"
+        mark = page.locator(f".layout-cell .hint-label.mark[data-move='{better}']")
+        assert mark.inner_text().startswith("better: ")
+        assert page.locator(f".layout .card[data-pos='{better[0]}'].selected").count() == 1
+        assert page.locator(".layout .card.selected").count() == 1
+        assert page.locator("#verdict button.better").get_attribute("aria-pressed") == "true"
+        shot(page, f"replay-crossroads-better-move-{width}", full_page=False)
+        # And back to the move played.
+        page.locator("#verdict button.better").click()
+        at_move(page, f"move {blunder} of 12", blunder)
+        assert page.locator("#board[data-better]").count() == 0
+        assert page.locator(".layout .hint-label.mark").count() == 0

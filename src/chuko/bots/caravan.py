@@ -122,8 +122,9 @@ class Adviser:
 def review(record: Json) -> list[Json]:
     """Each move of a finished game: "keeps the deal winnable" (or "wins the deal"), or
     "after this the deal could no longer be won; laying 11 face down at the left end would
-    have kept it winnable" for the move that lost it, and "the deal was already lost" after
-    that (or from the deal on). One solver serves the whole record."""
+    have kept it winnable" for the move that lost it (the better move as `better`), and
+    "the deal was already lost" after that (or from the deal on). One solver serves the
+    whole record."""
     solver = DealSolver(solver_for)
 
     def assess(state: CaravanState) -> Judge:
@@ -141,7 +142,8 @@ def review(record: Json) -> list[Json]:
             better = min((m for m, wins in options.items() if wins),
                          key=lambda m: (m.position != move.position, m.bridge))
             return {"text": "after this the deal could no longer be won; "
-                    f"{laying(layout, better)} would have kept it winnable", "mistake": True}
+                    f"{laying(layout, better)} would have kept it winnable", "mistake": True,
+                    "better": str(better)}
 
         return judge
 

@@ -75,12 +75,18 @@ def ending(value: int) -> str:
     return f"trails by {count(-value, 'point')}" if value else "draws"
 
 
-def ending_missed(value: int) -> str:
-    """`ending` for a move not played: "would have kept a 2-point lead"."""
-    if value > 0:
-        return f"would have kept {lead(value)}"
-    return f"would have trailed by only {count(-value, 'point')}" if value else (
-        "would have drawn")
+def missed(best: int, played: int) -> str:
+    """What a better move would have given the mover, against what the move played gave,
+    both the solver's final lead: "would have won by 1 point instead of drawing", "would
+    have drawn instead of losing by 2 points", "would have lost by only 1 point instead of
+    3". Worded by the game's end, never by the score at the time of the move."""
+    if best > 0 and played > 0:
+        return f"would have won by {count(best, 'point')} instead of {played}"
+    if best < 0 and played < 0:
+        return f"would have lost by only {count(-best, 'point')} instead of {-played}"
+    done = f"won by {count(best, 'point')}" if best > 0 else "drawn"
+    doing = f"losing by {count(-played, 'point')}" if played < 0 else "drawing"
+    return f"would have {done} instead of {doing}"
 
 
 def taking(layout: tuple[int, ...], move: LayoutMove) -> str:
@@ -109,8 +115,9 @@ class Adviser:
 
 def review(record: Json) -> list[Json]:
     """Each move of a finished game (a match's rounds too) against the best move at its
-    position: "best", or "lost 1 point: taking 14 to the right end would have kept a 2-point
-    lead", values as the exact solver gives them. One solver serves the whole record."""
+    position: "best", or "lost 1 point: taking 14 to the right end would have won by 1 point
+    instead of drawing", values as the exact solver gives them, with the better move's text
+    (`better`) for the board to show. One solver serves the whole record."""
     solver = DealSolver(solver_for)
 
     def assess(state: CrossroadsState) -> Judge:
@@ -125,8 +132,9 @@ def review(record: Json) -> list[Json]:
             # A best move with the card played (the other end) shows the slip most plainly.
             better = min((m for m, v in values.items() if v == best),
                          key=lambda m: m.position != move.position)
-            text = f"lost {count(lost, 'point')}: {taking(layout, better)} {ending_missed(best)}"
-            return {"text": text, "mistake": True}
+            text = (f"lost {count(lost, 'point')}: {taking(layout, better)} "
+                    f"{missed(best, values[move])}")
+            return {"text": text, "mistake": True, "better": str(better)}
 
         return judge
 

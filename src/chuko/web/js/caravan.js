@@ -22,7 +22,7 @@ export function render(board, msg, ctx) {
       h("span", { text: `Bridges: ${view.bridges_used} of ${view.bridges} used` }),
       h("span.muted", { text: `${view.caravan.length} of 12 cards placed` })),
     drawLayout(view, {
-      interactive: ctx.interactive, legal, selected, onPick: pick, send: ctx.send,
+      interactive: ctx.interactive, legal, selected, onPick: pick, send: ctx.send, hint: ctx.hint,
     }),
     h("div.player-area.to-move", {},
       h("div.player-head", {}, h("span.name", { text: "Caravan" }),

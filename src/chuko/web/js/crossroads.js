@@ -73,7 +73,7 @@ export function render(board, msg, ctx) {
     betweenRounds(view) ? roundSummary(msg) : null,
     trailPanel(msg, top, { interactive: false }),
     drawLayout(view, {
-      interactive: ctx.interactive, legal, selected, onPick: pick, send: ctx.send,
+      interactive: ctx.interactive, legal, selected, onPick: pick, send: ctx.send, hint: ctx.hint,
     }),
     trailPanel(msg, bottom, mine),
     ctx.interactive ? hintList(view, ctx.hint, pick) : null,

@@ -41,13 +41,22 @@ function dropOnEnd(letter, send) {
   };
 }
 
+/** Where a move puts its card, in a word or two for a label: "right end (bridge)". */
+function endWords(move) {
+  const end = END_WORDS[move[1]] || "start";
+  return move.endsWith("*") ? `${end} (bridge)` : end;
+}
+
 /**
- * The layout. opts: {interactive, legal, selected, onPick(letter), send}; a card is raised
- * when it is available, marked playable when some legal move takes it.
+ * The layout. opts: {interactive, legal, selected, onPick(letter), send, hint}; a card is
+ * raised when it is available, marked playable when some legal move takes it. On a board no
+ * one plays (a replay), a hinted move's card is ringed and labelled with where it goes
+ * ("better: right end"); a player's hints show on the ends instead.
  */
 export function drawLayout(view, opts) {
   const available = new Set(view.available || []);
   const legal = opts.legal || [];
+  const marks = opts.interactive ? {} : opts.hint || {};
   const rows = [0, 1, 2].map((row) => h("div.layout-row", {},
     [0, 1, 2, 3].map((col) => {
       const index = row * 4 + col;
@@ -57,18 +66,22 @@ export function drawLayout(view, opts) {
       const takeable = opts.interactive && available.has(letter);
       const usable = legal.some((m) => m[0] === letter);
       const selected = opts.selected === letter;
+      const marked = Object.keys(marks).filter((move) => move[0] === letter);
       const face = numberCard(card, {
         label: letter,
         raised: available.has(letter),
         playable: opts.interactive && usable,
-        selected: takeable ? selected : undefined,
+        selected: takeable ? selected : marked.length > 0 || undefined,
         dim: !available.has(letter),
-        state: available.has(letter) ? "available" : "",
+        state: [available.has(letter) ? "available" : "", ...marked.map((m) => `${marks[m]}: ${endWords(m)}`)]
+          .filter(Boolean).join(", "),
         onclick: takeable ? () => opts.onPick(letter) : undefined,
-        data: { pos: letter },
+        data: { pos: letter, ...(marked.length ? { marked: marked.join(" ") } : {}) },
       });
       if (takeable) draggable(face, dropOnEnd(letter, opts.send));
-      return h("div.layout-cell", {}, face);
+      return h("div.layout-cell", {}, face, marked.map((move) => h("span.hint-label.mark", {
+        dataset: { move }, text: `${marks[move]}: ${endWords(move)}`,
+      })));
     })));
   return h("div.layout", { role: "group", "aria-label": "layout" }, rows);
 }

@@ -40,14 +40,35 @@ function drawMoves(frames, firstMistake, go) {
   }));
 }
 
-function drawSummary(reviewed, firstMistake, go) {
+/** The review's heading: exact (a solver's) or the bots' opinion, and its first mistake,
+ * which "Show it" opens with the better move marked on the board. */
+function drawSummary(reviewed, firstMistake, opinion, go) {
   const summary = $("review-summary");
   summary.hidden = !reviewed;
   if (!reviewed) return;
+  const heading = opinion ? "The bots' review, an opinion, not proof" : "Review";
   fill(summary, firstMistake === null
-    ? h("span", { text: "Review: no mistakes." })
-    : [h("span", { text: `Review: the first mistake is move ${firstMistake}.` }),
-      h("button.jump", { type: "button", text: "Show it", onclick: () => go(firstMistake) })]);
+    ? h("span", { text: `${heading}: no mistakes.` })
+    : [h("span", { text: `${heading}: the first mistake is move ${firstMistake}.` }),
+      h("button.jump", { type: "button", text: "Show it", onclick: () => go(firstMistake, true) })]);
+}
+
+/** The review of the move that led to the frame shown. A verdict naming a better move
+ * offers to mark it on the board, drawn at the position that move was chosen in (`peek`). */
+function drawVerdict(verdict, opinion, peek, toggle) {
+  const box = $("verdict");
+  box.hidden = !verdict;
+  if (!verdict) return fill(box);
+  box.className = `verdict${verdict.mistake ? " mistake" : ""}`;
+  return fill(box,
+    h("span.verdict-text", { text: `${opinion ? "The bots' opinion" : "Review"}: ${verdict.text}` }),
+    verdict.better ? h("button.better", {
+      type: "button", "aria-pressed": peek ? "true" : "false", onclick: toggle,
+      text: peek ? "Show the move played" : "Show the better move",
+    }) : null,
+    peek ? h("span.peek-note", {
+      text: "The board shows the position before this move, with the better move marked.",
+    }) : null);
 }
 
 /** Every caption and verdict, in captions-only pages (no views: cheap to send). */
@@ -62,11 +83,12 @@ async function fetchCaptions(base) {
   return { ...first, frames };
 }
 
-/** Scroll the list (not the page) so the current move shows. */
+/** Scroll the list (not the page) so the current move shows whole. Measured on screen:
+ * offsets count from the nearest positioned box, which the panel's heading shifts. */
 function keepInView(item) {
   const list = $("moves");
   if (!item || list.scrollHeight <= list.clientHeight) return;
-  const top = item.offsetTop - list.offsetTop;
+  const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
   if (top < list.scrollTop) list.scrollTop = top;
   else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) {
     list.scrollTop = top + item.offsetHeight - list.clientHeight;
@@ -123,27 +145,36 @@ async function main() {
   slider.max = String(captions.length - 1);
   const moves = captions.length - 1;
   let at = 0;
-  const render = (index, view) => {
+  const dealLabel = `deal · ${moves} move${moves === 1 ? "" : "s"}`;
+  Object.assign($("counter").dataset, { deal: dealLabel, last: `move ${moves} of ${moves}` });
+  // A game's review may be the bots' judgement rather than a solver's: said so throughout.
+  const opinion = captions.some(({ verdict }) => verdict && verdict.opinion);
+  let shows = 0; // the latest show(): an earlier one still waiting for its view draws nothing
+  const render = (index, view, better) => {
     const msg = {
       game: replay.game, title: replay.title, seat, seats: replay.seats || [], status: "replay",
       version: index, view, legal: [], result: null,
     };
+    // The better move is marked as a hint is: the screen draws hints on a board no one plays.
     screen.render($("board"), msg, {
-      interactive: false, send: () => {}, hint: null, still: true, redraw: () => show(at),
+      interactive: false, send: () => {}, hint: better ? { [better]: "better" } : null,
+      still: true, redraw: () => render(index, view, better),
     });
     $("board").dataset.frame = String(index);
+    if (better) $("board").dataset.better = better;
+    else delete $("board").dataset.better;
   };
-  const show = async (index) => {
+  const show = async (index, better = false) => {
     at = Math.max(0, Math.min(moves, index));
+    const ticket = ++shows;
     const shown = at;
     slider.value = String(at);
-    $("counter").textContent = at === 0 ? `deal · ${moves} move${moves === 1 ? "" : "s"}` : `move ${at} of ${moves}`;
+    fill($("counter"), h("span", { text: at === 0 ? dealLabel : `move ${at} of ${moves}` }));
     const { caption, verdict } = captions[at];
+    // "Show it": the position the move was chosen in, with the better move marked.
+    const peek = better && at > 0 && verdict && verdict.better ? verdict.better : null;
     $("caption").textContent = caption || "";
-    const box = $("verdict");
-    box.hidden = !verdict;
-    box.className = `verdict${verdict && verdict.mistake ? " mistake" : ""}`;
-    box.textContent = verdict ? `Review: ${verdict.text}` : "";
+    drawVerdict(verdict, opinion, peek, () => show(shown, !peek));
     for (const item of $("moves").children) {
       const current = Number(item.dataset.index) === at;
       item.classList.toggle("current", current);
@@ -151,20 +182,27 @@ async function main() {
       else item.removeAttribute("aria-current");
     }
     keepInView($("moves").children[at]);
-    const view = await viewAt(shown);
-    if (view !== undefined && shown === at) render(shown, view);
+    const frame = peek ? at - 1 : at;
+    const view = await viewAt(frame);
+    if (view !== undefined && ticket === shows) {
+      render(frame, view, peek);
+      // The board can change the page's width (its scroll bar), and so the list's wrapping.
+      keepInView($("moves").children[at]);
+    }
     // The neighbouring page, before the viewer steps into it.
     const edge = shown - pageOf(shown);
     if (edge >= FRAMES_PAGE - 5 && pageOf(shown) + FRAMES_PAGE <= moves) fetchFrom(pageOf(shown) + FRAMES_PAGE);
     if (edge < 5 && pageOf(shown) > 0) fetchFrom(pageOf(shown) - FRAMES_PAGE);
   };
   drawMoves(captions, replay.first_mistake, show);
-  drawSummary(replay.reviewed, replay.first_mistake, show);
+  drawSummary(replay.reviewed, replay.first_mistake, opinion, show);
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(at - 1);
   $("next").onclick = () => show(at + 1);
   $("last").onclick = () => show(moves);
   slider.oninput = () => show(Number(slider.value));
+  // A narrower window wraps the list's lines: the current move stays in view.
+  window.addEventListener("resize", () => keepInView($("moves").children[at]));
   const keys = { ArrowLeft: () => at - 1, ArrowRight: () => at + 1, Home: () => 0, End: () => moves };
   document.addEventListener("keydown", (event) => {
     // The slider steps itself with these keys; a text box keeps them for its caret.
@@ -173,6 +211,8 @@ async function main() {
     event.preventDefault();
     show(keys[event.key]());
   });
+  // Until now a click had nothing to act on; the page opens at the last position.
+  for (const id of ["first", "prev", "slider", "next", "last"]) $(id).disabled = false;
   show(moves);
 }
 
