@@ -1,5 +1,6 @@
 """The post-game review of the layout games: one verdict per move of a record, in words, from
-the exact solver, found through the game's descriptor."""
+the exact solver, found through the game's descriptor (tests/bots/test_opinion_review.py:
+the reviews of the games without an exact solver)."""
 
 import random
 
@@ -9,7 +10,7 @@ from chuko import bots
 from chuko.bots import caravan as caravan_bots
 from chuko.bots import crossroads as crossroads_bots
 from chuko.bots import make_bot
-from chuko.games import chuchula, chuko
+from chuko.games import game_class
 from chuko.games.caravan import Caravan
 from chuko.games.crossroads import Crossroads
 from chuko.solvers.caravan import CaravanSolver
@@ -170,7 +171,7 @@ def test_an_unplayed_record_has_no_verdicts():
     assert bots.review(game, game.new().record()) == []
 
 
-@pytest.mark.parametrize("game", [chuko.Game(players=2), chuchula.Game(players=2)],
-                         ids=["chuko", "chuchula"])
-def test_games_without_a_review_give_none(game):
+@pytest.mark.parametrize("game_id", ["takeaway", "goofspiel"])
+def test_games_without_a_review_give_none(game_id):
+    game = game_class(game_id).from_options({})  # plug-ins from tests/plugins
     assert bots.review(game, game.new(seed=1).record()) is None

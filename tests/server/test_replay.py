@@ -5,8 +5,10 @@ time, each page worked out in one pass and kept, in a cache whose memory is boun
 from __future__ import annotations
 
 import pytest
-from server_helpers import new_room, play_out, random_chooser, whole_replay
+from server_helpers import new_room, play_out, random_chooser, stored_record, whole_replay
 
+import chuko.bots
+import chuko.games
 import chuko.server.history
 
 
@@ -36,12 +38,30 @@ def test_a_layout_games_replay_reviews_each_move_and_marks_the_mistakes(make_cli
 
 
 def test_a_game_without_a_review_says_null(make_client):
-    client = make_client(seed=9)
-    room = finished(client, "chuko", [{"kind": "me"}, {"kind": "bot", "level": "easy"}],
-                    turn_limit=60)
+    client = make_client(seed=9)  # take-away, a plug-in game from tests/plugins
+    room = finished(client, "takeaway", [{"kind": "me"}, {"kind": "bot", "level": "random"}])
     replay = whole_replay(client, room["room"])
     assert not replay["reviewed"] and replay["first_mistake"] is None
     assert all(frame["verdict"] is None for frame in replay["frames"])
+
+
+@pytest.mark.parametrize(("game", "options"), [("chuko", {"turn_limit": 60}),
+                                               ("chuchula", {"players": 2, "length": 2})])
+def test_chuko_and_chuchula_replays_carry_the_bots_opinion_of_each_move(make_client, game,
+                                                                        options):
+    client = make_client(seed=5)
+    room = finished(client, game, [{"kind": "me"}, {"kind": "bot", "level": "hard"}],
+                    **options)
+    replay = whole_replay(client, room["room"], room["token"])
+    assert replay["reviewed"] and replay["frames"][0]["verdict"] is None  # the deal
+    review = [frame["verdict"] for frame in replay["frames"][1:]]  # one verdict per move
+    record = stored_record(client, room["room"])  # the server reviews the game it stored
+    assert review == chuko.bots.review(chuko.games.game_class(game).replay(record).game,
+                                       record)
+    assert all(set(verdict) == {"text", "mistake", "opinion"} and verdict["opinion"] is True
+               and verdict["text"] for verdict in review)
+    first = next((k for k, verdict in enumerate(review, 1) if verdict["mistake"]), None)
+    assert replay["first_mistake"] == first
 
 
 @pytest.mark.parametrize("reader", ["seat", "spectator"])

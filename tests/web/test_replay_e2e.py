@@ -5,7 +5,9 @@ move, whose review marks that move as the first mistake. The page reads the repl
 a time: captions for the move list, frames as it steps."""
 
 import json
+import random
 
+import pytest
 from play_helpers import (
     create_room,
     play_out,
@@ -16,6 +18,8 @@ from play_helpers import (
     wait_for_new_version,
 )
 
+from chuko.bots import make_bot
+from chuko.games import game_class
 from chuko.games.crossroads import state_from_view
 from chuko.solvers.crossroads import CrossroadsSolver
 
@@ -100,7 +104,9 @@ def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
 
     page.locator("#moves .move-button").nth(1).click()  # the list jumps too
     page.locator("#counter", has_text=f"move 1 of {moves}").wait_for()
-    assert page.locator("#review-summary").is_hidden()  # Chuchula has no review
+    # Both played the advisor's grouping: the bots' review, marked as their opinion, agrees.
+    assert page.locator("#review-summary").inner_text() == (
+        "The bots' review, an opinion, not proof: no mistakes.")
 
     open_replay(page, 390, 844)
     page.keyboard.press("Home")
@@ -334,3 +340,81 @@ def test_show_it_marks_the_better_move_on_the_board_and_words_the_ending(pages, 
         at_move(page, f"move {blunder} of 12", blunder)
         assert page.locator("#board[data-better]").count() == 0
         assert page.locator(".layout .hint-label.mark").count() == 0
+
+
+@pytest.mark.parametrize(("game", "options", "opponent"), [
+    ("chuko", {"players": 2}, "hard"),
+    ("chuchula", {"players": 2, "mode": "rounds", "length": 2}, "hard"),
+])
+def test_chuko_and_chuchula_replays_show_the_bots_review_as_their_opinion(pages, shot, game,
+                                                                        options, opponent):
+    page = pages.new()
+    create_room(page, game, options=options, seats=[("me",), ("bot", opponent)])
+    page.wait_for_url("**/room/**#token=*")
+    rng = random.Random(3)
+    player = make_bot(game, "random", rng)  # random play, so the review finds mistakes
+
+    def choose(msg) -> str:
+        rules = game_class(game)
+        legal = [rules.parse_move(text) for text in msg.get("legal", [])]
+        return str(player.choose(msg["view"], legal))
+
+    play_seat(page, choose)
+    room, token = room_and_token(page)
+    for width, height in ((1280, 800), (390, 844)):
+        page = pages.new(width, height)
+        page.goto(f"/replay/{room}#token={token}")
+        page.locator("#moves .move").first.wait_for()
+        replay = page.request.get(f"/api/rooms/{room}/replay?token={token}&count=100").json()
+        review = [frame["verdict"] for frame in replay["frames"][1:]]
+        moves = len(review)
+        assert replay["reviewed"] and all(verdict["opinion"] for verdict in review)
+        at_move(page, f"move {moves} of {moves}", moves)
+        # Every move with the bots' words, said to be their opinion, not proof.
+        assert page.locator("#moves .move-verdict").all_inner_texts() == [
+            verdict["text"] for verdict in review]
+        assert page.locator("#verdict .verdict-text").inner_text() == (
+            f"The bots' opinion: {review[-1]['text']}")
+        summary = page.locator("#review-summary").inner_text()
+        assert summary.startswith("The bots' review, an opinion, not proof: ")
+        first = replay["first_mistake"]
+        assert first is not None, "random play slipped nowhere"
+        assert f"the first mistake is move {first}." in summary
+        page.locator("#review-summary button.jump").click()
+        at_move(page, f"move {first} of {moves}", first)
+        assert page.locator("#verdict.mistake .verdict-text").inner_text() == (
+            f"The bots' opinion: {review[first - 1]['text']}")
+        assert page.locator("#verdict button.better").count() == 0  # in words only
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"replay-{game}-review-{width}", full_page=False)
+
+
+def test_the_replay_controls_wait_for_the_replay_to_load(pages):
+    """A click on ◀ ▶ before the page has its replay would be lost; the controls are
+    disabled until then, so a click waits for them, as a person's does."""
+    page = pages.new()
+    create_room(page, "chuko", options={"players": 2}, seats=[("me",), ("bot", "easy")])
+    page.wait_for_url("**/room/**#token=*")
+    play_out(page)
+    page.locator("#status.over").wait_for()
+    room, token = room_and_token(page)
+    page = pages.new(1280, 800)
+    held, released = [], []
+
+    def hold(route) -> None:  # the replay's pages, held back until released
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/rooms/*/replay?*", hold)
+    with page.expect_request("**/api/rooms/*/replay?*"):
+        page.goto(f"/replay/{room}#token={token}")
+    controls = ["#first", "#prev", "#slider", "#next", "#last"]
+    assert all(page.locator(control).is_disabled() for control in controls)
+    released.append(True)
+    for route in held:
+        route.continue_()
+    page.locator("#first").click()
+    page.locator("#next").click()
+    at_move(page, "move 1 of", 1)

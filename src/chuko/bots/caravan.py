@@ -21,7 +21,8 @@ from chuko.games.caravan import Caravan, CaravanState, state_from_view
 from chuko.solvers.caravan import CaravanSolver
 
 from . import refuse_options
-from .layout import DealSolver, Judge, LayoutBot, played, review_moves
+from .layout import DealSolver, LayoutBot, played
+from .reviewing import Judge, review_moves
 
 # What the hard bot's search makes of a finished game, beyond any count of open moves.
 WIN = 1000.0

@@ -29,15 +29,19 @@ import math
 import secrets
 import time
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from random import Random
 from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
-from chuko.games.chuko import Game, Move, State, may_follow, sampler
+from chuko.core.words import count
+from chuko.games.chuko import PLAY, Game, Move, State, may_follow, sampler
 
 from . import Bot, RandomBot, refuse_options
+from .reviewing import opinion, percent, review_moves
 
 # How much keeping a card that fits on many top cards is worth, against the chance that the
 # next player can follow the card played (rule text: "keep cards with several factors").
@@ -185,6 +189,68 @@ def greedy_playout(state: State, rng: Random, epsilon: float = 0.1) -> None:
 CLEAR = 1.0
 
 
+@dataclass(frozen=True)
+class Trials:
+    """Paired trial games from one seat's view: every move met the same sampled deals and
+    draws (common random numbers), each game then played out by the advice. `moves[0]` is
+    the advised move; `won[r][k]` whether move k won on deal r."""
+
+    moves: list[Move]
+    won: list[list[bool]]
+
+    def lead(self, arm: int, over: int) -> tuple[int, float]:
+        """How many more deals move `arm` won that move `over` lost than the other way
+        round, and the lead that counts as clear (CLEAR standard errors of McNemar's test)."""
+        better = sum(row[arm] > row[over] for row in self.won)
+        worse = sum(row[arm] < row[over] for row in self.won)
+        return better - worse, CLEAR * math.sqrt(better + worse)
+
+    def clearly_better(self, arm: int, over: int) -> bool:
+        lead, clear = self.lead(arm, over)
+        return lead > 0 and lead > clear
+
+    def choice(self) -> int:
+        """The hard bot's move: the advised one, unless another won clearly more of the
+        deals on which the two fared differently (the most such deals among those)."""
+        best, margin = 0, 0
+        for arm in range(1, len(self.moves)):
+            lead, clear = self.lead(arm, 0)
+            if lead > margin and lead > clear:
+                best, margin = arm, lead
+        return best
+
+    def share(self, arm: int) -> float:
+        """The share of its trial games move `arm` won."""
+        return sum(row[arm] for row in self.won) / len(self.won)
+
+
+def trials(view: dict[str, Any], moves: list[Move], rng: Random, rounds: int,
+           deadline: float = math.inf) -> Trials:
+    """`rounds` deals (at least one; fewer once `deadline` passes) sampled from `view` with
+    `rng`, every move in `moves` played on each and the game played out by the advice."""
+    seat, sample = view["seat"], sampler(view)
+    won: list[list[bool]] = []
+    while len(won) < rounds and (not won or time.perf_counter() < deadline):
+        # Common random numbers: every move meets the same deal and the same draws.
+        seed = rng.getrandbits(64)
+        row = []
+        for move in moves:
+            local = Random(seed)
+            world = sample(local)
+            world.play(seat, move)
+            greedy_playout(world, local)
+            row.append(world.winner == seat)
+        won.append(row)
+    return Trials(moves, won)
+
+
+def advised_first(view: dict[str, Any], legal_moves: list[Move]) -> list[Move]:
+    """The legal moves, the advised one first: the move the hard bot plays unless another
+    beats it clearly."""
+    default = advised_move(view, legal_moves)
+    return [default] + [m for m in legal_moves if m != default]
+
+
 class HardBot:
     level = "hard"
 
@@ -207,38 +273,14 @@ class HardBot:
         if len(legal_moves) == 1:
             self.last_simulations = 0
             return legal_moves[0]
-        seat, sample = view["seat"], sampler(view)
-        default = advised_move(view, legal_moves)
-        moves = [default] + [m for m in legal_moves if m != default]
-        count = len(moves)
-        # Per move, the paired games it won and the default lost, and the other way round.
-        better, worse = [0] * count, [0] * count
+        moves = advised_first(view, legal_moves)
         if self.simulations is not None:  # at least one round, shared evenly among the moves
-            rounds, deadline = max(1, self.simulations // count), math.inf
+            rounds, deadline = max(1, self.simulations // len(moves)), math.inf
         else:  # __init__ made sure there is a positive time limit
             rounds, deadline = 1 << 62, time.perf_counter() + (self.time_limit or 0.0)
-        done = 0
-        while done < rounds and (done == 0 or time.perf_counter() < deadline):
-            # Common random numbers: every move meets the same deal and the same draws.
-            seed = self.rng.getrandbits(64)
-            won = []
-            for move in moves:
-                rng = Random(seed)
-                world = sample(rng)
-                world.play(seat, move)
-                greedy_playout(world, rng)
-                won.append(world.winner == seat)
-            for arm in range(1, count):
-                better[arm] += won[arm] > won[0]
-                worse[arm] += won[arm] < won[0]
-            done += 1
-        self.last_simulations = done * count
-        best, margin = 0, 0
-        for arm in range(1, count):
-            lead = better[arm] - worse[arm]
-            if lead > margin and lead > CLEAR * math.sqrt(better[arm] + worse[arm]):
-                best, margin = arm, lead
-        return moves[best]
+        tried = trials(view, moves, self.rng, rounds, deadline)
+        self.last_simulations = len(tried.won) * len(moves)
+        return moves[tried.choice()]
 
 
 # How long the adviser's hard bot thinks: a hint should come at once.
@@ -256,3 +298,103 @@ class Adviser:
         move = self.bot.choose(state.view(seat), state.legal_moves(seat))
         what = "reset" if move.card is None else f"play {move}"
         return {"values": {str(move): "best"}, "note": f"The hard bot would {what}."}
+
+
+# -- the post-game review ----------------------------------------------------------------------
+
+# The review judges each move with a choice by the hard bot's paired trial games: from the
+# mover's view alone (what they could know), REVIEW_ROUNDS deals per move. A long game's
+# moves share REVIEW_BUDGET deals, down to REVIEW_FLOOR each, and moves past the budget go
+# unreviewed. Deals rather than seconds, so the same record gets the same review, and a
+# game as long as a room allows costs the pool a bounded time.
+REVIEW_ROUNDS = 30
+REVIEW_FLOOR = 10
+REVIEW_BUDGET = 600
+REVIEW_SEED = 0
+# A move is called a mistake only when the hard bot's choice beat it clearly (its own test)
+# and by this share of the trial games at least: in a lost position the test alone called
+# 2 games of 60 won against none a mistake.
+MISTAKE_MARGIN = 0.1
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A move of a finished game and what its mover knew: their view and the legal moves."""
+
+    view: dict[str, Any]
+    legal: list[Move]
+    move: Move
+
+
+def doing(move: Move) -> str:
+    """"reset", "play 14"."""
+    return "reset" if move.is_reset else f"play {move.card}"
+
+
+def only_move(decision: Decision) -> Json:
+    forced = decision.move.is_reset and decision.view["phase"] == PLAY
+    return opinion("the only move: no card fitted" if forced else "the only move")
+
+
+def on_purpose(decision: Decision) -> str | None:
+    """Why a reset with a card that fitted was chosen, as far as the view shows it."""
+    view = decision.view
+    if not decision.move.is_reset or view["phase"] != PLAY:
+        return None
+    sizes = view["hand_sizes"]
+    if sizes[(view["seat"] + 1) % len(sizes)] == 1:
+        return "reset on purpose here: the next player held one card"
+    return "reset on purpose here"
+
+
+def judged(decision: Decision, tried: Trials) -> Json:
+    """The hard bot's word on one move: its own choice too, or a clearly better one (a
+    mistake), or another it prefers by too little to call one."""
+    played, chosen = tried.moves.index(decision.move), tried.choice()
+    games = count(len(tried.won), "trial game")
+    mine, theirs = percent(tried.share(played)), percent(tried.share(chosen))
+    better = doing(tried.moves[chosen])
+    words = [why] if (why := on_purpose(decision)) else []
+    mistake = False
+    if played == chosen:
+        words.append(f"the hard bot would {better} too (it won {mine} of {games} from here)")
+    elif tried.clearly_better(chosen, played) and (
+            tried.share(chosen) - tried.share(played) >= MISTAKE_MARGIN):
+        words.append(f"the hard bot would {better}: it won {theirs} of {games} from here, "
+                     f"this move {mine}")
+        mistake = True
+    else:
+        words.append(f"the hard bot would {better}, but this move did about as well in its "
+                     f"{games} ({mine} against {theirs})")
+    return opinion("; ".join(words), mistake)
+
+
+def review(record: Json) -> list[Json]:
+    """Each move of a finished game, as the hard bot judges it from what its mover could
+    see: "the hard bot would play 14 too (it won 58% of 30 trial games from here)", "reset
+    on purpose here: the next player held one card; …", or a mistake: "the hard bot would
+    reset: it won 71% of 30 trial games from here, this move 40%". The bots' opinion, not
+    proof (`opinion`); bounded by REVIEW_BUDGET."""
+
+    def assess(state: State) -> Callable[[Any], Decision]:
+        seat = state.to_move[0]
+        view, legal = state.view(seat), state.legal_moves(seat)
+        return lambda move: Decision(view, legal, move)
+
+    decisions = review_moves(Game, record, assess)
+    choices = sum(len(d.legal) > 1 for d in decisions)
+    rounds = max(REVIEW_FLOOR, min(REVIEW_ROUNDS, REVIEW_BUDGET // max(choices, 1)))
+    budget = REVIEW_BUDGET // rounds  # the moves with a choice that get reviewed
+    rng = Random(REVIEW_SEED)
+    verdicts = []
+    for decision in decisions:
+        if len(decision.legal) == 1:
+            verdicts.append(only_move(decision))
+        elif budget <= 0:
+            verdicts.append(opinion(f"not reviewed: the bots look at {REVIEW_BUDGET // rounds} "
+                                    "moves with a choice in a game this long"))
+        else:
+            budget -= 1
+            moves = advised_first(decision.view, decision.legal)
+            verdicts.append(judged(decision, trials(decision.view, moves, rng, rounds)))
+    return verdicts

@@ -20,7 +20,8 @@ from chuko.games.crossroads import Crossroads, CrossroadsState, state_from_view
 from chuko.solvers.crossroads import CrossroadsSolver
 
 from . import refuse_options
-from .layout import DealSolver, Judge, LayoutBot, played, review_moves
+from .layout import DealSolver, LayoutBot, played
+from .reviewing import Judge, review_moves
 
 
 def solver_for(state: CrossroadsState) -> CrossroadsSolver:

@@ -9,7 +9,7 @@ Both games show every card, so a bot rebuilds the position from its view with th
 - perfect: the exact solver.
 
 Each game's module (bots/crossroads.py, bots/caravan.py) says what "best" means there, and
-reviews a finished game's moves with the same solver (`review_moves`).
+reviews a finished game's moves with the same solver (`reviewing.review_moves`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from random import Random
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from chuko.core.layout import LayoutMove
-from chuko.core.protocol import Game, Json
+from chuko.core.protocol import Json
 
 
 class Position(Protocol):
@@ -42,9 +42,6 @@ class Position(Protocol):
 
 S = TypeVar("S", bound=Position)
 T = TypeVar("T")
-
-# A verdict on the move played at one position: {"text": words, "mistake": bool}.
-Judge = Callable[[LayoutMove], Json]
 
 
 def played(state: S, seat: int, move: LayoutMove) -> S:
@@ -68,23 +65,6 @@ class DealSolver(Generic[S, T]):
         if self.solver is None or key != self.key:
             self.key, self.solver = key, self.make(state)
         return self.solver
-
-
-def review_moves(game: type[Game], record: Json, assess: Callable[[S], Judge]) -> list[Json]:
-    """One verdict per move of `record`, in order. The engine replays the record; `assess`
-    sees each position that has a move to come and gives the judge of the move played
-    there. It must read what the judge needs at once: the engine moves on afterwards."""
-    verdicts: list[Json] = []
-    judge: Judge | None = None
-
-    def observe(state: Any, seat: int | None, move: Any) -> None:
-        nonlocal judge
-        if judge is not None:
-            verdicts.append(judge(move))
-        judge = assess(state) if state.to_move else None
-
-    game.replay(record, observe)
-    return verdicts
 
 
 class LayoutBot(ABC, Generic[S]):

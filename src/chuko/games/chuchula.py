@@ -28,7 +28,7 @@ from chuko.core.words import count, listing, who
 __all__ = [
     "Game", "State", "FinalRanking", "Grouping", "GroupType", "parse_cards", "group_type",
     "group_strength", "describe_group", "order_problem", "random_grouping",
-    "HandGrouping",
+    "HandGrouping", "grouping_words",
 ]
 
 HAND_SIZE = 13
@@ -70,6 +70,12 @@ def _classify(cards: Sequence[Card]) -> tuple[GroupType, tuple[int, ...]]:
 def _symbols(cards: Sequence[Card]) -> str:
     """Cards as players read them: 'K♦ Q♦ J♦'."""
     return " ".join(card.symbol_text for card in cards)
+
+
+def grouping_words(grouping: Grouping) -> str:
+    """A grouping as players read it: 'K♦ Q♦ J♦ · A♠ 3♥ 2♦ · …, leaving out 5♠'."""
+    shown = " · ".join(_symbols(group) for group in grouping.groups)
+    return f"{shown}, leaving out {grouping.leftover.symbol_text}"
 
 
 def _group(cards: Sequence[Card] | str) -> tuple[Card, ...]:
@@ -281,6 +287,7 @@ DESCRIPTOR = Descriptor(
     levels=("random", "easy", "hard"),
     bots="chuko.bots.chuchula",
     hints="chuko.bots.chuchula:Adviser",
+    review="chuko.bots.chuchula:review",
     commands={"play": "chuko.tui.chuchula", "simulate": "chuko.analysis.simulate_chuchula",
               "advise": "chuko.cli.advise"},
     screen="chuchula.js",
@@ -828,9 +835,7 @@ class State(BaseState):
             if isinstance(move, HandGrouping):
                 move = next(r.grouping(seat) for r in reversed(self._rounds) if r.grouping(seat))
             grouping = move if isinstance(move, Grouping) else Grouping.parse(str(move))
-            shown = " · ".join(_symbols(group) for group in grouping.groups)
-            text = (f"{who(seat, names, for_seat)} committed: {shown}, leaving out "
-                    f"{grouping.leftover.symbol_text}.")
+            text = f"{who(seat, names, for_seat)} committed: {grouping_words(grouping)}."
         else:
             text = f"{names[seat]} committed a grouping."
         scored = self._last_scored()

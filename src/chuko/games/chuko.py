@@ -61,6 +61,7 @@ DESCRIPTOR = Descriptor(
     levels=("random", "easy", "hard"),
     bots="chuko.bots.chuko",
     hints="chuko.bots.chuko:Adviser",
+    review="chuko.bots.chuko:review",
     commands={"play": "chuko.tui.chuko"},
     screen="chuko.js",
     rules="chuko.games:rules/chuko.md",
