@@ -90,13 +90,17 @@ def test_a_long_chuko_game_is_reviewed_within_its_budget_of_trial_deals(monkeypa
     monkeypatch.setattr(chuko_bots, "greedy_playout", counted)
     state = finished(chuko.Game(players=3), ["random"] * 3, seed=2)
     verdicts = chuko_bots.review(state.record())
-    choices = [v for v in verdicts if v["text"] != "the only move"
-               and not v["text"].startswith("the only move:")]
-    assert len(choices) > 4
-    # Four moves with a choice get 10 deals each; the rest say they were not reviewed.
-    skipped = "not reviewed: the bots look at 4 moves with a choice in a game this long"
-    assert [v["text"] == skipped for v in choices] == [False] * 4 + [True] * (len(choices) - 4)
-    assert all(" 10 trial games" in v["text"] for v in choices[:4])
+    assert len(verdicts) == len(moves_of(state))
+    only = ("the only move", "the only move: no card fitted")
+    choices = [k for k, v in enumerate(verdicts) if v is not None and v["text"] not in only]
+    # Four moves with a choice get 10 deals each; the next says the review stops there,
+    # and the moves after it get no verdict.
+    reviewed, stop = choices[:4], choices[4]
+    assert all(" 10 trial games" in verdicts[k]["text"] for k in reviewed)
+    assert verdicts[stop] == {"text": "not reviewed from here on: the bots look at the first 4 "
+                              "moves with a choice of a game this long", "mistake": False,
+                              "opinion": True}
+    assert stop + 1 < len(verdicts) and verdicts[stop + 1:] == [None] * (len(verdicts) - stop - 1)
     # Each deal plays every legal move once: at most 6 (a hand of 5 and the reset).
     assert 0 < len(played) <= 40 * 6
 
@@ -132,8 +136,10 @@ def test_a_long_chuchula_game_is_reviewed_only_so_far(monkeypatch):
     game = chuchula.Game(players=2, mode="rounds", length=3)
     verdicts = chuchula_bots.review(finished(game, ["easy", "random"], seed=4).record())
     assert len(verdicts) == 6
-    assert [v["text"] for v in verdicts[3:]] == [
-        "not reviewed: the advisor looks at the first 3 groupings of a game"] * 3
+    assert all(verdict["text"] for verdict in verdicts[:3])
+    assert verdicts[3:] == [{"text": "not reviewed from here on: the bots look at the first 3 "
+                             "groupings of a game", "mistake": False, "opinion": True},
+                            None, None]
 
 
 @pytest.mark.parametrize("game_id", ["chuko", "chuchula", "crossroads", "caravan"])

@@ -78,14 +78,15 @@ def test_a_replay_page_of_a_long_game_is_small_one_pass_and_kept(make_client, co
     page = response.json()
     assert page["total"] == 4001 and page["from"] == 2000 and len(page["frames"]) == 20
     assert [frame["caption"] for frame in page["frames"]] == captions[1999:2019]
-    # One pass to rebuild the room, one for its captions, one for the chunk of frames
-    # 2000 … 2049 the page is cut from: 50 views.
-    assert counted == {"replays": 3, "views": pages.FRAMES_PAGE}
+    # One pass to rebuild the room, one for its captions, one for the bots' review (kept
+    # with the captions), one for the chunk of frames 2000 … 2049 the page is cut from:
+    # 50 views.
+    assert counted == {"replays": 4, "views": pages.FRAMES_PAGE}
     assert len(response.content) < 64_000
     # Asked again, by anyone: served from the cache, no engine work at all.
     again = client.get("/api/rooms/long/replay?from=2000&count=20")
     assert again.content == response.content
-    assert counted == {"replays": 3, "views": pages.FRAMES_PAGE}
+    assert counted == {"replays": 4, "views": pages.FRAMES_PAGE}
     # The move list: every caption in 4 cheap pages, without a single view.
     listed = [client.get(f"/api/rooms/long/replay?captions=1&from={start}").json()
               for start in range(0, 4001, pages.CAPTIONS_PAGE_MAX)]

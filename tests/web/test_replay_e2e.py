@@ -172,6 +172,13 @@ def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
     verdicts = page.locator("#moves .move-verdict").all_inner_texts()
     assert verdicts == [entry["text"] for entry in review]
     page.locator("#review-summary button.jump").click()
+    # Show it: the position the move was chosen in, the move that kept the deal marked.
+    better = review[blunder - 1]["better"]
+    page.locator(f"#board[data-frame='{blunder - 1}'][data-better='{better}']").wait_for()
+    assert page.locator(f".layout .card[data-pos='{better[0]}'].selected").count() == 1
+    assert page.locator(".layout .hint-label.mark").inner_text().startswith("better: ")
+    shot(page, "replay-caravan-better-move")
+    page.locator("#verdict button.better").click()  # and the move played
     at_move(page, f"move {blunder} of", blunder)
     assert "could no longer be won" in page.locator("#verdict.mistake").inner_text()
     assert page.locator(".line-cards .card.fresh").count() == 1  # the move just made
@@ -182,8 +189,8 @@ def test_caravan_review_marks_a_deliberate_losing_move(pages, shot):
     shot(page, "replay-caravan-first-mistake")
     open_replay(page, 390, 844)
     page.locator("#review-summary button.jump").click()
-    at_move(page, f"move {blunder} of", blunder)
-    shot(page, "replay-caravan-first-mistake-phone")
+    page.locator(f"#board[data-frame='{blunder - 1}'][data-better='{better}']").wait_for()
+    shot(page, "replay-caravan-better-move-phone")
 
 
 def test_crossroads_match_pause_and_replay_show_the_finished_round(pages, shot):

@@ -91,14 +91,14 @@ def make_bot(game_id: str, level: str, rng: Random | None = None, **options: Any
     return bot
 
 
-def review(game: Game, record: Json) -> list[Json] | None:
+def review(game: Game, record: Json) -> list[Json | None] | None:
     """The game's post-game review of a finished record (see `Descriptor.review`), one verdict
-    per move; None when the game has no review."""
+    per move (None for a move it leaves out); None when the game has no review."""
     named = game.descriptor.review
     if named is None:
         return None
     module, _, function = named.partition(":")
-    verdicts: list[Json] = getattr(import_module(module), function)(record)
+    verdicts: list[Json | None] = getattr(import_module(module), function)(record)
     return verdicts
 
 

@@ -26,7 +26,7 @@ from chuko.games.chuchula import (
 from chuko.solvers.chuchula_advisor import advise, greedy_grouping, position_chances
 
 from . import refuse_options
-from .reviewing import opinion
+from .reviewing import not_reviewed, opinion
 
 
 def hand(view: Json) -> tuple[Card, ...]:
@@ -100,10 +100,11 @@ def judged(grouping: Grouping, players: int) -> Json:
                    f"{grouping_words(advice.grouping)}", theirs - mine >= MISTAKE_GAP)
 
 
-def review(record: Json) -> list[Json]:
+def review(record: Json) -> list[Json | None]:
     """Each grouping of a finished game beside the advisor's for the same hand: "this
     grouping expected about 0.9 points; the advisor's about 1.4 points: K♦ Q♦ J♦ · …, leaving
-    out 5♠". The advisor's model, not proof (`opinion`); the first REVIEW_HANDS groupings."""
+    out 5♠". The advisor's model, not proof (`opinion`). The first REVIEW_HANDS groupings:
+    the next says so and those after have no verdict."""
     groupings: list[Grouping] = []
 
     def observe(_: Any, seat: int | None, move: Any) -> None:
@@ -111,6 +112,7 @@ def review(record: Json) -> list[Json]:
             groupings.append(move)
 
     players = Game.replay(record, observe).game.players
-    return [judged(grouping, players) if number < REVIEW_HANDS else opinion(
-        f"not reviewed: the advisor looks at the first {REVIEW_HANDS} groupings of a game")
-        for number, grouping in enumerate(groupings)]
+    verdicts: list[Json | None] = [judged(g, players) for g in groupings[:REVIEW_HANDS]]
+    if len(groupings) > REVIEW_HANDS:
+        verdicts.append(not_reviewed(f"the first {REVIEW_HANDS} groupings of a game"))
+    return verdicts + [None] * (len(groupings) - len(verdicts))

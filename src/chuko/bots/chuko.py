@@ -41,7 +41,7 @@ from chuko.core.words import count
 from chuko.games.chuko import PLAY, Game, Move, State, may_follow, sampler
 
 from . import Bot, RandomBot, refuse_options
-from .reviewing import opinion, percent, review_moves
+from .reviewing import not_reviewed, opinion, percent, review_moves
 
 # How much keeping a card that fits on many top cards is worth, against the chance that the
 # next player can follow the card played (rule text: "keep cards with several factors").
@@ -369,12 +369,13 @@ def judged(decision: Decision, tried: Trials) -> Json:
     return opinion("; ".join(words), mistake)
 
 
-def review(record: Json) -> list[Json]:
+def review(record: Json) -> list[Json | None]:
     """Each move of a finished game, as the hard bot judges it from what its mover could
     see: "the hard bot would play 14 too (it won 58% of 30 trial games from here)", "reset
     on purpose here: the next player held one card; …", or a mistake: "the hard bot would
     reset: it won 71% of 30 trial games from here, this move 40%". The bots' opinion, not
-    proof (`opinion`); bounded by REVIEW_BUDGET."""
+    proof (`opinion`). Bounded by REVIEW_BUDGET: past it, one verdict says so and the
+    moves after have none."""
 
     def assess(state: State) -> Callable[[Any], Decision]:
         seat = state.to_move[0]
@@ -386,15 +387,16 @@ def review(record: Json) -> list[Json]:
     rounds = max(REVIEW_FLOOR, min(REVIEW_ROUNDS, REVIEW_BUDGET // max(choices, 1)))
     budget = REVIEW_BUDGET // rounds  # the moves with a choice that get reviewed
     rng = Random(REVIEW_SEED)
-    verdicts = []
+    verdicts: list[Json | None] = []
     for decision in decisions:
         if len(decision.legal) == 1:
             verdicts.append(only_move(decision))
-        elif budget <= 0:
-            verdicts.append(opinion(f"not reviewed: the bots look at {REVIEW_BUDGET // rounds} "
-                                    "moves with a choice in a game this long"))
-        else:
-            budget -= 1
-            moves = advised_first(decision.view, decision.legal)
-            verdicts.append(judged(decision, trials(decision.view, moves, rng, rounds)))
-    return verdicts
+            continue
+        if budget <= 0:
+            verdicts.append(not_reviewed(f"the first {REVIEW_BUDGET // rounds} moves with a "
+                                         "choice of a game this long"))
+            break
+        budget -= 1
+        moves = advised_first(decision.view, decision.legal)
+        verdicts.append(judged(decision, trials(decision.view, moves, rng, rounds)))
+    return verdicts + [None] * (len(decisions) - len(verdicts))

@@ -4,7 +4,8 @@ finished record and each move is judged at the position it was chosen in.
 A review by an exact solver (Crossroads, Caravan) says what a move cost. A review by the
 bots (Chükö, Chuchula) is their judgement, not proof: each of its verdicts carries
 `"opinion": True`, and the replay says so. Such a review works within a fixed budget, so a
-long game's review takes bounded time in the server's pool.
+long game's review takes bounded time in the server's pool; the moves past it get no
+verdict (None).
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ def review_moves(game: type[Game], record: Json,
 def opinion(text: str, mistake: bool = False) -> Json:
     """A verdict from the bots' judgement rather than a solver's proof."""
     return {"text": text, "mistake": mistake, "opinion": True}
+
+
+def not_reviewed(looked_at: str) -> Json:
+    """The verdict on the first move past a review's budget; the moves after it get none
+    (null: a long game's review stays small in the server's cache)."""
+    return opinion(f"not reviewed from here on: the bots look at {looked_at}")
 
 
 def percent(share: float) -> str:

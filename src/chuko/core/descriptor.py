@@ -192,8 +192,11 @@ class Descriptor:
     - `hints`: "module:factory"; `factory(game)` gives an object whose `hint(state, seat)`
       answers `{"values": {move text: label}, "note": sentence}`. None: no hints.
     - `review`: "module:function"; `function(record)` judges a finished game's moves, one
-      `{"text": sentence, "mistake": bool}` per move in order ("best", "lost 1 point: CR
-      kept 2"). None: no post-game review.
+      `{"text": sentence, "mistake": bool}` per move in order ("best", "lost 1 point: taking
+      14 to the right end would have won by 1 point instead of drawing"), with `better`
+      (the better move's text, for the board to mark) where it names one and `"opinion":
+      True` where it is the bots' judgement rather than a solver's; None for a move past a
+      bounded review's budget. None: no post-game review.
     - `commands`: command-line verbs the game serves itself, verb → module with
       `HELP`, `add_arguments(parser, game_id)` and `run(args)`; `play` is its terminal
       screen. Verbs it leaves out fall back to the generic front end where one exists.

@@ -1,5 +1,6 @@
 """A room's history a page at a time: its move log and a finished game's replay, worked out
-in the pool (`work`) and kept in `pages` (`pages.py`)."""
+in the pool (`work`) and kept in `pages` (`pages.py`); a finished game's review, worked out
+once in the pool, is kept with its room."""
 
 from __future__ import annotations
 
@@ -65,10 +66,11 @@ class History(HubBase):
                            high=pages.LOG_PAGE_MAX)
         return pages.log_page(await self._kept_captions(room, seat, moment), upto, size)
 
-    def _review(self, room: Room) -> tuple[list[Json] | None, int | None]:
+    def _review(self, room: Room) -> tuple[list[Json | None] | None, int | None]:
         """The finished game's review, and its first mistake's move (None: none)."""
         verdicts = review(room.state.game, room.state.record())
-        mistake = next((k + 1 for k, v in enumerate(verdicts or []) if v.get("mistake")), None)
+        mistake = next((k + 1 for k, v in enumerate(verdicts or []) if v and v.get("mistake")),
+                       None)
         return verdicts, mistake
 
     async def replay(self, room: Room, seat: int | None, start: Any = None, count: Any = None,
@@ -87,8 +89,9 @@ class History(HubBase):
                            else pages.FRAMES_PAGE, low=1, high=high)
         moment = room.moment()
         lines = await self._kept_captions(room, seat, moment)
-        verdicts, mistake = await self._kept(("review", room.id), lambda: self._review(room),
-                                             lambda kept: len(json.dumps(kept)))
+        if room.review is None:  # bounded work (each game's review keeps to a budget)
+            room.review = await self.work.run(self._review, room)
+        verdicts, mistake = room.review
         total = len(lines) + 1
         step = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE
         origin = first - first % step
@@ -103,8 +106,9 @@ class History(HubBase):
             {"reviewed": verdicts is not None, "first_mistake": mistake})
 
     @staticmethod
-    def _chunk(moment: Moment, seat: int | None, lines: list[str], verdicts: list[Json] | None,
-               first: int, size: int, captions_only: bool) -> list[pages.Frame]:
+    def _chunk(moment: Moment, seat: int | None, lines: list[str],
+               verdicts: list[Json | None] | None, first: int, size: int,
+               captions_only: bool) -> list[pages.Frame]:
         """Frames `first` … `first + size - 1` of the replay in JSON, each with its
         verdict; with their views unless `captions_only`."""
         found: list[tuple[Json, int]]

@@ -109,6 +109,9 @@ class Room:
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task | None = None
     adviser: Adviser | None = None
+    # A finished game's review and its first mistake (history.py), worked out once: small,
+    # and kept with the room rather than in the pages' cache, where big chunks push it out.
+    review: tuple[list[Json | None] | None, int | None] | None = None
     pause: Pause | None = None
     created: float = 0.0  # the hub's clock when the room was made
     closed: str | None = None  # why an expired room closed, in one sentence
