@@ -88,10 +88,11 @@ async function fetchCaptions(base) {
 function keepInView(item) {
   const list = $("moves");
   if (!item || list.scrollHeight <= list.clientHeight) return;
-  const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
-  if (top < list.scrollTop) list.scrollTop = top;
-  else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) {
-    list.scrollTop = top + item.offsetHeight - list.clientHeight;
+  const rect = item.getBoundingClientRect();
+  const top = rect.top - list.getBoundingClientRect().top + list.scrollTop;
+  if (top < list.scrollTop) list.scrollTop = Math.floor(top);
+  else if (top + rect.height > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.ceil(top + rect.height - list.clientHeight);
   }
 }
 
