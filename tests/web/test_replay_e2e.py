@@ -350,14 +350,14 @@ def test_show_it_marks_the_better_move_on_the_board_and_words_the_ending(pages, 
         assert page.locator(".layout .hint-label.mark").count() == 0
 
 
-@pytest.mark.parametrize(("game", "options", "opponent"), [
-    ("chuko", {"players": 2}, "hard"),
-    ("chuchula", {"players": 2, "mode": "rounds", "length": 2}, "hard"),
+@pytest.mark.parametrize(("game", "options", "bots"), [
+    ("chuko", {"players": 3}, ["easy", "easy"]),
+    ("chuchula", {"players": 2, "mode": "rounds", "length": 2}, ["hard"]),
 ])
 def test_chuko_and_chuchula_replays_show_the_bots_review_as_their_opinion(pages, shot, game,
-                                                                        options, opponent):
+                                                                        options, bots):
     page = pages.new()
-    create_room(page, game, options=options, seats=[("me",), ("bot", opponent)])
+    create_room(page, game, options=options, seats=[("me",), *[("bot", b) for b in bots]])
     page.wait_for_url("**/room/**#token=*")
     rng = random.Random(3)
     player = make_bot(game, "random", rng)  # random play, so the review finds mistakes
@@ -386,7 +386,10 @@ def test_chuko_and_chuchula_replays_show_the_bots_review_as_their_opinion(pages,
         summary = page.locator("#review-summary").inner_text()
         assert summary.startswith("The bots' review, an opinion, not proof: ")
         first = replay["first_mistake"]
-        assert first is not None, "random play slipped nowhere"
+        if first is None:  # seldom: a short Chükö game (the deal is the server's) with no slip
+            assert summary.endswith(": no mistakes.")
+            shot(page, f"replay-{game}-review-{width}", full_page=False)
+            continue
         assert f"the first mistake is move {first}." in summary
         page.locator("#review-summary button.jump").click()
         at_move(page, f"move {first} of {moves}", first)
