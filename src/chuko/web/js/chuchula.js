@@ -309,7 +309,9 @@ function leftOut(msg) {
 }
 
 function reveal(msg, round, step) {
-  const seats = round.show_order;
+  // Columns in the seats' order, the same in every round (the order of showing moves on
+  // with the deal, and a player looks for a seat in the same place).
+  const seats = round.groups.map((_, seat) => seat);
   return h("div.reveal", { dataset: { round: String(round.round), step: String(step) } },
     h("div.label", { text: `Round ${round.round}: the groups, position by position` }),
     h("div.reveal-grid", { style: `--seats: ${seats.length}` },
