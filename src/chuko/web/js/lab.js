@@ -6,7 +6,8 @@ import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
 import { roundStep, s } from "./svg.js";
 
-const COLOURS = ["#1f6b47", "#b5650d", "#2b5c9e", "#a23b72", "#5b6b2f", "#6b4f9e", "#8a4b2a"];
+// One colour per series, from the stylesheet (--plot-1 … --plot-7, each scheme its own).
+const SERIES = 7;
 const WIDTH = 560;
 const HEIGHT = 320;
 const MARGIN = { left: 58, right: 16, top: 30, bottom: 56 };
@@ -24,6 +25,7 @@ function ticks(low, high, count = 5) {
 const number = (v) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const shown = (v) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v))
   : v.toFixed(Math.abs(v) >= 10 ? 1 : 2));
+const seriesClass = (k) => `series series-${(k % SERIES) + 1}`;
 
 /** A plot of the study format ({title, kind: "bar"|"line", x, xlabel, ylabel, note, series:
  * [{label, y, low?, high?, style?}]}) as an SVG element. */
@@ -69,7 +71,6 @@ export function drawPlot(plot) {
 
   const width = (band * 0.8) / Math.max(1, series.length);
   series.forEach((one, k) => {
-    const colour = COLOURS[k % COLOURS.length];
     const points = [];
     labels.forEach((label, i) => {
       const v = number((one.y || [])[i]);
@@ -81,29 +82,28 @@ export function drawPlot(plot) {
         + (lo !== null && hi !== null ? ` [${shown(lo)}, ${shown(hi)}]` : "");
       if (plot.kind === "bar") {
         svg.append(s("rect", { x: x - width / 2, width, y: y(Math.max(v, 0)),
-          height: Math.abs(y(v) - y(0)), fill: colour, class: "bar" }, s("title", { text: said })));
+          height: Math.abs(y(v) - y(0)), class: `bar ${seriesClass(k)}` }, s("title", { text: said })));
       } else {
         points.push(`${x},${y(v)}`);
-        svg.append(s("circle", { cx: x, cy: y(v), r: 3.5, fill: colour, class: "point" },
+        svg.append(s("circle", { cx: x, cy: y(v), r: 3.5, class: `point ${seriesClass(k)}` },
           s("title", { text: said })));
       }
       if (lo !== null && hi !== null) {
         const cap = Math.min(5, width / 3);
         svg.append(s("path", { d: `M${x},${y(lo)}V${y(hi)}M${x - cap},${y(lo)}h${2 * cap}`
-          + `M${x - cap},${y(hi)}h${2 * cap}`, stroke: "#222", "stroke-width": 1, fill: "none",
-          class: "interval" }));
+          + `M${x - cap},${y(hi)}h${2 * cap}`, class: "interval" }));
       }
     });
     if (plot.kind !== "bar" && points.length > 1) {
-      svg.append(s("polyline", { points: points.join(" "), fill: "none", stroke: colour,
-        "stroke-width": 2, "stroke-dasharray": one.style === "dashed" ? "6 4" : null }));
+      svg.append(s("polyline", { points: points.join(" "), class: `trend ${seriesClass(k)}`,
+        "stroke-dasharray": one.style === "dashed" ? "6 4" : null }));
     }
   });
   if (series.length > 1) {
     series.forEach((one, k) => {
       const top = MARGIN.top + 4 + k * 16;
       svg.append(s("rect", { x: WIDTH - MARGIN.right - 150, y: top, width: 10, height: 10,
-        fill: COLOURS[k % COLOURS.length] }));
+        class: `key ${seriesClass(k)}` }));
       svg.append(s("text", { x: WIDTH - MARGIN.right - 136, y: top + 9, text: one.label }));
     });
   }
