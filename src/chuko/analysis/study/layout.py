@@ -20,7 +20,7 @@ import numpy as np
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import proportion_interval
 from chuko.console import option_values
-from chuko.core.errors import ConfigError
+from chuko.core.errors import ConfigError, Stopped
 from chuko.core.packs import as_pack, pack_text
 from chuko.core.protocol import Json
 
@@ -216,9 +216,14 @@ def run_layout(args: argparse.Namespace, game_id: str,
     if not work.selected():
         raise ConfigError("No deal of the pack is in that shard or has that first row.")
     path = Path(args.checkpoint) if args.checkpoint else checkpoint_path(game_id, work)
-    with progress_bar(work.total(), "Deals") as advance:
-        result = run(work, jobs=args.jobs, backend=args.backend, address=args.address,
-                     checkpoint=path, advance=advance)
+    try:
+        with progress_bar(work.total(), "Deals") as advance:
+            result = run(work, jobs=args.jobs, backend=args.backend, address=args.address,
+                         checkpoint=path, advance=advance)
+    except KeyboardInterrupt:
+        raise Stopped(f"Stopped; the deals solved so far are saved in {path}: the same "
+                      "command resumes from there." if path.exists() else
+                      "Stopped before any deal was solved.") from None
     found = study(pack, result, exact=True, seed=None, selection=_selection(args, work),
                   **extra)
     found["data"]["checkpoint"] = str(path)
