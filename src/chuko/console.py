@@ -1,6 +1,6 @@
 """The terminal's shared pieces, used by every terminal front end (play, solve, simulate):
-the console, the prompt, the one-line warning, tables that fit where they are printed, a
-game's rules and its options as command-line flags.
+the console, the prompt, the one-line warning, long text paged, tables that fit where they
+are printed, a game's rules and its options as command-line flags.
 
 Input arrives line by line from `ask`; end of input counts as `quit`, so a
 script that runs out of lines ends the game cleanly instead of crashing.
@@ -9,14 +9,16 @@ script that runs out of lines ends the game cleanly instead of crashing.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
 from rich import box
 from rich.cells import cell_len
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -54,6 +56,33 @@ def ask(prompt: str, read: Callable[[], str] | None = None) -> str:
 def warn(message: str) -> None:
     """One clear line about bad input; the game goes on."""
     console.print(f"[bold red]✗[/] {message}")
+
+
+def show_long(text: RenderableType) -> None:
+    """Print `text`; through the system's pager ($PAGER, else less) when a person at a
+    terminal would otherwise see its start scroll away: when it is taller than the screen."""
+    if not (console.is_terminal and sys.stdin.isatty()):
+        console.print(text)
+        return
+    if len(console.render_lines(text, console.options, pad=False)) < console.height:
+        console.print(text)
+        return
+    with _less_shows_colours(), console.pager(styles=True):
+        console.print(text)
+
+
+@contextmanager
+def _less_shows_colours() -> Iterator[None]:
+    """less passes the styles' escape codes through (-R), the reader's own LESS after."""
+    before = os.environ.get("LESS")
+    os.environ["LESS"] = f"-R {before}" if before else "-R"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["LESS"]
+        else:
+            os.environ["LESS"] = before
 
 
 GAP = 2  # columns between two columns of a table
