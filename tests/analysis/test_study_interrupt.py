@@ -25,7 +25,7 @@ def test_ctrl_c_stops_an_exact_study_in_one_sentence_and_keeps_its_checkpoint(tm
     for noise in ("Traceback", "KeyboardInterrupt", "leaked", "Process Spawn"):
         assert noise not in session.text, session.text
     said = session.text[session.text.rindex("Deals"):]
-    said = said[said.index("\n"):].strip()  # what follows the progress bar
+    said = " ".join(said[said.index("\n"):].split())  # what follows the progress bar
     kept = (f"chuko: Stopped; the deals solved so far are saved in {checkpoint}: the same "
             "command resumes from there.")
     if when == "while they solve":
