@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from contrast import low_contrast
 from play_helpers import (
     create_room,
     play_out,
@@ -285,6 +286,17 @@ def test_the_replay_bar_holds_still_and_the_move_list_shows_its_last_move(pages,
     assert_last_move_shows(page, 844)
 
 
+def reads_well(page, shot, name: str) -> None:
+    """No text below WCAG AA in either colour scheme; a screenshot of each, once the cards
+    have slid to their places."""
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert low_contrast(page) == [], (name, scheme)
+        shot(page, f"{name}-{scheme}", full_page=False)
+    page.emulate_media(color_scheme="light")
+
+
 def play_seat(page, choose) -> None:
     """The page's seat plays `choose(state message)` through a socket of its own until the
     game is over, once per position."""
@@ -342,7 +354,7 @@ def test_show_it_marks_the_better_move_on_the_board_and_words_the_ending(pages, 
         assert page.locator(f".layout .card[data-pos='{better[0]}'].selected").count() == 1
         assert page.locator(".layout .card.selected").count() == 1
         assert page.locator("#verdict button.better").get_attribute("aria-pressed") == "true"
-        shot(page, f"replay-crossroads-better-move-{width}", full_page=False)
+        reads_well(page, shot, f"replay-crossroads-better-move-{width}")
         # And back to the move played.
         page.locator("#verdict button.better").click()
         at_move(page, f"move {blunder} of 12", blunder)
@@ -397,7 +409,7 @@ def test_chuko_and_chuchula_replays_show_the_bots_review_as_their_opinion(pages,
             f"The bots' opinion: {review[first - 1]['text']}")
         assert page.locator("#verdict button.better").count() == 0  # in words only
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        shot(page, f"replay-{game}-review-{width}", full_page=False)
+        reads_well(page, shot, f"replay-{game}-review-{width}")
 
 
 def test_the_replay_controls_wait_for_the_replay_to_load(pages):
