@@ -19,7 +19,8 @@ generation, so an entry from another deal reads as empty and nothing is ever cle
 
 The searches keep explicit stacks rather than recursing: numba's on-disk cache
 (`cache=True`, so compiling happens once per install) crashes on recursive functions
-(numba issues 6061 and 6713), and a cached recursive version here did segfault.
+(numba issues 6061 and 6713), and a cached recursive version here did segfault. Where the
+cache goes, and what happens where numba finds nowhere to write it: solvers/numba_cache.py.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ from chuko.core.layout import COLUMNS, ROWS, SIZE
 
 from . import Backend, Classes, Ends, Match
 from .encoding import CARDS_LEFT, ROW_STATES, STEPS, row_counts
+from .numba_cache import ensure_cache
+
+ensure_cache()  # before the first kernel is defined: it needs somewhere to be cached
 
 # The row steps as arrays (numba freezes module-level arrays into the compiled code).
 STEP_COUNT = np.array([len(s) for s in STEPS], dtype=np.int64)
