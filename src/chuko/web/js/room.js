@@ -16,6 +16,7 @@ import { summarize } from "./continue.js";
 import { guardLeaving, leaveFreely } from "./leaving.js";
 import { becomeGuest, offerAccountName } from "./site.js";
 import { signalControls, startSignals, turnSignal } from "./signals.js";
+import { answered, asked, thinkingNote } from "./hints.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -62,6 +63,18 @@ function send(msg) {
 
 function canHint(msg) {
   return Boolean(msg.hints && msg.hintable);
+}
+
+/** Ask for a hint; "thinking…" shows if it is slow to come (hints.js). */
+function askHint() {
+  asked(() => drawTools(page.msg));
+  send({ type: "hint" });
+}
+
+/** A hint came, or will not come: the "thinking…" note goes. */
+function hintOver() {
+  answered();
+  if (page.msg && page.screen) drawTools(page.msg);
 }
 
 function isSpectator(msg) {
@@ -388,8 +401,9 @@ function drawTools(msg) {
   const tools = [];
   // A screen that offers hints in its own words (asksHints) gets no second button.
   if (canHint(msg) && isMyTurn(msg) && !page.screen.asksHints) {
-    tools.push(h("button.hint", { type: "button", text: "Hint", onclick: () => send({ type: "hint" }) }));
+    tools.push(h("button.hint", { type: "button", text: "Hint", onclick: askHint }));
   }
+  tools.push(thinkingNote());
   const hint = page.hint && page.hint.version === msg.version ? page.hint : null;
   if (hint && hint.note) tools.push(h("span.hint-note", { role: "status", text: hint.note }));
   fill($("tools"), tools);
@@ -486,7 +500,7 @@ function draw() {
   page.screen.render($("board"), msg, {
     interactive: isMyTurn(msg),
     send: (move) => send({ type: "move", move: String(move) }),
-    askHint: canHint(msg) ? () => send({ type: "hint" }) : null,
+    askHint: canHint(msg) ? askHint : null,
     hint,
     redraw: draw,
   });
@@ -539,10 +553,12 @@ function onMessage(msg) {
     if (!page.msg) return;
     hear(msg, msg.seat === page.msg.seat, seatLabel(page.msg, msg.seat));
   } else if (msg.type === "hint") {
+    answered();
     page.hint = { version: page.msg ? page.msg.version : -1, values: msg.values || {}, note: msg.note };
     draw();
   } else if (msg.type === "error") {
     page.logAsked = false; // a refused page may be asked for again
+    hintOver(); // a refused hint comes no more
     notice(msg.message, "error");
   }
 }
@@ -566,6 +582,7 @@ function onLine(status) {
   const conn = $("conn");
   conn.className = `conn ${status}`;
   conn.textContent = { open: "online", retrying: "reconnecting…", closed: "offline" }[status];
+  if (status !== "open") hintOver(); // a hint asked on the lost line is not answered
 }
 
 /** An invite: ask the player's name, then take the seat. Resolves with the seat's token. */
