@@ -17,6 +17,7 @@ import { guardLeaving, leaveFreely } from "./leaving.js";
 import { becomeGuest, offerAccountName } from "./site.js";
 import { signalControls, startSignals, turnSignal } from "./signals.js";
 import { answered, asked, thinkingNote } from "./hints.js";
+import { watchInvite, watcherChip } from "./watchers.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -119,7 +120,8 @@ function drawSeats(msg) {
     clockChip(seat.seat),
     bubble(seat.seat));
   });
-  if (isSpectator(msg)) chips.unshift(h("div.seat-chip.watching", { text: "You are watching" }));
+  if (isSpectator(msg)) chips.unshift(watcherChip(msg.watchers, true));
+  else chips.push(watcherChip(msg.watchers, false));
   fill($("seats"), chips);
 }
 
@@ -272,6 +274,7 @@ function buildBar(msg) {
     () => drawSeats(page.msg));
   fill($("chat"), menu);
   fill($("prefs"), isSpectator(msg) ? [] : signalControls(), mute);
+  fill($("watch"), watchInvite(page.room));
 }
 
 async function resign() {
@@ -491,6 +494,7 @@ function draw() {
   const msg = page.msg;
   if (!msg || !page.screen) return;
   $("room").className = `room room-${msg.status}${isSpectator(msg) ? " watching" : ""}`;
+  $("watch").hidden = msg.status === "expired";
   drawSeats(msg);
   drawStatus(msg);
   drawGameActions(msg);
@@ -547,7 +551,7 @@ function onMessage(msg) {
     const connected = new Map(msg.seats.map((seat) => [seat.seat, seat.connected]));
     const seats = page.msg.seats.map((seat) => (
       connected.has(seat.seat) ? { ...seat, connected: connected.get(seat.seat) } : seat));
-    page.msg = { ...page.msg, seats };
+    page.msg = { ...page.msg, seats, watchers: msg.watchers };
     drawSeats(page.msg);
   } else if (msg.type === "said") {
     if (!page.msg) return;
