@@ -556,10 +556,11 @@ def warm_up() -> None:
 
     from .encoding import card_classes
 
+    # The searches of one position first: hints use them, and one may be waiting.
+    classes, match = card_classes(PACKS["plain"])
+    none = len(match)  # no trail; for Caravan, none + 1 is no caravan
+    CrossroadsKernel(classes, match).future(0, (none, none), (none, none), False)
+    CaravanKernel(classes, match, 2).winnable_from(0, none + 1, none + 1, 0)
     deal = np.array([PACKS["plain"]], dtype=np.int64)
     caravan_winnable_batch(deal, 2)
     crossroads_values_batch(deal)
-    classes, match = card_classes(PACKS["plain"])
-    none = len(match)  # no trail; for Caravan, none + 1 is no caravan
-    CaravanKernel(classes, match, 2).winnable_from(0, none + 1, none + 1, 0)
-    CrossroadsKernel(classes, match).future(0, (none, none), (none, none), False)
