@@ -3,6 +3,7 @@ same process) and the points per round of `hard` against three `easy` bots."""
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 from random import Random
@@ -25,7 +26,14 @@ def _times(function, hands) -> list[float]:
     return times
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """No options: its sizes are the constants above."""
+    return argparse.ArgumentParser(prog="python -m bench chuchula",
+                                   description=__doc__.splitlines()[0])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser().parse_args(argv or [])
     rng = Random(SEED)
     hands = [tuple(rng.sample(DECK, 13)) for _ in range(HANDS)]
     shipped_table()  # load the table outside the timing

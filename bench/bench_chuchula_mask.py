@@ -19,10 +19,15 @@ from chuko.games.encodings.chuchula import encoding
 SEED = 2026
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The bench's options."""
     parser = argparse.ArgumentParser(prog="python -m bench chuchula_mask")
     parser.add_argument("--hands", type=int, default=200)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv or [])
     game = Game(players=4, length=100)
     code, rng = encoding(game), Random(SEED)
     steps: list[list[float]] = [[] for _ in range(12)]

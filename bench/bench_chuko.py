@@ -34,6 +34,7 @@ whose games run longest), the heads-up part about 10.
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 from random import Random
@@ -243,7 +244,14 @@ def bound(games: int) -> None:
     print(f"  ({time.perf_counter() - start:.0f} s)")
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """No options: its parts and sizes are environment variables (see above)."""
+    return argparse.ArgumentParser(prog="python -m bench chuko",
+                                   description=__doc__.splitlines()[0])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser().parse_args(argv or [])
     parts = os.environ.get("CHUKO_BENCH_PARTS", "speed,table,bound,heads-up").split(",")
     if "speed" in parts:
         speed_part()

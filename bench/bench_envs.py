@@ -151,11 +151,16 @@ def floor_loop(fast: bool = False) -> Callable[[], int]:
     return lambda: play(env, random)
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The bench's options."""
     parser = argparse.ArgumentParser(prog="python -m bench envs")
     parser.add_argument("--seconds", type=float, default=2.0, help="per figure and run")
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args(argv or [])
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv or [])
     loops: dict[str, Callable[[], int]] = {}
     uno = uno_loop()
     if uno is None:

@@ -12,6 +12,7 @@ Crossroads infeasible: its states are then as many as its ~35 million move seque
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 from math import gcd
@@ -149,7 +150,14 @@ def report(name: str, deals: list[tuple[int, ...]], rows: list[tuple], summary: 
     print(f"  {summary(answers)}")
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """No options: its sizes are the constants above."""
+    return argparse.ArgumentParser(prog="python -m bench layout",
+                                   description=__doc__.splitlines()[0])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser().parse_args(argv or [])
     try:
         from chuko.solvers import kernels
     except ImportError:

@@ -179,14 +179,19 @@ PARTS: list[tuple[str, Callable[[argparse.Namespace], None]]] = [
 ]
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The bench's options."""
     parser = argparse.ArgumentParser(prog="python -m bench lobby")
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--seeds", type=int, default=20, help="pools of --players")
     parser.add_argument("--small", type=int, default=100, help="pools of 100 players")
     lobby_feed.add_options(parser)
-    options = parser.parse_args(argv or [])
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    options = parser().parse_args(argv or [])
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for name, part in PARTS:
         print(f"-- {name}", flush=True)

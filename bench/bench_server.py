@@ -167,7 +167,8 @@ def medians(label: str, runs: list[Run]) -> Medians:
                    statistics.median(r.p99 if r.moves else float("inf") for r in runs))
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The bench's options."""
     parser = argparse.ArgumentParser(prog="python -m bench server")
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--quick", action="store_true", help="short windows, 40 and 100 "
@@ -184,7 +185,11 @@ def main(argv: list[str] | None = None) -> None:
                         "sharing rooms through PostgreSQL and Redis with one (needs --db)")
     parser.add_argument("--db", default=os.environ.get("CHUKO_BENCH_POSTGRES"),
                         help="the PostgreSQL database for --workers (emptied before each run)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv or [])
     window = args.seconds or (5.0 if args.quick else 20.0)
     saturated = 40 if args.quick else SATURATED
     paced = (40, 100) if args.quick else PACED

@@ -14,6 +14,7 @@ printed with the figures.
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 from statistics import median
@@ -22,7 +23,14 @@ RUNS = 3
 STRIDE = 60  # shards of the standard pack: 141 of 8,460, about 660,000 distinct deals
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """No options: its sizes are the constants above."""
+    return argparse.ArgumentParser(prog="python -m bench study",
+                                   description=__doc__.splitlines()[0])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser().parse_args(argv or [])
     try:
         from chuko.analysis.study import backends, caravan, crossroads
         from chuko.analysis.study.layout import read_pack

@@ -6,8 +6,8 @@ Both policies play the same deals (the same reset seeds) through `gymnasium.make
 random policy picks uniformly among the legal actions of `info["action_mask"]`; the oracle
 asks the exact solver's bot for a move from the player's view and turns it into the
 environment's action with the game's encoding. The oracle's win rate is the share of
-deals that can be won at all: the ceiling for anything a learner could do. Needs the `rl`
-extra.
+deals that can be won at all: the ceiling for anything a learner could do. On a terminal a
+progress bar follows each policy's episodes. Needs the `rl` extra.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import gymnasium
 import numpy as np
 
 import chuko.envs  # noqa: F401  (registers chuko/Caravan-v0 with Gymnasium)
+from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import proportion_interval
 from chuko.bots import make_bot
 
@@ -47,7 +48,8 @@ def oracle(rng: Random) -> Policy:
     return choose
 
 
-def wins(policy: Policy, episodes: int, seed: int) -> int:
+def wins(policy: Policy, episodes: int, seed: int,
+         advance: Callable[[int], None] = lambda n: None) -> int:
     env = gymnasium.make("chuko/Caravan-v0")
     won = 0
     for episode in range(episodes):
@@ -57,6 +59,7 @@ def wins(policy: Policy, episodes: int, seed: int) -> int:
             _, reward, terminated, truncated, info = env.step(policy(env, info))
             done = terminated or truncated
         won += reward > 0
+        advance(1)
     env.close()
     return won
 
@@ -68,7 +71,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     for name, policy in (("masked random", masked_random(Random(args.seed))),
                          ("perfect (oracle)", oracle(Random(args.seed)))):
-        won = wins(policy, args.episodes, args.seed)
+        with progress_bar(args.episodes, f"{name:<17}") as advance:
+            won = wins(policy, args.episodes, args.seed, advance)
         rate = proportion_interval(won, args.episodes)
         print(f"{name:<17} won {won} of {args.episodes} episodes: {rate.percent()}")
 

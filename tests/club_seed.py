@@ -109,3 +109,30 @@ def postgres_schema(name: str) -> Iterator[str]:
         with admin.begin() as conn:
             conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+DUELS = 24  # enough for both heads-up ratings to settle, and for a second page of games
+
+
+def seed_club(url: str) -> None:
+    """The club's pages' database at `url`: Ann and Bob played DUELS rated Crossroads games,
+    Cy three (still provisional), and Ann a rated four-player Chükö game and a casual one."""
+    from chuko.server.store import Store
+
+    store = Store(url)
+    engine = store.engine
+    ann, bob = add_player(engine, "Ann", "Ann Rivers"), add_player(engine, "bob", "Bobby")
+    cy, dee = add_player(engine, "cy", "Cy"), add_player(engine, "dee", "Dee")
+    start = 1_760_000_000.0
+    for k in range(DUELS):
+        seats = [ann, bob] if k % 2 else [bob, ann]
+        names = ["Ann Rivers", "Bobby"] if k % 2 else ["Bobby", "Ann Rivers"]
+        add_room(engine, "crossroads", seats, seed=k + 1, ended=start + 86_400 * k, names=names)
+    for k in range(3):
+        add_room(engine, "crossroads", [cy, bob], seed=k + 20, ended=start + 3600 * k,
+                 names=["Cy", "Bobby"])
+    add_room(engine, "chuko", [ann, bob, cy, dee], seed=4, ended=start + 86_400 * DUELS,
+             names=["Ann Rivers", "Bobby", "Cy", "Dee"])
+    add_room(engine, "chuko", [ann, None], seed=1, rated=False, names=["Ann Rivers", "Guesty"],
+             ended=start + 86_400 * (DUELS + 1))
+    store.close()

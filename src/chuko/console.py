@@ -1,6 +1,6 @@
 """The terminal's shared pieces, used by every terminal front end (play, solve, simulate):
-the console, the prompt, the one-line warning, a game's rules and its options as
-command-line flags.
+the console, the prompt, the one-line warning, long text paged, tables that fit where they
+are printed, a game's rules and its options as command-line flags.
 
 Input arrives line by line from `ask`; end of input counts as `quit`, so a
 script that runs out of lines ends the game cleanly instead of crashing.
@@ -9,11 +9,18 @@ script that runs out of lines ends the game cleanly instead of crashing.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
-from rich.console import Console
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
 
 from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError
@@ -49,6 +56,158 @@ def ask(prompt: str, read: Callable[[], str] | None = None) -> str:
 def warn(message: str) -> None:
     """One clear line about bad input; the game goes on."""
     console.print(f"[bold red]✗[/] {message}")
+
+
+def show_long(text: RenderableType) -> None:
+    """Print `text`; through the system's pager ($PAGER, else less) when a person at a
+    terminal would otherwise see its start scroll away: when it is taller than the screen."""
+    if not (console.is_terminal and sys.stdin.isatty()):
+        console.print(text)
+        return
+    if len(console.render_lines(text, console.options, pad=False)) < console.height:
+        console.print(text)
+        return
+    with _less_shows_colours(), console.pager(styles=True):
+        console.print(text)
+
+
+@contextmanager
+def _less_shows_colours() -> Iterator[None]:
+    """less passes the styles' escape codes through (-R), the reader's own LESS after."""
+    before = os.environ.get("LESS")
+    os.environ["LESS"] = f"-R {before}" if before else "-R"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["LESS"]
+        else:
+            os.environ["LESS"] = before
+
+
+GAP = 2  # columns between two columns of a table
+
+
+def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], *,
+                right: Collection[int] = (), out: Console | None = None) -> None:
+    """Rows under their headers, fitted to where they are printed and never breaking a word.
+    Into a pipe or a file: a line per row, in aligned columns. On a terminal: a table whose
+    columns wrap between words only when the terminal is too narrow for them; and when it is
+    too narrow even for each column's longest word, every row as lines of its own. Cells
+    may hold rich markup; the columns numbered in `right` are aligned right."""
+    out = out or console
+    if not out.is_terminal:
+        _print_aligned(title, columns, rows, right, out)
+        return
+    texts = [[_plain(cell) for cell in column] for column in zip(columns, *rows, strict=True)]
+    widths = fit(texts, out.width - GAP * (len(columns) - 1))
+    if widths is None:
+        _print_records(title, columns, rows, out)
+        return
+    wraps = any(_lines(cell, width) > 1 for column, width in zip(texts, widths, strict=True)
+                for cell in column[1:])
+    if title:  # as wide as the terminal, not the table
+        out.print(title, style="table.title", markup=False)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True,
+                  show_lines=wraps)  # a blank line between rows whose cells wrap
+    for index, (header, width) in enumerate(zip(columns, widths, strict=True)):
+        table.add_column(header, width=width, justify="right" if index in right else "left")
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
+
+
+def fit(columns: Sequence[Sequence[str]], room: int) -> list[int] | None:
+    """Widths within `room` for columns of plain text (a column: its header and cells): as
+    wide as their text if that fits; else each at least as wide as its longest word, the
+    room left given where it saves the most lines; None when the longest words do not fit."""
+    wanted = [max(map(_width, column)) for column in columns]
+    widths = [max(map(_longest_word, column)) for column in columns]
+    if sum(wanted) <= room:
+        return wanted
+    if sum(widths) > room:
+        return None
+    rows = list(zip(*columns, strict=True))
+    while spare := room - sum(widths):
+        best: tuple[float, int, int] | None = None  # (lines saved per column, which, how many)
+        for index, column in enumerate(columns):
+            # each row's height without this column, then with it at a width
+            rest = [max((_lines(cell, widths[j]) for j, cell in enumerate(row) if j != index),
+                        default=1) for row in rows]
+
+            def height(width: int, column: Sequence[str] = column, rest: list[int] = rest) -> int:
+                return sum(max(r, _lines(cell, width))
+                           for r, cell in zip(rest, column, strict=True))
+
+            now = height(widths[index])
+            for extra in range(1, min(spare, wanted[index] - widths[index]) + 1):
+                saved = now - height(widths[index] + extra)
+                if saved > 0 and (best is None or saved / extra > best[0]):
+                    best = (saved / extra, index, extra)
+        if best is None:
+            break
+        widths[best[1]] += best[2]
+    return widths
+
+
+@cache
+def _lines(text: str, width: int) -> int:
+    """How many lines `text` takes when wrapped between words to `width`."""
+    count = 0
+    for paragraph in text.splitlines() or [""]:
+        count += 1
+        used = 0
+        for word in paragraph.split():
+            size = cell_len(word)
+            if used and used + 1 + size > width:
+                count += 1
+                used = size
+            else:
+                used += size + (1 if used else 0)
+    return count
+
+
+def _plain(cell: str) -> str:
+    return Text.from_markup(cell).plain
+
+
+def _width(cell: str) -> int:
+    return max(map(cell_len, _plain(cell).splitlines() or [""]))
+
+
+def _longest_word(cell: str) -> int:
+    return max(map(cell_len, _plain(cell).split() or [""]))
+
+
+def _print_aligned(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]],
+                   right: Collection[int], out: Console) -> None:
+    """A line per row, each column as wide as its widest cell: what programs read."""
+    lines = [[" ".join(_plain(cell).split()) for cell in row] for row in [columns, *rows]]
+    widths = [max(map(cell_len, column)) for column in zip(*lines, strict=True)]
+    if title:
+        out.print(title, markup=False)
+    for cells in lines:
+        padded = [cell.rjust(width) if index in right else cell.ljust(width)
+                  for index, (cell, width) in enumerate(zip(cells, widths, strict=True))]
+        out.print((" " * GAP).join(padded).rstrip(), markup=False, highlight=False,
+                  soft_wrap=True)
+
+
+def _print_records(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]],
+                   out: Console) -> None:
+    """Each row as lines of header and value, for a terminal too narrow for the columns."""
+    if title:
+        out.print(title, style="table.title", markup=False)
+    headers = [header.replace("\n", " ") for header in columns]
+    label = min(max(map(cell_len, headers)), out.width // 2)
+    for row in rows:
+        table = Table(box=None, show_header=False, pad_edge=False, padding=(0, GAP, 0, 0))
+        table.add_column(style="bold", width=label)
+        table.add_column(width=max(1, out.width - label - GAP))
+        for header, cell in zip(headers, row, strict=True):
+            table.add_row(header, cell)
+        out.print()
+        out.print(table)
 
 
 def read_rules(game_id: str) -> str:

@@ -16,6 +16,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from chuko.core.errors import ConfigError  # noqa: E402
 from chuko.envs import gym_env, gym_id  # noqa: E402
+from terminal_session import Terminal  # noqa: E402
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "caravan_gym.py"
 # Caravan alone; Chükö and Crossroads against each of their bots' levels.
@@ -105,3 +106,11 @@ def test_the_caravan_example_plays_both_policies_and_prints_their_win_rates(caps
         "masked random", "perfect (oracle)"]
     random_won, oracle_won = (int(line.split(" won ")[1].split()[0]) for line in lines)
     assert random_won <= oracle_won
+
+
+def test_the_caravan_example_shows_its_progress_on_a_terminal():
+    session = Terminal([sys.executable, str(EXAMPLE), "--episodes", "30"], columns=100)
+    random_bar = session.expect(r"masked random.*\d+/30")
+    session.expect(r"perfect \(oracle\).*\d+/30", after=random_bar)
+    assert session.wait() == 0
+    assert "perfect (oracle)  won" in session.text

@@ -1,5 +1,6 @@
 """Chuchula's group rules (H2–H4) as one table of cases, chuchula_groups.json, that the engine
-and the screen's copy of the rules (src/chuko/web/js/groups.js, run by Node.js) answer alike.
+answers and the screen's copy of the group types (src/chuko/web/js/groups.js, run by Node.js)
+names alike. How strong a group is the screen takes from the engine (`hand_strengths`).
 
 The table holds the engine's answers, so the screen has a fixed target and a change to the
 rules shows in the diff of the table. After a deliberate change, regenerate it with
@@ -9,6 +10,7 @@ rules shows in the diff of the table. After a deliberate change, regenerate it w
 
 import itertools
 import json
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,7 +18,14 @@ from pathlib import Path
 import pytest
 
 from chuko.core.deck52 import parse_cards
-from chuko.games.chuchula import GroupType, group_strength, group_type, order_problem
+from chuko.games.chuchula import (
+    Game,
+    GroupType,
+    group_strength,
+    group_type,
+    hand_strengths,
+    order_problem,
+)
 
 TABLE = Path(__file__).with_name("chuchula_groups.json")
 RUNNER = Path(__file__).parents[1] / "web" / "groups_table.mjs"
@@ -76,11 +85,6 @@ def dense_ranks(strengths: list[int]) -> list[int]:
     """Each strength's place among the distinct ones, weakest 0; equal strengths share it."""
     distinct = sorted(set(strengths))
     return [distinct.index(strength) for strength in strengths]
-
-
-def compare(a: int, b: int) -> int:
-    """1, 0 or -1 as a is greater than, equal to or less than b."""
-    return (a > b) - (a < b)
 
 
 def engine_table() -> dict:
@@ -144,16 +148,30 @@ def test_groups_js_gives_the_tables_answers(table):
             for g, info in zip(table["groups"], shown["groups"], strict=True)] == [
         (g["cards"], g["type"], GroupType[g["type"]].label) for g in table["groups"]
     ]
-    misordered = [
-        f"{a['cards']} against {b['cards']}"
-        for (a, a_shown), (b, b_shown) in itertools.combinations(
-            zip(table["groups"], shown["groups"], strict=True), 2)
-        if compare(a_shown["strength"], b_shown["strength"]) != compare(a["rank"], b["rank"])
-    ]
-    assert not misordered, f"groups.js orders these groups unlike the engine: {misordered}"
-    assert [problem is None for problem in shown["orderings"]] == [
-        o["in_order"] for o in table["orderings"]
-    ]
+
+
+def test_a_hands_strengths_are_the_engines_for_every_group_it_can_make(table):
+    """The strengths a screen orders groups by (the view's `group_strengths`) are
+    `group_strength`'s, listed by the hand's places; the table's groups keep their order."""
+    cards = [parse_cards(g["cards"]) for g in table["groups"]]
+    for group, entry in zip(cards, table["groups"], strict=True):
+        assert hand_strengths(group) == [group_strength(group)], entry["why"]
+    by_rank = sorted(zip(table["groups"], cards, strict=True), key=lambda pair: pair[0]["rank"])
+    strengths = [hand_strengths(group)[0] for _, group in by_rank]
+    assert strengths == sorted(strengths)
+    hand = Game(players=2).new(seed=7).hand(0)
+    assert hand_strengths(hand) == [group_strength(t) for t in itertools.combinations(hand, 3)]
+
+
+def test_the_view_measures_the_hand_while_its_seat_has_yet_to_commit():
+    state = Game(players=2, length=2).new(seed=3)
+    view = state.view(0)
+    assert view["group_strengths"] == hand_strengths(state.hand(0))
+    assert len(view["group_strengths"]) == 286
+    state.play(0, state.random_move(0, random.Random(1)))
+    assert state.view(0)["group_strengths"] is None  # committed: nothing left to arrange
+    assert state.view(1)["group_strengths"] == hand_strengths(state.hand(1))
+    assert "group_strengths" not in state.view(None)
 
 
 if __name__ == "__main__":

@@ -103,6 +103,20 @@ def brisk_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
+def club_url(tmp_path_factory) -> str:
+    """A fourth app, for the club's pages: its database seeded with players and their rated
+    games (`club_seed.seed_club`)."""
+    from club_seed import seed_club
+
+    db = tmp_path_factory.mktemp("club") / "chuko.db"
+    seed_club(f"sqlite:///{db}")
+    url, server, thread = _serve(db, bot_delay=0.05)
+    yield url
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
 def browser():
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

@@ -5,66 +5,16 @@ two accounts (and a third still provisional), at desktop and phone sizes, with s
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from chuko.games import game_ids
-from chuko.server import create_app
-from chuko.server.store import Store
-from club_seed import add_player, add_room
+from club_seed import DUELS
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "chuko" / "web"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1100, "height": 900}
-DUELS = 24  # enough for both heads-up ratings to settle, and for a second page of games
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def club_url(tmp_path_factory):
-    """The app on a database where Ann and Bob played DUELS rated Crossroads games, Cy three
-    (still provisional), and Ann a rated four-player Chükö game and a casual one."""
-    db = tmp_path_factory.mktemp("club") / "chuko.db"
-    store = Store(f"sqlite:///{db}")
-    engine = store.engine
-    ann, bob = add_player(engine, "Ann", "Ann Rivers"), add_player(engine, "bob", "Bobby")
-    cy, dee = add_player(engine, "cy", "Cy"), add_player(engine, "dee", "Dee")
-    start = 1_760_000_000.0
-    for k in range(DUELS):
-        seats = [ann, bob] if k % 2 else [bob, ann]
-        names = ["Ann Rivers", "Bobby"] if k % 2 else ["Bobby", "Ann Rivers"]
-        add_room(engine, "crossroads", seats, seed=k + 1, ended=start + 86_400 * k, names=names)
-    for k in range(3):
-        add_room(engine, "crossroads", [cy, bob], seed=k + 20, ended=start + 3600 * k,
-                 names=["Cy", "Bobby"])
-    add_room(engine, "chuko", [ann, bob, cy, dee], seed=4, ended=start + 86_400 * DUELS,
-             names=["Ann Rivers", "Bobby", "Cy", "Dee"])
-    add_room(engine, "chuko", [ann, None], seed=1, rated=False, names=["Ann Rivers", "Guesty"],
-             ended=start + 86_400 * (DUELS + 1))
-    store.close()
-    import uvicorn
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}", bot_delay=0.05),
-                                           host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from test_room_e2e import low_contrast
+from contrast import low_contrast
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 

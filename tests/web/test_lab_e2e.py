@@ -140,3 +140,22 @@ def test_every_shipped_study_is_drawn(pages, shot):
     assert page.locator("figure.plot svg").count() == plots
     shot(page, "lab-shipped")
     assert refused == []
+
+
+# Each label's font size as drawn on the screen: its own size times the scale of its plot.
+DRAWN_SIZES = """texts => texts.map((text) => {
+  const m = text.getScreenCTM();
+  return Math.hypot(m.a, m.b) * parseFloat(getComputedStyle(text).fontSize);
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_labs_plot_labels_are_at_least_11_px_on_a_phone_and_a_desktop(pages, shipped, shot,
+                                                                         width):
+    page = pages.new(width=width, height=844 if width == 390 else 800)
+    page.goto("/lab")
+    page.locator("#chuko figure.plot svg").wait_for()
+    sizes = page.locator("figure.plot svg text").evaluate_all(DRAWN_SIZES)
+    assert sizes and min(sizes) >= 11, sorted(sizes)[:3]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, f"lab-labels-{width}")

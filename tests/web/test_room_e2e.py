@@ -4,6 +4,7 @@ card motion that stops for people who ask for less, and a long log read back pag
 
 import re
 
+from contrast import low_contrast
 from play_helpers import (
     create_room,
     join_invite,
@@ -12,60 +13,6 @@ from play_helpers import (
     wait_for_new_version,
     wait_turn_or_over,
 )
-
-# The lightest colour of the felt's gradient: text on the table is checked against it.
-FELT_LIGHTEST = (0x23, 0x6A, 0x48)
-
-CONTRAST = """([felt, selector]) => {
-  const parse = (text) => {
-    const m = text.match(/rgba?\\(([^)]+)\\)/);
-    if (!m) return null;
-    const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
-    return [r, g, b, a];
-  };
-  const mix = (top, bottom) => top.slice(0, 3).map((c, i) => c * top[3] + bottom[i] * (1 - top[3]));
-  const lum = (rgb) => {
-    const [r, g, b] = rgb.map((c) => c / 255)
-      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  /** What is painted behind el: the nearest opaque background (or the felt's gradient) with
-   * the translucent ones between it and el laid over it, outermost first. */
-  const behind = (el) => {
-    const layers = [];  // translucent backgrounds, innermost first
-    const paint = (base) => layers.reduceRight((acc, top) => mix(top, acc), base);
-    for (let node = el; node; node = node.parentElement) {
-      const style = getComputedStyle(node);
-      const colour = parse(style.backgroundColor);
-      if (colour && colour[3] === 1) return paint(colour.slice(0, 3));
-      if (colour && colour[3] > 0) layers.push(colour);
-      if (style.backgroundImage.includes("gradient")) return paint(felt);
-    }
-    return paint([255, 255, 255]);
-  };
-  const found = [];
-  for (const el of document.querySelectorAll(selector)) {
-    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    const style = getComputedStyle(el);
-    if (!own || !el.getClientRects().length || style.visibility === "hidden") continue;
-    const back = behind(el);
-    const fore = mix(parse(style.color), back);
-    const [hi, lo] = [lum(fore), lum(back)].sort((x, y) => y - x);
-    const ratio = (hi + 0.05) / (lo + 0.05);
-    const size = parseFloat(style.fontSize);
-    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-    if (ratio < (large ? 3 : 4.5)) {
-      const text = el.textContent.trim().slice(0, 30);
-      found.push(`${el.tagName.toLowerCase()}.${el.className} "${text}" ${ratio.toFixed(2)}`);
-    }
-  }
-  return found;
-}"""
-
-
-def low_contrast(page, selector: str = "body *") -> list[str]:
-    """Every visible text that does not reach WCAG AA against what is painted behind it."""
-    return page.evaluate(CONTRAST, [list(FELT_LIGHTEST), selector])
 
 
 def bots_only_room(page, game: str = "crossroads") -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from test_room_e2e import low_contrast
+from contrast import low_contrast
 
 
 def invite_to_watch(page) -> str:

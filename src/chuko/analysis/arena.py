@@ -31,7 +31,13 @@ from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate import _positive, add_budget_arguments, read_budget, simulate
 from chuko.analysis.stats import Interval, proportion_interval
 from chuko.bots import make_bot
-from chuko.console import add_option_flags, console, game_from_flags, option_values
+from chuko.console import (
+    add_option_flags,
+    console,
+    game_from_flags,
+    option_values,
+    print_table,
+)
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
@@ -268,19 +274,15 @@ def arena(game: Game, levels: Sequence[str], games: int, seed: int | None, *,
 # -- output ---------------------------------------------------------------------------------
 
 def print_arena(result: Arena) -> None:
-    from rich.table import Table
-
     game = result.game
     what = ("every level on the same deals" if result.win_rates is not None else
             "every pair of levels, the seats rotating")
     console.print(f"[bold]{game.title}[/] arena: {result.games:,} games for {what}.")
-    table = Table(title="Ratings (Elo, 95% bootstrap interval)", title_justify="left")
-    table.add_column("Bot")
-    table.add_column("Elo", justify="right")
-    table.add_column("95% interval", justify="right")
+    columns = ["Bot", "Elo", "95% interval"]
     if result.win_rates is not None:
-        table.add_column("Wins", justify="right")
+        columns.append("Wins")
     order = sorted(range(len(result.levels)), key=lambda i: -result.ratings.elo[i])
+    rows = []
     for i in order:
         level, found = result.levels[i], result.ratings.intervals[i]
         cells = [bot_name(level), f"{found.estimate:+.0f}",
@@ -288,22 +290,20 @@ def print_arena(result: Arena) -> None:
         if result.win_rates is not None:
             wins = result.win_rates[level]
             cells.append(proportion_interval(sum(wins), len(wins)).percent())
-        table.add_row(*cells)
-    console.print(table)
-    scores = Table(title="Score of the row's bot against the column's (wins, half the draws)",
-                   title_justify="left")
-    scores.add_column("")
-    for level in result.levels:
-        scores.add_column(bot_name(level), justify="right")
+        rows.append(cells)
+    print_table("Ratings (Elo, 95% bootstrap interval)", columns, rows,
+                right=range(1, len(columns)))
     against: dict[tuple[str, str], str] = {}
     for pairing in result.pairings:
         n = len(pairing.results)
         score = sum(pairing.results)
         against[pairing.a, pairing.b] = f"{score / n:.0%}" if n else "–"
         against[pairing.b, pairing.a] = f"{(n - score) / n:.0%}" if n else "–"
-    for row in result.levels:
-        scores.add_row(bot_name(row), *(against.get((row, col), "") for col in result.levels))
-    console.print(scores)
+    print_table("Score of the row's bot against the column's (wins, half the draws)",
+                ["", *map(bot_name, result.levels)],
+                [[bot_name(row), *(against.get((row, col), "") for col in result.levels)]
+                 for row in result.levels],
+                right=range(1, len(result.levels) + 1))
     console.print(f"The first level, {bot_name(result.levels[0])}, is rated 0.")
 
 

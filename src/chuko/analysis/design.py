@@ -38,7 +38,7 @@ from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.analysis.study.command import positive
 from chuko.bots import parse_levels
-from chuko.console import console
+from chuko.console import console, print_table
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.numbers import MAX_CARD
 from chuko.core.packs import as_pack, pack_text
@@ -642,20 +642,15 @@ def search_from(args: argparse.Namespace) -> Search:
 
 
 def print_result(search: Search, found: list[Candidate], seconds: float) -> None:
-    from rich.table import Table
-
     met = sum(c.meets for c in found)
     refused = (f" ({search.refused:,} could not be dealt for every target)"
                if search.refused else "")
     console.print(f"Screened {search.screened:,} packs{refused} on {search.screen:,} deals or "
                   f"games each, confirmed the best {len(found)} on {search.confirm:,} "
                   f"({seconds:.0f} s, seed {search.seed}); {met} meet every target.")
-    table = Table(show_lines=False)
-    table.add_column("Pack")
-    for target in search.targets:
-        table.add_column(f"{target.label}\n{target.spec.text()}{target.unit}",
-                         justify="right")
-    table.add_column("Meets")
+    columns = ["Pack", *(f"{target.label}\n{target.spec.text()}{target.unit}"
+                         for target in search.targets), "Meets"]
+    rows = []
     for candidate in found:
         cells = []
         for target in search.targets:
@@ -665,9 +660,9 @@ def print_result(search: Search, found: list[Candidate], seconds: float) -> None
             cells.append(f"[{'green' if ok else 'red'}]{interval.estimate:.{digits}f} "
                          f"[{interval.low:.{digits}f}, {interval.high:.{digits}f}][/]")
         # spaces after the commas, so a long pack wraps between cards, not inside one
-        table.add_row(pack_text(candidate.pack).replace(",", ", "), *cells,
-                      "yes" if candidate.meets else "no")
-    console.print(table)
+        rows.append([pack_text(candidate.pack).replace(",", ", "), *cells,
+                     "yes" if candidate.meets else "no"])
+    print_table("", columns, rows, right=range(1, len(columns) - 1))
     console.print("Figures are estimates with 95% intervals (Wilson for rates); a target is "
                   "met when the estimate lies within it.")
 

@@ -15,6 +15,7 @@ import argparse
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Callable
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, requires
@@ -61,7 +62,22 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit status 2) instead of a usage dump."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{PROG}: {message[0].upper() + message[1:]}. Try --help.\n")
+        say_error(f"{message[0].upper() + message[1:]}. Try --help.")
+        self.exit(2)
+
+
+def say_error(sentence: str) -> None:
+    """`chuko: SENTENCE` on standard error: one line for programs, and on a terminal, lines
+    broken between words at its width (the terminal itself would break inside a word)."""
+    line = f"{PROG}: {sentence}"
+    if sys.stderr.isatty():
+        try:
+            width = os.get_terminal_size(sys.stderr.fileno()).columns
+        except OSError:
+            width = 80
+        line = textwrap.fill(line, width=max(width, 20), break_long_words=False,
+                             break_on_hyphens=False)
+    print(line, file=sys.stderr)
 
 
 def commands() -> dict[str, dict[str, str]]:
@@ -103,8 +119,8 @@ def _missing(error: ModuleNotFoundError, verb: str) -> int:
     extras = missing_extras(error)
     if not extras:
         raise error
-    print(f"{PROG}: `{PROG} {verb}` needs {error.name}, which comes with the "
-          f"{' or '.join(extras)} extra: pip install '{PROG}[{extras[0]}]'.", file=sys.stderr)
+    say_error(f"`{PROG} {verb}` needs {error.name}, which comes with the "
+              f"{' or '.join(extras)} extra: pip install '{PROG}[{extras[0]}]'.")
     return 2
 
 
@@ -162,6 +178,16 @@ def _normalise(argv: list[str], table: dict[str, dict[str, str]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt as stopped:  # Ctrl-C, even while the command's modules load
+        print(file=sys.stderr)  # off the line where the terminal echoed ^C
+        if str(stopped):  # a Stopped that says what was kept
+            say_error(str(stopped))
+        return 130
+
+
+def _run(argv: list[str] | None) -> int:
     table = commands()
     argv = _normalise(list(sys.argv[1:] if argv is None else argv), table)
     try:
@@ -182,13 +208,10 @@ def main(argv: list[str] | None = None) -> int:
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
     except ChukoError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        say_error(str(error))
         return 2
     except ModuleNotFoundError as error:
         return _missing(error, args.verb)
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
     except BrokenPipeError:
         # The reader went away (`chuko export ... | head`): stop quietly, and point stdout at
         # nothing so the interpreter's last flush does not raise again.

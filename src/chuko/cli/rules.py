@@ -1,7 +1,8 @@
 """`chuko rules GAME`: the game's rules, the same Markdown the browser's rules page shows.
 
-On a terminal the Markdown is rendered; piped or with --plain it is printed as written
-(Markdown reads well as text); --json gives it to programs.
+On a terminal the Markdown is rendered, and paged when taller than the screen; piped or
+with --plain it is printed as written (Markdown reads well as text); --json gives it to
+programs.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 
 from rich.markdown import Markdown
 
-from chuko.console import console, read_rules
+from chuko.console import console, read_rules, show_long
 from chuko.games import descriptor
 
 
@@ -34,5 +35,5 @@ def run(args: argparse.Namespace) -> int:
     elif args.plain or not console.is_terminal:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     else:
-        console.print(Markdown(text))
+        show_long(Markdown(text))
     return 0

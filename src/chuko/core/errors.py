@@ -15,3 +15,8 @@ class ParseError(ChukoError, ValueError):
 
 class IllegalMove(ChukoError, ValueError):
     """A well-formed move the rules do not allow now; the state is unchanged."""
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C stopped a long run; the message says what of its work is kept. Not a
+    ChukoError: the command exits with status 130, as after any Ctrl-C."""

@@ -8,6 +8,7 @@ the game is over (H7). The final ranking breaks ties with a recorded draw (H8).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,7 +29,7 @@ from chuko.core.words import count, listing, who
 __all__ = [
     "Game", "State", "FinalRanking", "Grouping", "GroupType", "parse_cards", "group_type",
     "group_strength", "describe_group", "order_problem", "random_grouping",
-    "HandGrouping",
+    "HandGrouping", "hand_strengths",
 ]
 
 HAND_SIZE = 13
@@ -54,7 +55,12 @@ class GroupType(IntEnum):
 def _classify(cards: Sequence[Card]) -> tuple[GroupType, tuple[int, ...]]:
     """The group's type and its ranks in the order H3 compares them."""
     high, mid, low = sorted((c.rank for c in cards), reverse=True)
-    one_suit = cards[0].suit == cards[1].suit == cards[2].suit
+    return _classify_ranks(high, mid, low, cards[0].suit == cards[1].suit == cards[2].suit)
+
+
+def _classify_ranks(high: int, mid: int, low: int,
+                    one_suit: bool) -> tuple[GroupType, tuple[int, ...]]:
+    """`_classify` of three ranks, highest first, and whether the cards share a suit."""
     if high == low:
         return GroupType.TRIAL, (high,)
     # ruling H2: A-K-Q and A-2-3 are consecutive, K-A-2 is not; the ace stays high (H3).
@@ -87,7 +93,11 @@ def group_type(cards: Sequence[Card] | str) -> GroupType:
 
 def group_strength(cards: Sequence[Card] | str) -> int:
     """An integer that orders groups exactly as rulings H2–H3 do; equal for equal groups."""
-    kind, ranks = _classify(_group(cards))
+    return _strength(*_classify(_group(cards)))
+
+
+def _strength(kind: GroupType, ranks: tuple[int, ...]) -> int:
+    """`group_strength` from the type and the compared ranks: base-15 digits, type first."""
     value = int(kind)
     for rank in (*ranks, 0, 0)[:3]:
         value = value * 15 + rank
@@ -204,6 +214,35 @@ def order_problem(groups: Sequence[Sequence[Card]]) -> str | None:
                 f"{describe_group(upper)}: put the groups strongest first."
             )
     return None
+
+
+@functools.cache
+def _strength_table() -> dict[tuple[int, int, int, bool], int]:
+    """`group_strength` by three ranks in any order and whether the cards share a suit:
+    built once, so that a hand's 286 groups are measured by looking them up."""
+    table: dict[tuple[int, int, int, bool], int] = {}
+    for a, b, c in itertools.product(range(2, 15), repeat=3):
+        high, mid, low = sorted((a, b, c), reverse=True)
+        for one_suit in (False, True):
+            table[a, b, c, one_suit] = _strength(*_classify_ranks(high, mid, low, one_suit))
+    return table
+
+
+def hand_strengths(hand: Sequence[Card]) -> list[int]:
+    """The `group_strength` of every group of three the hand can make, in the order
+    `itertools.combinations` lists them by the cards' places in the hand (cards 0 1 2, then
+    0 1 3, …, 10 11 12): 286 numbers for 13 cards. A screen arranging the hand checks the
+    order of its groups (H4) with these, so that it never rules on groups itself."""
+    return list(_hand_strengths(tuple(hand)))
+
+
+@functools.lru_cache(maxsize=64)
+def _hand_strengths(hand: tuple[Card, ...]) -> tuple[int, ...]:
+    # Once per hand: a view is drawn many times while its seat arranges the same hand.
+    table = _strength_table()
+    ranks, suits = [c.rank for c in hand], [c.suit for c in hand]
+    return tuple(table[ranks[i], ranks[j], ranks[k], suits[i] == suits[j] == suits[k]]
+                 for i, j, k in itertools.combinations(range(len(hand)), 3))
 
 
 def grouping_problem(hand: Sequence[Card], move: object) -> str | None:
@@ -890,7 +929,9 @@ class State(BaseState):
 
     def view(self, seat: int | None) -> Json:
         """What `seat` may see: scores, the scored rounds' groups, and its own hand and
-        grouping. Once the game is over, `hands` shows every seat's cards of the last round."""
+        grouping; while it has yet to commit, `group_strengths` (`hand_strengths`) measures
+        every group the hand can make. Once the game is over, `hands` shows every seat's
+        cards of the last round."""
         players = self.game.players
         finished = [r for r in self._rounds if r.positions]
         view: Json = {
@@ -912,6 +953,9 @@ class State(BaseState):
                 view["hand"] = [str(c) for c in current.deal.hands[seat]]
                 mine = current.grouping(seat)
                 view["grouping"] = str(mine) if mine else None
+                # For arranging the hand: only while the seat has yet to commit.
+                view["group_strengths"] = (hand_strengths(current.deal.hands[seat])
+                                           if seat in self.to_move else None)
         else:
             view["hands"] = self._hands_json()
         return view

@@ -39,9 +39,9 @@ MOVES_HELP = """[bold]Four groups of three, strongest first; the 13th card is le
 [cyan]A♠ K♠ Q♠[/] or [cyan]1 2 3[/]  a group: its cards, or their numbers in your hand
 [cyan]K♦ Q♦ J♦ | A♠ 2♦ 3♥ | 9♣ 8♣ 7♥ | 4♥ 4♠ J♥ ; 5♠[/]  a whole grouping at once
 A card is typed with its suit as a letter or a symbol: As or A♠, 10h or T♥.
-Groups, strongest kind first: trial (three of a rank), double sequence (three in a
-row, one suit), sequence, color (one suit), pair, individual. A-K-Q and A-2-3 are in a
-row."""
+Groups, strongest kind first: trial (three of a rank), double sequence (three in a \
+row, one suit), sequence, color (one suit), pair, individual. A-K-Q and A-2-3 are in a \
+row."""  # one paragraph, wrapped to the terminal between words
 
 YES, NO = frozenset({"y", "yes"}), frozenset({"n", "no"})
 
@@ -104,6 +104,11 @@ class ChuchulaSession(Session[State]):
     def left(self) -> list[Card]:
         used = {c for g in self.groups for c in g}
         return [c for c in self.hand if c not in used]
+
+    def redraw(self, seat: int) -> None:
+        """The groups placed so far and the cards left, after a long text."""
+        self.show_groups()
+        self.show_hand(seat)
 
     def show_hand(self, seat: int) -> None:
         """The cards not yet in a group, each with its number in the whole hand."""

@@ -19,7 +19,16 @@ from typing import Any, Generic, TypeVar, cast
 from rich.markdown import Markdown
 
 from chuko.bots import Adviser, Bot, make_adviser
-from chuko.console import QUIT_WORDS, Quit, ask, console, drop_type_ahead, read_rules, warn
+from chuko.console import (
+    QUIT_WORDS,
+    Quit,
+    ask,
+    console,
+    drop_type_ahead,
+    read_rules,
+    show_long,
+    warn,
+)
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json, State
 from chuko.core.words import bot_name, seat_names
@@ -172,10 +181,17 @@ class Session(Generic[S]):
             console.print(f"[cyan]{word:<7}[/] {text}")
 
     def show_rules(self, seat: int) -> None:
+        """The rules, paged on a terminal, then the position they scrolled away."""
         try:
-            console.print(Markdown(read_rules(self.state.game.id)))
+            show_long(Markdown(read_rules(self.state.game.id)))
         except ChukoError as error:
             warn(str(error))
+            return
+        self.redraw(seat)
+
+    def redraw(self, seat: int) -> None:
+        """The position and the moves again, after a long text."""
+        self.show(seat, self.listed)
 
     @cached_property
     def adviser(self) -> Adviser | None:

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
 from multiprocessing import get_context
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -142,20 +146,61 @@ def run(
 
 def _run_processes(work: ShardWork, todo: list[list[int]], jobs: int,
                    take: Callable[[list[int], Json], None]) -> None:
-    # spawn, not fork: the parent runs the progress bar's thread
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        running: set[Future[tuple[list[int], Json]]] = set()
-        queue = list(reversed(todo))
-        try:
-            while queue or running:
-                while queue and len(running) < 2 * jobs:  # a few queued, results flow back
-                    running.add(pool.submit(_solve, work, queue.pop()))
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    take(*future.result())
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+    with _workers(jobs) as pool:
+        for shards, part in pool.imap_unordered(partial(_solve, work), todo):
+            take(shards, part)
+
+
+@contextmanager
+def _workers(jobs: int) -> Iterator[Pool]:
+    """`jobs` worker processes, spawned (not forked: the parent runs the progress bar's
+    thread). Ctrl-C reaches every process of the terminal's job, so the workers are born
+    deaf to it and the parent alone stops: when it stops early, it ends them at once, their
+    unfinished chunks lost (what was merged is in the checkpoint)."""
+    # Blocked while they start (they inherit the mask), so none dies of it half-born.
+    unblock = _block_ctrl_c()
+    try:
+        pool = get_context("spawn").Pool(jobs, initializer=_deaf_to_ctrl_c)
+    except BaseException:
+        unblock()
+        raise
+    try:
+        unblock()  # a Ctrl-C pressed meanwhile is raised here
+        yield pool
+    except BaseException:
+        with _ctrl_c_ignored():  # a second Ctrl-C must not cut the ending short
+            pool.terminate()
+        raise
+    pool.close()
+    pool.join()
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread handles signals
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _block_ctrl_c() -> Callable[[], None]:
+    """Hold SIGINT back from this thread (and the processes it starts); returns the undo."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: nothing to hold back
+        return lambda: None
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def unblock() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    return unblock
+
+
+def _deaf_to_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_ray(work: ShardWork, todo: list[list[int]], jobs: int, address: str | None,

@@ -20,7 +20,7 @@ import numpy as np
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import proportion_interval
 from chuko.console import option_values
-from chuko.core.errors import ConfigError
+from chuko.core.errors import ConfigError, Stopped
 from chuko.core.packs import as_pack, pack_text
 from chuko.core.protocol import Json
 
@@ -28,6 +28,7 @@ from . import tally
 from .backends import BACKENDS, run
 from .command import add_game_flags, positive
 from .deals import ALL_DEALS, Pack
+from .facts import shipped_exact
 
 CHECKPOINTS = "var/study"
 
@@ -164,7 +165,8 @@ def add_layout_arguments(parser: argparse.ArgumentParser, game_id: str, sample: 
     how.add_argument("--exact", action="store_true",
                      help="solve every distinct deal (rows interchangeable, equal cards alike)")
     how.add_argument("--sample", type=positive, metavar="N",
-                     help=f"solve N shuffled deals (default {sample:,})")
+                     help=f"solve N shuffled deals (default {sample:,}; none for a pack "
+                          "whose exact figures ship with chuko: those are shown)")
     parser.set_defaults(sample_default=sample)
     parser.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N",
                         help="processes (or Ray CPUs) for --exact (default: every core)")
@@ -195,11 +197,15 @@ def _selection(args: argparse.Namespace, work: ExactWork) -> Json:
 def run_layout(args: argparse.Namespace, game_id: str,
                exact_work: Callable[..., ExactWork], sampled: Callable[..., Json],
                study: Callable[..., Json], **extra: Any) -> Json:
-    """Solve what the options ask (exact or sampled) and return the study."""
+    """Solve what the options ask (exact or sampled) and return the study; without --exact
+    or --sample, the exact study that ships with chuko for the pack, where one does."""
     pack = read_pack(option_values(args)["pack"])
     if not args.exact:
         if args.shard or args.rows_prefix or args.backend != "local" or args.address:
             raise ConfigError("--shard, --rows-prefix, --backend and --address go with --exact.")
+        shipped = None if args.sample else shipped_exact(game_id, pack.cards, **extra)
+        if shipped is not None:  # what no sample of deals could better
+            return shipped
         games = args.sample or args.sample_default
         with progress_bar(games, "Deals") as advance:
             result = sampled(pack, games, args.seed, advance, **extra)
@@ -210,9 +216,14 @@ def run_layout(args: argparse.Namespace, game_id: str,
     if not work.selected():
         raise ConfigError("No deal of the pack is in that shard or has that first row.")
     path = Path(args.checkpoint) if args.checkpoint else checkpoint_path(game_id, work)
-    with progress_bar(work.total(), "Deals") as advance:
-        result = run(work, jobs=args.jobs, backend=args.backend, address=args.address,
-                     checkpoint=path, advance=advance)
+    try:
+        with progress_bar(work.total(), "Deals") as advance:
+            result = run(work, jobs=args.jobs, backend=args.backend, address=args.address,
+                         checkpoint=path, advance=advance)
+    except KeyboardInterrupt:
+        raise Stopped(f"Stopped; the deals solved so far are saved in {path}: the same "
+                      "command resumes from there." if path.exists() else
+                      "Stopped before any deal was solved.") from None
     found = study(pack, result, exact=True, seed=None, selection=_selection(args, work),
                   **extra)
     found["data"]["checkpoint"] = str(path)

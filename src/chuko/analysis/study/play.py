@@ -177,7 +177,19 @@ def _plots(described: Descriptor, cells: list[Json], method: str) -> list[Json]:
         values = list(dict.fromkeys(c["options"][name] for c in cells))
         if len(values) > 1:
             plots.append(_by_option(described, cells, name, values, method))
-    return plots
+    return plots or [_by_seat(cells, method)]
+
+
+def _by_seat(cells: list[Json], method: str) -> Json:
+    """Each seat's win rate, a bar per seat for each lineup: the plot of a study whose
+    configurations differ in their bots at most, all with the same number of players."""
+    players = cells[0]["players"]
+    fair = f"{1 / players:.0%}"
+    return {
+        "title": f"Win rate by seat (fair: {fair} each)", "kind": "bar",
+        "x": [str(seat + 1) for seat in range(players)], "xlabel": "seat",
+        "ylabel": "wins (%)", "note": method,
+        "series": [_series(_lineup(c["bots"]), c["seats"]) for c in cells]}
 
 
 def _against_players(cells: list[Json], others: list[str], method: str) -> list[Json]:

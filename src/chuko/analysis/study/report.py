@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.table import Table
 
 from chuko.console import console as default_console
+from chuko.console import print_table
 from chuko.core.protocol import Json
 
 
@@ -29,12 +29,7 @@ def print_study(study: Json, console: Console | None = None) -> None:
     for finding in study["findings"]:
         out.print(f"• {finding}")
     for shown in study["tables"]:
-        table = Table(title=shown["title"], title_justify="left")
-        for column in shown["columns"]:
-            table.add_column(column, overflow="fold")
-        for row in shown["rows"]:
-            table.add_row(*row)
-        out.print(table)
+        print_table(shown["title"], shown["columns"], shown["rows"], out=out)
 
 
 def _interval_caption(plot: Json) -> str:

@@ -8,7 +8,7 @@
 
 import { cardLabel, cardName, draggable, parseCard, suitCard } from "./cards.js";
 import { fill, h } from "./dom.js";
-import { groupInfo, orderProblem, typeLabel } from "./groups.js";
+import { groupInfo, typeLabel } from "./groups.js";
 import { seatLabel } from "./seats.js";
 
 const REVEAL_STEP_MS = 700;
@@ -87,6 +87,45 @@ function layOut(text, hand) {
   }
 }
 
+/** The engine's strength of each group of three of the hand (the view's `group_strengths`,
+ * listed as itertools.combinations lists the hand's places: 0 1 2, 0 1 3, …), by the group's
+ * cards in the hand's order. The screen orders groups by these, never by rules of its own. */
+function strengthTable(hand, strengths) {
+  const table = new Map();
+  if (!strengths) return table;
+  let n = 0;
+  for (let i = 0; i < hand.length; i += 1) {
+    for (let j = i + 1; j < hand.length; j += 1) {
+      for (let k = j + 1; k < hand.length; k += 1) table.set(`${hand[i]} ${hand[j]} ${hand[k]}`, strengths[n++]);
+    }
+  }
+  return table;
+}
+
+/** A full group's strength from the table, or null (a group still short of cards). */
+function strengthOf(table, hand, group) {
+  if (group.length !== GROUP_SIZE) return null;
+  const key = [...group].sort((a, b) => hand.indexOf(a) - hand.indexOf(b)).join(" ");
+  return table.get(key) ?? null;
+}
+
+/** Why the full groups are not strongest first, or null: each full group is weighed against
+ * the nearest full one above it, so a wrong order shows as soon as both are complete (an
+ * empty group between them could not mend it). */
+function orderProblem(table, hand) {
+  let above = null;
+  for (const [slot, group] of local.groups.entries()) {
+    const strength = strengthOf(table, hand, group);
+    if (strength === null) continue;
+    if (above && strength > above.strength) {
+      return `Group ${slot + 1} (${groupInfo(group).label}) is stronger than group ${above.slot + 1} `
+        + `(${groupInfo(local.groups[above.slot]).label}): put the groups strongest first.`;
+    }
+    above = { slot, strength };
+  }
+  return null;
+}
+
 function groupingText(hand) {
   const used = placed();
   const leftover = hand.find((card) => !used.has(card));
@@ -152,7 +191,8 @@ function arrange(msg, ctx) {
   const used = placed();
   const loose = hand.filter((card) => !used.has(card));
   const full = local.groups.every((g) => g.length === GROUP_SIZE);
-  const problem = full ? orderProblem(local.groups) : null;
+  const strengths = strengthTable(hand, msg.view.group_strengths);
+  const problem = orderProblem(strengths, hand);
   const redraw = ctx.redraw;
   const select = (card) => {
     local.selected = local.selected === card ? null : card;
@@ -214,11 +254,16 @@ function arrange(msg, ctx) {
   });
 
   const left = 12 - used.size;
-  const reason = local.message
+  const reason = local.message || problem
     || (!full ? `Place ${left} more card${left === 1 ? "" : "s"}; the one left over stays out.`
-      : problem || `Ready: ${cardLabel(loose[0])} stays out.`);
+      : `Ready: ${cardLabel(loose[0])} stays out.`);
+  // The full groups change places, strongest first; groups still being filled stay put.
   const byStrength = () => {
-    local.groups.sort((a, b) => (groupInfo(b)?.strength ?? -1) - (groupInfo(a)?.strength ?? -1));
+    const slots = [...local.groups.keys()].filter((slot) => strengthOf(strengths, hand, local.groups[slot]) !== null);
+    const ordered = slots.map((slot) => local.groups[slot])
+      .sort((a, b) => strengthOf(strengths, hand, b) - strengthOf(strengths, hand, a));
+    slots.forEach((slot, i) => { local.groups[slot] = ordered[i]; });
+    local.message = null;
     redraw();
   };
   const placeForMe = () => {
@@ -309,7 +354,9 @@ function leftOut(msg) {
 }
 
 function reveal(msg, round, step) {
-  const seats = round.show_order;
+  // Columns in the seats' order, the same in every round (the order of showing moves on
+  // with the deal, and a player looks for a seat in the same place).
+  const seats = round.groups.map((_, seat) => seat);
   return h("div.reveal", { dataset: { round: String(round.round), step: String(step) } },
     h("div.label", { text: `Round ${round.round}: the groups, position by position` }),
     h("div.reveal-grid", { style: `--seats: ${seats.length}` },

@@ -1,5 +1,7 @@
 // Small DOM and HTTP helpers shared by every page.
 
+import { sliding } from "./motion.js";
+
 /** Build an element: h("div.card.raised", {onclick, title}, child, "text", …). */
 export function h(tag, attrs = {}, ...children) {
   const [name, ...classes] = tag.split(".");
@@ -81,7 +83,9 @@ export async function gameInfo(id, fallback = {}) {
   return found || { id, title: fallback.title || id, screen: null };
 }
 
-/** The game's screen module, or the generic one for a game that ships none. */
-export function loadScreen(game) {
-  return import(`/static/js/${game.screen || "generic.js"}`);
+/** The game's screen module, or the generic one for a game that ships none; its cards slide
+ * to where each new state puts them (motion.js). */
+export async function loadScreen(game) {
+  const screen = await import(`/static/js/${game.screen || "generic.js"}`);
+  return { ...screen, render: sliding(screen.render) };
 }

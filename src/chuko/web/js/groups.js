@@ -1,23 +1,24 @@
-// Chuchula group types, for display while arranging a hand (rulings H2–H4). The server's
-// engine decides; this mirrors chuko.games.chuchula._classify, group_strength and
-// order_problem so the screen can name each group and warn about the order before the
-// commit. tests/games/test_chuchula_groups.py holds both to one table of cases.
+// Chuchula group types, for naming a group on the screen (ruling H2). The server's engine
+// decides; this mirrors chuko.games.chuchula._classify's types so the screen can name each
+// group as it is laid out. How strong a group is, and so whether groups are in order, comes
+// from the engine (the view's `group_strengths`). tests/games/test_chuchula_groups.py holds
+// both to one table of cases.
 
 import { parseCard } from "./cards.js";
 
 export const TYPES = ["INDIVIDUAL", "PAIR", "COLOR", "SEQUENCE", "DOUBLE_SEQUENCE", "TRIAL"];
 
-/** A three-card group's [type index, ranks in comparison order]. */
+/** A three-card group's type index in TYPES. */
 function classify(cards) {
   const [high, mid, low] = cards.map((c) => c.rank).sort((a, b) => b - a);
   const oneSuit = cards[0].suit === cards[1].suit && cards[1].suit === cards[2].suit;
-  if (high === low) return [5, [high]];
+  if (high === low) return 5;
   if ((high - mid === 1 && mid - low === 1) || (high === 14 && mid === 3 && low === 2)) {
-    return [oneSuit ? 4 : 3, [high, mid, low]];
+    return oneSuit ? 4 : 3;
   }
-  if (oneSuit) return [2, [high, mid, low]];
-  if (high === mid || mid === low) return [1, [mid, mid === low ? high : low]];
-  return [0, [high, mid, low]];
+  if (oneSuit) return 2;
+  if (high === mid || mid === low) return 1;
+  return 0;
 }
 
 /** A type as players read it, "DOUBLE_SEQUENCE" → "double sequence" (GroupType.label). */
@@ -25,25 +26,11 @@ export function typeLabel(type) {
   return type.toLowerCase().replaceAll("_", " ");
 }
 
-/** {type: "PAIR", label: "pair", strength} for three card texts, or null if not three cards. */
+/** {type: "PAIR", label: "pair"} for three card texts, or null if not three cards. */
 export function groupInfo(texts) {
   if (texts.length !== 3) return null;
   const cards = texts.map(parseCard);
   if (cards.some((c) => !c)) return null;
-  const [kind, ranks] = classify(cards);
-  let strength = kind;
-  for (const rank of [...ranks, 0, 0].slice(0, 3)) strength = strength * 15 + rank;
-  const type = TYPES[kind];
-  return { type, label: typeLabel(type), strength };
-}
-
-/** Why four full groups are not strongest first, or null (ruling H4: the player orders). */
-export function orderProblem(groups) {
-  const infos = groups.map(groupInfo);
-  for (let i = 1; i < infos.length; i += 1) {
-    if (infos[i] && infos[i - 1] && infos[i].strength > infos[i - 1].strength) {
-      return `Group ${i + 1} (${infos[i].label}) is stronger than group ${i} (${infos[i - 1].label}): put the groups strongest first.`;
-    }
-  }
-  return null;
+  const type = TYPES[classify(cards)];
+  return { type, label: typeLabel(type) };
 }

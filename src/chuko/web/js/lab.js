@@ -6,10 +6,13 @@ import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
 import { roundStep, s } from "./svg.js";
 
-const COLOURS = ["#1f6b47", "#b5650d", "#2b5c9e", "#a23b72", "#5b6b2f", "#6b4f9e", "#8a4b2a"];
+// One colour per series, from the stylesheet (--plot-1 … --plot-7, each scheme its own).
+const SERIES = 7;
+// The text is drawn at 1 px a unit: the plot is drawn as wide as its place on the page.
 const WIDTH = 560;
-const HEIGHT = 320;
-const MARGIN = { left: 58, right: 16, top: 30, bottom: 56 };
+const MIN_WIDTH = 280;
+const CHAR_PX = 7; // about the width of a 12-px character, to fit labels and wrap the title
+const MARGIN = { left: 58, right: 16, top: 14, bottom: 48 };
 
 /** About `count` round tick values covering [low, high]. */
 function ticks(low, high, count = 5) {
@@ -24,10 +27,36 @@ function ticks(low, high, count = 5) {
 const number = (v) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const shown = (v) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v))
   : v.toFixed(Math.abs(v) >= 10 ? 1 : 2));
+const seriesClass = (k) => `series series-${(k % SERIES) + 1}`;
+
+/** `text` cut into lines of at most `chars` characters, at spaces. */
+function wrap(text, chars) {
+  const lines = [];
+  for (const word of String(text).split(/\s+/).filter(Boolean)) {
+    const last = lines.length ? lines[lines.length - 1] : null;
+    if (last !== null && last.length + 1 + word.length <= chars) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** The legend's entries in rows under the plot: [{label, k, x, row}], and how many rows. */
+function legendRows(series, width) {
+  let [x, row] = [MARGIN.left, 0];
+  const placed = series.map((one, k) => {
+    const room = 18 + String(one.label).length * CHAR_PX + 14;
+    if (x > MARGIN.left && x + room > width - MARGIN.right) [x, row] = [MARGIN.left, row + 1];
+    const entry = { label: one.label, k, x, row };
+    x += room;
+    return entry;
+  });
+  return { placed, rows: series.length > 1 ? row + 1 : 0 };
+}
 
 /** A plot of the study format ({title, kind: "bar"|"line", x, xlabel, ylabel, note, series:
- * [{label, y, low?, high?, style?}]}) as an SVG element. */
-export function drawPlot(plot) {
+ * [{label, y, low?, high?, style?}]}) as an SVG element `width` units (pixels) wide. */
+export function drawPlot(plot, width = WIDTH) {
+  width = Math.max(MIN_WIDTH, Math.round(width));
   const labels = (plot.x || []).map(String);
   const series = plot.series || [];
   const values = series.flatMap((one) => [...(one.y || []), ...(one.low || []),
@@ -36,78 +65,99 @@ export function drawPlot(plot) {
   if (high === low) high = low + 1;
   const marks = ticks(low, high);
   [low, high] = [Math.min(low, marks[0]), Math.max(high, marks[marks.length - 1])];
-  const plotW = WIDTH - MARGIN.left - MARGIN.right;
-  const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const y = (v) => MARGIN.top + (1 - (v - low) / (high - low)) * plotH;
+  const title = wrap(plot.title, Math.floor((width - 8) / (CHAR_PX + 0.5)));
+  const legend = legendRows(series, width);
+  const top = MARGIN.top + 17 * title.length;
+  const plotW = width - MARGIN.left - MARGIN.right;
+  const plotH = Math.round(Math.min(240, Math.max(170, width * 0.42)));
+  const bottom = top + plotH;
+  const height = bottom + MARGIN.bottom + (legend.rows ? 20 * legend.rows + 4 : 0);
+  const y = (v) => top + (1 - (v - low) / (high - low)) * plotH;
   const band = plotW / Math.max(1, labels.length);
   const centre = (i) => MARGIN.left + band * (i + 0.5);
   const svg = s("svg", {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": plot.title,
+    viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": plot.title,
   }, s("title", { text: plot.title }));
-  svg.append(s("text", { x: WIDTH / 2, y: 16, "text-anchor": "middle", class: "plot-title",
-    text: plot.title }));
+  svg.append(s("text", { x: width / 2, y: MARGIN.top, "text-anchor": "middle", class: "plot-title" },
+    title.map((line, i) => s("tspan", { x: width / 2, dy: i ? 17 : 0, text: line }))));
   for (const mark of marks) {
-    svg.append(s("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(mark), y2: y(mark),
+    svg.append(s("line", { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(mark), y2: y(mark),
       class: "grid" }));
     svg.append(s("text", { x: MARGIN.left - 6, y: y(mark) + 4, "text-anchor": "end",
       text: shown(mark) }));
   }
-  const every = Math.ceil(labels.length / 16); // keep the x labels apart on long axes
+  // Keep the x labels apart: as many as fit side by side.
+  const widest = Math.max(1, ...labels.map((label) => label.length)) * CHAR_PX + 8;
+  const every = Math.ceil(labels.length / Math.max(1, Math.floor(plotW / widest)));
   labels.forEach((label, i) => {
     if (i % every) return;
-    svg.append(s("text", { x: centre(i), y: HEIGHT - MARGIN.bottom + 16, "text-anchor": "middle",
-      text: label }));
+    svg.append(s("text", { x: centre(i), y: bottom + 16, "text-anchor": "middle", text: label }));
   });
-  svg.append(s("line", { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top,
-    y2: HEIGHT - MARGIN.bottom, class: "axis" }));
-  svg.append(s("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(0), y2: y(0),
+  svg.append(s("line", { x1: MARGIN.left, x2: MARGIN.left, y1: top, y2: bottom, class: "axis" }));
+  svg.append(s("line", { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(0), y2: y(0),
     class: "axis" }));
-  svg.append(s("text", { x: MARGIN.left + plotW / 2, y: HEIGHT - 12, "text-anchor": "middle",
+  svg.append(s("text", { x: MARGIN.left + plotW / 2, y: bottom + 38, "text-anchor": "middle",
     text: plot.xlabel || "" }));
-  svg.append(s("text", { x: 14, y: MARGIN.top + plotH / 2, "text-anchor": "middle",
-    transform: `rotate(-90 14 ${MARGIN.top + plotH / 2})`, text: plot.ylabel || "" }));
+  svg.append(s("text", { x: 14, y: top + plotH / 2, "text-anchor": "middle",
+    transform: `rotate(-90 14 ${top + plotH / 2})`, text: plot.ylabel || "" }));
 
-  const width = (band * 0.8) / Math.max(1, series.length);
+  const barWidth = (band * 0.8) / Math.max(1, series.length);
   series.forEach((one, k) => {
-    const colour = COLOURS[k % COLOURS.length];
     const points = [];
     labels.forEach((label, i) => {
       const v = number((one.y || [])[i]);
       if (v === null) return;
       const lo = number((one.low || [])[i]);
       const hi = number((one.high || [])[i]);
-      const x = plot.kind === "bar" ? centre(i) - band * 0.4 + width * (k + 0.5) : centre(i);
+      const x = plot.kind === "bar" ? centre(i) - band * 0.4 + barWidth * (k + 0.5) : centre(i);
       const said = `${one.label}, ${label}: ${shown(v)}`
         + (lo !== null && hi !== null ? ` [${shown(lo)}, ${shown(hi)}]` : "");
       if (plot.kind === "bar") {
-        svg.append(s("rect", { x: x - width / 2, width, y: y(Math.max(v, 0)),
-          height: Math.abs(y(v) - y(0)), fill: colour, class: "bar" }, s("title", { text: said })));
+        svg.append(s("rect", { x: x - barWidth / 2, width: barWidth, y: y(Math.max(v, 0)),
+          height: Math.abs(y(v) - y(0)), class: `bar ${seriesClass(k)}` },
+        s("title", { text: said })));
       } else {
         points.push(`${x},${y(v)}`);
-        svg.append(s("circle", { cx: x, cy: y(v), r: 3.5, fill: colour, class: "point" },
+        svg.append(s("circle", { cx: x, cy: y(v), r: 3.5, class: `point ${seriesClass(k)}` },
           s("title", { text: said })));
       }
       if (lo !== null && hi !== null) {
-        const cap = Math.min(5, width / 3);
+        const cap = Math.min(5, barWidth / 3);
         svg.append(s("path", { d: `M${x},${y(lo)}V${y(hi)}M${x - cap},${y(lo)}h${2 * cap}`
-          + `M${x - cap},${y(hi)}h${2 * cap}`, stroke: "#222", "stroke-width": 1, fill: "none",
-          class: "interval" }));
+          + `M${x - cap},${y(hi)}h${2 * cap}`, class: "interval" }));
       }
     });
     if (plot.kind !== "bar" && points.length > 1) {
-      svg.append(s("polyline", { points: points.join(" "), fill: "none", stroke: colour,
-        "stroke-width": 2, "stroke-dasharray": one.style === "dashed" ? "6 4" : null }));
+      svg.append(s("polyline", { points: points.join(" "), class: `trend ${seriesClass(k)}`,
+        "stroke-dasharray": one.style === "dashed" ? "6 4" : null }));
     }
   });
-  if (series.length > 1) {
-    series.forEach((one, k) => {
-      const top = MARGIN.top + 4 + k * 16;
-      svg.append(s("rect", { x: WIDTH - MARGIN.right - 150, y: top, width: 10, height: 10,
-        fill: COLOURS[k % COLOURS.length] }));
-      svg.append(s("text", { x: WIDTH - MARGIN.right - 136, y: top + 9, text: one.label }));
-    });
+  for (const { label, k, x, row } of legend.rows ? legend.placed : []) {
+    const at = bottom + MARGIN.bottom + 16 + 20 * row;
+    svg.append(s("rect", { x, y: at - 10, width: 10, height: 10, class: `key ${seriesClass(k)}` }));
+    svg.append(s("text", { x: x + 16, y: at, text: label }));
   }
   return svg;
+}
+
+/** Draws each plot of `figures` ([[figure, plot]]) as wide as its figure, and again whenever
+ * that width changes (a phone turned, a window resized), so its text stays 12 px. */
+function drawAtWidth(figures) {
+  const draw = (figure, plot) => {
+    const width = Math.round(figure.clientWidth) || WIDTH;
+    if (Number(figure.dataset.width) === width) return;
+    figure.dataset.width = String(width);
+    const old = figure.querySelector("svg");
+    const svg = drawPlot(plot, width);
+    if (old) old.replaceWith(svg);
+    else figure.prepend(svg);
+  };
+  const plots = new Map(figures);
+  for (const [figure, plot] of figures) draw(figure, plot);
+  const watch = new ResizeObserver((entries) => {
+    for (const entry of entries) draw(entry.target, plots.get(entry.target));
+  });
+  for (const [figure] of figures) watch.observe(figure);
 }
 
 function table(data) {
@@ -118,14 +168,17 @@ function table(data) {
       text: String(v) })))))));
 }
 
-function study(one) {
+function study(one, figures) {
   return h("article.study", { dataset: { game: one.game } },
     h("h3", { text: one.title }),
     h("p.method", { text: `How: ${one.method}` }),
     (one.findings || []).length ? h("ul.findings", {},
       one.findings.map((text) => h("li", { text }))) : null,
-    h("div.plots", {}, (one.plots || []).map((plot) => h("figure.plot", {},
-      drawPlot(plot), plot.note ? h("figcaption", { text: plot.note }) : null))),
+    h("div.plots", {}, (one.plots || []).map((plot) => {
+      const figure = h("figure.plot", {}, plot.note ? h("figcaption", { text: plot.note }) : null);
+      figures.push([figure, plot]);
+      return figure;
+    })),
     (one.tables || []).map(table));
 }
 
@@ -143,14 +196,16 @@ async function main() {
   fill(document.getElementById("lab-nav"), studied.length ? h("span.muted", { text: "Facts:" }) : null,
     studied.map((game) => h("a", { href: `#${encodeURIComponent(game.id)}`, text: game.title })));
   const without = facts.games.filter((game) => !game.studies.length);
+  const figures = [];
   fill(place,
     studied.map((game) => h("section.lab-game", { id: game.id },
       h("h2", {}, game.title, h("a", { href: `/rules/${encodeURIComponent(game.id)}`,
         text: "Rules" })),
-      game.studies.map(study))),
+      game.studies.map((one) => study(one, figures)))),
     studied.length ? null : h("p", { text: "No facts are shipped with this installation yet." }),
     without.length && studied.length ? h("p.muted", {
       text: `No facts yet for ${without.map((game) => game.title).join(", ")}.` }) : null);
+  drawAtWidth(figures);
   // The sections came after the page loaded, so a link to one of them is followed now.
   const wanted = decodeURIComponent(location.hash.slice(1));
   if (wanted) document.getElementById(wanted)?.scrollIntoView();

@@ -355,13 +355,20 @@ function nextRound(go = true) {
 function drawPause(msg) {
   const box = $("pause");
   const pause = pauseState(msg);
-  clearInterval(page.ticker);
   if (!pause) {
+    clearInterval(page.ticker);
     if (!box.hidden) box.replaceChildren();
     box.hidden = true;
     return;
   }
-  const wasHidden = box.hidden;
+  // The same pause drawn again (a screen's animation, others' moves meanwhile) keeps its
+  // elements: the focus on its button and how far the player scrolled in it.
+  const key = `${pause.version} ${isSpectator(msg)}`;
+  if (!box.hidden && box.dataset.key === key) return;
+  box.dataset.key = key;
+  clearInterval(page.ticker);
+  // A tap on the dimmed table around the window closes it, as Esc does.
+  box.onclick = (event) => { if (event.target === box) nextRound(false); };
   const count = h("p.countdown", { "aria-live": "off" });
   const tick = () => {
     const left = secondsLeft(pause);
@@ -382,7 +389,7 @@ function drawPause(msg) {
     button = h("button.next-round", { type: "button", text: "Close", onclick: () => nextRound(false) });
   }
   fill(box, h("div.pause-card", {
-    role: "dialog", "aria-labelledby": "pause-title",
+    role: "dialog", "aria-labelledby": "pause-title", tabindex: "-1",
     onkeydown: (event) => { if (event.key === "Escape") nextRound(false); },
   },
     h("h2", { id: "pause-title", text: "End of the round" }),
@@ -395,7 +402,7 @@ function drawPause(msg) {
     tick();
     page.ticker = setInterval(tick, 250);
   }
-  if (wasHidden && button) button.focus();
+  (button || box.firstChild).focus({ preventScroll: true });
 }
 
 // -- the tools and the move log ------------------------------------------------------------
