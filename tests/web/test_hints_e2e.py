@@ -83,6 +83,10 @@ def test_thinking_shows_for_a_slow_hint_and_never_for_a_quick_one(pages, shot, s
     assert thinking.get_attribute("role") == "status"
     assert low_contrast(page, "#tools *") == []
     shot(page, f"hint-thinking-{size}", full_page=False)
+    page.emulate_media(color_scheme="dark")
+    assert low_contrast(page, "#tools *") == []
+    shot(page, f"hint-thinking-{size}-dark", full_page=False)
+    page.emulate_media(color_scheme="light")
     hints.let_go()
     thinking.wait_for(state="detached")
     page.locator(".hint-note", has_text="your best move").wait_for()

@@ -45,9 +45,16 @@ def test_players_see_how_many_watch_and_can_invite_more(pages, shot):
     bea.locator("#seats .seat-chip.watching", has_text="You and 1 other are watching").wait_for()
     assert low_contrast(ann) == [] and low_contrast(bea) == []
     shot(ann, "room-watchers-desktop", full_page=False)
+    ann.emulate_media(color_scheme="dark")
+    shot(ann, "room-watchers-desktop-dark", full_page=False)
+    ann.emulate_media(color_scheme="light")
     shot(bea, "room-watchers-spectator-phone", full_page=False)
     ann.set_viewport_size({"width": 390, "height": 844})
     shot(ann, "room-watchers-phone", full_page=False)
+    for page, name in ((ann, "phone"), (bea, "spectator-phone")):
+        page.emulate_media(color_scheme="dark")
+        assert low_contrast(page) == []
+        shot(page, f"room-watchers-{name}-dark", full_page=False)
     cal.close()
     ann.locator("#seats .watchers", has_text="1 watching").wait_for()
     bea.close()
@@ -69,3 +76,6 @@ def test_a_game_of_bots_alone_offers_its_watch_link(pages, shot):
     shot(page, "room-bots-watch-invite-desktop", full_page=False)
     page.set_viewport_size({"width": 390, "height": 844})
     shot(page, "room-bots-watch-invite-phone", full_page=False)
+    page.emulate_media(color_scheme="dark")
+    assert low_contrast(page) == []
+    shot(page, "room-bots-watch-invite-phone-dark", full_page=False)
