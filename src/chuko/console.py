@@ -280,3 +280,18 @@ def game_from_flags(args: argparse.Namespace, *, bots_only: bool = False) -> Gam
     """The game `args.game` configured by its option flags (`add_option_flags`), through
     `Game.from_options`; ConfigError in the descriptor's sentence for a bad value."""
     return game_class(args.game).from_options(option_values(args), bots_only=bots_only)
+
+
+def drop_type_ahead() -> None:
+    """Forget the keys typed while the program was busy (a hint being worked out), so they
+    do not run as the next lines once it is done. Only on a terminal: piped input is a
+    script, read whole."""
+    try:
+        import termios  # not on Windows, whose console has no such buffer to clear
+    except ImportError:
+        return
+    try:
+        if sys.stdin.isatty():
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (OSError, ValueError, termios.error):
+        pass  # a terminal that will not say: its keys stay

@@ -76,7 +76,8 @@ def test_presence_messages_wait_in_an_outbox_as_one():
                 room.join(player)
                 room.forget(player)
             assert list(watcher._queue) == [{"type": "presence", "seats": [
-                {"seat": 0, "connected": False}, {"seat": 1, "connected": False}]}]
+                {"seat": 0, "connected": False}, {"seat": 1, "connected": False}],
+                "watchers": 1}]
         finally:
             store.close()
 
@@ -98,6 +99,6 @@ def test_a_player_connecting_sends_the_others_presence_not_a_state(make_client):
             mine = player.receive_json()
             assert mine["type"] == "state" and mine["seats"][0]["connected"] is True
             assert watcher.receive_json() == {"type": "presence", "seats": [
-                {"seat": 0, "connected": True}, {"seat": 1, "connected": True}]}
+                {"seat": 0, "connected": True}, {"seat": 1, "connected": True}], "watchers": 1}
         assert watcher.receive_json() == {"type": "presence", "seats": [
-            {"seat": 0, "connected": False}, {"seat": 1, "connected": True}]}
+            {"seat": 0, "connected": False}, {"seat": 1, "connected": True}], "watchers": 1}

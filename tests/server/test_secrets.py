@@ -17,7 +17,7 @@ from chuko.games import game_class
 SNAPSHOT_KEYS = {"type", "room", "game", "title", "seat", "spectator", "status", "seats",
                  "version", "view", "legal", "last", "result", "round_ended", "bots_wait",
                  "rematch", "simultaneous", "hints", "hintable", "rated", "clock",
-                 "claimable"}
+                 "claimable", "watchers"}
 
 
 def play_and_listen(client, game: str, seats: list, **options) -> tuple[list[dict], dict]:
@@ -52,7 +52,7 @@ def numbers(value, path=()):
 # Numbers that are counts, seats or scores, never cards.
 COUNTS = {"version", "seat", "players", "first", "turn_limit", "to_move", "hand_sizes",
           "draw_size", "turns_played", "winner", "scores", "winners", "number", "turns_total",
-          "plays", "resets"}
+          "plays", "resets", "watchers"}
 # Where a Chükö card may stand in a seat's message: its own hand and draw, and the public
 # cards (K6): the pack's list, the play pile, the cards played and the recycled piles' contents.
 PUBLIC_CARDS = {("view", "pack"), ("view", "pile"), ("view", "top"), ("view", "recent", "card"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
 from chuko.core.errors import ChukoError
+from chuko.solvers import warm_up as warm_solvers
 
 from . import collector
 from .account_api import AccountApi
@@ -160,7 +162,8 @@ Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts,
               close: Callable[[], None]) -> Lifespan:
     """What the app does as it starts (the writer, the rooms to restore, the collector's
-    schedule) and as it stops, in reverse (and then `close`: the passwords' pool)."""
+    schedule, the solvers' kernels loaded in the background: `_warming`) and as it stops,
+    in reverse (and then `close`: the passwords' pool)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -172,6 +175,7 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts
             log.info("Resumed %d room(s) in play with bots.", restored)
         collector.start()
         await lobby.start()
+        app.state.warming = _warming()
         try:
             yield
         finally:
@@ -185,6 +189,23 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts
             await asyncio.to_thread(store.close)
 
     return lifespan
+
+
+def _warming() -> threading.Thread:
+    """The solvers' kernels loaded (or compiled) in a thread, so the first hint does not
+    wait for them (`warm_solvers`, read when the app starts); a failure is logged. Not a
+    daemon: a stop waits for it rather than cut the compiler off as it writes its cache."""
+
+    def run() -> None:
+        try:
+            warm_solvers()
+        except Exception:
+            log.warning("Could not warm the solvers up; the first hint compiles them.",
+                        exc_info=True)
+
+    thread = threading.Thread(target=run, name="chuko-warm-up")
+    thread.start()
+    return thread
 
 
 def _player_of(state: State) -> PlayerLookup:

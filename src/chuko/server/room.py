@@ -7,8 +7,8 @@ changed once it has been replaced, so a client that is behind is sent each versi
 built from the state of that version (`Moment`).
 
 A socket coming or going changes no state: when it changes whether its seat shows as
-connected, the room's other clients get one small `presence` message, and the new client
-alone gets a state.
+connected, or how many watch (spectators' sockets, counted in this worker), the room's
+other clients get one small `presence` message, and the new client alone gets a state.
 
 Nothing here knows which game a room plays: its rules come from the game's class and
 descriptor in the registry.
@@ -107,6 +107,7 @@ class Room:
     rematch_of: str | None = None  # the finished room this one is the rematch of
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
+    watchers: int = 0  # the clients without a seat
     bot_task: asyncio.Task | None = None
     adviser: Adviser | None = None
     # A finished game's review and its first mistake (history.py), worked out once: small,
@@ -232,7 +233,7 @@ class Room:
             self._texts_version = moment.version
         keep = moment.version == self._texts_version
         bots_wait = self.bots_wait(moment.version)
-        shared_key = (None, moment.status, bots_wait, self.rematch, labels,
+        shared_key = (None, moment.status, bots_wait, self.rematch, labels, self.watchers,
                       tuple((s.connected, s.joined, s.gone) for s in self.seats))
         shared = self._texts.get(shared_key) if keep else None
         if shared is None:
@@ -244,6 +245,7 @@ class Room:
                 "status": moment.status,
                 "seats": [{**entry, "connected": s.connected, "joined": s.joined, "gone": s.gone}
                           for entry, s in zip(entries, self.seats, strict=True)],
+                "watchers": self.watchers,
                 "rated": self.rated,
                 "version": moment.version,
                 "round_ended": moment.state.round_ended,
@@ -338,7 +340,11 @@ class Room:
     def forget(self, client: Client) -> bool:
         """Drop a client; True when a finished or expired room has nobody left (it may leave
         memory)."""
+        watcher = client.seat is None and client in self.clients
         self.clients.discard(client)
+        if watcher:  # the others learn there is one fewer
+            self.watchers -= 1
+            self.tell_presence()
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections -= 1
@@ -354,9 +360,12 @@ class Room:
 
     def join(self, client: Client) -> None:
         """Add a client and send it the state now; the others learn of it only when its seat
-        now shows as connected."""
+        now shows as connected, or when it watches (the count of watchers)."""
         self.clients.add(client)
         client.send_state(self.moment())
+        if client.seat is None:  # a watcher: the others learn there is one more
+            self.watchers += 1
+            self.tell_presence(client)
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections += 1
@@ -368,9 +377,11 @@ class Room:
                 self.tell_presence(client)
 
     def tell_presence(self, joining: Client | None = None) -> None:
-        """Every seat's presence to every client but `joining` (whose state says it)."""
+        """Every seat's presence and the count of watchers to every client but `joining`
+        (whose state says them)."""
         message = {"type": "presence", "seats": [
-            {"seat": s.seat, "connected": s.connected} for s in self.seats]}
+            {"seat": s.seat, "connected": s.connected} for s in self.seats],
+            "watchers": self.watchers}
         for client in self.clients:
             if client is not joining:
                 client.send_presence(message)

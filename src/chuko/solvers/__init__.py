@@ -59,6 +59,16 @@ def load_kernels() -> ModuleType | None:
     return kernels
 
 
+def warm_up() -> None:
+    """Load the compiled kernels and compile each entry point now (or load it from numba's
+    on-disk cache), so the first search does not wait for them; nothing without numba.
+    Seconds the first time after an install, under one after (the server does this in a
+    thread as it starts)."""
+    kernels = load_kernels()
+    if kernels is not None:
+        kernels.warm_up()
+
+
 def default_backend() -> Backend:
     """The compiled kernels when numba loads, else the reference search."""
     kernels = load_kernels()

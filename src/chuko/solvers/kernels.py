@@ -19,7 +19,8 @@ generation, so an entry from another deal reads as empty and nothing is ever cle
 
 The searches keep explicit stacks rather than recursing: numba's on-disk cache
 (`cache=True`, so compiling happens once per install) crashes on recursive functions
-(numba issues 6061 and 6713), and a cached recursive version here did segfault.
+(numba issues 6061 and 6713), and a cached recursive version here did segfault. Where the
+cache goes, and what happens where numba finds nowhere to write it: solvers/numba_cache.py.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ from chuko.core.layout import COLUMNS, ROWS, SIZE
 
 from . import Backend, Classes, Ends, Match
 from .encoding import CARDS_LEFT, ROW_STATES, STEPS, row_counts
+from .numba_cache import ensure_cache
+
+ensure_cache()  # before the first kernel is defined: it needs somewhere to be cached
 
 # The row steps as arrays (numba freezes module-level arrays into the compiled code).
 STEP_COUNT = np.array([len(s) for s in STEPS], dtype=np.int64)
@@ -552,10 +556,11 @@ def warm_up() -> None:
 
     from .encoding import card_classes
 
+    # The searches of one position first: hints use them, and one may be waiting.
+    classes, match = card_classes(PACKS["plain"])
+    none = len(match)  # no trail; for Caravan, none + 1 is no caravan
+    CrossroadsKernel(classes, match).future(0, (none, none), (none, none), False)
+    CaravanKernel(classes, match, 2).winnable_from(0, none + 1, none + 1, 0)
     deal = np.array([PACKS["plain"]], dtype=np.int64)
     caravan_winnable_batch(deal, 2)
     crossroads_values_batch(deal)
-    classes, match = card_classes(PACKS["plain"])
-    none = len(match)  # no trail; for Caravan, none + 1 is no caravan
-    CaravanKernel(classes, match, 2).winnable_from(0, none + 1, none + 1, 0)
-    CrossroadsKernel(classes, match).future(0, (none, none), (none, none), False)

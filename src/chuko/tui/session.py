@@ -19,7 +19,16 @@ from typing import Any, Generic, TypeVar, cast
 from rich.markdown import Markdown
 
 from chuko.bots import Adviser, Bot, make_adviser
-from chuko.console import QUIT_WORDS, Quit, ask, console, read_rules, show_long, warn
+from chuko.console import (
+    QUIT_WORDS,
+    Quit,
+    ask,
+    console,
+    drop_type_ahead,
+    read_rules,
+    show_long,
+    warn,
+)
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json, State
 from chuko.core.words import bot_name, seat_names
@@ -190,11 +199,14 @@ class Session(Generic[S]):
 
     def advice(self, seat: int) -> Json | None:
         """The game's adviser on this position for `seat` (`{"values", "note"}`); None,
-        said in a sentence, when the game gives no hints."""
+        said in a sentence, when the game gives no hints. Keys typed while it thinks are
+        dropped: a move typed before the advice shows is not the move it would advise."""
         if self.adviser is None:
             warn(f"{self.state.game.title} gives no hints.")
             return None
-        return self.adviser.hint(self.state, seat)
+        advice = self.adviser.hint(self.state, seat)
+        drop_type_ahead()
+        return advice
 
     def hint(self, seat: int) -> None:
         advice = self.advice(seat)

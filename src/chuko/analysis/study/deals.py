@@ -30,8 +30,11 @@ from numba import njit
 from chuko.core.errors import ConfigError
 from chuko.core.layout import COLUMNS, ROWS, SIZE, layout_text
 from chuko.solvers.encoding import card_classes
+from chuko.solvers.numba_cache import ensure_cache
 
 ALL_DEALS = factorial(SIZE) // factorial(ROWS)  # 79,833,600: 12 cards, rows interchangeable
+
+ensure_cache()  # before the first kernel is defined: it needs somewhere to be cached
 
 
 @njit(cache=True)

@@ -16,6 +16,8 @@ import { summarize } from "./continue.js";
 import { guardLeaving, leaveFreely } from "./leaving.js";
 import { becomeGuest, offerAccountName } from "./site.js";
 import { signalControls, startSignals, turnSignal } from "./signals.js";
+import { answered, asked, thinkingNote } from "./hints.js";
+import { watchInvite, watcherChip } from "./watchers.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -64,6 +66,18 @@ function canHint(msg) {
   return Boolean(msg.hints && msg.hintable);
 }
 
+/** Ask for a hint; "thinking…" shows if it is slow to come (hints.js). */
+function askHint() {
+  asked(() => drawTools(page.msg));
+  send({ type: "hint" });
+}
+
+/** A hint came, or will not come: the "thinking…" note goes. */
+function hintOver() {
+  answered();
+  if (page.msg && page.screen) drawTools(page.msg);
+}
+
 function isSpectator(msg) {
   return Boolean(msg.spectator) || msg.seat === null || msg.seat === undefined;
 }
@@ -106,7 +120,8 @@ function drawSeats(msg) {
     clockChip(seat.seat),
     bubble(seat.seat));
   });
-  if (isSpectator(msg)) chips.unshift(h("div.seat-chip.watching", { text: "You are watching" }));
+  if (isSpectator(msg)) chips.unshift(watcherChip(msg.watchers, true));
+  else chips.push(watcherChip(msg.watchers, false));
   fill($("seats"), chips);
 }
 
@@ -259,6 +274,7 @@ function buildBar(msg) {
     () => drawSeats(page.msg));
   fill($("chat"), menu);
   fill($("prefs"), isSpectator(msg) ? [] : signalControls(), mute);
+  fill($("watch"), watchInvite(page.room));
 }
 
 async function resign() {
@@ -395,8 +411,9 @@ function drawTools(msg) {
   const tools = [];
   // A screen that offers hints in its own words (asksHints) gets no second button.
   if (canHint(msg) && isMyTurn(msg) && !page.screen.asksHints) {
-    tools.push(h("button.hint", { type: "button", text: "Hint", onclick: () => send({ type: "hint" }) }));
+    tools.push(h("button.hint", { type: "button", text: "Hint", onclick: askHint }));
   }
+  tools.push(thinkingNote());
   const hint = page.hint && page.hint.version === msg.version ? page.hint : null;
   if (hint && hint.note) tools.push(h("span.hint-note", { role: "status", text: hint.note }));
   fill($("tools"), tools);
@@ -484,6 +501,7 @@ function draw() {
   const msg = page.msg;
   if (!msg || !page.screen) return;
   $("room").className = `room room-${msg.status}${isSpectator(msg) ? " watching" : ""}`;
+  $("watch").hidden = msg.status === "expired";
   drawSeats(msg);
   drawStatus(msg);
   drawGameActions(msg);
@@ -493,7 +511,7 @@ function draw() {
   page.screen.render($("board"), msg, {
     interactive: isMyTurn(msg),
     send: (move) => send({ type: "move", move: String(move) }),
-    askHint: canHint(msg) ? () => send({ type: "hint" }) : null,
+    askHint: canHint(msg) ? askHint : null,
     hint,
     redraw: draw,
   });
@@ -540,16 +558,18 @@ function onMessage(msg) {
     const connected = new Map(msg.seats.map((seat) => [seat.seat, seat.connected]));
     const seats = page.msg.seats.map((seat) => (
       connected.has(seat.seat) ? { ...seat, connected: connected.get(seat.seat) } : seat));
-    page.msg = { ...page.msg, seats };
+    page.msg = { ...page.msg, seats, watchers: msg.watchers };
     drawSeats(page.msg);
   } else if (msg.type === "said") {
     if (!page.msg) return;
     hear(msg, msg.seat === page.msg.seat, seatLabel(page.msg, msg.seat));
   } else if (msg.type === "hint") {
+    answered();
     page.hint = { version: page.msg ? page.msg.version : -1, values: msg.values || {}, note: msg.note };
     draw();
   } else if (msg.type === "error") {
     page.logAsked = false; // a refused page may be asked for again
+    hintOver(); // a refused hint comes no more
     notice(msg.message, "error");
   }
 }
@@ -573,6 +593,7 @@ function onLine(status) {
   const conn = $("conn");
   conn.className = `conn ${status}`;
   conn.textContent = { open: "online", retrying: "reconnecting…", closed: "offline" }[status];
+  if (status !== "open") hintOver(); // a hint asked on the lost line is not answered
 }
 
 /** An invite: ask the player's name, then take the seat. Resolves with the seat's token. */
