@@ -7,7 +7,10 @@
 const SLIDE_MS = 320;
 const EASING = "cubic-bezier(0.2, 0.7, 0.2, 1)";
 const STILL_PX = 1; // closer than this to where it was, a card has not moved
-const lessMotion = matchMedia("(prefers-reduced-motion: reduce)");
+// Asked at each drawing (a setting changed meanwhile counts); where nothing can be asked (a
+// script run outside a browser, as the tests run the groups' module), nothing moves.
+const lessMotion = () =>
+  typeof matchMedia !== "function" || matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** Every drawn card under `board`: [{key, el, box}] (hidden ones have no place to slide from). */
 function places(board) {
@@ -67,7 +70,7 @@ function slide(el, from, to) {
 /** `render(board, …)` whose cards slide from where the previous drawing had them. */
 export function sliding(render) {
   return (board, ...rest) => {
-    if (lessMotion.matches) return render(board, ...rest);
+    if (lessMotion()) return render(board, ...rest);
     const before = places(board);
     const drawn = render(board, ...rest);
     if (before.length) {
