@@ -39,12 +39,12 @@ def after(game, moves):
 @pytest.mark.parametrize(
     ("moves", "labels"),
     [
-        ([], {"A": "keeps a 1-point lead", "E": "keeps a 1-point lead", "I": "draws"}),
+        ([], {"A": "wins by 1 point", "E": "wins by 1 point", "I": "draws"}),
         (["I", "A", "BL", "EL"],
-         {"CL": "draws", "CR": "trails by 1 point", "FL": "trails by 2 points",
-          "FR": "trails by 2 points", "JL": "draws", "JR": "draws"}),
+         {"CL": "draws", "CR": "loses by 1 point", "FL": "loses by 2 points",
+          "FR": "loses by 2 points", "JL": "draws", "JR": "draws"}),
         (["I", "A", "BL", "EL", "CL", "DL", "JL", "KL", "LR", "FL"],
-         {"GL": "draws", "GR": "trails by 1 point"}),
+         {"GL": "draws", "GR": "loses by 1 point"}),
     ],
     ids=["deal", "middle", "last-card"],
 )
@@ -53,18 +53,37 @@ def test_crossroads_hints_word_each_moves_exact_value(moves, labels):
     state = after(game, moves)
     hint = make_adviser(game).hint(state, state.to_move[0])
     assert hint["values"] == labels
-    best = "keeps a 1-point lead" if not moves else "draws"
+    best = "wins by 1 point" if not moves else "draws"
     assert hint["note"] == ("Each label is how the game ends for you if both play perfectly "
                             f"from here, points so far included; your best move {best}.")
+
+
+def test_crossroads_hints_word_the_end_never_a_lead_a_player_behind_does_not_have():
+    """A player behind now whose best move still wins is told "wins by", not that they
+    keep a lead; checked on every position of seeded random games."""
+    rng = random.Random(7)
+    behind_and_winning = 0
+    for seed in range(6):
+        state = Crossroads(first=0).new(seed)
+        while state.to_move:
+            seat = state.to_move[0]
+            labels = list(make_adviser(state.game).hint(state, seat)["values"].values())
+            assert all(re.fullmatch(r"wins by \d+ points?|draws|loses by \d+ points?", label)
+                       for label in labels), labels
+            score = state.totals()
+            if score[seat] < score[1 - seat] and any(x.startswith("wins") for x in labels):
+                behind_and_winning += 1
+            state.play(seat, rng.choice(state.legal_moves(seat)))
+    assert behind_and_winning > 0  # the case the wording is about did occur
 
 
 def test_crossroads_hints_say_a_lead_of_several_points_with_a_hyphen():
     game = Crossroads(deal=DEAL, first=0)
     hint = make_adviser(game).hint(after(game, ["A", "I", "BL", "EL"]), 0)
-    assert hint["values"] == {"CL": "keeps a 2-point lead", "CR": "keeps a 1-point lead",
-                              "FL": "draws", "FR": "draws", "JL": "keeps a 1-point lead",
-                              "JR": "keeps a 1-point lead"}
-    assert hint["note"].endswith("your best move keeps a 2-point lead.")
+    assert hint["values"] == {"CL": "wins by 2 points", "CR": "wins by 1 point",
+                              "FL": "draws", "FR": "draws", "JL": "wins by 1 point",
+                              "JR": "wins by 1 point"}
+    assert hint["note"].endswith("your best move wins by 2 points.")
 
 
 @pytest.mark.parametrize(

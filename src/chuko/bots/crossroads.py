@@ -4,8 +4,8 @@
 - hard: the best lead in points after four plies of minimax on the engine.
 - perfect: a move of the best value by the exact solver (ruling C4).
 
-The adviser words the exact solver's value of every move ("keeps a 1-point lead", "draws",
-"trails by 2 points"); `review` judges each move of a finished game against the best one.
+The adviser words the exact solver's value of every move ("wins by 1 point", "draws",
+"loses by 2 points"); `review` judges each move of a finished game against the best one.
 """
 
 from __future__ import annotations
@@ -63,17 +63,13 @@ def make_bot(level: str, rng: Random, **options: Any) -> CrossroadsBot:
     return CrossroadsBot(level, rng)
 
 
-def lead(points: int) -> str:
-    """"a 2-point lead"; leads stay under 11 (5 points a round), so only 8 takes "an"."""
-    return f"{'an' if points == 8 else 'a'} {points}-point lead"
-
-
 def ending(value: int) -> str:
-    """How the game ends for the mover at the solver's `value`: "keeps a 1-point lead",
-    "draws", "trails by 2 points"."""
+    """How the game ends for the mover at the solver's `value`: "wins by 1 point", "draws",
+    "loses by 2 points". Worded by the game's end, never by the score now: a player behind
+    now may still win."""
     if value > 0:
-        return f"keeps {lead(value)}"
-    return f"trails by {count(-value, 'point')}" if value else "draws"
+        return f"wins by {count(value, 'point')}"
+    return f"loses by {count(-value, 'point')}" if value else "draws"
 
 
 def missed(best: int, played: int) -> str:

@@ -164,7 +164,7 @@ export function drawLine(pieces, opts) {
 }
 
 /**
- * The adviser's word on each move, as sent ("keeps a 1-point lead"), beside the move in
+ * The adviser's word on each move, as sent ("wins by 1 point"), beside the move in
  * words; a tap on a row picks its card. Null without a hint.
  */
 export function hintList(view, hint, onPick) {
