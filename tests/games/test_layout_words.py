@@ -1,6 +1,7 @@
 """The sentences the layout games give each seat about moves and results."""
 
 import random
+import re
 
 import pytest
 
@@ -31,13 +32,29 @@ def test_crossroads_a_first_card_starts_the_players_trail():
     assert said(state, 1, "I", 0) == "Bob took 1 to start their trail."
 
 
-def test_crossroads_a_scoring_card_names_the_end_the_point_and_the_score_mover_first():
+def test_crossroads_a_scoring_card_names_the_end_the_point_and_the_score_in_seat_order():
     state = crossroads_example()
     assert said(state.copy(), 0, "BR", 0) == "You took 10 to the right end: +1 (2–0)."
     assert said(state.copy(), 0, "BR", 1) == "Ann took 10 to the right end: +1 (2–0)."
     state.play(0, "BR")
-    # the mover's points come first, so Bob's sentence reads 0–2
-    assert said(state, 1, "CR", None) == "Bob took 30 to the right end: no point (0–2)."
+    # whoever moves, the score reads in the seats' order, Ann's points first, as every
+    # line of the log does
+    assert said(state, 1, "CR", None) == "Bob took 30 to the right end: no point (2–0)."
+    assert said(state, 0, "FL", 1) == "Ann took 7 to the left end: no point (2–0)."
+
+
+def test_crossroads_every_line_of_a_game_keeps_the_seats_order_of_the_score():
+    state = Crossroads(rounds=2, first=1).new(seed=5)
+    rng = random.Random(5)
+    while state.to_move:
+        seat = state.to_move[0]
+        move = state.random_move(seat, rng)
+        state.play(seat, move)
+        text = state.describe(seat, move, NAMES, 1)
+        shown = re.search(r"\((\d+)–(\d+)", text)
+        if shown:
+            number = (len(state.moves) - 1) // 12
+            assert [int(p) for p in shown.groups()] == state.points[number]
 
 
 def test_crossroads_a_card_that_scores_nothing_says_so():
@@ -57,11 +74,12 @@ def test_crossroads_the_move_ending_round_one_says_the_round_and_who_starts_roun
     # Ann (first in round 1) takes A C E G I K = 2 2 2 2 2 1: four points to Bob's three
     state = Crossroads(deal=parse_layout("2 2 2 2 / 2 2 2 2 / 2 1 1 1"), rounds=2, first=0).new()
     sentences = play_first_legal(state, 0)
-    assert sentences[11] == ("Bob took 1 to the left end: no point (3–4 in round 1). "
+    assert sentences[11] == ("Bob took 1 to the left end: no point (4–3 in round 1). "
                              "You won round 1 4–3; Bob starts round 2.")
     assert sentences[12] == "Bob took 2 to start their trail."
     assert sentences[-1] == ("You took 1 to the left end: no point (3–4 in round 2). "
-                             "Bob won round 2 4–3; the match is a draw, 7–7.")
+                             "The match is a draw, 7–7 (round 1: you won 4–3; "
+                             "round 2: Bob won 4–3).")
     assert state.view(1)["finished_rounds"] == [
         {"round": 1, "first": 0, "trails": [[1, 2, 2, 2, 2, 2], [1, 1, 2, 2, 2, 2]],
          "points": [4, 3], "winners": [0],
@@ -81,24 +99,30 @@ def test_crossroads_finished_rounds_are_shown_mid_round_two_and_empty_before():
     assert state.trails == ([], [])
 
 
-def test_crossroads_a_drawn_match_with_a_drawn_last_round_reads_draw_then_the_match():
+def test_crossroads_a_drawn_match_says_the_match_first_then_each_round():
     state = Crossroads(deal=(2,) * 12, rounds=2, first=0).new()
     assert play_first_legal(state, None)[-1].endswith(
-        "(5–5 in round 2). Draw, 5–5; the match is 10–10.")
+        "(5–5 in round 2). The match is a draw, 10–10 "
+        "(round 1: a draw, 5–5; round 2: a draw, 5–5).")
 
 
 def test_crossroads_a_one_round_game_ends_with_the_generic_result():
     state = Crossroads(deal=parse_layout("2 2 2 2 / 2 2 2 2 / 2 1 1 1"), first=0).new()
-    assert play_first_legal(state, 1)[-1].endswith("(3–4). Ann won 4–3.")
+    assert play_first_legal(state, 1)[-1].endswith("(4–3). Ann won 4–3.")
     assert state.outcome.describe(NAMES, 0) == "You won 4–3."
 
 
 @pytest.mark.parametrize(
     "scores, winners, rounds, for_seat, sentence",
     [
-        ((8, 5), (0,), ((5, 2), (3, 3)), 0, "You won the match 8–5."),
-        ((5, 8), (1,), ((2, 5), (3, 3)), 0, "Bob won the match 8–5."),
-        ((8, 8), (), ((5, 5), (3, 3)), None, "Draw, 3–3; the match is 8–8."),
+        ((8, 5), (0,), ((5, 2), (3, 3)), 0,
+         "You won the match 8–5 (round 1: you won 5–2; round 2: a draw, 3–3)."),
+        ((5, 8), (1,), ((2, 5), (3, 3)), 0,
+         "Bob won the match 8–5 (round 1: Bob won 5–2; round 2: a draw, 3–3)."),
+        ((8, 8), (), ((5, 3), (3, 5)), None,
+         "The match is a draw, 8–8 (round 1: Ann won 5–3; round 2: Bob won 5–3)."),
+        ((4, 4), (), ((4, 4), (0, 0)), 1,
+         "The match is a draw, 4–4 (round 1: a draw, 4–4; round 2: a draw, 0–0)."),
         ((3, 3), (), ((3, 3),), 1, "Draw, 3–3."),
         ((5, 2), (0,), ((5, 2),), 1, "Ann won 5–2."),
     ],

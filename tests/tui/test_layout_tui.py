@@ -62,3 +62,32 @@ def test_bad_options_exit_with_status_2(run_chuko):
         status, out, err = run_chuko(*argv)
         assert status == 2 and len(err.strip().splitlines()) == 1, argv
 
+
+
+def test_a_crossroads_match_ends_with_the_match_first_then_each_round(run_chuko):
+    status, out, err = run_chuko("play", "crossroads", "--deal", DEAL, "--rounds", "2",
+                                 "--vs", "easy", "--first", "0", "--seed", "3",
+                                 stdin="1\n" * 12)
+    assert status == 0 and "Traceback" not in out + err
+    end = out[out.rindex("Crossroads — "):]  # the last screen: the match, then its rounds
+    result = re.search(r"\n(You|Easy bot) won the match (\d+)–(\d+) \(round 1: .*; round 2: .*\)"
+                       r"\.\n|\nThe match is a draw, (\d+)–\4 \(round 1: .*\)\.\n", end)
+    assert result, end
+    first, second = end.index("Round 1"), end.index("Round 2")
+    assert result.start() < first < second
+    # Each round shows its own points beside its own trails; the match's total is said once.
+    rounds = [end[first:second], end[second:]]
+    for text in rounds:
+        assert len(re.findall(r"\d+ points? +L ◀", text)) == 2
+        assert "total" not in text
+
+
+def test_crossroads_score_lines_keep_the_seats_order_whoever_moves(run_chuko):
+    status, out, _ = run_chuko("play", "crossroads", "--deal", DEAL, "--rounds", "2",
+                               "--vs", "easy", "--first", "1", "--seed", "4", stdin="1\n" * 12)
+    assert status == 0
+    for number in (1, 2):
+        said = [(int(a), int(b)) for a, b in re.findall(rf"\((\d+)–(\d+) in round {number}\)", out)]
+        assert len(said) == 10  # every move of the round but each player's first card
+        # In the seats' order ("You" first) the two numbers only ever grow.
+        assert all(x <= y and u <= v for (x, u), (y, v) in zip(said, said[1:], strict=False))

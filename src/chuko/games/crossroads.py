@@ -164,6 +164,17 @@ def round_result(points: Sequence[int], number: int, names: Sequence[str],
     return f"{who(winner, names, for_seat)} won round {number + 1} {line}"
 
 
+def round_phrase(points: Sequence[int], number: int, names: Sequence[str],
+                 for_seat: int | None) -> str:
+    """One round of a match as the match's result lists it: "round 1: you won 4–2",
+    "round 2: a draw, 3–3" (`number` counts from 0)."""
+    if points[0] == points[1]:
+        return f"round {number + 1}: a draw, {score_line(points)}"
+    winner = 0 if points[0] > points[1] else 1
+    subject = "you" if winner == for_seat else names[winner]
+    return f"round {number + 1}: {subject} won {score_line((points[winner], points[1 - winner]))}"
+
+
 @dataclass(frozen=True)
 class CrossroadsOutcome(Outcome):
     """The end of a game or match: `scores` are the totals, `rounds` the points per round."""
@@ -174,19 +185,20 @@ class CrossroadsOutcome(Outcome):
         return {**super().to_json(), "rounds": [list(p) for p in self.rounds]}
 
     def describe(self, names: Sequence[str], for_seat: int | None) -> str:
-        """"You won 5–2.", "Draw, 3–3."; a match: "You won the match 8–5.",
-        "Draw, 3–3; the match is 8–8." or "Ann won round 2 4–3; the match is a draw, 8–8."."""
+        """"You won 5–2.", "Draw, 3–3."; a match says the match first, then each round:
+        "You won the match 8–5 (round 1: you won 5–2; round 2: a draw, 3–3).", "The match
+        is a draw, 8–8 (round 1: Ann won 5–3; round 2: Bob won 5–3)."."""
         if len(self.rounds) == 1:
             return super().describe(names, for_seat)
         if self.winners:
             winner = self.winners[0]
             line = score_line((self.scores[winner], self.scores[1 - winner]))
-            return f"{who(winner, names, for_seat)} won the match {line}."
-        last, match = self.rounds[-1], score_line(self.scores)
-        if last[0] == last[1]:
-            return f"Draw, {score_line(last)}; the match is {match}."
-        played = round_result(last, len(self.rounds) - 1, names, for_seat)
-        return f"{played}; the match is a draw, {match}."
+            match = f"{who(winner, names, for_seat)} won the match {line}"
+        else:
+            match = f"The match is a draw, {score_line(self.scores)}"
+        rounds = "; ".join(round_phrase(points, number, names, for_seat)
+                           for number, points in enumerate(self.rounds))
+        return f"{match} ({rounds})."
 
 
 class CrossroadsState(LayoutState):
@@ -320,8 +332,9 @@ class CrossroadsState(LayoutState):
     def describe(self, seat: int, move: LayoutMove, names: Sequence[str],
                  for_seat: int | None) -> str:
         """"You took 14 to the right end: +1 (3–2)." The points in brackets are the round's,
-        the mover's first. A move that ends a match's first round says how the round went
-        and who starts the next; a move that ends the game adds the result."""
+        in the seats' order whoever moves, so every line of the log reads alike. A move
+        that ends a match's first round says how the round went and who starts the next;
+        a move that ends the game adds the result."""
         # The move as the engine applied it: a first card typed with an end loses the end.
         applied = self.moves[-1]
         number = (len(self.moves) - 1) // SIZE
@@ -335,7 +348,7 @@ class CrossroadsState(LayoutState):
             side = "left" if applied.end == "L" else "right"
             gained = "+1" if self.gains[-1] else "no point"
             points = self.points[number]
-            line = score_line((points[seat], points[1 - seat]))
+            line = score_line(points)
             if self.game.rounds > 1:
                 line += f" in round {number + 1}"
             text = f"{subject} took {card} to the {side} end: {gained} ({line})."

@@ -4,6 +4,7 @@ keyboard) and build your trail."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from chuko.bots import make_bot, parse_levels
 from chuko.console import add_option_flags, console
@@ -11,7 +12,7 @@ from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
 from chuko.core.words import count, who
-from chuko.games.crossroads import DESCRIPTOR, Crossroads, CrossroadsState
+from chuko.games.crossroads import DESCRIPTOR, Crossroads, CrossroadsState, round_phrase
 
 from .layout import (
     LayoutSession,
@@ -47,11 +48,33 @@ class CrossroadsSession(LayoutSession[CrossroadsState]):
         view = self.state.view(0)
         console.rule(f"Crossroads — round {view['round']} of {view['rounds']}")
         console.print(layout_table(view))
+        state = self.state
+        # The round's points beside the round's trails; a match adds each player's total.
+        totals = state.totals() if state.game.rounds > 1 else None
+        self.show_trails(state.trails, state.points[state.round], totals)
+
+    def show_trails(self, trails: tuple[list[int], list[int]], points: Sequence[int],
+                    totals: Sequence[int] | None = None) -> None:
         for seat in (0, 1):
-            pieces = [(c, True) for c in self.state.trails[seat]]
-            points = count(self.state.totals()[seat], "point")
+            scored = count(points[seat], "point")
+            total = f"[dim]{f'total {totals[seat]}':<9}[/] " if totals is not None else ""
             console.print(f"{who(seat, self.names, self.reader):>12} "
-                          f"[bold]{points:<9}[/] {chain(pieces)}")
+                          f"[bold]{scored:<9}[/] {total}{chain([(c, True) for c in trails[seat]])}")
+
+    def show_result(self) -> None:
+        """A match's end says the match's result first, then each round: its result and
+        both trails with the round's points."""
+        state, outcome = self.state, self.state.outcome
+        if state.game.rounds == 1 or outcome is None:
+            super().show_result()
+            return
+        console.rule("Crossroads — the match")
+        console.print(f"[bold]{outcome.describe(self.names, self.reader)}[/]")
+        played = [*state.past_trails, state.trails]
+        for number, (trails, points) in enumerate(zip(played, state.points, strict=True)):
+            said = round_phrase(points, number, self.names, self.reader)
+            console.print(f"\n[bold]{said[0].upper()}{said[1:]}[/]")
+            self.show_trails(trails, points)
 
     def preview(self, move: LayoutMove) -> str:
         card = self.state.layout[move.position]

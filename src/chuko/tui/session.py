@@ -101,10 +101,7 @@ class Session(Generic[S]):
         except Quit:
             console.print("Goodbye.")
             return 0
-        outcome = self.state.outcome
-        assert outcome is not None  # the loop ends only with the game
-        self.show_end()
-        console.print(f"[bold]{outcome.describe(self.names, self.reader)}[/]")
+        self.show_result()
         self.after_end()
         return 0
 
@@ -230,6 +227,13 @@ class Session(Generic[S]):
         else:
             self.state = self.history.pop()
             console.print("[yellow]Your last move is taken back.[/]")
+
+    def show_result(self) -> None:
+        """The end of the game: what the screen shows of it (`show_end`), then the result."""
+        outcome = self.state.outcome
+        assert outcome is not None  # called only once the game is over
+        self.show_end()
+        console.print(f"[bold]{outcome.describe(self.names, self.reader)}[/]")
 
     def show_end(self) -> None:
         """What is shown above the result."""
