@@ -1,6 +1,6 @@
 """Crossroads in the browser: a whole game between two named friends, the second joined
 through an invite link, their rematch; the spectator link and the replay link; the pause
-between the two rounds of a match against a bot."""
+between the two rounds of a match against a bot; how a match ends."""
 
 import re
 import time
@@ -11,6 +11,7 @@ from play_helpers import (
     chips,
     create_room,
     join_invite,
+    play_out,
     room_and_token,
     snapshot,
     version,
@@ -180,3 +181,56 @@ def test_match_pauses_between_rounds_with_the_rounds_result(pages, shot, paused_
     assert play_to_the_end(page) == 6
     assert_shows_the_result(page)
     shot(page, f"crossroads-8-match-over-{first}")
+
+
+SCORE = re.compile(r"\((\d+)–(\d+) in round (\d)\)")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_match_ends_with_the_match_then_each_round_and_scores_in_seat_order(pages, shot,
+                                                                             size):
+    """The result says the match first, then each round; under it each round is shown with
+    its own trails and points (no match total beside round two's). Every line of the log
+    gives the round's score in the seats' order, whoever moved."""
+    page = pages.new(*size)
+    create_room(page, "crossroads", options={"rounds": 2, "first": "1"},
+                seats=[("me",), ("bot", "easy")], name="Ann")
+    page.wait_for_url("**/room/**#token=*")
+    page.locator("#status.playing, #status.my-turn").first.wait_for()
+    play_out(page, seed=3)
+    page.locator("#status.over").wait_for()
+    state = snapshot(page)
+    points = state["view"]["points"]
+    result = page.locator("#status .result").inner_text()
+    assert re.fullmatch(r"(You|Easy bot) won the match \d+–\d+|The match is a draw, \d+–\d+",
+                        result.split(" (")[0]), result
+    assert re.search(r" \(round 1: .+; round 2: .+\)\.$", result), result
+
+    # Round 1, then round 2, each with its own points; no total, no match "winner" beside
+    # round two's trails.
+    board = page.locator("#board")
+    def said(number: int, seat: int) -> str:
+        return f"{points[number][seat]} point{'s' * (points[number][seat] != 1)}"
+
+    first = board.locator(".round-summary[data-round='1']")
+    assert first.locator(".label").inner_text().lower() == "round 1 of 2"
+    seats = [int(s) for s in board.locator(".player-area").evaluate_all(
+        "els => els.map(e => e.dataset.seat)")]
+    assert seats == [1, 0]  # the other player above, you below, in both rounds
+    lines = first.locator(".summary-line")
+    assert [int(lines.nth(i).get_attribute("data-seat")) for i in (0, 1)] == seats
+    assert first.locator(".score").all_inner_texts() == [said(0, seat) for seat in seats]
+    second = board.locator(".player-area .score")
+    assert second.all_inner_texts() == [said(1, seat) for seat in seats]
+    heads = " ".join(board.locator(".player-area .player-head").all_inner_texts())
+    assert "total" not in heads and "winner" not in heads
+    assert first.bounding_box()["y"] < board.locator(".player-area").first.bounding_box()["y"]
+
+    log = page.locator("#log .log-line").all_inner_texts()
+    for number in (1, 2):
+        said = [(int(a), int(b)) for a, b, r in SCORE.findall("\n".join(log)) if r == str(number)]
+        assert len(said) == 10
+        assert all(x <= y and u <= v for (x, u), (y, v) in zip(said, said[1:], strict=False))
+        assert said[-1] == tuple(points[number - 1])
+    name = "desktop" if size[0] > 600 else "phone"
+    shot(page, f"crossroads-9-match-end-{name}")

@@ -7,6 +7,25 @@ import {
 } from "./layout.js";
 import { seatLabel } from "./seats.js";
 
+function pointsText(points) {
+  return `${points} point${points === 1 ? "" : "s"}`;
+}
+
+/** Whether a match is over: its result is the status line's, and each round is shown. */
+function matchOver(view) {
+  return Boolean(view.outcome) && view.rounds > 1;
+}
+
+/** The badge beside a trail: the game's winner; at a match's end the round's, since the
+ * match's result is said above the table. */
+function badge(view, seat) {
+  const round = view.points[view.points.length - 1];
+  if (matchOver(view)) {
+    return round[seat] > round[1 - seat] ? h("span.chuko-call", { text: "won the round" }) : null;
+  }
+  return view.outcome && view.outcome.winners.includes(seat) ? h("span.chuko-call", { text: "winner" }) : null;
+}
+
 function trailPanel(msg, seat, opts) {
   const view = msg.view;
   const round = view.points[view.points.length - 1];
@@ -14,34 +33,38 @@ function trailPanel(msg, seat, opts) {
   return h("div.player-area", { class: `player-area${toMove ? " to-move" : ""}`, dataset: { seat: String(seat) } },
     h("div.player-head", {},
       h("span.name", { text: seatLabel(msg, seat) }),
-      h("span.score", { text: `${round[seat]} point${round[seat] === 1 ? "" : "s"}` }),
-      view.rounds > 1 ? h("span.muted", { text: `total ${view.totals[seat]}` }) : null,
-      view.outcome && view.outcome.winners.includes(seat) ? h("span.chuko-call", { text: "winner" }) : null),
+      h("span.score", { text: pointsText(round[seat]) }),
+      // During a match the total is beside the round's points; at its end the result says it.
+      view.rounds > 1 && !view.outcome ? h("span.muted", { text: `total ${view.totals[seat]}` }) : null,
+      badge(view, seat)),
     drawLine(view.trails[seat].map((card) => ({ card, face_up: true })), {
       ...opts, emptyText: "trail not started", fresh: lastPlaced(view, seat),
     }));
 }
 
-/** The last finished round of a match: both trails, the card that ended it marked, the
- * points and the winner. Null before any round has ended. */
-export function roundSummary(msg) {
-  const view = msg.view;
-  const finished = view.finished_rounds || [];
-  const round = finished[finished.length - 1];
-  if (!round) return null;
-  const seats = [msg.seat ?? 0, 1 - (msg.seat ?? 0)];
+/** A finished round of a match: both trails (in the order of `seats`), the points and the
+ * winner; `markLast` marks the card that ended it. */
+function finishedRound(msg, round, seats, markLast) {
   return h("div.round-summary", { dataset: { round: String(round.round) } },
-    h("div.label", { text: `Round ${round.round} of ${view.rounds}` }),
+    h("div.label", { text: `Round ${round.round} of ${msg.view.rounds}` }),
     seats.map((seat) => h("div.summary-line", { dataset: { seat: String(seat) } },
       h("div.player-head", {},
         h("span.name", { text: seatLabel(msg, seat) }),
-        h("span.score", { text: `${round.points[seat]} point${round.points[seat] === 1 ? "" : "s"}` }),
+        h("span.score", { text: pointsText(round.points[seat]) }),
         round.winners.includes(seat) ? h("span.chuko-call", { text: "won the round" }) : null),
       drawLine(round.trails[seat].map((card) => ({ card, face_up: true })), {
         interactive: false,
-        fresh: round.last_move.seat === seat ? (round.last_move.end === "L" ? "L" : "R") : null,
+        fresh: markLast && round.last_move.seat === seat ? (round.last_move.end === "L" ? "L" : "R") : null,
       }))),
     round.winners.length ? null : h("div.muted", { text: "The round is drawn." }));
+}
+
+/** The last finished round of a match (the pause between rounds shows it). Null before
+ * any round has ended. */
+export function roundSummary(msg) {
+  const finished = msg.view.finished_rounds || [];
+  const seats = [msg.seat ?? 0, 1 - (msg.seat ?? 0)];
+  return finished.length ? finishedRound(msg, finished[finished.length - 1], seats, true) : null;
 }
 
 /** True right after a match's round ended, before the next round's first move. */
@@ -64,6 +87,9 @@ export function render(board, msg, ctx) {
     interactive: ctx.interactive, legal, selected, send: ctx.send, hint: ctx.hint,
   };
   fill(board,
+    // A match's end: the rounds before the last, in order, above the last one's trails.
+    matchOver(view)
+      ? (view.finished_rounds || []).map((round) => finishedRound(msg, round, [top, bottom], false)) : null,
     h("div.round-info", {},
       h("span", { text: view.rounds > 1 ? `Round ${view.round} of ${view.rounds}` : "One round" }),
       ctx.interactive ? h("span.guide", {
