@@ -2,13 +2,14 @@
 
 import argparse
 import io
+import random
 import re
 
 import pytest
 
 from chuko.core.errors import ConfigError
 from chuko.core.rng import make_rng
-from chuko.games.chuko import Game
+from chuko.games.chuko import Game, State
 from chuko.tui import chuko as tui
 
 
@@ -72,3 +73,15 @@ def test_a_bad_lineup_or_budget_is_refused():
         tui.run(parser.parse_args(["--players", "3", "--vs", "easy,wizard"]))
     with pytest.raises(ConfigError):
         tui.run(parser.parse_args(["--vs", "hard", "--hard-time", "0"]))
+
+
+def test_with_no_card_that_fits_the_screen_says_so_and_to_reset(capsys):
+    # 9 and 22 on a 7: neither shares a factor with 7 nor is lower.
+    game = Game(players=2, pack=(9, 22, 2, 6, 7), first=0, turn_limit=None)
+    state = State(game, [[9, 22], [2, 6]], 7, [], 0, random.Random(0))
+    session = tui.ChukoSession(state, {})
+    moves = state.legal_moves(0)
+    session.show(0, dict(zip(session.labels(moves, ()), moves, strict=True)))
+    out = capsys.readouterr().out
+    assert "No card fits on 7: reset." in out and "✓" not in out
+    assert "r) reset" in out

@@ -1,9 +1,11 @@
 """Chükö in the browser: a whole game against two bots (playable cards marked, resets, every
 hand's size, the "chükö!" call, the hint, one move log, every hand shown at the end), keyboard
-play, and four players on a phone."""
+play, four players on a phone, and the prompt when no card fits."""
 
+import json
 import re
 
+import pytest
 from play_helpers import (
     assert_shows_the_result,
     chips,
@@ -155,3 +157,49 @@ def test_chuko_four_players_on_a_phone_keep_the_hand_and_reset_in_view(pages, sh
     if wait_turn_or_over(page) is not None:
         box = page.locator(".player-area.mine .actions").bounding_box()
         assert box["y"] + box["height"] <= 844
+
+
+def hand_on_seven(legal: list[str]):
+    """A socket route that turns each of the player's turns into the hand 9 and 22 on a 7,
+    with `legal` the moves the server lists (the screen takes them as they come)."""
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(text):
+            msg = json.loads(text)
+            if msg.get("type") == "state" and msg["status"] == "playing" \
+                    and msg["seat"] in msg["view"]["to_move"] and msg["view"]["phase"] != "reset":
+                msg["view"].update(hand=[9, 22], top=7)
+                msg["legal"] = legal
+            ws.send(json.dumps(msg))
+
+        server.on_message(from_server)
+
+    return route
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_chuko_with_no_card_that_fits_the_prompt_says_to_reset(pages, shot, size):
+    page = pages.new(*size)
+    page.route_web_socket(re.compile(r".*/ws/.*"), hand_on_seven(["reset"]))
+    create_room(page, "chuko", options={"players": 2}, seats=[("me",), ("bot", "random")])
+    page.wait_for_url("**/room/**#token=*")
+    page.locator("#status.my-turn").wait_for()
+    mine = page.locator(".player-area.mine")
+    assert mine.locator(".card.raised").count() == 0
+    assert mine.locator(".help-text").inner_text() == "No card fits on 7: reset."
+    assert mine.locator("button.reset").is_visible()
+    shot(page, f"chuko-6-no-card-fits-{'desktop' if size[0] > 600 else 'phone'}",
+         full_page=False)
+
+
+def test_chuko_with_a_card_that_fits_the_prompt_says_to_play_it(pages):
+    page = pages.new()
+    page.route_web_socket(re.compile(r".*/ws/.*"), hand_on_seven(["22", "reset"]))
+    create_room(page, "chuko", options={"players": 2}, seats=[("me",), ("bot", "random")])
+    page.wait_for_url("**/room/**#token=*")
+    page.locator("#status.my-turn").wait_for()
+    mine = page.locator(".player-area.mine")
+    assert mine.locator(".card.raised").count() == 1
+    assert mine.locator(".help-text").inner_text() == "Play a raised card on 7, or reset."

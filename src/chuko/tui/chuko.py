@@ -85,7 +85,7 @@ class ChukoSession(Session[State]):
             return
         plays = [f"{k}) play {m}" for k, m in listed.items() if k != "r"]
         if not plays:
-            console.print("No card of yours may follow: you must reset.")
+            console.print(f"No card fits on {top}: reset.")
         console.print("  ".join([*plays, "r) reset: draw, then play any card"]))
 
 

@@ -86,7 +86,9 @@ function myHand(msg, ctx, fresh) {
         ? `You drew ${view.drawn}: now play any card of your hand.`
         : "Free reset: play any card of your hand.";
     } else {
-      help = `Play a raised card on ${view.top}, or reset.`;
+      // The server's legal moves say whether any card follows; the screen does not judge.
+      const follows = [...legal].some((move) => move !== "reset");
+      help = follows ? `Play a raised card on ${view.top}, or reset.` : `No card fits on ${view.top}: reset.`;
     }
   }
   return h("div.player-area.mine", {
