@@ -6,7 +6,13 @@ words, never as bare notation."""
 import re
 
 import pytest
-from play_helpers import create_room, snapshot, version, wait_for_new_version
+from play_helpers import (
+    create_room,
+    snapshot,
+    version,
+    wait_for_new_version,
+    wait_turn_or_over,
+)
 
 from conftest import TIMEOUT_MS
 
@@ -149,3 +155,27 @@ def test_caravan_tap_face_up_or_bridge_and_hints_in_words(pages, shot, size):
         placed = page.locator(".line-cards .card").count()
         typed(page, bridge)
         assert page.locator(".line-cards .card").count() == placed + 1
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("game", ["crossroads", "caravan"])
+def test_the_typed_move_box_shows_a_legal_example(pages, shot, game, size):
+    """The example in the typed-move box is always a move that may be played now: never a
+    card that is not available, nor an end before the line has a card."""
+    page = start(pages, game, size, **({"first": "0"} if game == "crossroads" else {}))
+    if size == "desktop":
+        page.set_viewport_size({"width": 1280, "height": 800})
+    box = page.locator("input.typed-move")
+    for turn in range(3):
+        if wait_turn_or_over(page) is None:
+            break  # a caravan may be stuck early
+        legal = snapshot(page)["legal"]
+        example = box.get_attribute("placeholder")
+        assert example in legal, (turn, example, legal)
+        if turn == 1:
+            box.scroll_into_view_if_needed()
+            shot(page, f"layout-{game}-typed-example-{size}", full_page=False)
+        before = version(page)
+        press(page, f".layout .card[data-pos='{legal[-1][0]}']", size)
+        press(page, ".end-zone.ready >> nth=-1", size)
+        wait_for_new_version(page, before)

@@ -37,5 +37,5 @@ export function render(board, msg, ctx) {
         : "Tap a raised card, then an end of the caravan.",
     }) : null,
     ctx.interactive ? hintList(view, ctx.hint, pick) : null,
-    ctx.interactive ? typedMove(ctx.send, view.caravan.length ? "FL*" : "A") : null);
+    ctx.interactive ? typedMove(ctx.send, legal) : null);
 }

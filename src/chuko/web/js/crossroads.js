@@ -103,5 +103,5 @@ export function render(board, msg, ctx) {
     }),
     trailPanel(msg, bottom, mine),
     ctx.interactive ? hintList(view, ctx.hint, pick) : null,
-    ctx.interactive ? typedMove(ctx.send, view.trails[bottom].length ? "BR" : "B") : null);
+    ctx.interactive ? typedMove(ctx.send, legal) : null);
 }

@@ -177,11 +177,18 @@ export function hintList(view, hint, onPick) {
     }, h("span.hint-move", { text: moveWords(move, view) }), h("span.hint-label", { text: label }))));
 }
 
-/** A box to type a move in its notation (`BR`, `FL*`); the server checks it. */
-export function typedMove(send, example) {
+/** A move of `legal` to show as the example: one that may be played now, face up where
+ * there is one (the plainest notation). */
+function example(legal) {
+  return legal.find((move) => !move.endsWith("*")) ?? legal[0] ?? "";
+}
+
+/** A box to type a move in its notation (`BR`, `FL*`), its example one of the `legal`
+ * moves the server sent; the server checks what is typed. */
+export function typedMove(send, legal) {
   const input = h("input.typed-move", {
     type: "text", name: "move", autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
-    "aria-label": "type a move", placeholder: example, size: 6, maxlength: 8,
+    "aria-label": "type a move", placeholder: example(legal || []), size: 6, maxlength: 8,
   });
   const form = h("form.typed", {},
     h("label", { text: "or type a move" }, input),
