@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from play_helpers import snapshot
 
 from chuko.games import descriptor, game_ids, rules_text
 
@@ -13,7 +14,8 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "chuko" / "web"
 # Every page that serves all games alike; the per-game screens (chuko.js, …) may know theirs.
 GENERIC = ["index.html", "room.html", "replay.html", "rules.html", "style.css", *(
     f"js/{name}.js" for name in
-    ("home", "room", "replay", "rules", "dom", "seats", "store", "socket", "generic", "markdown")
+    ("home", "room", "replay", "rules", "dom", "seats", "store", "socket", "generic", "markdown",
+     "presets")
 )]
 
 
@@ -84,6 +86,44 @@ def test_home_grows_the_seats_with_the_players_option_on_a_phone(pages, shot):
     assert chuko.locator(".seat-row").count() == 4
     assert chuko.locator(".players").inner_text() == "2+ players"  # no upper limit (K3)
     shot(page, "home-phone")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_home_offers_an_options_named_values_as_choices_beside_its_number(pages, shot, size):
+    """Caravan's bridges: easy, standard and hard from the game's descriptor, shown as
+    choices (no tooltip needed, so a phone has them too), kept in step with the number."""
+    page = pages.new(*size)
+    page.goto("/")
+    panel = page.locator("#game-caravan")
+    panel.locator("form").wait_for()
+    catalog = page.request.get("/api/games").json()
+    caravan = next(game for game in catalog if game["id"] == "caravan")
+    named = next(o for o in caravan["options"] if o["name"] == "bridges")["named"]
+    presets = panel.locator("button.preset")
+    assert presets.all_inner_texts() == [f"{name.capitalize()} ({n})" for name, n in named.items()]
+    number = panel.locator("input[name='bridges']")
+
+    def chosen() -> list[str]:
+        return panel.locator("button.preset[aria-pressed='true']").all_inner_texts()
+
+    assert number.input_value() == "2" and chosen() == ["Standard (2)"]
+    panel.locator(".preset-field").scroll_into_view_if_needed()
+    for box in [presets.nth(i).bounding_box() for i in range(3)] + [number.bounding_box()]:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+        assert abs(box["y"] - number.bounding_box()["y"]) < 60  # together, the number beside
+    presets.filter(has_text="Hard").click()
+    assert number.input_value() == "1" and chosen() == ["Hard (1)"]
+    name = "desktop" if size[0] > 600 else "phone"
+    shot(page, f"home-presets-{name}", full_page=False)
+    number.fill("3")
+    assert chosen() == ["Easy (3)"]
+    number.fill("5")
+    assert chosen() == []
+    presets.filter(has_text="Hard").click()
+    panel.locator("button[type=submit]").click()
+    page.wait_for_url("**/room/**#token=*")
+    page.locator("#status.my-turn").wait_for()
+    assert snapshot(page)["view"]["bridges"] == 1
 
 
 def test_home_shows_the_servers_refusal_of_bad_options(pages):

@@ -44,7 +44,9 @@ class Option:
     min: int | None = None
     max: int | None = None
     help: str = ""
-    named: tuple[tuple[str, int], ...] = ()  # names for numbers, e.g. ("hard", 1)
+    # Names for numbers, in the order offered, e.g. ("hard", 1): the command line takes the
+    # names, and the browser's forms offer them as presets beside the number.
+    named: tuple[tuple[str, int], ...] = ()
     # What a form shows for each choice, where the values alone would read badly.
     choice_labels: tuple[str, ...] = ()
     max_online: int | None = None

@@ -5,6 +5,7 @@
 
 import { api, copyText, fill, games, h, notice } from "./dom.js";
 import { showYourGames } from "./continue.js";
+import { presetField } from "./presets.js";
 import { becomeGuest, offerAccountName } from "./site.js";
 import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
 
@@ -27,6 +28,8 @@ function optionInput(game, option, saved) {
       id, name: option.name, type: "number", value: start, min: option.min,
       max: option.max_online ?? option.max, step: 1, inputmode: "numeric", title: option.help || undefined,
     });
+    const presets = presetField(option, input);
+    if (presets) return presets;
   } else {
     // Text with suggestions (a pack's name, or your own list): the choices as a datalist.
     const list = option.choices ? `${id}-choices` : undefined;

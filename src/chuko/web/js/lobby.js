@@ -5,6 +5,7 @@
 
 import { api, fill, games, h, notice } from "./dom.js";
 import { becomeGuest } from "./site.js";
+import { presetField } from "./presets.js";
 
 const PING_MS = 20000;
 const MAX_DELAY_MS = 8000;
@@ -169,6 +170,8 @@ function optionInput(game, option) {
   } else if (option.kind === "int") {
     input = h("input", { id, name: option.name, type: "number", value: option.default,
       min: option.min, max: option.max_online ?? option.max, step: 1, inputmode: "numeric" });
+    const presets = presetField(option, input);
+    if (presets) return presets;
   } else {
     input = h("input", { id, name: option.name, type: "text", value: option.default ?? "" });
   }
