@@ -77,6 +77,17 @@ def test_crossroads_hints_word_the_end_never_a_lead_a_player_behind_does_not_hav
     assert behind_and_winning > 0  # the case the wording is about did occur
 
 
+def test_crossroads_hints_say_which_moves_win_draw_or_lose():
+    game = Crossroads(deal=DEAL, first=0)
+    state = after(game, ["I", "A", "BL", "EL"])
+    hint = make_adviser(game).hint(state, state.to_move[0])
+    # The same judgement as the labels, as a word a screen can colour by.
+    assert hint["outlook"] == {"CL": "draw", "CR": "loss", "FL": "loss", "FR": "loss",
+                               "JL": "draw", "JR": "draw"}
+    assert make_adviser(game).hint(game.new(), 0)["outlook"] == {
+        "A": "win", "E": "win", "I": "draw"}
+
+
 def test_crossroads_hints_say_a_lead_of_several_points_with_a_hyphen():
     game = Crossroads(deal=DEAL, first=0)
     hint = make_adviser(game).hint(after(game, ["A", "I", "BL", "EL"]), 0)
@@ -139,6 +150,14 @@ def test_caravan_hints_label_moves_that_keep_or_lose_the_deal():
     hint = make_adviser(state.game).hint(state, 0)
     assert hint["values"] == {"KL*": "keeps the deal winnable", "KR": "loses the deal",
                               "KR*": "keeps the deal winnable"}
+
+
+def test_caravan_hints_say_which_moves_keep_the_deal_and_which_lose_it():
+    state = after(Caravan(deal=CARAVAN_DEAL, bridges=1), CARAVAN_MOVES[:10])
+    assert make_adviser(state.game).hint(state, 0)["outlook"] == {
+        "KL*": "win", "KR": "loss", "KR*": "win"}
+    lost = after(Caravan(deal=CARAVAN_DEAL, bridges=1), CARAVAN_MOVES[:11])
+    assert set(make_adviser(lost.game).hint(lost, 0)["outlook"].values()) == {"loss"}
 
 
 def test_caravan_hints_for_the_last_card_say_it_wins_the_deal():

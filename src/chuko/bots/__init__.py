@@ -31,7 +31,9 @@ class Adviser(Protocol):
     """One game's hints; an adviser may keep what it learns across positions of one deal."""
 
     def hint(self, state: State, seat: int) -> Json:
-        """`{"values": {move text: label}, "note": sentence}` for `seat`, whose turn it is."""
+        """`{"values": {move text: label}, "note": sentence}` for `seat`, whose turn it is;
+        an adviser that knows how each move ends the game adds `"outlook": {move text:
+        "win" | "draw" | "loss"}`, which screens colour the labels by."""
         ...
 
 

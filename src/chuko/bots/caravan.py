@@ -117,6 +117,7 @@ class Adviser:
         else:
             note = f"{winning} of {total} moves {many}."
         return {"values": {str(m): text for m, text in outlook(state, options).items()},
+                "outlook": {str(m): "win" if wins else "loss" for m, wins in options.items()},
                 "note": note}
 
 

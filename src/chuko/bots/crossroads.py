@@ -72,6 +72,12 @@ def ending(value: int) -> str:
     return f"loses by {count(-value, 'point')}" if value else "draws"
 
 
+def result_word(value: int) -> str:
+    """How the game ends for the mover at the solver's `value`, as one word a screen
+    colours by: "win", "draw" or "loss"."""
+    return "win" if value > 0 else "loss" if value < 0 else "draw"
+
+
 def missed(best: int, played: int) -> str:
     """What a better move would have given the mover, against what the move played gave,
     both the solver's final lead: "would have won by 1 point instead of drawing", "would
@@ -105,6 +111,7 @@ class Adviser:
         values = self.solver(state).move_values(state)
         return {
             "values": {str(m): ending(v) for m, v in values.items()},
+            "outlook": {str(m): result_word(v) for m, v in values.items()},
             "note": "Each label is how the game ends for you if both play perfectly from here, "
             f"points so far included; your best move {ending(max(values.values()))}.",
         }

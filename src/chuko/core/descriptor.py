@@ -192,7 +192,8 @@ class Descriptor:
     - `bots`: module with `make_bot(level, rng, **options)`; None: the protocol's random bot.
       Rule 'bots play legal moves': every level's choice is a move the engine accepts.
     - `hints`: "module:factory"; `factory(game)` gives an object whose `hint(state, seat)`
-      answers `{"values": {move text: label}, "note": sentence}`. None: no hints.
+      answers `{"values": {move text: label}, "note": sentence}`, and `"outlook"` (each
+      move's "win", "draw" or "loss") where it knows how each move ends. None: no hints.
     - `review`: "module:function"; `function(record)` judges a finished game's moves, one
       `{"text": sentence, "mistake": bool}` per move in order ("best", "lost 1 point: taking
       14 to the right end would have won by 1 point instead of drawing"), with `better`
