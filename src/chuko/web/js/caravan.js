@@ -1,11 +1,13 @@
-// Caravan: the layout and your one caravan. Tap a raised card, then an end of the caravan:
+// Caravan: the layout and your one caravan. Choose a raised card, then an end of the caravan:
 // face up, or below it as a bridge (face down). Dragging works too, and so does typing the
-// move (`FL*`).
+// move (`FL*`); Esc puts a chosen card back.
 
 import { fill, h } from "./dom.js";
 import {
   LETTERS, choice, drawLayout, drawLine, hintList, lastPlaced, selectedLetter, typedMove,
 } from "./layout.js";
+
+export { cancelSelection } from "./layout.js";
 
 export function render(board, msg, ctx) {
   const view = msg.view;
@@ -29,13 +31,13 @@ export function render(board, msg, ctx) {
         left > 0 ? h("span.muted", { text: `${left} bridge${left === 1 ? "" : "s"} left` }) : null),
       drawLine(view.caravan, {
         interactive: ctx.interactive, legal, selected, send: ctx.send, hint: ctx.hint,
-        bridges: left > 0 && view.caravan.length > 0, reveal: Boolean(ctx.still), emptyText: "no cards yet", fresh: lastPlaced(view),
+        outlook: ctx.hintOutlook, bridges: left > 0 && view.caravan.length > 0, reveal: Boolean(ctx.still), emptyText: "no cards yet", fresh: lastPlaced(view),
       })),
     ctx.interactive ? h("p.guide.help", {
       text: selected
-        ? `Tap an end for ${card}: face up, or the bridge place under it to lay it face down.`
-        : "Tap a raised card, then an end of the caravan.",
+        ? `Now choose an end for ${card}: face up, or the bridge place under it to lay it face down.`
+        : "Choose a raised card, then an end of the caravan.",
     }) : null,
-    ctx.interactive ? hintList(view, ctx.hint, pick) : null,
+    ctx.interactive ? hintList(view, ctx.hint, pick, ctx.hintOutlook) : null,
     ctx.interactive ? typedMove(ctx.send, legal) : null);
 }

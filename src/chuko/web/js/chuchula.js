@@ -275,8 +275,8 @@ function arrange(msg, ctx) {
     redraw();
   };
   const guide = local.selected
-    ? `Now tap a group (or press 1–4) for ${cardName(local.selected)}.`
-    : "Tap a card, then a group — or drag it. Tap a placed card to move it; tap it again to take it back.";
+    ? `Now choose a group (or press 1–4) for ${cardName(local.selected)}; Esc puts it back.`
+    : "Choose a card, then a group — or drag it. Choose a placed card to move it; choose it again to take it back.";
   return h("div.arrange", { onkeydown: (event) => onKey(event, redraw) },
     h("div.label", { text: "Your hand" }),
     h("p.guide", { text: guide, "aria-live": "polite" }),
@@ -376,6 +376,13 @@ function reveal(msg, round, step) {
         }),
       ])),
     step >= 4 ? h("div.muted", { text: round.positions.every((p) => p.winner === null) ? "Every position tied." : "" }) : null);
+}
+
+/** Puts back the card picked up (Esc, wherever the focus is); whether there was one. */
+export function cancelSelection() {
+  const had = local.selected !== null;
+  local.selected = null;
+  return had;
 }
 
 /** The round just finished, whole, for the room's pause between rounds. */

@@ -1,7 +1,9 @@
 // A question of the page's own, in its style (not the browser's grey `confirm`): a modal
-// <dialog> with the question, a sentence and two buttons. Resolves true for "yes".
+// <dialog> with the question, a sentence and two buttons, Tab kept inside it. Resolves true
+// for "yes".
 
 import { h } from "./dom.js";
+import { trapFocus } from "./focus.js";
 
 export function confirmDialog({ title, text, yes, no = "Cancel", danger = false }) {
   return new Promise((resolve) => {
@@ -19,6 +21,7 @@ export function confirmDialog({ title, text, yes, no = "Cancel", danger = false 
     });
     // A click on the backdrop (outside the card) is a "no".
     dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close("no"); });
+    trapFocus(dialog);
     document.body.append(dialog);
     dialog.showModal();
     dialog.querySelector("button.stay").focus();

@@ -1,10 +1,13 @@
-// Crossroads: two trails and the shared layout. Your trail is at the bottom; tap a raised
-// card, then the end of your trail where it goes (or drag it there, or type `BR`).
+// Crossroads: two trails and the shared layout. Your trail is at the bottom; choose a raised
+// card, then the end of your trail where it goes (or drag it there, or type `BR`); Esc puts
+// a chosen card back.
 
 import { fill, h } from "./dom.js";
 import {
   LETTERS, choice, drawLayout, drawLine, hintList, lastPlaced, selectedLetter, typedMove,
 } from "./layout.js";
+
+export { cancelSelection } from "./layout.js";
 import { seatLabel } from "./seats.js";
 
 function pointsText(points) {
@@ -85,6 +88,7 @@ export function render(board, msg, ctx) {
   };
   const mine = {
     interactive: ctx.interactive, legal, selected, send: ctx.send, hint: ctx.hint,
+    outlook: ctx.hintOutlook,
   };
   fill(board,
     // A match's end: the rounds before the last, in order, above the last one's trails.
@@ -93,8 +97,8 @@ export function render(board, msg, ctx) {
     h("div.round-info", {},
       h("span", { text: view.rounds > 1 ? `Round ${view.round} of ${view.rounds}` : "One round" }),
       ctx.interactive ? h("span.guide", {
-        text: selected ? `Now tap an end of your trail for ${view.layout[LETTERS.indexOf(selected)]}.`
-          : "Tap a raised card, then an end of your trail.",
+        text: selected ? `Now choose an end of your trail for ${view.layout[LETTERS.indexOf(selected)]}.`
+          : "Choose a raised card, then an end of your trail.",
       }) : null),
     betweenRounds(view) ? roundSummary(msg) : null,
     trailPanel(msg, top, { interactive: false }),
@@ -102,6 +106,6 @@ export function render(board, msg, ctx) {
       interactive: ctx.interactive, legal, selected, onPick: pick, send: ctx.send, hint: ctx.hint,
     }),
     trailPanel(msg, bottom, mine),
-    ctx.interactive ? hintList(view, ctx.hint, pick) : null,
+    ctx.interactive ? hintList(view, ctx.hint, pick, ctx.hintOutlook) : null,
     ctx.interactive ? typedMove(ctx.send, legal) : null);
 }

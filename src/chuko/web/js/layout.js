@@ -1,7 +1,7 @@
 // What Crossroads and Caravan share on screen: the 4×3 layout with the available cards
-// raised, and a line of cards (a trail, the caravan) whose ends take the chosen card. Tap a
-// card, then an end (or drag the card there); or type the move (`B`, `BR`, `FL*`). Moves
-// are built as text and checked by the server, which says why one is refused.
+// raised, and a line of cards (a trail, the caravan) whose ends take the chosen card. Choose a
+// card, then an end (or drag the card there; Esc puts it back); or type the move (`B`, `BR`,
+// `FL*`). Moves are built as text and checked by the server, which says why one is refused.
 
 import { backCard, draggable, emptySlot, numberCard } from "./cards.js";
 import { h } from "./dom.js";
@@ -10,6 +10,13 @@ export const LETTERS = "ABCDEFGHIJKL";
 
 /** The local choice between snapshots: the selected card's letter, per room screen. */
 export const choice = { letter: null, version: null };
+
+/** Puts back the card picked up (Esc); whether there was one. */
+export function cancelSelection() {
+  const had = choice.letter !== null;
+  choice.letter = null;
+  return had;
+}
 
 export function selectedLetter(msg) {
   if (choice.version !== msg.version) {
@@ -88,8 +95,8 @@ export function drawLayout(view, opts) {
 
 /**
  * A place at one end of a line. `move` is what it adds to the card's letter: "L", "R",
- * "L*", "R*", or "" for the first card. It takes the selected card on a tap, or a card
- * dropped on it. opts: {interactive, legal, selected, send, hint}.
+ * "L*", "R*", or "" for the first card. It takes the selected card when pressed, or a card
+ * dropped on it. opts: {interactive, legal, selected, send, hint, outlook}.
  */
 function endZone(move, opts) {
   const bridge = move.endsWith("*");
@@ -101,6 +108,7 @@ function endZone(move, opts) {
   const full = armed ? `${opts.selected}${move}` : null;
   const ready = armed && opts.legal.includes(full);
   const hintLabel = armed && opts.hint ? opts.hint[full] : null;
+  const outlook = hintLabel && opts.outlook ? opts.outlook[full] : undefined;
   return h("button.end-zone", {
     type: "button",
     class: `end-zone${ready ? " ready" : ""}${armed && !ready ? " blocked" : ""}${bridge ? " bridge" : ""}`,
@@ -109,7 +117,8 @@ function endZone(move, opts) {
     "aria-label": armed ? `put ${opts.selected} ${placeWords(full)}` : label,
     title: armed ? `put ${opts.selected} ${placeWords(full)}` : label,
     onclick: () => armed && opts.send(full),
-  }, h("span", { text: `${arrow}${label}${after}` }), hintLabel ? h("span.hint-label", { text: hintLabel }) : null);
+  }, h("span", { text: `${arrow}${label}${after}` }),
+  hintLabel ? h("span.hint-label", { text: hintLabel, dataset: outlook ? { outlook } : undefined }) : null);
 }
 
 /** One end of a line: face up, and below it a bridge where one may be laid. */
@@ -165,15 +174,18 @@ export function drawLine(pieces, opts) {
 
 /**
  * The adviser's word on each move, as sent ("wins by 1 point"), beside the move in
- * words; a tap on a row picks its card. Null without a hint.
+ * words, each row marked with how the move ends the game where the hint says (`outlook`:
+ * "win", "draw" or "loss"), so losing moves stand apart; pressing a row picks its card.
+ * Null without a hint.
  */
-export function hintList(view, hint, onPick) {
+export function hintList(view, hint, onPick, outlook = null) {
   const entries = Object.entries(hint || {});
   if (!entries.length) return null;
   return h("div.hint-list", { role: "list", "aria-label": "hints" },
     h("div.label", { text: "Hint: each move" }),
     entries.map(([move, label]) => h("button.hint-row", {
-      type: "button", role: "listitem", dataset: { move }, onclick: () => onPick(move[0]),
+      type: "button", role: "listitem", onclick: () => onPick(move[0]),
+      dataset: outlook && outlook[move] ? { move, outlook: outlook[move] } : { move },
     }, h("span.hint-move", { text: moveWords(move, view) }), h("span.hint-label", { text: label }))));
 }
 

@@ -12,6 +12,7 @@ import { listing, seatLabel } from "./seats.js";
 import { bubble, chatControls, hear } from "./chat.js";
 import { clockChip, takeClocks } from "./clocks.js";
 import { confirmDialog } from "./confirm.js";
+import { keepFocusIn } from "./focus.js";
 import { summarize } from "./continue.js";
 import { guardLeaving, leaveFreely } from "./leaving.js";
 import { becomeGuest, offerAccountName } from "./site.js";
@@ -28,7 +29,7 @@ const page = {
   msg: null,        // the last state snapshot
   screen: null,     // the game's screen module, once loaded
   loading: null,    // the promise that loads it
-  hint: null,       // {version, values, note} while it still applies
+  hint: null,       // {version, values, note, outlook} while it still applies
   log: [],          // the moves in words that this page holds, oldest first
   logFirst: 0,      // how many earlier moves the server still has (log[0] is move logFirst + 1)
   logged: -1,       // the version the log holds every move up to
@@ -389,8 +390,11 @@ function drawPause(msg) {
     button = h("button.next-round", { type: "button", text: "Close", onclick: () => nextRound(false) });
   }
   fill(box, h("div.pause-card", {
-    role: "dialog", "aria-labelledby": "pause-title", tabindex: "-1",
-    onkeydown: (event) => { if (event.key === "Escape") nextRound(false); },
+    role: "dialog", "aria-modal": "true", "aria-labelledby": "pause-title", tabindex: "-1",
+    onkeydown: (event) => {
+      if (event.key === "Escape") nextRound(false);
+      else keepFocusIn(event.currentTarget, event);
+    },
   },
     h("h2", { id: "pause-title", text: "End of the round" }),
     ended.last ? h("p.pause-last", { text: ended.last }) : null,
@@ -513,6 +517,7 @@ function draw() {
     send: (move) => send({ type: "move", move: String(move) }),
     askHint: canHint(msg) ? askHint : null,
     hint,
+    hintOutlook: hint ? page.hint.outlook : null,
     redraw: draw,
   });
   drawPause(msg);
@@ -565,13 +570,24 @@ function onMessage(msg) {
     hear(msg, msg.seat === page.msg.seat, seatLabel(page.msg, msg.seat));
   } else if (msg.type === "hint") {
     answered();
-    page.hint = { version: page.msg ? page.msg.version : -1, values: msg.values || {}, note: msg.note };
+    page.hint = {
+      version: page.msg ? page.msg.version : -1, values: msg.values || {}, note: msg.note,
+      outlook: msg.outlook || {},
+    };
     draw();
   } else if (msg.type === "error") {
     page.logAsked = false; // a refused page may be asked for again
     hintOver(); // a refused hint comes no more
     notice(msg.message, "error");
   }
+}
+
+/** Esc puts back the card picked up on the table, on a screen that keeps one (its
+ * `cancelSelection` says whether it did); in a window over the table, Esc is the window's. */
+function cancelOnEscape(event) {
+  if (event.key !== "Escape" || event.defaultPrevented || !page.screen?.cancelSelection) return;
+  if (event.target.closest?.("dialog, [role=dialog]")) return;
+  if (page.screen.cancelSelection()) draw();
 }
 
 /** Whether another person sits at the table (the turn's sound is for waiting on people). */
@@ -657,6 +673,7 @@ async function main() {
     page.boardFocus = $("board").contains(event.target);
   });
   $("log").addEventListener("scroll", readBack);
+  document.addEventListener("keydown", cancelOnEscape);
   startSignals();
   guardLeaving(() => inPlay(page.msg));
   try {
