@@ -61,12 +61,14 @@ def _one_address(limits=None):
     """Limits for an app whose every browser comes from one address (127.0.0.1), as many
     players behind one network's address would: the session's tests, one after another,
     load pages that count against that address's page budget (a replay, a game list, each
-    home page's list of your games), which a real address's players spread over time."""
+    home page's list of your games), which a real address's players spread over time, and
+    leave rooms unfinished (a test stops when it has seen what it checks), which count
+    against the address's cap on open rooms."""
     from dataclasses import replace
 
     from chuko.server.limits import Limits, Rate
 
-    return replace(limits or Limits(), replay_pages=Rate(40, 400))
+    return replace(limits or Limits(), replay_pages=Rate(40, 400), open_rooms_per_address=1_000)
 
 
 def _app(tmp_path_factory, name: str, **options):
