@@ -95,3 +95,18 @@ def focus_ring(page) -> tuple[str, float, float]:
 def scheme_shown(page) -> str:
     """"dark" or "light": how the page's background reads."""
     return page.evaluate(PAPER)
+
+
+def in_both_schemes(page, shot, name: str, *, full_page: bool = False,
+                    selector: str = "body *") -> None:
+    """The page as it stands, in the light and the dark scheme: a screenshot of each
+    (`name`-light.png, `name`-dark.png) and every text (of `selector`) checked for WCAG AA
+    in each."""
+    unreadable = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert scheme_shown(page) == scheme, name
+        unreadable[scheme] = low_contrast(page, selector)
+        shot(page, f"{name}-{scheme}", full_page=full_page)
+    page.emulate_media(color_scheme="light")
+    assert unreadable == {"light": [], "dark": []}, (name, unreadable)

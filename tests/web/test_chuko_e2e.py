@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from contrast import in_both_schemes
 from play_helpers import (
     assert_shows_the_result,
     chips,
@@ -190,8 +191,7 @@ def test_chuko_with_no_card_that_fits_the_prompt_says_to_reset(pages, shot, size
     assert mine.locator(".card.raised").count() == 0
     assert mine.locator(".help-text").inner_text() == "No card fits on 7: reset."
     assert mine.locator("button.reset").is_visible()
-    shot(page, f"chuko-6-no-card-fits-{'desktop' if size[0] > 600 else 'phone'}",
-         full_page=False)
+    in_both_schemes(page, shot, f"chuko-6-no-card-fits-{'desktop' if size[0] > 600 else 'phone'}")
 
 
 def test_chuko_with_a_card_that_fits_the_prompt_says_to_play_it(pages):

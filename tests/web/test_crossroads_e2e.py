@@ -6,6 +6,7 @@ import re
 import time
 
 import pytest
+from contrast import in_both_schemes
 from play_helpers import (
     assert_shows_the_result,
     chips,
@@ -233,4 +234,4 @@ def test_a_match_ends_with_the_match_then_each_round_and_scores_in_seat_order(pa
         assert all(x <= y and u <= v for (x, u), (y, v) in zip(said, said[1:], strict=False))
         assert said[-1] == tuple(points[number - 1])
     name = "desktop" if size[0] > 600 else "phone"
-    shot(page, f"crossroads-9-match-end-{name}")
+    in_both_schemes(page, shot, f"crossroads-9-match-end-{name}", full_page=True)

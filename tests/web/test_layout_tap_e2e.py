@@ -6,6 +6,7 @@ words, never as bare notation."""
 import re
 
 import pytest
+from contrast import in_both_schemes
 from play_helpers import (
     create_room,
     snapshot,
@@ -174,7 +175,7 @@ def test_the_typed_move_box_shows_a_legal_example(pages, shot, game, size):
         assert example in legal, (turn, example, legal)
         if turn == 1:
             box.scroll_into_view_if_needed()
-            shot(page, f"layout-{game}-typed-example-{size}", full_page=False)
+            in_both_schemes(page, shot, f"layout-{game}-typed-example-{size}")
         before = version(page)
         press(page, f".layout .card[data-pos='{legal[-1][0]}']", size)
         press(page, ".end-zone.ready >> nth=-1", size)

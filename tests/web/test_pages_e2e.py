@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from contrast import in_both_schemes
 from play_helpers import snapshot
 
 from chuko.games import descriptor, game_ids, rules_text
@@ -114,7 +115,7 @@ def test_home_offers_an_options_named_values_as_choices_beside_its_number(pages,
     presets.filter(has_text="Hard").click()
     assert number.input_value() == "1" and chosen() == ["Hard (1)"]
     name = "desktop" if size[0] > 600 else "phone"
-    shot(page, f"home-presets-{name}", full_page=False)
+    in_both_schemes(page, shot, f"home-presets-{name}")
     number.fill("3")
     assert chosen() == ["Easy (3)"]
     number.fill("5")

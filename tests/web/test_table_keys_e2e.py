@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from contrast import in_both_schemes
 from play_helpers import create_room, play_out, snapshot, wait_turn_or_over
 
 DESKTOP, PHONE = (1280, 800), (390, 844)
@@ -75,8 +76,7 @@ def test_tab_stays_inside_the_question_before_leaving(pages, shot, size):
     for key in ["Tab"] * 5 + ["Shift+Tab"] * 5:
         page.keyboard.press(key)
         assert focus_inside(page, "dialog.ask"), key
-    shot(page, f"table-leave-question-{'desktop' if size == DESKTOP else 'phone'}",
-         full_page=False)
+    in_both_schemes(page, shot, f"table-leave-question-{'desktop' if size == DESKTOP else 'phone'}")
     dialog.locator("button.stay").click()
     dialog.wait_for(state="detached")
 
@@ -147,8 +147,7 @@ def test_losing_hint_rows_are_coloured_apart_from_winning_ones(pages, shot, size
     assert all(len(seen) == 1 for seen in by_kind.values()), by_kind
     assert by_kind["loss"] != by_kind["win"] and by_kind["loss"] != by_kind["draw"]
     page.locator(".hint-list").scroll_into_view_if_needed()
-    shot(page, f"table-hint-outlook-{'desktop' if size == DESKTOP else 'phone'}",
-         full_page=False)
+    in_both_schemes(page, shot, f"table-hint-outlook-{'desktop' if size == DESKTOP else 'phone'}")
 
 
 @pytest.mark.parametrize("game", ["crossroads", "caravan", "chuchula"])
@@ -157,4 +156,4 @@ def test_no_table_tells_a_mouse_to_tap(pages, shot, game):
     assert not TAP.search(page.locator("#board").inner_text())
     pick_a_card(page, game)
     assert not TAP.search(page.locator("#board").inner_text())
-    shot(page, f"table-guide-{game}-desktop", full_page=False)
+    in_both_schemes(page, shot, f"table-guide-{game}-desktop", selector=".guide")
