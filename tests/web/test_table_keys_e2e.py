@@ -98,7 +98,7 @@ def test_tab_stays_inside_the_pause_between_rounds(pages, paused_url):
     page.locator("#pause .pause-card").wait_for(state="detached")
 
 
-OUTLOOKS = [("win", "keeps a 1-point lead"), ("draw", "draws"), ("loss", "trails by 1 point")]
+OUTLOOKS = [("win", "wins by 1 point"), ("draw", "draws"), ("loss", "loses by 1 point")]
 
 
 def graded_hints(ws):
