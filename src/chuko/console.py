@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from rich import box
@@ -150,7 +150,7 @@ def fit(columns: Sequence[Sequence[str]], room: int) -> list[int] | None:
     return widths
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _lines(text: str, width: int) -> int:
     """How many lines `text` takes when wrapped between words to `width`."""
     count = 0
