@@ -156,3 +156,15 @@ def test_the_pause_after_a_round_waits_for_you_while_the_bot_groups_the_next(pag
     shot(page, "chuchula-5-pause-kept")
     pause.locator("button.next-round").click()
     assert pause.is_hidden()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_group_boxes_read_at_aa_while_a_card_is_picked(pages, shot, size):
+    """A picked card lights the boxes it may go to; their "3 more" stays readable on that
+    light in both schemes."""
+    from contrast import in_both_schemes
+
+    page = start(pages, size)
+    page.locator(".hand.loose .card").first.click()
+    page.locator(".group-slot.ready").first.wait_for()
+    in_both_schemes(page, shot, f"chuchula-card-picked-{size}", selector=".slots *")
