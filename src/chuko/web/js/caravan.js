@@ -14,6 +14,7 @@ export function render(board, msg, ctx) {
   const selected = selectedLetter(msg);
   const legal = msg.legal || [];
   const left = view.bridges - view.bridges_used;
+  const bridgePlaces = left > 0 && view.caravan.length > 0; // drawn under the caravan's ends
   const pick = (letter) => {
     choice.letter = choice.letter === letter ? null : letter;
     ctx.redraw();
@@ -31,11 +32,13 @@ export function render(board, msg, ctx) {
         left > 0 ? h("span.muted", { text: `${left} bridge${left === 1 ? "" : "s"} left` }) : null),
       drawLine(view.caravan, {
         interactive: ctx.interactive, legal, selected, send: ctx.send, hint: ctx.hint,
-        outlook: ctx.hintOutlook, bridges: left > 0 && view.caravan.length > 0, reveal: Boolean(ctx.still), emptyText: "no cards yet", fresh: lastPlaced(view),
+        outlook: ctx.hintOutlook, bridges: bridgePlaces, reveal: Boolean(ctx.still), emptyText: "no cards yet", fresh: lastPlaced(view),
       })),
     ctx.interactive ? h("p.guide.help", {
       text: selected
-        ? `Now choose an end for ${card}: face up, or the bridge place under it to lay it face down.`
+        ? (bridgePlaces
+          ? `Now choose an end for ${card}: face up, or the bridge place under it to lay it face down.`
+          : `Now choose where ${card} goes.`)
         : "Choose a raised card, then an end of the caravan.",
     }) : null,
     ctx.interactive ? hintList(view, ctx.hint, pick, ctx.hintOutlook) : null,
