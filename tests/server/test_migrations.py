@@ -20,6 +20,8 @@ from chuko.games import game_class
 from chuko.server import create_app, migrations
 from chuko.server import store as db
 
+HEAD = "0004"  # the latest revision: every older database is upgraded to it
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -113,7 +115,7 @@ def test_a_database_of_todays_schema_is_upgraded_and_its_games_go_on(old_url):
     engine.dispose()
     url = old_url
     with TestClient(create_app(url, bot_delay=0, round_pause=0, rng=random.Random(5))) as client:
-        assert migrations.revision(db.make_engine(url)) == "0003"
+        assert migrations.revision(db.make_engine(url)) == HEAD
         # The waiting room opens to its invite and starts.
         joined = join(client, {"room": "waits", "invites": [{"url": "/join/waits/code"}]})
         assert client.get(f"/api/rooms/waits?token={joined['token']}").json()["status"] \
@@ -184,7 +186,7 @@ def test_a_database_of_the_release_before_the_club_is_upgraded_and_every_room_go
     engine.dispose()
     with TestClient(create_app(old_url, bot_delay=0, round_pause=0,
                                rng=random.Random(5))) as client:
-        assert migrations.revision(db.make_engine(old_url)) == "0003"
+        assert migrations.revision(db.make_engine(old_url)) == HEAD
         joined = join(client, {"room": "waits", "invites": [{"url": "/join/waits/code"}]})
         assert client.get(f"/api/rooms/waits?token={joined['token']}").json()["status"] \
             == "playing"

@@ -139,6 +139,58 @@ rating_history = Table(
     Column("at", Float, nullable=False),
 )
 
+# Practice (migration 0004). How many of a game's lesson steps a player has done.
+lesson_progress = Table(
+    "lesson_progress",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("done", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+# A player's result on a day's Caravan ("2026-12-02"): bridges used against the day's par.
+daily_results = Table(
+    "daily_results",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("won", Boolean, nullable=False),
+    Column("bridges", Integer, nullable=False),
+    Column("par", Integer, nullable=False),
+    Column("seconds", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("daily_board", "day", "won", "seconds"),
+)
+
+# A player's puzzle rating, each puzzle's rating as tries move it from its shipped one, and
+# which puzzles a player has tried (a puzzle rates a player once).
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+puzzles = Table(
+    "puzzles",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+)
+puzzle_tries = Table(
+    "puzzle_tries",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("puzzle", String(16), primary_key=True),
+    Column("solved", Boolean, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
 moves = Table(
     "moves",
     metadata,
