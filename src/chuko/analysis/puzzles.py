@@ -19,14 +19,16 @@ import argparse
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 from random import Random
 
-from chuko.bots.crossroads import CrossroadsBot, solver_for
+from chuko.bots.crossroads import CrossroadsBot, ending, solver_for
 from chuko.bots.layout import DealSolver, played
-from chuko.core.errors import ParseError
+from chuko.core.errors import ConfigError, ParseError
 from chuko.core.layout import LayoutMove, layout_text
+from chuko.core.protocol import Json
 from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.solvers.crossroads import CrossroadsSolver
 
@@ -42,7 +44,7 @@ THEMES = {
     "quiet-draw": "A point now only draws: the quiet {card} keeps the win.",
     "quiet-cost": "A point now costs more later: the quiet {card} keeps the best result.",
     "deny": "Deny your opponent the {card}: it would score for them next.",
-    "end": "The right end matters: {card} at the other end gives the game away.",
+    "end": "The end matters: {card} goes to the {side} end; the other end costs you later.",
     "point": "Only one point keeps the best result: take it with {card}.",
     "build": "No point is there now: {card} builds the trail that scores later.",
     "start": "The first card decides a lot: start your trail with {card}.",
@@ -73,7 +75,8 @@ class Puzzle:
     @property
     def sentence(self) -> str:
         """The theme in words."""
-        return THEMES[self.theme].format(card=self.card)
+        side = "left" if self.answer.endswith("L") else "right"
+        return THEMES[self.theme].format(card=self.card, side=side)
 
     def line(self) -> str:
         return " ".join((self.id, ",".join(map(str, self.deal)), str(self.first),
@@ -207,6 +210,43 @@ def _puzzle(state: CrossroadsState, solver: CrossroadsSolver) -> Puzzle | None:
     return Puzzle("", state.layout, state.first, tuple(map(str, state.moves)), str(best),
                   first_rating(state, values, best), theme_of(state, values, best),
                   state.layout[best.position])
+
+
+def by_id(ident: str) -> Puzzle:
+    """A shipped puzzle by its id; a ChukoError for one there is not."""
+    found = _index().get(ident)
+    if found is None:
+        raise ConfigError(f"There is no puzzle {ident!r}: the ids run from 1 to {len(_index())}.")
+    return found
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, Puzzle]:
+    return {p.id: p for p in shipped()}
+
+
+def task(puzzle: Puzzle) -> Json:
+    """What a player is shown: the position (the engine's view for the seat to move), the
+    legal moves and the puzzle's rating; never the answer or the theme."""
+    state = puzzle.state()
+    seat = state.to_move[0]
+    return {"id": puzzle.id, "rating": puzzle.rating, "seat": seat,
+            "state": state.view(seat), "legal": [str(m) for m in state.legal_moves(seat)],
+            "prompt": "Find the one move that keeps your best result."}
+
+
+def judge(puzzle: Puzzle, text: str) -> Json:
+    """A try judged by the exact solver: solved when the move keeps the position's
+    perfect-play value. The engine refuses a move that is not legal (a ChukoError)."""
+    state = puzzle.state()
+    seat = state.to_move[0]
+    after = played(state, seat, LayoutMove.parse(text))
+    move = after.moves[-1]  # as the engine applied it (a first card has no end)
+    values = solver_for(state).move_values(state)
+    best = max(values.values())
+    return {"id": puzzle.id, "move": str(move), "solved": values[move] == best,
+            "answer": puzzle.answer, "yours": ending(values[move]), "best": ending(best),
+            "theme": puzzle.theme, "sentence": puzzle.sentence}
 
 
 def read(lines: Sequence[str]) -> list[Puzzle]:
