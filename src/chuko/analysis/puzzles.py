@@ -214,14 +214,16 @@ def _puzzle(state: CrossroadsState, solver: CrossroadsSolver) -> Puzzle | None:
 
 def by_id(ident: str) -> Puzzle:
     """A shipped puzzle by its id; a ChukoError for one there is not."""
-    found = _index().get(ident)
+    found = catalogue().get(ident)
     if found is None:
-        raise ConfigError(f"There is no puzzle {ident!r}: the ids run from 1 to {len(_index())}.")
+        raise ConfigError(f"There is no puzzle {ident!r}: the ids run from 1 to "
+                          f"{len(catalogue())}.")
     return found
 
 
 @lru_cache(maxsize=1)
-def _index() -> dict[str, Puzzle]:
+def catalogue() -> dict[str, Puzzle]:
+    """The shipped puzzles by id, read once."""
     return {p.id: p for p in shipped()}
 
 
