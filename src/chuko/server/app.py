@@ -132,9 +132,7 @@ def create_app(
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
     Standings(hub, budget, _player_of(state)).add_routes(app)
-    puzzles = PuzzleApi(store, _player_of(state))  # Crossroads puzzles and their ratings
-    app.paths.update(puzzles.paths)
-    puzzles.add_routes(app)
+    PuzzleApi(store, _player_of(state)).add_routes(app)  # Crossroads puzzles, rated
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
     account_api.add_routes(app)

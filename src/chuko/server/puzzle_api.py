@@ -16,7 +16,7 @@ import time
 from random import Random
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Request
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 from starlette.types import Scope
@@ -28,7 +28,7 @@ from chuko.core.protocol import Json
 
 from .players import Player
 from .profiles import PlayerLookup
-from .router import Post, ReadBody
+from .router import App, ReadBody
 from .schema import puzzle_ratings, puzzle_tries, puzzles
 from .store import Store
 
@@ -97,12 +97,9 @@ class PuzzleApi:
     def __init__(self, store: Store, player: PlayerLookup, rng: Random | None = None) -> None:
         self.store, self.player, self.rng = store, player, rng or Random()
 
-    @property
-    def paths(self) -> dict[str, Post]:
-        """The POST requests by path, for `router.App`."""
-        return {"/api/puzzles/try": self.attempt}
-
-    def add_routes(self, app: FastAPI) -> None:
+    def add_routes(self, app: App) -> None:
+        """The routes: the try as one of `router.App`'s bare POST paths, the rest FastAPI's."""
+        app.paths["/api/puzzles/try"] = self.attempt
         app.get("/api/puzzles/next")(self.next)
         app.get("/api/puzzles/{ident}")(self.one)
 
