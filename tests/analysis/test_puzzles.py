@@ -8,7 +8,7 @@ from random import Random
 import pytest
 
 from chuko.analysis import puzzles
-from chuko.analysis.puzzles import THEMES, Puzzle, mine, shipped
+from chuko.analysis.puzzles import THEMES, Puzzle, judge, mine, shipped
 from chuko.bots.crossroads import solver_for
 
 
@@ -64,3 +64,10 @@ def test_a_point_now_that_loses_later_is_themed_as_such() -> None:
         answer = next(m for m in values if str(m) == puzzle.answer)
         assert puzzles.gain(state, answer) == 0 and values[answer] >= 0
         assert any(puzzles.gain(state, m) > 0 and values[m] < 0 for m in values)
+
+
+def test_a_first_card_typed_with_an_end_is_judged_as_the_engine_plays_it() -> None:
+    start = next(p for p in shipped() if p.theme == "start")
+    verdict = judge(start, start.answer + "R")
+    assert verdict["solved"] and verdict["move"] == start.answer
+    assert verdict["text"].startswith(f"Right! {start.answer} ({start.card} to start the trail)")

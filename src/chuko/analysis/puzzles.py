@@ -24,7 +24,7 @@ from importlib.resources import files
 from pathlib import Path
 from random import Random
 
-from chuko.bots.crossroads import CrossroadsBot, ending, solver_for
+from chuko.bots.crossroads import CrossroadsBot, ending, solver_for, taking
 from chuko.bots.layout import DealSolver, played
 from chuko.core.errors import ConfigError, ParseError
 from chuko.core.layout import LayoutMove, layout_text
@@ -246,9 +246,27 @@ def judge(puzzle: Puzzle, text: str) -> Json:
     move = after.moves[-1]  # as the engine applied it (a first card has no end)
     values = solver_for(state).move_values(state)
     best = max(values.values())
-    return {"id": puzzle.id, "move": str(move), "solved": values[move] == best,
-            "answer": puzzle.answer, "yours": ending(values[move]), "best": ending(best),
-            "theme": puzzle.theme, "sentence": puzzle.sentence}
+    answer = next(m for m in values if str(m) == puzzle.answer)
+    verdict = {"id": puzzle.id, "move": str(move), "solved": values[move] == best,
+               "answer": puzzle.answer, "yours": ending(values[move]), "best": ending(best),
+               "move_words": placing(state, move), "answer_words": placing(state, answer),
+               "theme": puzzle.theme, "sentence": puzzle.sentence}
+    return {**verdict, "text": verdict_text(verdict)}
+
+
+def placing(state: CrossroadsState, move: LayoutMove) -> str:
+    """A move in words: "14 to the left end", "10 to start the trail"."""
+    return taking(state.layout, move).removeprefix("taking ")
+
+
+def verdict_text(verdict: Json) -> str:
+    """The verdict as a sentence: "Right! KL (30 to the left end) draws.", "Not this one:
+    AL (14 to the left end) loses by 1 point; KL (30 to the left end) draws."."""
+    answer = f"{verdict['answer']} ({verdict['answer_words']}) {verdict['best']}"
+    if verdict["solved"]:
+        return f"Right! {answer}."
+    return (f"Not this one: {verdict['move']} ({verdict['move_words']}) {verdict['yours']}; "
+            f"{answer}.")
 
 
 def read(lines: Sequence[str]) -> list[Puzzle]:

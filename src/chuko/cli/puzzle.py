@@ -10,6 +10,8 @@ import argparse
 import json
 from random import Random
 
+from rich.markup import escape
+
 from chuko.analysis.puzzle_ratings import Belief, mu_of, next_puzzle
 from chuko.analysis.puzzles import Puzzle, by_id, judge, shipped, task
 from chuko.console import Quit, ask, console, warn
@@ -50,12 +52,8 @@ def show(shown: Json) -> None:
 
 
 def verdict_lines(verdict: Json) -> list[str]:
-    if verdict["solved"]:
-        head = f"[green]Right![/] {verdict['move']} {verdict['best']}."
-    else:
-        head = (f"[red]Not this one:[/] {verdict['move']} {verdict['yours']}; "
-                f"{verdict['answer']} {verdict['best']}.")
-    return [head, f"Theme: {verdict['sentence']}"]
+    colour = "green" if verdict["solved"] else "red"
+    return [f"[{colour}]{escape(verdict['text'])}[/]", f"Theme: {verdict['sentence']}"]
 
 
 def run(args: argparse.Namespace) -> int:
