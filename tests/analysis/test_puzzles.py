@@ -70,4 +70,5 @@ def test_a_first_card_typed_with_an_end_is_judged_as_the_engine_plays_it() -> No
     start = next(p for p in shipped() if p.theme == "start")
     verdict = judge(start, start.answer + "R")
     assert verdict["solved"] and verdict["move"] == start.answer
-    assert verdict["text"].startswith(f"Right! {start.answer} ({start.card} to start the trail)")
+    assert verdict["text"].startswith(
+        f"Right! After {start.answer} ({start.card} to start the trail) you ")

@@ -61,6 +61,6 @@ def test_a_wrong_move_names_the_answer_and_lowers_the_rating(pages, shot):
     click_move(page, wrong)
     page.wait_for_selector("#verdict.missed:not([hidden])")
     text = page.locator("#verdict-text").inner_text()
-    assert text.startswith(f"Not this one: {wrong} (") and f"; {puzzle.answer} (" in text
+    assert text.startswith(f"Not this one: after {wrong} (") and f"after {puzzle.answer} (" in text
     assert re.search(r"\(-\d+\)", page.locator("#rating").inner_text())
     shot(page, "puzzles-phone-light-missed")

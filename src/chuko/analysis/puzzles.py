@@ -29,6 +29,7 @@ from chuko.bots.layout import DealSolver, played
 from chuko.core.errors import ConfigError, ParseError
 from chuko.core.layout import LayoutMove, layout_text
 from chuko.core.protocol import Json
+from chuko.core.words import count
 from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.solvers.crossroads import CrossroadsSolver
 
@@ -250,6 +251,7 @@ def judge(puzzle: Puzzle, text: str) -> Json:
     verdict = {"id": puzzle.id, "move": str(move), "solved": values[move] == best,
                "answer": puzzle.answer, "yours": ending(values[move]), "best": ending(best),
                "move_words": placing(state, move), "answer_words": placing(state, answer),
+               "value": values[move], "best_value": best,
                "theme": puzzle.theme, "sentence": puzzle.sentence}
     return {**verdict, "text": verdict_text(verdict)}
 
@@ -260,13 +262,23 @@ def placing(state: CrossroadsState, move: LayoutMove) -> str:
 
 
 def verdict_text(verdict: Json) -> str:
-    """The verdict as a sentence: "Right! KL (30 to the left end) draws.", "Not this one:
-    AL (14 to the left end) loses by 1 point; KL (30 to the left end) draws."."""
-    answer = f"{verdict['answer']} ({verdict['answer_words']}) {verdict['best']}"
+    """The verdict as a sentence: "Right! After KL (30 to the left end) you draw with perfect
+    play, the best you can.", "Not this one: after AL (14 to the left end) you lose by 1
+    point with perfect play; after KL (30 to the left end) you draw."."""
+    answer = f"{verdict['answer']} ({verdict['answer_words']})"
     if verdict["solved"]:
-        return f"Right! {answer}."
-    return (f"Not this one: {verdict['move']} ({verdict['move_words']}) {verdict['yours']}; "
-            f"{answer}.")
+        return (f"Right! After {answer} you {outcome(verdict['best_value'])} with perfect "
+                "play, the best you can.")
+    return (f"Not this one: after {verdict['move']} ({verdict['move_words']}) you "
+            f"{outcome(verdict['value'])} with perfect play; after {answer} you "
+            f"{outcome(verdict['best_value'])}.")
+
+
+def outcome(value: int) -> str:
+    """The mover's end at the solver's `value`: "win by 2 points", "draw", "lose by 1 point"."""
+    if value > 0:
+        return f"win by {count(value, 'point')}"
+    return f"lose by {count(-value, 'point')}" if value else "draw"
 
 
 def read(lines: Sequence[str]) -> list[Puzzle]:
