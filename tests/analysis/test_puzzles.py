@@ -72,3 +72,36 @@ def test_a_first_card_typed_with_an_end_is_judged_as_the_engine_plays_it() -> No
     assert verdict["solved"] and verdict["move"] == start.answer
     assert verdict["text"].startswith(
         f"Right! After {start.answer} ({start.card} to start the trail) you ")
+
+
+def facts(puzzle: Puzzle):
+    """The position, each move's value and immediate gain, and the answer's move."""
+    state = puzzle.state()
+    values = solver_for(state).move_values(state)
+    gains = {m: puzzles.gain(state, m) for m in values}
+    return state, values, gains, next(m for m in values if str(m) == puzzle.answer)
+
+
+def test_each_theme_says_what_the_engine_and_the_solver_show() -> None:
+    seen = set()
+    for puzzle in Random(11).sample(shipped(), 300):
+        state, values, gains, answer = facts(puzzle)
+        seat = state.to_move[0]
+        others = [m for m in values if m != answer]
+        assert puzzle.card == state.layout[answer.position]
+        if puzzle.theme == "start":
+            assert not state.trails[seat]
+        elif puzzle.theme.startswith("quiet"):
+            assert gains[answer] == 0 and any(gains[m] > 0 for m in others)
+        elif puzzle.theme == "deny":
+            assert any(puzzles._lets_score(state, seat, m, answer.position) for m in others)
+        elif puzzle.theme == "end":
+            twin = next(m for m in others if m.position == answer.position)
+            assert all(values[twin] > values[m] for m in others if m != twin)
+        elif puzzle.theme in ("point", "take"):
+            assert gains[answer] == 1
+            assert (sum(gains.values()) > 1) == (puzzle.theme == "point")
+        else:
+            assert puzzle.theme == "build" and gains[answer] == 0
+        seen.add(puzzle.theme)
+    assert {"start", "deny", "end", "point", "take", "build"} <= seen

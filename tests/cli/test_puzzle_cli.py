@@ -8,7 +8,7 @@ import json
 from chuko.analysis.puzzles import by_id
 from terminal_session import chuko
 
-PUZZLE = "1008"  # "The end matters": KL draws, AL loses
+PUZZLE = "4"  # "The end matters": JR wins by 2 points, JL by 1
 
 
 def wrong_move(ident: str) -> str:
@@ -35,10 +35,10 @@ def test_a_puzzle_in_a_terminal_judges_the_typed_move_and_shows_the_theme_after(
 
 
 def test_a_wrong_answer_says_what_it_gives_and_what_the_answer_gives(run_chuko):
-    status, out, _ = run_chuko("puzzle", "--id", PUZZLE, stdin="AL\n")
+    status, out, _ = run_chuko("puzzle", "--id", PUZZLE, stdin="JL\n")
     assert status == 0
-    assert ("Not this one: after AL (14 to the left end) you lose by 1 point with perfect "
-            "play; after KL (30 to the left end) you draw.") in " ".join(out.split())
+    assert ("Not this one: after JL (2 to the left end) you win by 1 point with perfect "
+            "play; after JR (2 to the right end) you win by 2 points.") in " ".join(out.split())
 
 
 def test_json_gives_the_position_and_with_an_answer_the_solvers_verdict(run_chuko):

@@ -46,13 +46,14 @@ THEMES = {
     "quiet-cost": "A point now costs more later: the quiet {card} keeps the best result.",
     "deny": "Deny your opponent the {card}: it would score for them next.",
     "end": "The end matters: {card} goes to the {side} end; the other end costs you later.",
-    "point": "Only one point keeps the best result: take it with {card}.",
+    "point": "Several moves score now, but only {card} keeps the best result.",
+    "take": "Take the point: {card} is the one move that scores, and it keeps the best result.",
     "build": "No point is there now: {card} builds the trail that scores later.",
     "start": "The first card decides a lot: start your trail with {card}.",
 }
 # how much a game's positions with each theme are wanted in the set (the rarer, the more)
 INTEREST = {"quiet-loss": 3, "quiet-draw": 3, "quiet-cost": 3, "deny": 2, "build": 2,
-            "end": 1, "point": 1, "start": 0}
+            "end": 1, "point": 1, "take": 0, "start": 0}
 
 
 @dataclass(frozen=True)
@@ -127,11 +128,14 @@ def theme_of(state: CrossroadsState, values: dict[LayoutMove, int],
             best_reply_gain(played(state, seat, best))
             < max(best_reply_gain(played(state, seat, m)) for m in others)):
         return "deny"
-    if any(m.position == best.position for m in values if m != best):
-        twin = next(m for m in values if m.position == best.position and m != best)
-        if _result(values[twin]) != _result(values[best]) or gains[twin] == gains[best]:
-            return "end"
-    return "point" if gains[best] else "build"
+    # The end is the lesson when the same card at the other end is the one near miss.
+    twin = next((m for m in values if m.position == best.position and m != best), None)
+    if twin is not None and all(values[twin] > v for m, v in values.items()
+                                if m not in (best, twin)):
+        return "end"
+    if not gains[best]:
+        return "build"
+    return "point" if sum(gains.values()) > 1 else "take"
 
 
 def _lets_score(state: CrossroadsState, seat: int, move: LayoutMove, position: int) -> bool:
@@ -141,10 +145,6 @@ def _lets_score(state: CrossroadsState, seat: int, move: LayoutMove, position: i
         return False
     return any(gain(after, m) for m in after.legal_moves(after.to_move[0])
                if m.position == position)
-
-
-def _result(value: int) -> int:
-    return (value > 0) - (value < 0)
 
 
 def first_rating(state: CrossroadsState, values: dict[LayoutMove, int],
