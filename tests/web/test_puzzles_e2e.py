@@ -64,3 +64,16 @@ def test_a_wrong_move_names_the_answer_and_lowers_the_rating(pages, shot):
     assert text.startswith(f"Not this one: after {wrong} (") and f"after {puzzle.answer} (" in text
     assert re.search(r"\(-\d+\)", page.locator("#rating").inner_text())
     shot(page, "puzzles-phone-light-missed")
+
+
+def test_a_puzzle_is_answered_from_the_keyboard_and_the_next_comes_with_enter(pages):
+    page = pages.new(*SIZES["phone"])
+    page.goto("/puzzles")
+    ident = shown_puzzle(page)
+    page.locator("input.typed-move").fill(by_id(ident).answer.lower())
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#verdict.solved:not([hidden])")
+    assert page.evaluate("document.activeElement.id") == "next"
+    page.keyboard.press("Enter")
+    page.wait_for_function("(id) => document.querySelector('#board').dataset.puzzle !== id",
+                           arg=ident)
