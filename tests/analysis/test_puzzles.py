@@ -9,7 +9,7 @@ import pytest
 
 from chuko.analysis import puzzles
 from chuko.analysis.puzzles import THEMES, Puzzle, judge, mine, shipped
-from chuko.bots.crossroads import solver_for
+from chuko.bots.crossroads import CrossroadsBot, solver_for
 
 
 def assert_unique_best(puzzle: Puzzle) -> None:
@@ -105,3 +105,16 @@ def test_each_theme_says_what_the_engine_and_the_solver_show() -> None:
             assert puzzle.theme == "build" and gains[answer] == 0
         seen.add(puzzle.theme)
     assert {"start", "deny", "end", "point", "take", "build"} <= seen
+
+
+def test_a_higher_first_rating_means_the_easy_bot_solves_it_less_often() -> None:
+    sample = sorted(Random(5).sample(shipped(), 300), key=lambda p: p.rating)
+
+    def solved(puzzle: Puzzle) -> bool:
+        state = puzzle.state()
+        seat = state.to_move[0]
+        move = CrossroadsBot("easy", Random(0)).choose(state.view(seat), state.legal_moves(seat))
+        return str(move) == puzzle.answer
+
+    easiest, hardest = sample[:100], sample[-100:]
+    assert sum(map(solved, easiest)) > sum(map(solved, hardest)) + 30
