@@ -39,7 +39,7 @@ GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
     "study": ("chuko.analysis.study.command", lambda described: True),
 }
 NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design",
-           "accounts": "chuko.cli.accounts"}  # take no game
+           "accounts": "chuko.cli.accounts", "puzzle": "chuko.cli.puzzle"}  # take no game
 
 VERB_HELP = {
     "play": "play a game in the terminal (with no game named: a menu)",
@@ -53,6 +53,7 @@ VERB_HELP = {
     "design": "search packs for a target profile",
     "export": "write bot games (or solved positions) as data: JSON lines or Parquet",
     "study": "facts about a game: exact where feasible, else sampled; tables, JSON, plots",
+    "puzzle": "solve a Crossroads puzzle: find the one move that keeps your best result",
 }
 # Distributions whose module has another name.
 IMPORT_NAMES = {"open_spiel": "pyspiel"}

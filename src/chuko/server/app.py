@@ -45,6 +45,7 @@ from .limits import MAX_BODY, Budget, Clock, Limits
 from .lobby_app import LobbyParts
 from .players import Player
 from .profiles import PlayerLookup, Standings
+from .puzzle_api import PuzzleApi
 from .ratings import Rater
 from .redaction import hide_secrets_in_logs
 from .router import App
@@ -131,6 +132,7 @@ def create_app(
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
     Standings(hub, budget, _player_of(state)).add_routes(app)
+    PuzzleApi(store, _player_of(state)).add_routes(app)  # Crossroads puzzles, rated
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
     account_api.add_routes(app)

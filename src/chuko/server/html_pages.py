@@ -13,7 +13,8 @@ from chuko.games import registry
 
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
-         "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html"}
+         "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html",
+         "puzzles": "puzzles.html"}
 
 
 def web_dir() -> Path:
@@ -81,5 +82,10 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/lobby", include_in_schema=False)
     async def lobby_page() -> Response:
         return page(static, "lobby")
+
+    # Crossroads puzzles, rated (server/puzzle_api.py).
+    @app.get("/puzzles", include_in_schema=False)
+    async def puzzles_page() -> Response:
+        return page(static, "puzzles")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
