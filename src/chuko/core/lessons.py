@@ -62,14 +62,18 @@ class Verdict:
     kind: str
     sentence: str
     move: str
+    after: Json | None = None  # a right move's position after it, as the learner sees it
 
     @property
     def right(self) -> bool:
         return self.kind == "right"
 
     def to_json(self) -> Json:
-        return {"kind": self.kind, "right": self.right, "sentence": self.sentence,
+        data = {"kind": self.kind, "right": self.right, "sentence": self.sentence,
                 "move": self.move}
+        if self.after is not None:
+            data["view"] = self.after
+        return data
 
 
 @dataclass(frozen=True)
@@ -110,14 +114,15 @@ class Step:
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise ParseError("Type a move.")
         state = self.position()
+        seat = state.to_move[0]
         move = state.game.parse_move(text)
         said = str(move)
         try:
-            state.play(state.to_move[0], move)
+            state.play(seat, move)
         except IllegalMove as refusal:
             return Verdict("illegal", self._wrong_words(state, said) or str(refusal), said)
         if said in self._expected(state):
-            return Verdict("right", self.right, said)
+            return Verdict("right", self.right, said, state.view(seat))
         return Verdict("wrong", self._wrong_words(state, said) or self.hint, said)
 
     def _expected(self, state: State) -> set[str]:
