@@ -97,3 +97,15 @@ def test_the_caravan_lesson_completed_by_clicking(pages, shot, size):
     page.locator("#play").click()
     page.wait_for_url("**/room/**#token=*")
     page.locator(".layout .card").first.wait_for()
+
+
+def test_the_crossroads_and_chuchula_lessons_draw_on_their_tables(pages, shot):
+    page = pages.new(*SIZES["phone"])
+    page.goto("/learn/crossroads")
+    _caravan_move(page, "A")  # the layout games share their taps
+    page.locator("#verdict.good").wait_for()
+    shot(page, "learn-crossroads-phone")
+    page.goto("/learn/chuchula")
+    page.locator(".board [data-card]").first.wait_for()
+    assert "strongest first" in page.locator("#step-title").inner_text()
+    shot(page, "learn-chuchula-phone")
