@@ -9,8 +9,10 @@ from chuko.core.lessons import lesson
 def test_the_index_lists_every_game_with_a_lesson_and_nothing_done_for_a_new_visitor(make_client):
     client = make_client()
     found = client.get("/api/lessons").json()["lessons"]
-    assert [entry["game"] for entry in found] == ["chuko", "crossroads", "caravan", "chuchula"]
-    assert all(entry["done"] == 0 and entry["steps"] >= 5 for entry in found)
+    games = [entry["game"] for entry in found]
+    assert games[:4] == ["chuko", "crossroads", "caravan", "chuchula"]
+    assert "takeaway" in games  # a plug-in game's own lesson
+    assert all(entry["done"] == 0 and entry["steps"] >= 2 for entry in found)
 
 
 def test_a_course_gives_each_steps_view_and_legal_moves_for_the_games_screen(make_client):
@@ -33,7 +35,7 @@ def test_a_wrong_try_gets_its_sentence_and_a_right_one_is_remembered_for_the_gue
     again = client.post("/api/lessons/chuko/1", json={"move": "22"}).json()
     assert again["done"] == 2  # going back over a step keeps the furthest one
     index = {e["game"]: e["done"] for e in client.get("/api/lessons").json()["lessons"]}
-    assert index == {"chuko": 2, "crossroads": 0, "caravan": 0, "chuchula": 0}
+    assert index["chuko"] == 2 and index["caravan"] == index["chuchula"] == 0
 
 
 def test_bad_tries_and_missing_steps_are_one_sentence(make_client):

@@ -59,9 +59,9 @@ def _teach(found: Step, total: int) -> None:
     console.print(f"[bold green]✓[/] {done[0]}")
 
 
-def _play(found: Step) -> int:
+def _play(found: Step, total: int) -> int:
     """The last step: a real game on the game's own screen, against the step's bot."""
-    console.rule(f"Step {found.number}: {found.title}")
+    console.rule(f"Step {found.number} of {total}: {found.title}")
     console.print(found.text)
     module = _screen_module(found.game_id)
     parser = argparse.ArgumentParser()
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for found in steps[first.number - 1:]:
         if found.play is not None:
-            return _play(found)
+            return _play(found, len(steps))
         try:
             _teach(found, len(steps))
         except Quit:
