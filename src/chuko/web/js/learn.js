@@ -35,6 +35,16 @@ function drawSteps() {
     }))));
 }
 
+/** The lesson's seats as a room names them: you, and the opponents a lesson imagines. */
+function seatsOf(step) {
+  const count = (step.view.hand_sizes || step.view.scores || []).length;
+  const others = Math.max(count - 1, 1);
+  return Array.from({ length: count }, (_, seat) => {
+    const nth = seat < step.seat ? seat + 1 : seat;
+    return { seat, name: others > 1 ? `Opponent ${nth}` : "Opponent" };
+  });
+}
+
 function drawBoard() {
   const step = page.course.steps[page.at];
   $("board").hidden = !step.view; // a real game's step has no position to show
@@ -45,7 +55,7 @@ function drawBoard() {
   // Once solved, the position after the right move, with nothing more to play.
   const view = page.solved && page.after ? page.after : step.view;
   const msg = {
-    game: page.course.game, title: page.course.title, seat: step.seat, seats: [],
+    game: page.course.game, title: page.course.title, seat: step.seat, seats: seatsOf(step),
     status: "playing", version: page.at, view, legal: page.solved ? [] : step.legal,
     result: null,
   };
