@@ -114,6 +114,14 @@ def test_rules_of_the_plugin_game_come_from_its_package(run_chuko):
     assert json.loads(out)["markdown"].startswith("# Take-away")
 
 
+def test_the_plugin_ships_its_own_lesson_taught_on_the_generic_screen(run_chuko):
+    status, out, err = run_chuko("learn", TOY, stdin="3\n1\nquit\n")
+    assert status == 0, err
+    assert "That leaves two stones, and your opponent takes both." in out
+    assert "Yes: four left, and the last stone is yours." in out
+    assert "Step 2 of 2: Your first game" in out
+
+
 def _client(tmp_path):
     app = create_app(f"sqlite:///{tmp_path}/chuko.db", rng=random.Random(4), bot_delay=0)
     return TestClient(app)

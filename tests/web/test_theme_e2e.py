@@ -25,6 +25,9 @@ SITE_PAGES = {
     "lab": ("/lab", "figure.plot svg"),
     "lobby": ("/lobby", "#conn.open"),
     "account": ("/account", "#forms form"),
+    "learn": ("/learn", ".lesson-link"),
+    "learn-chuko": ("/learn/chuko", ".hand .card"),
+    "learn-caravan": ("/learn/caravan", ".layout .card"),
 }
 CLUB_PAGES = {
     "leaderboard": ("/leaderboard/crossroads", ".board-table tbody tr"),

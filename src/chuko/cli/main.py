@@ -37,6 +37,7 @@ GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
     "arena": ("chuko.analysis.arena", lambda described: True),
     "export": ("chuko.cli.export", lambda described: True),
     "study": ("chuko.analysis.study.command", lambda described: True),
+    "learn": ("chuko.cli.learn", lambda described: described.lessons is not None),
 }
 NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design",
            "accounts": "chuko.cli.accounts", "puzzle": "chuko.cli.puzzle"}  # take no game
@@ -44,6 +45,7 @@ NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design",
 VERB_HELP = {
     "play": "play a game in the terminal (with no game named: a menu)",
     "rules": "show a game's rules",
+    "learn": "learn a game step by step",
     "solve": "solve positions exactly",
     "simulate": "play many bot games and report win rates",
     "advise": "suggest the best move for a hand",

@@ -210,6 +210,8 @@ class Descriptor:
       the generic study of bot games varies.
     - `screen`: the browser screen module under /static/js/; None: the generic screen.
     - `rules`: "package:path" of the rules text (Markdown); None: the summary only.
+    - `lessons`: "package:path" of the game's lesson (JSON steps, read by core/lessons.py);
+      None: no lesson.
     - `facts`: "package:path" of facts for the Lab that a game from another package ships
       with it (a study, a list of studies, or {"studies": [...]}, as `chuko study --json`
       writes them); None: only those in chuko's own data folder.
@@ -241,6 +243,7 @@ class Descriptor:
     study: Study = Study()
     screen: str | None = None
     rules: str | None = None
+    lessons: str | None = None
     facts: str | None = None
     examples: tuple[Mapping[str, Any], ...] = ({},)
     notation: str = ""
@@ -322,6 +325,7 @@ class Descriptor:
             "levels": list(self.levels),
             "hints": self.hints is not None,
             "review": self.review is not None,
+            "lessons": self.lessons is not None,
             "screen": self.screen,
             "simultaneous": self.simultaneous,
             "seat_lists": list(self.seat_lists),

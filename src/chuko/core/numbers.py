@@ -41,3 +41,29 @@ def whole_number(text: str) -> int | None:
     accepts digits such as '²' that int() refuses."""
     text = text.strip()
     return int(text) if text.isascii() and text.isdigit() else None
+
+
+def factor_words(n: int) -> str:
+    """How a learner reads n's prime factors: '22 is 2 × 11', '12 is 2 × 2 × 3', '13 is
+    prime', '1 has no prime factor'. The one wording lessons use for factorisations."""
+    if n == 1:
+        return "1 has no prime factor"
+    product, rest = [], n
+    for p in prime_factors(n):
+        while rest % p == 0:
+            product.append(str(p))
+            rest //= p
+    return f"{n} is prime" if len(product) == 1 else f"{n} is {' × '.join(product)}"
+
+
+def pair_words(a: int, b: int) -> str:
+    """Whether a and b match, with both factorisations: '22 and 15 share no prime factor:
+    22 is 2 × 11, 15 is 3 × 5', or '22 and 14 share the prime factor 2: ...'."""
+    shared = sorted(set(prime_factors(a)) & set(prime_factors(b)))
+    if not shared:
+        said = "share no prime factor"
+    elif len(shared) == 1:
+        said = f"share the prime factor {shared[0]}"
+    else:
+        said = f"share the prime factors {' and '.join(map(str, shared))}"
+    return f"{a} and {b} {said}: {factor_words(a)}, {factor_words(b)}"

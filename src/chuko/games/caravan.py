@@ -47,6 +47,7 @@ DESCRIPTOR = Descriptor(
     commands={"play": "chuko.tui.caravan", "solve": "chuko.cli.solve"},
     screen="caravan.js",
     rules="chuko.games:rules/caravan.md",
+    lessons="chuko.games:lessons/caravan.json",
     encoding="chuko.games.encodings.caravan:encoding",
     study=Study("chuko.analysis.study.caravan"),
     examples=({}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"}),

@@ -331,6 +331,7 @@ DESCRIPTOR = Descriptor(
               "advise": "chuko.cli.advise"},
     screen="chuchula.js",
     rules="chuko.games:rules/chuchula.md",
+    lessons="chuko.games:lessons/chuchula.json",
     encoding="chuko.games.encodings.chuchula:encoding",
     study=Study("chuko.analysis.study.chuchula"),
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),

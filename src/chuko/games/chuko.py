@@ -65,6 +65,7 @@ DESCRIPTOR = Descriptor(
     commands={"play": "chuko.tui.chuko"},
     screen="chuko.js",
     rules="chuko.games:rules/chuko.md",
+    lessons="chuko.games:lessons/chuko.json",
     examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
     notation="0123456789r",
     encoding="chuko.games.encodings.chuko:encoding",

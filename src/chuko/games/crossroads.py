@@ -44,6 +44,7 @@ DESCRIPTOR = Descriptor(
     commands={"play": "chuko.tui.crossroads", "solve": "chuko.cli.solve"},
     screen="crossroads.js",
     rules="chuko.games:rules/crossroads.md",
+    lessons="chuko.games:lessons/crossroads.json",
     encoding="chuko.games.encodings.crossroads:encoding",
     study=Study("chuko.analysis.study.crossroads"),
     examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),

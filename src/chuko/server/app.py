@@ -41,6 +41,7 @@ from .html_pages import add_pages, web_dir
 from .http_errors import chuko_error, http_error
 from .hub import Hub
 from .hub_base import WAITING_TTL
+from .lesson_api import LessonApi
 from .limits import MAX_BODY, Budget, Clock, Limits
 from .lobby_app import LobbyParts
 from .players import Player
@@ -136,6 +137,7 @@ def create_app(
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
     account_api.add_routes(app)
+    LessonApi(store, accounts).add_routes(app)
     return app
 
 

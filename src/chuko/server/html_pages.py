@@ -14,7 +14,7 @@ from chuko.games import registry
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
          "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html",
-         "puzzles": "puzzles.html"}
+         "puzzles": "puzzles.html", "learn": "learn.html"}
 
 
 def web_dir() -> Path:
@@ -63,6 +63,14 @@ def add_pages(app: FastAPI, static: Path) -> None:
         if game_id is not None and game_id not in registry():
             raise HTTPException(404)
         return page(static, "leaderboard")
+
+    # Lessons: the list, and a game's steps on its own table (server/lesson_api.py).
+    @app.get("/learn", include_in_schema=False)
+    @app.get("/learn/{game_id}", include_in_schema=False)
+    async def learn_page(game_id: str | None = None) -> Response:
+        if game_id is not None and game_id not in registry():
+            raise HTTPException(404)
+        return page(static, "learn")
 
     @app.get("/@/{username}", include_in_schema=False)
     async def profile_page(username: str) -> Response:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 
+from chuko.bots import Bot
 from chuko.console import add_option_flags, console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
@@ -71,6 +73,11 @@ class CaravanSession(LayoutSession[CaravanState]):
             line = self.solver.solution(start)
             console.print("This deal could be won: " + " ".join(map(str, line))
                           if line else "This deal cannot be won at all.")
+
+
+def screen(state: CaravanState, bots: Mapping[int, Bot]) -> CaravanSession:
+    """This screen on a given position, such as a lesson's; `bots` hold the other seats."""
+    return CaravanSession(state)  # a solitaire: no bots
 
 
 def run(args: argparse.Namespace) -> int:

@@ -211,7 +211,8 @@ class ChuchulaSession(Session[State]):
             warn(str(error))
             return
         problem = grouping_problem(self.hand, grouping)
-        if problem:
+        # A lesson words a wrong order its own way, so its judge sees the grouping.
+        if problem and (self.referee is None or order_problem(grouping.groups) is None):
             warn(problem)
             return
         self.groups[:] = grouping.groups
@@ -268,6 +269,11 @@ class ChuchulaSession(Session[State]):
         for place, seat in enumerate(self.state.ranking, 1):
             console.print(f"  {place}. {self.name(seat):<16} "
                           f"{count(self.state.scores[seat], 'point')}")
+
+
+def screen(state: State, bots: Mapping[int, Bot]) -> ChuchulaSession:
+    """This screen on a given position, such as a lesson's; `bots` hold the other seats."""
+    return ChuchulaSession(state, bots)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -89,6 +89,11 @@ class ChukoSession(Session[State]):
         console.print("  ".join([*plays, "r) reset: draw, then play any card"]))
 
 
+def screen(state: State, bots: Mapping[int, Bot]) -> ChukoSession:
+    """This screen on a given position, such as a lesson's; `bots` hold the other seats."""
+    return ChukoSession(state, bots)
+
+
 def run(args: argparse.Namespace, you: int = 0) -> int:
     configured = game_from_flags(args)
     assert isinstance(configured, Game)  # the flags are Chükö's (add_arguments)

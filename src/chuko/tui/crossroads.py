@@ -4,9 +4,9 @@ keyboard) and build your trail."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from chuko.bots import make_bot, parse_levels
+from chuko.bots import Bot, make_bot, parse_levels
 from chuko.console import add_option_flags, console
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
@@ -85,6 +85,11 @@ class CrossroadsSession(LayoutSession[CrossroadsState]):
         side = "left" if move.end == "L" else "right"
         gain = "[green]+1[/]" if matches(card, end) else "+0"
         return f"take {card_words(card)} to the {side}, beside {end}: {gain}"
+
+
+def screen(state: CrossroadsState, bots: Mapping[int, Bot]) -> CrossroadsSession:
+    """This screen on a given position, such as a lesson's; `bots` hold the other seats."""
+    return CrossroadsSession(state, bots)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 from rich.columns import Columns
 from rich.table import Table
 
-from chuko.bots import make_bot, parse_levels
+from chuko.bots import Bot, make_bot, parse_levels
 from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
@@ -106,6 +106,11 @@ class GenericSession(Session[State]):
         shown = [f"[cyan]{key})[/] {move}" for key, move in listed.items()]
         moves = self.state.legal_moves(seat)
         console.print(Columns(shown or [str(move) for move in moves], padding=(0, 3)))
+
+
+def screen(state: State, bots: Mapping[int, Bot]) -> GenericSession:
+    """This screen on a given position, such as a lesson's; `bots` hold the other seats."""
+    return GenericSession(state, bots)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -73,6 +73,9 @@ class Session(Generic[S]):
     command_help: Mapping[str, str] = {}
     # Put after "Your move" at the prompt.
     prompt_tail = "?"
+    # A lesson's judge of the person's moves, called instead of playing them: it raises
+    # IllegalMove with a sentence for a move the lesson does not take.
+    referee: Callable[[int, Any], None] | None = None
 
     def __init__(self, state: S, bots: Mapping[int, Bot]) -> None:
         self.state = state
@@ -167,6 +170,9 @@ class Session(Generic[S]):
         return mover + self.prompt_tail
 
     def push(self, seat: int, move: Any) -> None:
+        if self.referee is not None:
+            self.referee(seat, move)
+            return
         before = cast(S, self.state.copy())  # a copy is of the state's own class
         self.played(seat, move)
         self.history.append(before)

@@ -27,6 +27,7 @@ DESCRIPTOR = Descriptor(
     levels=("random", "perfect"),
     bots="chuko_takeaway.bots",
     rules="chuko_takeaway:rules.md",
+    lessons="chuko_takeaway:lessons.json",  # a lesson of its own, on the generic screen
     # Perfect play wins for the first player unless the stones are a multiple of most + 1.
     study=Study(varies=(Varied("stones", (12, 15, 20)), Varied("most", (2, 3))),
                 lineups=("random", "perfect")),

@@ -6,7 +6,7 @@
 import { api, copyText, fill, games, h, notice } from "./dom.js";
 import { showYourGames } from "./continue.js";
 import { presetField } from "./presets.js";
-import { becomeGuest, offerAccountName } from "./site.js";
+import { becomeGuest, knownPlayer, offerAccountName } from "./site.js";
 import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
 
 // A game with no upper limit still gets a form of reasonable size; the server has the last
@@ -262,7 +262,9 @@ function gamePanel(game) {
     h("header", {},
       h("h2", { text: game.title }),
       h("span.players", { text: playersText(game) }),
-      h("a.rules-link", { href: `/rules/${encodeURIComponent(game.id)}`, text: "Rules" })),
+      h("a.rules-link", { href: `/rules/${encodeURIComponent(game.id)}`, text: "Rules" }),
+      game.lessons ? h("a.rules-link", { href: `/learn/${encodeURIComponent(game.id)}`, text: "Learn" })
+        : null),
     h("p.blurb", { text: sentence(game.summary) }),
     form, box);
 }
@@ -289,6 +291,8 @@ function showChosen() {
 
 async function main() {
   nameField();
+  // A first visitor (no session yet) is offered the lessons before anything else.
+  knownPlayer().then((player) => { document.getElementById("learn-offer").hidden = Boolean(player); });
   showYourGames(document.getElementById("your-games")).catch(() => {});
   const root = document.getElementById("games");
   try {

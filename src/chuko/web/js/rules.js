@@ -32,7 +32,11 @@ async function main() {
     // The Lab holds what the study command measured about the game (js/lab.js).
     const lab = h("p.lab-link", {}, h("a", { href: `/lab#${encodeURIComponent(rules.id)}`,
       text: `Facts and plots about ${rules.title} in the Lab` }));
-    fill(article, titled ? null : h("h1", { text: rules.title }), body, lab);
+    const described = (await games().catch(() => [])).find((game) => game.id === rules.id);
+    const learn = described && described.lessons ? h("p.learn-link", {}, h("a", {
+      href: `/learn/${encodeURIComponent(rules.id)}`, text: `Learn ${rules.title} step by step` }))
+      : null;
+    fill(article, titled ? null : h("h1", { text: rules.title }), learn, body, lab);
     article.dataset.game = rules.id;
     document.title = `${rules.title} — rules — chükö`;
   } catch (error) {

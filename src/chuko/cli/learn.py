@@ -1,0 +1,92 @@
+"""`chuko learn GAME`: the game's lesson, step by step, on the game's own terminal screen.
+
+Each step sets up its position on the screen `chuko play` uses, says what to do, and asks
+for moves until one is the move the step asks for; the engine judges every attempt and a
+wrong one gets a sentence about why. The last step starts a real game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from importlib import import_module
+from random import Random
+from typing import Any
+
+from chuko.bots import make_bot
+from chuko.console import Quit, console
+from chuko.core.errors import IllegalMove
+from chuko.core.lessons import Step, lesson, step
+from chuko.games import descriptor
+
+HELP: dict[str, str] = {}  # the verb's line in main.py serves every game
+GENERIC_SCREEN = "chuko.tui.generic"
+
+
+def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
+    parser.description = (f"Learn {descriptor(game_id).title} in a few short steps, each a "
+                          "position on the board where you make the move it asks for.")
+    parser.add_argument("--step", type=int, default=1,
+                        help="the step to begin at (1 is the first)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the lesson's steps as JSON instead of teaching them")
+
+
+def _screen_module(game_id: str) -> Any:
+    return import_module(descriptor(game_id).commands.get("play", GENERIC_SCREEN))
+
+
+def _teach(found: Step, total: int) -> None:
+    """One step: its position on the game's screen, moves asked for until one is right."""
+    state = found.position()
+    seat = state.to_move[0]
+    others = {other: make_bot(found.game_id, "random", Random(other))
+              for other in range(state.game.players) if other != seat}
+    session = _screen_module(found.game_id).screen(state, others)
+    done: list[str] = []
+
+    def referee(mover: int, move: Any) -> None:
+        verdict = found.judge(str(move))
+        if not verdict.right:
+            raise IllegalMove(verdict.sentence)
+        done.append(verdict.sentence)
+
+    session.referee = referee
+    console.rule(f"Step {found.number} of {total}: {found.title}")
+    console.print(found.text)
+    while not done:
+        session.human_turn(seat)
+    console.print(f"[bold green]✓[/] {done[0]}")
+
+
+def _play(found: Step, total: int) -> int:
+    """The last step: a real game on the game's own screen, against the step's bot."""
+    console.rule(f"Step {found.number} of {total}: {found.title}")
+    console.print(found.text)
+    module = _screen_module(found.game_id)
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser, found.game_id)
+    level = (found.play or {}).get("level")
+    args = parser.parse_args(["--vs", level] if level else [])
+    args.game = found.game_id
+    result: int = module.run(args)
+    return result
+
+
+def run(args: argparse.Namespace) -> int:
+    steps = lesson(args.game)
+    first = step(args.game, args.step)  # LessonError names the steps there are
+    if args.json:
+        print(json.dumps({"game": args.game, "steps": [s.to_json() for s in steps]},
+                         ensure_ascii=False))
+        return 0
+    for found in steps[first.number - 1:]:
+        if found.play is not None:
+            return _play(found, len(steps))
+        try:
+            _teach(found, len(steps))
+        except Quit:
+            console.print(f"Goodbye: `chuko learn {args.game} --step {found.number}` takes up "
+                          "where you left off.")
+            return 0
+    return 0

@@ -1,0 +1,188 @@
+"""Lessons: short steps that teach a game on its own engine.
+
+A game's descriptor names its lessons as "package:path" of a JSON file (`lessons`), so a
+game from another package ships its own. The file holds `{"steps": [...]}`; a step is
+
+- a position: `options` for `Game.from_options`, a `deal` for `Game.from_deal`, and
+  `moves` (texts) played from it before the learner moves; the learner is the seat to move;
+- `title`, `text` (the task), `expect` (the move texts that complete it), `right` (said
+  when one is made), `wrong` (move text → why it is not the move asked for) and `hint`
+  (said for any other legal move);
+- or, for the last step, `play`: `{"options", "level"}`, a real game against a bot.
+
+Texts may write `{factors 22}` ("22 is 2 × 11") and `{pair 22 15}` ("22 and 15 share no
+prime factor: 22 is 2 × 11, 15 is 3 × 5"), so every factorisation a learner reads is worded
+by one helper and cannot be wrong. The engine judges every attempt: a move it refuses is
+never counted right, whatever the data says.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from .errors import ChukoError, IllegalMove, ParseError
+from .numbers import factor_words, pair_words
+from .protocol import Game, Json, State
+
+
+class LessonError(ChukoError, ValueError):
+    """A lesson that does not exist, or lesson data a front end cannot use."""
+
+
+_TEMPLATE = re.compile(r"\{(factors|pair)((?: \d{1,6})+)\}")
+_ARITY = {"factors": 1, "pair": 2}
+
+
+def expand(text: str) -> str:
+    """`text` with its `{factors N}` and `{pair A B}` written out; LessonError for a
+    placeholder it cannot read."""
+    def word(found: re.Match[str]) -> str:
+        kind, numbers = found.group(1), [int(n) for n in found.group(2).split()]
+        if len(numbers) != _ARITY[kind] or min(numbers) < 1:
+            raise LessonError(f"The lesson text {found.group(0)!r} is not a placeholder.")
+        return factor_words(numbers[0]) if kind == "factors" else pair_words(*numbers)
+
+    written = _TEMPLATE.sub(word, text)
+    if re.search(r"\{(factors|pair)\b", written):
+        raise LessonError(f"The lesson text {text!r} has a placeholder it cannot read.")
+    return written
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of one attempt: `kind` is "right", "wrong" (legal, not the move asked
+    for) or "illegal" (the engine refuses it); `sentence` says why, for a learner."""
+
+    kind: str
+    sentence: str
+    move: str
+    after: Json | None = None  # a right move's position after it, as the learner sees it
+
+    @property
+    def right(self) -> bool:
+        return self.kind == "right"
+
+    def to_json(self) -> Json:
+        data = {"kind": self.kind, "right": self.right, "sentence": self.sentence,
+                "move": self.move}
+        if self.after is not None:
+            data["view"] = self.after
+        return data
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a lesson (see the module's docstring for its fields)."""
+
+    game_id: str
+    number: int
+    title: str
+    text: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    deal: Any = None
+    moves: tuple[str, ...] = ()
+    expect: tuple[str, ...] = ()
+    right: str = "Right."
+    wrong: Mapping[str, str] = field(default_factory=dict)
+    hint: str = "That move is allowed, but it is not the one this step asks for."
+    play: Mapping[str, Any] | None = None
+
+    def game(self) -> Game:
+        from chuko.games import game_class  # the registry is a layer above core
+
+        options = self.play["options"] if self.play else self.options
+        return game_class(self.game_id).from_options(dict(options or {}))
+
+    def position(self) -> State:
+        """The step's position, its set-up moves played; a fresh one on every call."""
+        if self.play is not None:
+            raise LessonError(f"Step {self.number} is a real game, not a position.")
+        state = self.game().from_deal(self.deal)
+        for text in self.moves:
+            state.play(state.to_move[0], text)
+        return state
+
+    def judge(self, text: str) -> Verdict:
+        """The engine's judgement of the learner's move `text` in this position: ParseError
+        (one sentence) for text that is no move."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise ParseError("Type a move.")
+        state = self.position()
+        seat = state.to_move[0]
+        move = state.game.parse_move(text)
+        said = str(move)
+        try:
+            state.play(seat, move)
+        except IllegalMove as refusal:
+            return Verdict("illegal", self._wrong_words(state, said) or str(refusal), said)
+        if said in self._expected(state):
+            return Verdict("right", self.right, said, state.view(seat))
+        return Verdict("wrong", self._wrong_words(state, said) or self.hint, said)
+
+    def _expected(self, state: State) -> set[str]:
+        return {str(state.game.parse_move(text)) for text in self.expect}
+
+    def _wrong_words(self, state: State, said: str) -> str | None:
+        for text, why in self.wrong.items():
+            if str(state.game.parse_move(text)) == said:
+                return why
+        return None
+
+    def to_json(self) -> Json:
+        data: Json = {"number": self.number, "title": self.title, "text": self.text}
+        if self.play is not None:
+            data["play"] = dict(self.play)
+            return data
+        state = self.position()
+        seat = state.to_move[0]
+        data.update(seat=seat, options=dict(self.options), view=state.view(seat))
+        return data
+
+
+def _step(game_id: str, number: int, entry: Any) -> Step:
+    if not isinstance(entry, Mapping) or not isinstance(entry.get("title"), str):
+        raise LessonError(f"Step {number} of the {game_id} lesson has no title.")
+    texts = {key: expand(entry[key]) for key in ("text", "right", "hint") if key in entry}
+    wrong = {move: expand(why) for move, why in (entry.get("wrong") or {}).items()}
+    return Step(game_id, number, entry["title"], texts.get("text", ""),
+                options=entry.get("options") or {}, deal=entry.get("deal"),
+                moves=tuple(entry.get("moves") or ()), expect=tuple(entry.get("expect") or ()),
+                wrong=wrong, play=entry.get("play"),
+                **{key: texts[key] for key in ("right", "hint") if key in texts})
+
+
+@cache
+def lesson(game_id: str) -> tuple[Step, ...]:
+    """The steps of `game_id`'s lesson, in order; LessonError when it has none."""
+    from chuko.games import descriptor
+
+    named = descriptor(game_id).lessons
+    if named is None:
+        raise LessonError(f"{descriptor(game_id).title} has no lesson yet.")
+    package, _, path = named.partition(":")
+    data = json.loads(files(package).joinpath(path).read_text(encoding="utf-8"))
+    entries = data.get("steps") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise LessonError(f"The {game_id} lesson lists no steps.")
+    return tuple(_step(game_id, n, entry) for n, entry in enumerate(entries, 1))
+
+
+def step(game_id: str, number: int) -> Step:
+    """Step `number` (from 1) of the game's lesson; LessonError in one sentence otherwise."""
+    steps = lesson(game_id)
+    if not isinstance(number, int) or not 1 <= number <= len(steps):
+        raise LessonError(f"The {game_id} lesson has steps 1 to {len(steps)}, not {number}.")
+    return steps[number - 1]
+
+
+def games_with_lessons(ids: Sequence[str]) -> list[str]:
+    """Those of `ids` whose descriptor names a lesson, in order."""
+    from chuko.games import descriptor
+
+    return [game_id for game_id in ids if descriptor(game_id).lessons is not None]
