@@ -133,12 +133,18 @@ def create_app(
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
     Standings(hub, budget, _player_of(state)).add_routes(app)
-    PuzzleApi(store, _player_of(state)).add_routes(app)  # Crossroads puzzles, rated
+    add_practice(app, store, state)
     add_pages(app, static_dir or web_dir())
     api.add_routes(app)
     account_api.add_routes(app)
-    LessonApi(store, accounts).add_routes(app)
     return app
+
+
+def add_practice(app: App, store: Store, state: State) -> None:
+    """The routes of practice alone: the lessons and the rated Crossroads puzzles, each for
+    the session's player."""
+    LessonApi(store, state.accounts).add_routes(app)
+    PuzzleApi(store, _player_of(state)).add_routes(app)
 
 
 # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and socket

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -17,14 +18,23 @@ PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "puzzles": "puzzles.html", "learn": "learn.html"}
 
 
+def _page_route(static: Path, name: str) -> Callable[[], Awaitable[Response]]:
+    async def serve() -> Response:
+        return page(static, name)
+
+    return serve
+
+
 def web_dir() -> Path:
     """The front end's files, shipped inside the package next to this one."""
     return Path(__file__).resolve().parent.parent / "web"
 
 
-def page(static: Path, name: str) -> Response:
+def page(static: Path, name: str, game_id: str | None = None) -> Response:
     """The page `name` from the front end's files in `static`, or a sentence saying it is
-    not built yet."""
+    not built yet; 404 for a page about a `game_id` that is not registered."""
+    if game_id is not None and game_id not in registry():
+        raise HTTPException(404)
     path = static / PAGES[name]
     if not path.is_file():
         return HTMLResponse(f"<!doctype html><title>chuko</title><p>The {name} page is not "
@@ -32,18 +42,25 @@ def page(static: Path, name: str) -> Response:
     return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
+# Pages whose address has nothing to check: the address → the page.
+PLAIN = {
+    "/": "index",
+    "/lab": "lab",  # the facts `chuko study` shipped, with their plots (server/facts.py)
+    "/account": "account",  # sign up, log in and out, a new password, a deleted account
+    "/lobby": "lobby",  # quick pairing and open seeks (server/matchmaking.py)
+    "/puzzles": "puzzles",  # Crossroads puzzles, rated (server/puzzle_api.py)
+}
+
+
 def add_pages(app: FastAPI, static: Path) -> None:
     """The pages of the front end in `static` and its files under /static, routed by `app`."""
-
-    @app.get("/", include_in_schema=False)
-    async def home() -> Response:
-        return page(static, "index")
+    for path, name in PLAIN.items():
+        app.add_api_route(path, _page_route(static, name), methods=["GET"],
+                          include_in_schema=False)
 
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules(game_id: str) -> Response:
-        if game_id not in registry():
-            raise HTTPException(404)
-        return page(static, "rules")
+        return page(static, "rules", game_id)
 
     @app.get("/room/{room_id}", include_in_schema=False)
     @app.get("/watch/{room_id}", include_in_schema=False)
@@ -60,40 +77,16 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/leaderboard", include_in_schema=False)
     @app.get("/leaderboard/{game_id}", include_in_schema=False)
     async def leaderboard_page(game_id: str | None = None) -> Response:
-        if game_id is not None and game_id not in registry():
-            raise HTTPException(404)
-        return page(static, "leaderboard")
+        return page(static, "leaderboard", game_id)
 
     # Lessons: the list, and a game's steps on its own table (server/lesson_api.py).
     @app.get("/learn", include_in_schema=False)
     @app.get("/learn/{game_id}", include_in_schema=False)
     async def learn_page(game_id: str | None = None) -> Response:
-        if game_id is not None and game_id not in registry():
-            raise HTTPException(404)
-        return page(static, "learn")
+        return page(static, "learn", game_id)
 
     @app.get("/@/{username}", include_in_schema=False)
     async def profile_page(username: str) -> Response:
         return page(static, "profile")
-
-    # The Lab: the facts `chuko study` shipped, with their plots (server/facts.py).
-    @app.get("/lab", include_in_schema=False)
-    async def lab_page() -> Response:
-        return page(static, "lab")
-
-    # Sign up, log in and out, a new password, a deleted account (docs/web-protocol.md).
-    @app.get("/account", include_in_schema=False)
-    async def account_page() -> Response:
-        return page(static, "account")
-
-    # The lobby: quick pairing and open seeks (server/matchmaking.py).
-    @app.get("/lobby", include_in_schema=False)
-    async def lobby_page() -> Response:
-        return page(static, "lobby")
-
-    # Crossroads puzzles, rated (server/puzzle_api.py).
-    @app.get("/puzzles", include_in_schema=False)
-    async def puzzles_page() -> Response:
-        return page(static, "puzzles")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
