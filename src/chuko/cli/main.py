@@ -39,7 +39,7 @@ GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
     "study": ("chuko.analysis.study.command", lambda described: True),
 }
 NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design",
-           "accounts": "chuko.cli.accounts"}  # take no game
+           "accounts": "chuko.cli.accounts", "daily": "chuko.cli.daily"}  # take no game
 
 VERB_HELP = {
     "play": "play a game in the terminal (with no game named: a menu)",
@@ -52,6 +52,7 @@ VERB_HELP = {
     "arena": "rate every bot level against every other",
     "design": "search packs for a target profile",
     "export": "write bot games (or solved positions) as data: JSON lines or Parquet",
+    "daily": "play the day's Caravan deal, the same for everyone",
     "study": "facts about a game: exact where feasible, else sampled; tables, JSON, plots",
 }
 # Distributions whose module has another name.
