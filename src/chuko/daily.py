@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial
+from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.layout import SIZE, LayoutMove, layout_text
@@ -127,6 +128,20 @@ def deal_for(day: datetime.date) -> Daily:
             assert par is not None
             return Daily(day, layout, par)
     raise ConfigError(f"No deal of {day.isoformat()} has par 0 or 1.")  # never seen
+
+
+def played(day: datetime.date, moves: Any) -> CaravanState:
+    """The day's game after `moves` (in notation, e.g. ["A", "EL", "FR*"]), each judged by
+    the engine: its sentence (IllegalMove, ParseError) for a move it refuses."""
+    if (not isinstance(moves, list) or len(moves) > SIZE
+            or not all(isinstance(move, str) for move in moves)):
+        raise ConfigError(f"The moves are a list of at most {SIZE}, such as \"A\" or \"BR\".")
+    state = deal_for(day).start()
+    for move in moves:
+        if state.outcome is not None:
+            raise ConfigError("The game is over: no move comes after its last.")
+        state.play(0, move)
+    return state
 
 
 @dataclass(frozen=True)
