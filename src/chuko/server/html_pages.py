@@ -13,7 +13,8 @@ from chuko.games import registry
 
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
-         "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html"}
+         "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html",
+         "daily": "daily.html"}
 
 
 def web_dir() -> Path:
@@ -81,5 +82,11 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/lobby", include_in_schema=False)
     async def lobby_page() -> Response:
         return page(static, "lobby")
+
+    # The daily Caravan: today's deal, or a past day's (the API refuses a day to come).
+    @app.get("/daily", include_in_schema=False)
+    @app.get("/daily/{day}", include_in_schema=False)
+    async def daily_page(day: str | None = None) -> Response:
+        return page(static, "daily")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

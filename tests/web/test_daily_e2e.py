@@ -1,0 +1,61 @@
+"""The daily Caravan in the browser at desktop and phone sizes, in both colour schemes: a
+past day's deal played to its end on the Caravan table with the solver's winning line (an
+undo on the way), then the share line, the solver's facts and the day's leaderboard."""
+
+import datetime
+import re
+
+import pytest
+
+from chuko.daily import deal_for, facts_for
+
+DAY = "2026-11-29"
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+def place(page, move: str) -> None:
+    """Tap the move's card, then its end ("start" for the first card; "R*" a bridge), and
+    wait for the position after it (its version counts the moves)."""
+    after = int(page.locator("#board").get_attribute("data-version")) + 1
+    page.locator(f".layout .card[data-pos='{move[0]}']").click()
+    page.locator(f".end-zone[data-end='{move[1:] or 'start'}']").click()
+    page.locator(f"#board[data-version='{after}']").wait_for()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_days_deal_played_to_its_end_shows_the_share_line(pages, shot, size, scheme):
+    width, height = SIZES[size]
+    page = pages.new(width, height)
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"/daily/{DAY}")
+    page.locator("#board[data-version='0'] .layout").wait_for()
+    day = datetime.date.fromisoformat(DAY)
+    par, line = deal_for(day).par, [str(move) for move in facts_for(day).line]
+    assert f"Par {par}" in page.locator("#lead").inner_text()
+    assert page.locator("#result").is_hidden()
+
+    place(page, line[0])
+    place(page, line[1])
+    page.locator("#undo").click()  # free: back to one card
+    page.locator("#board[data-version='1']").wait_for()
+    for move in line[1:]:
+        place(page, move)
+    page.locator("body[data-finished='true']").wait_for()
+
+    share = page.locator("#share").inner_text()
+    bridges = "1 bridge" if par else "0 bridges"
+    assert re.fullmatch(rf"chuko daily Caravan {DAY}: won with {bridges} \(par {par}\) "
+                        r"in \d+:\d\d", share)
+    assert " ".join(line) in page.locator("#facts").inner_text()
+    assert "(best 1 day)" in page.locator("#streak").inner_text()
+    assert page.locator("#leaders li").count() >= 1
+    assert page.locator("#copy").is_visible()
+    page.locator("#result").scroll_into_view_if_needed()
+    shot(page, f"daily-result-{size}-{scheme}")
+
+
+def test_a_day_to_come_is_refused_in_a_sentence(pages):
+    page = pages.new(390, 844)
+    page.goto("/daily/9999-01-01")
+    assert "not out yet" in page.locator("#notice.error").inner_text()
