@@ -6,6 +6,7 @@ in a row, and the facts and share line come only after finishing."""
 from __future__ import annotations
 
 import datetime
+import json
 
 from sqlalchemy import insert
 
@@ -84,3 +85,14 @@ def test_the_board_lists_who_reached_par_fastest_first_and_the_streak_counts(db_
                        headers=SAID).json()
     assert [row["seconds"] for row in page["board"]] == [60, 120, 300]
     assert page["streak"] == {"current": 1, "best": 1}
+
+
+def test_the_api_and_the_command_line_give_the_same_deal_for_a_date(make_client, run_chuko):
+    client = make_client()
+    for day in ("2026-01-01", DAY, today().isoformat()):
+        page = client.get(f"/api/daily/{day}").json()
+        status, out, _ = run_chuko("daily", "--date", day, "--json")
+        command = json.loads(out)
+        assert status == 0
+        assert (page["deal"], page["par"], page["game"]) == (command["deal"], command["par"],
+                                                             command["game"])

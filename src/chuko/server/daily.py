@@ -127,7 +127,7 @@ class DailyApi:
         with a session, their result, streak, share line and (once finished) the facts."""
         deal = await asyncio.to_thread(daily.deal_for, day)
         player = await self.identify(scope, create=False)
-        answer = {"date": day.isoformat(), "game": "caravan", "deal": deal.deal,
+        answer = {"date": day.isoformat(), "game": daily.GAME.id, "deal": deal.deal,
                   "bridges": daily.LIMIT, "par": deal.par, "today": daily.today().isoformat(),
                   **position(deal.start())}
         answer.update(await self._read_for(day, deal.par, player))
