@@ -3,6 +3,7 @@ past day's deal played to its end on the Caravan table with the solver's winning
 undo on the way), then the share line, the solver's facts and the day's leaderboard."""
 
 import datetime
+import random
 import re
 
 import pytest
@@ -37,6 +38,7 @@ def test_a_days_deal_played_to_its_end_shows_the_share_line(pages, shot, size, s
 
     place(page, line[0])
     place(page, line[1])
+    shot(page, f"daily-playing-{size}-{scheme}", full_page=False)
     page.locator("#undo").click()  # free: back to one card
     page.locator("#board[data-version='1']").wait_for()
     for move in line[1:]:
@@ -53,6 +55,36 @@ def test_a_days_deal_played_to_its_end_shows_the_share_line(pages, shot, size, s
     assert page.locator("#copy").is_visible()
     page.locator("#result").scroll_into_view_if_needed()
     shot(page, f"daily-result-{size}-{scheme}")
+
+
+def losing_line(day: datetime.date) -> list[str]:
+    """A game on the day's deal that ends stuck: the first seeded playout that loses."""
+    rng = random.Random(1)
+    while True:
+        state = deal_for(day).start()
+        while state.outcome is None:
+            state.play(0, rng.choice(state.legal_moves(0)))
+        if not state.outcome.winners:
+            return [str(move) for move in state.moves]
+
+
+def test_a_stuck_game_waits_for_an_undo_or_finish_and_then_says_not_won(pages, shot):
+    day = datetime.date.fromisoformat(DAY)
+    line = losing_line(day)
+    page = pages.new(390, 844)
+    page.goto(f"/daily/{DAY}")
+    page.locator("#board[data-version='0'] .layout").wait_for()
+    for move in line:
+        place(page, move)
+    assert "No card can go on" in page.locator("#notice").inner_text()
+    page.locator("#undo").click()  # still free once stuck
+    page.locator(f"#board[data-version='{len(line) - 1}']").wait_for()
+    assert page.locator("#finish").count() == 0
+    place(page, line[-1])
+    page.locator("#finish").click()
+    page.locator("body[data-finished='true']").wait_for()
+    assert ": not won (par " in page.locator("#share").inner_text()
+    shot(page, "daily-lost-phone")
 
 
 def test_a_day_to_come_is_refused_in_a_sentence(pages):

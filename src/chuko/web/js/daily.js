@@ -46,7 +46,7 @@ function drawBar() {
   const playing = !page.data.mine;
   fill($("bar"),
     h("span.clock", { "aria-label": "time", text: clock(playing ? elapsed() : page.data.mine.seconds) }),
-    h("span.muted", { text: `Par ${page.data.par}: ${bridgeWords(page.data.par)} at the fewest` }),
+    h("span.muted", { text: `Par ${page.data.par}: ${page.data.par ? bridgeWords(page.data.par) : "no bridge"}` }),
     playing ? h("button", { type: "button", id: "undo", text: "Undo", disabled: page.msgs.length < 2 || page.busy,
       onclick: undo }) : null,
     playing && lost ? h("button.primary", { type: "button", id: "finish", text: "Finish with this result",
@@ -119,12 +119,13 @@ async function finish() {
 function drawResult(data) {
   $("result").hidden = !data.mine;
   if (!data.mine) return;
+  $("result").classList.toggle("lost", !data.mine.won);
   $("share").textContent = data.share;
   const streak = data.streak;
   const days = (n) => `${n} day${n === 1 ? "" : "s"}`;
   $("streak").textContent = !streak ? ""
     : streak.current ? `Streak: ${days(streak.current)} in a row won (best ${days(streak.best)}).`
-      : `No streak running: win today's deal to start one (best ${days(streak.best)}).`;
+      : `No streak running: win today's deal to start one${streak.best ? ` (best ${days(streak.best)})` : ""}.`;
   const facts = data.facts;
   const allowed = data.par ? `${bridgeWords(data.par)} (par)` : "no bridge";
   $("facts").textContent = `${facts.winning_starts} of ${facts.starts} first moves keep a win with `
