@@ -96,3 +96,16 @@ def test_the_api_and_the_command_line_give_the_same_deal_for_a_date(make_client,
         assert status == 0
         assert (page["deal"], page["par"], page["game"]) == (command["deal"], command["par"],
                                                              command["game"])
+
+
+def test_an_accounts_profile_shows_its_daily_streak(db_url, make_client):
+    client = make_client()
+    store = Store(db_url)
+    player = add_player(store.engine, "ada", "Ada")
+    with store.engine.begin() as conn:
+        for back in (0, 1, 3, 4, 5):
+            conn.execute(insert(daily_results).values(
+                day=(today() - datetime.timedelta(days=back)).isoformat(), player=player,
+                won=True, bridges=0, par=0, seconds=30.0, at=1.0))
+    store.close()
+    assert client.get("/api/players/ada").json()["daily"] == {"current": 2, "best": 3}
