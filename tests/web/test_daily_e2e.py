@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from chuko.daily import deal_for, facts_for
+from chuko.daily import deal_for, facts_for, today
 
 DAY = "2026-11-29"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -91,3 +91,20 @@ def test_a_day_to_come_is_refused_in_a_sentence(pages):
     page = pages.new(390, 844)
     page.goto("/daily/9999-01-01")
     assert "not out yet" in page.locator("#notice.error").inner_text()
+
+
+def test_a_profile_shows_the_daily_streak_after_todays_win(pages, shot):
+    page = pages.new(390, 844)
+    page.goto("/daily")
+    page.locator("#board[data-version='0'] .layout").wait_for()
+    made = page.request.post("/api/account/signup", data={"username": "dailyada",
+                                                           "password": "a long passphrase"})
+    assert made.ok, made.text()
+    for move in facts_for(today()).line:
+        place(page, str(move))
+    page.locator("body[data-finished='true']").wait_for()
+    assert "Streak: 1 day in a row won" in page.locator("#streak").inner_text()
+    page.goto("/@/dailyada")
+    streak = page.locator(".daily-streak")
+    assert streak.inner_text() == "Daily Caravan streak: 1 won in a row (best 1)."
+    shot(page, "daily-profile-streak-phone")

@@ -93,7 +93,7 @@ async function main() {
     profile.name && profile.name !== profile.username ? h("p.lead", { text: profile.name }) : null,
     h("p.muted", { text: `Playing here since ${day(profile.member_since)}.` }),
     profile.daily && profile.daily.best ? h("p.daily-streak", {
-      text: `Daily Caravan: ${profile.daily.current} in a row won now, ${profile.daily.best} at best.`,
+      text: `Daily Caravan streak: ${profile.daily.current} won in a row (best ${profile.daily.best}).`,
     }) : null);
   fill(ratings, profile.ratings.length ? profile.ratings.map((r) => ratingCard(r, profile.history))
     : h("p.muted", { text: "No rated games yet." }));
