@@ -74,3 +74,5 @@ def test_bad_and_future_dates_are_refused_in_one_sentence():
         read_day("2026-13-40")
     with pytest.raises(ConfigError, match="not out yet"):
         playable(datetime.date(9999, 1, 1))
+    with pytest.raises(ConfigError, match="starts on 2026-01-01"):
+        playable(datetime.date(2025, 12, 31))

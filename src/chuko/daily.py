@@ -34,6 +34,10 @@ BITS = (ARRANGEMENTS - 1).bit_length()  # 29: the permutation's domain, cycle-wa
 # or 1; the last day's block still ends below 12!.
 BLOCK = 128
 ROUNDS = 6
+# The archive's first day. Days are asked between it and today only, so the solver works
+# out each day once while the caches below hold them all (about three years).
+FIRST_DAY = datetime.date(2026, 1, 1)
+CACHED_DAYS = 1024
 
 
 @dataclass(frozen=True)
@@ -121,13 +125,16 @@ def today() -> datetime.date:
 
 
 def playable(day: datetime.date) -> datetime.date:
-    """`day` if its deal is out (today or before); ConfigError for a day still to come."""
+    """`day` if its deal is out (from FIRST_DAY to today); ConfigError for a day still to
+    come or before the first."""
     if day > today():
         raise ConfigError(f"The daily Caravan of {day.isoformat()} is not out yet.")
+    if day < FIRST_DAY:
+        raise ConfigError(f"The daily Caravan starts on {FIRST_DAY.isoformat()}.")
     return day
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=CACHED_DAYS)
 def deal_for(day: datetime.date) -> Daily:
     """The day's deal and par: the first deal of the day's block whose par is 0 or 1."""
     first = day.toordinal() * BLOCK
@@ -167,7 +174,7 @@ class Facts:
     line: tuple[LayoutMove, ...]
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=CACHED_DAYS)
 def facts_for(day: datetime.date) -> Facts:
     daily = deal_for(day)
     start = daily.start()

@@ -26,6 +26,7 @@ def test_the_days_deal_is_the_modules_and_hides_the_facts_before_finishing(make_
     assert (page["deal"], page["par"], page["bridges"]) == (daily.deal, daily.par, 2)
     assert page["view"]["deal"] == daily.deal and page["legal"] == ["A", "E", "I"]
     assert page["mine"] is None and "facts" not in page and "share" not in page
+    assert client.get("/api/daily/2025-12-31").status_code == 400
     assert client.get("/api/daily").json()["date"] == today().isoformat()
 
 

@@ -129,6 +129,7 @@ class DailyApi:
         player = await self.identify(scope, create=False)
         answer = {"date": day.isoformat(), "game": daily.GAME.id, "deal": deal.deal,
                   "bridges": daily.LIMIT, "par": deal.par, "today": daily.today().isoformat(),
+                  "first": daily.FIRST_DAY.isoformat(),
                   **position(deal.start())}
         answer.update(await self._read_for(day, deal.par, player))
         if answer["mine"] is not None:

@@ -31,7 +31,8 @@ const current = () => page.msgs[page.msgs.length - 1];
 const elapsed = () => ((page.ended ?? Date.now()) - page.started) / 1000;
 
 function drawDays(data) {
-  const links = [h("a", { href: `/daily/${shiftDay(data.date, -1)}`, text: "← The day before" })];
+  const links = data.date > data.first
+    ? [h("a", { href: `/daily/${shiftDay(data.date, -1)}`, text: "← The day before" })] : [];
   if (data.date < data.today) {
     links.push(h("a", { href: `/daily/${shiftDay(data.date, 1)}`, text: "The day after →" }),
       h("a", { href: "/daily", text: "Today's deal" }));
