@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from contrast import low_contrast, scheme_shown
 
 from chuko.daily import deal_for, facts_for, today
 
@@ -53,6 +54,7 @@ def test_a_days_deal_played_to_its_end_shows_the_share_line(pages, shot, size, s
     assert "(best 1 day)" in page.locator("#streak").inner_text()
     assert page.locator("#leaders li").count() >= 1
     assert page.locator("#copy").is_visible()
+    assert scheme_shown(page) == scheme and low_contrast(page) == []
     page.locator("#result").scroll_into_view_if_needed()
     shot(page, f"daily-result-{size}-{scheme}")
 
@@ -84,6 +86,7 @@ def test_a_stuck_game_waits_for_an_undo_or_finish_and_then_says_not_won(pages, s
     page.locator("#finish").click()
     page.locator("body[data-finished='true']").wait_for()
     assert ": not won (par " in page.locator("#share").inner_text()
+    assert low_contrast(page) == []
     shot(page, "daily-lost-phone")
 
 

@@ -25,6 +25,7 @@ SITE_PAGES = {
     "lab": ("/lab", "figure.plot svg"),
     "lobby": ("/lobby", "#conn.open"),
     "account": ("/account", "#forms form"),
+    "daily": ("/daily", "#board .layout"),
 }
 CLUB_PAGES = {
     "leaderboard": ("/leaderboard/crossroads", ".board-table tbody tr"),
