@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import time
+from typing import Any
 
 from chuko.console import console, warn
 from chuko.core.words import count
@@ -22,15 +23,20 @@ class DailySession(CaravanSession):
     def __init__(self, state: CaravanState, day: datetime.date, par: int) -> None:
         super().__init__(state)
         self.day, self.par = day, par
-        self.started = time.monotonic()
+        self.started: float | None = None  # the clock starts with the first card laid
 
     def hint(self, seat: int) -> None:
         warn("The daily gives no hints; undo is free.")
 
+    def push(self, seat: int, move: Any) -> None:
+        super().push(seat, move)
+        if self.started is None:
+            self.started = time.monotonic()
+
     def after_end(self) -> None:
         outcome = self.state.outcome
         assert outcome is not None
-        seconds = round(time.monotonic() - self.started)
+        seconds = round(time.monotonic() - (self.started or time.monotonic()))
         console.print(share_line(self.day, bool(outcome.winners), self.state.bridges_used,
                                  self.par, seconds), markup=False, highlight=False)
         facts = facts_for(self.day)

@@ -10,7 +10,8 @@ import { becomeGuest } from "./site.js";
 
 const $ = (id) => document.getElementById(id);
 const DAY_MS = 86400000;
-const page = { data: null, screen: null, msgs: [], started: Date.now(), ended: null, busy: false };
+// The clock starts with the first card laid, not when the page opens.
+const page = { data: null, screen: null, msgs: [], started: null, ended: null, busy: false };
 
 function dayOfPath() {
   const found = location.pathname.match(/^\/daily\/(\d{4}-\d{2}-\d{2})\/?$/);
@@ -28,7 +29,7 @@ function clock(seconds) {
 
 const bridgeWords = (n) => (n === 1 ? "1 bridge" : `${n} bridges`);
 const current = () => page.msgs[page.msgs.length - 1];
-const elapsed = () => ((page.ended ?? Date.now()) - page.started) / 1000;
+const elapsed = () => (page.started === null ? 0 : ((page.ended ?? Date.now()) - page.started) / 1000);
 
 function drawDays(data) {
   const links = data.date > data.first
@@ -77,6 +78,7 @@ async function play(move) {
   page.busy = true;
   try {
     const moves = [...current().view.moves, String(move)];
+    page.started ??= Date.now();
     page.msgs.push(await api("/api/daily/play", { date: page.data.date, moves }));
     notice("");
   } catch (error) {
@@ -181,7 +183,6 @@ async function start() {
     return;
   }
   page.msgs = [{ view: page.data.view, legal: page.data.legal, version: page.data.version }];
-  page.started = Date.now();
   $("copy").addEventListener("click", copyShare);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && page.screen.cancelSelection && page.screen.cancelSelection()) drawBoard();
