@@ -111,3 +111,11 @@ def test_a_profile_shows_the_daily_streak_after_todays_win(pages, shot):
     streak = page.locator(".daily-streak")
     assert streak.inner_text() == "Daily Caravan streak: 1 won in a row (best 1)."
     shot(page, "daily-profile-streak-phone")
+
+
+def test_the_home_page_leads_to_the_daily(pages):
+    page = pages.new(390, 844)
+    page.goto("/")
+    page.locator("a[href='/daily']").click()
+    page.locator("#board[data-version='0'] .layout").wait_for()
+    assert page.locator("#day-title").inner_text() == f"Daily Caravan, {today().isoformat()}"
