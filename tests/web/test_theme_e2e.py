@@ -28,6 +28,7 @@ SITE_PAGES = {
     "learn": ("/learn", ".lesson-link"),
     "learn-chuko": ("/learn/chuko", ".hand .card"),
     "learn-caravan": ("/learn/caravan", ".layout .card"),
+    "daily": ("/daily", "#board .layout"),
 }
 CLUB_PAGES = {
     "leaderboard": ("/leaderboard/crossroads", ".board-table tbody tr"),

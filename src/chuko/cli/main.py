@@ -40,7 +40,8 @@ GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
     "learn": ("chuko.cli.learn", lambda described: described.lessons is not None),
 }
 NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design",
-           "accounts": "chuko.cli.accounts", "puzzle": "chuko.cli.puzzle"}  # take no game
+           "accounts": "chuko.cli.accounts", "puzzle": "chuko.cli.puzzle",
+           "daily": "chuko.cli.daily"}  # take no game
 
 VERB_HELP = {
     "play": "play a game in the terminal (with no game named: a menu)",
@@ -54,6 +55,7 @@ VERB_HELP = {
     "arena": "rate every bot level against every other",
     "design": "search packs for a target profile",
     "export": "write bot games (or solved positions) as data: JSON lines or Parquet",
+    "daily": "play the day's Caravan deal, the same for everyone",
     "study": "facts about a game: exact where feasible, else sampled; tables, JSON, plots",
     "puzzle": "solve a Crossroads puzzle: find the one move that keeps your best result",
 }

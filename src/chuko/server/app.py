@@ -36,6 +36,7 @@ from .account_api import AccountApi
 from .accounts import Accounts
 from .api import Api
 from .connections import HttpProtocol, WebSocketProtocol
+from .daily import DailyApi
 from .guard import Guard
 from .html_pages import add_pages, web_dir
 from .http_errors import chuko_error, http_error
@@ -117,6 +118,7 @@ def create_app(
     account_api = AccountApi(accounts, limits, clock, open_registration=open_registration,
                              shared=None if cluster is None else cluster.buckets)
     api = Api(hub, limits, clock, budget, identify=accounts.player)
+    daily = DailyApi(store, accounts.player)
     # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
     # (The app's state is made first, so the lobby and the standings can read its accounts
     # when asked, and a test can put its own there.)
@@ -124,7 +126,7 @@ def create_app(
     state.hub, state.accounts = hub, accounts
     lobby = LobbyParts(hub, _player_of(state), cluster)
     app = App(live=Sockets(hub, limits, clock, budget, identify=accounts.player),
-              posts=api.posts, paths=account_api.paths, lobby=lobby.sockets,
+              posts=api.posts, paths={**account_api.paths, **daily.paths}, lobby=lobby.sockets,
               lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
     app.state = state
@@ -135,8 +137,8 @@ def create_app(
     Standings(hub, budget, _player_of(state)).add_routes(app)
     add_practice(app, store, state)
     add_pages(app, static_dir or web_dir())
-    api.add_routes(app)
-    account_api.add_routes(app)
+    for routes in (api, account_api, daily):
+        routes.add_routes(app)
     return app
 
 

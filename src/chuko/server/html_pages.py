@@ -15,7 +15,8 @@ from chuko.games import registry
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
          "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html",
-         "puzzles": "puzzles.html", "learn": "learn.html"}
+         "puzzles": "puzzles.html", "learn": "learn.html",
+         "daily": "daily.html"}
 
 
 def _page_route(static: Path, name: str) -> Callable[[], Awaitable[Response]]:
@@ -88,5 +89,11 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/@/{username}", include_in_schema=False)
     async def profile_page(username: str) -> Response:
         return page(static, "profile")
+
+    # The daily Caravan: today's deal, or a past day's (the API refuses a day to come).
+    @app.get("/daily", include_in_schema=False)
+    @app.get("/daily/{day}", include_in_schema=False)
+    async def daily_page(day: str | None = None) -> Response:
+        return page(static, "daily")
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

@@ -25,9 +25,11 @@ from starlette.types import Scope
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.words import bot_name, seat_names
+from chuko.daily import today
 from chuko.games import descriptor, registry
 
 from . import pages, standings
+from .daily import streak as daily_streak
 from .hub import Hub
 from .lifecycle import rebuild
 from .limits import Budget
@@ -149,6 +151,7 @@ class Standings:
         points = await self._read(standings.rating_points, account.id, HISTORY_POINTS)
         return {"username": account.username, "name": account.name,
                 "member_since": account.created,
+                "daily": await self._read(daily_streak, account.id, today()),
                 "ratings": [{"game": game, "title": _title(game), "class": klass,
                              **shown_rating(rating)} for game, klass, rating in held],
                 "history": [{"game": p["game"], "class": p["class"], "at": p["at"],

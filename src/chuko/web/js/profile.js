@@ -91,7 +91,10 @@ async function main() {
   fill(document.getElementById("who"),
     h("h1", { text: profile.username }),
     profile.name && profile.name !== profile.username ? h("p.lead", { text: profile.name }) : null,
-    h("p.muted", { text: `Playing here since ${day(profile.member_since)}.` }));
+    h("p.muted", { text: `Playing here since ${day(profile.member_since)}.` }),
+    profile.daily && profile.daily.best ? h("p.daily-streak", {
+      text: `Daily Caravan streak: ${profile.daily.current} won in a row (best ${profile.daily.best}).`,
+    }) : null);
   fill(ratings, profile.ratings.length ? profile.ratings.map((r) => ratingCard(r, profile.history))
     : h("p.muted", { text: "No rated games yet." }));
   showGames(list, profile.games, more, profile.next);

@@ -1,0 +1,198 @@
+// The daily Caravan (/daily, /daily/{YYYY-MM-DD} for a past day): the day's deal on the
+// game's own table screen. The server keeps no game in progress: each move is sent with the
+// moves before it and the engine answers with the position (or the sentence of a refusal),
+// so undo is free and needs no request. A won game is posted as the session's result at
+// once; a stuck one waits for an undo or for "Finish". Then the share line, the streak and
+// the solver's facts, and the day's leaderboard.
+
+import { api, fill, h, notice } from "./dom.js";
+import { becomeGuest } from "./site.js";
+
+const $ = (id) => document.getElementById(id);
+const DAY_MS = 86400000;
+// The clock starts with the first card laid, not when the page opens.
+const page = { data: null, screen: null, msgs: [], started: null, ended: null, busy: false };
+
+function dayOfPath() {
+  const found = location.pathname.match(/^\/daily\/(\d{4}-\d{2}-\d{2})\/?$/);
+  return found ? found[1] : null;
+}
+
+function shiftDay(day, days) {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+function clock(seconds) {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+const bridgeWords = (n) => (n === 1 ? "1 bridge" : `${n} bridges`);
+const current = () => page.msgs[page.msgs.length - 1];
+const elapsed = () => (page.started === null ? 0 : ((page.ended ?? Date.now()) - page.started) / 1000);
+
+function drawDays(data) {
+  const links = data.date > data.first
+    ? [h("a", { href: `/daily/${shiftDay(data.date, -1)}`, text: "← The day before" })] : [];
+  if (data.date < data.today) {
+    links.push(h("a", { href: `/daily/${shiftDay(data.date, 1)}`, text: "The day after →" }),
+      h("a", { href: "/daily", text: "Today's deal" }));
+  }
+  fill($("days"), links);
+}
+
+function drawBar() {
+  const msg = current();
+  const over = Boolean(msg.view.outcome);
+  const lost = over && !msg.view.outcome.winners.length;
+  const playing = !page.data.mine;
+  fill($("bar"),
+    h("span.clock", { "aria-label": "time", text: clock(playing ? elapsed() : page.data.mine.seconds) }),
+    h("span.muted", { text: `Par ${page.data.par}: ${page.data.par ? bridgeWords(page.data.par) : "no bridge"}` }),
+    playing ? h("button", { type: "button", id: "undo", text: "Undo", disabled: page.msgs.length < 2 || page.busy,
+      onclick: undo }) : null,
+    playing && lost ? h("button.primary", { type: "button", id: "finish", text: "Finish with this result",
+      onclick: finish }) : null);
+}
+
+function drawBoard() {
+  const msg = current();
+  page.screen.render($("board"), msg, {
+    interactive: !page.data.mine && !msg.view.outcome && !page.busy,
+    send: play,
+    askHint: null,
+    hint: null,
+    hintOutlook: null,
+    redraw: drawBoard,
+  });
+  $("board").dataset.version = String(msg.version);
+}
+
+function draw() {
+  drawBar();
+  drawBoard();
+}
+
+async function play(move) {
+  if (page.busy) return;
+  page.busy = true;
+  try {
+    const moves = [...current().view.moves, String(move)];
+    page.started ??= Date.now();
+    page.msgs.push(await api("/api/daily/play", { date: page.data.date, moves }));
+    notice("");
+  } catch (error) {
+    notice(error.message, "error");
+  } finally {
+    page.busy = false;
+  }
+  const outcome = current().view.outcome;
+  if (outcome && outcome.winners.length) await finish();
+  else {
+    if (outcome) notice("No card can go on: undo, or finish with this result.", "info");
+    draw();
+  }
+}
+
+function undo() {
+  if (page.msgs.length < 2 || page.data.mine) return;
+  page.msgs.pop();
+  notice("");
+  draw();
+}
+
+async function finish() {
+  page.ended = Date.now();
+  page.busy = true;
+  try {
+    await becomeGuest();
+    page.data = await api("/api/daily/result", {
+      date: page.data.date, moves: current().view.moves, seconds: Math.round(elapsed()),
+    });
+    notice("");
+  } catch (error) {
+    page.ended = null;
+    notice(error.message, "error");
+  } finally {
+    page.busy = false;
+  }
+  showAll();
+}
+
+function drawResult(data) {
+  $("result").hidden = !data.mine;
+  if (!data.mine) return;
+  $("result").classList.toggle("lost", !data.mine.won);
+  $("share").textContent = data.share;
+  const streak = data.streak;
+  const days = (n) => `${n} day${n === 1 ? "" : "s"}`;
+  $("streak").textContent = !streak ? ""
+    : streak.current ? `Streak: ${days(streak.current)} in a row won (best ${days(streak.best)}).`
+      : `No streak running: win today's deal to start one${streak.best ? ` (best ${days(streak.best)})` : ""}.`;
+  const facts = data.facts;
+  const allowed = data.par ? `${bridgeWords(data.par)} (par)` : "no bridge";
+  $("facts").textContent = `${facts.winning_starts} of ${facts.starts} first moves keep a win with `
+    + `${allowed} possible. A winning line with the fewest bridges: ${facts.line.join(" ")}`;
+  document.body.dataset.finished = "true";
+}
+
+function drawLeaders(rows) {
+  fill($("leaders"), rows.length ? rows.map((row) => h("li", {
+    text: `${row.name} — ${bridgeWords(row.bridges)}, ${clock(row.seconds)}`,
+  })) : h("li.muted", { text: "Nobody has reached par yet." }));
+}
+
+function showAll() {
+  const data = page.data;
+  $("day-title").textContent = `Daily Caravan, ${data.date}`;
+  $("lead").textContent = `One deal a day, the same for everyone. Par ${data.par}: it can be won `
+    + `with ${data.par ? bridgeWords(data.par) : "no bridge"}, and no fewer (${data.bridges} allowed). `
+    + "Undo is free.";
+  if (data.mine && !current().view.outcome) {
+    // Played before (this page did not finish it): the deal as dealt, to look at.
+    page.msgs = [{ view: data.view, legal: data.legal, version: data.version }];
+  }
+  drawDays(data);
+  draw();
+  drawResult(data);
+  drawLeaders(data.board);
+}
+
+async function copyShare() {
+  const text = $("share").textContent;
+  try {
+    await navigator.clipboard.writeText(text);
+    notice("The result line is copied: paste it anywhere.", "good");
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents($("share"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    notice("Copying was refused: the line is selected, copy it with your keyboard.", "info");
+  }
+}
+
+async function start() {
+  const day = dayOfPath();
+  try {
+    const [data, games] = await Promise.all([api(day ? `/api/daily/${day}` : "/api/daily"), api("/api/games")]);
+    page.data = data;
+    page.screen = await import(`./${games.find((game) => game.id === data.game).screen}`);
+  } catch (error) {
+    notice(error.message, "error");
+    return;
+  }
+  page.msgs = [{ view: page.data.view, legal: page.data.legal, version: page.data.version }];
+  $("copy").addEventListener("click", copyShare);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && page.screen.cancelSelection && page.screen.cancelSelection()) drawBoard();
+    if ((event.ctrlKey || event.metaKey) && event.key === "z") undo();
+  });
+  setInterval(() => {  // the clock alone, so the bar's buttons keep their focus
+    const shown = $("bar").querySelector(".clock");
+    if (shown && !page.data.mine && !page.ended) shown.textContent = clock(elapsed());
+  }, 1000);
+  showAll();
+}
+
+start();
