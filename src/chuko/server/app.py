@@ -134,17 +134,17 @@ def create_app(
     app.add_middleware(Guard)
     app.exception_handler(ChukoError)(chuko_error)
     app.exception_handler(HTTPException)(http_error)
-    Standings(hub, budget, _player_of(state)).add_routes(app)
-    add_practice(app, store, state)
+    add_club_routes(app, store, budget, state)
     add_pages(app, static_dir or web_dir())
     for routes in (api, account_api, daily):
         routes.add_routes(app)
     return app
 
 
-def add_practice(app: App, store: Store, state: State) -> None:
-    """The routes of practice alone: the lessons and the rated Crossroads puzzles, each for
-    the session's player."""
+def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> None:
+    """The routes read for the session's player: leaderboards and profiles, the lessons and
+    the rated Crossroads puzzles."""
+    Standings(state.hub, budget, _player_of(state)).add_routes(app)
     LessonApi(store, state.accounts).add_routes(app)
     PuzzleApi(store, _player_of(state)).add_routes(app)
 
