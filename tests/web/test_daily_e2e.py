@@ -113,9 +113,18 @@ def test_a_profile_shows_the_daily_streak_after_todays_win(pages, shot):
     shot(page, "daily-profile-streak-phone")
 
 
-def test_the_home_page_leads_to_the_daily(pages):
+def test_the_home_page_leads_to_every_practice(pages, shot):
+    """The home page's practice line links the lessons, the daily and the puzzles, each a
+    page that answers; the daily's link opens today's deal."""
     page = pages.new(390, 844)
     page.goto("/")
-    page.locator("a[href='/daily']").click()
+    practice = page.locator("p.practice")
+    assert [a.get_attribute("href") for a in practice.locator("a").all()] == [
+        "/learn", "/daily", "/puzzles"]
+    for path in ("/learn", "/puzzles"):
+        assert page.request.get(path).status == 200
+    practice.scroll_into_view_if_needed()
+    shot(page, "home-practice-phone", full_page=False)
+    practice.locator("a[href='/daily']").click()
     page.locator("#board[data-version='0'] .layout").wait_for()
     assert page.locator("#day-title").inner_text() == f"Daily Caravan, {today().isoformat()}"
