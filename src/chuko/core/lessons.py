@@ -22,7 +22,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
@@ -157,7 +157,7 @@ def _step(game_id: str, number: int, entry: Any) -> Step:
                 **{key: texts[key] for key in ("right", "hint") if key in texts})
 
 
-@cache
+@lru_cache(maxsize=64)  # one per game: registered games are few
 def lesson(game_id: str) -> tuple[Step, ...]:
     """The steps of `game_id`'s lesson, in order; LessonError when it has none."""
     from chuko.games import descriptor
