@@ -41,3 +41,10 @@ def test_soak_loses_no_acknowledged_move_across_kill_9_restarts():
     checked = re.search(r"acknowledged moves lost: (\d+) of (\d+) checked", out)
     assert checked and checked[1] == "0" and int(checked[2]) > 0, out
     assert re.search(r"abuse: [\d,]+ pings flooded, the flooder closed [1-9]", out), out
+
+
+def test_bench_first_hint_reports_each_way_of_asking():
+    out = bench("first_hint", "--runs", "1", "--after", "0.5")
+    for way in ("asked at once:", "asked 0.5 s after the start:", "the same seat's second hint:"):
+        assert re.search(re.escape(way) + r" +median [\d,]+ ms \(least [\d,]+, most [\d,]+\)",
+                         out), out
