@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("numba", reason="the study's solving needs the fast extra")
 
 from chuko.analysis.study.deals import ALL_DEALS  # noqa: E402
-from chuko.analysis.study.facts import load  # noqa: E402
+from chuko.analysis.study.shipped import load  # noqa: E402
 from chuko.cli.main import main  # noqa: E402
 
 

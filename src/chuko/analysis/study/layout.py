@@ -28,7 +28,7 @@ from . import tally
 from .backends import BACKENDS, run
 from .command import add_game_flags, positive
 from .deals import ALL_DEALS, Pack
-from .facts import shipped_exact
+from .shipped import shipped_exact
 
 CHECKPOINTS = "var/study"
 
