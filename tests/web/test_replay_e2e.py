@@ -113,6 +113,8 @@ def test_chuchula_replay_shows_every_hand_and_steps_by_keyboard(pages, shot):
     page.keyboard.press("Home")
     at_move(page, "deal", 0)
     assert page.locator(".all-hands .seat-hand .card").count() == 2 * HAND
+    # The page at rest: cards still sliding to their places may stand out for a moment.
+    page.wait_for_function("() => document.getAnimations().length === 0")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "the replay fits a phone's width"
     shot(page, "replay-chuchula-phone")
@@ -408,6 +410,7 @@ def test_chuko_and_chuchula_replays_show_the_bots_review_as_their_opinion(pages,
         assert page.locator("#verdict.mistake .verdict-text").inner_text() == (
             f"The bots' opinion: {review[first - 1]['text']}")
         assert page.locator("#verdict button.better").count() == 0  # in words only
+        page.wait_for_function("() => document.getAnimations().length === 0")  # at rest
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         reads_well(page, shot, f"replay-{game}-review-{width}")
 
