@@ -44,7 +44,7 @@ serve: $(STAMP)
 # Style, the import layers (pyproject.toml), and types: strict where the rules live.
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
-	$(BIN)/lint-imports
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy --strict src/chuko/core src/chuko/games
 	$(BIN)/mypy
 

@@ -5,7 +5,7 @@ import datetime
 import json
 import re
 
-from chuko.daily import deal_for, facts_for
+from chuko.practice.daily import deal_for, facts_for
 
 DAY = "2026-11-30"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from chuko.analysis.puzzles import by_id
+from chuko.practice.puzzles import by_id
 from terminal_session import chuko
 
 PUZZLE = "4"  # "The end matters": JR wins by 2 points, JL by 1

@@ -10,7 +10,7 @@ import json
 
 from sqlalchemy import insert
 
-from chuko.daily import deal_for, facts_for, today
+from chuko.practice.daily import deal_for, facts_for, today
 from chuko.server.schema import daily_results
 from chuko.server.store import Store
 from club_seed import add_player

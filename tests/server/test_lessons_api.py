@@ -3,7 +3,7 @@ the session's player's progress kept in the database (a guest's too)."""
 
 from __future__ import annotations
 
-from chuko.core.lessons import lesson
+from chuko.practice.lessons import lesson
 
 
 def test_the_index_lists_every_game_with_a_lesson_and_nothing_done_for_a_new_visitor(make_client):

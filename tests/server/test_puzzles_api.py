@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from chuko.analysis.puzzles import by_id
+from chuko.practice.puzzles import by_id
 from chuko.server.schema import puzzle_ratings, puzzle_tries, puzzles
 
 

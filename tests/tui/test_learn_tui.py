@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from chuko.core.lessons import lesson
 from chuko.games import descriptor
+from chuko.practice.lessons import lesson
 from terminal_session import chuko
 
 GAMES = ["chuko", "crossroads", "caravan", "chuchula"]

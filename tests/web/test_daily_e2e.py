@@ -9,7 +9,7 @@ import re
 import pytest
 from contrast import low_contrast, scheme_shown
 
-from chuko.daily import deal_for, facts_for, today
+from chuko.practice.daily import deal_for, facts_for, today
 
 DAY = "2026-11-29"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}

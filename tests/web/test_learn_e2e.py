@@ -4,7 +4,7 @@ progress remembered, and the last step opening a real game."""
 
 import pytest
 
-from chuko.core.lessons import lesson
+from chuko.practice.lessons import lesson
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 

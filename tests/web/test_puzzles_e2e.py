@@ -10,7 +10,7 @@ import re
 import pytest
 from contrast import low_contrast
 
-from chuko.analysis.puzzles import by_id
+from chuko.practice.puzzles import by_id
 
 pytestmark = pytest.mark.e2e
 

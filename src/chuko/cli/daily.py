@@ -1,5 +1,5 @@
-"""`chuko daily`: the day's Caravan deal, the same for everyone (chuko.daily), played at the
-terminal with free undo; then the line to share and the solver's facts about the deal.
+"""`chuko daily`: the day's Caravan deal, the same for everyone (chuko.practice.daily),
+played at the terminal with free undo; then the line to share and the solver's facts about the deal.
 With --json, the day's deal and par for programs (the web API gives the same)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import argparse
 import datetime
 import json
 
-from chuko.daily import GAME, LIMIT, deal_for, playable, read_day, today
+from chuko.practice.daily import GAME, LIMIT, deal_for, playable, read_day, today
 from chuko.tui.daily import play_daily
 
 HELP = {"": "play the day's Caravan deal, the same for everyone, and share the result"}

@@ -16,8 +16,8 @@ from typing import Any
 from chuko.bots import make_bot
 from chuko.console import Quit, console
 from chuko.core.errors import IllegalMove
-from chuko.core.lessons import Step, lesson, step
 from chuko.games import descriptor
+from chuko.practice.lessons import Step, lesson, step
 
 HELP: dict[str, str] = {}  # the verb's line in main.py serves every game
 GENERIC_SCREEN = "chuko.tui.generic"

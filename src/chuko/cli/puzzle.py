@@ -12,11 +12,11 @@ from random import Random
 
 from rich.markup import escape
 
-from chuko.analysis.puzzle_ratings import Belief, mu_of, next_puzzle
-from chuko.analysis.puzzles import Puzzle, by_id, judge, shipped, task
 from chuko.console import Quit, ask, console, warn
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json
+from chuko.practice.puzzle_ratings import Belief, mu_of, next_puzzle
+from chuko.practice.puzzles import Puzzle, by_id, judge, shipped, task
 from chuko.tui.layout import layout_table
 
 HELP = {"": "solve a Crossroads puzzle: find the one move that keeps your best result"}

@@ -210,7 +210,7 @@ class Descriptor:
       the generic study of bot games varies.
     - `screen`: the browser screen module under /static/js/; None: the generic screen.
     - `rules`: "package:path" of the rules text (Markdown); None: the summary only.
-    - `lessons`: "package:path" of the game's lesson (JSON steps, read by core/lessons.py);
+    - `lessons`: "package:path" of the game's lesson (JSON steps, read by practice/lessons.py);
       None: no lesson.
     - `facts`: "package:path" of facts for the Lab that a game from another package ships
       with it (a study, a list of studies, or {"studies": [...]}, as `chuko study --json`

@@ -2,7 +2,7 @@
 the engine, a finished game's result stored for the session's player, the day's
 leaderboard, the player's streak and, once they have finished, the solver's facts.
 
-The deal is the date's (`chuko.daily`), the same as `chuko daily` plays. The server keeps
+The deal is the date's (`chuko.practice.daily`), the same as `chuko daily` plays. The server keeps
 no game in progress: the page sends the moves so far and gets the position back, so an undo
 is the same list less its last move. A finished game is stored once (the first result of a
 day counts); its time is the page's count, as the player's own clock.
@@ -20,9 +20,9 @@ from sqlalchemy import and_, insert, select
 from sqlalchemy.engine import Connection
 from starlette.types import Scope
 
-from chuko import daily
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.practice import daily
 
 from .players import Identify, Player
 from .router import Post, ReadBody

@@ -1,7 +1,7 @@
 """Lessons over HTTP (docs/web-protocol.md): `GET /api/lessons`, `GET /api/lessons/{game}`
 and `POST /api/lessons/{game}/{step}`.
 
-The steps and their judge are the game's (`core/lessons.py`); this module serves them and
+The steps and their judge are the game's (`practice/lessons.py`); this module serves them and
 remembers how far the session's player (a guest or an account) has come, in
 `lesson_progress`: the highest step done, per game. A step's answer is the engine's
 judgement of the move tried, with the sentence a learner reads.
@@ -19,9 +19,9 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from chuko.core.errors import ChukoError, ParseError
-from chuko.core.lessons import LessonError, Step, lesson, step
 from chuko.core.protocol import Json
 from chuko.games import descriptor, game_ids
+from chuko.practice.lessons import LessonError, Step, lesson, step
 
 from .limits import MAX_BODY
 from .room import NotFound

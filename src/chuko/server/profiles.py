@@ -25,8 +25,8 @@ from starlette.types import Scope
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.words import bot_name, seat_names
-from chuko.daily import today
 from chuko.games import descriptor, registry
+from chuko.practice.daily import today
 
 from . import pages, standings
 from .daily import streak as daily_streak

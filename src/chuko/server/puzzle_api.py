@@ -1,7 +1,7 @@
 """Crossroads puzzles over HTTP (docs/web-protocol.md, "Puzzles"): `GET /api/puzzles/next`
 (a puzzle near the player's puzzle rating that they have not tried), `GET
 /api/puzzles/{id}` and `POST /api/puzzles/try` (a move judged by the exact solver; the
-player's and the puzzle's ratings move as a duel, `analysis/puzzle_ratings.py`).
+player's and the puzzle's ratings move as a duel, `practice/puzzle_ratings.py`).
 
 The player is the session's (a guest too: the page makes one first with `POST /api/me`).
 A player's rating lives in `puzzle_ratings`, a tried puzzle's in `puzzles` (an untried one
@@ -21,10 +21,10 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 from starlette.types import Scope
 
-from chuko.analysis.puzzle_ratings import Belief, duel, next_puzzle
-from chuko.analysis.puzzles import by_id, catalogue, judge, task
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.practice.puzzle_ratings import Belief, duel, next_puzzle
+from chuko.practice.puzzles import by_id, catalogue, judge, task
 
 from .players import Player
 from .profiles import PlayerLookup

@@ -10,8 +10,8 @@ from typing import Any
 
 from chuko.console import console, warn
 from chuko.core.words import count
-from chuko.daily import LIMIT, deal_for, facts_for, share_line
 from chuko.games.caravan import CaravanState
+from chuko.practice.daily import LIMIT, deal_for, facts_for, share_line
 
 from .caravan import RULES, CaravanSession
 

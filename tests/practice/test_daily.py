@@ -6,7 +6,8 @@ import datetime
 import pytest
 
 from chuko.core.errors import ConfigError
-from chuko.daily import (
+from chuko.games.caravan import Caravan
+from chuko.practice.daily import (
     ARRANGEMENTS,
     deal_for,
     facts_for,
@@ -16,7 +17,6 @@ from chuko.daily import (
     share_line,
     standard_form,
 )
-from chuko.games.caravan import Caravan
 from chuko.solvers.caravan import CaravanSolver
 
 FIRST = datetime.date(2026, 1, 1)

@@ -10,7 +10,7 @@ The shipped set (`data/crossroads-puzzles.txt`) is one line per puzzle:
 DEAL is the twelve cards, comma-separated, row by row; FIRST the seat that started; MOVES
 the moves so far, comma-separated ("-" for none); ANSWER the one best move; RATING the first
 rating on the club's scale; THEME a code from `THEMES` and CARD the card it speaks of.
-`python -m chuko.analysis.puzzles --seed 1 --count 2000 --out FILE` makes it again.
+`python -m chuko.practice.puzzles --seed 1 --count 2000 --out FILE` makes it again.
 """
 
 from __future__ import annotations
@@ -291,7 +291,7 @@ def shipped() -> list[Puzzle]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m chuko.analysis.puzzles",
+    parser = argparse.ArgumentParser(prog="python -m chuko.practice.puzzles",
                                      description="Mine Crossroads puzzles from self-play.")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--count", type=int, default=2000)

@@ -5,9 +5,9 @@ from dataclasses import replace
 import pytest
 
 from chuko.core.errors import IllegalMove, ParseError
-from chuko.core.lessons import LessonError, expand, games_with_lessons, lesson, step
 from chuko.core.numbers import factor_words, pair_words
 from chuko.games import BUILT_IN, descriptor, game_class, game_ids
+from chuko.practice.lessons import LessonError, expand, games_with_lessons, lesson, step
 
 GAMES = [game_id for game_id in game_ids() if f"chuko.games.{game_id}" in BUILT_IN]
 # Every step of every game with a lesson, a plug-in's included.

@@ -7,9 +7,9 @@ from random import Random
 
 import pytest
 
-from chuko.analysis import puzzles
-from chuko.analysis.puzzles import THEMES, Puzzle, judge, mine, shipped
 from chuko.bots.crossroads import CrossroadsBot, solver_for
+from chuko.practice import puzzles
+from chuko.practice.puzzles import THEMES, Puzzle, judge, mine, shipped
 
 
 def assert_unique_best(puzzle: Puzzle) -> None:

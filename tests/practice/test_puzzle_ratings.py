@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from random import Random
 
-from chuko.analysis.puzzle_ratings import Belief, duel, mu_of, next_puzzle, shown
+from chuko.practice.puzzle_ratings import Belief, duel, mu_of, next_puzzle, shown
 
 
 def ranks(values: list[float]) -> list[int]:

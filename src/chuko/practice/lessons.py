@@ -26,9 +26,10 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from .errors import ChukoError, IllegalMove, ParseError
-from .numbers import factor_words, pair_words
-from .protocol import Game, Json, State
+from chuko.core.errors import ChukoError, IllegalMove, ParseError
+from chuko.core.numbers import factor_words, pair_words
+from chuko.core.protocol import Game, Json, State
+from chuko.games import descriptor, game_class
 
 
 class LessonError(ChukoError, ValueError):
@@ -94,8 +95,6 @@ class Step:
     play: Mapping[str, Any] | None = None
 
     def game(self) -> Game:
-        from chuko.games import game_class  # the registry is a layer above core
-
         options = self.play["options"] if self.play else self.options
         return game_class(self.game_id).from_options(dict(options or {}))
 
@@ -160,8 +159,6 @@ def _step(game_id: str, number: int, entry: Any) -> Step:
 @lru_cache(maxsize=64)  # one per game: registered games are few
 def lesson(game_id: str) -> tuple[Step, ...]:
     """The steps of `game_id`'s lesson, in order; LessonError when it has none."""
-    from chuko.games import descriptor
-
     named = descriptor(game_id).lessons
     if named is None:
         raise LessonError(f"{descriptor(game_id).title} has no lesson yet.")
@@ -183,6 +180,4 @@ def step(game_id: str, number: int) -> Step:
 
 def games_with_lessons(ids: Sequence[str]) -> list[str]:
     """Those of `ids` whose descriptor names a lesson, in order."""
-    from chuko.games import descriptor
-
     return [game_id for game_id in ids if descriptor(game_id).lessons is not None]
