@@ -206,6 +206,9 @@ class Descriptor:
     - `encoding`: "module:factory"; `factory(game)` gives the game's `Encoding`
       (core/encoding.py) for research environments: integer actions, observation arrays.
       None: the game offers no environment. Rule 'encodings number the legal moves'.
+    - `twin`: "module:factory"; `factory(game)` gives a compiled twin of the rules for
+      batched environments (chuko/envs/twins: the engine stays the reference, and a
+      differential test holds the twin to it). None: no vector environment.
     - `study`: what `chuko study` measures (`Study`): the game's own study module, or what
       the generic study of bot games varies.
     - `screen`: the browser screen module under /static/js/; None: the generic screen.
@@ -240,6 +243,7 @@ class Descriptor:
     review: str | None = None
     commands: Mapping[str, str] = field(default_factory=dict)
     encoding: str | None = None
+    twin: str | None = None
     study: Study = Study()
     screen: str | None = None
     rules: str | None = None
