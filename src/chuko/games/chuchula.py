@@ -333,6 +333,7 @@ DESCRIPTOR = Descriptor(
     rules="chuko.games:rules/chuchula.md",
     lessons="chuko.games:lessons/chuchula.json",
     encoding="chuko.games.encodings.chuchula:encoding",
+    twin="chuko.envs.twins.chuchula:twin",
     study=Study("chuko.analysis.study.chuchula"),
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
     simultaneous=True,

@@ -29,9 +29,14 @@ the next seat 1, ...):
 | 294–297 | the dealer                                                               |
 | 298–300 | 2, 3 or 4 players                                                        |
 | 301     | a point game (else a round game)                                         |
-| 302     | rounds played / length                                                   |
+| 302     | rounds played / length, at most 1 (below)                                |
 | 303–322 | the last scored round, position k: 303 + 5·k + winner, + 4 if cancelled  |
 | 323–418 | its groups' types: 323 + 24·k + 6·seat + type (individual 0 … trial 5)   |
+
+Every value lies in [0, 1] (`observation_bounds`). Points are counted over 4 × length,
+which no seat can pass (a point game ends at the target, at most target + 3). Rounds played
+are counted over length, and a point game, which may run past that many rounds (a round
+may score nothing), counts length for more: its end depends on points alone.
 
 Utilities: a seat's points, 0 to 4 a round; a point game ends once someone has the target,
 with at most target + 3 (one point short of it before a round that gives all four).
@@ -310,6 +315,7 @@ class ChuchulaEncoding:
     observation_shape = (SIZE,)
     observation_dtype = "float32"
     min_utility = 0.0
+    observation_bounds = (0.0, 1.0)  # flags and fractions (the module docstring)
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -365,7 +371,7 @@ class ChuchulaEncoding:
             out[_DEALER + order.index(view["dealer"])] = 1
         out[_PLAYERS + players - 2] = 1
         out[_MODE] = view["mode"] == "points"
-        out[_ROUND] = len(view["rounds"]) / view["length"]
+        out[_ROUND] = min(len(view["rounds"]), view["length"]) / view["length"]
         if view["rounds"]:
             for k, position in enumerate(view["rounds"][-1]["positions"]):
                 winner = position["winner"]

@@ -1,0 +1,656 @@
+"""The numba kernels of Chuchula's compiled twin (twins/chuchula.py): the rules of the engine
+(games/chuchula.py) over arrays, one row per game, as the research environments play them.
+
+A row is one int64 array row (`COLUMNS` wide, layout below). Seats group one after another,
+the lowest seat still to commit first, each a card per action (games/encodings/chuchula.py:
+action = place × 4 + group − 1, the 13th card left out once 12 are placed); when the last
+seat commits the round is scored (H5), and the next dealer, anticlockwise, deals the next
+round from the batch's generator, unless the game is over (H7). Group strengths are the
+engine's own `group_strength`, read from a table the twin builds from it (`table`).
+
+Masks. A step is legal when some valid grouping (groups strongest first, ruling H4) agrees
+with the partial move and takes it. Each hand's 286 groups are sorted strongest first once a
+deal (`order`, `power`); a depth-first search over the four groups in order, each no
+stronger than the one before, looks for a completion, remembering (group, cards left) it has
+refuted under a ceiling. Every grouping found covers all of its steps (a witness, kept
+across steps while it agrees with the partial move), so one search usually settles many
+steps; a step whose search fails stays refused as the move grows.
+
+The searches keep explicit stacks (numba's cache and recursion do not mix:
+solvers/kernels.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from chuko.solvers.numba_cache import ensure_cache
+
+ensure_cache()
+
+HAND, GROUPS, ACTIONS, TRIPLES, CARDS = 13, 4, 52, 286, 52
+FULL = (1 << HAND) - 1
+TOP = 1 << 15  # above every strength (the strongest, a trial of aces, is 20,025)
+TYPE_UNIT = 15**3  # a strength's highest base-15 digit is its group type
+KEEP = 8  # witnesses kept per row
+WITNESS_WIDTH = GROUPS + 1  # four groups' places, then the grouping's steps
+
+# The columns of a row.
+TO_MOVE, DEALER, ROUNDS, MASK, MASK_OK, REFUSED, WITNESS_COUNT, WITNESS_NEXT = range(8)
+SCORES = 8  # per seat
+COMMITTED = SCORES + GROUPS  # per seat
+PARTIAL = COMMITTED + GROUPS  # the moving seat's 13 labels (0: not placed)
+WINNERS = PARTIAL + HAND  # the last scored round, per position: a seat, -1 cancelled
+TYPES = WINNERS + GROUPS  # its groups' types, position × 4 + seat
+HANDS = TYPES + GROUPS * GROUPS  # seat × 13 + place: a card (its index in the deck)
+STRENGTHS = HANDS + GROUPS * HAND  # the round's committed groups, seat × 4 + position
+WITNESSES = STRENGTHS + GROUPS * GROUPS
+COLUMNS = WITNESSES + KEEP * WITNESS_WIDTH
+
+# The search's scratch: per group, its floor and cap (the bounds other groups set), its
+# next index, cards left, ceiling, choice, required places, and the partial move's places.
+FLOOR, CAP, NEXT, LEFT, CEILING, CHOSEN, NEED, BASE = (5 * k for k in range(8))
+WORK = 5 * 8
+MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
+MEMO = MEMO_STAMP + 1
+
+_TRIPLES = [(a, b, c) for a in range(HAND) for b in range(a + 1, HAND)
+            for c in range(b + 1, HAND)]
+TRIPLE_PLACES = np.array(_TRIPLES, dtype=np.int64)
+
+
+# -- the generator ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def _next(rng: np.ndarray) -> np.uint64:
+    """splitmix64: the batch's generator, its state in `rng[0]`."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def below(rng: np.ndarray, n: int) -> int:
+    """A uniform integer in range(n), n < 2**11."""
+    return int(((_next(rng) >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
+
+
+@njit(cache=True)
+def seed_generator(rng: np.ndarray, seed: int) -> None:
+    rng[0] = np.uint64(seed & 0x7FFFFFFFFFFFFFFF) * np.uint64(0x2545F4914F6CDD1D)
+    _next(rng)
+
+
+@njit(cache=True)
+def shuffled(rng: np.ndarray, order: np.ndarray) -> None:
+    """`order` becomes a uniform permutation of the deck (Fisher-Yates)."""
+    for i in range(CARDS):
+        order[i] = i
+    for i in range(CARDS - 1, 0, -1):
+        j = below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+
+
+# -- strengths and deals ----------------------------------------------------------------------
+
+@njit(cache=True)
+def card_strength(table: np.ndarray, a: int, b: int, c: int) -> int:
+    """The engine's `group_strength` of three cards (deck indexes: suit × 13 + rank − 2)."""
+    x, y, z = a % 13, b % 13, c % 13
+    if x < y:
+        x, y = y, x
+    if y < z:
+        y, z = z, y
+    if x < y:
+        x, y = y, x
+    suited = 1 if a // 13 == b // 13 == c // 13 else 0
+    return table[(((x + 2) * 15 + y + 2) * 15 + z + 2) * 2 + suited]
+
+
+@njit(cache=True)
+def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
+    """The seat's cards as `view(seat)["hand"]` lists them: highest rank first, then
+    spades, hearts, diamonds, clubs (the deck's suit order)."""
+    base = HANDS + seat * HAND
+    for i in range(1, HAND):
+        card = state[row, base + i]
+        key = (12 - card % 13) * 4 + card // 13
+        j = i - 1
+        while j >= 0 and (12 - state[row, base + j] % 13) * 4 + state[row, base + j] // 13 > key:
+            state[row, base + j + 1] = state[row, base + j]
+            j -= 1
+        state[row, base + j + 1] = card
+
+
+@njit(cache=True)
+def _rank_groups(state, order, power, table, row, seat):
+    """The hand's 286 groups, strongest first: their places (`order`, bit masks) and
+    strengths (`power`)."""
+    base = HANDS + seat * HAND
+    strengths = np.empty(TRIPLES, dtype=np.int64)
+    for t in range(TRIPLES):
+        strengths[t] = card_strength(table, state[row, base + TRIPLE_PLACES[t, 0]],
+                                     state[row, base + TRIPLE_PLACES[t, 1]],
+                                     state[row, base + TRIPLE_PLACES[t, 2]])
+    ranked = np.argsort(-strengths, kind="mergesort")
+    for i in range(TRIPLES):
+        t = ranked[i]
+        order[row, seat, i] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
+                               | (1 << TRIPLE_PLACES[t, 2]))
+        power[row, seat, i] = strengths[t]
+
+
+@njit(cache=True)
+def deal_round(state, order, power, table, row, cards, dealer, players):
+    """A round dealt from `cards` (a permutation of the deck): 13 cards a seat in seat
+    order, the rest set aside; nobody has grouped yet."""
+    for seat in range(players):
+        for place in range(HAND):
+            state[row, HANDS + seat * HAND + place] = cards[seat * HAND + place]
+        _sort_hand(state, row, seat)
+        _rank_groups(state, order, power, table, row, seat)
+        state[row, COMMITTED + seat] = 0
+    state[row, DEALER] = dealer
+    _start_seat(state, row, 0)
+
+
+@njit(cache=True)
+def _start_seat(state: np.ndarray, row: int, seat: int) -> None:
+    """`seat` begins its grouping: no step taken, nothing known of its masks."""
+    state[row, TO_MOVE] = seat
+    for place in range(HAND):
+        state[row, PARTIAL + place] = 0
+    state[row, MASK_OK] = 0
+    state[row, REFUSED] = 0
+    state[row, WITNESS_COUNT] = 0
+    state[row, WITNESS_NEXT] = 0
+
+
+@njit(cache=True)
+def new_game(state, order, power, table, row, cards, dealer, players):
+    """A game from its first deal (`Game.from_order`)."""
+    for seat in range(GROUPS):
+        state[row, SCORES + seat] = 0
+    state[row, ROUNDS] = 0
+    deal_round(state, order, power, table, row, cards, dealer, players)
+
+
+@njit(cache=True)
+def deal_random(state, order, power, table, rng, rows, players):
+    """New games in `rows`, each from a shuffled deck and a random first dealer."""
+    cards = np.empty(CARDS, dtype=np.int64)
+    for row in rows:
+        shuffled(rng, cards)
+        new_game(state, order, power, table, row, cards, below(rng, players), players)
+
+
+# -- masks ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _first_at_most(power: np.ndarray, ceiling: int) -> int:
+    """The first index of `power` (descending) holding a strength at most `ceiling`."""
+    low, high = 0, TRIPLES
+    while low < high:
+        middle = (low + high) >> 1
+        if power[middle] > ceiling:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@njit(cache=True)
+def _weakest(order, power, need, room):
+    """The least strength of a group holding `need` within `room`; -1 if there is none."""
+    for i in range(TRIPLES - 1, -1, -1):
+        places = order[i]
+        if places & need == need and places & ~room == 0:
+            return power[i]
+    return -1
+
+
+@njit(cache=True)
+def _strongest(order, power, need, room):
+    """The greatest strength of a group holding `need` within `room`; -1 if none."""
+    for i in range(TRIPLES):
+        places = order[i]
+        if places & need == need and places & ~room == 0:
+            return power[i]
+    return -1
+
+
+@njit(cache=True)
+def _bounds(order, power, work, free):
+    """Each group's floor (the weakest a later group can be) and ceiling (the strongest an
+    earlier group can be); False when some group cannot lie between them, or has no
+    group at all."""
+    low = 0
+    for group in range(GROUPS - 1, -1, -1):
+        work[FLOOR + group] = low
+        weakest = _weakest(order, power, work[NEED + group], work[NEED + group] | free)
+        if weakest < 0:
+            return False
+        low = max(low, weakest)
+    high = TOP
+    for group in range(GROUPS):
+        work[CAP + group] = high
+        strongest = _strongest(order, power, work[NEED + group], work[NEED + group] | free)
+        if strongest < work[FLOOR + group]:
+            return False
+        high = min(high, strongest)
+    return True
+
+
+@njit(cache=True)
+def complete(order, power, work, memo, free):
+    """Whether some valid grouping puts `work[NEED + g]` in group g and otherwise only
+    `free` places; its groups are left in `work[CHOSEN + g]`. Groups are tried in order,
+    each strongest first and no stronger than the one before (ruling H4)."""
+    if not _bounds(order, power, work, free):
+        return False
+    stamp = memo[MEMO_STAMP] + 1
+    memo[MEMO_STAMP] = stamp
+    level = 0
+    work[LEFT] = free
+    work[CEILING] = TOP
+    work[NEXT] = 0
+    while True:
+        need, left = work[NEED + level], work[LEFT + level]
+        room, floor = need | left, work[FLOOR + level]
+        i, moved = work[NEXT + level], False
+        strength = rest = 0
+        while i < TRIPLES:
+            strength = power[i]
+            if strength < floor:
+                break
+            places = order[i]
+            i += 1
+            if places & need != need or places & ~room != 0:
+                continue
+            rest = left & ~places
+            if level < GROUPS - 1:
+                seen = memo[(level + 1) * (1 << HAND) + rest]
+                if seen >> 15 == stamp and seen & (TOP - 1) >= min(strength,
+                                                                    work[CAP + level + 1]):
+                    continue
+            work[NEXT + level] = i
+            work[CHOSEN + level] = places
+            moved = True
+            break
+        if moved:
+            if level == GROUPS - 1:
+                return True
+            level += 1
+            work[LEFT + level] = rest
+            work[CEILING + level] = min(strength, work[CAP + level])
+            work[NEXT + level] = _first_at_most(power, work[CEILING + level])
+            continue
+        if level == 0:
+            return False
+        # Refuted: these groups cannot be completed from these cards under this ceiling.
+        memo[level * (1 << HAND) + left] = stamp << 15 | work[CEILING + level]
+        level -= 1
+
+
+@njit(cache=True)
+def _steps_of(work: np.ndarray) -> int:
+    """The steps of the grouping in `work[CHOSEN + g]`, as action bits."""
+    bits = 0
+    for group in range(GROUPS):
+        places = work[CHOSEN + group]
+        for place in range(HAND):
+            if places >> place & 1:
+                bits |= 1 << (GROUPS * place + group)
+    return bits
+
+
+@njit(cache=True)
+def _keep_witness(state: np.ndarray, row: int, work: np.ndarray, bits: int) -> None:
+    slot = WITNESSES + state[row, WITNESS_NEXT] * WITNESS_WIDTH
+    for group in range(GROUPS):
+        state[row, slot + group] = work[CHOSEN + group]
+    state[row, slot + GROUPS] = bits
+    state[row, WITNESS_NEXT] = (state[row, WITNESS_NEXT] + 1) % KEEP
+    state[row, WITNESS_COUNT] = min(state[row, WITNESS_COUNT] + 1, KEEP)
+
+
+@njit(cache=True)
+def _agrees(state: np.ndarray, row: int, slot: int, work: np.ndarray) -> bool:
+    """Whether the witness at `slot` agrees with the partial move in `work[BASE]`."""
+    for group in range(GROUPS):
+        need = work[BASE + group]
+        if state[row, slot + group] & need != need:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _known(state: np.ndarray, row: int, work: np.ndarray) -> int:
+    """The steps of the kept witnesses that agree with the partial move in `work[BASE]`."""
+    found = 0
+    for k in range(state[row, WITNESS_COUNT]):
+        slot = WITNESSES + k * WITNESS_WIDTH
+        if _agrees(state, row, slot, work):
+            found |= state[row, slot + GROUPS]
+    return found
+
+
+@njit(cache=True)
+def _places_strength(state, table, row, seat, places):
+    """The strength of the seat's group at `places` (three place bits)."""
+    base = HANDS + seat * HAND
+    a = _lowest(places)
+    places &= places - 1
+    b = _lowest(places)
+    places &= places - 1
+    return card_strength(table, state[row, base + a], state[row, base + b],
+                         state[row, base + _lowest(places)])
+
+
+@njit(cache=True)
+def _lowest(bits: int) -> int:
+    """The index of the lowest set bit (bits > 0)."""
+    index = 0
+    while not bits >> index & 1:
+        index += 1
+    return index
+
+
+@njit(cache=True)
+def _repair(state, table, row, seat, work, place, group):
+    """A grouping that puts `place` in `group`, made from a kept witness that agrees with
+    the partial move by exchanging `place` with a card of `group` not yet placed, if the
+    groups stay in order (into `work[CHOSEN]`); a cheap way to settle most steps."""
+    bit = 1 << place
+    for k in range(state[row, WITNESS_COUNT]):
+        slot = WITNESSES + k * WITNESS_WIDTH
+        if not _agrees(state, row, slot, work):
+            continue
+        home = -1
+        for g in range(GROUPS):
+            work[CHOSEN + g] = state[row, slot + g]
+            if work[CHOSEN + g] & bit:
+                home = g
+        target = work[CHOSEN + group]
+        for other in range(HAND):
+            swap = 1 << other
+            if not target & swap or work[BASE + group] & swap:
+                continue
+            work[CHOSEN + group] = target ^ (swap | bit)
+            if home >= 0:
+                work[CHOSEN + home] ^= swap | bit
+            ordered, last = True, TOP
+            for g in range(GROUPS):
+                strength = _places_strength(state, table, row, seat, work[CHOSEN + g])
+                if strength > last:
+                    ordered = False
+                    break
+                last = strength
+            if ordered:
+                return True
+            work[CHOSEN + group] = target
+            if home >= 0:
+                work[CHOSEN + home] ^= swap | bit
+    return False
+
+
+@njit(cache=True)
+def _partial(state: np.ndarray, row: int, work: np.ndarray) -> tuple[int, int]:
+    """The partial move's groups into `work[BASE + g]`; (the free places, the steps a
+    partial move of this shape allows at most)."""
+    for group in range(GROUPS):
+        work[BASE + group] = 0
+    placed = 0
+    for place in range(HAND):
+        label = state[row, PARTIAL + place]
+        if label:
+            work[BASE + label - 1] |= 1 << place
+            placed |= 1 << place
+    free = FULL & ~placed
+    wanted = 0
+    for place in range(HAND):
+        if free >> place & 1:
+            for group in range(GROUPS):
+                if _count(work[BASE + group]) < 3:
+                    wanted |= 1 << (GROUPS * place + group)
+    return free, wanted
+
+
+@njit(cache=True)
+def _count(bits: int) -> int:
+    n = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def row_mask(state, order, power, table, work, memo, row):
+    """The legal steps of the row's seat to move, as action bits (kept until its next
+    step)."""
+    if state[row, MASK_OK]:
+        return state[row, MASK]
+    seat = state[row, TO_MOVE]
+    free, wanted = _partial(state, row, work)
+    found = _known(state, row, work)
+    refused = state[row, REFUSED]
+    unknown = wanted & ~found & ~refused
+    for step in range(ACTIONS):
+        if not unknown >> step & 1:
+            continue
+        place, group = step // GROUPS, step % GROUPS
+        for g in range(GROUPS):
+            work[NEED + g] = work[BASE + g]
+        work[NEED + group] |= 1 << place
+        if _repair(state, table, row, seat, work, place, group) or complete(
+                order[row, seat], power[row, seat], work, memo, free & ~(1 << place)):
+            bits = _steps_of(work)
+            _keep_witness(state, row, work, bits)
+            found |= bits
+            unknown &= ~bits
+        else:
+            refused |= 1 << step
+    mask = found & wanted
+    state[row, REFUSED] = refused & wanted
+    state[row, MASK] = mask
+    state[row, MASK_OK] = 1
+    return mask
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _commit(state, table, row, seat):
+    """The seat's grouping is complete: its groups' strengths, by position."""
+    for group in range(GROUPS):
+        found = 0
+        cards = np.zeros(3, dtype=np.int64)
+        for place in range(HAND):
+            if state[row, PARTIAL + place] == group + 1:
+                cards[found] = state[row, HANDS + seat * HAND + place]
+                found += 1
+        state[row, STRENGTHS + seat * GROUPS + group] = card_strength(
+            table, cards[0], cards[1], cards[2])
+    state[row, COMMITTED + seat] = 1
+
+
+@njit(cache=True)
+def _score_round(state, row, players):
+    """Each position to the one strongest group, a tie cancelling its point (H5)."""
+    for position in range(GROUPS):
+        best, winner = -1, -1
+        for seat in range(players):
+            strength = state[row, STRENGTHS + seat * GROUPS + position]
+            state[row, TYPES + position * GROUPS + seat] = strength // TYPE_UNIT
+            if strength > best:
+                best, winner = strength, seat
+            elif strength == best:
+                winner = -1
+        state[row, WINNERS + position] = winner
+        if winner >= 0:
+            state[row, SCORES + winner] += 1
+    state[row, ROUNDS] += 1
+
+
+@njit(cache=True)
+def _over(state, row, players, points, length):
+    """Whether the game is over (H7): its rounds played, or someone at the target."""
+    if not points:
+        return state[row, ROUNDS] >= length
+    best = 0
+    for seat in range(players):
+        best = max(best, state[row, SCORES + seat])
+    return best >= length
+
+
+@njit(cache=True)
+def _pay(state, row, players, rewards):
+    """The returns at the end: each seat's points minus the mean of the others'."""
+    total = 0
+    for seat in range(players):
+        total += state[row, SCORES + seat]
+    for seat in range(players):
+        own = state[row, SCORES + seat]
+        rewards[row, seat] = own - (total - own) / (players - 1)
+
+
+@njit(cache=True)
+def play(state, order, power, table, rng, cards, row, action, config, rewards):
+    """Play a legal `action` for the row's seat to move; True when it ended the game
+    (its returns in `rewards[row]`). The next round is dealt from `rng`."""
+    players, points, length = config[0], config[1], config[2]
+    seat = state[row, TO_MOVE]
+    state[row, PARTIAL + action // GROUPS] = action % GROUPS + 1
+    state[row, MASK_OK] = 0
+    placed = 0
+    for place in range(HAND):
+        placed += state[row, PARTIAL + place] != 0
+    if placed < HAND - 1:
+        return False
+    _commit(state, table, row, seat)
+    for other in range(players):
+        if not state[row, COMMITTED + other]:
+            _start_seat(state, row, other)
+            return False
+    _score_round(state, row, players)
+    if _over(state, row, players, points, length):
+        state[row, TO_MOVE] = -1
+        _pay(state, row, players, rewards)
+        return True
+    shuffled(rng, cards)
+    deal_round(state, order, power, table, row, cards, (state[row, DEALER] - 1) % players,
+               players)
+    return False
+
+
+@njit(cache=True)
+def step_batch(state, order, power, table, rng, work, memo, actions, config, rewards, ended):
+    """Every live row plays its action; -1, or the first row whose action is not in its
+    mask (then no row has changed)."""
+    rows = state.shape[0]
+    for row in range(rows):
+        if state[row, TO_MOVE] >= 0:
+            action = actions[row]
+            if action < 0 or action >= ACTIONS:
+                return row
+            if not row_mask(state, order, power, table, work, memo, row) >> action & 1:
+                return row
+    cards = np.empty(CARDS, dtype=np.int64)
+    for row in range(rows):
+        for seat in range(rewards.shape[1]):
+            rewards[row, seat] = 0.0
+        ended[row] = 0
+        if state[row, TO_MOVE] >= 0:
+            ended[row] = play(state, order, power, table, rng, cards, row, actions[row],
+                              config, rewards)
+    return -1
+
+
+@njit(cache=True)
+def masks(state, order, power, table, work, memo, out):
+    """Each row's legal actions for its seat to move (all 0 for an ended row)."""
+    for row in range(state.shape[0]):
+        bits = 0
+        if state[row, TO_MOVE] >= 0:
+            bits = row_mask(state, order, power, table, work, memo, row)
+        for action in range(ACTIONS):
+            out[row, action] = bits >> action & 1
+
+
+@njit(cache=True)
+def _pick(bits, rng):
+    """A uniform choice among the set bits of `bits`."""
+    k = below(rng, _count(bits))
+    for action in range(ACTIONS):
+        if bits >> action & 1:
+            if k == 0:
+                return action
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_steps(state, order, power, table, rng, work, memo, config, steps):
+    """`steps` times, every row plays a uniform random legal action; a row whose game
+    ends is dealt a new game at once. The number of actions played."""
+    rows, players = state.shape[0], config[0]
+    rewards = np.zeros((rows, players), dtype=np.float32)
+    cards = np.empty(CARDS, dtype=np.int64)
+    played = 0
+    for _ in range(steps):
+        for row in range(rows):
+            if state[row, TO_MOVE] < 0:
+                shuffled(rng, cards)
+                new_game(state, order, power, table, row, cards, below(rng, players), players)
+            action = _pick(row_mask(state, order, power, table, work, memo, row), rng)
+            played += 1
+            if play(state, order, power, table, rng, cards, row, action, config, rewards):
+                shuffled(rng, cards)
+                new_game(state, order, power, table, row, cards, below(rng, players), players)
+    return played
+
+
+# -- observations -----------------------------------------------------------------------------
+
+@njit(cache=True)
+def _observe_hand(state, row, seat, live, out):
+    """The hand (17 per place: rank, then suit) and the partial move (5 per place)."""
+    for place in range(HAND):
+        if live:
+            card = state[row, HANDS + seat * HAND + place]
+            out[17 * place + card % 13] = 1.0
+            out[17 * place + 13 + card // 13] = 1.0
+        label = state[row, PARTIAL + place] if live and state[row, TO_MOVE] == seat else 0
+        out[221 + 5 * place + label] = 1.0
+
+
+@njit(cache=True)
+def observe(state, seats, config, out):
+    """Row i's observation for seat `seats[i]` into `out[i]` (the encoding's layout)."""
+    players, points, length = config[0], config[1], config[2]
+    for row in range(state.shape[0]):
+        seat, o = seats[row], out[row]
+        o[:] = 0.0
+        live = state[row, TO_MOVE] >= 0
+        _observe_hand(state, row, seat, live, o)
+        for k in range(players):
+            other = (seat + k) % players
+            o[286 + k] = state[row, SCORES + other] / (4 * length)
+            o[290 + k] = state[row, COMMITTED + other] if live else 1.0
+        if live:
+            o[294 + (state[row, DEALER] - seat) % players] = 1.0
+        o[298 + players - 2] = 1.0
+        o[301] = points
+        played = state[row, ROUNDS]
+        o[302] = min(played, length) / length
+        if played:
+            for k in range(GROUPS):
+                winner = state[row, WINNERS + k]
+                o[303 + 5 * k + (4 if winner < 0 else (winner - seat) % players)] = 1.0
+                for slot in range(players):
+                    other = (seat + slot) % players
+                    o[323 + 24 * k + 6 * slot + state[row, TYPES + k * GROUPS + other]] = 1.0

@@ -1,0 +1,134 @@
+"""Chuchula's compiled twin against the engine: both dealt the same games (`from_order`),
+given the same chance outcomes, stepped with the same random legal actions; at every step
+the same seat to move, legal mask (the encoding's), observations for every seat (the
+encoding's, from each seat's view), rewards (`common.returns`) and endings."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from chuko.core.deck52 import DECK  # noqa: E402
+from chuko.envs.common import returns  # noqa: E402
+from chuko.envs.twins.chuchula import twin  # noqa: E402
+from chuko.games.chuchula import Game  # noqa: E402
+from chuko.games.encodings.chuchula import encoding  # noqa: E402
+
+
+class Side:
+    """The engine's side: a game dealt with explicit chance, each seat's partial move, and
+    each seat's observation without a partial move, kept until the state changes (a view
+    changes only when a grouping is committed or chance is drawn)."""
+
+    def __init__(self, game: Game, order: list[int], dealer: int) -> None:
+        self.game, self.encoding = game, encoding(game)
+        self.state = game.from_order([DECK[i] for i in order], (dealer,), explicit_chance=True)
+        self.partial: list = [None] * game.players
+        self.seen: dict[int, np.ndarray] = {}
+
+    def observation(self, seat: int) -> np.ndarray:
+        if self.partial[seat] is not None:
+            return self.encoding.observation(self.state.view(seat), self.partial[seat])
+        if seat not in self.seen:
+            self.seen[seat] = self.encoding.observation(self.state.view(seat))
+        return self.seen[seat]
+
+    def step(self, seat: int, action: int) -> None:
+        folded, move = self.encoding.step_move(self.partial[seat], action)
+        self.partial[seat] = folded
+        if move is not None:
+            self.state.play(seat, move)
+            self.seen.clear()
+
+
+def chance(side: Side, rng: random.Random) -> list[int] | None:
+    """Give the engine its chance outcomes; the next round's order when it dealt one."""
+    state, dealt = side.state, None
+    while state.is_chance:
+        if state._dealing is not None:
+            dealt = list(range(len(DECK)))
+            rng.shuffle(dealt)
+            for index in dealt[: min(side.game.players * 13, len(DECK) - 1)]:
+                state.apply_chance(str(DECK[index]))
+        else:
+            state.apply_chance(rng.choice([o for o, _ in state.chance_outcomes()]))
+    side.seen.clear()
+    return dealt
+
+
+def compare(game: Game, games: int, seed: int) -> int:
+    """Play `games` games on both sides; the number of actions compared."""
+    rng = random.Random(seed)
+    copy = twin(game)
+    batch, players = copy.batch(1), game.players
+    mask = np.zeros((1, copy.num_actions), np.int8)
+    seen = np.zeros((1, *copy.observation_shape), np.float32)
+    rewards = np.zeros((1, players), np.float32)
+    ended, truncated = np.zeros(1, np.int8), np.zeros(1, np.int8)
+    actions = 0
+    for _ in range(games):
+        order = list(range(len(DECK)))
+        rng.shuffle(order)
+        dealer = rng.randrange(players)
+        side = Side(game, order, dealer)
+        copy.deal(batch, np.array([0]), np.array([order]), np.array([[dealer]]))
+        while True:
+            agree(side, copy, batch, seen, mask)
+            if side.state.outcome is not None:
+                break
+            seat = side.state.to_move[0]
+            action = rng.choice(np.flatnonzero(mask[0]).tolist())
+            side.step(seat, action)
+            copy.step(batch, np.array([action]), rewards, ended, truncated)
+            actions += 1
+            dealt = chance(side, rng)
+            if dealt is not None:
+                copy.deal_round(batch, 0, np.array(dealt))
+            over = side.state.outcome is not None
+            assert bool(ended[0]) == over and not truncated[0]
+            final = returns(side.state.outcome.scores) if over else [0.0] * players
+            assert rewards[0].tolist() == pytest.approx(final)
+    return actions
+
+
+def agree(side: Side, copy, batch, seen: np.ndarray, mask: np.ndarray) -> None:
+    state = side.state
+    moving = state.to_move[0] if state.to_move else -1
+    assert copy.to_move(batch)[0] == moving
+    copy.masks(batch, mask)
+    if moving >= 0:
+        expected = side.encoding.legal_mask(state, moving, side.partial[moving])
+        assert np.array_equal(mask[0], expected), (side.partial[moving], state.view(moving)["hand"])
+    else:
+        assert not mask.any()
+    for seat in range(side.game.players):
+        copy.observe(batch, np.array([seat]), seen)
+        assert np.array_equal(seen[0], side.observation(seat)), seat
+
+
+CONFIGURATIONS = [(2, "rounds", 2), (3, "points", 3), (4, "rounds", 1), (2, "points", 2)]
+
+
+@pytest.mark.parametrize(("players", "mode", "length"), CONFIGURATIONS)
+def test_the_twin_plays_a_sample_of_games_as_the_engine_does(players, mode, length):
+    assert compare(Game(players, mode, length), games=2, seed=players) > 0
+
+
+def test_a_point_game_counts_its_rounds_at_most_to_its_length():
+    """Every value of an observation lies in the encoding's bounds, even in a point game
+    that runs past `length` rounds (a round may score nothing)."""
+    game = Game(2, "points", 1)
+    state = game.new(seed=3)
+    rng = random.Random(3)
+    while state.outcome is None:
+        for seat in state.to_move:
+            state.play(seat, state.random_move(seat, rng))
+    view = state.view(0)
+    view["rounds"] = view["rounds"] * 5
+    seen = encoding(game).observation(view)
+    low, high = encoding(game).observation_bounds
+    assert seen[302] == 1.0 and low <= seen.min() and seen.max() <= high
