@@ -56,8 +56,8 @@ class Batch:
     def __post_init__(self) -> None:
         self.state = np.zeros((self.rows, k.COLUMNS), dtype=np.int64)
         self.state[:, k.TO_MOVE] = -1
-        self.order = np.zeros((self.rows, k.GROUPS, k.TRIPLES), dtype=np.int64)
-        self.power = np.zeros((self.rows, k.GROUPS, k.TRIPLES), dtype=np.int64)
+        self.order = np.zeros((self.rows, k.GROUPS, k.LISTED), dtype=np.int32)
+        self.power = np.zeros((self.rows, k.GROUPS, k.LISTED + k.TRIPLES), dtype=np.int32)
         self.rng = np.zeros(1, dtype=np.uint64)
         self.work = np.zeros(k.WORK, dtype=np.int64)
         self.memo = np.zeros(k.MEMO, dtype=np.int64)

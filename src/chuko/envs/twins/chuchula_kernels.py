@@ -34,7 +34,9 @@ FULL = (1 << HAND) - 1
 TOP = 1 << 15  # above every strength (the strongest, a trial of aces, is 20,025)
 TYPE_UNIT = 15**3  # a strength's highest base-15 digit is its group type
 KEEP = 8  # witnesses kept per row
-WITNESS_WIDTH = GROUPS + 1  # four groups' places, then the grouping's steps
+# A witness: its four groups' places, their strengths, then the grouping's steps.
+WITNESS_WIDTH = 2 * GROUPS + 1
+POWERS, STEPS = GROUPS, 2 * GROUPS
 
 # The columns of a row.
 TO_MOVE, DEALER, ROUNDS, MASK, MASK_OK, REFUSED, WITNESS_COUNT, WITNESS_NEXT = range(8)
@@ -58,6 +60,13 @@ MEMO = MEMO_STAMP + 1
 _TRIPLES = [(a, b, c) for a in range(HAND) for b in range(a + 1, HAND)
             for c in range(b + 1, HAND)]
 TRIPLE_PLACES = np.array(_TRIPLES, dtype=np.int64)
+HOLDING = 66  # the groups that hold a given place
+LISTED = TRIPLES + HAND * HOLDING  # a hand's groups listed strongest first, then by place
+BY_TRIPLE = LISTED  # then the strengths by triple number, for `strength_at`
+# The number of the triple at three places (a bit mask), in `TRIPLE_PLACES`.
+TRIPLE_AT = np.full(1 << HAND, -1, dtype=np.int64)
+for _number, (_a, _b, _c) in enumerate(_TRIPLES):
+    TRIPLE_AT[1 << _a | 1 << _b | 1 << _c] = _number
 
 
 # -- the generator ----------------------------------------------------------------------------
@@ -128,7 +137,7 @@ def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
 @njit(cache=True)
 def _rank_groups(state, order, power, table, row, seat):
     """The hand's 286 groups, strongest first: their places (`order`, bit masks) and
-    strengths (`power`)."""
+    strengths (`power`); then, from `_span(place)`, the 66 that hold each place."""
     base = HANDS + seat * HAND
     strengths = np.empty(TRIPLES, dtype=np.int64)
     for t in range(TRIPLES):
@@ -136,11 +145,32 @@ def _rank_groups(state, order, power, table, row, seat):
                                      state[row, base + TRIPLE_PLACES[t, 1]],
                                      state[row, base + TRIPLE_PLACES[t, 2]])
     ranked = np.argsort(-strengths, kind="mergesort")
+    filled = np.zeros(HAND, dtype=np.int64)
     for i in range(TRIPLES):
         t = ranked[i]
-        order[row, seat, i] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
-                               | (1 << TRIPLE_PLACES[t, 2]))
+        places = 0
+        for k in range(3):
+            place = TRIPLE_PLACES[t, k]
+            places |= 1 << place
+            at = TRIPLES + place * HOLDING + filled[place]
+            filled[place] += 1
+            order[row, seat, at] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
+                                    | (1 << TRIPLE_PLACES[t, 2]))
+            power[row, seat, at] = strengths[t]
+        order[row, seat, i] = places
         power[row, seat, i] = strengths[t]
+    for t in range(TRIPLES):
+        power[row, seat, BY_TRIPLE + t] = strengths[t]
+
+
+@njit(cache=True)
+def _span(need: int) -> tuple[int, int]:
+    """Where the groups that may hold `need` are listed: those holding its lowest place,
+    or every group."""
+    if need == 0:
+        return 0, TRIPLES
+    start = TRIPLES + _lowest(need) * HOLDING
+    return start, start + HOLDING
 
 
 @njit(cache=True)
@@ -190,9 +220,10 @@ def deal_random(state, order, power, table, rng, rows, players):
 # -- masks ------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _first_at_most(power: np.ndarray, ceiling: int) -> int:
-    """The first index of `power` (descending) holding a strength at most `ceiling`."""
-    low, high = 0, TRIPLES
+def _first_at_most(power, start, end, ceiling):
+    """The first index of `power[start:end]` (descending) holding a strength at most
+    `ceiling`."""
+    low, high = start, end
     while low < high:
         middle = (low + high) >> 1
         if power[middle] > ceiling:
@@ -205,7 +236,8 @@ def _first_at_most(power: np.ndarray, ceiling: int) -> int:
 @njit(cache=True)
 def _weakest(order, power, need, room):
     """The least strength of a group holding `need` within `room`; -1 if there is none."""
-    for i in range(TRIPLES - 1, -1, -1):
+    start, end = _span(need)
+    for i in range(end - 1, start - 1, -1):
         places = order[i]
         if places & need == need and places & ~room == 0:
             return power[i]
@@ -215,7 +247,8 @@ def _weakest(order, power, need, room):
 @njit(cache=True)
 def _strongest(order, power, need, room):
     """The greatest strength of a group holding `need` within `room`; -1 if none."""
-    for i in range(TRIPLES):
+    start, end = _span(need)
+    for i in range(start, end):
         places = order[i]
         if places & need == need and places & ~room == 0:
             return power[i]
@@ -256,13 +289,14 @@ def complete(order, power, work, memo, free):
     level = 0
     work[LEFT] = free
     work[CEILING] = TOP
-    work[NEXT] = 0
+    work[NEXT] = _span(work[NEED])[0]
     while True:
         need, left = work[NEED + level], work[LEFT + level]
         room, floor = need | left, work[FLOOR + level]
         i, moved = work[NEXT + level], False
         strength = rest = 0
-        while i < TRIPLES:
+        end = _span(need)[1]
+        while i < end:
             strength = power[i]
             if strength < floor:
                 break
@@ -286,7 +320,8 @@ def complete(order, power, work, memo, free):
             level += 1
             work[LEFT + level] = rest
             work[CEILING + level] = min(strength, work[CAP + level])
-            work[NEXT + level] = _first_at_most(power, work[CEILING + level])
+            start, end = _span(work[NEED + level])
+            work[NEXT + level] = _first_at_most(power, start, end, work[CEILING + level])
             continue
         if level == 0:
             return False
@@ -308,11 +343,14 @@ def _steps_of(work: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _keep_witness(state: np.ndarray, row: int, work: np.ndarray, bits: int) -> None:
+def _keep_witness(state, power, row, work, bits):
+    """Keep the grouping in `work[CHOSEN]` (of steps `bits`), in place of the oldest."""
     slot = WITNESSES + state[row, WITNESS_NEXT] * WITNESS_WIDTH
     for group in range(GROUPS):
-        state[row, slot + group] = work[CHOSEN + group]
-    state[row, slot + GROUPS] = bits
+        places = work[CHOSEN + group]
+        state[row, slot + group] = places
+        state[row, slot + POWERS + group] = power[BY_TRIPLE + TRIPLE_AT[places]]
+    state[row, slot + STEPS] = bits
     state[row, WITNESS_NEXT] = (state[row, WITNESS_NEXT] + 1) % KEEP
     state[row, WITNESS_COUNT] = min(state[row, WITNESS_COUNT] + 1, KEEP)
 
@@ -334,20 +372,8 @@ def _known(state: np.ndarray, row: int, work: np.ndarray) -> int:
     for k in range(state[row, WITNESS_COUNT]):
         slot = WITNESSES + k * WITNESS_WIDTH
         if _agrees(state, row, slot, work):
-            found |= state[row, slot + GROUPS]
+            found |= state[row, slot + STEPS]
     return found
-
-
-@njit(cache=True)
-def _places_strength(state, table, row, seat, places):
-    """The strength of the seat's group at `places` (three place bits)."""
-    base = HANDS + seat * HAND
-    a = _lowest(places)
-    places &= places - 1
-    b = _lowest(places)
-    places &= places - 1
-    return card_strength(table, state[row, base + a], state[row, base + b],
-                         state[row, base + _lowest(places)])
 
 
 @njit(cache=True)
@@ -360,7 +386,24 @@ def _lowest(bits: int) -> int:
 
 
 @njit(cache=True)
-def _repair(state, table, row, seat, work, place, group):
+def _in_order(state, row, slot, group, strength, home, other):
+    """Whether the witness at `slot` keeps its groups strongest first with `group`'s
+    strength changed to `strength` and `home`'s (if a group) to `other`."""
+    last = TOP
+    for g in range(GROUPS):
+        value = state[row, slot + POWERS + g]
+        if g == group:
+            value = strength
+        elif g == home:
+            value = other
+        if value > last:
+            return False
+        last = value
+    return True
+
+
+@njit(cache=True)
+def _repair(state, power, row, work, place, group):
     """A grouping that puts `place` in `group`, made from a kept witness that agrees with
     the partial move by exchanging `place` with a card of `group` not yet placed, if the
     groups stay in order (into `work[CHOSEN]`); a cheap way to settle most steps."""
@@ -371,29 +414,26 @@ def _repair(state, table, row, seat, work, place, group):
             continue
         home = -1
         for g in range(GROUPS):
-            work[CHOSEN + g] = state[row, slot + g]
-            if work[CHOSEN + g] & bit:
+            if state[row, slot + g] & bit:
                 home = g
-        target = work[CHOSEN + group]
-        for other in range(HAND):
-            swap = 1 << other
-            if not target & swap or work[BASE + group] & swap:
-                continue
-            work[CHOSEN + group] = target ^ (swap | bit)
+        target = state[row, slot + group]
+        movable = target & ~work[BASE + group]
+        while movable:
+            swap = movable & -movable
+            movable ^= swap
+            changed = target ^ (swap | bit)
+            strength = power[BY_TRIPLE + TRIPLE_AT[changed]]
+            other, moved = 0, 0
             if home >= 0:
-                work[CHOSEN + home] ^= swap | bit
-            ordered, last = True, TOP
-            for g in range(GROUPS):
-                strength = _places_strength(state, table, row, seat, work[CHOSEN + g])
-                if strength > last:
-                    ordered = False
-                    break
-                last = strength
-            if ordered:
+                moved = state[row, slot + home] ^ (swap | bit)
+                other = power[BY_TRIPLE + TRIPLE_AT[moved]]
+            if _in_order(state, row, slot, group, strength, home, other):
+                for g in range(GROUPS):
+                    work[CHOSEN + g] = state[row, slot + g]
+                work[CHOSEN + group] = changed
+                if home >= 0:
+                    work[CHOSEN + home] = moved
                 return True
-            work[CHOSEN + group] = target
-            if home >= 0:
-                work[CHOSEN + home] ^= swap | bit
     return False
 
 
@@ -446,10 +486,10 @@ def row_mask(state, order, power, table, work, memo, row):
         for g in range(GROUPS):
             work[NEED + g] = work[BASE + g]
         work[NEED + group] |= 1 << place
-        if _repair(state, table, row, seat, work, place, group) or complete(
+        if _repair(state, power[row, seat], row, work, place, group) or complete(
                 order[row, seat], power[row, seat], work, memo, free & ~(1 << place)):
             bits = _steps_of(work)
-            _keep_witness(state, row, work, bits)
+            _keep_witness(state, power[row, seat], row, work, bits)
             found |= bits
             unknown &= ~bits
         else:
