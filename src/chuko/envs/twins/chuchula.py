@@ -12,7 +12,6 @@ return and no observation, so the twin draws none.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -40,27 +39,19 @@ def strength_table() -> Any:
     return table
 
 
-@dataclass
 class Batch:
-    """`rows` games: each row's state (`chuchula_kernels` names the columns), its hands'
-    groups strongest first, and the batch's generator and search scratch."""
+    """`rows` games: each row's state (`chuchula_kernels` names its columns), each hand's
+    groups listed strongest first, and the batch's scratch (the searches' work and memo, and
+    the generator)."""
 
-    rows: int
-    state: Any = field(init=False)
-    order: Any = field(init=False)
-    power: Any = field(init=False)
-    rng: Any = field(init=False)
-    work: Any = field(init=False)
-    memo: Any = field(init=False)
+    __slots__ = ("rows", "state", "lists", "scratch")
 
-    def __post_init__(self) -> None:
-        self.state = np.zeros((self.rows, k.COLUMNS), dtype=np.int64)
+    def __init__(self, rows: int) -> None:
+        self.rows = rows
+        self.state = np.zeros((rows, k.COLUMNS), dtype=np.int64)
         self.state[:, k.TO_MOVE] = -1
-        self.order = np.zeros((self.rows, k.GROUPS, k.LISTED), dtype=np.int32)
-        self.power = np.zeros((self.rows, k.GROUPS, k.LISTED + k.TRIPLES), dtype=np.int32)
-        self.rng = np.zeros(1, dtype=np.uint64)
-        self.work = np.zeros(k.WORK, dtype=np.int64)
-        self.memo = np.zeros(k.MEMO, dtype=np.int64)
+        self.lists = np.zeros((rows, k.GROUPS, 2, k.LISTED + k.TRIPLES), dtype=np.int32)
+        self.scratch = np.zeros(k.SCRATCH, dtype=np.int64)
 
 
 class ChuchulaTwin:
@@ -74,9 +65,8 @@ class ChuchulaTwin:
         self.game = game
         self.players = game.players
         self.choice_sizes = tuple(game.deal_choices())
-        self.config = np.array([game.players, game.mode == "points", game.length],
-                               dtype=np.int64)
-        self.table = strength_table()
+        config = [game.players, game.mode == "points", game.length]
+        self.rules = np.concatenate([np.array(config, dtype=np.int64), strength_table()])
 
     def batch(self, rows: int) -> Batch:
         return Batch(int(rows))
@@ -84,47 +74,43 @@ class ChuchulaTwin:
     def deal(self, batch: Batch, rows: Ints, orders: Ints, choices: Ints) -> None:
         for row, order, choice in zip(rows, np.asarray(orders, np.int64),
                                       np.asarray(choices, np.int64), strict=True):
-            k.new_game(batch.state, batch.order, batch.power, self.table, int(row), order,
-                       int(choice[0]), self.players)
+            k.new_game(batch.state, batch.lists, self.rules, int(row), order, int(choice[0]))
 
     def deal_round(self, batch: Batch, row: int, order: Ints) -> None:
         """Replace the row's current round, before anyone has grouped in it, by the deal of
         `order` (a permutation of the deck's indexes), keeping its dealer: the chance
         outcome the engine is given."""
-        k.deal_round(batch.state, batch.order, batch.power, self.table, int(row),
-                     np.asarray(order, np.int64), int(batch.state[row, k.DEALER]), self.players)
+        k.deal_round(batch.state, batch.lists, self.rules, int(row), np.asarray(order, np.int64),
+                     int(batch.state[row, k.DEALER]))
 
     def deal_random(self, batch: Batch, rows: Ints, seed: int) -> None:
-        k.seed_generator(batch.rng, int(seed))
-        k.deal_random(batch.state, batch.order, batch.power, self.table, batch.rng,
-                      np.asarray(rows, np.int64), self.players)
+        k.seed_generator(batch.scratch, int(seed))
+        k.deal_random(batch.state, batch.lists, self.rules, batch.scratch,
+                      np.asarray(rows, np.int64))
 
     def to_move(self, batch: Batch) -> Ints:
         moving: Ints = batch.state[:, k.TO_MOVE].copy()
         return moving
 
     def masks(self, batch: Batch, out: Mask) -> None:
-        k.masks(batch.state, batch.order, batch.power, self.table, batch.work, batch.memo,
-                out)
+        k.masks(batch.state, batch.lists, batch.scratch, out)
 
     def observe(self, batch: Batch, seats: Ints, out: Floats) -> None:
-        k.observe(batch.state, np.asarray(seats, np.int64), self.config, out)
+        k.observe(batch.state, self.rules, seats, out)
 
     def step(self, batch: Batch, actions: Ints, rewards: Floats, ended: Mask,
              truncated: Mask) -> None:
-        refused = k.step_batch(batch.state, batch.order, batch.power, self.table, batch.rng,
-                               batch.work, batch.memo, np.asarray(actions, np.int64),
-                               self.config, rewards, ended)
+        refused = k.step_batch(batch.state, batch.lists, self.rules, batch.scratch, actions,
+                               rewards, ended)
         if refused >= 0:
-            raise IllegalMove(f"Action {int(actions[refused])} is not legal in row {refused}.")
+            raise IllegalMove(f"Action {actions[refused]} is not legal in row {refused}.")
         truncated[:] = 0  # Chuchula always ends by its rules (H7)
 
     def random_steps(self, batch: Batch, steps: int, seed: int) -> int:
         """`steps` times, every row plays a uniformly random legal action, a row whose game
-        ended being dealt anew at once; the number of actions played."""
-        k.seed_generator(batch.rng, int(seed))
-        played: int = k.random_steps(batch.state, batch.order, batch.power, self.table,
-                                     batch.rng, batch.work, batch.memo, self.config,
+        has ended being dealt anew at once; the number of actions played."""
+        k.seed_generator(batch.scratch, int(seed))
+        played: int = k.random_steps(batch.state, batch.lists, self.rules, batch.scratch,
                                      int(steps))
         return played
 

@@ -6,7 +6,7 @@ the lowest seat still to commit first, each a card per action (games/encodings/c
 action = place × 4 + group − 1, the 13th card left out once 12 are placed); when the last
 seat commits the round is scored (H5), and the next dealer, anticlockwise, deals the next
 round from the batch's generator, unless the game is over (H7). Group strengths are the
-engine's own `group_strength`, read from a table the twin builds from it (`table`).
+engine's own `group_strength`, read from a table the twin builds from it (`rules`).
 
 Masks. A step is legal when some valid grouping (groups strongest first, ruling H4) agrees
 with the partial move and takes it. Each hand's 286 groups are sorted strongest first once a
@@ -56,6 +56,11 @@ FLOOR, CAP, NEXT, LEFT, CEILING, CHOSEN, NEED, BASE = (5 * k for k in range(8))
 WORK = 5 * 8
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
+# A batch's scratch: the search's work, its memo, then the generator's state.
+SCRATCH = WORK + MEMO + 1
+# The rules' array: the configuration (players, a point game, length), then the engine's
+# strengths by ranks and suit (`card_strength`).
+PLAYERS, POINTS, LENGTH, TABLE = 0, 1, 2, 3
 
 _TRIPLES = [(a, b, c) for a in range(HAND) for b in range(a + 1, HAND)
             for c in range(b + 1, HAND)]
@@ -72,8 +77,9 @@ for _number, (_a, _b, _c) in enumerate(_TRIPLES):
 # -- the generator ----------------------------------------------------------------------------
 
 @njit(cache=True)
-def _next(rng: np.ndarray) -> np.uint64:
-    """splitmix64: the batch's generator, its state in `rng[0]`."""
+def _next(scratch: np.ndarray) -> np.uint64:
+    """splitmix64: the batch's generator, its state in the scratch's last cell."""
+    rng = scratch[SCRATCH - 1 :].view(np.uint64)
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
     z = rng[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -82,31 +88,32 @@ def _next(rng: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def below(rng: np.ndarray, n: int) -> int:
+def below(scratch: np.ndarray, n: int) -> int:
     """A uniform integer in range(n), n < 2**11."""
-    return int(((_next(rng) >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
+    return int(((_next(scratch) >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
 
 
 @njit(cache=True)
-def seed_generator(rng: np.ndarray, seed: int) -> None:
+def seed_generator(scratch: np.ndarray, seed: int) -> None:
+    rng = scratch[SCRATCH - 1 :].view(np.uint64)
     rng[0] = np.uint64(seed & 0x7FFFFFFFFFFFFFFF) * np.uint64(0x2545F4914F6CDD1D)
-    _next(rng)
+    _next(scratch)
 
 
 @njit(cache=True)
-def shuffled(rng: np.ndarray, order: np.ndarray) -> None:
+def shuffled(scratch: np.ndarray, order: np.ndarray) -> None:
     """`order` becomes a uniform permutation of the deck (Fisher-Yates)."""
     for i in range(CARDS):
         order[i] = i
     for i in range(CARDS - 1, 0, -1):
-        j = below(rng, i + 1)
+        j = below(scratch, i + 1)
         order[i], order[j] = order[j], order[i]
 
 
 # -- strengths and deals ----------------------------------------------------------------------
 
 @njit(cache=True)
-def card_strength(table: np.ndarray, a: int, b: int, c: int) -> int:
+def card_strength(rules: np.ndarray, a: int, b: int, c: int) -> int:
     """The engine's `group_strength` of three cards (deck indexes: suit × 13 + rank − 2)."""
     x, y, z = a % 13, b % 13, c % 13
     if x < y:
@@ -116,7 +123,7 @@ def card_strength(table: np.ndarray, a: int, b: int, c: int) -> int:
     if x < y:
         x, y = y, x
     suited = 1 if a // 13 == b // 13 == c // 13 else 0
-    return table[(((x + 2) * 15 + y + 2) * 15 + z + 2) * 2 + suited]
+    return rules[TABLE + (((x + 2) * 15 + y + 2) * 15 + z + 2) * 2 + suited]
 
 
 @njit(cache=True)
@@ -135,13 +142,14 @@ def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
 
 
 @njit(cache=True)
-def _rank_groups(state, order, power, table, row, seat):
-    """The hand's 286 groups, strongest first: their places (`order`, bit masks) and
-    strengths (`power`); then, from `_span(place)`, the 66 that hold each place."""
+def _rank_groups(state, lists, rules, row, seat):
+    """The hand's 286 groups, strongest first: their places (`lists[row, seat, 0]`, bit
+    masks) and strengths (`lists[row, seat, 1]`); then, from `_span(place)`, the 66 that
+    hold each place; then (strengths only) every group by its number in `TRIPLE_PLACES`."""
     base = HANDS + seat * HAND
     strengths = np.empty(TRIPLES, dtype=np.int64)
     for t in range(TRIPLES):
-        strengths[t] = card_strength(table, state[row, base + TRIPLE_PLACES[t, 0]],
+        strengths[t] = card_strength(rules, state[row, base + TRIPLE_PLACES[t, 0]],
                                      state[row, base + TRIPLE_PLACES[t, 1]],
                                      state[row, base + TRIPLE_PLACES[t, 2]])
     ranked = np.argsort(-strengths, kind="mergesort")
@@ -154,13 +162,13 @@ def _rank_groups(state, order, power, table, row, seat):
             places |= 1 << place
             at = TRIPLES + place * HOLDING + filled[place]
             filled[place] += 1
-            order[row, seat, at] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
+            lists[row, seat, 0, at] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
                                     | (1 << TRIPLE_PLACES[t, 2]))
-            power[row, seat, at] = strengths[t]
-        order[row, seat, i] = places
-        power[row, seat, i] = strengths[t]
+            lists[row, seat, 1, at] = strengths[t]
+        lists[row, seat, 0, i] = places
+        lists[row, seat, 1, i] = strengths[t]
     for t in range(TRIPLES):
-        power[row, seat, BY_TRIPLE + t] = strengths[t]
+        lists[row, seat, 1, BY_TRIPLE + t] = strengths[t]
 
 
 @njit(cache=True)
@@ -174,14 +182,14 @@ def _span(need: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def deal_round(state, order, power, table, row, cards, dealer, players):
+def deal_round(state, lists, rules, row, cards, dealer):
     """A round dealt from `cards` (a permutation of the deck): 13 cards a seat in seat
     order, the rest set aside; nobody has grouped yet."""
-    for seat in range(players):
+    for seat in range(rules[PLAYERS]):
         for place in range(HAND):
             state[row, HANDS + seat * HAND + place] = cards[seat * HAND + place]
         _sort_hand(state, row, seat)
-        _rank_groups(state, order, power, table, row, seat)
+        _rank_groups(state, lists, rules, row, seat)
         state[row, COMMITTED + seat] = 0
     state[row, DEALER] = dealer
     _start_seat(state, row, 0)
@@ -200,21 +208,21 @@ def _start_seat(state: np.ndarray, row: int, seat: int) -> None:
 
 
 @njit(cache=True)
-def new_game(state, order, power, table, row, cards, dealer, players):
+def new_game(state, lists, rules, row, cards, dealer):
     """A game from its first deal (`Game.from_order`)."""
     for seat in range(GROUPS):
         state[row, SCORES + seat] = 0
     state[row, ROUNDS] = 0
-    deal_round(state, order, power, table, row, cards, dealer, players)
+    deal_round(state, lists, rules, row, cards, dealer)
 
 
 @njit(cache=True)
-def deal_random(state, order, power, table, rng, rows, players):
+def deal_random(state, lists, rules, scratch, rows):
     """New games in `rows`, each from a shuffled deck and a random first dealer."""
     cards = np.empty(CARDS, dtype=np.int64)
     for row in rows:
-        shuffled(rng, cards)
-        new_game(state, order, power, table, row, cards, below(rng, players), players)
+        shuffled(scratch, cards)
+        new_game(state, lists, rules, row, cards, below(scratch, rules[PLAYERS]))
 
 
 # -- masks ------------------------------------------------------------------------------------
@@ -469,12 +477,14 @@ def _count(bits: int) -> int:
 
 
 @njit(cache=True)
-def row_mask(state, order, power, table, work, memo, row):
+def row_mask(state, lists, scratch, row):
     """The legal steps of the row's seat to move, as action bits (kept until its next
     step)."""
     if state[row, MASK_OK]:
         return state[row, MASK]
     seat = state[row, TO_MOVE]
+    order, power = lists[row, seat, 0], lists[row, seat, 1]
+    work, memo = scratch[:WORK], scratch[WORK : WORK + MEMO]
     free, wanted = _partial(state, row, work)
     found = _known(state, row, work)
     refused = state[row, REFUSED]
@@ -486,10 +496,10 @@ def row_mask(state, order, power, table, work, memo, row):
         for g in range(GROUPS):
             work[NEED + g] = work[BASE + g]
         work[NEED + group] |= 1 << place
-        if _repair(state, power[row, seat], row, work, place, group) or complete(
-                order[row, seat], power[row, seat], work, memo, free & ~(1 << place)):
+        if _repair(state, power, row, work, place, group) or complete(
+                order, power, work, memo, free & ~(1 << place)):
             bits = _steps_of(work)
-            _keep_witness(state, power[row, seat], row, work, bits)
+            _keep_witness(state, power, row, work, bits)
             found |= bits
             unknown &= ~bits
         else:
@@ -504,7 +514,7 @@ def row_mask(state, order, power, table, work, memo, row):
 # -- playing ----------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _commit(state, table, row, seat):
+def _commit(state, rules, row, seat):
     """The seat's grouping is complete: its groups' strengths, by position."""
     for group in range(GROUPS):
         found = 0
@@ -514,7 +524,7 @@ def _commit(state, table, row, seat):
                 cards[found] = state[row, HANDS + seat * HAND + place]
                 found += 1
         state[row, STRENGTHS + seat * GROUPS + group] = card_strength(
-            table, cards[0], cards[1], cards[2])
+            rules, cards[0], cards[1], cards[2])
     state[row, COMMITTED + seat] = 1
 
 
@@ -559,10 +569,10 @@ def _pay(state, row, players, rewards):
 
 
 @njit(cache=True)
-def play(state, order, power, table, rng, cards, row, action, config, rewards):
+def play(state, lists, rules, scratch, cards, row, action, rewards):
     """Play a legal `action` for the row's seat to move; True when it ended the game
-    (its returns in `rewards[row]`). The next round is dealt from `rng`."""
-    players, points, length = config[0], config[1], config[2]
+    (its returns in `rewards[row]`). The next round is dealt from the batch's generator."""
+    players, points, length = rules[PLAYERS], rules[POINTS], rules[LENGTH]
     seat = state[row, TO_MOVE]
     state[row, PARTIAL + action // GROUPS] = action % GROUPS + 1
     state[row, MASK_OK] = 0
@@ -571,7 +581,7 @@ def play(state, order, power, table, rng, cards, row, action, config, rewards):
         placed += state[row, PARTIAL + place] != 0
     if placed < HAND - 1:
         return False
-    _commit(state, table, row, seat)
+    _commit(state, rules, row, seat)
     for other in range(players):
         if not state[row, COMMITTED + other]:
             _start_seat(state, row, other)
@@ -581,14 +591,13 @@ def play(state, order, power, table, rng, cards, row, action, config, rewards):
         state[row, TO_MOVE] = -1
         _pay(state, row, players, rewards)
         return True
-    shuffled(rng, cards)
-    deal_round(state, order, power, table, row, cards, (state[row, DEALER] - 1) % players,
-               players)
+    shuffled(scratch, cards)
+    deal_round(state, lists, rules, row, cards, (state[row, DEALER] - 1) % players)
     return False
 
 
 @njit(cache=True)
-def step_batch(state, order, power, table, rng, work, memo, actions, config, rewards, ended):
+def step_batch(state, lists, rules, scratch, actions, rewards, ended):
     """Every live row plays its action; -1, or the first row whose action is not in its
     mask (then no row has changed)."""
     rows = state.shape[0]
@@ -597,7 +606,7 @@ def step_batch(state, order, power, table, rng, work, memo, actions, config, rew
             action = actions[row]
             if action < 0 or action >= ACTIONS:
                 return row
-            if not row_mask(state, order, power, table, work, memo, row) >> action & 1:
+            if not row_mask(state, lists, scratch, row) >> action & 1:
                 return row
     cards = np.empty(CARDS, dtype=np.int64)
     for row in range(rows):
@@ -605,26 +614,25 @@ def step_batch(state, order, power, table, rng, work, memo, actions, config, rew
             rewards[row, seat] = 0.0
         ended[row] = 0
         if state[row, TO_MOVE] >= 0:
-            ended[row] = play(state, order, power, table, rng, cards, row, actions[row],
-                              config, rewards)
+            ended[row] = play(state, lists, rules, scratch, cards, row, actions[row], rewards)
     return -1
 
 
 @njit(cache=True)
-def masks(state, order, power, table, work, memo, out):
+def masks(state, lists, scratch, out):
     """Each row's legal actions for its seat to move (all 0 for an ended row)."""
     for row in range(state.shape[0]):
         bits = 0
         if state[row, TO_MOVE] >= 0:
-            bits = row_mask(state, order, power, table, work, memo, row)
+            bits = row_mask(state, lists, scratch, row)
         for action in range(ACTIONS):
             out[row, action] = bits >> action & 1
 
 
 @njit(cache=True)
-def _pick(bits, rng):
+def _pick(bits, scratch):
     """A uniform choice among the set bits of `bits`."""
-    k = below(rng, _count(bits))
+    k = below(scratch, _count(bits))
     for action in range(ACTIONS):
         if bits >> action & 1:
             if k == 0:
@@ -634,23 +642,23 @@ def _pick(bits, rng):
 
 
 @njit(cache=True)
-def random_steps(state, order, power, table, rng, work, memo, config, steps):
+def random_steps(state, lists, rules, scratch, steps):
     """`steps` times, every row plays a uniform random legal action; a row whose game
-    ends is dealt a new game at once. The number of actions played."""
-    rows, players = state.shape[0], config[0]
+    has ended is dealt a new game at once. The number of actions played."""
+    rows, players = state.shape[0], rules[PLAYERS]
     rewards = np.zeros((rows, players), dtype=np.float32)
     cards = np.empty(CARDS, dtype=np.int64)
     played = 0
     for _ in range(steps):
         for row in range(rows):
             if state[row, TO_MOVE] < 0:
-                shuffled(rng, cards)
-                new_game(state, order, power, table, row, cards, below(rng, players), players)
-            action = _pick(row_mask(state, order, power, table, work, memo, row), rng)
+                shuffled(scratch, cards)
+                new_game(state, lists, rules, row, cards, below(scratch, players))
+            action = _pick(row_mask(state, lists, scratch, row), scratch)
             played += 1
-            if play(state, order, power, table, rng, cards, row, action, config, rewards):
-                shuffled(rng, cards)
-                new_game(state, order, power, table, row, cards, below(rng, players), players)
+            if play(state, lists, rules, scratch, cards, row, action, rewards):
+                shuffled(scratch, cards)
+                new_game(state, lists, rules, row, cards, below(scratch, players))
     return played
 
 
@@ -669,9 +677,9 @@ def _observe_hand(state, row, seat, live, out):
 
 
 @njit(cache=True)
-def observe(state, seats, config, out):
+def observe(state, rules, seats, out):
     """Row i's observation for seat `seats[i]` into `out[i]` (the encoding's layout)."""
-    players, points, length = config[0], config[1], config[2]
+    players, points, length = rules[PLAYERS], rules[POINTS], rules[LENGTH]
     for row in range(state.shape[0]):
         seat, o = seats[row], out[row]
         o[:] = 0.0
