@@ -20,21 +20,35 @@ from chuko.games.encodings.chuchula import encoding  # noqa: E402
 
 
 class Side:
-    """The engine's side: a game dealt with explicit chance, each seat's partial move, and
-    each seat's observation without a partial move, kept until the state changes (a view
-    changes only when a grouping is committed or chance is drawn)."""
+    """The engine's side: a game dealt with explicit chance, and each seat's partial move.
+    A seat's view changes only when a grouping is committed or chance is drawn, so views
+    (and observations without a partial move) are kept until then; the encoding's mask
+    reads the state through `Kept`, which answers from the kept views."""
 
     def __init__(self, game: Game, order: list[int], dealer: int) -> None:
         self.game, self.encoding = game, encoding(game)
         self.state = game.from_order([DECK[i] for i in order], (dealer,), explicit_chance=True)
         self.partial: list = [None] * game.players
+        self.views: dict[int, dict] = {}
         self.seen: dict[int, np.ndarray] = {}
+
+    def view(self, seat: int) -> dict:
+        if seat not in self.views:
+            self.views[seat] = self.state.view(seat)
+        return self.views[seat]
+
+    def changed(self) -> None:
+        self.views.clear()
+        self.seen.clear()
+
+    def mask(self, seat: int) -> np.ndarray:
+        return self.encoding.legal_mask(Kept(self), seat, self.partial[seat])
 
     def observation(self, seat: int) -> np.ndarray:
         if self.partial[seat] is not None:
-            return self.encoding.observation(self.state.view(seat), self.partial[seat])
+            return self.encoding.observation(self.view(seat), self.partial[seat])
         if seat not in self.seen:
-            self.seen[seat] = self.encoding.observation(self.state.view(seat))
+            self.seen[seat] = self.encoding.observation(self.view(seat))
         return self.seen[seat]
 
     def step(self, seat: int, action: int) -> None:
@@ -42,7 +56,14 @@ class Side:
         self.partial[seat] = folded
         if move is not None:
             self.state.play(seat, move)
-            self.seen.clear()
+            self.changed()
+
+
+class Kept:
+    """The engine's state as the encoding's mask reads it, its views kept."""
+
+    def __init__(self, side: Side) -> None:
+        self.to_move, self.view = side.state.to_move, side.view
 
 
 def chance(side: Side, rng: random.Random) -> list[int] | None:
@@ -56,7 +77,7 @@ def chance(side: Side, rng: random.Random) -> list[int] | None:
                 state.apply_chance(str(DECK[index]))
         else:
             state.apply_chance(rng.choice([o for o, _ in state.chance_outcomes()]))
-    side.seen.clear()
+    side.changed()
     return dealt
 
 
@@ -101,13 +122,14 @@ def agree(side: Side, copy, batch, seen: np.ndarray, mask: np.ndarray) -> None:
     assert copy.to_move(batch)[0] == moving
     copy.masks(batch, mask)
     if moving >= 0:
-        expected = side.encoding.legal_mask(state, moving, side.partial[moving])
-        assert np.array_equal(mask[0], expected), (side.partial[moving], state.view(moving)["hand"])
+        expected = side.mask(moving)
+        assert np.array_equal(mask[0], expected), (side.partial[moving], side.view(moving)["hand"])
     else:
         assert not mask.any()
     for seat in range(side.game.players):
         copy.observe(batch, np.array([seat]), seen)
-        assert np.array_equal(seen[0], side.observation(seat)), seat
+        expected = side.observation(seat)
+        assert np.array_equal(seen[0], expected), (seat, np.flatnonzero(seen[0] != expected))
 
 
 CONFIGURATIONS = [(2, "rounds", 2), (3, "points", 3), (4, "rounds", 1), (2, "points", 2)]
@@ -116,6 +138,21 @@ CONFIGURATIONS = [(2, "rounds", 2), (3, "points", 3), (4, "rounds", 1), (2, "poi
 @pytest.mark.parametrize(("players", "mode", "length"), CONFIGURATIONS)
 def test_the_twin_plays_a_sample_of_games_as_the_engine_does(players, mode, length):
     assert compare(Game(players, mode, length), games=2, seed=players) > 0
+
+
+# The long run: a million actions in all, over 2, 3 and 4 players, round and point games.
+LONG_RUN = [(2, "rounds", 5), (3, "rounds", 3), (4, "rounds", 5), (2, "points", 6),
+            (3, "points", 4), (4, "points", 2)]
+LONG_ACTIONS = 1_000_000 // len(LONG_RUN) + 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "mode", "length"), LONG_RUN)
+def test_the_twin_plays_a_million_random_actions_as_the_engine_does(players, mode, length):
+    game, played, seed = Game(players, mode, length), 0, 1000 * players + length
+    while played < LONG_ACTIONS:
+        played += compare(game, games=10, seed=seed)
+        seed += 1
 
 
 def test_a_point_game_counts_its_rounds_at_most_to_its_length():
