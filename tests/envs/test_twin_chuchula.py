@@ -169,3 +169,47 @@ def test_a_point_game_counts_its_rounds_at_most_to_its_length():
     seen = encoding(game).observation(view)
     low, high = encoding(game).observation_bounds
     assert seen[302] == 1.0 and low <= seen.min() and seen.max() <= high
+
+
+def test_a_game_played_alone_is_rebuilt_on_the_engine_from_what_the_twin_dealt_and_drew():
+    """`deal_one` and `play_one` (one compiled call a step) play the game that `dealt` and
+    `drawn` describe: the engine, dealt and given those chance outcomes, sees the same
+    observations, masks and returns."""
+    game = Game(3, "rounds", 2)
+    copy, code = twin(game), encoding(game)
+    batch = copy.batch(1)
+    deal, play = copy.deal_one(batch), copy.play_one(batch)
+    observation = np.zeros(copy.observation_shape, np.float32)
+    moving = deal(7, observation)
+    order, choices = copy.dealt(batch, 0)
+    state = game.from_order([DECK[i] for i in order], choices, explicit_chance=True)
+    rng, partial = random.Random(7), None
+    assert play(-1, observation) == -2  # refused: nothing changes
+    while moving >= 0:
+        pattern, seat = divmod(moving, game.players)
+        assert seat == state.to_move[0] and pattern - 1 == copy.pattern(batch)
+        mask = code.legal_mask(state, seat, partial)
+        assert np.array_equal(observation, code.observation(state.view(seat), partial))
+        assert [a for a in range(52) if pattern - 1 >> a & 1] == np.flatnonzero(mask).tolist()
+        action = rng.choice(np.flatnonzero(mask).tolist())
+        moving = play(action, observation)
+        partial, move = code.step_move(partial, action)
+        if move is not None:
+            state.play(seat, move)
+        for outcome in copy.drawn(batch, 0):
+            state.apply_chance(outcome)
+    rewards = np.zeros(game.players)
+    copy.rewards(batch, 0, rewards)
+    assert rewards.tolist() == pytest.approx(returns(state.outcome.scores))
+    assert state.ranking and not copy.truncated(batch, 0)
+
+
+def test_random_steps_play_every_row_and_leave_each_seat_to_moves_observation():
+    game = Game(4, "points", 3)
+    copy = twin(game)
+    batch = copy.batch(5)
+    observations = np.zeros((5, *copy.observation_shape), np.float32)
+    assert copy.random_steps(batch, 40, seed=1, observations=observations) == 200
+    seen = np.zeros_like(observations)
+    copy.observe(batch, copy.to_move(batch), seen)
+    assert np.array_equal(seen, observations) and (copy.to_move(batch) >= 0).all()

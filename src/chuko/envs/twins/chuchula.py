@@ -12,10 +12,12 @@ return and no observation, so the twin draws none.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
+from numba import typeof
 
 from chuko.core.deck52 import DECK, Card
 from chuko.core.errors import ConfigError, IllegalMove
@@ -106,13 +108,76 @@ class ChuchulaTwin:
             raise IllegalMove(f"Action {actions[refused]} is not legal in row {refused}.")
         truncated[:] = 0  # Chuchula always ends by its rules (H7)
 
-    def random_steps(self, batch: Batch, steps: int, seed: int) -> int:
-        """`steps` times, every row plays a uniformly random legal action, a row whose game
-        has ended being dealt anew at once; the number of actions played."""
-        k.seed_generator(batch.scratch, int(seed))
+    def random_steps(self, batch: Batch, steps: int, seed: int | None = None,
+                     observations: Floats | None = None) -> int:
+        """Every row dealt anew from the generator seeded with `seed`, then `steps` rounds
+        of a uniformly random legal action in every row, all compiled: a row's game is
+        dealt again as soon as it ends, and after each action the seat to move's
+        observation is written to `observations` (rows, *shape; a scratch array if None).
+        Returns the actions taken."""
+        k.seed_generator(batch.scratch, 0 if seed is None else int(seed))
+        if observations is None:
+            observations = np.empty((batch.rows, *self.observation_shape), np.float32)
         played: int = k.random_steps(batch.state, batch.lists, self.rules, batch.scratch,
-                                     int(steps))
+                                     int(steps), observations)
         return played
+
+    # -- what chance gave a row, in the engine's terms (to rebuild its state) -----------------
+
+    def dealt(self, batch: Batch, row: int) -> tuple[list[int], list[int]]:
+        """The order and choices row `row` was first dealt from, as `deal` takes them."""
+        state = batch.state[row]
+        order = state[k.FIRST_ORDER : k.FIRST_ORDER + k.CARDS]
+        return [int(i) for i in order], [int(state[k.FIRST_DEALER])]
+
+    def drawn(self, batch: Batch, row: int) -> list[Any]:
+        """The chance outcomes the row's last step drew, as the engine's `apply_chance`
+        takes them: the cards of a round's deal (as many as are dealt), or the seats of the
+        tie draw but the last."""
+        state, kind = batch.state[row], int(batch.state[row, k.DRAWN])
+        if kind == 1:
+            dealt = min(self.players * HAND_SIZE, len(DECK) - 1)
+            return [str(DECK[i]) for i in state[k.DEALT : k.DEALT + dealt]]
+        if kind == 2:
+            return [int(seat) for seat in state[k.DRAW : k.DRAW + self.players - 1]]
+        return []
+
+    # -- one compiled call a step, for a game played alone (a batch of one) -------------------
+
+    def play_one(self, batch: Batch) -> Callable[[int, Floats], int]:
+        """A function that has row 0 of `batch` play an action in one compiled call:
+        `play(action, observation)` returns -2 if the action is illegal (nothing changed),
+        -1 once the game has ended, else `seat + players * (pattern + 1)`: the seat to move,
+        whose observation it wrote to `observation`, and its legal actions as bits. The
+        compiled code's own entry point is called where numba names it (a first call that
+        plays nothing finds it), skipping the dispatcher's checks of every argument."""
+        observation = np.zeros(self.observation_shape, np.float32)
+        arguments = (batch.state, batch.lists, self.rules, batch.scratch)
+        k.play_one(*arguments, -1, observation)
+        types = tuple(typeof(value) for value in (*arguments, -1, observation))
+        entry = getattr(k.play_one.overloads.get(types), "entry_point", None)
+        return partial(k.play_one if entry is None else entry, *arguments)
+
+    def deal_one(self, batch: Batch) -> Callable[[int, Floats], int]:
+        """A function that deals row 0 as `deal_random(batch, [0], seed)` does, in one
+        compiled call: `deal(seed, observation)` returns what `play_one`'s does."""
+        return partial(k.deal_one, batch.state, batch.lists, self.rules, batch.scratch)
+
+    def pattern(self, batch: Batch) -> int:
+        """Row 0's legal actions as bits (the number `play_one` names them with)."""
+        if batch.state[0, k.TO_MOVE] < 0:
+            return -1
+        found: int = k.row_mask(batch.state, batch.lists, batch.scratch, 0)
+        return found
+
+    def rewards(self, batch: Batch, row: int, out: Any) -> None:
+        """Row `row`'s returns once its game has ended (all 0 before)."""
+        out[:] = 0
+        if batch.state[row, k.TO_MOVE] < 0 and batch.state[row, k.ROUNDS]:
+            k.returns(batch.state, int(row), self.players, out)
+
+    def truncated(self, batch: Batch, row: int) -> bool:
+        return False  # Chuchula always ends by its rules (H7)
 
 
 def twin(game: Game) -> ChuchulaTwin:

@@ -48,7 +48,15 @@ TYPES = WINNERS + GROUPS  # its groups' types, position × 4 + seat
 HANDS = TYPES + GROUPS * GROUPS  # seat × 13 + place: a card (its index in the deck)
 STRENGTHS = HANDS + GROUPS * HAND  # the round's committed groups, seat × 4 + position
 WITNESSES = STRENGTHS + GROUPS * GROUPS
-COLUMNS = WITNESSES + KEEP * WITNESS_WIDTH
+# What chance gave the row, in the engine's terms: the first deal (its order and dealer);
+# what its last step drew (`DRAWN`: 0 nothing, 1 a round's deal, 2 the tie draw), the last
+# round's order, and the tie draw's order of the seats.
+FIRST_ORDER = WITNESSES + KEEP * WITNESS_WIDTH
+FIRST_DEALER = FIRST_ORDER + CARDS
+DRAWN = FIRST_DEALER + 1
+DEALT = DRAWN + 1
+DRAW = DEALT + CARDS
+COLUMNS = DRAW + GROUPS
 
 # The search's scratch: per group, its floor and cap (the bounds other groups set), its
 # next index, cards left, ceiling, choice, required places, and the partial move's places.
@@ -57,7 +65,8 @@ WORK = 5 * 8
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
 # A batch's scratch: the search's work, its memo, then the generator's state.
-SCRATCH = WORK + MEMO + 1
+SHUFFLE = WORK + MEMO  # a deck to shuffle
+SCRATCH = SHUFFLE + CARDS + 1
 # The rules' array: the configuration (players, a point game, length), then the engine's
 # strengths by ranks and suit (`card_strength`).
 PLAYERS, POINTS, LENGTH, TABLE = 0, 1, 2, 3
@@ -185,6 +194,8 @@ def _span(need: int) -> tuple[int, int]:
 def deal_round(state, lists, rules, row, cards, dealer):
     """A round dealt from `cards` (a permutation of the deck): 13 cards a seat in seat
     order, the rest set aside; nobody has grouped yet."""
+    for i in range(CARDS):
+        state[row, DEALT + i] = cards[i]
     for seat in range(rules[PLAYERS]):
         for place in range(HAND):
             state[row, HANDS + seat * HAND + place] = cards[seat * HAND + place]
@@ -210,19 +221,14 @@ def _start_seat(state: np.ndarray, row: int, seat: int) -> None:
 @njit(cache=True)
 def new_game(state, lists, rules, row, cards, dealer):
     """A game from its first deal (`Game.from_order`)."""
+    for i in range(CARDS):
+        state[row, FIRST_ORDER + i] = cards[i]
+    state[row, FIRST_DEALER] = dealer
+    state[row, DRAWN] = 0
     for seat in range(GROUPS):
         state[row, SCORES + seat] = 0
     state[row, ROUNDS] = 0
     deal_round(state, lists, rules, row, cards, dealer)
-
-
-@njit(cache=True)
-def deal_random(state, lists, rules, scratch, rows):
-    """New games in `rows`, each from a shuffled deck and a random first dealer."""
-    cards = np.empty(CARDS, dtype=np.int64)
-    for row in rows:
-        shuffled(scratch, cards)
-        new_game(state, lists, rules, row, cards, below(scratch, rules[PLAYERS]))
 
 
 # -- masks ------------------------------------------------------------------------------------
@@ -514,17 +520,16 @@ def row_mask(state, lists, scratch, row):
 # -- playing ----------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _commit(state, rules, row, seat):
+def _commit(state, lists, row, seat):
     """The seat's grouping is complete: its groups' strengths, by position."""
+    groups = np.zeros(GROUPS, dtype=np.int64)
+    for place in range(HAND):
+        label = state[row, PARTIAL + place]
+        if label:
+            groups[label - 1] |= 1 << place
     for group in range(GROUPS):
-        found = 0
-        cards = np.zeros(3, dtype=np.int64)
-        for place in range(HAND):
-            if state[row, PARTIAL + place] == group + 1:
-                cards[found] = state[row, HANDS + seat * HAND + place]
-                found += 1
-        state[row, STRENGTHS + seat * GROUPS + group] = card_strength(
-            rules, cards[0], cards[1], cards[2])
+        state[row, STRENGTHS + seat * GROUPS + group] = lists[
+            row, seat, 1, BY_TRIPLE + TRIPLE_AT[groups[group]]]
     state[row, COMMITTED + seat] = 1
 
 
@@ -558,30 +563,31 @@ def _over(state, row, players, points, length):
 
 
 @njit(cache=True)
-def _pay(state, row, players, rewards):
-    """The returns at the end: each seat's points minus the mean of the others'."""
-    total = 0
+def _draw_ties(state, scratch, row, players):
+    """The tie draw (H8), recorded though it changes no return: an order of the seats."""
     for seat in range(players):
-        total += state[row, SCORES + seat]
-    for seat in range(players):
-        own = state[row, SCORES + seat]
-        rewards[row, seat] = own - (total - own) / (players - 1)
+        state[row, DRAW + seat] = seat
+    for i in range(players - 1, 0, -1):
+        j = below(scratch, i + 1)
+        state[row, DRAW + i], state[row, DRAW + j] = state[row, DRAW + j], state[row, DRAW + i]
+    state[row, DRAWN] = 2
 
 
 @njit(cache=True)
-def play(state, lists, rules, scratch, cards, row, action, rewards):
-    """Play a legal `action` for the row's seat to move; True when it ended the game
-    (its returns in `rewards[row]`). The next round is dealt from the batch's generator."""
+def play(state, lists, rules, scratch, row, action):
+    """Play a legal `action` for the row's seat to move; True when it ended the game. The
+    next round is dealt from the batch's generator."""
     players, points, length = rules[PLAYERS], rules[POINTS], rules[LENGTH]
     seat = state[row, TO_MOVE]
     state[row, PARTIAL + action // GROUPS] = action % GROUPS + 1
     state[row, MASK_OK] = 0
+    state[row, DRAWN] = 0
     placed = 0
     for place in range(HAND):
         placed += state[row, PARTIAL + place] != 0
     if placed < HAND - 1:
         return False
-    _commit(state, rules, row, seat)
+    _commit(state, lists, row, seat)
     for other in range(players):
         if not state[row, COMMITTED + other]:
             _start_seat(state, row, other)
@@ -589,10 +595,12 @@ def play(state, lists, rules, scratch, cards, row, action, rewards):
     _score_round(state, row, players)
     if _over(state, row, players, points, length):
         state[row, TO_MOVE] = -1
-        _pay(state, row, players, rewards)
+        _draw_ties(state, scratch, row, players)
         return True
+    cards = scratch[SHUFFLE : SHUFFLE + CARDS]
     shuffled(scratch, cards)
     deal_round(state, lists, rules, row, cards, (state[row, DEALER] - 1) % players)
+    state[row, DRAWN] = 1
     return False
 
 
@@ -608,14 +616,25 @@ def step_batch(state, lists, rules, scratch, actions, rewards, ended):
                 return row
             if not row_mask(state, lists, scratch, row) >> action & 1:
                 return row
-    cards = np.empty(CARDS, dtype=np.int64)
     for row in range(rows):
         for seat in range(rewards.shape[1]):
             rewards[row, seat] = 0.0
         ended[row] = 0
-        if state[row, TO_MOVE] >= 0:
-            ended[row] = play(state, lists, rules, scratch, cards, row, actions[row], rewards)
+        if state[row, TO_MOVE] >= 0 and play(state, lists, rules, scratch, row, actions[row]):
+            ended[row] = 1
+            returns(state, row, rules[PLAYERS], rewards[row])
     return -1
+
+
+@njit(cache=True)
+def returns(state, row, players, out):
+    """The returns of an ended game: each seat's points minus the mean of the others'."""
+    total = 0
+    for seat in range(players):
+        total += state[row, SCORES + seat]
+    for seat in range(players):
+        own = state[row, SCORES + seat]
+        out[seat] = own - (total - own) / (players - 1)
 
 
 @njit(cache=True)
@@ -642,24 +661,63 @@ def _pick(bits, scratch):
 
 
 @njit(cache=True)
-def random_steps(state, lists, rules, scratch, steps):
-    """`steps` times, every row plays a uniform random legal action; a row whose game
-    has ended is dealt a new game at once. The number of actions played."""
-    rows, players = state.shape[0], rules[PLAYERS]
-    rewards = np.zeros((rows, players), dtype=np.float32)
-    cards = np.empty(CARDS, dtype=np.int64)
-    played = 0
+def _deal_random_row(state, lists, rules, scratch, row):
+    cards = scratch[SHUFFLE : SHUFFLE + CARDS]
+    shuffled(scratch, cards)
+    new_game(state, lists, rules, row, cards, below(scratch, rules[PLAYERS]))
+
+
+@njit(cache=True)
+def deal_random(state, lists, rules, scratch, rows):
+    """New games in `rows`, each from a shuffled deck and a random first dealer."""
+    for row in rows:
+        _deal_random_row(state, lists, rules, scratch, row)
+
+
+@njit(cache=True)
+def random_steps(state, lists, rules, scratch, steps, observations):
+    """Every row dealt anew, then `steps` times every row plays a uniform random legal
+    action, and its seat to move's observation is written to `observations[row]`; a row
+    whose game ends is dealt a new game at once. The number of actions played."""
+    rows = state.shape[0]
+    for row in range(rows):
+        _deal_random_row(state, lists, rules, scratch, row)
     for _ in range(steps):
         for row in range(rows):
-            if state[row, TO_MOVE] < 0:
-                shuffled(scratch, cards)
-                new_game(state, lists, rules, row, cards, below(scratch, players))
             action = _pick(row_mask(state, lists, scratch, row), scratch)
-            played += 1
-            if play(state, lists, rules, scratch, cards, row, action, rewards):
-                shuffled(scratch, cards)
-                new_game(state, lists, rules, row, cards, below(scratch, players))
-    return played
+            if play(state, lists, rules, scratch, row, action):
+                _deal_random_row(state, lists, rules, scratch, row)
+            observe_row(state, rules, row, state[row, TO_MOVE], observations[row])
+    return steps * rows
+
+
+@njit(cache=True)
+def _code(state, lists, rules, scratch, observation):
+    """Row 0's seat to move, its observation written: seat + players × (mask bits + 1)."""
+    seat = state[0, TO_MOVE]
+    observe_row(state, rules, 0, seat, observation)
+    return seat + rules[PLAYERS] * (row_mask(state, lists, scratch, 0) + 1)
+
+
+@njit(cache=True)
+def play_one(state, lists, rules, scratch, action, observation):
+    """Row 0 plays `action`: -2 if it is not legal (nothing changed), -1 once the game has
+    ended, else `_code`."""
+    if state[0, TO_MOVE] < 0 or action < 0 or action >= ACTIONS:
+        return -2
+    if not row_mask(state, lists, scratch, 0) >> action & 1:
+        return -2
+    if play(state, lists, rules, scratch, 0, action):
+        return -1
+    return _code(state, lists, rules, scratch, observation)
+
+
+@njit(cache=True)
+def deal_one(state, lists, rules, scratch, seed, observation):
+    """Row 0 dealt as `deal_random` deals it with the generator seeded by `seed`; `_code`."""
+    seed_generator(scratch, seed)
+    _deal_random_row(state, lists, rules, scratch, 0)
+    return _code(state, lists, rules, scratch, observation)
 
 
 # -- observations -----------------------------------------------------------------------------
@@ -677,28 +735,33 @@ def _observe_hand(state, row, seat, live, out):
 
 
 @njit(cache=True)
-def observe(state, rules, seats, out):
-    """Row i's observation for seat `seats[i]` into `out[i]` (the encoding's layout)."""
+def observe_row(state, rules, row, seat, o):
+    """The row's observation for `seat` into `o` (the encoding's layout)."""
     players, points, length = rules[PLAYERS], rules[POINTS], rules[LENGTH]
+    o[:] = 0.0
+    live = state[row, TO_MOVE] >= 0
+    _observe_hand(state, row, seat, live, o)
+    for k in range(players):
+        other = (seat + k) % players
+        o[286 + k] = state[row, SCORES + other] / (4 * length)
+        o[290 + k] = state[row, COMMITTED + other] if live else 1.0
+    if live:
+        o[294 + (state[row, DEALER] - seat) % players] = 1.0
+    o[298 + players - 2] = 1.0
+    o[301] = points
+    played = state[row, ROUNDS]
+    o[302] = min(played, length) / length
+    if played:
+        for k in range(GROUPS):
+            winner = state[row, WINNERS + k]
+            o[303 + 5 * k + (4 if winner < 0 else (winner - seat) % players)] = 1.0
+            for slot in range(players):
+                other = (seat + slot) % players
+                o[323 + 24 * k + 6 * slot + state[row, TYPES + k * GROUPS + other]] = 1.0
+
+
+@njit(cache=True)
+def observe(state, rules, seats, out):
+    """Row i's observation for seat `seats[i]` into `out[i]`."""
     for row in range(state.shape[0]):
-        seat, o = seats[row], out[row]
-        o[:] = 0.0
-        live = state[row, TO_MOVE] >= 0
-        _observe_hand(state, row, seat, live, o)
-        for k in range(players):
-            other = (seat + k) % players
-            o[286 + k] = state[row, SCORES + other] / (4 * length)
-            o[290 + k] = state[row, COMMITTED + other] if live else 1.0
-        if live:
-            o[294 + (state[row, DEALER] - seat) % players] = 1.0
-        o[298 + players - 2] = 1.0
-        o[301] = points
-        played = state[row, ROUNDS]
-        o[302] = min(played, length) / length
-        if played:
-            for k in range(GROUPS):
-                winner = state[row, WINNERS + k]
-                o[303 + 5 * k + (4 if winner < 0 else (winner - seat) % players)] = 1.0
-                for slot in range(players):
-                    other = (seat + slot) % players
-                    o[323 + 24 * k + 6 * slot + state[row, TYPES + k * GROUPS + other]] = 1.0
+        observe_row(state, rules, row, seats[row], out[row])
