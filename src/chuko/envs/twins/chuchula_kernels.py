@@ -61,7 +61,8 @@ COLUMNS = DRAW + GROUPS
 # The search's scratch: per group, its floor and cap (the bounds other groups set), its
 # next index, cards left, ceiling, choice, required places, and the partial move's places.
 FLOOR, CAP, NEXT, LEFT, CEILING, CHOSEN, NEED, BASE = (5 * k for k in range(8))
-WORK = 5 * 8
+TRY, TRY_POWER = 5 * 8, 5 * 9  # a repair's four groups and their strengths
+WORK = 5 * 10
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
 # A batch's scratch: the search's work, its memo, then the generator's state.
@@ -400,27 +401,41 @@ def _lowest(bits: int) -> int:
 
 
 @njit(cache=True)
-def _in_order(state, row, slot, group, strength, home, other):
-    """Whether the witness at `slot` keeps its groups strongest first with `group`'s
-    strength changed to `strength` and `home`'s (if a group) to `other`."""
-    last = TOP
-    for g in range(GROUPS):
-        value = state[row, slot + POWERS + g]
-        if g == group:
-            value = strength
-        elif g == home:
-            value = other
-        if value > last:
+def _relabel(work):
+    """Whether the four groups in `work[TRY]` can be numbered strongest first so that group
+    g holds `work[NEED + g]` (equal groups in either order); the numbering into
+    `work[CHOSEN]`."""
+    used = 0
+    for group in range(GROUPS):
+        best = -1
+        for j in range(GROUPS):
+            if not used >> j & 1:
+                best = max(best, work[TRY_POWER + j])
+        need, later = work[NEED + group], 0
+        for other in range(group + 1, GROUPS):
+            later |= work[NEED + other]
+        pick = -1
+        for j in range(GROUPS):
+            places = work[TRY + j]
+            if used >> j & 1 or work[TRY_POWER + j] != best or places & need != need:
+                continue
+            if need == 0 and places & later:
+                continue
+            pick = j
+            break
+        if pick < 0:
             return False
-        last = value
+        used |= 1 << pick
+        work[CHOSEN + group] = work[TRY + pick]
     return True
 
 
 @njit(cache=True)
 def _repair(state, power, row, work, place, group):
-    """A grouping that puts `place` in `group`, made from a kept witness that agrees with
-    the partial move by exchanging `place` with a card of `group` not yet placed, if the
-    groups stay in order (into `work[CHOSEN]`); a cheap way to settle most steps."""
+    """A grouping that puts `place` in `group` (`work[NEED]`), made from a kept witness that
+    agrees with the partial move by exchanging `place` with a card of `group` not yet
+    placed, its groups numbered again strongest first (into `work[CHOSEN]`); a cheap way to
+    settle most steps."""
     bit = 1 << place
     for k in range(state[row, WITNESS_COUNT]):
         slot = WITNESSES + k * WITNESS_WIDTH
@@ -428,26 +443,23 @@ def _repair(state, power, row, work, place, group):
             continue
         home = -1
         for g in range(GROUPS):
-            if state[row, slot + g] & bit:
+            work[TRY + g] = state[row, slot + g]
+            work[TRY_POWER + g] = state[row, slot + POWERS + g]
+            if work[TRY + g] & bit:
                 home = g
-        target = state[row, slot + group]
+        target = work[TRY + group]
         movable = target & ~work[BASE + group]
         while movable:
             swap = movable & -movable
             movable ^= swap
-            changed = target ^ (swap | bit)
-            strength = power[BY_TRIPLE + TRIPLE_AT[changed]]
-            other, moved = 0, 0
+            work[TRY + group] = target ^ (swap | bit)
+            work[TRY_POWER + group] = power[BY_TRIPLE + TRIPLE_AT[work[TRY + group]]]
             if home >= 0:
-                moved = state[row, slot + home] ^ (swap | bit)
-                other = power[BY_TRIPLE + TRIPLE_AT[moved]]
-            if _in_order(state, row, slot, group, strength, home, other):
-                for g in range(GROUPS):
-                    work[CHOSEN + g] = state[row, slot + g]
-                work[CHOSEN + group] = changed
-                if home >= 0:
-                    work[CHOSEN + home] = moved
+                work[TRY + home] = state[row, slot + home] ^ (swap | bit)
+                work[TRY_POWER + home] = power[BY_TRIPLE + TRIPLE_AT[work[TRY + home]]]
+            if _relabel(work):
                 return True
+        work[TRY + group] = target  # as it was, for the next witness's copy
     return False
 
 
