@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("numba")
 
 from chuko.core.deck52 import DECK  # noqa: E402
+from chuko.core.errors import ConfigError, IllegalMove  # noqa: E402
 from chuko.envs.common import returns  # noqa: E402
 from chuko.envs.twins.chuchula import twin  # noqa: E402
 from chuko.games.chuchula import Game  # noqa: E402
@@ -213,3 +214,20 @@ def test_random_steps_play_every_row_and_leave_each_seat_to_moves_observation():
     seen = np.zeros_like(observations)
     copy.observe(batch, copy.to_move(batch), seen)
     assert np.array_equal(seen, observations) and (copy.to_move(batch) >= 0).all()
+
+
+def test_a_deal_that_is_no_permutation_or_names_no_seat_is_refused_in_a_sentence():
+    copy = twin(Game(2, "rounds", 1))
+    batch = copy.batch(1)
+    with pytest.raises(ConfigError, match="permutation"):
+        copy.deal(batch, np.array([0]), np.array([[0] * 52]), np.array([[0]]))
+    with pytest.raises(ConfigError, match="first dealer"):
+        copy.deal(batch, np.array([0]), np.array([list(range(52))]), np.array([[2]]))
+    copy.deal(batch, np.array([0]), np.array([list(range(52))]), np.array([[1]]))
+    mask = np.zeros((1, 52), np.int8)
+    copy.masks(batch, mask)
+    with pytest.raises(IllegalMove, match="row 0"):
+        copy.step(batch, np.array([52]), np.zeros((1, 2), np.float32), np.zeros(1, np.int8),
+                  np.zeros(1, np.int8))
+    copy.masks(batch, mask)
+    assert mask.sum() and copy.to_move(batch)[0] == 0  # nothing changed

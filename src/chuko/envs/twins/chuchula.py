@@ -74,14 +74,23 @@ class ChuchulaTwin:
         return Batch(int(rows))
 
     def deal(self, batch: Batch, rows: Ints, orders: Ints, choices: Ints) -> None:
-        for row, order, choice in zip(rows, np.asarray(orders, np.int64),
-                                      np.asarray(choices, np.int64), strict=True):
+        rows = np.asarray(rows, np.int64)
+        orders = np.asarray(orders, np.int64).reshape(len(rows), self.deck_size)
+        choices = np.asarray(choices, np.int64).reshape(len(rows), 1)
+        if (np.sort(orders, axis=1) != np.arange(self.deck_size)).any():
+            raise ConfigError(f"An order is a permutation of range({self.deck_size}).")
+        if not ((choices >= 0) & (choices < self.players)).all():
+            raise ConfigError(f"The deal chooses the first dealer: a seat from 0 to "
+                              f"{self.players - 1}.")
+        for row, order, choice in zip(rows, orders, choices, strict=True):
             k.new_game(batch.state, batch.lists, self.rules, int(row), order, int(choice[0]))
 
     def deal_round(self, batch: Batch, row: int, order: Ints) -> None:
         """Replace the row's current round, before anyone has grouped in it, by the deal of
         `order` (a permutation of the deck's indexes), keeping its dealer: the chance
         outcome the engine is given."""
+        if sorted(np.asarray(order).tolist()) != list(range(self.deck_size)):
+            raise ConfigError(f"An order is a permutation of range({self.deck_size}).")
         k.deal_round(batch.state, batch.lists, self.rules, int(row), np.asarray(order, np.int64),
                      int(batch.state[row, k.DEALER]))
 
@@ -182,6 +191,6 @@ class ChuchulaTwin:
 
 def twin(game: Game) -> ChuchulaTwin:
     """The twin of a Chuchula configuration: all of them are covered."""
-    if not isinstance(game, Game) or HAND_SIZE != k.HAND:
+    if not isinstance(game, Game):
         raise ConfigError("Chuchula's twin plays only Chuchula games.")
     return ChuchulaTwin(game)
