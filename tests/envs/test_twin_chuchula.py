@@ -192,6 +192,7 @@ def test_a_game_played_alone_is_rebuilt_on_the_engine_from_what_the_twin_dealt_a
         mask = code.legal_mask(state, seat, partial)
         assert np.array_equal(observation, code.observation(state.view(seat), partial))
         assert [a for a in range(52) if pattern - 1 >> a & 1] == np.flatnonzero(mask).tolist()
+        assert copy.partial(batch, 0) == partial
         action = rng.choice(np.flatnonzero(mask).tolist())
         moving = play(action, observation)
         partial, move = code.step_move(partial, action)

@@ -131,6 +131,13 @@ class ChuchulaTwin:
                                      int(steps), observations)
         return played
 
+    def partial(self, batch: Batch, row: int) -> tuple[int, ...] | None:
+        """The row's seat to move's grouping so far, as the encoding's `step_move` folds it
+        (None before its first step, and once the game has ended)."""
+        state = batch.state[row]
+        labels = tuple(int(g) for g in state[k.PARTIAL : k.PARTIAL + k.HAND])
+        return labels if state[k.TO_MOVE] >= 0 and any(labels) else None
+
     # -- what chance gave a row, in the engine's terms (to rebuild its state) -----------------
 
     def dealt(self, batch: Batch, row: int) -> tuple[list[int], list[int]]:
