@@ -42,9 +42,9 @@ def strength_table() -> Any:
 
 
 class Batch:
-    """`rows` games: each row's state (`chuchula_kernels` names its columns), each hand's
-    groups listed strongest first, and the batch's scratch (the searches' work and memo, and
-    the generator)."""
+    """`rows` games: each row's state (`chuchula_kernels` names its columns), the groups of
+    its seat to move's hand listed strongest first, and the batch's scratch (the searches'
+    work and memo, and the generator)."""
 
     __slots__ = ("rows", "state", "lists", "scratch")
 
@@ -52,7 +52,7 @@ class Batch:
         self.rows = rows
         self.state = np.zeros((rows, k.COLUMNS), dtype=np.int64)
         self.state[:, k.TO_MOVE] = -1
-        self.lists = np.zeros((rows, k.GROUPS, 2, k.LISTED + k.TRIPLES), dtype=np.int32)
+        self.lists = np.zeros((rows, 2, k.LISTED + k.TRIPLES), dtype=np.int16)
         self.scratch = np.zeros(k.SCRATCH, dtype=np.int64)
 
 

@@ -62,7 +62,11 @@ COLUMNS = DRAW + GROUPS
 # next index, cards left, ceiling, choice, required places, and the partial move's places.
 FLOOR, CAP, NEXT, LEFT, CEILING, CHOSEN, NEED, BASE = (5 * k for k in range(8))
 TRY, TRY_POWER = 5 * 8, 5 * 9  # a repair's four groups and their strengths
-WORK = 5 * 10
+# The group a search adds its step to, and the stamp its mask's searches share: groups after
+# that one require only the partial move's places in every search for the mask, so what one
+# search refutes there holds for all of them.
+TRIAL, SHARED = 5 * 10, 5 * 10 + 1
+WORK = 5 * 10 + 2
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
 # A batch's scratch: the search's work, its memo, then the generator's state.
@@ -153,9 +157,10 @@ def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
 
 @njit(cache=True)
 def _rank_groups(state, lists, rules, row, seat):
-    """The hand's 286 groups, strongest first: their places (`lists[row, seat, 0]`, bit
-    masks) and strengths (`lists[row, seat, 1]`); then, from `_span(place)`, the 66 that
-    hold each place; then (strengths only) every group by its number in `TRIPLE_PLACES`."""
+    """The seat's hand's 286 groups, strongest first: their places (`lists[row, 0]`, bit
+    masks) and strengths (`lists[row, 1]`); then, from `_span(place)`, the 66 that hold
+    each place; then (strengths only) every group by its number in `TRIPLE_PLACES`. Only
+    the seat to move's are kept (seats group one after another)."""
     base = HANDS + seat * HAND
     strengths = np.empty(TRIPLES, dtype=np.int64)
     for t in range(TRIPLES):
@@ -172,13 +177,13 @@ def _rank_groups(state, lists, rules, row, seat):
             places |= 1 << place
             at = TRIPLES + place * HOLDING + filled[place]
             filled[place] += 1
-            lists[row, seat, 0, at] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
-                                    | (1 << TRIPLE_PLACES[t, 2]))
-            lists[row, seat, 1, at] = strengths[t]
-        lists[row, seat, 0, i] = places
-        lists[row, seat, 1, i] = strengths[t]
+            lists[row, 0, at] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
+                                 | (1 << TRIPLE_PLACES[t, 2]))
+            lists[row, 1, at] = strengths[t]
+        lists[row, 0, i] = places
+        lists[row, 1, i] = strengths[t]
     for t in range(TRIPLES):
-        lists[row, seat, 1, BY_TRIPLE + t] = strengths[t]
+        lists[row, 1, BY_TRIPLE + t] = strengths[t]
 
 
 @njit(cache=True)
@@ -201,15 +206,16 @@ def deal_round(state, lists, rules, row, cards, dealer):
         for place in range(HAND):
             state[row, HANDS + seat * HAND + place] = cards[seat * HAND + place]
         _sort_hand(state, row, seat)
-        _rank_groups(state, lists, rules, row, seat)
         state[row, COMMITTED + seat] = 0
     state[row, DEALER] = dealer
-    _start_seat(state, row, 0)
+    _start_seat(state, lists, rules, row, 0)
 
 
 @njit(cache=True)
-def _start_seat(state: np.ndarray, row: int, seat: int) -> None:
-    """`seat` begins its grouping: no step taken, nothing known of its masks."""
+def _start_seat(state, lists, rules, row, seat):
+    """`seat` begins its grouping: its groups ranked, no step taken, nothing known of its
+    masks."""
+    _rank_groups(state, lists, rules, row, seat)
     state[row, TO_MOVE] = seat
     for place in range(HAND):
         state[row, PARTIAL + place] = 0
@@ -322,8 +328,9 @@ def complete(order, power, work, memo, free):
             rest = left & ~places
             if level < GROUPS - 1:
                 seen = memo[(level + 1) * (1 << HAND) + rest]
-                if seen >> 15 == stamp and seen & (TOP - 1) >= min(strength,
-                                                                    work[CAP + level + 1]):
+                known = work[SHARED] if level + 1 > work[TRIAL] else stamp
+                if seen >> 15 == known and seen & (TOP - 1) >= min(strength,
+                                                                   work[CAP + level + 1]):
                     continue
             work[NEXT + level] = i
             work[CHOSEN + level] = places
@@ -341,7 +348,8 @@ def complete(order, power, work, memo, free):
         if level == 0:
             return False
         # Refuted: these groups cannot be completed from these cards under this ceiling.
-        memo[level * (1 << HAND) + left] = stamp << 15 | work[CEILING + level]
+        known = work[SHARED] if level > work[TRIAL] else stamp
+        memo[level * (1 << HAND) + left] = known << 15 | work[CEILING + level]
         level -= 1
 
 
@@ -500,12 +508,13 @@ def row_mask(state, lists, scratch, row):
     step)."""
     if state[row, MASK_OK]:
         return state[row, MASK]
-    seat = state[row, TO_MOVE]
-    order, power = lists[row, seat, 0], lists[row, seat, 1]
+    order, power = lists[row, 0], lists[row, 1]
     work, memo = scratch[:WORK], scratch[WORK : WORK + MEMO]
     free, wanted = _partial(state, row, work)
     found = _known(state, row, work)
     refused = state[row, REFUSED]
+    memo[MEMO_STAMP] += 1
+    work[SHARED] = memo[MEMO_STAMP]
     unknown = wanted & ~found & ~refused
     for step in range(ACTIONS):
         if not unknown >> step & 1:
@@ -514,6 +523,7 @@ def row_mask(state, lists, scratch, row):
         for g in range(GROUPS):
             work[NEED + g] = work[BASE + g]
         work[NEED + group] |= 1 << place
+        work[TRIAL] = group
         if _repair(state, power, row, work, place, group) or complete(
                 order, power, work, memo, free & ~(1 << place)):
             bits = _steps_of(work)
@@ -541,7 +551,7 @@ def _commit(state, lists, row, seat):
             groups[label - 1] |= 1 << place
     for group in range(GROUPS):
         state[row, STRENGTHS + seat * GROUPS + group] = lists[
-            row, seat, 1, BY_TRIPLE + TRIPLE_AT[groups[group]]]
+            row, 1, BY_TRIPLE + TRIPLE_AT[groups[group]]]
     state[row, COMMITTED + seat] = 1
 
 
@@ -602,7 +612,7 @@ def play(state, lists, rules, scratch, row, action):
     _commit(state, lists, row, seat)
     for other in range(players):
         if not state[row, COMMITTED + other]:
-            _start_seat(state, row, other)
+            _start_seat(state, lists, rules, row, other)
             return False
     _score_round(state, row, players)
     if _over(state, row, players, points, length):
