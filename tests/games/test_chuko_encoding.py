@@ -73,7 +73,7 @@ def test_masks_are_the_legal_moves_and_the_tracker_equals_the_views_observation(
             view = state.view(seat)
             observation = enc.observation(view)
             assert np.array_equal(tracker.observe(seat), observation)
-            assert 0.0 <= observation.min() and observation.max() <= 1.0  # normalised
+            assert observation.min() >= 0.0 and observation.max() <= 1.0  # normalised
             mask = enc.legal_mask(state, seat)
             assert [enc.move(a) for a in np.flatnonzero(mask)] == state.legal_moves(seat)
             if seat in state.to_move:
