@@ -33,6 +33,7 @@ from .common import (
     return_bounds,
     returns,
 )
+from .twin_game import twin_game
 
 
 def observation_box(encoding: Encoding) -> spaces.Box:
@@ -152,7 +153,11 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
     `agent_iter`, `last`, `observe` and `step` are PettingZoo's, written for speed (bench
     envs): with the encoding's tracker (Builder) an observation is the tracker's, a new
     array, and its mask the tracker's, read-only and never changed, and the tracker's
-    play() refuses what that mask excludes, so no mask is kept for step()."""
+    play() refuses what that mask excludes, so no mask is kept for step().
+
+    Where the game's descriptor names a compiled twin that covers the configuration, the
+    game is played on it (envs/twin_game.py, which has the tracker's surface) and `state`,
+    the engine's, is rebuilt from the deal and the actions only when read."""
 
     metadata = {"render_modes": ["ansi"], "name": "chuko_v0", "is_parallelizable": True}
 
@@ -162,10 +167,42 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         self.metadata = {**self.metadata, "name": f"chuko_{game_id}_v0"}
         self._zeros = dict.fromkeys(self.possible_agents, 0.0)
         self._falses = dict.fromkeys(self.possible_agents, False)
+        self._twin_game = twin_game(self.encoding)
         self.reset()
 
+    @property
+    def state(self) -> Any:
+        """The engine's state (rebuilt on demand when the game is played on its twin)."""
+        played = self._twin_game
+        return self._state if played is None else played.state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        self._state = state
+
+    def _deal_first(self, seed: int | None) -> int:
+        """Deal the next game; the seat to move first."""
+        played = self._twin_game
+        if played is None:
+            self._deal(seed)
+            self._tracker = self.builder.tracker
+            mover: int = self.state.to_move[0]
+            return mover
+        if seed is not None:
+            self.dealer.seed(seed)
+        played.deal(self.dealer.rng.getrandbits(63))
+        self._over = False
+        self._tracker = played
+        assert played.mover is not None  # a deal leaves someone to move
+        return played.mover
+
+    def _final_rewards(self) -> tuple[list[float], bool]:
+        if self._twin_game is not None:
+            return self._twin_game.final()
+        return super()._final_rewards()
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._deal(seed)
+        mover = self._deal_first(seed)
         self.agents = agents = self.possible_agents[:]
         zeros, falses = self._zeros, self._falses  # copied: cheaper than made anew
         self.rewards = zeros.copy()
@@ -174,8 +211,7 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         self.truncations = falses.copy()
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
         self._skip_agent_selection: str | None = None
-        self.agent_selection = agents[self.state.to_move[0]]
-        self._tracker = self.builder.tracker
+        self.agent_selection = agents[mover]
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         return _Agents(self, max_iter)

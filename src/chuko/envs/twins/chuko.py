@@ -15,13 +15,15 @@ Besides the surface: `dealt(batch, row)`, the order and choices a row was dealt 
 `deal` takes them); `drawn(batch, row)`, the chance outcomes its last step drew, as the
 engine's `apply_chance` takes them (so an environment can rebuild the engine's state from
 the deal and the actions); `play_one`, one action of a batch of one with the next
-observation and mask in one compiled call (the AEC environment's step); and
+observation and a number for its mask in one compiled call (the AEC environment's step); and
 `random_steps(batch, steps, seed)`, uniformly random play with auto-reset, all compiled.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -155,14 +157,19 @@ class ChukoTwin:
 
     # -- the fast paths ---------------------------------------------------------------------
 
-    def play_one(self, batch: Batch, action: int, observation: Floats, mask: Mask) -> int:
-        """Row 0 plays `action` (a batch drawing its own chance): IllegalMove, changing
-        nothing, if not legal; -1 once the game has ended, else the seat to move, whose
-        observation and mask are written to `observation` and `mask`."""
-        seat: int = k.play_one(batch.cfg, batch.s, action, observation, mask)
-        if seat == -2:
-            raise IllegalMove(f"Action {action} is not legal here.")
-        return seat
+    def play_one(self, batch: Batch) -> Callable[[int, Floats], int]:
+        """A function that has row 0 of `batch` (drawing its own chance) play an action,
+        in one compiled call: `play(action, observation)` returns -2 if the action is
+        illegal (nothing changed); -1 once the game has ended; else
+        `seat + players * (pattern + 1)`: the seat to move, whose observation it wrote to
+        `observation`, and a number naming its legal actions (equal numbers, equal masks;
+        -1: none, read them with `masks`)."""
+        return partial(k.play_one, batch.cfg, batch.s)
+
+    def pattern(self, batch: Batch) -> int:
+        """The number `play_one` names row 0's legal actions with."""
+        found: int = k.pattern_row(batch.cfg, batch.s, 0)
+        return found
 
     def rewards(self, batch: Batch, row: int, out: Any) -> None:
         """Row `row`'s returns once its game has ended (all 0 before)."""

@@ -416,9 +416,31 @@ def random_steps(cfg, s, observations, steps):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_one(cfg, s, action, observation, mask):  # type: ignore[no-untyped-def]
+def pattern_row(cfg, s, r):  # type: ignore[no-untyped-def]
+    """Row r's legal actions as the bits of one number (action a: bit a); -1 when the
+    actions are too many for an int64."""
+    d = cfg[C_D]
+    if d + 1 > 62:
+        return -1
+    at = SCALARS + s[r, SEAT] * d
+    bits = 0
+    if s[r, PENDING]:
+        for v in range(d):
+            if s[r, at + v]:
+                bits |= 1 << v
+        return bits
+    follow = C_TABLES + s[r, TOP]
+    for v in range(d):
+        if s[r, at + v] and cfg[follow + v * d]:
+            bits |= 1 << v
+    return bits | (1 << d)
+
+
+@njit(cache=True)
+def play_one(cfg, s, action, observation):  # type: ignore[no-untyped-def]
     """Row 0 plays `action`: -2 if illegal (nothing changed), -1 once its game has ended,
-    else the seat to move, whose observation and mask are written."""
+    else seat + P × (pattern + 1) for the seat to move, whose observation is written, and
+    the pattern of its legal actions (`pattern_row`)."""
     if not legal(cfg, s, 0, action):
         return -2
     play(cfg, s, 0, action)
@@ -426,5 +448,4 @@ def play_one(cfg, s, action, observation, mask):  # type: ignore[no-untyped-def]
         return -1
     seat = s[0, SEAT]
     observe_row(cfg, s, 0, seat, observation)
-    mask_row(cfg, s, 0, mask)
-    return seat
+    return seat + cfg[C_P] * (pattern_row(cfg, s, 0) + 1)

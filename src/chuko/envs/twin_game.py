@@ -1,0 +1,189 @@
+"""One game played on a compiled twin (a batch of one), for the AEC environment: the
+tracker's surface (envs/common.Builder: `observe`, `mask`, `play`), with the engine's state
+rebuilt only when asked for (`state`: rendering, records, tests), never on each step.
+
+The twin is the one the game's descriptor names (envs/twins); nothing here names a game.
+Deals come from the twin's own generator, seeded per deal from the environment's, so a
+game is fixed by its seed and its actions; `state` replays them on the engine (dealt with
+`Game.from_order` from the twin's `dealt` order, explicit chance given the outcomes the
+twin's `drawn` reports). A twin may offer `play_one(batch)` (a function of an action and
+an observation array that plays it in row 0),
+`pattern(batch)`, `rewards(batch, row, out)` and `truncated(batch, row)`, which make a step
+one compiled call (Chükö's does: chuko/envs/twins/chuko.py); otherwise the protocol's calls
+are used, four a step. Masks are read-only arrays, one per pattern of legal actions where
+the twin numbers them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from chuko.core.encoding import Encoding
+from chuko.core.errors import ChukoError, ConfigError, IllegalMove
+from chuko.core.protocol import State
+
+from .common import Builder
+from .twins import Twin
+from .vector import load_twin
+
+# Read-only masks kept per pattern of legal actions (a game repeats them): at most this many.
+MASKS_KEPT = 4096
+
+
+def twin_game(encoding: Encoding) -> TwinGame | None:
+    """A TwinGame for the encoding's configuration, or None when the game has no twin, the
+    twin does not cover the configuration, or it cannot report what its games were dealt
+    and drew (so no engine state could be rebuilt)."""
+    game = encoding.game
+    if game.descriptor.twin is None:
+        return None
+    try:
+        twin = load_twin(game)
+    except ConfigError:
+        return None
+    if not all(hasattr(twin, name) for name in ("dealt", "drawn")):
+        return None
+    return TwinGame(twin, encoding)
+
+
+class TwinGame:
+    """The module docstring. `mover` is the seat to move, None once the game is over."""
+
+    def __init__(self, twin: Twin, encoding: Encoding) -> None:
+        self.twin: Any = twin
+        self.encoding = encoding
+        self.batch = twin.batch(1)
+        self._players = twin.players
+        self._row = np.zeros(1, np.int64)
+        self._seat = np.zeros(1, np.int64)
+        self._observations = np.zeros((1, *twin.observation_shape), np.float32)
+        self._observation = self._observations[0]  # the seat to move's, kept up to date
+        self._masks = np.zeros((1, twin.num_actions), np.int8)
+        self._rewards = np.zeros((1, twin.players), np.float64)
+        self._flags = np.zeros(1, np.int8), np.zeros(1, np.int8)
+        self._play_one = (self.twin.play_one(self.batch) if all(hasattr(twin, name) for name in (
+            "play_one", "pattern", "rewards", "truncated")) else None)
+        self._kept: dict[int, np.ndarray] = {}  # read-only masks by pattern
+        self._pattern = -1
+        self._no_mask = np.zeros(twin.num_actions, np.int8)
+        self._no_mask.flags.writeable = False
+        self.mover: int | None = None
+        self._seed = 0
+        self._actions: list[int] = []
+        self._replay: tuple[State, Any, Builder, int] | None = None
+
+    def deal(self, seed: int) -> None:
+        """A new game from the twin's generator seeded with `seed`."""
+        self._seed = seed
+        self._actions = []
+        self._replay = None
+        self.twin.deal_random(self.batch, self._row, seed)
+        self._rewards[:] = 0
+        self._flags[1][:] = 0
+        self._moved()
+
+    def _moved(self) -> None:
+        """After a deal or a step through the protocol: who moves, what they see."""
+        mover = int(self.twin.to_move(self.batch)[0])
+        self.mover = None if mover < 0 else mover
+        if mover >= 0:
+            self._seat[0] = mover
+            self.twin.observe(self.batch, self._seat, self._observations)
+            self._pattern = self.twin.pattern(self.batch) if self._play_one else -1
+
+    # -- the tracker's surface ---------------------------------------------------------------
+
+    def observe(self, seat: int) -> np.ndarray:
+        """`seat`'s observation now: a new array, the caller's to keep."""
+        if seat == self.mover:
+            return self._observation.copy()
+        seats = np.full(1, seat, np.int64)
+        out = np.empty_like(self._observations)
+        self.twin.observe(self.batch, seats, out)
+        return out[0]
+
+    def mask(self) -> np.ndarray:
+        """The legal actions of the seat to move, all 0 at the end: read-only, one array
+        per pattern of legal actions where the twin names them."""
+        if self.mover is None:
+            return self._no_mask
+        kept = self._kept.get(self._pattern)
+        if kept is None:
+            self.twin.masks(self.batch, self._masks)
+            kept = self._masks[0].copy()
+            kept.flags.writeable = False
+            if self._pattern >= 0:
+                if len(self._kept) >= MASKS_KEPT:
+                    self._kept.clear()
+                self._kept[self._pattern] = kept
+        return kept
+
+    def play(self, action: int) -> int | None:
+        """The seat to move takes `action`: IllegalMove, changing nothing, if its mask
+        excludes it. Returns the seat to move next, None at the end."""
+        if self._play_one is None:
+            return self._step(action)
+        code = self._play_one(action, self._observation)
+        if code >= 0:
+            self._actions.append(action)
+            players = self._players
+            self.mover = mover = code % players
+            self._pattern = code // players - 1
+            return mover
+        if code == -2 or self.mover is None:
+            raise IllegalMove(f"Action {action} is not legal here.")
+        self._actions.append(action)
+        self.mover = None
+        self.twin.rewards(self.batch, 0, self._rewards[0])
+        self._flags[1][0] = self.twin.truncated(self.batch, 0)
+        return None
+
+    def _step(self, action: int) -> int | None:
+        """`play` through the protocol's calls."""
+        if self.mover is None:
+            raise IllegalMove("The game is over.")
+        if not 0 <= action < self.twin.num_actions:
+            raise IllegalMove(f"Action {action} is not legal here.")
+        self._seat[0] = action
+        self.twin.step(self.batch, self._seat, self._rewards, *self._flags)
+        self._actions.append(action)
+        self._moved()
+        return self.mover
+
+    def final(self) -> tuple[list[float], bool]:
+        """The ended game's returns per seat, and whether it stopped at a limit."""
+        return [float(r) for r in self._rewards[0]], bool(self._flags[1][0])
+
+    # -- the engine's state, on demand ---------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The engine's state of this game, replayed from the deal and the actions (kept,
+        and brought up to date from where it was when asked again)."""
+        if self._replay is None:
+            self._replay = self._replay_start()
+        state, batch, builder, done = self._replay
+        twin, game = self.twin, self.encoding.game
+        one = np.zeros(1, np.int64)
+        scratch = np.zeros((1, twin.players), np.float64), *(np.zeros(1, np.int8),) * 2
+        for action in self._actions[done:]:
+            builder.step(state, state.to_move[0], action)
+            one[0] = action
+            twin.step(batch, one, *scratch)
+            for outcome in twin.drawn(batch, 0):
+                state.apply_chance(outcome)
+        if state.is_chance:
+            raise ChukoError(f"{game.title}'s twin drew no outcome where the engine awaits one.")
+        self._replay = (state, batch, builder, len(self._actions))
+        return state
+
+    def _replay_start(self) -> tuple[State, Any, Builder, int]:
+        twin, game = self.twin, self.encoding.game
+        batch = twin.batch(1)
+        twin.deal_random(batch, self._row, self._seed)
+        order, choices = twin.dealt(batch, 0)
+        deck = game.deck()
+        state = game.from_order([deck[i] for i in order], choices, explicit_chance=True)
+        return state, batch, Builder(self.encoding, game.players), 0
