@@ -6,12 +6,12 @@ The twin is the one the game's descriptor names (envs/twins); nothing here names
 Deals come from the twin's own generator, seeded per deal from the environment's, so a
 game is fixed by its seed and its actions; `state` replays them on the engine (dealt with
 `Game.from_order` from the twin's `dealt` order, explicit chance given the outcomes the
-twin's `drawn` reports). A twin may offer `play_one(batch)` (a function of an action and
-an observation array that plays it in row 0),
-`pattern(batch)`, `rewards(batch, row, out)` and `truncated(batch, row)`, which make a step
-one compiled call (Chükö's does: chuko/envs/twins/chuko.py); otherwise the protocol's calls
-are used, four a step. Masks are read-only arrays, one per pattern of legal actions where
-the twin numbers them.
+twin's `drawn` reports). A twin may offer `play_one(batch)` and `deal_one(batch)` (functions
+that play an action, or deal, in row 0 and write the next observation, in one compiled
+call), `pattern(batch)`, `rewards(batch, row, out)` and `truncated(batch, row)`, which make
+a step one compiled call (Chükö's does: chuko/envs/twins/chuko.py); otherwise the
+protocol's calls are used, three or four a step. Masks are read-only arrays, one per
+pattern of legal actions where the twin numbers them.
 """
 
 from __future__ import annotations
@@ -48,6 +48,9 @@ def twin_game(encoding: Encoding) -> TwinGame | None:
     return TwinGame(twin, encoding)
 
 
+FAST_MEMBERS = ("play_one", "deal_one", "pattern", "rewards", "truncated")
+
+
 class TwinGame:
     """The module docstring. `mover` is the seat to move, None once the game is over."""
 
@@ -60,11 +63,10 @@ class TwinGame:
         self._seat = np.zeros(1, np.int64)
         self._observations = np.zeros((1, *twin.observation_shape), np.float32)
         self._observation = self._observations[0]  # the seat to move's, kept up to date
+        self._other = np.zeros_like(self._observations)  # another seat's, copied out
         self._masks = np.zeros((1, twin.num_actions), np.int8)
         self._rewards = np.zeros((1, twin.players), np.float64)
         self._flags = np.zeros(1, np.int8), np.zeros(1, np.int8)
-        self._play_one = (self.twin.play_one(self.batch) if all(hasattr(twin, name) for name in (
-            "play_one", "pattern", "rewards", "truncated")) else None)
         self._kept: dict[int, np.ndarray] = {}  # read-only masks by pattern
         self._pattern = -1
         self._no_mask = np.zeros(twin.num_actions, np.int8)
@@ -73,25 +75,25 @@ class TwinGame:
         self._seed = 0
         self._actions: list[int] = []
         self._replay: tuple[State, Any, Builder, int] | None = None
+        if all(hasattr(twin, name) for name in FAST_MEMBERS):
+            self.play = self._compiled_play()  # type: ignore[method-assign]
+            self.deal = self._compiled_deal()  # type: ignore[method-assign]
 
     def deal(self, seed: int) -> None:
         """A new game from the twin's generator seeded with `seed`."""
-        self._seed = seed
-        self._actions = []
-        self._replay = None
+        self._new_game(seed)
         self.twin.deal_random(self.batch, self._row, seed)
+        mover = int(self.twin.to_move(self.batch)[0])
+        self.mover = mover
+        self._seat[0] = mover
+        self.twin.observe(self.batch, self._seat, self._observations)
+
+    def _new_game(self, seed: int) -> None:
+        self._seed = seed
+        self._actions.clear()
+        self._replay = None
         self._rewards[:] = 0
         self._flags[1][:] = 0
-        self._moved()
-
-    def _moved(self) -> None:
-        """After a deal or a step through the protocol: who moves, what they see."""
-        mover = int(self.twin.to_move(self.batch)[0])
-        self.mover = None if mover < 0 else mover
-        if mover >= 0:
-            self._seat[0] = mover
-            self.twin.observe(self.batch, self._seat, self._observations)
-            self._pattern = self.twin.pattern(self.batch) if self._play_one else -1
 
     # -- the tracker's surface ---------------------------------------------------------------
 
@@ -99,14 +101,13 @@ class TwinGame:
         """`seat`'s observation now: a new array, the caller's to keep."""
         if seat == self.mover:
             return self._observation.copy()
-        seats = np.full(1, seat, np.int64)
-        out = np.empty_like(self._observations)
-        self.twin.observe(self.batch, seats, out)
-        return out[0]
+        self._seat[0] = seat
+        self.twin.observe(self.batch, self._seat, self._other)
+        return self._other[0].copy()
 
     def mask(self) -> np.ndarray:
         """The legal actions of the seat to move, all 0 at the end: read-only, one array
-        per pattern of legal actions where the twin names them."""
+        per pattern of legal actions where the twin numbers them."""
         if self.mover is None:
             return self._no_mask
         kept = self._kept.get(self._pattern)
@@ -123,38 +124,58 @@ class TwinGame:
     def play(self, action: int) -> int | None:
         """The seat to move takes `action`: IllegalMove, changing nothing, if its mask
         excludes it. Returns the seat to move next, None at the end."""
-        if self._play_one is None:
-            return self._step(action)
-        code = self._play_one(action, self._observation)
-        if code >= 0:
-            self._actions.append(action)
-            players = self._players
-            self.mover = mover = code % players
-            self._pattern = code // players - 1
-            return mover
-        if code == -2 or self.mover is None:
-            raise IllegalMove(f"Action {action} is not legal here.")
-        self._actions.append(action)
-        self.mover = None
-        self.twin.rewards(self.batch, 0, self._rewards[0])
-        self._flags[1][0] = self.twin.truncated(self.batch, 0)
-        return None
-
-    def _step(self, action: int) -> int | None:
-        """`play` through the protocol's calls."""
-        if self.mover is None:
-            raise IllegalMove("The game is over.")
-        if not 0 <= action < self.twin.num_actions:
+        if self.mover is None or not 0 <= action < self.twin.num_actions:
             raise IllegalMove(f"Action {action} is not legal here.")
         self._seat[0] = action
         self.twin.step(self.batch, self._seat, self._rewards, *self._flags)
         self._actions.append(action)
-        self._moved()
-        return self.mover
+        mover = int(self.twin.to_move(self.batch)[0])
+        if mover < 0:
+            self.mover = None
+            return None
+        self.mover = self._seat[0] = mover
+        self.twin.observe(self.batch, self._seat, self._observations)
+        return mover
 
     def final(self) -> tuple[list[float], bool]:
         """The ended game's returns per seat, and whether it stopped at a limit."""
-        return [float(r) for r in self._rewards[0]], bool(self._flags[1][0])
+        rewards: list[float] = self._rewards[0].tolist()
+        return rewards, bool(self._flags[1][0])
+
+    # -- one compiled call a step, where the twin offers it ------------------------------------
+
+    def _compiled_play(self) -> Any:
+        """`play` through the twin's `play_one`: a closure, its state in local names."""
+        play_one = self.twin.play_one(self.batch)
+        observation, players, actions = self._observation, self._players, self._actions
+
+        def play(action: int) -> int | None:
+            code: int = play_one(action, observation)
+            if code >= 0:
+                actions.append(action)
+                pattern, mover = divmod(code, players)
+                self.mover, self._pattern = mover, pattern - 1
+                return mover
+            if code == -2 or self.mover is None:
+                raise IllegalMove(f"Action {action} is not legal here.")
+            actions.append(action)
+            self.mover = None
+            self.twin.rewards(self.batch, 0, self._rewards[0])
+            self._flags[1][0] = self.twin.truncated(self.batch, 0)
+            return None
+
+        return play
+
+    def _compiled_deal(self) -> Any:
+        deal_one, observation, players = (self.twin.deal_one(self.batch), self._observation,
+                                          self._players)
+
+        def deal(seed: int) -> None:
+            self._new_game(seed)
+            pattern, self.mover = divmod(deal_one(seed, observation), players)
+            self._pattern = pattern - 1
+
+        return deal
 
     # -- the engine's state, on demand ---------------------------------------------------------
 

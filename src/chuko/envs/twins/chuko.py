@@ -14,8 +14,9 @@ at the chance node (`to_move` -1, `chance_outcomes` lists the cards with their s
 Besides the surface: `dealt(batch, row)`, the order and choices a row was dealt from (as
 `deal` takes them); `drawn(batch, row)`, the chance outcomes its last step drew, as the
 engine's `apply_chance` takes them (so an environment can rebuild the engine's state from
-the deal and the actions); `play_one`, one action of a batch of one with the next
-observation and a number for its mask in one compiled call (the AEC environment's step); and
+the deal and the actions); `play_one` and `deal_one`, one action (or a deal) of a batch of
+one with the next observation and a number for its mask in one compiled call (the AEC
+environment's step); and
 `random_steps(batch, steps, seed)`, uniformly random play with auto-reset, all compiled.
 """
 
@@ -165,6 +166,11 @@ class ChukoTwin:
         `observation`, and a number naming its legal actions (equal numbers, equal masks;
         -1: none, read them with `masks`)."""
         return partial(k.play_one, batch.cfg, batch.s)
+
+    def deal_one(self, batch: Batch) -> Callable[[int, Floats], int]:
+        """A function that deals row 0 of `batch` as `deal_random(batch, [0], seed)` does,
+        in one compiled call: `deal(seed, observation)` returns what `play_one`'s does."""
+        return partial(k.deal_one, batch.cfg, batch.s)
 
     def pattern(self, batch: Batch) -> int:
         """The number `play_one` names row 0's legal actions with."""

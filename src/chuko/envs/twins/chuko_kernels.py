@@ -449,3 +449,14 @@ def play_one(cfg, s, action, observation):  # type: ignore[no-untyped-def]
     seat = s[0, SEAT]
     observe_row(cfg, s, 0, seat, observation)
     return seat + cfg[C_P] * (pattern_row(cfg, s, 0) + 1)
+
+
+@njit(cache=True)
+def deal_one(cfg, s, seed, observation):  # type: ignore[no-untyped-def]
+    """Row 0 dealt from its generator seeded with `seed`; returns seat + P × (pattern + 1)
+    for the seat to move, whose observation is written (as `play_one`)."""
+    seed_rows(s, np.zeros(1, np.int64), seed)
+    _deal_random_row(cfg, s, 0)
+    seat = s[0, SEAT]
+    observe_row(cfg, s, 0, seat, observation)
+    return seat + cfg[C_P] * (pattern_row(cfg, s, 0) + 1)
