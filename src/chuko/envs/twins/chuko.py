@@ -174,10 +174,9 @@ class ChukoTwin:
         observation = np.zeros(self.observation_shape, np.float32)
         k.play_one(cfg, s, -1, observation)  # compiled, or loaded, for these types
         types = tuple(typeof(arg) for arg in (cfg, s, -1, observation))
-        compiled = k.play_one.overloads.get(types)
-        if compiled is None:  # numba keyed it otherwise: its dispatcher is as good
-            return partial(k.play_one, cfg, s)
-        return partial(compiled.entry_point, cfg, s)
+        entry = getattr(k.play_one.overloads.get(types), "entry_point", None)
+        # Where numba keys or names it otherwise, its dispatcher does the same work.
+        return partial(k.play_one if entry is None else entry, cfg, s)
 
     def deal_one(self, batch: Batch) -> Callable[[int, Floats], int]:
         """A function that deals row 0 of `batch` as `deal_random(batch, [0], seed)` does,
