@@ -135,7 +135,7 @@ class ChukoTwin:
         if not s[k.CHANCE] or not batch.explicit:
             return []
         start = k.SCALARS + (2 * self.players + 1) * len(self.values)
-        size = s[k.DRAW_SIZE]
+        size = int(s[k.DRAW_SIZE])
         return [(value, int(s[start + i]) / size) for i, value in enumerate(self.values)
                 if s[start + i]]
 
