@@ -65,3 +65,17 @@ def test_a_twin_with_only_the_protocols_calls_plays_the_same_games(monkeypatch):
     assert len(fast) == len(plain)
     for one, other in zip(fast, plain, strict=True):
         np.testing.assert_array_equal(one, other)
+
+
+def test_without_numba_the_aec_environment_plays_on_the_engine(monkeypatch):
+    from chuko.envs import vector
+
+    def no_numba(name):
+        raise ModuleNotFoundError("No module named 'numba'", name="numba")
+
+    monkeypatch.setattr(vector, "import_module", no_numba)
+    with pytest.raises(vector.ConfigError, match="fast"):
+        vector.vector_env("chuko", 2)
+    env = aec_env("chuko", players=3)
+    assert env._twin_game is None
+    assert play(env, seed=4, games=2)

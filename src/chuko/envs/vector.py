@@ -53,7 +53,14 @@ def load_twin(game: Game) -> Twin:
     if named is None:
         raise ConfigError(f"{game.title} has no compiled twin, so no vector environment.")
     module, _, factory = named.partition(":")
-    twin: Twin = getattr(import_module(module), factory)(game)
+    try:
+        made = import_module(module)
+    except ImportError as missing:
+        if (missing.name or "").partition(".")[0] != "numba":
+            raise
+        raise ConfigError("Compiled twins need numba: install the `fast` extra "
+                          "(pip install 'chuko[fast]').") from None
+    twin: Twin = getattr(made, factory)(game)
     return twin
 
 
