@@ -111,14 +111,17 @@ class TwinGame:
         if self.mover is None:
             return self._no_mask
         kept = self._kept.get(self._pattern)
-        if kept is None:
-            self.twin.masks(self.batch, self._masks)
-            kept = self._masks[0].copy()
-            kept.flags.writeable = False
-            if self._pattern >= 0:
-                if len(self._kept) >= MASKS_KEPT:
-                    self._kept.clear()
-                self._kept[self._pattern] = kept
+        return self._new_mask() if kept is None else kept
+
+    def _new_mask(self) -> np.ndarray:
+        """The mask now, read from the twin, kept by its pattern where it has one."""
+        self.twin.masks(self.batch, self._masks)
+        kept = self._masks[0].copy()
+        kept.flags.writeable = False
+        if self._pattern >= 0:
+            if len(self._kept) >= MASKS_KEPT:
+                self._kept.clear()
+            self._kept[self._pattern] = kept
         return kept
 
     def play(self, action: int) -> int | None:
