@@ -203,3 +203,13 @@ def test_an_illegal_action_is_refused_naming_its_row_and_changes_nothing():
         made.deal(batch, np.array([0]), np.array([[0] * 12]), np.array([[0]]))
     with pytest.raises(ConfigError):
         made.random_steps(made.batch(1, explicit_chance=True), 1)
+    # The kernels write where they are told: arrays and rows that do not fit are refused.
+    for call in (lambda: made.step(batch, actions[:2], rewards, *flags),
+                 lambda: made.step(batch, actions, rewards[:, :1], *flags),
+                 lambda: made.masks(batch, masks[:2]),
+                 lambda: made.observe(batch, [0, 1], np.zeros((3, 1), np.float32)),
+                 lambda: made.observe(batch, [0, 1, 2], np.zeros((3, 58), np.float32)),
+                 lambda: made.deal_random(batch, [3], 1),
+                 lambda: made.apply_chance(batch, -1, 2)):
+        with pytest.raises(ConfigError):
+            call()

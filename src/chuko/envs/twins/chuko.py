@@ -15,8 +15,8 @@ Besides the surface: `dealt(batch, row)`, the order and choices a row was dealt 
 `deal` takes them); `drawn(batch, row)`, the chance outcomes its last step drew, as the
 engine's `apply_chance` takes them (so an environment can rebuild the engine's state from
 the deal and the actions); `play_one` and `deal_one`, one action (or a deal) of a batch of
-one with the next observation and a number for its mask in one compiled call (the AEC
-environment's step); and
+one with the next observation and a number for its mask in one compiled call, with
+`pattern`, `rewards` and `truncated` (the AEC environment's step); and
 `random_steps(batch, steps, seed)`, uniformly random play with auto-reset, all compiled.
 """
 
@@ -94,7 +94,7 @@ class ChukoTwin:
         return Batch(cfg, np.zeros((rows, width), np.int64), explicit_chance)
 
     def deal(self, batch: Batch, rows: Ints, orders: Ints, choices: Ints) -> None:
-        rows = np.asarray(rows, np.int64)
+        rows = self._rows(batch, rows)
         orders = np.asarray(orders, np.int64).reshape(len(rows), self.deck_size)
         choices = np.asarray(choices, np.int64).reshape(len(rows), len(self.choice_sizes))
         if (np.sort(orders, axis=1) != np.arange(self.deck_size)).any():
@@ -105,8 +105,23 @@ class ChukoTwin:
         k.deal_rows(batch.cfg, batch.s, rows, orders, choices)
 
     def deal_random(self, batch: Batch, rows: Ints, seed: int) -> None:
-        k.deal_random_rows(batch.cfg, batch.s, np.asarray(rows, np.int64),
+        k.deal_random_rows(batch.cfg, batch.s, self._rows(batch, rows),
                            int(seed) & 0x7FFF_FFFF_FFFF_FFFF)
+
+    @staticmethod
+    def _rows(batch: Batch, rows: Any) -> Ints:
+        """`rows` as int64 row numbers of `batch`; ConfigError for any other."""
+        found = np.asarray(rows, np.int64).reshape(-1)
+        if ((found < 0) | (found >= batch.s.shape[0])).any():
+            raise ConfigError(f"A row is a number from 0 to {batch.s.shape[0] - 1}.")
+        return found
+
+    @staticmethod
+    def _fits(array: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:
+        """The kernels write where they are told: an array of another shape is refused."""
+        if not isinstance(array, np.ndarray) or array.shape != shape or array.dtype != dtype:
+            raise ConfigError(f"The {what} array must be {np.dtype(dtype).name} of shape "
+                              f"{shape}.")
 
     def to_move(self, batch: Batch) -> Ints:
         out = np.empty(batch.s.shape[0], np.int64)
@@ -114,15 +129,28 @@ class ChukoTwin:
         return out
 
     def masks(self, batch: Batch, out: Mask) -> None:
+        self._fits(out, (batch.s.shape[0], self.num_actions), np.int8, "mask")
         k.masks_rows(batch.cfg, batch.s, out)
 
     def observe(self, batch: Batch, seats: Ints, out: Floats) -> None:
-        k.observe_rows(batch.cfg, batch.s, np.asarray(seats, np.int64), out)
+        rows = batch.s.shape[0]
+        self._fits(out, (rows, *self.observation_shape), np.float32, "observation")
+        seats = np.asarray(seats, np.int64)
+        if seats.shape != (rows,) or ((seats < 0) | (seats >= self.players)).any():
+            raise ConfigError(f"Give one seat from 0 to {self.players - 1} for each row.")
+        k.observe_rows(batch.cfg, batch.s, seats, out)
 
     def step(self, batch: Batch, actions: Ints, rewards: Floats, ended: Mask,
              truncated: Mask) -> None:
-        bad = k.step_rows(batch.cfg, batch.s, np.asarray(actions, np.int64), rewards, ended,
-                          truncated)
+        rows = batch.s.shape[0]
+        actions = np.asarray(actions, np.int64)
+        self._fits(actions, (rows,), np.int64, "actions")
+        dtype = getattr(rewards, "dtype", np.dtype(np.float32))
+        self._fits(rewards, (rows, self.players), dtype if dtype.kind == "f" else np.float32,
+                   "rewards")
+        self._fits(ended, (rows,), np.int8, "ended")
+        self._fits(truncated, (rows,), np.int8, "truncated")
+        bad = k.step_rows(batch.cfg, batch.s, actions, rewards, ended, truncated)
         if bad >= 0:
             raise IllegalMove(f"Action {int(actions[bad])} is not legal in row {bad}.")
 
@@ -141,6 +169,7 @@ class ChukoTwin:
 
     def apply_chance(self, batch: Batch, row: int, outcome: Any) -> None:
         """Draw card `outcome` at a row's chance node (the engine's `apply_chance`)."""
+        self._rows(batch, [row])
         found = self._index.get(outcome) if isinstance(outcome, int) else None
         if not batch.explicit or found is None or not k.apply_chance(
                 batch.cfg, batch.s, row, found):
@@ -190,6 +219,8 @@ class ChukoTwin:
 
     def rewards(self, batch: Batch, row: int, out: Any) -> None:
         """Row `row`'s returns once its game has ended (all 0 before)."""
+        self._rows(batch, [row])
+        self._fits(out, (self.players,), getattr(out, "dtype", np.float64), "rewards")
         k.rewards_row(batch.cfg, batch.s, row, out)
 
     def truncated(self, batch: Batch, row: int) -> bool:
@@ -211,5 +242,6 @@ class ChukoTwin:
             self.deal_random(batch, np.arange(rows), seed)
         if observations is None:
             observations = np.empty((rows, *self.observation_shape), np.float32)
+        self._fits(observations, (rows, *self.observation_shape), np.float32, "observation")
         actions: int = k.random_steps(batch.cfg, batch.s, observations, int(steps))
         return actions
