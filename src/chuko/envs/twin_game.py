@@ -6,12 +6,13 @@ The twin is the one the game's descriptor names (envs/twins); nothing here names
 Deals come from the twin's own generator, seeded per deal from the environment's, so a
 game is fixed by its seed and its actions; `state` replays them on the engine (dealt with
 `Game.from_order` from the twin's `dealt` order, explicit chance given the outcomes the
-twin's `drawn` reports). A twin may offer `play_one(batch)` and `deal_one(batch)` (functions
-that play an action, or deal, in row 0 and write the next observation, in one compiled
-call), `pattern(batch)`, `rewards(batch, row, out)` and `truncated(batch, row)`, which make
-a step one compiled call (Chükö's does: chuko/envs/twins/chuko.py); otherwise the
-protocol's calls are used, three or four a step. Masks are read-only arrays, one per
-pattern of legal actions where the twin numbers them.
+twin's `drawn` reports; a twin without `drawn` draws no chance after the deal). A twin may
+offer `compiled_play(batch)` and `compiled_deal(batch)` (functions that play an action, or
+deal, in row 0 and write the next observation, in one compiled call), `pattern(batch)`,
+`rewards(batch, row, out)` and `truncated(batch, row)`, which make a step one compiled call
+(Chükö's does: chuko/envs/twins/chuko.py); otherwise the protocol's calls are used, three
+or four a step. Masks are read-only arrays, one per pattern of legal actions where the
+twin numbers them.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ MASKS_KEPT = 4096
 
 def twin_game(encoding: Encoding) -> TwinGame | None:
     """A TwinGame for the encoding's configuration, or None when the game has no twin, the
-    twin does not cover the configuration, or it cannot report what its games were dealt
-    and drew (so no engine state could be rebuilt)."""
+    twin does not cover the configuration, or it cannot say what its games were dealt
+    (`dealt`: no engine state could be rebuilt)."""
     game = encoding.game
     if game.descriptor.twin is None:
         return None
@@ -43,12 +44,12 @@ def twin_game(encoding: Encoding) -> TwinGame | None:
         twin = load_twin(game)
     except ConfigError:
         return None
-    if not all(hasattr(twin, name) for name in ("dealt", "drawn")):
+    if not hasattr(twin, "dealt"):
         return None
     return TwinGame(twin, encoding)
 
 
-FAST_MEMBERS = ("play_one", "deal_one", "pattern", "rewards", "truncated")
+FAST_MEMBERS = ("compiled_play", "compiled_deal", "pattern", "rewards", "truncated")
 
 
 class TwinGame:
@@ -148,8 +149,8 @@ class TwinGame:
     # -- one compiled call a step, where the twin offers it ------------------------------------
 
     def _compiled_play(self) -> Any:
-        """`play` through the twin's `play_one`: a closure, its state in local names."""
-        play_one = self.twin.play_one(self.batch)
+        """`play` through the twin's `compiled_play`: a closure, its state in local names."""
+        play_one = self.twin.compiled_play(self.batch)
         observation, players, actions = self._observation, self._players, self._actions
 
         def play(action: int) -> int | None:
@@ -170,7 +171,7 @@ class TwinGame:
         return play
 
     def _compiled_deal(self) -> Any:
-        deal_one, observation, players = (self.twin.deal_one(self.batch), self._observation,
+        deal_one, observation, players = (self.twin.compiled_deal(self.batch), self._observation,
                                           self._players)
 
         def deal(seed: int) -> None:
@@ -192,14 +193,16 @@ class TwinGame:
         twin, game = self.twin, self.encoding.game
         one = np.zeros(1, np.int64)
         scratch = np.zeros((1, twin.players), np.float64), *(np.zeros(1, np.int8),) * 2
+        drawn = getattr(twin, "drawn", lambda batch, row: ())
         for action in self._actions[done:]:
             builder.step(state, state.to_move[0], action)
             one[0] = action
             twin.step(batch, one, *scratch)
-            for outcome in twin.drawn(batch, 0):
+            for outcome in drawn(batch, 0):
                 state.apply_chance(outcome)
-        if state.is_chance:
-            raise ChukoError(f"{game.title}'s twin drew no outcome where the engine awaits one.")
+            if state.is_chance:
+                raise ChukoError(f"{game.title}'s twin reports no chance outcome where the "
+                                 "engine awaits one, so its state cannot be rebuilt.")
         self._replay = (state, batch, builder, len(self._actions))
         return state
 

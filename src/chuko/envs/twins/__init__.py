@@ -11,11 +11,12 @@ configuration, or raises ConfigError for a configuration it does not cover.
 A batch is a fixed number of games (rows), each in its own array rows. Seats are numbered
 from 0; `to_move` is -1 for a row whose game has ended (until it is dealt again).
 
-Optional members, looked up by capability (Chükö's twin has them all): `dealt(batch, row)`
-and `drawn(batch, row)`, the order and choices a row was dealt from and the chance outcomes
-its last step drew (in the engine's terms), with which the AEC environment plays a game on
-the twin and rebuilds the engine's state when asked (envs/twin_game.py; without them it
-plays on the engine); `play_one(batch)`, `deal_one(batch)`, `pattern(batch)`,
+Optional members, looked up by capability (Chükö's twin has them all): `dealt(batch, row)`,
+the order and choices a row was dealt from, with which the AEC environment plays a game on
+the twin and rebuilds the engine's state when asked (envs/twin_game.py; without it the AEC
+environment plays on the engine); `drawn(batch, row)`, the chance outcomes a row's last
+step drew (in the engine's terms), which a twin whose game has chance after the deal needs
+for that rebuild; `compiled_play(batch)`, `compiled_deal(batch)`, `pattern(batch)`,
 `rewards(batch, row, out)` and `truncated(batch, row)`, which make that environment's step
 one compiled call; `random_steps(batch, steps, seed)`, random play with auto-reset all in
 compiled code (the vector environment's and the bench's); and for the differential test,

@@ -14,7 +14,7 @@ at the chance node (`to_move` -1, `chance_outcomes` lists the cards with their s
 Besides the surface: `dealt(batch, row)`, the order and choices a row was dealt from (as
 `deal` takes them); `drawn(batch, row)`, the chance outcomes its last step drew, as the
 engine's `apply_chance` takes them (so an environment can rebuild the engine's state from
-the deal and the actions); `play_one` and `deal_one`, one action (or a deal) of a batch of
+the deal and the actions); `compiled_play` and `compiled_deal`, one action (or a deal) of a batch of
 one with the next observation and a number for its mask in one compiled call, with
 `pattern`, `rewards` and `truncated` (the AEC environment's step); and
 `random_steps(batch, steps, seed)`, uniformly random play with auto-reset, all compiled.
@@ -188,7 +188,7 @@ class ChukoTwin:
 
     # -- the fast paths ---------------------------------------------------------------------
 
-    def play_one(self, batch: Batch) -> Callable[[int, Floats], int]:
+    def compiled_play(self, batch: Batch) -> Callable[[int, Floats], int]:
         """A function that has row 0 of `batch` (drawing its own chance) play an action,
         in one compiled call: `play(action, observation)` returns -2 if the action is
         illegal (nothing changed); -1 once the game has ended; else
@@ -207,13 +207,13 @@ class ChukoTwin:
         # Where numba keys or names it otherwise, its dispatcher does the same work.
         return partial(k.play_one if entry is None else entry, cfg, s)
 
-    def deal_one(self, batch: Batch) -> Callable[[int, Floats], int]:
+    def compiled_deal(self, batch: Batch) -> Callable[[int, Floats], int]:
         """A function that deals row 0 of `batch` as `deal_random(batch, [0], seed)` does,
-        in one compiled call: `deal(seed, observation)` returns what `play_one`'s does."""
+        in one compiled call: `deal(seed, observation)` returns what `compiled_play`'s does."""
         return partial(k.deal_one, batch.cfg, batch.s)
 
     def pattern(self, batch: Batch) -> int:
-        """The number `play_one` names row 0's legal actions with."""
+        """The number `compiled_play` names row 0's legal actions with."""
         found: int = k.pattern_row(batch.cfg, batch.s, 0)
         return found
 
