@@ -79,3 +79,18 @@ def test_without_numba_the_aec_environment_plays_on_the_engine(monkeypatch):
     env = aec_env("chuko", players=3)
     assert env._twin_game is None
     assert play(env, seed=4, games=2)
+
+
+def test_a_twin_that_reports_no_chance_cannot_rebuild_a_game_that_drew_some(monkeypatch):
+    from chuko.core.errors import ChukoError
+    from chuko.envs.twins.chuko import ChukoTwin
+
+    monkeypatch.delattr(ChukoTwin, "drawn")
+    env = aec_env("chuko", players=3, pack="plain")
+    assert env._twin_game is not None  # it plays on the twin all the same
+
+    def check(env, agent, observation):
+        env.state  # noqa: B018 (read to rebuild it)
+
+    with pytest.raises(ChukoError, match="cannot be rebuilt"):
+        play(env, seed=2, games=12, check=check)
