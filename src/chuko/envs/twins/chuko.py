@@ -136,9 +136,8 @@ class ChukoTwin:
         rows = batch.s.shape[0]
         self._fits(out, (rows, *self.observation_shape), np.float32, "observation")
         seats = np.asarray(seats, np.int64)
-        if seats.shape != (rows,) or ((seats < 0) | (seats >= self.players)).any():
+        if seats.shape != (rows,) or k.observe_rows(batch.cfg, batch.s, seats, out) >= 0:
             raise ConfigError(f"Give one seat from 0 to {self.players - 1} for each row.")
-        k.observe_rows(batch.cfg, batch.s, seats, out)
 
     def step(self, batch: Batch, actions: Ints, rewards: Floats, ended: Mask,
              truncated: Mask) -> None:
@@ -219,8 +218,11 @@ class ChukoTwin:
 
     def rewards(self, batch: Batch, row: int, out: Any) -> None:
         """Row `row`'s returns once its game has ended (all 0 before)."""
-        self._rows(batch, [row])
-        self._fits(out, (self.players,), getattr(out, "dtype", np.float64), "rewards")
+        # Checked in plain Python: this is called at the end of every game.
+        if not (isinstance(row, int) and 0 <= row < len(batch.s)
+                and isinstance(out, np.ndarray) and out.shape == (self.players,)):
+            raise ConfigError(f"Give a row from 0 to {len(batch.s) - 1} and an array of "
+                              f"{self.players} returns.")
         k.rewards_row(batch.cfg, batch.s, row, out)
 
     def truncated(self, batch: Batch, row: int) -> bool:

@@ -357,8 +357,14 @@ def masks_rows(cfg, s, out):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def observe_rows(cfg, s, seats, out):  # type: ignore[no-untyped-def]
+    """Each row's observation for its seat; returns -1, or the first row whose seat is
+    not one of the game's (then nothing is written)."""
+    for r in range(s.shape[0]):
+        if seats[r] < 0 or seats[r] >= cfg[C_P]:
+            return r
     for r in range(s.shape[0]):
         observe_row(cfg, s, r, seats[r], out[r])
+    return -1
 
 
 @njit(cache=True)
