@@ -10,6 +10,9 @@ counting every action taken. Ours, for every game (default options):
 - "batched", for a game with a twin: its vector environment (`vector_env`, BATCH_ROWS
   games) playing uniformly random legal actions with auto-reset through `random_steps`, all
   in compiled code, the seat to move's observation written after every action.
+- "vector step", for a game with a twin: the same environment stepped from Python
+  (`step(actions)`, every array of the result made), the random legal actions chosen with
+  numpy from the masks it returns; for scale, no goal.
 
 Each figure is actions per CPU second of this process (both sides measured alike, in one
 process, one after the other in each run); the bench repeats the whole set RUNS times and
@@ -51,6 +54,7 @@ GOALS = {"chuko": (100.0, 10.0), "crossroads": (50.0, 2.0), "caravan": (50.0, 2.
 DEFAULT_GOALS = (10.0, 2.0)
 BATCH_ROWS = 1024
 BATCH_STEPS = 50  # rounds of one action per row, per call
+VECTOR_STEPS = 5  # calls of the vector environment's step, per call of the loop
 PEER = "UNO (RLCard)"
 FLOOR = "no game"  # PettingZoo's loop alone
 FAST_FLOOR = "no game, fast loop"  # the loop alone, as our environments run it
@@ -110,6 +114,21 @@ def batched_loop(game_id: str) -> Callable[[], int]:
     env = vector_env(game_id, BATCH_ROWS, seed=0)
     env.random_steps(1)  # compiled (or loaded from numba's cache) before the clock starts
     return lambda: env.random_steps(BATCH_STEPS)
+
+
+def vector_step_loop(game_id: str) -> Callable[[], int]:
+    env = vector_env(game_id, BATCH_ROWS, seed=0)
+    rng = np.random.default_rng(0)
+    out = [env.reset()]
+
+    def loop() -> int:
+        for _ in range(VECTOR_STEPS):
+            counts = out[0].action_mask.cumsum(axis=1)
+            picks = (rng.random(BATCH_ROWS) * counts[:, -1]).astype(np.int64)
+            out[0] = env.step((counts <= picks[:, None]).sum(axis=1))
+        return VECTOR_STEPS * BATCH_ROWS
+
+    return loop
 
 
 FLOOR_STEPS = 20  # about a game of Chükö's default configuration
@@ -194,6 +213,7 @@ def main(argv: list[str] | None = None) -> None:
         if described.twin is not None:
             name = f"{described.title}, batched"
             loops[name], goals[name] = batched_loop(described.id), batched_goal
+            loops[f"{described.title}, vector step"] = vector_step_loop(described.id)
         name = f"{described.title}, AEC"
         loops[name], goals[name] = aec_loop(described.id), aec_goal
     loops[FLOOR] = floor_loop()
