@@ -94,3 +94,16 @@ def test_a_twin_that_reports_no_chance_cannot_rebuild_a_game_that_drew_some(monk
 
     with pytest.raises(ChukoError, match="cannot be rebuilt"):
         play(env, seed=2, games=12, check=check)
+
+
+def test_any_seats_observation_is_the_encodings_and_a_seat_not_there_is_refused():
+    from chuko.core.errors import ConfigError
+
+    env = aec_env("chuko", players=3)
+    env.reset(seed=5)
+    played = env._twin_game
+    for seat in range(3):
+        np.testing.assert_array_equal(played.observe(seat),
+                                      env.encoding.observation(env.state.view(seat)))
+    with pytest.raises(ConfigError):
+        played.observe(3)

@@ -7,8 +7,9 @@ Deals come from the twin's own generator, seeded per deal from the environment's
 game is fixed by its seed and its actions; `state` replays them on the engine (dealt with
 `Game.from_order` from the twin's `dealt` order, explicit chance given the outcomes the
 twin's `drawn` reports; a twin without `drawn` draws no chance after the deal). A twin may
-offer `compiled_play(batch)` and `compiled_deal(batch)` (functions that play an action, or
-deal, in row 0 and write the next observation, in one compiled call), `pattern(batch)`,
+offer `compiled_play(batch)`, `compiled_deal(batch)` and `compiled_observe(batch)`
+(functions that play an action, deal, or observe for a seat, in row 0 in one compiled
+call, the first two writing the next seat's observation), `pattern(batch)`,
 `rewards(batch, row, out)` and `truncated(batch, row)`, which make a step one compiled call
 (Chükö's does: chuko/envs/twins/chuko.py); otherwise the protocol's calls are used, three
 or four a step. Masks are read-only arrays, one per pattern of legal actions where the
@@ -49,7 +50,8 @@ def twin_game(encoding: Encoding) -> TwinGame | None:
     return TwinGame(twin, encoding)
 
 
-FAST_MEMBERS = ("compiled_play", "compiled_deal", "pattern", "rewards", "truncated")
+FAST_MEMBERS = ("compiled_play", "compiled_deal", "compiled_observe", "pattern", "rewards",
+                "truncated")
 
 
 class TwinGame:
@@ -79,6 +81,7 @@ class TwinGame:
         if all(hasattr(twin, name) for name in FAST_MEMBERS):
             self.play = self._compiled_play()  # type: ignore[method-assign]
             self.deal = self._compiled_deal()  # type: ignore[method-assign]
+            self.observe = self._compiled_observe()  # type: ignore[method-assign]
 
     def deal(self, seed: int) -> None:
         """A new game from the twin's generator seeded with `seed`."""
@@ -169,6 +172,19 @@ class TwinGame:
             return None
 
         return play
+
+    def _compiled_observe(self) -> Any:
+        observe_one, mine, other = (self.twin.compiled_observe(self.batch), self._observation,
+                                    self._other[0])
+
+        def observe(seat: int) -> np.ndarray:
+            if seat == self.mover:
+                return mine.copy()
+            if not observe_one(seat, other):
+                raise ConfigError(f"There is no seat {seat!r} in this game.")
+            return other.copy()
+
+        return observe
 
     def _compiled_deal(self) -> Any:
         deal_one, observation, players = (self.twin.compiled_deal(self.batch), self._observation,

@@ -16,7 +16,7 @@ Besides the surface: `dealt(batch, row)`, the order and choices a row was dealt 
 engine's `apply_chance` takes them (so an environment can rebuild the engine's state from
 the deal and the actions); `compiled_play` and `compiled_deal`, one action (or a deal) of a batch of
 one with the next observation and a number for its mask in one compiled call, with
-`pattern`, `rewards` and `truncated` (the AEC environment's step); and
+`compiled_observe`, `pattern`, `rewards` and `truncated` (the AEC environment's step); and
 `random_steps(batch, steps, seed)`, uniformly random play with auto-reset, all compiled.
 """
 
@@ -198,13 +198,24 @@ class ChukoTwin:
         call, which type-checks every argument to pick among compiled versions, is saved,
         so `observation` must be a C-contiguous float32 array of one observation and
         `action` an int, as for the first call."""
+        return self._entry(k.play_one, batch, -1)
+
+    def _entry(self, kernel: Any, batch: Batch, probe: int) -> Callable[[int, Floats], int]:
+        """`kernel` bound to the batch, called at the compiled code's entry point, found by
+        a first call with `probe` that changes nothing."""
         cfg, s = batch.cfg, batch.s
         observation = np.zeros(self.observation_shape, np.float32)
-        k.play_one(cfg, s, -1, observation)  # compiled, or loaded, for these types
-        types = tuple(typeof(arg) for arg in (cfg, s, -1, observation))
-        entry = getattr(k.play_one.overloads.get(types), "entry_point", None)
+        kernel(cfg, s, probe, observation)  # compiled, or loaded, for these types
+        types = tuple(typeof(arg) for arg in (cfg, s, probe, observation))
+        entry = getattr(kernel.overloads.get(types), "entry_point", None)
         # Where numba keys or names it otherwise, its dispatcher does the same work.
-        return partial(k.play_one if entry is None else entry, cfg, s)
+        return partial(kernel if entry is None else entry, cfg, s)
+
+    def compiled_observe(self, batch: Batch) -> Callable[[int, Floats], int]:
+        """A function that writes row 0's observation for a seat in one compiled call, as
+        `compiled_play` calls it: `observe(seat, observation)` returns False, writing
+        nothing, for a seat not in the game."""
+        return self._entry(k.observe_one, batch, -1)
 
     def compiled_deal(self, batch: Batch) -> Callable[[int, Floats], int]:
         """A function that deals row 0 of `batch` as `deal_random(batch, [0], seed)` does,

@@ -466,3 +466,12 @@ def deal_one(cfg, s, seed, observation):  # type: ignore[no-untyped-def]
     seat = s[0, SEAT]
     observe_row(cfg, s, 0, seat, observation)
     return seat + cfg[C_P] * (pattern_row(cfg, s, 0) + 1)
+
+
+@njit(cache=True)
+def observe_one(cfg, s, seat, observation):  # type: ignore[no-untyped-def]
+    """Row 0's observation for `seat`; False (nothing written) for a seat not in the game."""
+    if seat < 0 or seat >= cfg[C_P]:
+        return False
+    observe_row(cfg, s, 0, seat, observation)
+    return True
