@@ -20,10 +20,9 @@ for that rebuild; `compiled_play(batch)`, `compiled_deal(batch)`, `compiled_obse
 `pattern(batch)`, `rewards(batch, row, out)` and `truncated(batch, row)`, which make that
 environment's step one compiled call; `random_steps(batch, steps, seed)`, random play with
 auto-reset all in compiled code (the vector environment's and the bench's); and for the
-differential test,
-`batch(rows, explicit_chance=True)` with `chance_outcomes(batch, row)` and
-`apply_chance(batch, row, outcome)`, chance given as the engine's `explicit_chance` takes
-it (chuko/envs/twins/chuko.py documents each).
+differential test, `batch(rows, explicit_chance=True)` with `chance_outcomes(batch, row)`
+and `apply_chance(batch, row, outcome)`, chance given as the engine's `explicit_chance`
+takes it (chuko/envs/twins/chuko.py documents each).
 """
 
 from __future__ import annotations
