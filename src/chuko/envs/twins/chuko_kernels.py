@@ -391,13 +391,23 @@ def step_rows(cfg, s, actions, rewards, ended, truncated):  # type: ignore[no-un
 
 
 @njit(cache=True)
-def _random_action(cfg, s, r, scratch):  # type: ignore[no-untyped-def]
-    """A uniformly random legal action of row r."""
-    pick = _below(s, r, mask_row(cfg, s, r, scratch))
-    for a in range(scratch.shape[0]):
-        if scratch[a]:
+def _random_action(cfg, s, r):  # type: ignore[no-untyped-def]
+    """A uniformly random legal action of row r (mask_row's rules, counted, not written)."""
+    d = cfg[C_D]
+    at = SCALARS + s[r, SEAT] * d
+    pending = s[r, PENDING]
+    follow = C_TABLES + s[r, TOP]
+    plays = 0
+    for v in range(d):
+        if s[r, at + v] and (pending or cfg[follow + v * d]):
+            plays += 1
+    pick = _below(s, r, plays if pending else plays + 1)
+    if pick == plays:
+        return d  # the reset
+    for v in range(d):
+        if s[r, at + v] and (pending or cfg[follow + v * d]):
             if pick == 0:
-                return a
+                return v
             pick -= 1
     return -1
 
@@ -407,13 +417,12 @@ def random_steps(cfg, s, observations, steps):  # type: ignore[no-untyped-def]
     """`steps` rounds of one uniformly random legal action in every row, each row's game
     dealt again from its generator as soon as it ends, and after each action the seat to
     move's observation written to its row of `observations`; returns the actions."""
-    scratch = np.zeros(cfg[C_D] + 1, np.int8)
     actions = 0
     for _ in range(steps):
         for r in range(s.shape[0]):
             if not s[r, DEALT] or s[r, OVER]:
                 _deal_random_row(cfg, s, r)
-            play(cfg, s, r, _random_action(cfg, s, r, scratch))
+            play(cfg, s, r, _random_action(cfg, s, r))
             actions += 1
             if s[r, OVER]:
                 _deal_random_row(cfg, s, r)
