@@ -213,3 +213,19 @@ def test_an_illegal_action_is_refused_naming_its_row_and_changes_nothing():
                  lambda: made.apply_chance(batch, -1, 2)):
         with pytest.raises(ConfigError):
             call()
+
+
+def test_random_steps_choose_among_exactly_the_legal_actions():
+    from chuko.envs.twins import chuko_kernels
+
+    for options in CONFIGS[:4]:
+        made = twin(make_game("chuko", options))
+        batch = made.batch(16)
+        masks = np.zeros((16, made.num_actions), np.int8)
+        for round_ in range(5):
+            made.random_steps(batch, 3 + round_, seed=round_)
+            made.masks(batch, masks)
+            for row in range(16):
+                chosen = {chuko_kernels._random_action(batch.cfg, batch.s, row)
+                          for _ in range(300)}
+                assert chosen == set(np.flatnonzero(masks[row]))
