@@ -29,6 +29,8 @@ def test_a_sampled_every_deal_is_refused():
         check(["Every deal can be won with the standard 2 bridges."], exact=False)
     with pytest.raises(Overstated):
         check(["Perfect play shows no edge for either player."], exact=False)
+    said = "No difference between the two bots detected at this sample size: …"
+    assert check([said], exact=False) == [said]
 
 
 def test_an_exact_every_deal_is_allowed():
@@ -76,7 +78,8 @@ def test_an_interval_that_includes_zero_is_worded_as_not_detected():
                   subject="the first player's edge under perfect play", effect="edge",
                   unit=" points a round")
     assert text.startswith("No edge detected at this sample size: the first player's edge")
-    assert "-0.010 [-0.063, +0.043] points a round over 1,000 deals" in text
+    assert "-0.010 [-0.063, +0.043] points a round over 1,000 sampled deals" in text
+    assert text.endswith("an interval that includes 0.")
     check([text], exact=False)
 
 
@@ -84,14 +87,15 @@ def test_an_interval_that_excludes_zero_is_told_with_its_sample_size():
     text = versus(Interval(0.048, 0.021, 0.075), 0.0, 4000, exact=False, noun=DEALS,
                   subject="the first player's edge", effect="edge", unit=" points")
     assert text == ("The first player's edge is +0.048 [+0.021, +0.075] points over 4,000 "
-                    "deals, against +0.")
+                    "sampled deals, an interval that excludes 0.")
 
 
 def test_a_rate_against_a_fair_share_is_not_detected_when_its_interval_holds_it():
     text = versus(Interval(0.533, 0.502, 0.564), 0.5, 1000, exact=False, noun=GAMES,
                   subject="the first player's win rate", effect="first-player edge",
                   percent=True)
-    assert "53.3% [50.2%, 56.4%]" in text and "over 1,000 games" in text
+    assert "53.3% [50.2%, 56.4%]" in text and "over 1,000 sampled games" in text
+    assert text.endswith("excludes a fair 50%.")
     assert not text.startswith("No")
     fair = versus(Interval(0.51, 0.48, 0.54), 0.5, 1000, exact=False, noun=GAMES,
                   subject="the first player's win rate", effect="first-player edge",

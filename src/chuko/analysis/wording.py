@@ -33,7 +33,7 @@ CONFIDENCE = 0.95
 # Words only an exact count may use: a sample never shows "every deal", "no edge", "always".
 _OVERSTATED = re.compile(
     r"\b(?:every|each and every)\s+(?:deal|game|round|player|seat|pack|hand)\b"
-    r"|\bno\s+(?:edge|advantage|difference|deal|game)\b(?!\s+(?:was\s+)?detected)"
+    r"|\bno\s+(?:edge|advantage|difference|deal|game)\b(?![^.:;]*\bdetected\b)"
     r"|\b(?:always|never|all\s+deals)\b", re.IGNORECASE)
 
 
@@ -166,15 +166,15 @@ def versus(interval: Interval, null: float, n: int, *, exact: bool, noun: Noun, 
     shown = (share_words(interval, 1) if percent else
              f"{interval.estimate:+.{digits}f} [{interval.low:+.{digits}f}, "
              f"{interval.high:+.{digits}f}]")
-    null_text = _percent(null, 0) if percent else f"{null:+g}"
+    null_text = f"a fair {_percent(null, 0)}" if percent else f"{null:g}"
     if exact:
         value = _percent(interval.estimate, 1) if percent else f"{interval.estimate:+.{digits}f}"
         return f"{_capital(subject)} is {value}{unit} exactly, over all {n:,} {noun.many}."
-    measured = f"{subject} is {shown}{unit} over {n:,} {noun.many}"
+    measured = f"{subject} is {shown}{unit} over {n:,} sampled {noun.many}"
     if includes(interval, null):
         return (f"No {effect} detected at this sample size: {measured}, an interval that "
                 f"includes {null_text}.")
-    return f"{_capital(measured)}, against {null_text}."
+    return f"{_capital(measured)}, an interval that excludes {null_text}."
 
 
 def _capital(text: str) -> str:

@@ -14,7 +14,9 @@ import math
 import numpy as np
 from numba import njit
 
-from chuko.analysis.stats import mean_interval
+from chuko.analysis import wording
+from chuko.analysis.stats import Interval, mean_interval
+from chuko.analysis.wording import DEALS
 from chuko.core.protocol import Json
 from chuko.solvers.kernels import CROSSROADS_MEMO, _cr_future, _gain_table, _pair_tables
 
@@ -95,6 +97,22 @@ def _mean(weights: list[int], total: int, exact: bool) -> Json:
     return {**mean_interval(sample_values).to_json(), "exact": False}
 
 
+def _edge_finding(edge: Json, total: int, exact: bool, rounds: int) -> list[str]:
+    """The first player's edge in words: exact, or by its interval (wording.versus), so a
+    sample whose interval includes 0 finds no edge *detected*, never no edge."""
+    if edge["estimate"] is None:
+        return []
+    per = "match" if rounds == 2 else "round"
+    if exact and edge["estimate"] == 0:
+        return [f"Perfect play gives neither player an edge: the mean value over all "
+                f"{total:,} deals is 0 exactly."]
+    interval = Interval(edge["estimate"], edge.get("low", edge["estimate"]),
+                        edge.get("high", edge["estimate"]))
+    return [wording.versus(interval, 0.0, total, exact=exact, noun=DEALS,
+                           subject="the first player's edge under perfect play",
+                           effect="edge", unit=f" points per {per}")]
+
+
 def study(pack: Pack, result: Json, *, exact: bool, seed: int | None, selection: Json,
           rounds: int = 1) -> Json:
     total = result["done"]
@@ -130,14 +148,10 @@ def study(pack: Pack, result: Json, *, exact: bool, seed: int | None, selection:
                ["First player's edge (mean value)", "", edge_text]]
     rows = [[f"{d['value']:+d}", f"{d['deals']:,}", share_text(d["share"]),
              "; ".join(d["examples"][:1]) or "—"] for d in distribution]
-    fair = edge["estimate"] is not None and (
-        edge["estimate"] == 0 if exact else edge["low"] <= 0 <= edge["high"])
-    finding = ("Perfect play shows no edge for either player." if fair else
-               f"Under perfect play the first player's edge is {edge_text} points per "
-               f"{'match' if rounds == 2 else 'round'}.")
+    finding = _edge_finding(edge, total, exact and selection["complete"], rounds)
     return {
         "game": "crossroads", "title": f"Crossroads, pack {data['pack_name']}, {match}",
-        "method": method, "findings": [finding], "data": data,
+        "method": method, "findings": wording.check(finding, exact=exact), "data": data,
         "tables": [
             {"title": "Perfect play: who wins", "columns": ["Result", "Deals", "Share"],
              "rows": summary},

@@ -19,9 +19,11 @@ from math import prod
 from random import Random
 from typing import Any
 
+from chuko.analysis import wording
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate import simulate
-from chuko.analysis.stats import mean_interval
+from chuko.analysis.stats import Interval, mean_interval
+from chuko.analysis.wording import GAMES
 from chuko.bots import parse_levels
 from chuko.console import LINEUP_HELP, OPTION_DEST, option_flag, option_values
 from chuko.core.descriptor import Descriptor, Option
@@ -91,10 +93,48 @@ def grid(game_id: str, varied: Mapping[str, Sequence[Any]], lineups: Sequence[st
     return cells
 
 
-def _rate(figure: Json | None) -> str:
+def _rate(figure: Json | None, digits: int = 1) -> str:
     if not figure or figure.get("estimate") is None:
         return "—"
-    return f"{figure['estimate']:.1%} [{figure['low']:.1%}, {figure['high']:.1%}]"
+    return (f"{figure['estimate']:.{digits}%} [{figure['low']:.{digits}%}, "
+            f"{figure['high']:.{digits}%}]")
+
+
+def _draws(c: Json) -> str:
+    """Drawn games, and games that ended with no winner otherwise, of the cell's."""
+    text = f"{c['draws']:,}"
+    return text + (f" (+{c['no_winner']:,} no winner)" if c.get("no_winner") else "")
+
+
+def _games(cells: list[Json]) -> str:
+    """'1,000', or '1,000–4,200' when the configurations played different numbers."""
+    counts = sorted({c["games"] for c in cells}) or [0]
+    return f"{counts[0]:,}" + (f"–{counts[-1]:,}" if len(counts) > 1 else "")
+
+
+def _findings(described: Descriptor, cells: list[Json]) -> list[str]:
+    """Every configuration whose first player's win rate excludes the fair share, each with
+    its interval and games; then those where no edge was detected, named together."""
+    found, level = [], []
+    for c in cells:
+        first = c["first_player"]
+        if not first or first.get("estimate") is None or c["players"] < 2:
+            continue
+        fair = 1 / c["players"]
+        where = f"{_where(described, c)} ({_lineup(c['bots'])})"
+        if wording.includes(first, fair):
+            level.append(f"{where}, {_rate(first)} of {first.get('n', c['games']):,} games "
+                         f"against a fair {fair:.0%}")
+            continue
+        interval = Interval(first["estimate"], first["low"], first["high"])
+        said = wording.versus(interval, fair, first.get("n", c["games"]), exact=False,
+                              noun=GAMES, subject="the first player's win rate",
+                              effect="first-player edge", percent=True)
+        found.append(f"{where}: {said[:1].lower()}{said[1:]}")
+    if level:
+        found.append("No first-player edge detected at this sample size (the interval "
+                     f"includes the fair share) for {'; '.join(level)}.")
+    return found
 
 
 def _mean(figure: Json | None) -> str:
@@ -124,29 +164,24 @@ def _where(described: Descriptor, c: Json) -> str:
 
 def study(game_id: str, cells: list[Json], seed: int) -> Json:
     described = game_class(game_id).descriptor
-    games = cells[0]["games"] if cells else 0
-    method = (f"{games:,} bot games per configuration (seed {seed}), the lineup rotating "
-              "through the seats; 95% intervals (Wilson for rates, normal for means)")
+    method = (f"{_games(cells)} bot games per configuration (seed {seed}), the lineup "
+              "rotating through the seats; 95% intervals (Wilson for rates, normal for means)")
     names = _varied(cells)
     labels = [described.option(name).label for name in names]
     kinds = sorted({k for c in cells for k in c["per_game"]})
     rows = []
     for c in cells:
-        seats = " / ".join(f"{s['estimate']:.0%}" for s in c["seats"])
+        seats = " / ".join(_rate(s, 0) for s in c["seats"])
         rows.append([*(str(c["options"][name]) for name in names), _lineup(c["bots"]),
-                     _rate(c["first_player"]), f"{1 / c['players']:.0%}", seats,
-                     _mean(c["moves"]), *(_mean(c["per_game"].get(k)) for k in kinds)])
-    columns = [*labels, "Bots", "First player wins", "Fair", "Seat wins", "Moves per game",
-               *(f"{k.capitalize()}s per game" for k in kinds)]
-    findings = []
-    for c in cells:
-        first = c["first_player"]
-        if first and first["low"] > 1 / c["players"] + 0.05:
-            findings.append(f"{_where(described, c)} ({c['bots']}): the first player wins "
-                            f"{_rate(first)} against a fair {1 / c['players']:.0%}.")
+                     f"{c['games']:,}", _rate(c["first_player"]), f"{1 / c['players']:.0%}",
+                     seats, _draws(c), _mean(c["moves"]),
+                     *(_mean(c["per_game"].get(k)) for k in kinds)])
+    columns = [*labels, "Bots", "Games", "First player wins", "Fair", "Seat wins", "Draws",
+               "Moves per game", *(f"{k.capitalize()}s per game" for k in kinds)]
     title = f"By {_listing([*(label.lower() for label in labels), 'bots'])}"
     return {"game": game_id, "title": f"{described.title}: bots at the table",
-            "method": method, "findings": findings[:6],
+            "method": method, "findings": wording.check(_findings(described, cells),
+                                                        exact=False),
             "data": {"method": method, "seed": seed, "cells": cells},
             "tables": [{"title": title, "columns": columns, "rows": rows}],
             "plots": _plots(described, cells, method)}
