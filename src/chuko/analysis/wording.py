@@ -231,8 +231,10 @@ class Width:
     mean: float | None = None
 
     def text(self) -> str:
-        parts = ([f"rates within {self.rate:g} percentage points"] if self.rate else []) + (
-            [f"means within {self.mean:g}"] if self.mean else [])
+        points = "percentage point" if self.rate == 1 else "percentage points"
+        parts = ([f"every rate's interval was at most {self.rate:g} {points} wide"]
+                 if self.rate else []) + (
+            [f"every mean's interval was at most {self.mean:g} wide"] if self.mean else [])
         return " and ".join(parts)
 
     def wide(self, rates: Iterable[Json | None], means: Iterable[Json | None]) -> float:

@@ -10,6 +10,7 @@ previous ones learnt.
 from __future__ import annotations
 
 import argparse
+from random import Random
 
 import numpy as np
 from numba import njit
@@ -71,7 +72,7 @@ def exact_work(pack: Pack, shard: tuple[int, int] = (0, 1),
     return ExactWork("caravan least bridge limit", pack, least_limits, SIZE, 0, shard, prefix)
 
 
-def sampled(pack: Pack, games: int, seed: int | None, advance) -> Json:
+def sampled(pack: Pack, games: int, seed: int | Random | None, advance) -> Json:
     return sample(pack, least_limits, SIZE, 0, games, seed, advance)
 
 
@@ -134,5 +135,10 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     add_layout_arguments(parser, game_id, 20_000)
 
 
+def figures(found: Json) -> tuple[list[Json], list[Json]]:
+    """The intervals --until narrows: the winnable shares (rates)."""
+    return [w["share"] for w in found["data"]["winnable"]], []
+
+
 def run_study(args: argparse.Namespace) -> Json:
-    return run_layout(args, "caravan", exact_work, sampled, study)
+    return run_layout(args, "caravan", exact_work, sampled, study, figures)

@@ -20,6 +20,7 @@ from chuko.core.deck52 import DECK
 from chuko.core.protocol import Json
 from chuko.games.chuchula import GROUPS, Game, GroupType, group_type
 
+from . import until
 from .command import add_game_flags, game_option, positive
 
 LEVELS = ("hard", "easy")  # the advisor and the greedy grouping
@@ -157,10 +158,31 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     add_game_flags(parser, game_id, "players")
     parser.add_argument("--rounds", type=positive, default=2000, metavar="N",
                         help="rounds the bots play (default 2000)")
+    until.add_arguments(parser, "rounds", 100_000)
+
+
+def figures(found: Json) -> tuple[list[Json], list[Json]]:
+    """The intervals --until narrows: the win chances drawn as rates (from FEW_GROUPS
+    groups or more), and the points per round with the advisor's lead (means)."""
+    data = found["data"]
+    rates = [figure for row in data["positions"] for figure in row.values()
+             if figure["groups"] >= FEW_GROUPS]
+    return rates, [*data["points"].values(), data["gain"]]
 
 
 def run_study(args: argparse.Namespace) -> Json:
     players = game_option(args, "chuchula", "players")
     Game.from_options({"players": players}, bots_only=True)  # the engine's limits
-    with progress_bar(args.rounds, "Rounds") as advance:
-        return study(players, args.rounds, args.seed, advance)
+    asked = until.read(args)
+    if asked is None:
+        with progress_bar(args.rounds, "Rounds") as advance:
+            return study(players, args.rounds, args.seed, advance)
+    played = [0]
+
+    def grow(count: int) -> Json:
+        # the same seed plays the same first rounds again, then more
+        played[0] += count
+        return study(players, played[0], args.seed, advance)
+
+    with progress_bar(asked.cap, "Rounds (until narrow enough)") as advance:
+        return until.sample_until(asked, args.rounds, figures, "rounds", grow)

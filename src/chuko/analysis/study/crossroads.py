@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from random import Random
 
 import numpy as np
 from numba import njit
@@ -81,7 +82,7 @@ def exact_work(pack: Pack, rounds: int = 1, shard: tuple[int, int] = (0, 1),
                      OFFSET, shard, prefix)
 
 
-def sampled(pack: Pack, games: int, seed: int | None, advance, rounds: int = 1) -> Json:
+def sampled(pack: Pack, games: int, seed: int | Random | None, advance, rounds: int = 1) -> Json:
     return sample(pack, MEASURES[rounds], SIZE, OFFSET, games, seed, advance)
 
 
@@ -106,8 +107,8 @@ def _edge_finding(edge: Json, total: int, exact: bool, rounds: int) -> list[str]
     if exact and edge["estimate"] == 0:
         return [f"Perfect play gives neither player an edge: the mean value over all "
                 f"{total:,} deals is 0 exactly."]
-    interval = Interval(edge["estimate"], edge.get("low", edge["estimate"]),
-                        edge.get("high", edge["estimate"]))
+    mean, low, high = edge["estimate"], edge.get("low"), edge.get("high")
+    interval = Interval(mean, mean if low is None else low, mean if high is None else high)
     return [wording.versus(interval, 0.0, total, exact=exact, noun=DEALS,
                            subject="the first player's edge under perfect play",
                            effect="edge", unit=f" points per {per}")]
@@ -179,4 +180,13 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 def run_study(args: argparse.Namespace) -> Json:
     rounds = game_option(args, "crossroads", "rounds")
-    return run_layout(args, "crossroads", exact_work, sampled, study, rounds=rounds)
+    return run_layout(args, "crossroads", exact_work, sampled, study, figures, rounds=rounds)
+
+
+def figures(found: Json) -> tuple[list[Json], list[Json]]:
+    """The intervals --until narrows: who wins and each value's share (rates), the edge
+    (a mean, in points)."""
+    data = found["data"]
+    shares = [data["first_wins"], data["second_wins"], data["draws"],
+              *(d["share"] for d in data["distribution"])]
+    return shares, [data["edge"]]

@@ -31,6 +31,7 @@ from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
 from chuko.games import game_class
 
+from . import until
 from .command import positive
 
 SEATS = "players"  # the option that sets the number of seats, where a game has one
@@ -81,15 +82,58 @@ def grid(game_id: str, varied: Mapping[str, Sequence[Any]], lineups: Sequence[st
     if games < 1:
         raise ConfigError("--games must be at least 1.")
     cells = []
+    for options, bots, cell_seed in plans(varied, lineups, seed):
+        cells.append(cell(game_id, options, bots, games, cell_seed))
+        advance(games)
+    return cells
+
+
+def plans(varied: Mapping[str, Sequence[Any]], lineups: Sequence[str],
+          seed: int) -> list[tuple[dict[str, Any], str, int]]:
+    """Each cell's options, lineup and seed, in the grid's order (`grid`)."""
+    found = []
     for combination in itertools.product(*(enumerate(values) for values in varied.values())):
         place = 0
         for index, _ in combination:
             place = place * PLACES + index
         options = {name: value for name, (_, value) in zip(varied, combination, strict=True)}
         for b, bots in enumerate(lineups):
-            cells.append(cell(game_id, options, bots, games,
-                              seed * 1_000_003 + place * PLACES + b))
-            advance(games)
+            found.append((options, bots, seed * 1_000_003 + place * PLACES + b))
+    return found
+
+
+def cell_figures(c: Json) -> tuple[list[Json | None], list[Json | None]]:
+    """The intervals --until narrows in a cell: the win rates (first player, each seat)
+    and the means (moves, turns of each kind per game)."""
+    return [c["first_player"], *c["seats"]], [c["moves"], *c["per_game"].values()]
+
+
+def figures(found: Json) -> tuple[list[Json | None], list[Json | None]]:
+    """The intervals --until narrows in a whole study: every cell's."""
+    rates: list[Json | None] = []
+    means: list[Json | None] = []
+    for c in found["data"]["cells"]:
+        more_rates, more_means = cell_figures(c)
+        rates += more_rates
+        means += more_means
+    return rates, means
+
+
+def grid_until(game_id: str, varied: Mapping[str, Sequence[Any]], lineups: Sequence[str],
+               games: int, seed: int, asked: until.Until,
+               advance: Callable[[int], None] = lambda n: None) -> list[Json]:
+    """`grid`, each cell played again with more games (the same seed: the first games
+    are the same) until its intervals are narrow enough or its games reach the cap."""
+    cells = []
+    for options, bots, cell_seed in plans(varied, lineups, seed):
+        done = min(games, asked.cap)
+        found = cell(game_id, options, bots, done, cell_seed)
+        advance(done)
+        while step := asked.more(done, asked.width.wide(*cell_figures(found))):
+            done += step
+            found = cell(game_id, options, bots, done, cell_seed)
+            advance(step)
+        cells.append(found)
     return cells
 
 
@@ -307,6 +351,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                              f"several; {LINEUP_HELP} (default {lineups})")
     parser.add_argument("--games", type=positive, default=1000, metavar="N",
                         help="games per configuration (default 1000)")
+    until.add_arguments(parser, "games per configuration", 20_000)
 
 
 def varied_values(described: Descriptor, given: Mapping[str, list[str]]) -> dict[str, list[Any]]:
@@ -338,7 +383,13 @@ def run_study(args: argparse.Namespace) -> Json:
     described = game_class(args.game).descriptor
     varied = varied_values(described, option_values(args))
     lineups = args.bots or list(described.study.lineups or described.levels[:1])
-    total = prod(len(values) for values in varied.values()) * len(lineups) * args.games
-    with progress_bar(total, "Games") as advance:
-        cells = grid(args.game, varied, lineups, args.games, args.seed, advance)
-    return study(args.game, cells, args.seed)
+    configurations = prod(len(values) for values in varied.values()) * len(lineups)
+    asked = until.read(args)
+    if asked is None:
+        with progress_bar(configurations * args.games, "Games") as advance:
+            cells = grid(args.game, varied, lineups, args.games, args.seed, advance)
+        return study(args.game, cells, args.seed)
+    with progress_bar(configurations * asked.cap, "Games (until narrow enough)") as advance:
+        cells = grid_until(args.game, varied, lineups, args.games, args.seed, asked, advance)
+    return asked.said(study(args.game, cells, args.seed), figures,
+                      max(c["games"] for c in cells), "games per configuration")
