@@ -37,7 +37,8 @@ def _interval_caption(plot: Json) -> str:
     sampled = any("low" in s for s in plot["series"])
     marks = "Bars" if plot["kind"] == "bar" else "Whiskers"
     few = (f" Points from fewer than {plot['few']} are greyed and hollow, their n beside "
-           "them: too few to show a rate." if plot.get("few") else "")
+           "them: too few to show a rate."
+           if plot.get("few") and "greyed" not in plot.get("note", "") else "")
     return (f"{marks} show 95% intervals." if sampled else "Exact: no interval.") + few + (
         f" Computed from {plot['note']}." if plot.get("note") else "")
 

@@ -92,7 +92,7 @@ export function drawPlot(plot, width = WIDTH) {
   // slanted when a single word is wider than the band.
   labels.forEach((label, i) => {
     if (ticksAt.slant) {
-      svg.append(s("text", { x: centre(i), y: bottom + 14, "text-anchor": "end",
+      svg.append(s("text", { x: centre(i), y: bottom + 14, "text-anchor": "end", class: "slanted",
         transform: `rotate(-35 ${centre(i)} ${bottom + 14})`, text: label }));
       return;
     }
