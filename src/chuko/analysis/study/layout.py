@@ -137,7 +137,7 @@ def share(count: int, total: int, exact: bool) -> Json:
     """A share of the deals: exact, or with its 95% Wilson interval."""
     if exact:
         return {"estimate": count / total if total else None, "exact": True}
-    return {**proportion_interval(count, total).to_json(), "exact": False}
+    return {**proportion_interval(count, total).to_json(), "exact": False, "n": total}
 
 
 def share_text(figure: Json) -> str:
@@ -268,4 +268,5 @@ def percent_series(label: str, shares: list[Json]) -> Json:
     if not all(s["exact"] for s in shares):
         series["low"] = [100 * s["low"] for s in shares]
         series["high"] = [100 * s["high"] for s in shares]
+        series["n"] = [s.get("n") for s in shares]
     return series

@@ -237,6 +237,8 @@ def _series(label: str, figures: list[Json | None], scale: float = 100) -> Json:
     if all(f and f.get("low") is not None for f in figures):
         series["low"] = [scale * f["low"] for f in figures]  # type: ignore[index]
         series["high"] = [scale * f["high"] for f in figures]  # type: ignore[index]
+    if any(f and f.get("n") is not None for f in figures):  # each point's sample size
+        series["n"] = [f.get("n") if f else None for f in figures]
     return series
 
 
