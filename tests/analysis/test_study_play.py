@@ -11,15 +11,13 @@ ARGV = ["study", "chuko", "--pack", "standard", "--pack", "plain", "--players", 
         "--games", "200", "--seed", "3", "--json"]
 
 FINDINGS = [
-    "Pack standard, 2 players (easy): the first player's win rate is 65.0% [58.2%, 71.3%] "
-    "over 200 sampled games, an interval that excludes a fair 50%.",
-    "Pack standard, 3 players (easy): the first player's win rate is 54.5% [47.6%, 61.3%] "
-    "over 200 sampled games, an interval that excludes a fair 33%.",
-    "Pack plain, 2 players (easy): the first player's win rate is 59.5% [52.6%, 66.1%] "
-    "over 200 sampled games, an interval that excludes a fair 50%.",
+    "The first player's win rate excludes the fair share (1/players) in 3 of 4 "
+    "configurations, by its 95% interval:",
+    "Pack standard, 2 players (easy): 65.0% [58.2%, 71.3%] of 200 games, fair 50%.",
+    "Pack standard, 3 players (easy): 54.5% [47.6%, 61.3%] of 200 games, fair 33%.",
+    "Pack plain, 2 players (easy): 59.5% [52.6%, 66.1%] of 200 games, fair 50%.",
     "No first-player edge detected at this sample size (the interval includes the fair "
-    "share) for Pack plain, 3 players (easy), 38.0% [31.6%, 44.9%] of 200 games against a "
-    "fair 33%.",
+    "share) for Pack plain, 3 players (easy): 38.0% [31.6%, 44.9%] of 200 games, fair 33%.",
 ]
 COLUMNS = ["Pack", "Players", "Bots", "Games", "First player wins", "Fair", "Seat wins",
            "Draws", "Moves per game", "Recycles per game", "Resets per game"]

@@ -85,3 +85,22 @@ def test_slanted_labels_stand_a_line_apart(pages):
     assert len(starts) == len(study["plots"][0]["x"])
     gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
     assert min(gaps) * math.sin(math.radians(35)) >= 12
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_no_shipped_plot_in_the_lab_draws_a_label_over_another(pages, shot, width, height):
+    plots = [plot for game in facts.shipped_facts()["games"] for one in game["studies"]
+             for plot in one.get("plots", [])]
+    if not plots:
+        pytest.skip("no facts are shipped")
+    page = pages.new(width=width, height=height)
+    page.goto("/lab")
+    page.locator("figure.plot svg").first.wait_for()
+    figures = page.locator("figure.plot svg").all()
+    assert len(figures) == len(plots)
+    for svg, plot in zip(figures, plots, strict=True):
+        assert overlapping(svg.evaluate(TEXT_BOXES)) == [], plot["title"]
+        drawn = svg.locator("text").evaluate_all(
+            "ts => ts.map((t) => t.textContent.replaceAll(' ', ''))")
+        assert all(str(x).replace(" ", "") in drawn for x in plot["x"]), plot["title"]
+    shot(page, f"lab-all-{width}")

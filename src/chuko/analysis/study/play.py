@@ -22,8 +22,7 @@ from typing import Any
 from chuko.analysis import wording
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate import simulate
-from chuko.analysis.stats import Interval, mean_interval
-from chuko.analysis.wording import GAMES
+from chuko.analysis.stats import mean_interval
 from chuko.bots import parse_levels
 from chuko.console import LINEUP_HELP, OPTION_DEST, option_flag, option_values
 from chuko.core.descriptor import Descriptor, Option
@@ -157,24 +156,24 @@ def _games(cells: list[Json]) -> str:
 
 
 def _findings(described: Descriptor, cells: list[Json]) -> list[str]:
-    """Every configuration whose first player's win rate excludes the fair share, each with
-    its interval and games; then those where no edge was detected, named together."""
-    found, level = [], []
+    """Every configuration whose first player's win rate excludes the fair share, after a
+    sentence that counts them, each with its interval and games; then those where no edge
+    was detected, named together."""
+    off, level = [], []
     for c in cells:
         first = c["first_player"]
         if not first or first.get("estimate") is None or c["players"] < 2:
             continue
         fair = 1 / c["players"]
-        where = f"{_where(described, c)} ({_lineup(c['bots'])})"
-        if wording.includes(first, fair):
-            level.append(f"{where}, {_rate(first)} of {first.get('n', c['games']):,} games "
-                         f"against a fair {fair:.0%}")
-            continue
-        interval = Interval(first["estimate"], first["low"], first["high"])
-        said = wording.versus(interval, fair, first.get("n", c["games"]), exact=False,
-                              noun=GAMES, subject="the first player's win rate",
-                              effect="first-player edge", percent=True)
-        found.append(f"{where}: {said[:1].lower()}{said[1:]}")
+        said = (f"{_where(described, c)} ({_lineup(c['bots'])}): {_rate(first)} of "
+                f"{first.get('n', c['games']):,} games, fair {fair:.0%}")
+        (level if wording.includes(first, fair) else off).append(said)
+    found = []
+    if off:
+        found.append(f"The first player's win rate excludes the fair share (1/players) in "
+                     f"{len(off)} of {len(off) + len(level)} configurations, by its 95% "
+                     "interval:")
+        found.extend(f"{said}." for said in off)
     if level:
         found.append("No first-player edge detected at this sample size (the interval "
                      f"includes the fair share) for {'; '.join(level)}.")
