@@ -207,12 +207,17 @@ function drawAtWidth(figures) {
   for (const [figure] of figures) watch.observe(figure);
 }
 
+/** A cell's text with each figure and its interval ("54% [51%, 57%]") kept on one line, so a
+ * narrow table scrolls rather than breaking an interval over three lines. */
+const unbroken = (text) => String(text).replace(/(\S+) \[([^\]]*)\]/g,
+  (_, value, inside) => `${value}\u00a0[${inside.replaceAll(" ", "\u00a0")}]`);
+
 function table(data) {
   return h("div.table-wrap", {}, h("table", {},
     h("caption", { text: data.title }),
     h("thead", {}, h("tr", {}, data.columns.map((c) => h("th", { scope: "col", text: c })))),
     h("tbody", {}, data.rows.map((row) => h("tr", {}, row.map((v) => h("td", {
-      text: String(v) })))))));
+      text: unbroken(v) })))))));
 }
 
 function study(one, figures) {
