@@ -786,6 +786,14 @@ def print_result(search: Search, found: list[Candidate], seconds: float) -> None
     print_table("", columns, rows, right=range(1, len(columns) - 1))
     console.print("Figures are estimates with 95% intervals (Wilson for rates); a target is "
                   "met when the estimate lies within it.")
+    loose = [target.label for candidate in found if candidate.meets for target in search.targets
+             if not target.spec.goal and not (
+                 target.spec.low <= candidate.figures[target.figure].interval.low
+                 and candidate.figures[target.figure].interval.high <= target.spec.high)]
+    if loose:
+        console.print(f"A pack that meets a target by its estimate may still miss it: the "
+                      f"interval reaches outside the target for {', '.join(dict.fromkeys(loose))}"
+                      f"; a larger --confirm narrows it.")
     if not met:
         console.print("No pack met every target. How close the screened packs came:")
         for line in closeness_words(search.targets, search.pool, search.screen):
