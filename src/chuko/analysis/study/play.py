@@ -159,7 +159,8 @@ def _findings(described: Descriptor, cells: list[Json]) -> list[str]:
     """Every configuration whose first player's win rate excludes the fair share, after a
     sentence that counts them, each with its interval and games; then those where no edge
     was detected, named together."""
-    off, level = [], []
+    off: list[str] = []
+    level: list[str] = []
     for c in cells:
         first = c["first_player"]
         if not first or first.get("estimate") is None or c["players"] < 2:
