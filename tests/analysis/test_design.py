@@ -237,3 +237,13 @@ def test_design_that_meets_no_target_prints_how_close_it_came(run_chuko):
     status, out, _ = run_chuko(*argv, "--json")
     (near,) = json.loads(out)["closeness"]
     assert near["relax_to"] == [0.0, 6.0] and near["admits"] == 4
+
+
+def test_a_pack_met_by_its_estimate_alone_is_said_to_have_a_wider_interval(run_chuko):
+    status, out, _ = run_chuko("design", "--caravan", "1:50±3", "--cards", "2-30",
+                               "--candidates", "10", "--screen", "100", "--confirm", "200",
+                               "--top", "2", "--seed", "1")
+    said = " ".join(out.split())
+    assert status == 0 and "1 meet every target" in said
+    assert ("the interval reaches outside the target for Caravan, 1 bridge; a larger "
+            "--confirm narrows it.") in said
