@@ -57,7 +57,7 @@ def rounds_played(players: int, rounds: int, seed: int,
         for kind in GroupType:
             won, lost = seen[1][position][kind.name], seen[0][position][kind.name]
             if won + lost:
-                row[kind.label] = {"groups": won + lost, "wins": won,
+                row[kind.label] = {"groups": won + lost, "n": won + lost, "wins": won,
                                    **proportion_interval(won, won + lost).to_json()}
         positions.append(row)
     points = {level: {**result.level_interval(level).to_json(), "n": rounds}
