@@ -3,6 +3,7 @@ beside the built-in levels, each refused in one sentence when it cannot play, an
 move during play forfeiting the game, counted and reported."""
 
 import json
+import re
 import sys
 from pathlib import Path
 from random import Random
@@ -175,3 +176,15 @@ def test_in_a_game_that_does_not_list_its_moves_the_engine_judges_an_agents_move
                                  "arena_agents:illegal_at_once", "--games", "1")
     assert status == 2 and err.count("\n") == 1
     assert "arena_agents:illegal_at_once played an illegal move on its first turn" in err
+
+
+def test_the_agent_module_the_readme_shows_plays_in_the_arena(run_chuko, tmp_path,
+                                                              monkeypatch):
+    readme = (HERE.parents[1] / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "mybots" in b)
+    (tmp_path / "mybots.py").write_text(block)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status, out, err = run_chuko("arena", "crossroads", "--agents", "random,mybots:make_bot",
+                                 "--games", "4", "--seed", "1", "--json")
+    assert status == 0, err
+    assert json.loads(out)["ratings"][1]["games"] == 4
