@@ -71,8 +71,8 @@ def test_with_an_odd_number_of_seats_each_level_starts_half_the_games(monkeypatc
 
 def test_a_solitaire_plays_every_level_on_the_same_deals():
     game = game_class("caravan").from_options({"bridges": 1}, bots_only=True)
-    won, pairings = play_solitaire(game, [Agent("random", "level"), Agent("perfect", "level")],
-                                   12, Random(4), {}, lambda n: None)
+    levels = [Agent("random", "level"), Agent("perfect", "level")]
+    won, _forfeits, pairings = play_solitaire(game, levels, 12, Random(4), {}, lambda n: None)
     # the perfect bot wins every deal that can be won, so every deal random wins
     assert all(p >= r for r, p in zip(won["random"], won["perfect"], strict=True))
     assert pairings[0].results == [0.5 if r == p else float(r)

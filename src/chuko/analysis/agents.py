@@ -81,10 +81,12 @@ def one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
-def read_agents(texts: Sequence[str], game: Game) -> list[Agent]:
-    """The agents named, each spec once; built-in levels as the game's descriptor lists
-    them. ConfigError in one sentence for a spec that is neither."""
-    agents = [read_agent(text.strip(), game) for text in texts if text.strip()]
+def read_agents(named: Sequence[Agent | str], game: Game) -> list[Agent]:
+    """The agents named (agents already read pass through), each spec once; built-in levels
+    as the game's descriptor lists them. ConfigError in one sentence for a spec that is
+    neither a level nor an agent that plays."""
+    agents = [item if isinstance(item, Agent) else read_agent(item.strip(), game)
+              for item in named if isinstance(item, Agent) or item.strip()]
     specs = [agent.spec for agent in agents]
     for spec in specs:
         if specs.count(spec) > 1:

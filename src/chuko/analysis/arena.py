@@ -1,19 +1,22 @@
-"""`chuko arena GAME`: every bot level against every other, with ratings.
+"""`chuko arena GAME`: every bot against every other, with ratings.
 
-Each pair of levels plays `--games` games through `chuko.analysis.simulate`, the seats
-rotating each game. With more than two seats the two levels alternate round the table (and,
-with an odd number of seats, each starts half the games), and a game counts for the level
-whose bot won it; no winner, or winners of both levels, is a draw.
+The bots are agents (`chuko.analysis.agents`): the built-in levels, a `module:callable`
+that makes a bot, or a saved policy. Each pair plays `--games` games, dealt and seated as
+`chuko simulate` does, the seats rotating each game. With more than two seats the two bots
+alternate round the table (and, with an odd number of seats, each starts half the games),
+and a game counts for the bot whose seat won it; no winner, or winners of both, is a draw.
+The engine judges every move: an illegal one forfeits the game to the other side.
 
-A solitaire has no opponent, so its arena plays every level on the same deals and compares
-them deal by deal: a level beats another on a deal it wins and the other loses, and both
-winning or both losing is a draw. Its table also gives each level's win rate.
+A solitaire has no opponent, so its arena plays every bot on the same deals and compares
+them deal by deal: a bot beats another on a deal it wins and the other loses, and both
+winning or both losing is a draw. Its table also gives each bot's win rate.
 
-Ratings are Elo points on the Bradley–Terry model (a level rated 400 above another scores
+Ratings are Elo points on the Bradley–Terry model (a bot rated 400 above another scores
 10 to 1 against it), fitted to all the pairings at once with draws as half a win and one
-virtual draw per pairing, which keeps a level that never lost finite. The first level
-listed (`random` where the game has it) is the zero. The 95% intervals come from a
-bootstrap that resamples the games (a solitaire's deals) and fits again.
+virtual draw per pairing, which keeps a bot that never lost finite. The first bot listed
+(`random` where the game has it) is the zero. The 95% intervals come from a bootstrap that
+resamples the games (a solitaire's deals) and fits again. Every pairing keeps its wins,
+draws and losses; `--ladder` plays a fixed, versioned arena (`chuko.analysis.ladder`).
 """
 
 from __future__ import annotations
@@ -216,10 +219,10 @@ def play_pairing(game: Game, a: Agent, b: Agent, games: int, rng: Random,
 
 def play_solitaire(game: Game, agents: Sequence[Agent], games: int, rng: Random,
                    budget: dict[str, Any], advance: Callable[[int], None],
-                   ) -> tuple[dict[str, list[bool]], list[Pairing]]:
+                   ) -> tuple[dict[str, list[bool]], dict[str, list[str]], list[Pairing]]:
     """Every agent on the same `games` deals (each run seeded alike, and a lineup of one bot
     draws the same numbers before each deal); the pairings compare them deal by deal. A
-    forfeited deal is lost."""
+    forfeited deal is lost; the engine's reasons come back by agent."""
     seed = rng.getrandbits(64)
     won: dict[str, list[bool]] = {}
     forfeits: dict[str, list[str]] = {}
@@ -243,7 +246,7 @@ def play_solitaire(game: Game, agents: Sequence[Agent], games: int, rng: Random,
             for reason in forfeits[spec]:
                 pairing.forfeit(spec, reason)
         pairings.append(pairing)
-    return won, pairings
+    return won, forfeits, pairings
 
 
 @dataclass
@@ -300,17 +303,15 @@ def arena(game: Game, agents: Sequence[Agent | str], games: int, seed: int | Non
           advance: Callable[[int], None] = lambda n: None) -> Arena:
     """Play the arena: every pair of `agents` (Agents, or specs to read), or every agent on
     the same deals for a solitaire, and rate them."""
-    seated = read_agents([a for a in agents if isinstance(a, str)], game)
-    contestants = [a if isinstance(a, Agent) else seated.pop(0) for a in agents]
+    contestants = read_agents(agents, game)
     if len(contestants) < 2:
         raise ConfigError("An arena needs at least two bots.")
     rng = make_rng(seed)
     budget = budget or {}
     won = None
     if game.players == 1:
-        won, pairings = play_solitaire(game, contestants, games, rng, budget, advance)
-        forfeits = {a.spec: next((p.forfeits.get(a.spec, []) for p in pairings
-                                  if a.spec in (p.a, p.b)), []) for a in contestants}
+        won, forfeits, pairings = play_solitaire(game, contestants, games, rng, budget,
+                                                 advance)
     else:
         pairings = [play_pairing(game, a, b, games, rng, budget, advance)
                     for a, b in combinations(contestants, 2)]
