@@ -81,6 +81,8 @@ def test_an_illegal_move_during_play_forfeits_the_game_and_is_reported(run_chuko
     # its second move of each game is illegal: every game is forfeited, and lost
     assert pairing["forfeits_b"] == 4 and pairing["wins_a"] == 4 and pairing["forfeits_a"] == 0
     assert [r["forfeits"] for r in result["ratings"]] == [0, 4]
+    assert [(f["level"], f["games"]) for f in result["forfeits"]] == [("arena_agents:sloppy", 4)]
+    assert result["forfeits"][0]["first"].startswith("'nonsense' is not a move")
     status, out, err = run_chuko("arena", "crossroads", "--agents",
                                  "random,arena_agents:sloppy", "--games", "4", "--seed", "3")
     assert "arena_agents:sloppy forfeited 4 games by an illegal move" in out

@@ -294,6 +294,8 @@ class Arena:
                                                       self.ratings.intervals, strict=True)],
             "pairings": [p.to_json() for p in self.pairings],
             "win_rates": rates,
+            "forfeits": [{"level": spec, "games": len(reasons), "first": reasons[0]}
+                         for spec, reasons in self.forfeits.items()],
         }
 
 

@@ -56,9 +56,11 @@ class Ladder:
                         f"{chuko.__version__}.")
         current = bot_versions(self.game.id)
         for level, version in self.levels.items():
-            if current.get(level) != version:
+            running = current.get(level)
+            if running != version:
+                now = f"version {running}" if running else "not versioned"
                 said.append(f"Ladder {self.name} pins the {level} bot at version {version}; "
-                            f"this chuko's is version {current.get(level)}.")
+                            f"this chuko's is {now}.")
         return said
 
     def to_json(self) -> Json:
