@@ -190,3 +190,27 @@ def test_the_agent_module_the_readme_shows_plays_in_the_arena(run_chuko, tmp_pat
                                  "--games", "4", "--seed", "1", "--json")
     assert status == 0, err
     assert json.loads(out)["ratings"][1]["games"] == 4
+
+
+@pytest.mark.parametrize(("missing_module", "says"), [
+    ("torch", "its loader needs torch, which is not installed"),
+    ("chuko.bots.policy", "this chuko has no saved-policy support"),
+])
+def test_a_policy_that_cannot_be_loaded_for_want_of_a_module_is_one_sentence(
+        run_chuko, monkeypatch, tmp_path, missing_module, says):
+    path = tmp_path / "policy.npz"
+    path.write_bytes(b"weights")
+
+    def missing(name, *args, **kwargs):
+        if name == "chuko.bots.policy":
+            raise ModuleNotFoundError(f"No module named {missing_module!r}",
+                                      name=missing_module)
+        return real(name, *args, **kwargs)
+
+    import chuko.analysis.agents as agents
+
+    real = agents.import_module
+    monkeypatch.setattr(agents, "import_module", missing)
+    status, out, err = run_chuko("arena", "crossroads", "--agent", str(path))
+    assert status == 2 and err.count("\n") == 1
+    assert says in err

@@ -112,9 +112,14 @@ def _policy_loader(spec: str) -> Callable[[Game, Random], Bot]:
         raise AgentError(f"There is no saved policy {spec}.")
     try:
         policy_bot = import_module(POLICY_MODULE).policy_bot
+    except ModuleNotFoundError as error:
+        if error.name and POLICY_MODULE.startswith(error.name):
+            raise AgentError(f"Cannot load the policy {spec}: this chuko has no saved-policy "
+                             f"support ({POLICY_MODULE}).") from None
+        raise AgentError(f"Cannot load the policy {spec}: its loader needs {error.name}, "
+                         f"which is not installed.") from None
     except (ImportError, AttributeError) as error:
-        raise AgentError(f"Cannot load the policy {spec}: this chuko has no saved-policy "
-                         f"support ({one_line(error)}).") from None
+        raise AgentError(f"Cannot load the policy {spec} ({one_line(error)}).") from None
 
     def load(game: Game, rng: Random) -> Bot:
         bot: Bot = policy_bot(spec, game, rng)
@@ -137,7 +142,7 @@ def _import(spec: str, module: str) -> ModuleType:
     except AgentError:
         raise
     except ModuleNotFoundError as error:
-        if error.name and module.startswith(error.name):
+        if error.name and (module == error.name or module.startswith(f"{error.name}.")):
             raise AgentError(f"There is no module {module} for the agent {spec}.") from None
         raise AgentError(f"Cannot import {module} for the agent {spec} "
                          f"({one_line(error)}).") from None
