@@ -45,7 +45,9 @@ def test_a_ladder_adds_the_agents_given_and_prints_its_name_and_versions(run_chu
     status, out, err = run_chuko("arena", "crossroads", "--ladder", ladder, "--agent",
                                  "my_bots:mine")
     assert status == 0, err
-    assert "Ladder tiny-1 (made with chuko" in out and "bots random v1, easy v1" in out
+    said = " ".join(out.split())
+    assert "Ladder tiny-1: seed 7. Cite as: chuko arena crossroads --ladder tiny-1" in said
+    assert f"(ladder made with chuko {chuko.__version__}; bots random v1, easy v1;" in said
     assert "my_bots:mine" in out
 
 

@@ -30,7 +30,6 @@ from itertools import combinations
 from random import Random
 from typing import Any
 
-import chuko
 from chuko.analysis.agents import Agent, Forfeit, play_judged, read_agents
 from chuko.analysis.ladder import Ladder, load_ladder, shipped_ladders
 from chuko.analysis.progress import progress_bar
@@ -378,11 +377,10 @@ def print_matrix(result: Arena, names: dict[str, str]) -> None:
 
 
 def print_ladder(ladder: Ladder) -> None:
-    bots = ", ".join(f"{level} v{version}" for level, version in ladder.levels.items())
     budget = "".join(f", {value} {name.replace('_', ' ')}" for name, value in
                      ladder.budget.items())
-    console.print(f"Ladder {ladder.name} (made with chuko {ladder.chuko}; bots {bots}; "
-                  f"seed {ladder.seed}{budget}), run with chuko {chuko.__version__}.")
+    console.print(f"Ladder {ladder.name}: seed {ladder.seed}{budget}. Cite as: "
+                  f"{ladder.citation()}.")
     for sentence in ladder.drift():
         console.print(f"[yellow]{sentence}[/] Its numbers may differ from the ladder's.")
 

@@ -63,9 +63,15 @@ class Ladder:
                             f"this chuko's is {now}.")
         return said
 
+    def citation(self) -> str:
+        """One line naming everything that fixes the numbers, for a paper."""
+        bots = ", ".join(f"{level} v{version}" for level, version in self.levels.items())
+        return (f"chuko arena {self.game.id} --ladder {self.name} (ladder made with chuko "
+                f"{self.chuko}; bots {bots}; run with chuko {chuko.__version__})")
+
     def to_json(self) -> Json:
         current = bot_versions(self.game.id)
-        return {"ladder": self.name, "chuko_version": self.chuko,
+        return {"ladder": self.name, "cite": self.citation(), "chuko_version": self.chuko,
                 "chuko_version_running": chuko.__version__,
                 "bots": [{"level": level, "version": version, "running": current.get(level)}
                          for level, version in self.levels.items()],
