@@ -14,7 +14,7 @@ from chuko.games import game_class
 
 def write_ladder(path, **pinned):
     entry = {"options": {"pack": "standard"}, "levels": {"random": 1, "easy": 1}, "games": 4,
-             "seed": 7, "budget": {}}
+             "seed": 7, "budget": {}, "resamples": 50}
     entry.update(pinned)
     path.write_text(json.dumps({"ladder": "tiny-1", "chuko_version": chuko.__version__,
                                 "games": {"crossroads": entry}}))
@@ -33,6 +33,7 @@ def test_two_runs_of_a_ladder_give_identical_results_and_name_its_versions(run_c
     assert result["ladder"]["bots"] == [{"level": "random", "version": 1, "running": 1},
                                         {"level": "easy", "version": 1, "running": 1}]
     assert (result["games"], result["seed"], result["levels"]) == (4, 7, ["random", "easy"])
+    assert result["ladder"]["resamples"] == 50 and "over 50 resamples" in result["rating"]
 
 
 def test_a_ladder_adds_the_agents_given_and_prints_its_name_and_versions(run_chuko, tmp_path,
@@ -65,14 +66,16 @@ def test_ladder_v1_plays_what_it_pins(run_chuko, monkeypatch):
 
     def fake_arena(game, agents, games, seed, **options):
         played.update(game=game.id, agents=[a.spec for a in agents], games=games, seed=seed,
-                      budget=options["budget"], ladder=options["ladder"].name)
+                      budget=options["budget"], ladder=options["ladder"].name,
+                      resamples=options["resamples"])
         raise SystemExit(0)
 
     monkeypatch.setattr(arena_module, "arena", fake_arena)
     run_chuko("arena", "chuko", "--ladder", "v1")
     pinned = load_ladder("v1", "chuko")
     assert played == {"game": "chuko", "agents": list(pinned.levels), "games": pinned.games,
-                      "seed": pinned.seed, "budget": pinned.budget, "ladder": "v1"}
+                      "seed": pinned.seed, "budget": pinned.budget, "ladder": "v1",
+                      "resamples": pinned.resamples}
 
 
 def test_ladder_v1_covers_every_level_of_every_built_in_game_at_a_recorded_version():

@@ -486,7 +486,8 @@ def run(args: argparse.Namespace) -> int:
     pairs = len(agents) if game.players == 1 else math.comb(len(agents), 2)
     with progress_bar(pairs * games, f"{game.title} arena") as advance:
         result = arena(game, agents, games, seed, options=options, budget=budget,
-                       ladder=ladder, advance=advance)
+                       ladder=ladder, advance=advance,
+                       resamples=ladder.resamples if ladder else BOOTSTRAP)
     if args.plot:
         plot_arena(result, args.plot)
     if args.json:

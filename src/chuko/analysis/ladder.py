@@ -2,7 +2,8 @@
 
 A ladder is a data file (`chuko/data/ladder-<name>.json`, or any file given by its path)
 that pins, for each game it covers, the game's options, the built-in levels with the bot
-version of each, the games per pairing, the seed and the search budget, with the chuko
+version of each, the games per pairing, the seed, the search budget and the bootstrap's
+resamples, with the chuko
 version it was made with. `chuko arena GAME --ladder v1` plays exactly that, with any
 `--agent`s added, and names the ladder and every version in its output.
 
@@ -33,6 +34,7 @@ from chuko.games import game_class
 BOT_VERSIONS = "bot-versions.json"
 FINGERPRINT_GAMES = 2  # seeded games of a level against itself
 FINGERPRINT_BUDGET = {"simulations": 50}  # for the levels that search
+RESAMPLES = 1000  # the bootstrap's, where a ladder file does not say
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class Ladder:
     games: int  # per pairing
     seed: int
     budget: dict[str, Any]
+    resamples: int  # of the bootstrap intervals
 
     def drift(self) -> list[str]:
         """A sentence for each version that differs from the ladder's: chuko's, a bot's."""
@@ -76,6 +79,7 @@ class Ladder:
                 "bots": [{"level": level, "version": version, "running": current.get(level)}
                          for level, version in self.levels.items()],
                 "games": self.games, "seed": self.seed, "budget": self.budget,
+                "resamples": self.resamples,
                 "as_pinned": not self.drift()}
 
 
@@ -116,7 +120,8 @@ def load_ladder(name: str, game_id: str) -> Ladder:
         return Ladder(str(found.get("ladder", name)), str(found["chuko_version"]), game,
                       game.descriptor.read_options(entry.get("options", {})),
                       {str(k): int(v) for k, v in entry["levels"].items()},
-                      int(entry["games"]), int(entry["seed"]), dict(entry.get("budget", {})))
+                      int(entry["games"]), int(entry["seed"]), dict(entry.get("budget", {})),
+                      int(entry.get("resamples", RESAMPLES)))
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise ConfigError(f"Ladder {name} is malformed for {game_id} "
                           f"({type(error).__name__}: {error}).") from None
