@@ -3,9 +3,9 @@
 A ladder is a data file (`chuko/data/ladder-<name>.json`, or any file given by its path)
 that pins, for each game it covers, the game's options, the built-in levels with the bot
 version of each, the games per pairing, the seed, the search budget and the bootstrap's
-resamples, with the chuko
-version it was made with. `chuko arena GAME --ladder v1` plays exactly that, with any
-`--agent`s added, and names the ladder and every version in its output.
+resamples, with the chuko version it was made with. `chuko arena GAME --ladder v1` plays
+exactly that, with any `--agent`s added, and names the ladder and every version in its
+output, with a line to cite.
 
 A bot's version lives in `chuko/data/bot-versions.json` with a fingerprint of its
 behaviour: a hash of the moves it chooses in a few seeded games (`fingerprint`). A test
@@ -41,7 +41,7 @@ RESAMPLES = 1000  # the bootstrap's, where a ladder file does not say
 class Ladder:
     """One game's part of a ladder file."""
 
-    name: str  # "v1", or the file's path
+    name: str  # the file's "ladder" ("v1"), else the name it was asked by
     chuko: str  # the chuko version the ladder was made with
     game: Game
     options: Json
