@@ -36,12 +36,10 @@ from .common import (
 
 
 def observation_box(encoding: Encoding) -> spaces.Box:
-    """The observation array's space: the dtype's range for int8, unbounded for float32."""
-    dtype = np.dtype(encoding.observation_dtype)
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return spaces.Box(int(info.min), int(info.max), encoding.observation_shape, dtype)
-    return spaces.Box(-np.inf, np.inf, encoding.observation_shape, dtype)
+    """The observation array's space: the encoding's bounds on its entries."""
+    low, high = encoding.observation_bounds
+    return spaces.Box(low, high, encoding.observation_shape,
+                      np.dtype(encoding.observation_dtype))
 
 
 def _observation_spaces(encoding: Encoding, agents: list[str]) -> dict[str, spaces.Dict]:

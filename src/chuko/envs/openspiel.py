@@ -87,21 +87,24 @@ def _parameters(described: Descriptor) -> dict[str, Any]:
     return {option.name: _spiel_value(option, option.default) for option in described.options}
 
 
-def _game_type(described: Descriptor) -> pyspiel.GameType:
+def _game_type(described: Descriptor, encoding: Encoding) -> pyspiel.GameType:
+    """The game's type; its kind of information is the configuration's (`encoding`)."""
     alone = described.max_players == 1
+    information = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=PREFIX + described.id,
         long_name=f"{described.title} (chuko)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        information=(information.PERFECT_INFORMATION if encoding.perfect_information
+                     else information.IMPERFECT_INFORMATION),
         utility=(pyspiel.GameType.Utility.GENERAL_SUM if alone
                  else pyspiel.GameType.Utility.ZERO_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=described.max_players or MOST_SEATS,
         min_num_players=described.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(described),
@@ -144,13 +147,13 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=None if players == 1 else 0.0,
             max_game_length=self._longest(),
         )
-        super().__init__(_game_type(described), info, spiel)
+        super().__init__(_game_type(described, self.encoding), info, spiel)
 
     def _longest(self) -> int:
         """A ceiling on the nodes of one game: the deal's, then the encoding's bound on the
         decisions and chance events after it (`max_game_length`) where it has one, else
         FALLBACK_LENGTH."""
-        known = getattr(self.encoding, "max_game_length", None)
+        known = self.encoding.max_game_length
         after = int(known) if known is not None else FALLBACK_LENGTH
         return self.deck_size + len(self.choices) + after
 
@@ -324,22 +327,25 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class Observer:
-    """OpenSpiel's observer for python games: the encoding's information-state string, or
-    its observation array (as float32) and that array's non-zero entries as a string."""
+    """OpenSpiel's observer for python games: the encoding's observation array (as float32)
+    for both tensors, and as strings the encoding's information state or the array's
+    non-zero entries.
+
+    The information-state tensor is the observation array: a summary of what the seat has
+    seen that decides everything still to come (each encoding's docstring), equal for two
+    histories that leave the same summary, so it is Markov rather than perfect recall; the
+    information-state string keeps what the summary drops where the encoding's does."""
 
     def __init__(self, game: SpielGame, *, information_state: bool) -> None:
         self.encoding = game.encoding
         self.information_state = information_state
-        size = 0 if information_state else int(np.prod(self.encoding.observation_shape))
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor = np.zeros(int(np.prod(self.encoding.observation_shape)), np.float32)
+        self.dict = {"information_state" if information_state else "observation": self.tensor}
 
     def _view(self, state: SpielState, player: int) -> Any:
         return None if state.engine is None else state.engine.view(player)
 
     def set_from(self, state: SpielState, player: int) -> None:
-        if self.information_state:
-            return
         view = self._view(state, player)
         if view is None:
             self.tensor.fill(0)
@@ -372,7 +378,9 @@ def _register() -> None:
         name = f"Spiel_{described.id}"
         game = type(name, (SpielGame,), {"described": described, "__module__": __name__})
         globals()[name] = game
-        pyspiel.register_game(_game_type(described), game)
+        # Registered with the default configuration's type; each loaded game has its own.
+        default = load_encoding(make_game(described.id, {}))
+        pyspiel.register_game(_game_type(described, default), game)
 
 
 _register()

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from chuko.core.deck52 import SUITS, Card
+from chuko.core.deck52 import DECK, SUITS, Card
 from chuko.core.errors import IllegalMove, ParseError
 from chuko.core.protocol import Json, State
 from chuko.games.chuchula import GROUPS, HAND_SIZE, Game, GroupType, HandGrouping, group_strength
@@ -310,11 +310,22 @@ class ChuchulaEncoding:
     observation_shape = (SIZE,)
     observation_dtype = "float32"
     min_utility = 0.0
+    # Hands are dealt in secret and groupings committed in secret (ruling H4).
+    perfect_information = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
         rounds = game.length if game.mode == "rounds" else None
         self.max_utility = float(4 * rounds if rounds else game.length + 3)
+        # Flags and fractions, but for rounds played / length: a point game has no last
+        # round (a round may score nothing), so that entry has no ceiling there.
+        self.observation_bounds = (0.0, 1.0 if rounds else float("inf"))
+        # Each round: every seat's grouping, a step per card but the last; each later
+        # round's deal, a chance node per card; at the end the tie draw, a node per seat
+        # but the last. A point game may go on and on (None).
+        players = game.players
+        self.max_game_length = None if rounds is None else (
+            rounds * (HAND_SIZE - 1) * players + (rounds - 1) * len(DECK) + players - 1)
 
     def action(self, move: Any) -> int:
         """The number of one step, (place, group)."""
