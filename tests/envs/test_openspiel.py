@@ -15,9 +15,7 @@ import chuko.envs.openspiel  # noqa: E402, F401  (registers the games)
 from chuko.solvers.crossroads import CrossroadsSolver  # noqa: E402
 
 
-# Chuchula's games are long (rounds of 13 steps a seat, 52 chance nodes a deal): seconds.
-@pytest.mark.parametrize("game_id", [
-    pytest.param(g, marks=pytest.mark.slow) if g == "chuchula" else g for g in GAMES])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_every_game_passes_openspiels_random_simulation_test_with_serialization(game_id):
     game = pyspiel.load_game(f"python_chuko_{game_id}", GAMES[game_id])
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -145,9 +143,10 @@ def test_each_game_reports_the_information_its_views_give(game_id):
     ("crossroads", {}, 12 + 1 + 12),  # the deal, who starts, a card a move
     ("crossroads", {"rounds": 2, "first": "the first seat"}, 12 + 2 * 12),
     ("caravan", {}, 12 + 12),
-    # the first dealer and 52 cards; 12 steps per seat per round; 52 cards for round 2; the
-    # tie draw, a node per seat but the last
-    ("chuchula", {"players": 2, "length": 2}, 1 + 52 + 2 * 12 * 2 + 52 + 1),
+    # the first dealer and 52 cards; 12 steps per seat per round; 26 cards dealt for round
+    # 2; the tie draw, a node per seat but the last
+    ("chuchula", {"players": 2, "length": 2}, 1 + 52 + 2 * 12 * 2 + 26 + 1),
+    ("chuchula", {"players": 4, "length": 2}, 1 + 52 + 2 * 12 * 4 + 51 + 3),
 ])
 def test_game_length_is_the_true_bound_of_the_configuration(game_id, options, length):
     game = pyspiel.load_game(f"python_chuko_{game_id}", options)

@@ -52,6 +52,7 @@ from chuko.core.deck52 import DECK, SUITS, Card
 from chuko.core.errors import IllegalMove, ParseError
 from chuko.core.protocol import Json, State
 from chuko.games.chuchula import GROUPS, HAND_SIZE, Game, GroupType, HandGrouping, group_strength
+from chuko.games.chuchula import State as ChuchulaState
 
 ACTIONS = HAND_SIZE * GROUPS
 TRIPLES = tuple(itertools.combinations(range(HAND_SIZE), 3))
@@ -321,11 +322,13 @@ class ChuchulaEncoding:
         # round (a round may score nothing), so that entry has no ceiling there.
         self.observation_bounds = (0.0, 1.0 if rounds else float("inf"))
         # Each round: every seat's grouping, a step per card but the last; each later
-        # round's deal, a chance node per card; at the end the tie draw, a node per seat
-        # but the last. A point game may go on and on (None).
+        # round's deal, a chance node per card dealt (the engine's: until every hand is
+        # full or one card is left); at the end the tie draw, a node per seat but the
+        # last. A point game may go on and on (None).
         players = game.players
+        dealt = min(players * HAND_SIZE, len(DECK) - 1)
         self.max_game_length = None if rounds is None else (
-            rounds * (HAND_SIZE - 1) * players + (rounds - 1) * len(DECK) + players - 1)
+            rounds * (HAND_SIZE - 1) * players + (rounds - 1) * dealt + players - 1)
 
     def action(self, move: Any) -> int:
         """The number of one step, (place, group)."""
@@ -346,7 +349,10 @@ class ChuchulaEncoding:
     def legal_mask(self, state: State, seat: int, partial: Any = None) -> Any:
         if seat not in state.to_move:
             return np.zeros(ACTIONS, dtype=np.int8)
-        return _array(_hand(tuple(state.view(seat)["hand"])).mask(_partial(partial)))
+        # The seat's own hand, as its view lists it (the whole view costs far more).
+        assert isinstance(state, ChuchulaState)
+        hand = tuple(str(card) for card in state.hand(seat))
+        return _array(_hand(hand).mask(_partial(partial)))
 
     def step_move(self, partial: Any, action: int) -> tuple[Any, Any]:
         place, group = self.move(action)
