@@ -35,6 +35,20 @@ def test_gym_env_passes_gymnasium_check_env_without_a_warning(game_id, level):
     assert [str(w.message) for w in caught] == []
 
 
+@pytest.mark.parametrize("render_mode", ["ansi", "human"])
+def test_gym_env_renders_the_table_in_both_modes(render_mode, capsys):
+    env = gymnasium.make(gym_id("crossroads"), render_mode=render_mode).unwrapped
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env)  # with its render check, in every mode
+    assert [str(w.message) for w in caught] == []
+    env.reset(seed=0)
+    drawn = env.render()
+    text = drawn if render_mode == "ansi" else capsys.readouterr().out
+    assert drawn is None or render_mode == "ansi"
+    assert "Crossroads" in text and "Layout" in text and "Learner" in text
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_observation_spaces_are_bounded_by_the_encodings_bounds(game_id):
     env = gym_env(game_id, **GAMES[game_id])

@@ -8,9 +8,10 @@ pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
 from envs_helpers import GAMES  # noqa: E402
-from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
+from chuko.core.errors import ConfigError  # noqa: E402
 from chuko.envs import aec_env, parallel_env  # noqa: E402
 
 
@@ -22,6 +23,35 @@ def test_aec_env_passes_pettingzoo_api_test(game_id):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_aec_env_passes_pettingzoo_seed_test(game_id):
     seed_test(lambda: aec_env(game_id, **GAMES[game_id]), num_cycles=100)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_aec_env_passes_pettingzoo_render_test(game_id, capsys):
+    render_test(lambda render_mode: aec_env(game_id, render_mode=render_mode, **GAMES[game_id]))
+    assert capsys.readouterr().out  # "human" printed the table
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_ansi_rendering_draws_the_whole_table_and_human_prints_it(game_id, capsys):
+    env = aec_env(game_id, render_mode="ansi", **GAMES[game_id])
+    env.reset(seed=2)
+    text = env.render()
+    title = env.game.title
+    full = env.state.full_view(None)
+    assert text.splitlines()[0].strip("─ ") == title and len(text.splitlines()) > 5
+    assert text.rstrip().endswith(f"To move: {env.agent_selection}.") or (
+        env.game.descriptor.simultaneous)
+    # every seat's cards are on the table, as an onlooker sees them
+    hands = full.get("hands") or []
+    assert all(str(card) in text for hand in hands for card in hand)
+    human = aec_env(game_id, render_mode="human", **GAMES[game_id])
+    human.reset(seed=2)
+    assert human.render() is None and capsys.readouterr().out == text
+
+
+def test_an_unknown_render_mode_is_refused_in_a_sentence():
+    with pytest.raises(ConfigError, match="render mode is 'human', 'ansi' or None"):
+        aec_env("caravan", render_mode="rgb_array")
 
 
 @pytest.mark.parametrize("game_id", GAMES)
