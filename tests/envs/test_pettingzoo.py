@@ -212,3 +212,27 @@ def test_chuchula_in_parallel_every_seat_builds_its_grouping_then_the_round_reso
         steps += 1
     assert steps > 1  # a grouping takes several steps
     assert all(observations[agent]["action_mask"].any() for agent in env.agents)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_has_a_versioned_module_as_pettingzoos_classic_games_do(game_id):
+    import importlib
+
+    import chuko.envs
+
+    module = importlib.import_module(f"chuko.envs.{game_id}_v0")
+    assert getattr(chuko.envs, f"{game_id}_v0") is module
+    options = GAMES[game_id]
+    raw = module.raw_env(**options)
+    assert type(raw) is type(aec_env(game_id)) and raw.game == aec_env(game_id, **options).game
+    api_test(module.env(**options), num_cycles=20)
+    parallel_api_test(module.parallel_env(**options), num_cycles=20)
+
+
+def test_the_versioned_modules_are_the_ones_the_docs_name():
+    from chuko.envs import caravan_v0, chuchula_v0, chuko_v0, crossroads_v0
+
+    assert caravan_v0.raw_env(bridges=1).game.bridges == 1
+    assert chuko_v0.raw_env(players=3).game.players == 3
+    assert crossroads_v0.parallel_env(rounds=2).game.rounds == 2
+    assert chuchula_v0.env(players=2).unwrapped.game.players == 2
