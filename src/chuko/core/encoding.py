@@ -12,7 +12,9 @@ folds one action into a partial move and says when the move is complete.
 
 Optional members, looked up by capability (docs/envs.md): `tracker(state)`, an
 observation kept up to date in O(1) per move for fast environments; and `resample(state,
-seat, rng)`, a state the seat cannot tell from this one (OpenSpiel's IS-MCTS).
+seat, rng)`, a state the seat cannot tell from this one (OpenSpiel's IS-MCTS); and, for
+stepwise moves, `move_steps(move, view)`, the actions that build a complete move for the
+seat whose view is given (training data from recorded games, envs/dataset.py).
 """
 
 from __future__ import annotations

@@ -51,7 +51,15 @@ import numpy as np
 from chuko.core.deck52 import DECK, SUITS, Card
 from chuko.core.errors import IllegalMove, ParseError
 from chuko.core.protocol import Json, State
-from chuko.games.chuchula import GROUPS, HAND_SIZE, Game, GroupType, HandGrouping, group_strength
+from chuko.games.chuchula import (
+    GROUPS,
+    HAND_SIZE,
+    Game,
+    Grouping,
+    GroupType,
+    HandGrouping,
+    group_strength,
+)
 from chuko.games.chuchula import State as ChuchulaState
 
 ACTIONS = HAND_SIZE * GROUPS
@@ -353,6 +361,17 @@ class ChuchulaEncoding:
         assert isinstance(state, ChuchulaState)
         hand = tuple(str(card) for card in state.hand(seat))
         return _array(_hand(hand).mask(_partial(partial)))
+
+    def move_steps(self, move: Any, view: Json) -> list[int]:
+        """The steps that build `move` (a `Grouping` or its text) for the seat whose hand
+        `view` shows, places in order: what `step_move` folds back into it."""
+        grouping = move if isinstance(move, Grouping) else Grouping.parse(str(move))
+        place = {text: number for number, text in enumerate(view["hand"])}
+        labels = [0] * HAND_SIZE
+        for group, cards in enumerate(grouping.groups, 1):
+            for card in cards:
+                labels[place[str(card)]] = group
+        return [p * GROUPS + group - 1 for p, group in enumerate(labels) if group]
 
     def step_move(self, partial: Any, action: int) -> tuple[Any, Any]:
         place, group = self.move(action)
