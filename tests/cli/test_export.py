@@ -237,3 +237,11 @@ def test_a_chuchula_grouping_is_one_step_a_card_but_the_last(run_chuko):
     for seat in range(3):
         placed = [divmod(r["action"], 4)[0] for r in rows if r["seat"] == seat]
         assert placed == sorted(placed) and len(set(placed)) == 12
+
+
+def test_steps_of_a_game_without_an_environment_are_refused_in_a_sentence(run_chuko):
+    bare = [g for g in game_ids() if game_class(g).descriptor.encoding is None]
+    if not bare:
+        pytest.skip("every installed game has an environment")
+    err = refused(run_chuko("export", bare[0], "--games", "1", "--steps"))
+    assert "offers no research environment" in err
