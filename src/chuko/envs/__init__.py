@@ -6,9 +6,10 @@
     env = gym_env("crossroads", level="hard")    # Gymnasium, one learner against bots
 
 Importing this package registers every game that has an encoding with Gymnasium, as
-`chuko/<Name>-v0` (`gymnasium.make("chuko/Caravan-v0")`); `import chuko.envs.openspiel`
-registers them with OpenSpiel. Nothing here names a game: what a game offers comes from its
-descriptor.
+`chuko/<Name>-v0` (`gymnasium.make("chuko/Caravan-v0")`), and makes PettingZoo's versioned
+modules, `<game id>_v0` with `env()`, `raw_env()` and `parallel_env()` (envs/versioned.py:
+`from chuko.envs import caravan_v0`); `import chuko.envs.openspiel` registers them with
+OpenSpiel. Nothing here names a game: what a game offers comes from its descriptor.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from chuko.games import descriptors
 
 from .aec import ChukoAEC, ChukoParallel
 from .single import ChukoGym
+from .versioned import install
 
 __all__ = ["aec_env", "parallel_env", "gym_env", "gym_id", "ChukoAEC", "ChukoParallel",
            "ChukoGym"]
@@ -56,3 +58,5 @@ def _register() -> None:
 
 
 _register()
+# The versioned modules, as names of this package: `from chuko.envs import caravan_v0`.
+globals().update(install(__name__))

@@ -38,7 +38,7 @@ import numpy as np
 from chuko.core.protocol import Json, State
 from chuko.games.crossroads import Crossroads
 
-from .layout import LAYOUT_FEATURES, LayoutActions, layout_features, match_row
+from .layout import LAYOUT_FEATURES, MOVES_PER_LAYOUT, LayoutActions, layout_features, match_row
 
 KINDS = ((None, False), ("L", False), ("R", False))
 ROUND_POINTS = 5  # six cards a round, the first scoring nothing
@@ -48,12 +48,19 @@ SIZE = LAYOUT_FEATURES + 4 * 12 + 9
 class CrossroadsEncoding(LayoutActions):
     observation_shape = (SIZE,)
     observation_dtype = "float32"
+    observation_bounds = (0.0, 1.0)  # flags, matches, and points over their greatest
+    # The whole pack is the face-up layout and each seat's view shows every trail and
+    # point: no seat holds a secret (ruling C1).
+    perfect_information = True
 
     def __init__(self, game: Crossroads) -> None:
         super().__init__(KINDS)
         self.game = game
         self.min_utility = 0.0
         self.max_utility = float(ROUND_POINTS * game.rounds)
+        # Every round takes the whole layout, one card a move, and nothing after the deal
+        # is chance (a match's second round lays out the same cards).
+        self.max_game_length = MOVES_PER_LAYOUT * game.rounds
 
     def legal_mask(self, state: State, seat: int, partial: Any = None) -> Any:
         return super().legal_mask(state, seat)

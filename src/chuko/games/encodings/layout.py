@@ -25,6 +25,8 @@ Kind = tuple[str | None, bool]
 
 # present (12), available (12) and the 12×12 match matrix of the deal's cards.
 LAYOUT_FEATURES = 2 * SIZE + SIZE * SIZE
+# Each move takes one card of the layout, so a layout lasts at most this many moves.
+MOVES_PER_LAYOUT = SIZE
 
 
 class LayoutActions:
