@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("numba")
 np = pytest.importorskip("numpy")
 
-from twin_helpers import Pair, configuration, load_twin, play  # noqa: E402
+from twin_helpers import Pair, configuration, load_twin, play, play_single  # noqa: E402
 
 from chuko.core.errors import ConfigError, IllegalMove  # noqa: E402
 from chuko.envs.twins.caravan import twin as caravan_twin  # noqa: E402
@@ -56,17 +56,19 @@ def test_an_illegal_action_is_refused_naming_its_row_and_changing_no_row():
 
 
 def test_random_steps_play_every_row_and_deal_ended_games_again():
-    twin = load_twin(configuration("caravan"))
+    twin = load_twin(configuration("caravan", **{"bridges": 1}))
     batch = twin.batch(50)
-    twin.deal_random(batch, np.arange(50), seed=6)
-    assert twin.random_steps(batch, 100, seed=7) == 5_000
     observations = np.zeros((50, 200), np.float32)
-    twin.observe(batch, np.zeros(50, np.int64), observations)
+    assert twin.random_steps(batch, 100, seed=7, observations=observations) == 5_000
+    assert (twin.to_move(batch) >= 0).all()  # every ended game dealt again at once
     assert observations.min() >= 0 and observations.max() <= 1
     first = batch.state.copy()
-    twin.deal_random(batch, np.arange(50), seed=6)
     twin.random_steps(batch, 100, seed=7)
     np.testing.assert_array_equal(batch.state, first)  # seeded: the same games
+
+
+def test_the_one_game_fast_path_agrees_with_the_engine():
+    assert play_single(configuration("caravan", **{"bridges": 1}), 100, seed=8) > 500
 
 
 def test_the_descriptor_names_the_twin_and_the_twin_refuses_another_game():

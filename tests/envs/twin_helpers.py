@@ -47,7 +47,9 @@ class Pair:
         orders = np.array([rng.permutation(twin.deck_size) for _ in rows], dtype=np.int64)
         choices = np.array([[rng.integers(size) for size in twin.choice_sizes] for _ in rows],
                            dtype=np.int64).reshape(len(rows), len(twin.choice_sizes))
-        twin.deal(self.batch, rows, orders.reshape(len(rows), twin.deck_size), choices)
+        orders = orders.reshape(len(rows), twin.deck_size)
+        twin.deal(self.batch, rows, orders, choices)
+        self.last_deal = (orders, choices)
         for i, row in enumerate(rows):
             self.states[row] = self.game.from_order(
                 [self.deck[k] for k in orders[i]] if twin.deck_size else [],
@@ -114,3 +116,39 @@ def play(game, actions, rows=64, seed=0, twin=None):
 
 def configuration(game_id, **options):
     return make_game(game_id, options)
+
+
+def play_single(game, games, seed=0):
+    """`games` whole games through the twin's one-game fast path (`play_one`) beside the
+    engine: the observation and mask it writes for the seat to move, the ending and the
+    returns (`rewards`) equal the engine's; the actions played."""
+    pair = Pair(game, 1, seed)
+    twin, encoding, rng = pair.twin, pair.encoding, pair.rng
+    observation = np.zeros(twin.observation_shape, np.float32)
+    mask = np.array(pair.mask[0])
+    played = 0
+    for _ in range(games):
+        state = pair.states[0]
+        while state.outcome is None:
+            seat = state.to_move[0]
+            action = int(rng.choice(np.flatnonzero(mask)))
+            state.play(seat, encoding.move(action))
+            after = twin.play_one(pair.batch, action, observation, mask)
+            played += 1
+            if state.outcome is None:
+                assert after == state.to_move[0]
+                np.testing.assert_array_equal(mask, encoding.legal_mask(state, after))
+                np.testing.assert_array_equal(
+                    observation, encoding.observation(state.view(after)))
+            else:
+                assert after == -1
+        rewards = np.zeros(twin.players, np.float32)
+        twin.rewards(pair.batch, 0, rewards)
+        np.testing.assert_array_equal(rewards, returns(state.outcome.scores))
+        orders, choices = pair.last_deal
+        assert twin.dealt(pair.batch, 0) == ([int(i) for i in orders[0]],
+                                             [int(c) for c in choices[0]])
+        pair.deal(np.arange(1))
+        twin.masks(pair.batch, pair.mask)
+        mask = np.array(pair.mask[0])
+    return played

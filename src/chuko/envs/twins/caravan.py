@@ -185,11 +185,11 @@ def _step(state: Any, order: Any, match: Any, actions: Any, limit: int, rewards:
 
 
 @njit(cache=True)
-def _random_steps(state: Any, order: Any, match: Any, steps: int, seed: int, limit: int,
-                  shuffle: bool, rewards: Any) -> int:
-    """`steps` uniformly random legal actions in every row, a row dealt anew (at random)
-    whenever its game has ended; the actions played."""
-    np.random.seed(seed)
+def _random_steps(state: Any, order: Any, match: Any, steps: int, limit: int,
+                  shuffle: bool, rewards: Any, observations: Any) -> int:
+    """`steps` uniformly random legal actions in every row from numba's generator, a row
+    dealt anew (at random) as soon as its game ends, and after each action the player's
+    observation written to the row of `observations`; the actions played."""
     legal = np.empty(MOST_LEGAL, dtype=np.int64)
     played = 0
     for _ in range(steps):
@@ -198,10 +198,39 @@ def _random_steps(state: Any, order: Any, match: Any, steps: int, seed: int, lim
                 shuffle_row(order, r, shuffle)
                 _start(state, r)
             n = _legal(state, order, match, r, limit, legal)
-            _apply(state, order, match, r, legal[np.random.randint(0, n)], limit, rewards,
-                   legal)
+            if _apply(state, order, match, r, legal[np.random.randint(0, n)], limit, rewards,
+                      legal):
+                shuffle_row(order, r, shuffle)
+                _start(state, r)
             played += 1
+            _observe(state, order, match, r, limit, observations[r])
     return played
+
+
+@njit(cache=True)
+def _play_one(state: Any, order: Any, match: Any, action: int, limit: int, rewards: Any,
+              observation: Any, mask: Any) -> int:
+    """Row 0 plays `action`: -2 if illegal (nothing changed), -1 once its game has ended,
+    else the seat to move (0), whose observation and mask are written."""
+    legal = np.empty(MOST_LEGAL, dtype=np.int64)
+    n = _legal(state, order, match, 0, limit, legal)
+    if n == 0 or not (legal[:n] == action).any():
+        return -2
+    if _apply(state, order, match, 0, action, limit, rewards, legal):
+        return -1
+    _observe(state, order, match, 0, limit, observation)
+    mask[:] = 0
+    for i in range(_legal(state, order, match, 0, limit, legal)):
+        mask[legal[i]] = 1
+    return 0
+
+
+@njit(cache=True)
+def _returns(state: Any, r: int, out: Any) -> None:
+    """Row r's score once its game has ended (0 before): 1 for all 12 cards laid with both
+    ends face up."""
+    won = state[r, LAID] == SIZE and state[r, LEFT_UP] == 1 and state[r, RIGHT_UP] == 1
+    out[0] = 1.0 if won else 0.0
 
 
 class CaravanTwin(LayoutTwin):
@@ -237,12 +266,19 @@ class CaravanTwin(LayoutTwin):
         if refused >= 0:
             raise IllegalMove(f"Action {actions[refused]} is not legal in row {refused}.")
 
-    def random_steps(self, batch: LayoutBatch, steps: int, seed: int) -> int:
-        """Play `steps` uniformly random legal actions in every row, dealing a row anew
-        whenever its game ends; the number of actions played."""
-        rewards = self.scratch_rewards(len(batch.state))
-        return int(_random_steps(batch.state, batch.order, self.match, int(steps),
-                                 numba_seed(seed), self.limit, self.shuffle, rewards))
+    def play_kernel(self, batch: LayoutBatch, action: int, observation: Floats,
+                    mask: Mask) -> int:
+        return int(_play_one(batch.state, batch.order, self.match, action, self.limit,
+                             self.scratch_rewards(len(batch.state)), observation, mask))
+
+    def steps_kernel(self, batch: LayoutBatch, steps: int, observations: Floats) -> int:
+        return int(_random_steps(batch.state, batch.order, self.match, steps, self.limit,
+                                 self.shuffle, self.scratch_rewards(len(batch.state)),
+                                 observations))
+
+    def rewards(self, batch: LayoutBatch, row: int, out: Floats) -> None:
+        """Row `row`'s score once its game has ended (0 before)."""
+        _returns(batch.state, row, out)
 
 
 def twin(game: Caravan) -> CaravanTwin:

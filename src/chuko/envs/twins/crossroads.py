@@ -195,11 +195,11 @@ def _step(state: Any, order: Any, match: Any, actions: Any, rounds: int, rewards
 
 
 @njit(cache=True)
-def _random_steps(state: Any, order: Any, match: Any, steps: int, seed: int, rounds: int,
-                  shuffle: bool, first: int, rewards: Any) -> int:
-    """`steps` uniformly random legal actions in every row, a row dealt anew (at random)
-    whenever its game has ended; the actions played."""
-    np.random.seed(seed)
+def _random_steps(state: Any, order: Any, match: Any, steps: int, rounds: int,
+                  shuffle: bool, first: int, rewards: Any, observations: Any) -> int:
+    """`steps` uniformly random legal actions in every row from numba's generator, a row
+    dealt anew (at random) as soon as its game ends, and after each action the seat to
+    move's observation written to the row of `observations`; the actions played."""
     legal = np.empty(MOST_LEGAL, dtype=np.int64)
     played = 0
     for _ in range(steps):
@@ -207,9 +207,39 @@ def _random_steps(state: Any, order: Any, match: Any, steps: int, seed: int, rou
             if state[r, MOVER] < 0:
                 _redeal(state, order, r, shuffle, first)
             n = _legal(state, r, legal)
-            _apply(state, order, match, r, legal[np.random.randint(0, n)], rounds, rewards)
+            if _apply(state, order, match, r, legal[np.random.randint(0, n)], rounds,
+                      rewards):
+                _redeal(state, order, r, shuffle, first)
             played += 1
+            _observe(state, order, match, r, state[r, MOVER], rounds, observations[r])
     return played
+
+
+@njit(cache=True)
+def _play_one(state: Any, order: Any, match: Any, action: int, rounds: int, rewards: Any,
+              observation: Any, mask: Any) -> int:
+    """Row 0 plays `action`: -2 if illegal (nothing changed), -1 once its game has ended,
+    else the seat to move, whose observation and mask are written."""
+    legal = np.empty(MOST_LEGAL, dtype=np.int64)
+    n = _legal(state, 0, legal)
+    if n == 0 or not (legal[:n] == action).any():
+        return -2
+    if _apply(state, order, match, 0, action, rounds, rewards):
+        return -1
+    seat = state[0, MOVER]
+    _observe(state, order, match, 0, seat, rounds, observation)
+    mask[:] = 0
+    for i in range(_legal(state, 0, legal)):
+        mask[legal[i]] = 1
+    return seat
+
+
+@njit(cache=True)
+def _returns(state: Any, r: int, out: Any) -> None:
+    """Row r's returns once its game has ended (0 before)."""
+    difference = state[r, TOTALS] - state[r, TOTALS + 1] if state[r, MOVER] < 0 else 0
+    out[0] = difference
+    out[1] = -difference
 
 
 class CrossroadsTwin(LayoutTwin):
@@ -248,13 +278,22 @@ class CrossroadsTwin(LayoutTwin):
         if refused >= 0:
             raise IllegalMove(f"Action {actions[refused]} is not legal in row {refused}.")
 
-    def random_steps(self, batch: LayoutBatch, steps: int, seed: int) -> int:
-        """Play `steps` uniformly random legal actions in every row, dealing a row anew
-        whenever its game ends; the number of actions played."""
-        rewards = self.scratch_rewards(len(batch.state))
-        return int(_random_steps(batch.state, batch.order, self.match, int(steps),
-                                 numba_seed(seed), self.rounds, self.shuffle, self.first,
-                                 rewards))
+    def play_kernel(self, batch: LayoutBatch, action: int, observation: Floats,
+                    mask: Mask) -> int:
+        return int(_play_one(batch.state, batch.order, self.match, action, self.rounds,
+                             self.scratch_rewards(len(batch.state)), observation, mask))
+
+    def steps_kernel(self, batch: LayoutBatch, steps: int, observations: Floats) -> int:
+        return int(_random_steps(batch.state, batch.order, self.match, steps, self.rounds,
+                                 self.shuffle, self.first,
+                                 self.scratch_rewards(len(batch.state)), observations))
+
+    def dealt_choices(self, batch: LayoutBatch, row: int) -> list[int]:
+        return [int(batch.state[row, FIRST])] if self.choice_sizes else []
+
+    def rewards(self, batch: LayoutBatch, row: int, out: Floats) -> None:
+        """Row `row`'s returns once its game has ended (all 0 before)."""
+        _returns(batch.state, row, out)
 
 
 def twin(game: Crossroads) -> CrossroadsTwin:

@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from chuko.core.errors import ConfigError
+from chuko.core.errors import ConfigError, IllegalMove
 from chuko.core.layout import COLUMNS, ROWS, SIZE
 from chuko.games.layout_game import LayoutGame
 from chuko.solvers.numba_cache import ensure_cache
 
-from . import Ints
+from . import Floats, Ints, Mask
 
 ensure_cache()  # before the first kernel is defined: it needs somewhere to be cached
 
@@ -152,3 +152,51 @@ class LayoutTwin:
         if len(self._scratch_rewards) != rows:
             self._scratch_rewards = np.zeros((rows, self.players), dtype=np.float32)
         return self._scratch_rewards
+
+    # -- the fast paths (the game's kernels behind `play_kernel` and `steps_kernel`) --------
+
+    def play_kernel(self, batch: LayoutBatch, action: int, observation: Floats,
+                    mask: Mask) -> int:
+        raise NotImplementedError
+
+    def steps_kernel(self, batch: LayoutBatch, steps: int, observations: Floats) -> int:
+        raise NotImplementedError
+
+    def deal_random(self, batch: LayoutBatch, rows: Ints, seed: int) -> None:
+        raise NotImplementedError
+
+    def play_one(self, batch: LayoutBatch, action: int, observation: Floats,
+                 mask: Mask) -> int:
+        """Row 0 plays `action`: IllegalMove, changing nothing, if it is not legal; -1 once
+        the game has ended, else the seat to move, whose observation and mask are written
+        to `observation` and `mask`."""
+        seat = self.play_kernel(batch, int(action), observation, mask)
+        if seat == -2:
+            raise IllegalMove(f"Action {action} is not legal here.")
+        return seat
+
+    def random_steps(self, batch: LayoutBatch, steps: int, seed: int | None = None,
+                     observations: Floats | None = None) -> int:
+        """`steps` rounds of a uniformly random legal action in every row, compiled: a
+        row's game is dealt again (at random) as soon as it ends, and after each action the
+        seat to move's observation is written to `observations` (rows, *shape; a scratch
+        array if None). `seed` seeds the generator and deals every row afresh first;
+        without it the generator goes on where it was. Returns the actions taken."""
+        rows = len(batch.state)
+        if seed is not None:
+            self.deal_random(batch, np.arange(rows), seed)
+        if observations is None:
+            observations = np.empty((rows, *self.observation_shape), np.float32)
+        return self.steps_kernel(batch, int(steps), observations)
+
+    def truncated(self, batch: LayoutBatch, row: int) -> bool:
+        return False  # the layout games always end by their rules
+
+    def dealt(self, batch: LayoutBatch, row: int) -> tuple[list[int], list[int]]:
+        """The order (empty for a fixed deal) and choices row `row` was dealt from, as
+        `deal` takes them."""
+        order = [int(i) for i in batch.order[row]] if self.shuffle else []
+        return order, self.dealt_choices(batch, row)
+
+    def dealt_choices(self, batch: LayoutBatch, row: int) -> list[int]:
+        return []
