@@ -19,7 +19,7 @@ from chuko.games.caravan import MAX_BRIDGES, Caravan
 from chuko.games.encodings.caravan import KINDS
 from chuko.games.encodings.caravan import SIZE as OBSERVATION_SIZE
 
-from . import Floats, Ints, Mask
+from . import Floats, Ints, Mask, Twin
 from .layout import (
     LAYOUT_FEATURES,
     MOVER,
@@ -286,3 +286,6 @@ def twin(game: Caravan) -> CaravanTwin:
     if not isinstance(game, Caravan):
         raise ConfigError("The Caravan twin plays Caravan only.")
     return CaravanTwin(game)
+
+
+_CHECKED: type[Twin] = CaravanTwin  # mypy holds the class to the protocol

@@ -21,7 +21,7 @@ from chuko.games.crossroads import Crossroads
 from chuko.games.encodings.crossroads import KINDS, ROUND_POINTS
 from chuko.games.encodings.crossroads import SIZE as OBSERVATION_SIZE
 
-from . import Floats, Ints, Mask
+from . import Floats, Ints, Mask, Twin
 from .layout import (
     LAYOUT_FEATURES,
     MOVER,
@@ -301,3 +301,6 @@ def twin(game: Crossroads) -> CrossroadsTwin:
     if not isinstance(game, Crossroads):
         raise ConfigError("The Crossroads twin plays Crossroads only.")
     return CrossroadsTwin(game)
+
+
+_CHECKED: type[Twin] = CrossroadsTwin  # mypy holds the class to the protocol

@@ -23,6 +23,7 @@ from numba import njit
 
 from chuko.core.errors import ConfigError, IllegalMove
 from chuko.core.layout import COLUMNS, ROWS, SIZE
+from chuko.core.protocol import Game
 from chuko.games.layout_game import LayoutGame
 from chuko.solvers.numba_cache import ensure_cache
 
@@ -97,6 +98,10 @@ class LayoutTwin:
     A game's twin sets `fields` and calls its kernels."""
 
     fields: int
+    # Typed as the protocol types them, so that a layout twin is a `Twin` to mypy.
+    game: Game
+    observation_shape: tuple[int, ...]
+    choice_sizes: tuple[int, ...]
 
     def __init__(self, game: LayoutGame, num_actions: int, observation_size: int) -> None:
         self.game = game
