@@ -23,6 +23,10 @@ Observation: 200 float32, from the player's view:
 | 198     | no bridge is left                                                       |
 | 199     | the bridge limit / 11                                                   |
 
+Every value lies in [0, 1] (`observation_bounds`): flags are 0 or 1, and each count is
+divided by the most it can reach in any configuration (12 cards; 11 bridges, the greatest
+limit, so that one scale serves every limit).
+
 Utilities: 1 for a win, 0 otherwise (ruling V4).
 """
 
@@ -44,6 +48,7 @@ SIZE = LAYOUT_FEATURES + 2 * 12 + 8
 class CaravanEncoding(LayoutActions):
     observation_shape = (SIZE,)
     observation_dtype = "float32"
+    observation_bounds = (0.0, 1.0)
     min_utility = 0.0
     max_utility = 1.0
     observation_bounds = (0.0, 1.0)  # flags, matches, and counts over their greatest

@@ -25,6 +25,9 @@ Observation: 225 float32, from the view of `seat` ("me"; "them" is the other sea
 | 223     | the game is a two-round match                                          |
 | 224     | it is my turn                                                          |
 
+Every value lies in [0, 1] (`observation_bounds`): flags are 0 or 1, and each count is
+divided by the most it can reach (a round's 5 points, a game's 5 × rounds).
+
 Utilities: a seat's score is its points over the game, 0 to 5 per round (ruling C2: six
 cards, the first scores nothing).
 """
