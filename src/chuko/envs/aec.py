@@ -33,16 +33,15 @@ from .common import (
     return_bounds,
     returns,
 )
+from .render import RENDER_MODES, check_render_mode, render
 from .twin_game import twin_game
 
 
 def observation_box(encoding: Encoding) -> spaces.Box:
-    """The observation array's space: the dtype's range for int8, unbounded for float32."""
-    dtype = np.dtype(encoding.observation_dtype)
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return spaces.Box(int(info.min), int(info.max), encoding.observation_shape, dtype)
-    return spaces.Box(-np.inf, np.inf, encoding.observation_shape, dtype)
+    """The observation array's space: the encoding's bounds on its entries."""
+    low, high = encoding.observation_bounds
+    return spaces.Box(low, high, encoding.observation_shape,
+                      np.dtype(encoding.observation_dtype))
 
 
 def _observation_spaces(encoding: Encoding, agents: list[str]) -> dict[str, spaces.Dict]:
@@ -57,8 +56,7 @@ class _Table:
     """The game, its encoding and the seats, shared by the AEC and the parallel env."""
 
     def _setup(self, game_id: str, render_mode: str | None, options: dict[str, Any]) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"The render mode is 'ansi' or None, not {render_mode!r}.")
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.game = make_game(game_id, options)
         self.encoding = load_encoding(self.game)
@@ -125,12 +123,8 @@ class _Table:
         return returns(outcome.scores), bool(self.encoding.truncated(self.state))
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        outcome = self.state.outcome
-        if outcome is not None:
-            return outcome.describe(self.possible_agents, None)
-        return f"{self.game.title}: to move {', '.join(map(str, self.state.to_move))}"
+        """The table (envs/render.py): as text for "ansi", printed for "human"."""
+        return render(self.state, self.possible_agents, self.render_mode)
 
     def close(self) -> None:
         return None
@@ -159,7 +153,8 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
     game is played on it (envs/twin_game.py, which has the tracker's surface) and `state`,
     the engine's, is rebuilt from the deal and the actions only when read."""
 
-    metadata = {"render_modes": ["ansi"], "name": "chuko_v0", "is_parallelizable": True}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "chuko_v0",
+                "is_parallelizable": True}
 
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
@@ -320,7 +315,7 @@ class ChukoParallel(_Table, ParallelEnv):  # type: ignore[misc]
     lockstep, and the round resolves once the last move is complete. In a game played in
     turns only the seat to move acts, and the others' actions are ignored."""
 
-    metadata = {"render_modes": ["ansi"], "name": "chuko_parallel_v0"}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "chuko_parallel_v0"}
 
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         self._setup(game_id, render_mode, options)

@@ -112,6 +112,8 @@ class ChukoEncoding:
     observation_dtype = "float32"
     min_utility = 0.0
     max_utility = 1.0
+    # Hands are secret: a seat's view shows the others' hand sizes, not their cards.
+    perfect_information = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -124,6 +126,10 @@ class ChukoEncoding:
         self.bounds = observation_divisors(game, self.values)
         # Without a turn limit the turn counts are raw, so only the lower bound holds.
         self.observation_bounds = (0.0, 1.0 if game.turn_limit else float("inf"))
+        # Each card played (K8 caps them at the turn limit) is at most a reset, its draw
+        # and the card; a game without a limit has no bound.
+        limit = game.turn_limit
+        self.max_game_length = None if limit is None else 3 * limit
         self._moves = [Move(v) for v in self.values] + [RESET_MOVE]
         self._masks: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, list[int]]] = {}
         self._masks_kept = max(1_000, MASK_BYTES // (self.num_actions + 200))
@@ -216,14 +222,6 @@ class ChukoEncoding:
         recent ones, so the same information state), the cards it cannot see dealt at random
         from `rng` (`chuko.games.chuko.sampler`); chance stays explicit if it was."""
         return sampler(state.view(seat), explicit_chance=state._explicit)(rng)
-
-    @property
-    def max_game_length(self) -> int | None:
-        """The most decisions and chance events after the deal: each card played (K8 caps
-        them at the turn limit) is at most a reset, its draw and the card; None without a
-        limit."""
-        limit = self.game.turn_limit
-        return None if limit is None else 3 * limit
 
 
 # What a tracker's last turn is while its array may not match its state: no state's turn.
