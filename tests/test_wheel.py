@@ -75,6 +75,7 @@ def test_the_wheel_carries_license_urls_classifiers_rules_and_schemas(installed)
             package, _, path = game.descriptor.rules.partition(":")
             assert f"{package.replace('.', '/')}/{path}" in names
     assert {"chuko/data/record.schema.json", "chuko/data/position.schema.json",
+            "chuko/data/ladder-v1.json", "chuko/data/bot-versions.json",
             "chuko/py.typed"} <= names
 
 

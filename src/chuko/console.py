@@ -1,6 +1,7 @@
 """The terminal's shared pieces, used by every terminal front end (play, solve, simulate):
 the console, the prompt, the one-line warning, long text paged, tables that fit where they
-are printed, a game's rules and its options as command-line flags.
+are printed, a game's view as a table of its fields, a game's rules and its options as
+command-line flags.
 
 Input arrives line by line from `ask`; end of input counts as `quit`, so a
 script that runs out of lines ends the game cleanly instead of crashing.
@@ -24,7 +25,8 @@ from rich.text import Text
 
 from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError
-from chuko.core.protocol import Game
+from chuko.core.protocol import Game, Json
+from chuko.core.words import number_text, who
 from chuko.games import descriptor, game_class, rules_text
 
 console = Console(highlight=False)
@@ -295,3 +297,50 @@ def drop_type_ahead() -> None:
             termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
     except (OSError, ValueError, termios.error):
         pass  # a terminal that will not say: its keys stay
+
+
+# View fields the screen says in its own way (whose turn, the result) or that are seat
+# numbers, which players never see.
+UNSHOWN = {"game", "seat", "to_move", "outcome"}
+
+
+def _text(value: Any) -> str:
+    """A view field in words: lists as spaced items, nothing as a dash."""
+    if value is None:
+        return "·"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return number_text(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{key.replace('_', ' ')} {_text(item)}" for key, item in value.items())
+    if isinstance(value, list | tuple):
+        if not value:
+            return "—"
+        if all(isinstance(item, dict) for item in value):
+            return f"{len(value)} so far"
+        nested = any(isinstance(item, list | tuple) for item in value)
+        return (" | " if nested else " ").join(_text(item) for item in value)
+    return str(value)
+
+
+def _per_seat(value: list[Any], names: Sequence[str], reader: int | None) -> str:
+    """A list with one entry per seat, each after its seat's name: "You 3; Ann 5"."""
+    return "; ".join(f"{who(seat, names, reader)} {_text(item)}"
+                      for seat, item in enumerate(value))
+
+
+def view_table(view: Json, seat_lists: Sequence[str], names: Sequence[str],
+               reader: int | None) -> Table:
+    """The view's fields, one a row; the lists under `seat_lists` (the descriptor's keys
+    that hold one entry per seat) name their seats by `names`, `reader` as "You"."""
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_column(style="dim", justify="right")
+    table.add_column()
+    for key, value in view.items():
+        if key in UNSHOWN:
+            continue
+        seated = key in seat_lists and isinstance(value, list) and len(value) == len(names)
+        shown = _per_seat(value, names, reader) if seated else _text(value)
+        table.add_row(key.replace("_", " ").capitalize(), shown)
+    return table

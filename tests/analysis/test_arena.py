@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from chuko.analysis import arena
+from chuko.analysis.agents import Agent
 from chuko.analysis.arena import Pairing, fit_elo, play_pairing, play_solitaire, rate
 from chuko.games import game_class
 
@@ -39,12 +40,11 @@ def test_bootstrap_intervals_hold_the_estimate_and_narrow_with_more_games():
 
 
 def test_a_game_won_by_bots_of_both_levels_or_by_none_is_a_draw():
-    level_of = {"Easy bot 1": "easy", "Hard bot": "hard", "Easy bot 2": "easy"}
-    names = ["Easy bot 1", "Hard bot", "Easy bot 2"]
+    sides = ["easy", "hard", "easy"]
 
     def result(winners):
         state = SimpleNamespace(outcome=SimpleNamespace(winners=winners))
-        return arena._team_result(state, names, level_of, "easy")
+        return arena.side_result(state, sides, "easy", None)
 
     assert [result((0,)), result((2,)), result((1,)), result(()), result((0, 1))] == [
         1.0, 1.0, 0.0, 0.5, 0.5]
@@ -52,25 +52,27 @@ def test_a_game_won_by_bots_of_both_levels_or_by_none_is_a_draw():
 
 def test_a_pairing_plays_its_games_and_perfect_play_never_loses_take_away():
     game = game_class("takeaway").from_options({}, bots_only=True)
-    found = play_pairing(game, "random", "perfect", 8, Random(2), {}, lambda n: None)
+    found = play_pairing(game, Agent("random", "level"), Agent("perfect", "level"), 8,
+                         Random(2), {}, lambda n: None)
     assert len(found.results) == 8 and found.results.count(0.0) >= 4
 
 
 def test_with_an_odd_number_of_seats_each_level_starts_half_the_games(monkeypatch):
     game = game_class("chuko").from_options({"players": 3}, bots_only=True)
     lineups = []
-    real = arena.simulate
-    monkeypatch.setattr(arena, "simulate", lambda g, lineup, n, *a, **k: (
-        lineups.append((lineup, n)), real(g, lineup, n, *a, **k))[1])
-    found = play_pairing(game, "random", "easy", 5, Random(3), {}, lambda n: None)
+    real = arena.play_games
+    monkeypatch.setattr(arena, "play_games", lambda g, lineup, n, *a, **k: (
+        lineups.append(([agent.spec for agent in lineup], n)), real(g, lineup, n, *a, **k))[1])
+    found = play_pairing(game, Agent("random", "level"), Agent("easy", "level"), 5, Random(3),
+                         {}, lambda n: None)
     assert lineups == [(["random", "easy", "random"], 3), (["easy", "random", "easy"], 2)]
     assert len(found.results) == 5
 
 
 def test_a_solitaire_plays_every_level_on_the_same_deals():
     game = game_class("caravan").from_options({"bridges": 1}, bots_only=True)
-    won, pairings = play_solitaire(game, ["random", "perfect"], 12, Random(4), {},
-                                   lambda n: None)
+    levels = [Agent("random", "level"), Agent("perfect", "level")]
+    won, _forfeits, pairings = play_solitaire(game, levels, 12, Random(4), {}, lambda n: None)
     # the perfect bot wins every deal that can be won, so every deal random wins
     assert all(p >= r for r, p in zip(won["random"], won["perfect"], strict=True))
     assert pairings[0].results == [0.5 if r == p else float(r)

@@ -184,3 +184,66 @@ def test_a_search_on_local_ray_finds_what_one_process_finds():
     on_ray = small_search()
     on_ray.backend, on_ray.jobs = "ray", 2
     assert on_ray.run() == one
+
+
+def pool_of(targets, *rows):
+    """Screened candidates with the given estimates, one per row of (figure, value)."""
+    return [judge((k,), {name: design.Figure(design.Interval(v, v, v), 1000) for name, v in row},
+                  targets) for k, row in enumerate(rows)]
+
+
+def test_a_failed_search_says_the_range_of_each_target_and_the_relaxation_that_admits_packs():
+    fair = Target("chuko-first:2", "Chükö first, 2 players", "%", parse_spec("50±3", "x"))
+    pool = pool_of([fair], *([("chuko-first:2", v)] for v in (53.6, 54.0, 61.0, 55.2)))
+    (near,) = design.closeness([fair], pool)
+    assert (near["low"], near["high"], near["met"]) == (53.6, 61.0, 0)
+    assert (near["relax_to"], near["admits"]) == ([46.0, 54.0], 2)
+    (line,) = design.closeness_words([fair], pool, 1000)
+    assert line == ("Chükö first, 2 players: ranged 53.6%–61.0% over 4 screened packs (1,000 "
+                    "deals or games each), 0 within the target 47–53%; relaxing it to 46–54% "
+                    "(50 ± 4%) would admit 2 packs.")
+
+
+def test_a_failed_search_names_the_target_to_relax_first():
+    two = Target("chuko-first:2", "Chükö first, 2 players", "%", Spec(47, 53))
+    four = Target("chuko-first:4", "Chükö first, 4 players", "%", Spec(22, 28))
+    pool = pool_of([two, four], [("chuko-first:2", 50), ("chuko-first:4", 35)],
+                   [("chuko-first:2", 56), ("chuko-first:4", 25)])
+    lines = design.closeness_words([two, four], pool, 500)
+    assert "relaxing it to 44–56% (50 ± 6%) would admit 1 pack." in lines[0]
+    assert "relaxing it to 15–35% (25 ± 10%) would admit 1 pack." in lines[1]
+    assert lines[-1] == "The target to relax first: Chükö first, 2 players."
+
+
+def test_when_no_single_relaxation_helps_the_closest_pack_is_named_with_what_it_needs():
+    a = Target("caravan:0", "Caravan, 0 bridges", "%", Spec(90, 100))
+    b = Target("caravan:1", "Caravan, 1 bridge", "%", Spec(99, 100))
+    pool = pool_of([a, b], [("caravan:0", 0), ("caravan:1", 93)],
+                   [("caravan:0", 0), ("caravan:1", 80)])
+    lines = design.closeness_words([a, b], pool, 100)
+    assert "relaxing it alone admits no pack" in lines[0]
+    assert lines[-1] == ("Relaxing Caravan, 0 bridges to 0–100%, and Caravan, 1 bridge to "
+                         "93–100% together would admit the closest screened pack, 0.")
+
+
+def test_design_that_meets_no_target_prints_how_close_it_came(run_chuko):
+    argv = ("design", "--caravan", "1:3±2", "--cards", "2-30", "--candidates", "10",
+            "--screen", "100", "--confirm", "200", "--top", "2", "--seed", "1")
+    status, out, _ = run_chuko(*argv)
+    said = " ".join(out.split())
+    assert status == 0 and "0 meet every target" in said
+    assert "Caravan, 1 bridge: ranged 0.0%–100.0% over 10 screened packs" in said
+    assert "relaxing it to 0–6% (3 ± 3%) would admit 4 packs." in said
+    status, out, _ = run_chuko(*argv, "--json")
+    (near,) = json.loads(out)["closeness"]
+    assert near["relax_to"] == [0.0, 6.0] and near["admits"] == 4
+
+
+def test_a_pack_met_by_its_estimate_alone_is_said_to_have_a_wider_interval(run_chuko):
+    status, out, _ = run_chuko("design", "--caravan", "1:50±3", "--cards", "2-30",
+                               "--candidates", "10", "--screen", "100", "--confirm", "200",
+                               "--top", "2", "--seed", "1")
+    said = " ".join(out.split())
+    assert status == 0 and "1 meet every target" in said
+    assert ("the interval reaches outside the target for Caravan, 1 bridge; a larger "
+            "--confirm narrows it.") in said

@@ -178,3 +178,70 @@ def test_parquet_without_pyarrow_names_the_extra(run_chuko, monkeypatch, tmp_pat
 ])
 def test_bad_arguments_are_one_sentence_and_status_2(run_chuko, argv):
     refused(run_chuko("export", BUILT_IN_IDS[0], *argv))
+
+
+@pytest.mark.parametrize("game", BUILT_IN_IDS)
+def test_steps_in_parquet_are_columns_of_observations_masks_actions_and_rewards(
+        run_chuko, game, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    np = pytest.importorskip("numpy")
+    from chuko.envs.common import load_encoding, make_game, returns
+
+    options = ("--players", "2", "--length", "1") if game == "chuchula" else ()
+    args = ("export", game, "--games", "2", "--seed", "6", "--bots", "random", "--steps",
+            *options)
+    path = tmp_path / "steps.parquet"
+    status, _, err = run_chuko(*args, "--format", "parquet", "--out", str(path))
+    assert status == 0, err
+    table = pq.read_table(path)
+    assert table.column_names == ["game", "game_index", "step", "seat", "observation", "mask",
+                                  "action", "reward", "terminated", "truncated"]
+    encoding = load_encoding(make_game(game, {"players": 2, "length": 1}
+                                       if game == "chuchula" else {}))
+    observations = np.array(table["observation"].to_pylist(), np.float32)
+    masks = np.array(table["mask"].to_pylist(), np.int8)
+    actions = table["action"].to_numpy()
+    assert observations.shape == (table.num_rows, *encoding.observation_shape)
+    assert masks.shape == (table.num_rows, encoding.num_actions)
+    assert (masks[np.arange(table.num_rows), actions] == 1).all()  # every action was legal
+    low, high = encoding.observation_bounds
+    assert low <= observations.min() and observations.max() <= high
+    rows = table.to_pylist()
+    _, out, _ = run_chuko(*args[:-1 - len(options)], *options)  # the same games' records
+    for index, record in enumerate(lines(out)):
+        mine = [r for r in rows if r["game_index"] == index]
+        assert [r["step"] for r in mine] == list(range(len(mine)))
+        final = game_class(game).replay({k: v for k, v in record.items() if k != "bots"})
+        paid = returns(final.outcome.scores)
+        for seat in {r["seat"] for r in mine}:
+            last = [r for r in mine if r["seat"] == seat][-1]
+            assert last["reward"] == pytest.approx(paid[seat]) and last["terminated"]
+        assert sum(r["terminated"] for r in mine) == len({r["seat"] for r in mine})
+
+
+def test_steps_in_json_lines_are_the_parquet_rows(run_chuko, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    args = ("export", "crossroads", "--games", "2", "--seed", "8", "--steps")
+    path = tmp_path / "steps.parquet"
+    assert run_chuko(*args, "--format", "parquet", "--out", str(path))[0] == 0
+    _, out, _ = run_chuko(*args)
+    assert lines(out) == pq.read_table(path).to_pylist()
+
+
+def test_a_chuchula_grouping_is_one_step_a_card_but_the_last(run_chuko):
+    status, out, err = run_chuko("export", "chuchula", "--games", "1", "--seed", "2", "--steps",
+                                 "--players", "3", "--length", "1", "--bots", "easy")
+    assert status == 0, err
+    rows = lines(out)
+    assert [sum(r["seat"] == s for r in rows) for s in range(3)] == [12, 12, 12]
+    for seat in range(3):
+        placed = [divmod(r["action"], 4)[0] for r in rows if r["seat"] == seat]
+        assert placed == sorted(placed) and len(set(placed)) == 12
+
+
+def test_steps_of_a_game_without_an_environment_are_refused_in_a_sentence(run_chuko):
+    bare = [g for g in game_ids() if game_class(g).descriptor.encoding is None]
+    if not bare:
+        pytest.skip("every installed game has an environment")
+    err = refused(run_chuko("export", bare[0], "--games", "1", "--steps"))
+    assert "offers no research environment" in err

@@ -23,6 +23,7 @@ GAME_BLIND = [
     *(str(p.relative_to(SOURCE)) for p in sorted((SOURCE / "cli").glob("*.py"))),
     *(str(p.relative_to(SOURCE)) for p in sorted((SOURCE / "envs").glob("*.py"))),
     "tui/menu.py", "tui/generic.py", "analysis/simulate.py", "analysis/arena.py",
+    "analysis/agents.py", "analysis/ladder.py",
     "analysis/study/__init__.py", "analysis/study/command.py", "analysis/study/play.py",
     "analysis/study/backends.py", "analysis/study/report.py",
 ]

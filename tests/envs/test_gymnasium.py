@@ -4,6 +4,7 @@ script."""
 
 import runpy
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -26,9 +27,44 @@ SINGLE = [("caravan", None), ("chuko", "random"), ("chuko", "easy"),
 
 
 @pytest.mark.parametrize(("game_id", "level"), SINGLE)
-def test_gym_env_passes_gymnasium_check_env(game_id, level):
+def test_gym_env_passes_gymnasium_check_env_without_a_warning(game_id, level):
     options = {"level": level} if level else {}
-    check_env(gym_env(game_id, **options, **GAMES[game_id]), skip_render_check=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(gym_env(game_id, **options, **GAMES[game_id]), skip_render_check=True)
+    assert [str(w.message) for w in caught] == []
+
+
+@pytest.mark.parametrize("render_mode", ["ansi", "human"])
+def test_gym_env_renders_the_table_in_both_modes(render_mode, capsys):
+    env = gymnasium.make(gym_id("crossroads"), render_mode=render_mode).unwrapped
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env)  # with its render check, in every mode
+    assert [str(w.message) for w in caught] == []
+    env.reset(seed=0)
+    drawn = env.render()
+    text = drawn if render_mode == "ansi" else capsys.readouterr().out
+    assert drawn is None or render_mode == "ansi"
+    assert "Crossroads" in text and "Layout" in text and "Learner" in text
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_observation_spaces_are_bounded_by_the_encodings_bounds(game_id):
+    env = gym_env(game_id, **GAMES[game_id])
+    low, high = env.encoding.observation_bounds
+    assert np.isfinite([low, high]).all()
+    assert (env.observation_space.low == low).all() and (env.observation_space.high == high).all()
+    rng = np.random.default_rng(3)
+    for seed in range(3):
+        observation, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            assert observation in env.observation_space
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert observation in env.observation_space
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -15,9 +15,7 @@ import chuko.envs.openspiel  # noqa: E402, F401  (registers the games)
 from chuko.solvers.crossroads import CrossroadsSolver  # noqa: E402
 
 
-# Chuchula's games are long (rounds of 13 steps a seat, 52 chance nodes a deal): seconds.
-@pytest.mark.parametrize("game_id", [
-    pytest.param(g, marks=pytest.mark.slow) if g == "chuchula" else g for g in GAMES])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_every_game_passes_openspiels_random_simulation_test_with_serialization(game_id):
     game = pyspiel.load_game(f"python_chuko_{game_id}", GAMES[game_id])
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -124,3 +122,50 @@ def test_chukos_game_length_is_bounded_by_its_turn_limit():
     rng = np.random.default_rng(2)
     for _ in range(20):
         assert len(play_randomly(game.new_initial_state(), rng).history()) <= 12 + 1 + 3 * 7
+
+
+# What each game's views show: in Crossroads and Caravan the whole pack lies face up, so no
+# seat ever holds a secret; Chükö's hands and Chuchula's hands and groupings are secret.
+INFORMATION = {"crossroads": "PERFECT_INFORMATION", "caravan": "PERFECT_INFORMATION",
+               "chuko": "IMPERFECT_INFORMATION", "chuchula": "IMPERFECT_INFORMATION"}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_each_game_reports_the_information_its_views_give(game_id):
+    expected = getattr(pyspiel.GameType.Information, INFORMATION[game_id])
+    game = pyspiel.load_game(f"python_chuko_{game_id}", GAMES[game_id])
+    assert game.get_type().information == expected
+    registered = {t.short_name: t for t in pyspiel.registered_games()}
+    assert registered[f"python_chuko_{game_id}"].information == expected
+
+
+@pytest.mark.parametrize(("game_id", "options", "length"), [
+    ("crossroads", {}, 12 + 1 + 12),  # the deal, who starts, a card a move
+    ("crossroads", {"rounds": 2, "first": "the first seat"}, 12 + 2 * 12),
+    ("caravan", {}, 12 + 12),
+    # the first dealer and 52 cards; 12 steps per seat per round; 26 cards dealt for round
+    # 2; the tie draw, a node per seat but the last
+    ("chuchula", {"players": 2, "length": 2}, 1 + 52 + 2 * 12 * 2 + 26 + 1),
+    ("chuchula", {"players": 4, "length": 2}, 1 + 52 + 2 * 12 * 4 + 51 + 3),
+])
+def test_game_length_is_the_true_bound_of_the_configuration(game_id, options, length):
+    game = pyspiel.load_game(f"python_chuko_{game_id}", options)
+    assert game.max_game_length() == length
+    rng = np.random.default_rng(4)
+    lengths = [len(play_randomly(game.new_initial_state(), rng).history()) for _ in range(3)]
+    assert max(lengths) <= length
+    if game_id == "crossroads":  # every round takes every card of the layout
+        assert lengths == [length] * 3
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_information_state_tensors_have_their_declared_shape(game_id):
+    game = pyspiel.load_game(f"python_chuko_{game_id}", GAMES[game_id])
+    assert game.get_type().provides_information_state_tensor
+    shape = game.information_state_tensor_shape()
+    state = play_randomly(game.new_initial_state(), np.random.default_rng(1),
+                          stop=lambda s: s.engine is not None and not s.is_chance_node())
+    player = state.current_player()
+    tensor = state.information_state_tensor(player)
+    assert [len(tensor)] == shape and any(tensor)
+    assert tensor == state.observation_tensor(player)

@@ -8,9 +8,10 @@ pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
 from envs_helpers import GAMES  # noqa: E402
-from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
+from chuko.core.errors import ConfigError  # noqa: E402
 from chuko.envs import aec_env, parallel_env  # noqa: E402
 
 
@@ -22,6 +23,35 @@ def test_aec_env_passes_pettingzoo_api_test(game_id):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_aec_env_passes_pettingzoo_seed_test(game_id):
     seed_test(lambda: aec_env(game_id, **GAMES[game_id]), num_cycles=100)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_aec_env_passes_pettingzoo_render_test(game_id, capsys):
+    render_test(lambda render_mode: aec_env(game_id, render_mode=render_mode, **GAMES[game_id]))
+    assert capsys.readouterr().out  # "human" printed the table
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_ansi_rendering_draws_the_whole_table_and_human_prints_it(game_id, capsys):
+    env = aec_env(game_id, render_mode="ansi", **GAMES[game_id])
+    env.reset(seed=2)
+    text = env.render()
+    title = env.game.title
+    full = env.state.full_view(None)
+    assert text.splitlines()[0].strip("─ ") == title and len(text.splitlines()) > 5
+    assert text.rstrip().endswith(f"To move: {env.agent_selection}.") or (
+        env.game.descriptor.simultaneous)
+    # every seat's cards are on the table, as an onlooker sees them
+    hands = full.get("hands") or []
+    assert all(str(card) in text for hand in hands for card in hand)
+    human = aec_env(game_id, render_mode="human", **GAMES[game_id])
+    human.reset(seed=2)
+    assert human.render() is None and capsys.readouterr().out == text
+
+
+def test_an_unknown_render_mode_is_refused_in_a_sentence():
+    with pytest.raises(ConfigError, match="render mode is 'human', 'ansi' or None"):
+        aec_env("caravan", render_mode="rgb_array")
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -182,3 +212,27 @@ def test_chuchula_in_parallel_every_seat_builds_its_grouping_then_the_round_reso
         steps += 1
     assert steps > 1  # a grouping takes several steps
     assert all(observations[agent]["action_mask"].any() for agent in env.agents)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_has_a_versioned_module_as_pettingzoos_classic_games_do(game_id):
+    import importlib
+
+    import chuko.envs
+
+    module = importlib.import_module(f"chuko.envs.{game_id}_v0")
+    assert getattr(chuko.envs, f"{game_id}_v0") is module
+    options = GAMES[game_id]
+    raw = module.raw_env(**options)
+    assert type(raw) is type(aec_env(game_id)) and raw.game == aec_env(game_id, **options).game
+    api_test(module.env(**options), num_cycles=20)
+    parallel_api_test(module.parallel_env(**options), num_cycles=20)
+
+
+def test_the_versioned_modules_are_the_ones_the_docs_name():
+    from chuko.envs import caravan_v0, chuchula_v0, chuko_v0, crossroads_v0
+
+    assert caravan_v0.raw_env(bridges=1).game.bridges == 1
+    assert chuko_v0.raw_env(players=3).game.players == 3
+    assert crossroads_v0.parallel_env(rounds=2).game.rounds == 2
+    assert chuchula_v0.env(players=2).unwrapped.game.players == 2

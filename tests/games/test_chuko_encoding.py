@@ -47,6 +47,9 @@ def test_the_descriptor_names_the_encoding_and_actions_number_the_distinct_value
         assert enc.step_move(None, action) == (None, enc.move(action))
     assert enc.observation_shape == (4 * 5 + 4 * 3 + 2,)
     assert (enc.min_utility, enc.max_utility) == (0.0, 1.0)
+    assert enc.observation_bounds == (0.0, 1.0)  # counts over their greatest (a turn limit)
+    assert Game(players=3, turn_limit=None).turn_limit is None
+    assert encoding(Game(players=3, turn_limit=None)).observation_bounds[1] == float("inf")
     for bad in (-1, 6, 2.0, True, "2"):
         with pytest.raises(ParseError):
             enc.move(bad)
@@ -68,7 +71,9 @@ def test_masks_are_the_legal_moves_and_the_tracker_equals_the_views_observation(
             tracker.track(state)
         for seat in range(players):
             view = state.view(seat)
-            assert np.array_equal(tracker.observe(seat), enc.observation(view))
+            observation = enc.observation(view)
+            assert np.array_equal(tracker.observe(seat), observation)
+            assert observation.min() >= 0.0 and observation.max() <= 1.0  # normalised
             mask = enc.legal_mask(state, seat)
             assert [enc.move(a) for a in np.flatnonzero(mask)] == state.legal_moves(seat)
             if seat in state.to_move:

@@ -471,6 +471,7 @@ class Search:
     address: str | None = None
     screened: int = 0
     refused: int = 0  # packs a game cannot be dealt from (too few cards for the players)
+    pool: tuple[Candidate, ...] = ()  # every screened pack a game could be dealt from
 
     def settings(self) -> Json:
         return {"targets": [[t.figure, t.spec.low, t.spec.high, t.spec.goal]
@@ -560,6 +561,7 @@ class Search:
                 screened |= self._measure(store, "screen", packs, self.screen, advance)
             self.screened = len(screened)
             self.refused = sum(c is None for c in screened.values())
+            self.pool = tuple(c for c in screened.values() if c)
             best = sorted((c for c in screened.values() if c), key=Candidate.rank)[:self.top]
             advance(self.top - len(best))
             confirmed = self._measure(store, "confirm", [c.pack for c in best], self.confirm,
@@ -567,6 +569,125 @@ class Search:
         finally:
             store.save()
         return sorted((c for c in confirmed.values() if c), key=Candidate.rank)
+
+
+# -- how close a search came ---------------------------------------------------------------
+
+def _admitted(target: Target, spec: Spec, pool: Sequence[Candidate],
+              targets: Sequence[Target]) -> int:
+    """How many packs of `pool` meet every target, `target` read as `spec`."""
+    def met(c: Candidate, t: Target) -> bool:
+        value = c.figures[t.figure].interval.estimate
+        return (spec if t is target else t.spec).miss(value, t.scale) == 0
+    return sum(all(met(c, t) for t in targets) for c in pool)
+
+
+def _relaxed(target: Target, pool: Sequence[Candidate],
+             targets: Sequence[Target]) -> tuple[Spec, int] | None:
+    """The least widening of `target` (both ends, by whole percentage points or twentieths
+    of a point) that admits a screened pack meeting every other target, and how many it
+    admits; None when no pack meets the others."""
+    spec = target.spec
+    gaps = []
+    for c in pool:
+        if all(t is target or t.spec.miss(c.figures[t.figure].interval.estimate, t.scale) == 0
+               for t in targets):
+            value = c.figures[target.figure].interval.estimate
+            gaps.append(max(spec.low - value, value - spec.high, 0.0))
+    if not gaps:
+        return None
+    wider = _widened(target, min(gaps))
+    return wider, _admitted(target, wider, pool, targets)
+
+
+def _widened(target: Target, gap: float) -> Spec:
+    """`target`'s range widened at both ends by `gap`, rounded up to whole percentage
+    points or twentieths of a point, a percentage kept within 0–100."""
+    step = target.scale
+    widen = max(step, math.ceil(round(gap / step, 9)) * step)
+    low, high = target.spec.low - widen, target.spec.high + widen
+    if target.unit == "%":
+        low, high = max(0.0, low), min(100.0, high)
+    return Spec(round(low, 6), round(high, 6))
+
+
+def _spec_words(spec: Spec, unit: str, was: Spec) -> str:
+    """'46–54% (50 ± 4%)': a range, with its centre and tolerance where it is still centred
+    where `was` was."""
+    centre, half = (spec.low + spec.high) / 2, (spec.high - spec.low) / 2
+    around = (f" ({round(centre, 6):g} ± {round(half, 6):g}{unit})"
+              if math.isclose(centre, (was.low + was.high) / 2) else "")
+    return f"{spec.low:g}–{spec.high:g}{unit}{around}"
+
+
+def closeness(targets: Sequence[Target], pool: Sequence[Candidate]) -> list[Json]:
+    """For a search where no pack met every target: each range target's measure among the
+    screened packs (lowest and highest estimate), how many screened packs met it, and the
+    least relaxation of it alone that admits a pack meeting the others."""
+    found = []
+    for target in targets:
+        if target.spec.goal:
+            continue
+        values = [c.figures[target.figure].interval.estimate for c in pool]
+        relaxed = _relaxed(target, pool, targets)
+        found.append({
+            "figure": target.figure, "label": target.label, "unit": target.unit.strip(),
+            "target": target.spec.text(), "low": min(values, default=None),
+            "high": max(values, default=None),
+            "met": sum(target.spec.miss(v, target.scale) == 0 for v in values),
+            "relax_to": None if relaxed is None else [relaxed[0].low, relaxed[0].high],
+            "admits": 0 if relaxed is None else relaxed[1]})
+    return found
+
+
+def closeness_words(targets: Sequence[Target], pool: Sequence[Candidate],
+                    screen: int) -> list[str]:
+    """`closeness` in sentences, ending with the target to relax first: the one whose least
+    relaxation, in units of its own width, is smallest."""
+    units = {t.figure: t.unit for t in targets}
+    lines, best = [], None
+    for near in closeness(targets, pool):
+        unit = units[near["figure"]]
+        if near["low"] is None:
+            continue
+        digits = 1 if unit == "%" else 3
+        spread = (f"{near['label']}: ranged {near['low']:.{digits}f}{unit}–"
+                  f"{near['high']:.{digits}f}{unit} "
+                  f"over {len(pool):,} screened packs ({screen:,} deals or games each), "
+                  f"{near['met']:,} within the target {near['target']}{unit}")
+        if near["relax_to"] is None:
+            lines.append(f"{spread}; relaxing it alone admits no pack, as none meets the "
+                         "other targets.")
+            continue
+        wider = Spec(*near["relax_to"])
+        target = next(t for t in targets if t.figure == near["figure"])
+        lines.append(f"{spread}; relaxing it to {_spec_words(wider, unit, target.spec)} "
+                     f"would admit {near['admits']:,} "
+                     f"pack{'s' if near['admits'] != 1 else ''}.")
+        cost = ((wider.high - wider.low) - (target.spec.high - target.spec.low)) / max(
+            target.spec.high - target.spec.low, 2 * target.scale)
+        if best is None or cost < best[0]:
+            best = (cost, near["label"])
+    if best is not None and len(lines) > 1:
+        lines.append(f"The target to relax first: {best[1]}.")
+    elif best is None and pool:
+        lines.append(_together(targets, min(pool, key=Candidate.rank)))
+    return lines
+
+
+def _together(targets: Sequence[Target], closest: Candidate) -> str:
+    """What relaxing several targets at once would take to admit the closest screened pack
+    (the least total miss), when relaxing any one alone admits none."""
+    parts = []
+    for target in targets:
+        spec, value = target.spec, closest.figures[target.figure].interval.estimate
+        gap = max(spec.low - value, value - spec.high, 0.0)
+        if target.spec.goal or gap == 0:
+            continue
+        parts.append(f"{target.label} to "
+                     f"{_spec_words(_widened(target, gap), target.unit, spec)}")
+    return (f"Relaxing {', and '.join(parts)} together would admit the closest screened "
+            f"pack, {pack_text(closest.pack)}.")
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -665,6 +786,18 @@ def print_result(search: Search, found: list[Candidate], seconds: float) -> None
     print_table("", columns, rows, right=range(1, len(columns) - 1))
     console.print("Figures are estimates with 95% intervals (Wilson for rates); a target is "
                   "met when the estimate lies within it.")
+    loose = [target.label for candidate in found if candidate.meets for target in search.targets
+             if not target.spec.goal and not (
+                 target.spec.low <= candidate.figures[target.figure].interval.low
+                 and candidate.figures[target.figure].interval.high <= target.spec.high)]
+    if loose:
+        console.print(f"A pack that meets a target by its estimate may still miss it: the "
+                      f"interval reaches outside the target for {', '.join(dict.fromkeys(loose))}"
+                      f"; a larger --confirm narrows it.")
+    if not met:
+        console.print("No pack met every target. How close the screened packs came:")
+        for line in closeness_words(search.targets, search.pool, search.screen):
+            console.print(f"• {line}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -681,7 +814,9 @@ def run(args: argparse.Namespace) -> int:
                           "screened": search.screened, "refused": search.refused,
                           "screen": search.screen, "confirm": search.confirm,
                           "seconds": round(seconds, 1),
-                          "best": [c.to_json(search.targets) for c in found]}))
+                          "best": [c.to_json(search.targets) for c in found],
+                          "closeness": (None if any(c.meets for c in found) else
+                                        closeness(search.targets, search.pool))}))
     else:
         print_result(search, found, seconds)
     return 0

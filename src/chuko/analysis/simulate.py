@@ -177,7 +177,7 @@ class Tally:
 
     def to_json(self) -> Json:
         def rate(wins: int, out_of: int) -> Json:
-            return {"wins": wins, **proportion_interval(wins, out_of).to_json()}
+            return {"wins": wins, "n": out_of, **proportion_interval(wins, out_of).to_json()}
 
         n = self.games
         return {
@@ -193,7 +193,8 @@ class Tally:
             "first_player": rate(self.first_wins, self.first_known) if self.first_known else None,
             "draws": self.draws,
             "no_winner": self.no_winner,
-            "moves": mean_interval(self.lengths).to_json() if self.lengths else None,
+            "moves": ({**mean_interval(self.lengths).to_json(), "n": len(self.lengths)}
+                      if self.lengths else None),
         }
 
 

@@ -8,9 +8,14 @@ row per game, as JSON lines or Parquet.
   position of every game instead: the seat to move, its view, its legal moves, the
   solver's value of each (higher is better for the mover; a yes/no value is 1 or 0) and
   the move played, as supervised-learning data (`chuko/data/position.schema.json`).
+- With `--steps`, for games with a research environment, every action of every game as
+  the environments see it (chuko/envs/dataset.py): game, game index, step and seat, the
+  observation, the legal mask, the action, the reward and the episode flags, as training
+  data for learners.
 
-Parquet (the `pyarrow` module, in the `rl` extra) keeps flat columns, and the nested JSON
-(a record, a view) as text in one column, since each game's records have their own shape.
+Parquet (the `pyarrow` module, in the `rl` extra) keeps flat columns: a step's observation
+and mask as fixed-size lists of numbers; the nested JSON of a record or a view as text in
+one column, since each game's records have their own shape.
 """
 
 from __future__ import annotations
@@ -49,9 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                         help="jsonl: one JSON object a line; parquet: a table (needs the rl "
                         "extra) (default jsonl)")
     parser.add_argument("--out", metavar="FILE", help="file to write (default: standard output)")
-    parser.add_argument("--positions", action="store_true",
-                        help="write every position with the exact solver's value of each "
-                        "legal move instead of whole games (games with a perfect bot)")
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--positions", action="store_true",
+                      help="write every position with the exact solver's value of each "
+                      "legal move instead of whole games (games with a perfect bot)")
+    kind.add_argument("--steps", action="store_true",
+                      help="write every action as training data instead of whole games: "
+                      "observation, legal mask, action, reward (needs the rl extra)")
 
 
 def labeller(game_id: str) -> Values | None:
@@ -146,10 +155,40 @@ def _opened(path: str | None, binary: bool) -> Iterator[IO[Any]]:
         yield out
 
 
+def _rows_of(game: Game, args: argparse.Namespace) -> Callable[[Json, int], list[Json]]:
+    """What one played game becomes: its record, its solved positions or its steps."""
+    cls = type(game)
+    if args.positions:
+        values = solver_values(game)
+        return lambda record, index: positions(cls, record, index, values)
+    if args.steps:
+        step_rows = _steps_module().step_rows
+        return lambda record, index: step_rows(cls, record, index)
+    return lambda record, index: [record]
+
+
+def _steps_module() -> Any:
+    """chuko.envs.dataset, whose environments need the rl extra: one sentence if missing."""
+    try:
+        from chuko.envs import dataset
+    except ImportError as missing:
+        raise ConfigError(f"--steps needs the rl extra (pip install 'chuko[rl]'): "
+                          f"{missing.name} is not installed.") from None
+    return dataset
+
+
+def _table(game: Game, args: argparse.Namespace, rows: list[Json]) -> Any:
+    if args.steps:
+        dataset = _steps_module()
+        return dataset.steps_table(rows, dataset.load_encoding(game))
+    return _parquet_table(rows, args.positions)
+
+
 def run(args: argparse.Namespace) -> int:
     game, options, lineup, budget = read_bot_games(args)
-    cls = type(game)
-    values = solver_values(game) if args.positions else None
+    rows_of = _rows_of(game, args)
+    if args.steps:
+        _steps_module().load_encoding(game)  # a game without an environment says so now
     parquet = args.format == "parquet"
     if parquet:
         import pyarrow.parquet as pq  # before any game is played: a missing extra says so now
@@ -159,19 +198,20 @@ def run(args: argparse.Namespace) -> int:
     with _opened(args.out, parquet) as out:
         def take(record: Json) -> None:
             nonlocal games
-            rows = [record] if values is None else positions(cls, record, games, values)
+            rows = rows_of(record, games)
             games += 1
             if parquet:
                 kept.extend(rows)
                 return
             for row in rows:
-                out.write(json.dumps(row) + "\n")
+                out.write(json.dumps(_steps_module().jsonable(row) if args.steps else row)
+                          + "\n")
 
         with progress_bar(args.games, f"{game.title} games") as advance:
             simulate(game, lineup, args.games, make_rng(args.seed),
                      options=options, budget=budget,
                      out=_Lines(take), advance=advance)
         if parquet:
-            pq.write_table(_parquet_table(kept, values is not None), out)
+            pq.write_table(_table(game, args, kept), out)
     return 0
 

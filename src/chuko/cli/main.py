@@ -52,7 +52,7 @@ VERB_HELP = {
     "advise": "suggest the best move for a hand",
     "serve": "start the browser app",
     "accounts": "list or delete the browser app's accounts",
-    "arena": "rate every bot level against every other",
+    "arena": "rate bots and any agent against each other, or play a fixed ladder",
     "design": "search packs for a target profile",
     "export": "write bot games (or solved positions) as data: JSON lines or Parquet",
     "daily": "play the day's Caravan deal, the same for everyone",

@@ -11,9 +11,10 @@ are too many to number (Chuchula's groupings) builds a move in several steps: `s
 folds one action into a partial move and says when the move is complete.
 
 Optional members, looked up by capability (docs/envs.md): `tracker(state)`, an
-observation kept up to date in O(1) per move for fast environments; `resample(state, seat,
-rng)`, a state the seat cannot tell from this one (OpenSpiel's IS-MCTS); and
-`max_game_length`, a bound on the moves and chance events after the deal.
+observation kept up to date in O(1) per move for fast environments; and `resample(state,
+seat, rng)`, a state the seat cannot tell from this one (OpenSpiel's IS-MCTS); and, for
+stepwise moves, `move_steps(move, view)`, the actions that build a complete move for the
+seat whose view is given (training data from recorded games, envs/dataset.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ class Encoding(Protocol):
     # The least and greatest score a seat can end with (OpenSpiel's utility bounds).
     min_utility: float
     max_utility: float
+    # The least and greatest value any entry of an observation can take, in every position
+    # of this configuration (the environments' observation spaces).
+    observation_bounds: tuple[float, float]
+    # True when every seat's view shows the whole state, so that no seat ever holds a
+    # secret (OpenSpiel's perfect information); a game's deal may still be chance.
+    perfect_information: bool
+    # The most decisions and chance events after the deal in one game of this
+    # configuration; None when the rules set no bound (a game that may go on and on).
+    max_game_length: int | None
 
     def action(self, move: Any) -> int:
         """The integer of a (complete) move, or of one step of a stepwise move."""

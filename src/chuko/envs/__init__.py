@@ -6,7 +6,11 @@
     env = gym_env("crossroads", level="hard")    # Gymnasium, one learner against bots
 
 Importing this package registers every game that has an encoding with Gymnasium, as
-`chuko/<Name>-v0` (`gymnasium.make("chuko/Caravan-v0")`); `import chuko.envs.openspiel`
+`chuko/<Name>-v0` (`gymnasium.make("chuko/Caravan-v0")`; a game of one seat with a compiled
+twin also under Gymnasium's vector API, `gymnasium.make_vec("chuko/Caravan-v0",
+num_envs=1024)`, from `chuko.envs.vector_gym.gym_vector_env`), and makes PettingZoo's
+versioned modules, `<game id>_v0` with `env()`, `raw_env()` and `parallel_env()`
+(envs/versioned.py: `from chuko.envs import caravan_v0`); `import chuko.envs.openspiel`
 registers them with OpenSpiel. Nothing here names a game: what a game offers comes from its
 descriptor.
 """
@@ -21,6 +25,7 @@ from chuko.games import descriptors
 
 from .aec import ChukoAEC, ChukoParallel
 from .single import ChukoGym
+from .versioned import install
 
 __all__ = ["aec_env", "parallel_env", "gym_env", "gym_id", "ChukoAEC", "ChukoParallel",
            "ChukoGym"]
@@ -43,6 +48,9 @@ def gym_env(game_id: str, **options: Any) -> ChukoGym:
     return ChukoGym(game_id, **options)
 
 
+VECTOR_ENTRY_POINT = "chuko.envs.vector_gym:gym_vector_env"
+
+
 def gym_id(game_id: str) -> str:
     """The id a game is registered under with Gymnasium: chuko/Caravan-v0."""
     return f"chuko/{game_id.capitalize()}-v0"
@@ -51,8 +59,14 @@ def gym_id(game_id: str) -> str:
 def _register() -> None:
     for described in descriptors():
         if described.encoding is not None and gym_id(described.id) not in gymnasium.registry:
+            # A game of one seat with a compiled twin is also a vector environment:
+            # gymnasium.make_vec(id, num_envs=...) (vector_gym.py).
+            vector = (VECTOR_ENTRY_POINT if described.twin is not None
+                      and described.max_players == 1 else None)
             gymnasium.register(gym_id(described.id), entry_point="chuko.envs:gym_env",
-                               kwargs={"game_id": described.id})
+                               vector_entry_point=vector, kwargs={"game_id": described.id})
 
 
 _register()
+# The versioned modules, as names of this package: `from chuko.envs import caravan_v0`.
+globals().update(install(__name__))

@@ -33,15 +33,15 @@ from .common import (
     return_bounds,
     returns,
 )
+from .render import RENDER_MODES, check_render_mode, render
+from .twin_game import twin_game
 
 
 def observation_box(encoding: Encoding) -> spaces.Box:
-    """The observation array's space: the dtype's range for int8, unbounded for float32."""
-    dtype = np.dtype(encoding.observation_dtype)
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return spaces.Box(int(info.min), int(info.max), encoding.observation_shape, dtype)
-    return spaces.Box(-np.inf, np.inf, encoding.observation_shape, dtype)
+    """The observation array's space: the encoding's bounds on its entries."""
+    low, high = encoding.observation_bounds
+    return spaces.Box(low, high, encoding.observation_shape,
+                      np.dtype(encoding.observation_dtype))
 
 
 def _observation_spaces(encoding: Encoding, agents: list[str]) -> dict[str, spaces.Dict]:
@@ -56,8 +56,7 @@ class _Table:
     """The game, its encoding and the seats, shared by the AEC and the parallel env."""
 
     def _setup(self, game_id: str, render_mode: str | None, options: dict[str, Any]) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"The render mode is 'ansi' or None, not {render_mode!r}.")
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.game = make_game(game_id, options)
         self.encoding = load_encoding(self.game)
@@ -124,12 +123,8 @@ class _Table:
         return returns(outcome.scores), bool(self.encoding.truncated(self.state))
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        outcome = self.state.outcome
-        if outcome is not None:
-            return outcome.describe(self.possible_agents, None)
-        return f"{self.game.title}: to move {', '.join(map(str, self.state.to_move))}"
+        """The table (envs/render.py): as text for "ansi", printed for "human"."""
+        return render(self.state, self.possible_agents, self.render_mode)
 
     def close(self) -> None:
         return None
@@ -152,9 +147,14 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
     `agent_iter`, `last`, `observe` and `step` are PettingZoo's, written for speed (bench
     envs): with the encoding's tracker (Builder) an observation is the tracker's, a new
     array, and its mask the tracker's, read-only and never changed, and the tracker's
-    play() refuses what that mask excludes, so no mask is kept for step()."""
+    play() refuses what that mask excludes, so no mask is kept for step().
 
-    metadata = {"render_modes": ["ansi"], "name": "chuko_v0", "is_parallelizable": True}
+    Where the game's descriptor names a compiled twin that covers the configuration, the
+    game is played on it (envs/twin_game.py, which has the tracker's surface) and `state`,
+    the engine's, is rebuilt from the deal and the actions only when read."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "chuko_v0",
+                "is_parallelizable": True}
 
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
@@ -162,10 +162,42 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         self.metadata = {**self.metadata, "name": f"chuko_{game_id}_v0"}
         self._zeros = dict.fromkeys(self.possible_agents, 0.0)
         self._falses = dict.fromkeys(self.possible_agents, False)
+        self._twin_game = twin_game(self.encoding)
         self.reset()
 
+    @property
+    def state(self) -> Any:
+        """The engine's state (rebuilt on demand when the game is played on its twin)."""
+        played = self._twin_game
+        return self._state if played is None else played.state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        self._state = state
+
+    def _deal_first(self, seed: int | None) -> int:
+        """Deal the next game; the seat to move first."""
+        played = self._twin_game
+        if played is None:
+            self._deal(seed)
+            self._tracker = self.builder.tracker
+            mover: int = self.state.to_move[0]
+            return mover
+        if seed is not None:
+            self.dealer.seed(seed)
+        played.deal(self.dealer.rng.getrandbits(63))
+        self._over = False
+        self._tracker = played
+        assert played.mover is not None  # a deal leaves someone to move
+        return played.mover
+
+    def _final_rewards(self) -> tuple[list[float], bool]:
+        if self._twin_game is not None:
+            return self._twin_game.final()
+        return super()._final_rewards()
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._deal(seed)
+        mover = self._deal_first(seed)
         self.agents = agents = self.possible_agents[:]
         zeros, falses = self._zeros, self._falses  # copied: cheaper than made anew
         self.rewards = zeros.copy()
@@ -174,8 +206,7 @@ class ChukoAEC(_Table, AECEnv):  # type: ignore[misc]
         self.truncations = falses.copy()
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
         self._skip_agent_selection: str | None = None
-        self.agent_selection = agents[self.state.to_move[0]]
-        self._tracker = self.builder.tracker
+        self.agent_selection = agents[mover]
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         return _Agents(self, max_iter)
@@ -284,7 +315,7 @@ class ChukoParallel(_Table, ParallelEnv):  # type: ignore[misc]
     lockstep, and the round resolves once the last move is complete. In a game played in
     turns only the seat to move acts, and the others' actions are ignored."""
 
-    metadata = {"render_modes": ["ansi"], "name": "chuko_parallel_v0"}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "chuko_parallel_v0"}
 
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         self._setup(game_id, render_mode, options)

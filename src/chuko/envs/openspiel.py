@@ -51,8 +51,13 @@ FALLBACK_LENGTH = 10**6
 
 
 def _key(outcome: Any) -> str:
-    """An outcome or a card as one comparable text (cards are JSON-ready as their text)."""
+    """An outcome or a card as one comparable text (cards are JSON-ready as their text).
+    Texts and whole numbers, the usual outcomes, skip JSON: a chance node lists dozens."""
     plain = outcome if isinstance(outcome, (int, float, str, list, dict, bool)) else str(outcome)
+    if isinstance(plain, str):
+        return "'" + plain
+    if type(plain) is int:
+        return str(plain)
     return json.dumps(plain, sort_keys=True)
 
 
@@ -87,21 +92,24 @@ def _parameters(described: Descriptor) -> dict[str, Any]:
     return {option.name: _spiel_value(option, option.default) for option in described.options}
 
 
-def _game_type(described: Descriptor) -> pyspiel.GameType:
+def _game_type(described: Descriptor, encoding: Encoding) -> pyspiel.GameType:
+    """The game's type; its kind of information is the configuration's (`encoding`)."""
     alone = described.max_players == 1
+    information = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=PREFIX + described.id,
         long_name=f"{described.title} (chuko)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        information=(information.PERFECT_INFORMATION if encoding.perfect_information
+                     else information.IMPERFECT_INFORMATION),
         utility=(pyspiel.GameType.Utility.GENERAL_SUM if alone
                  else pyspiel.GameType.Utility.ZERO_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=described.max_players or MOST_SEATS,
         min_num_players=described.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(described),
@@ -144,13 +152,13 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=None if players == 1 else 0.0,
             max_game_length=self._longest(),
         )
-        super().__init__(_game_type(described), info, spiel)
+        super().__init__(_game_type(described, self.encoding), info, spiel)
 
     def _longest(self) -> int:
         """A ceiling on the nodes of one game: the deal's, then the encoding's bound on the
         decisions and chance events after it (`max_game_length`) where it has one, else
         FALLBACK_LENGTH."""
-        known = getattr(self.encoding, "max_game_length", None)
+        known = self.encoding.max_game_length
         after = int(known) if known is not None else FALLBACK_LENGTH
         return self.deck_size + len(self.choices) + after
 
@@ -167,7 +175,7 @@ class _Position:
     being built. OpenSpiel clones a Python state by deep-copying its attributes, so this
     one copies with the engine's cheap `copy()` and shares the encoding."""
 
-    __slots__ = ("order", "left", "chosen", "engine", "builder")
+    __slots__ = ("order", "left", "chosen", "engine", "builder", "memo")
 
     def __init__(self, game: SpielGame) -> None:
         self.order: list[Any] = []  # the deal so far, card by card
@@ -175,6 +183,10 @@ class _Position:
         self.chosen: list[int] = []
         self.engine: Any = None  # the chuko state once dealt
         self.builder = Builder(game.encoding, game.chuko.players)
+        # What has been worked out about this node (its chance outcomes, a seat's view,
+        # observation and legal actions, its text), as OpenSpiel asks for each many times;
+        # any action forgets it. Nothing in it is changed once there.
+        self.memo: dict[Any, Any] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         twin = _Position.__new__(_Position)
@@ -182,6 +194,7 @@ class _Position:
         twin.engine = None if self.engine is None else self.engine.copy()
         twin.builder = Builder(self.builder.encoding, len(self.builder.partial))
         twin.builder.partial = deepcopy(self.builder.partial, memo)
+        twin.memo = dict(self.memo)
         return twin
 
 
@@ -218,28 +231,58 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     # -- whose turn ----------------------------------------------------------------------------
 
     def current_player(self) -> int:
-        engine = self.engine
-        if engine is None or engine.is_chance:
-            return int(pyspiel.PlayerId.CHANCE)
-        if engine.outcome is not None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(engine.to_move[0])
+        memo = self.at.memo
+        if "player" not in memo:
+            engine = self.engine
+            if engine is None or engine.is_chance:
+                memo["player"] = int(pyspiel.PlayerId.CHANCE)
+            elif engine.outcome is not None:
+                memo["player"] = int(pyspiel.PlayerId.TERMINAL)
+            else:
+                memo["player"] = int(engine.to_move[0])
+        player: int = memo["player"]
+        return player
 
     def is_terminal(self) -> bool:
         return self.engine is not None and self.engine.outcome is not None
 
     def _legal_actions(self, player: int) -> list[int]:
-        return [int(a) for a in np.flatnonzero(self.builder.mask(self.engine, player))]
+        memo = self.at.memo
+        key = ("legal", player)
+        if key not in memo:
+            mask = self.builder.mask(self.engine, player)
+            memo[key] = [int(a) for a in np.flatnonzero(mask)]
+        return list(memo[key])
+
+    def seat_view(self, player: int) -> Any:
+        """The engine's view for `player` (None while dealing), once per node."""
+        if self.engine is None:
+            return None
+        memo = self.at.memo
+        key = ("view", player)
+        if key not in memo:
+            memo[key] = self.engine.view(player)
+        return memo[key]
 
     # -- chance --------------------------------------------------------------------------------
 
     def _engine_outcomes(self) -> list[tuple[int, Any, float]]:
-        """The engine's chance node as (action, outcome, probability)."""
+        """The engine's chance node as (action, outcome, probability), worked out once per
+        node (OpenSpiel names every outcome of a node, each through this list)."""
+        memo = self.at.memo
+        if "outcomes" in memo:
+            found: list[tuple[int, Any, float]] = memo["outcomes"]
+            return found
         listed = self.engine.chance_outcomes()
         cards = self.spiel.card_number
-        if all(_key(outcome) in cards for outcome, _ in listed):
-            return [(cards[_key(outcome)], outcome, p) for outcome, p in listed]
-        return [(i, outcome, p) for i, (outcome, p) in enumerate(listed)]
+        keys = [_key(outcome) for outcome, _ in listed]
+        if all(key in cards for key in keys):
+            found = [(cards[key], outcome, p)
+                     for key, (outcome, p) in zip(keys, listed, strict=True)]
+        else:
+            found = [(i, outcome, p) for i, (outcome, p) in enumerate(listed)]
+        memo["outcomes"] = found
+        return found
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.engine is not None:
@@ -277,10 +320,13 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     # -- moves ---------------------------------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
-        if self.is_chance_node():
-            self._apply_chance(action)
-        else:
-            self.builder.step(self.engine, self.current_player(), action)
+        try:
+            if self.is_chance_node():
+                self._apply_chance(action)
+            else:
+                self.builder.step(self.engine, self.current_player(), action)
+        finally:  # the node the memo was of is left (or may be, after a refusal)
+            self.at.memo = {}
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -308,6 +354,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         twin = SpielState(self.spiel)
         twin.at = deepcopy(self.at)
         twin.at.engine = resample(self.engine, player_id, Random(probability_sampler()))
+        twin.at.memo = {}
         return twin
 
     def returns(self) -> list[float]:
@@ -319,45 +366,61 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if self.engine is None:
             dealt = " ".join(map(str, self.order))
             return f"dealing: {dealt} | choices {self.chosen}"
-        return json.dumps(self.engine.full_view(None), sort_keys=True, default=str) + \
-            f" | building {self.builder.partial!r}"
+        memo = self.at.memo
+        if "text" not in memo:
+            memo["text"] = json.dumps(self.engine.full_view(None), sort_keys=True,
+                                      default=str) + f" | building {self.builder.partial!r}"
+        text: str = memo["text"]
+        return text
 
 
 class Observer:
-    """OpenSpiel's observer for python games: the encoding's information-state string, or
-    its observation array (as float32) and that array's non-zero entries as a string."""
+    """OpenSpiel's observer for python games: the encoding's observation array (as float32)
+    for both tensors, and as strings the encoding's information state or the array's
+    non-zero entries.
+
+    The information-state tensor is the observation array: a summary of what the seat has
+    seen that decides everything still to come (each encoding's docstring), equal for two
+    histories that leave the same summary, so it is Markov rather than perfect recall; the
+    information-state string keeps what the summary drops where the encoding's does."""
 
     def __init__(self, game: SpielGame, *, information_state: bool) -> None:
         self.encoding = game.encoding
         self.information_state = information_state
-        size = 0 if information_state else int(np.prod(self.encoding.observation_shape))
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
-
-    def _view(self, state: SpielState, player: int) -> Any:
-        return None if state.engine is None else state.engine.view(player)
+        self.tensor = np.zeros(int(np.prod(self.encoding.observation_shape)), np.float32)
+        self.dict = {"information_state" if information_state else "observation": self.tensor}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        if self.information_state:
-            return
-        view = self._view(state, player)
+        view = state.seat_view(player)
         if view is None:
             self.tensor.fill(0)
             return
-        array = self.encoding.observation(view, state.builder.partial[player])
-        self.tensor[:] = np.asarray(array, np.float32).ravel()
+        memo = state.at.memo
+        key = ("array", player)
+        if key not in memo:
+            array = self.encoding.observation(view, state.builder.partial[player])
+            memo[key] = np.asarray(array, np.float32).ravel()
+        self.tensor[:] = memo[key]
 
     def string_from(self, state: SpielState, player: int) -> str:
-        view = self._view(state, player)
+        view = state.seat_view(player)
         if view is None:
             return f"dealing: {len(state.order)} cards, {len(state.chosen)} choices"
+        memo = state.at.memo
+        key = ("text", self.information_state, player)
+        if key not in memo:
+            memo[key] = self._text(state, player, view)
+        text: str = memo[key]
+        return text
+
+    def _text(self, state: SpielState, player: int, view: Any) -> str:
         partial = state.builder.partial[player]
         if self.information_state:
             text = self.encoding.information_state(view)
             return text if partial is None else f"{text} | building {partial!r}"
         self.set_from(state, player)
-        found = np.flatnonzero(self.tensor)
-        return " ".join(f"{i}:{self.tensor[i]:g}" for i in found)
+        values = self.tensor.tolist()
+        return " ".join(f"{i}:{values[i]:g}" for i in np.flatnonzero(self.tensor).tolist())
 
 
 def _register() -> None:
@@ -372,7 +435,9 @@ def _register() -> None:
         name = f"Spiel_{described.id}"
         game = type(name, (SpielGame,), {"described": described, "__module__": __name__})
         globals()[name] = game
-        pyspiel.register_game(_game_type(described), game)
+        # Registered with the default configuration's type; each loaded game has its own.
+        default = load_encoding(make_game(described.id, {}))
+        pyspiel.register_game(_game_type(described, default), game)
 
 
 _register()

@@ -23,17 +23,18 @@ from chuko.core.errors import ConfigError, IllegalMove
 
 from .aec import observation_box
 from .common import Builder, load_encoding, make_game, return_bounds, returns
+from .render import RENDER_MODES, check_render_mode, render
 
 
 class ChukoGym(gymnasium.Env):  # type: ignore[misc]
     """`gym_env(game_id, level=..., seat=0, **options)`."""
 
-    metadata = {"render_modes": ["ansi"]}
+    # render_fps: how often "human" may redraw, which Gymnasium asks every renderer for.
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(self, game_id: str, level: str | None = None, seat: int = 0,
                  render_mode: str | None = None, **options: Any) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ConfigError(f"The render mode is 'ansi' or None, not {render_mode!r}.")
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.game = make_game(game_id, options)
         self.encoding = load_encoding(self.game)
@@ -115,10 +116,8 @@ class ChukoGym(gymnasium.Env):  # type: ignore[misc]
         return observation, returns(outcome.scores)[self.seat], not truncated, truncated, info
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        outcome = self.state.outcome
+        """The table (envs/render.py), the learner's seat as "Learner": as text for
+        "ansi", printed for "human"."""
         names = [f"Bot {chr(ord('A') + s)}" for s in range(self.game.players)]
-        if outcome is not None:
-            return outcome.describe(names, self.seat)
-        return f"{self.game.title}: your turn"
+        names[self.seat] = "Learner"
+        return render(self.state, names, self.render_mode)

@@ -49,6 +49,7 @@ DESCRIPTOR = Descriptor(
     rules="chuko.games:rules/caravan.md",
     lessons="chuko.games:lessons/caravan.json",
     encoding="chuko.games.encodings.caravan:encoding",
+    twin="chuko.envs.twins.caravan:twin",
     study=Study("chuko.analysis.study.caravan"),
     examples=({}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"}),
     notation="ABCDEFGHIJKLR*",

@@ -69,6 +69,7 @@ DESCRIPTOR = Descriptor(
     examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
     notation="0123456789r",
     encoding="chuko.games.encodings.chuko:encoding",
+    twin="chuko.envs.twins.chuko:twin",
     study=Study(varies=(Varied("pack", ("standard", "plain", "primes", "2-30", "2-100")),
                         Varied("players", (2, 3, 4))),
                 lineups=("easy",), turn_kinds="chuko.games.chuko:turn_kinds"),

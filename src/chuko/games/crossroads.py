@@ -46,6 +46,7 @@ DESCRIPTOR = Descriptor(
     rules="chuko.games:rules/crossroads.md",
     lessons="chuko.games:lessons/crossroads.json",
     encoding="chuko.games.encodings.crossroads:encoding",
+    twin="chuko.envs.twins.crossroads:twin",
     study=Study("chuko.analysis.study.crossroads"),
     examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),
     notation="ABCDEFGHIJKLR",

@@ -15,21 +15,15 @@ from random import Random
 from typing import Any
 
 from rich.columns import Columns
-from rich.table import Table
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags
+from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags, view_table
 from chuko.core.errors import ConfigError
-from chuko.core.protocol import Json, State
+from chuko.core.protocol import State
 from chuko.core.rng import make_rng
-from chuko.core.words import number_text, who
 from chuko.games import game_class
 
 from .session import HUMAN, Session
-
-# View fields the screen says in its own way (whose turn, the result) or that are seat
-# numbers, which players never see.
-UNSHOWN = {"game", "seat", "to_move", "outcome"}
 
 MOVES_HELP = """[cyan]1[/] or [cyan]a[/]  the move with that label
 [cyan]a move[/]  as the game writes it: the text shown after a label"""
@@ -48,48 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                         help=f"who plays the other seats, from {levels}, one per seat "
                         f"separated by commas; {LINEUP_HELP} (default {default})")
     parser.add_argument("--seed", type=int, help="seed for a reproducible deal and bots")
-
-
-def _text(value: Any) -> str:
-    """A view field in words: lists as spaced items, nothing as a dash."""
-    if value is None:
-        return "·"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return number_text(value)
-    if isinstance(value, dict):
-        return ", ".join(f"{key.replace('_', ' ')} {_text(item)}" for key, item in value.items())
-    if isinstance(value, list | tuple):
-        if not value:
-            return "—"
-        if all(isinstance(item, dict) for item in value):
-            return f"{len(value)} so far"
-        nested = any(isinstance(item, list | tuple) for item in value)
-        return (" | " if nested else " ").join(_text(item) for item in value)
-    return str(value)
-
-
-def _per_seat(value: list[Any], names: Sequence[str], reader: int | None) -> str:
-    """A list with one entry per seat, each after its seat's name: "You 3; Ann 5"."""
-    return "; ".join(f"{who(seat, names, reader)} {_text(item)}"
-                      for seat, item in enumerate(value))
-
-
-def view_table(view: Json, seat_lists: Sequence[str], names: Sequence[str],
-               reader: int | None) -> Table:
-    """The view's fields, one a row; the lists under `seat_lists` (the descriptor's keys
-    that hold one entry per seat) name their seats by `names`, `reader` as "You"."""
-    table = Table(show_header=False, box=None, padding=(0, 1))
-    table.add_column(style="dim", justify="right")
-    table.add_column()
-    for key, value in view.items():
-        if key in UNSHOWN:
-            continue
-        seated = key in seat_lists and isinstance(value, list) and len(value) == len(names)
-        shown = _per_seat(value, names, reader) if seated else _text(value)
-        table.add_row(key.replace("_", " ").capitalize(), shown)
-    return table
 
 
 class GenericSession(Session[State]):

@@ -10,10 +10,13 @@ previous ones learnt.
 from __future__ import annotations
 
 import argparse
+from random import Random
 
 import numpy as np
 from numba import njit
 
+from chuko.analysis import wording
+from chuko.analysis.wording import DEALS
 from chuko.core.protocol import Json
 from chuko.games.caravan import BRIDGE_LEVELS, MAX_BRIDGES
 from chuko.solvers.kernels import CARAVAN_MEMO, _cv_win, _fits_table, _match_bits
@@ -36,6 +39,7 @@ NEVER = MAX_BRIDGES + 1  # the least limit of a deal that no limit lets you win
 SIZE = NEVER + 1
 LIMITS = range(4)  # the limits the study reports: the rule's three levels and none
 LEVEL_NAMES = {limit: name for name, limit in BRIDGE_LEVELS.items()}
+PART = wording.Noun("deal of the part solved", "deals of the part solved")
 
 
 @njit(cache=True)
@@ -68,7 +72,7 @@ def exact_work(pack: Pack, shard: tuple[int, int] = (0, 1),
     return ExactWork("caravan least bridge limit", pack, least_limits, SIZE, 0, shard, prefix)
 
 
-def sampled(pack: Pack, games: int, seed: int | None, advance) -> Json:
+def sampled(pack: Pack, games: int, seed: int | Random | None, advance) -> Json:
     return sample(pack, least_limits, SIZE, 0, games, seed, advance)
 
 
@@ -104,13 +108,14 @@ def study(pack: Pack, result: Json, *, exact: bool, seed: int | None,
     least_rows = [["never" if e["limit"] is None else str(e["limit"]), f"{e['deals']:,}",
                    share_text(e["share"]), "; ".join(e["examples"][:2]) or "—"]
                   for e in least]
+    standard = f"with the standard {BRIDGE_LEVELS['standard']} bridges"
     unwinnable = total - winnable[BRIDGE_LEVELS["standard"]]["deals"]
-    finding = (f"{unwinnable:,} of {total:,} deals cannot be won with the standard "
-               f"{BRIDGE_LEVELS['standard']} bridges." if unwinnable else
-               f"Every deal can be won with the standard {BRIDGE_LEVELS['standard']} bridges.")
+    finding = wording.every(unwinnable or total, total, exact=exact,
+                            noun=DEALS if selection["complete"] else PART,
+                            predicate=f"{'cannot' if unwinnable else 'can'} be won {standard}")
     return {
         "game": "caravan", "title": f"Caravan, pack {data['pack_name']}", "method": method,
-        "findings": [finding], "data": data,
+        "findings": wording.check([finding], exact=exact), "data": data,
         "tables": [
             {"title": "Deals winnable with at most this many bridges",
              "columns": ["Bridge limit", "Deals", "Share"], "rows": rows},
@@ -130,5 +135,10 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     add_layout_arguments(parser, game_id, 20_000)
 
 
+def figures(found: Json) -> tuple[list[Json], list[Json]]:
+    """The intervals --until narrows: the winnable shares (rates)."""
+    return [w["share"] for w in found["data"]["winnable"]], []
+
+
 def run_study(args: argparse.Namespace) -> Json:
-    return run_layout(args, "caravan", exact_work, sampled, study)
+    return run_layout(args, "caravan", exact_work, sampled, study, figures)

@@ -11,16 +11,22 @@ import itertools
 from collections import Counter
 from collections.abc import Callable
 
+from chuko.analysis import wording
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate_chuchula import simulate
-from chuko.analysis.stats import proportion_interval
+from chuko.analysis.stats import Interval, mean_interval, proportion_interval
+from chuko.analysis.wording import ROUNDS
 from chuko.core.deck52 import DECK
 from chuko.core.protocol import Json
 from chuko.games.chuchula import GROUPS, Game, GroupType, group_type
 
+from . import until
 from .command import add_game_flags, game_option, positive
 
 LEVELS = ("hard", "easy")  # the advisor and the greedy grouping
+# A win chance from fewer groups than this is drawn greyed, not as a rate: its interval
+# spans half the scale (0% [0%, 56%] from 4 groups).
+FEW_GROUPS = 30
 
 
 def group_types() -> dict[GroupType, int]:
@@ -51,11 +57,22 @@ def rounds_played(players: int, rounds: int, seed: int,
         for kind in GroupType:
             won, lost = seen[1][position][kind.name], seen[0][position][kind.name]
             if won + lost:
-                row[kind.label] = {"groups": won + lost, "wins": won,
+                row[kind.label] = {"groups": won + lost, "n": won + lost, "wins": won,
                                    **proportion_interval(won, won + lost).to_json()}
         positions.append(row)
-    points = {level: result.level_interval(level).to_json() for level in LEVELS}
-    return {"players": players, "rounds": rounds, "positions": positions, "points": points}
+    points = {level: {**result.level_interval(level).to_json(), "n": rounds}
+              for level in LEVELS}
+    return {"players": players, "rounds": rounds, "positions": positions, "points": points,
+            "gain": {**_gain(result.points).to_json(), "n": rounds}}
+
+
+def _gain(points: list[list[int]]) -> Interval:
+    """The advisor's (seat 0's) points per round minus the greedy players' mean, round by
+    round: the pairs come from the same deals, so the difference's interval is the mean
+    interval of the per-round differences."""
+    others = points[1:]
+    return mean_interval(points[0][r] - sum(seat[r] for seat in others) / len(others)
+                         for r in range(len(points[0])))
 
 
 def study(players: int, rounds: int, seed: int,
@@ -77,11 +94,15 @@ def study(players: int, rounds: int, seed: int,
                    f"[{points[level]['low']:.3f}, {points[level]['high']:.3f}]"]
                   for level, name in zip(LEVELS, ("advisor (hard)", "greedy (easy)"),
                                          strict=True)]
-    gain = points["hard"]["estimate"] - points["easy"]["estimate"]
+    gain = played["gain"]
+    finding = wording.versus(Interval(gain["estimate"], gain["low"], gain["high"]), 0.0,
+                             rounds, exact=False, noun=ROUNDS,
+                             subject="the advisor's (hard) lead over a greedy player (easy)",
+                             effect="difference between the advisor and a greedy player",
+                             unit=" points per round", digits=2)
     return {
         "game": Game.id, "title": f"Chuchula, {players} players", "method": method,
-        "findings": [f"The advisor scores {gain:+.2f} points per round more than a greedy "
-                     "player."],
+        "findings": wording.check([finding], exact=False),
         "data": {"method": method, "seed": seed, "group_types": types, **played},
         "tables": [
             {"title": "Group types among all groups of three (exact)",
@@ -91,8 +112,11 @@ def study(players: int, rounds: int, seed: int,
             {"title": "Chance that a group wins its position, by type",
              "columns": ["Type", *(f"Position {p + 1}" for p in range(GROUPS))],
              "rows": win_rows},
-            {"title": "Points per round", "columns": ["Player", "Points [95%]"],
-             "rows": point_rows},
+            {"title": f"Points per round, over {rounds:,} rounds",
+             "columns": ["Player", "Points [95%]"],
+             "rows": [*point_rows, ["advisor − greedy (same rounds)",
+                                    f"{gain['estimate']:+.3f} [{gain['low']:+.3f}, "
+                                    f"{gain['high']:+.3f}]"]]},
         ],
         "plots": [
             {"title": "Group types among all groups of three", "kind": "bar",
@@ -101,7 +125,10 @@ def study(players: int, rounds: int, seed: int,
              "series": [{"label": "share", "y": [100 * t["share"]["estimate"] for t in types]}]},
             {"title": "Win chance by position and group type", "kind": "line",
              "x": [f"{p + 1}" for p in range(GROUPS)], "xlabel": "position",
-             "ylabel": "wins the position (%)", "note": method,
+             "ylabel": "wins the position (%)", "few": FEW_GROUPS,
+             "note": (f"{rounds:,} rounds of {players} players (seed {seed}), every seat's "
+                      f"group counted; 95% Wilson intervals; points from fewer than "
+                      f"{FEW_GROUPS} groups are greyed, their n beside them"),
              "series": [_series(kind, [played["positions"][p].get(kind) for p in range(GROUPS)])
                         for kind in kinds]},
         ],
@@ -109,26 +136,53 @@ def study(players: int, rounds: int, seed: int,
 
 
 def _rate(figure: Json | None) -> str:
+    """A win chance with its interval and the groups it rests on; 'too few' below
+    FEW_GROUPS, where the interval says little."""
     if figure is None:
         return "—"
-    return f"{figure['estimate']:.0%} [{figure['low']:.0%}, {figure['high']:.0%}]"
+    text = (f"{figure['estimate']:.0%} [{figure['low']:.0%}, {figure['high']:.0%}] "
+            f"(n={figure['groups']:,})")
+    return text + (", too few" if figure["groups"] < FEW_GROUPS else "")
 
 
 def _series(label: str, figures: list[Json | None]) -> Json:
+    """A line of win chances in percent, with each point's interval and groups ("n")."""
     return {"label": label,
             "y": [None if f is None else 100 * f["estimate"] for f in figures],
             "low": [None if f is None else 100 * f["low"] for f in figures],
-            "high": [None if f is None else 100 * f["high"] for f in figures]}
+            "high": [None if f is None else 100 * f["high"] for f in figures],
+            "n": [None if f is None else f["groups"] for f in figures]}
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     add_game_flags(parser, game_id, "players")
     parser.add_argument("--rounds", type=positive, default=2000, metavar="N",
                         help="rounds the bots play (default 2000)")
+    until.add_arguments(parser, "rounds", 100_000)
+
+
+def figures(found: Json) -> tuple[list[Json], list[Json]]:
+    """The intervals --until narrows: the win chances drawn as rates (from FEW_GROUPS
+    groups or more), and the points per round with the advisor's lead (means)."""
+    data = found["data"]
+    rates = [figure for row in data["positions"] for figure in row.values()
+             if figure["groups"] >= FEW_GROUPS]
+    return rates, [*data["points"].values(), data["gain"]]
 
 
 def run_study(args: argparse.Namespace) -> Json:
     players = game_option(args, "chuchula", "players")
     Game.from_options({"players": players}, bots_only=True)  # the engine's limits
-    with progress_bar(args.rounds, "Rounds") as advance:
-        return study(players, args.rounds, args.seed, advance)
+    asked = until.read(args)
+    if asked is None:
+        with progress_bar(args.rounds, "Rounds") as advance:
+            return study(players, args.rounds, args.seed, advance)
+    played = [0]
+
+    def grow(count: int) -> Json:
+        # the same seed plays the same first rounds again, then more
+        played[0] += count
+        return study(players, played[0], args.seed, advance)
+
+    with progress_bar(asked.cap, "Rounds (until narrow enough)") as advance:
+        return until.sample_until(asked, args.rounds, figures, "rounds", grow)

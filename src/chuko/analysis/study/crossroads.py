@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import argparse
 import math
+from random import Random
 
 import numpy as np
 from numba import njit
 
-from chuko.analysis.stats import mean_interval
+from chuko.analysis import wording
+from chuko.analysis.stats import Interval, mean_interval
+from chuko.analysis.wording import DEALS
 from chuko.core.protocol import Json
 from chuko.solvers.kernels import CROSSROADS_MEMO, _cr_future, _gain_table, _pair_tables
 
@@ -79,7 +82,7 @@ def exact_work(pack: Pack, rounds: int = 1, shard: tuple[int, int] = (0, 1),
                      OFFSET, shard, prefix)
 
 
-def sampled(pack: Pack, games: int, seed: int | None, advance, rounds: int = 1) -> Json:
+def sampled(pack: Pack, games: int, seed: int | Random | None, advance, rounds: int = 1) -> Json:
     return sample(pack, MEASURES[rounds], SIZE, OFFSET, games, seed, advance)
 
 
@@ -93,6 +96,22 @@ def _mean(weights: list[int], total: int, exact: bool) -> Json:
         return {"estimate": mean, "exact": True}
     sample_values = [b - OFFSET for b, w in enumerate(weights) for _ in range(w)]
     return {**mean_interval(sample_values).to_json(), "exact": False}
+
+
+def _edge_finding(edge: Json, total: int, exact: bool, rounds: int) -> list[str]:
+    """The first player's edge in words: exact, or by its interval (wording.versus), so a
+    sample whose interval includes 0 finds no edge *detected*, never no edge."""
+    if edge["estimate"] is None:
+        return []
+    per = "match" if rounds == 2 else "round"
+    if exact and edge["estimate"] == 0:
+        return [f"Perfect play gives neither player an edge: the mean value over all "
+                f"{total:,} deals is 0 exactly."]
+    mean, low, high = edge["estimate"], edge.get("low"), edge.get("high")
+    interval = Interval(mean, mean if low is None else low, mean if high is None else high)
+    return [wording.versus(interval, 0.0, total, exact=exact, noun=DEALS,
+                           subject="the first player's edge under perfect play",
+                           effect="edge", unit=f" points per {per}")]
 
 
 def study(pack: Pack, result: Json, *, exact: bool, seed: int | None, selection: Json,
@@ -130,14 +149,10 @@ def study(pack: Pack, result: Json, *, exact: bool, seed: int | None, selection:
                ["First player's edge (mean value)", "", edge_text]]
     rows = [[f"{d['value']:+d}", f"{d['deals']:,}", share_text(d["share"]),
              "; ".join(d["examples"][:1]) or "—"] for d in distribution]
-    fair = edge["estimate"] is not None and (
-        edge["estimate"] == 0 if exact else edge["low"] <= 0 <= edge["high"])
-    finding = ("Perfect play shows no edge for either player." if fair else
-               f"Under perfect play the first player's edge is {edge_text} points per "
-               f"{'match' if rounds == 2 else 'round'}.")
+    finding = _edge_finding(edge, total, exact and selection["complete"], rounds)
     return {
         "game": "crossroads", "title": f"Crossroads, pack {data['pack_name']}, {match}",
-        "method": method, "findings": [finding], "data": data,
+        "method": method, "findings": wording.check(finding, exact=exact), "data": data,
         "tables": [
             {"title": "Perfect play: who wins", "columns": ["Result", "Deals", "Share"],
              "rows": summary},
@@ -165,4 +180,13 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 def run_study(args: argparse.Namespace) -> Json:
     rounds = game_option(args, "crossroads", "rounds")
-    return run_layout(args, "crossroads", exact_work, sampled, study, rounds=rounds)
+    return run_layout(args, "crossroads", exact_work, sampled, study, figures, rounds=rounds)
+
+
+def figures(found: Json) -> tuple[list[Json], list[Json]]:
+    """The intervals --until narrows: who wins and each value's share (rates), the edge
+    (a mean, in points)."""
+    data = found["data"]
+    shares = [data["first_wins"], data["second_wins"], data["draws"],
+              *(d["share"] for d in data["distribution"])]
+    return shares, [data["edge"]]

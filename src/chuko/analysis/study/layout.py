@@ -24,7 +24,7 @@ from chuko.core.errors import ConfigError, Stopped
 from chuko.core.packs import as_pack, pack_text
 from chuko.core.protocol import Json
 
-from . import tally
+from . import tally, until
 from .backends import BACKENDS, run
 from .command import add_game_flags, positive
 from .deals import ALL_DEALS, Pack
@@ -113,10 +113,12 @@ class ExactWork:
         return tally.merge(a, b)
 
 
-def sample(pack: Pack, measure: Measure, size: int, offset: int, games: int, seed: int | None,
-           advance: Callable[[int], None], batch: int = 20_000) -> Json:
-    """A tally of `games` shuffled deals (each weighing 1), in batches."""
-    rng = Random(seed)
+def sample(pack: Pack, measure: Measure, size: int, offset: int, games: int,
+           seed: int | Random | None, advance: Callable[[int], None],
+           batch: int = 20_000) -> Json:
+    """A tally of `games` shuffled deals (each weighing 1), in batches; `seed` may be a
+    generator that goes on from an earlier sample (--until)."""
+    rng = seed if isinstance(seed, Random) else Random(seed)
     classes = pack.classes_array
     parts = []
     for start in range(0, games, batch):
@@ -135,7 +137,7 @@ def share(count: int, total: int, exact: bool) -> Json:
     """A share of the deals: exact, or with its 95% Wilson interval."""
     if exact:
         return {"estimate": count / total if total else None, "exact": True}
-    return {**proportion_interval(count, total).to_json(), "exact": False}
+    return {**proportion_interval(count, total).to_json(), "exact": False, "n": total}
 
 
 def share_text(figure: Json) -> str:
@@ -168,6 +170,7 @@ def add_layout_arguments(parser: argparse.ArgumentParser, game_id: str, sample: 
                      help=f"solve N shuffled deals (default {sample:,}; none for a pack "
                           "whose exact figures ship with chuko: those are shown)")
     parser.set_defaults(sample_default=sample)
+    until.add_arguments(parser, "deals", 50 * sample)
     parser.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N",
                         help="processes (or Ray CPUs) for --exact (default: every core)")
     parser.add_argument("--backend", choices=BACKENDS, default="local",
@@ -194,23 +197,45 @@ def _selection(args: argparse.Namespace, work: ExactWork) -> Json:
             "shards": len(work.selected()), "of": len(work.pack.shards)}
 
 
+def _sampled_study(args: argparse.Namespace, pack: Pack, sampled: Callable[..., Json],
+                   study: Callable[..., Json], figures: until.Figures, **extra: Any) -> Json:
+    """The study of `--sample N` shuffled deals, or, with --until, of as many as it takes
+    for every interval `figures` names to be narrow enough (up to the cap)."""
+    games = args.sample or args.sample_default
+    asked = until.read(args)
+    rng = Random(args.seed)
+    found: list[Json] = []
+
+    def grow(count: int, advance: Callable[[int], None]) -> Json:
+        part = sampled(pack, count, rng, advance, **extra)
+        found[:] = [tally.merge(found[0], part) if found else part]
+        return study(pack, found[0], exact=False, seed=args.seed,
+                     selection={"complete": True, "text": "sample"}, **extra)
+
+    if asked is None:
+        with progress_bar(games, "Deals") as advance:
+            return grow(games, advance)
+    with progress_bar(asked.cap, "Deals (until narrow enough)") as advance:
+        return until.sample_until(asked, games, figures, "deals",
+                                  lambda count: grow(count, advance))
+
+
 def run_layout(args: argparse.Namespace, game_id: str,
                exact_work: Callable[..., ExactWork], sampled: Callable[..., Json],
-               study: Callable[..., Json], **extra: Any) -> Json:
+               study: Callable[..., Json], figures: until.Figures, **extra: Any) -> Json:
     """Solve what the options ask (exact or sampled) and return the study; without --exact
     or --sample, the exact study that ships with chuko for the pack, where one does."""
     pack = read_pack(option_values(args)["pack"])
     if not args.exact:
         if args.shard or args.rows_prefix or args.backend != "local" or args.address:
             raise ConfigError("--shard, --rows-prefix, --backend and --address go with --exact.")
-        shipped = None if args.sample else shipped_exact(game_id, pack.cards, **extra)
+        shipped = (None if args.sample or args.until
+                   else shipped_exact(game_id, pack.cards, **extra))
         if shipped is not None:  # what no sample of deals could better
             return shipped
-        games = args.sample or args.sample_default
-        with progress_bar(games, "Deals") as advance:
-            result = sampled(pack, games, args.seed, advance, **extra)
-        return study(pack, result, exact=False, seed=args.seed,
-                     selection={"complete": True, "text": "sample"}, **extra)
+        return _sampled_study(args, pack, sampled, study, figures, **extra)
+    if args.until:
+        raise ConfigError("--until samples deals: it does not go with --exact.")
     work = exact_work(pack, shard=parse_shard(args.shard),
                       prefix=parse_prefix(pack, args.rows_prefix), **extra)
     if not work.selected():
@@ -243,4 +268,5 @@ def percent_series(label: str, shares: list[Json]) -> Json:
     if not all(s["exact"] for s in shares):
         series["low"] = [100 * s["low"] for s in shares]
         series["high"] = [100 * s["high"] for s in shares]
+        series["n"] = [s.get("n") for s in shares]
     return series

@@ -19,6 +19,7 @@ from math import prod
 from random import Random
 from typing import Any
 
+from chuko.analysis import wording
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate import simulate
 from chuko.analysis.stats import mean_interval
@@ -29,6 +30,7 @@ from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
 from chuko.games import game_class
 
+from . import until
 from .command import positive
 
 SEATS = "players"  # the option that sets the number of seats, where a game has one
@@ -79,22 +81,104 @@ def grid(game_id: str, varied: Mapping[str, Sequence[Any]], lineups: Sequence[st
     if games < 1:
         raise ConfigError("--games must be at least 1.")
     cells = []
+    for options, bots, cell_seed in plans(varied, lineups, seed):
+        cells.append(cell(game_id, options, bots, games, cell_seed))
+        advance(games)
+    return cells
+
+
+def plans(varied: Mapping[str, Sequence[Any]], lineups: Sequence[str],
+          seed: int) -> list[tuple[dict[str, Any], str, int]]:
+    """Each cell's options, lineup and seed, in the grid's order (`grid`)."""
+    found = []
     for combination in itertools.product(*(enumerate(values) for values in varied.values())):
         place = 0
         for index, _ in combination:
             place = place * PLACES + index
         options = {name: value for name, (_, value) in zip(varied, combination, strict=True)}
         for b, bots in enumerate(lineups):
-            cells.append(cell(game_id, options, bots, games,
-                              seed * 1_000_003 + place * PLACES + b))
-            advance(games)
+            found.append((options, bots, seed * 1_000_003 + place * PLACES + b))
+    return found
+
+
+def cell_figures(c: Json) -> tuple[list[Json | None], list[Json | None]]:
+    """The intervals --until narrows in a cell: the win rates (first player, each seat)
+    and the means (moves, turns of each kind per game)."""
+    return [c["first_player"], *c["seats"]], [c["moves"], *c["per_game"].values()]
+
+
+def figures(found: Json) -> tuple[list[Json | None], list[Json | None]]:
+    """The intervals --until narrows in a whole study: every cell's."""
+    rates: list[Json | None] = []
+    means: list[Json | None] = []
+    for c in found["data"]["cells"]:
+        more_rates, more_means = cell_figures(c)
+        rates += more_rates
+        means += more_means
+    return rates, means
+
+
+def grid_until(game_id: str, varied: Mapping[str, Sequence[Any]], lineups: Sequence[str],
+               games: int, seed: int, asked: until.Until,
+               advance: Callable[[int], None] = lambda n: None) -> list[Json]:
+    """`grid`, each cell played again with more games (the same seed: the first games
+    are the same) until its intervals are narrow enough or its games reach the cap."""
+    cells = []
+    for options, bots, cell_seed in plans(varied, lineups, seed):
+        done = min(games, asked.cap)
+        found = cell(game_id, options, bots, done, cell_seed)
+        advance(done)
+        while step := asked.more(done, asked.width.wide(*cell_figures(found))):
+            done += step
+            found = cell(game_id, options, bots, done, cell_seed)
+            advance(step)
+        cells.append(found)
     return cells
 
 
-def _rate(figure: Json | None) -> str:
+def _rate(figure: Json | None, digits: int = 1) -> str:
     if not figure or figure.get("estimate") is None:
         return "—"
-    return f"{figure['estimate']:.1%} [{figure['low']:.1%}, {figure['high']:.1%}]"
+    return (f"{figure['estimate']:.{digits}%} [{figure['low']:.{digits}%}, "
+            f"{figure['high']:.{digits}%}]")
+
+
+def _draws(c: Json) -> str:
+    """Drawn games, and games that ended with no winner otherwise, of the cell's."""
+    text = f"{c['draws']:,}"
+    return text + (f" (+{c['no_winner']:,} no winner)" if c.get("no_winner") else "")
+
+
+def _games(cells: list[Json]) -> str:
+    """'1,000', or '1,000–4,200' when the configurations played different numbers."""
+    counts = sorted({c["games"] for c in cells}) or [0]
+    return f"{counts[0]:,}" + (f"–{counts[-1]:,}" if len(counts) > 1 else "")
+
+
+def _findings(described: Descriptor, cells: list[Json]) -> list[str]:
+    """Every configuration whose first player's win rate excludes the fair share, after a
+    sentence that counts them, each with its interval and games; then those where no edge
+    was detected, named together."""
+    off: list[str] = []
+    level: list[str] = []
+    for c in cells:
+        first = c["first_player"]
+        if not first or first.get("estimate") is None or c["players"] < 2:
+            continue
+        fair = 1 / c["players"]
+        said = (f"{_where(described, c)} ({_lineup(c['bots'])}): {_rate(first)} of "
+                f"{first.get('n', c['games']):,} games, fair {fair:.0%}")
+        (level if wording.includes(first, fair) else off).append(said)
+    found = []
+    if off:
+        found.append(f"The first player's win rate excludes the fair share (1/players) in "
+                     f"{len(off)} of {len(off) + len(level)} configurations, by its 95% "
+                     "interval:")
+        found.extend(f"{said}." for said in off)
+    if level:
+        found.append("No first-player edge detected at this sample size (the interval "
+                     f"includes the fair share) for {'; '.join(level)}.")
+    return found
 
 
 def _mean(figure: Json | None) -> str:
@@ -124,29 +208,24 @@ def _where(described: Descriptor, c: Json) -> str:
 
 def study(game_id: str, cells: list[Json], seed: int) -> Json:
     described = game_class(game_id).descriptor
-    games = cells[0]["games"] if cells else 0
-    method = (f"{games:,} bot games per configuration (seed {seed}), the lineup rotating "
-              "through the seats; 95% intervals (Wilson for rates, normal for means)")
+    method = (f"{_games(cells)} bot games per configuration (seed {seed}), the lineup "
+              "rotating through the seats; 95% intervals (Wilson for rates, normal for means)")
     names = _varied(cells)
     labels = [described.option(name).label for name in names]
     kinds = sorted({k for c in cells for k in c["per_game"]})
     rows = []
     for c in cells:
-        seats = " / ".join(f"{s['estimate']:.0%}" for s in c["seats"])
+        seats = " / ".join(_rate(s, 0) for s in c["seats"])
         rows.append([*(str(c["options"][name]) for name in names), _lineup(c["bots"]),
-                     _rate(c["first_player"]), f"{1 / c['players']:.0%}", seats,
-                     _mean(c["moves"]), *(_mean(c["per_game"].get(k)) for k in kinds)])
-    columns = [*labels, "Bots", "First player wins", "Fair", "Seat wins", "Moves per game",
-               *(f"{k.capitalize()}s per game" for k in kinds)]
-    findings = []
-    for c in cells:
-        first = c["first_player"]
-        if first and first["low"] > 1 / c["players"] + 0.05:
-            findings.append(f"{_where(described, c)} ({c['bots']}): the first player wins "
-                            f"{_rate(first)} against a fair {1 / c['players']:.0%}.")
+                     f"{c['games']:,}", _rate(c["first_player"]), f"{1 / c['players']:.0%}",
+                     seats, _draws(c), _mean(c["moves"]),
+                     *(_mean(c["per_game"].get(k)) for k in kinds)])
+    columns = [*labels, "Bots", "Games", "First player wins", "Fair", "Seat wins", "Draws",
+               "Moves per game", *(f"{k.capitalize()}s per game" for k in kinds)]
     title = f"By {_listing([*(label.lower() for label in labels), 'bots'])}"
     return {"game": game_id, "title": f"{described.title}: bots at the table",
-            "method": method, "findings": findings[:6],
+            "method": method, "findings": wording.check(_findings(described, cells),
+                                                        exact=False),
             "data": {"method": method, "seed": seed, "cells": cells},
             "tables": [{"title": title, "columns": columns, "rows": rows}],
             "plots": _plots(described, cells, method)}
@@ -158,6 +237,8 @@ def _series(label: str, figures: list[Json | None], scale: float = 100) -> Json:
     if all(f and f.get("low") is not None for f in figures):
         series["low"] = [scale * f["low"] for f in figures]  # type: ignore[index]
         series["high"] = [scale * f["high"] for f in figures]  # type: ignore[index]
+    if any(f and f.get("n") is not None for f in figures):  # each point's sample size
+        series["n"] = [f.get("n") if f else None for f in figures]
     return series
 
 
@@ -272,6 +353,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                              f"several; {LINEUP_HELP} (default {lineups})")
     parser.add_argument("--games", type=positive, default=1000, metavar="N",
                         help="games per configuration (default 1000)")
+    until.add_arguments(parser, "games per configuration", 20_000)
 
 
 def varied_values(described: Descriptor, given: Mapping[str, list[str]]) -> dict[str, list[Any]]:
@@ -303,7 +385,13 @@ def run_study(args: argparse.Namespace) -> Json:
     described = game_class(args.game).descriptor
     varied = varied_values(described, option_values(args))
     lineups = args.bots or list(described.study.lineups or described.levels[:1])
-    total = prod(len(values) for values in varied.values()) * len(lineups) * args.games
-    with progress_bar(total, "Games") as advance:
-        cells = grid(args.game, varied, lineups, args.games, args.seed, advance)
-    return study(args.game, cells, args.seed)
+    configurations = prod(len(values) for values in varied.values()) * len(lineups)
+    asked = until.read(args)
+    if asked is None:
+        with progress_bar(configurations * args.games, "Games") as advance:
+            cells = grid(args.game, varied, lineups, args.games, args.seed, advance)
+        return study(args.game, cells, args.seed)
+    with progress_bar(configurations * asked.cap, "Games (until narrow enough)") as advance:
+        cells = grid_until(args.game, varied, lineups, args.games, args.seed, asked, advance)
+    return asked.said(study(args.game, cells, args.seed), figures,
+                      max(c["games"] for c in cells), "games per configuration")

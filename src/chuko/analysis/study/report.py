@@ -13,6 +13,7 @@ import html
 import io
 import math
 import re
+import textwrap
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -34,8 +35,56 @@ def print_study(study: Json, console: Console | None = None) -> None:
 
 def _interval_caption(plot: Json) -> str:
     sampled = any("low" in s for s in plot["series"])
-    return ("Bars show 95% intervals." if sampled else "Exact: no interval.") + (
+    marks = "Bars" if plot["kind"] == "bar" else "Whiskers"
+    few = (f" Points from fewer than {plot['few']} are greyed and hollow, their n beside "
+           "them: too few to show a rate."
+           if plot.get("few") and "greyed" not in plot.get("note", "") else "")
+    return (f"{marks} show 95% intervals." if sampled else "Exact: no interval.") + few + (
         f" Computed from {plot['note']}." if plot.get("note") else "")
+
+
+def _tick_labels(labels: list[str], width: float) -> tuple[list[str], int]:
+    """The x labels wrapped at spaces to fit their share of `width` (characters of the
+    axis), and the rotation needed when a single word is still too wide."""
+    room = max(4, int(width / max(1, len(labels))) - 1)
+    wrapped = [textwrap.fill(label, room, break_long_words=False) for label in labels]
+    too_wide = any(len(line) > room for label in wrapped for line in label.split("\n"))
+    return (labels, 30) if too_wide else (wrapped, 0)
+
+
+def _errors(one: Json, shown: list[bool]) -> list[list[float]] | None:
+    if "low" not in one:
+        return None
+    return [[max(0, v - lo) if ok and v is not None and lo is not None else 0
+             for v, lo, ok in zip(one["y"], one["low"], shown, strict=True)],
+            [max(0, hi - v) if ok and v is not None and hi is not None else 0
+             for v, hi, ok in zip(one["y"], one["high"], shown, strict=True)]]
+
+
+def _draw_series(axes, plot: Json, index: int, one: Json, count: int) -> None:
+    """One series: bars side by side, or a line moved a little beside the others so that
+    equal values do not hide each other; points from fewer than `plot["few"]` greyed."""
+    few = plot.get("few") or 0
+    sizes = one.get("n") or [None] * len(one["y"])
+    shown = [n is None or n >= few for n in sizes]
+    y = [math.nan if v is None or not ok else v for v, ok in zip(one["y"], shown, strict=True)]
+    if plot["kind"] == "bar":
+        width = 0.8 / max(1, count)
+        spots = [i + (index - (count - 1) / 2) * width for i in range(len(y))]
+        axes.bar(spots, y, width, yerr=_errors(one, shown), capsize=3, label=one["label"])
+    else:
+        spots = [i + (index - (count - 1) / 2) * min(0.04, 0.3 / max(1, count))
+                 for i in range(len(y))]
+        line = axes.errorbar(spots, y, yerr=_errors(one, shown), capsize=3, marker="o",
+                             linestyle="--" if one.get("style") == "dashed" else "-",
+                             label=one["label"])
+        colour = line[0].get_color()
+        for x, v, n, ok in zip(spots, one["y"], sizes, shown, strict=True):
+            if not ok and v is not None:
+                axes.plot([x], [v], marker="o", markerfacecolor="none", color="0.6",
+                          markeredgecolor=colour, alpha=0.7)
+                axes.annotate(f"n={n}", (x, v), textcoords="offset points", xytext=(5, 4),
+                              fontsize="x-small", color="0.45")
 
 
 def svg(plot: Json) -> str:
@@ -47,36 +96,24 @@ def svg(plot: Json) -> str:
 
     figure, axes = plt.subplots(figsize=(6.4, 3.6))
     try:
-        labels = [str(x) for x in plot["x"]]
         series = plot["series"]
-        width = 0.8 / max(1, len(series))
         for index, one in enumerate(series):
-            y = [math.nan if v is None else v for v in one["y"]]
-            error = None
-            if "low" in one:
-                error = [[0 if v is None or lo is None else max(0, v - lo)
-                          for v, lo in zip(one["y"], one["low"], strict=True)],
-                         [0 if v is None or hi is None else max(0, hi - v)
-                          for v, hi in zip(one["y"], one["high"], strict=True)]]
-            if plot["kind"] == "bar":
-                spots = [i + (index - (len(series) - 1) / 2) * width for i in range(len(labels))]
-                axes.bar(spots, y, width, yerr=error, capsize=3, label=one["label"])
-            else:
-                axes.errorbar(range(len(labels)), y, yerr=error, capsize=3, marker="o",
-                              linestyle="--" if one.get("style") == "dashed" else "-",
-                              label=one["label"])
-        axes.set_xticks(range(len(labels)), labels)
+            _draw_series(axes, plot, index, one, len(series))
+        labels, slant = _tick_labels([str(x) for x in plot["x"]], 70)
+        axes.set_xticks(range(len(labels)), labels, rotation=slant,
+                        ha="right" if slant else "center")
         axes.set_xlabel(plot["xlabel"])
         axes.set_ylabel(plot["ylabel"])
         axes.set_title(plot["title"])
         axes.grid(axis="y", alpha=0.3)
-        if len(series) > 1:
-            axes.legend(fontsize="small")
+        if len(series) > 1:  # beside the axes, where it hides no line or bar
+            axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                        borderaxespad=0)
         figure.tight_layout()
         buffer = io.StringIO()
         # no metadata block: a figure is data for this page, not a document of its own
-        figure.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None,
-                                                       "Format": None, "Type": None})
+        figure.savefig(buffer, format="svg", bbox_inches="tight",
+                       metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
     finally:
         plt.close(figure)
     text = buffer.getvalue()

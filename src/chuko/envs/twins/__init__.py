@@ -10,6 +10,19 @@ configuration, or raises ConfigError for a configuration it does not cover.
 
 A batch is a fixed number of games (rows), each in its own array rows. Seats are numbered
 from 0; `to_move` is -1 for a row whose game has ended (until it is dealt again).
+
+Optional members, looked up by capability (Chükö's twin has them all): `dealt(batch, row)`,
+the order and choices a row was dealt from, with which the AEC environment plays a game on
+the twin and rebuilds the engine's state when asked (envs/twin_game.py; without it the AEC
+environment plays on the engine); `drawn(batch, row)`, the chance outcomes a row's last
+step drew (in the engine's terms), which a twin whose game has chance after the deal needs
+for that rebuild; `compiled_play(batch)`, `compiled_deal(batch)`, `compiled_observe(batch)`,
+`pattern(batch)`, `rewards(batch, row, out)` and `truncated(batch, row)`, which make that
+environment's step one compiled call; `random_steps(batch, steps, seed)`, random play with
+auto-reset all in compiled code (the vector environment's and the bench's); and for the
+differential test, `batch(rows, explicit_chance=True)` with `chance_outcomes(batch, row)`
+and `apply_chance(batch, row, outcome)`, chance given as the engine's `explicit_chance`
+takes it (chuko/envs/twins/chuko.py documents each).
 """
 
 from __future__ import annotations

@@ -23,6 +23,10 @@ Observation: 200 float32, from the player's view:
 | 198     | no bridge is left                                                       |
 | 199     | the bridge limit / 11                                                   |
 
+Every value lies in [0, 1] (`observation_bounds`): flags are 0 or 1, and each count is
+divided by the most it can reach in any configuration (12 cards; 11 bridges, the greatest
+limit, so that one scale serves every limit).
+
 Utilities: 1 for a win, 0 otherwise (ruling V4).
 """
 
@@ -35,7 +39,7 @@ import numpy as np
 from chuko.core.protocol import Json, State
 from chuko.games.caravan import MAX_BRIDGES, Caravan
 
-from .layout import LAYOUT_FEATURES, LayoutActions, layout_features, match_row
+from .layout import LAYOUT_FEATURES, MOVES_PER_LAYOUT, LayoutActions, layout_features, match_row
 
 KINDS = ((None, False), ("L", False), ("R", False), ("L", True), ("R", True))
 SIZE = LAYOUT_FEATURES + 2 * 12 + 8
@@ -44,8 +48,15 @@ SIZE = LAYOUT_FEATURES + 2 * 12 + 8
 class CaravanEncoding(LayoutActions):
     observation_shape = (SIZE,)
     observation_dtype = "float32"
+    observation_bounds = (0.0, 1.0)
     min_utility = 0.0
     max_utility = 1.0
+    observation_bounds = (0.0, 1.0)  # flags, matches, and counts over their greatest
+    # The pack is the face-up layout and bridges stay known once laid (the view shows
+    # them): the one seat sees the whole state.
+    perfect_information = True
+    # At most one move per card of the layout, and no chance after the deal.
+    max_game_length = MOVES_PER_LAYOUT
 
     def __init__(self, game: Caravan) -> None:
         super().__init__(KINDS)

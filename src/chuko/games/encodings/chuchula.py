@@ -53,10 +53,19 @@ from typing import Any
 
 import numpy as np
 
-from chuko.core.deck52 import SUITS, Card
+from chuko.core.deck52 import DECK, SUITS, Card
 from chuko.core.errors import IllegalMove, ParseError
 from chuko.core.protocol import Json, State
-from chuko.games.chuchula import GROUPS, HAND_SIZE, Game, GroupType, HandGrouping, group_strength
+from chuko.games.chuchula import (
+    GROUPS,
+    HAND_SIZE,
+    Game,
+    Grouping,
+    GroupType,
+    HandGrouping,
+    group_strength,
+)
+from chuko.games.chuchula import State as ChuchulaState
 
 ACTIONS = HAND_SIZE * GROUPS
 TRIPLES = tuple(itertools.combinations(range(HAND_SIZE), 3))
@@ -316,11 +325,21 @@ class ChuchulaEncoding:
     observation_dtype = "float32"
     min_utility = 0.0
     observation_bounds = (0.0, 1.0)  # flags and fractions (the module docstring)
+    # Hands are dealt in secret and groupings committed in secret (ruling H4).
+    perfect_information = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
         rounds = game.length if game.mode == "rounds" else None
         self.max_utility = float(4 * rounds if rounds else game.length + 3)
+        # Each round: every seat's grouping, a step per card but the last; each later
+        # round's deal, a chance node per card dealt (the engine's: until every hand is
+        # full or one card is left); at the end the tie draw, a node per seat but the
+        # last. A point game may go on and on (None).
+        players = game.players
+        dealt = min(players * HAND_SIZE, len(DECK) - 1)
+        self.max_game_length = None if rounds is None else (
+            rounds * (HAND_SIZE - 1) * players + (rounds - 1) * dealt + players - 1)
 
     def action(self, move: Any) -> int:
         """The number of one step, (place, group)."""
@@ -341,7 +360,21 @@ class ChuchulaEncoding:
     def legal_mask(self, state: State, seat: int, partial: Any = None) -> Any:
         if seat not in state.to_move:
             return np.zeros(ACTIONS, dtype=np.int8)
-        return _array(_hand(tuple(state.view(seat)["hand"])).mask(_partial(partial)))
+        # The seat's own hand, as its view lists it (the whole view costs far more).
+        assert isinstance(state, ChuchulaState)
+        hand = tuple(str(card) for card in state.hand(seat))
+        return _array(_hand(hand).mask(_partial(partial)))
+
+    def move_steps(self, move: Any, view: Json) -> list[int]:
+        """The steps that build `move` (a `Grouping` or its text) for the seat whose hand
+        `view` shows, places in order: what `step_move` folds back into it."""
+        grouping = move if isinstance(move, Grouping) else Grouping.parse(str(move))
+        place = {text: number for number, text in enumerate(view["hand"])}
+        labels = [0] * HAND_SIZE
+        for group, cards in enumerate(grouping.groups, 1):
+            for card in cards:
+                labels[place[str(card)]] = group
+        return [p * GROUPS + group - 1 for p, group in enumerate(labels) if group]
 
     def step_move(self, partial: Any, action: int) -> tuple[Any, Any]:
         place, group = self.move(action)

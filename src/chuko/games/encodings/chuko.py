@@ -9,20 +9,28 @@ reset's draw. Action D is the reset. Equal cards (a pack may repeat a value) are
 
 Observation (float32, shape (4D + 4P + 2,)) for one seat, built from its `view` alone.
 Seats are relative: position 0 is the observing seat, 1 the next to play after it, and so
-on (a spectator observes as seat 0, with no hand):
+on (a spectator observes as seat 0, with no hand). Every count is divided by the most it
+can be in the configuration (`bounds`), so with a turn limit (every environment has one)
+each value lies in [0, 1] (`observation_bounds`). N is the pack's size, h the cards dealt
+to each hand, m(v) how often the pack holds value v, T the turns a seat can take,
+ceil(turn limit / P) (1 without a limit: the turn counts are then raw and unbounded):
 
-    [0, D)          own hand: how many of each value
-    [D, 2D)         play pile: how many of each value (every card in it is public)
+    [0, D)          own hand: how many of each value, / min(m(v), h + 1)
+    [D, 2D)         play pile: how many of each value (every card in it is public), / m(v)
     [2D, 3D)        the top card, one-hot
     [3D, 4D)        after a recycle, how many of each value went into the draw pile, less
                     the seat's own draws since: the cards the draw pile may still hold
-                    (ruling K6; all 0 before the first recycle)
-    [4D, 4D+P)      hand sizes
+                    (ruling K6; all 0 before the first recycle), / m(v)
+    [4D, 4D+P)      hand sizes, / (h + 1) (a reset's draw holds one card more)
     [4D+P, 4D+2P)   the seat to move, one-hot (all 0 at a chance node and at the end)
-    [4D+2P, 4D+3P)  normal plays per seat so far
-    [4D+3P, 4D+4P)  resets per seat so far
-    4D+4P           the draw pile's size
+    [4D+2P, 4D+3P)  normal plays per seat so far, / T
+    [4D+3P, 4D+4P)  resets per seat so far, / T
+    4D+4P           the draw pile's size, / max(N − P − 1, 1) (the pack less a card in
+                    each hand and the top card)
     4D+4P+1         1 between a reset's draw and the card it plays, else 0
+
+Each value is the float32 quotient of the count and its bound (both float32), so the
+tracker below and the compiled twin (chuko/envs/twins/chuko.py) compute it bit for bit.
 
 Utilities: a seat scores 1 for emptying its hand first and 0 otherwise, so 0..1. A game
 stopped by its turn limit (K8) has no winner and is `truncated`, not terminated.
@@ -65,6 +73,7 @@ left in the pile with its share of it; `apply_chance(value)` draws it.
 
 from __future__ import annotations
 
+from collections import Counter
 from random import Random
 from typing import Any
 
@@ -84,12 +93,27 @@ def encoding(game: Game) -> ChukoEncoding:
     return ChukoEncoding(game)
 
 
+def observation_divisors(game: Game, values: tuple[int, ...]) -> np.ndarray:
+    """What each place of the observation is divided by (the module docstring's bounds),
+    float32: one for the one-hot places and the flag."""
+    d, p = len(values), game.players
+    made = Counter(game.pack)
+    most_held = game.hand_size + 1  # a reset's draw, before its card is played
+    turns = -(-game.turn_limit // p) if game.turn_limit else 1
+    per_value = [made[v] for v in values]
+    return np.array([*(min(m, most_held) for m in per_value), *per_value, *[1] * d,
+                     *per_value, *[most_held] * p, *[1] * p, *[turns] * 2 * p,
+                     max(len(game.pack) - p - 1, 1), 1], np.float32)
+
+
 class ChukoEncoding:
     """The module docstring's layout for one Chükö configuration."""
 
     observation_dtype = "float32"
     min_utility = 0.0
     max_utility = 1.0
+    # Hands are secret: a seat's view shows the others' hand sizes, not their cards.
+    perfect_information = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -99,6 +123,13 @@ class ChukoEncoding:
         self.num_actions = d + 1
         self.reset_action = d
         self.observation_shape = (4 * d + 4 * p + 2,)
+        self.bounds = observation_divisors(game, self.values)
+        # Without a turn limit the turn counts are raw, so only the lower bound holds.
+        self.observation_bounds = (0.0, 1.0 if game.turn_limit else float("inf"))
+        # Each card played (K8 caps them at the turn limit) is at most a reset, its draw
+        # and the card; a game without a limit has no bound.
+        limit = game.turn_limit
+        self.max_game_length = None if limit is None else 3 * limit
         self._moves = [Move(v) for v in self.values] + [RESET_MOVE]
         self._masks: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, list[int]]] = {}
         self._masks_kept = max(1_000, MASK_BYTES // (self.num_actions + 200))
@@ -158,6 +189,7 @@ class ChukoEncoding:
             obs[4 * d + p + (mover - seat) % p] = 1
         obs[4 * d + 4 * p] = view["draw_size"]
         obs[4 * d + 4 * p + 1] = view["phase"] == RESET
+        obs /= self.bounds
         return obs
 
     def information_state(self, view: Json) -> str:
@@ -191,14 +223,6 @@ class ChukoEncoding:
         from `rng` (`chuko.games.chuko.sampler`); chance stays explicit if it was."""
         return sampler(state.view(seat), explicit_chance=state._explicit)(rng)
 
-    @property
-    def max_game_length(self) -> int | None:
-        """The most decisions and chance events after the deal: each card played (K8 caps
-        them at the turn limit) is at most a reset, its draw and the card; None without a
-        limit."""
-        limit = self.game.turn_limit
-        return None if limit is None else 3 * limit
-
 
 # What a tracker's last turn is while its array may not match its state: no state's turn.
 _STALE: Any = object()
@@ -207,7 +231,8 @@ _STALE: Any = object()
 class Tracker:
     """Observation and mask arrays for one state, kept up to date (the module docstring).
 
-    One float32 array holds what every seat may see, each fact once, at a place that does
+    One float32 array holds what every seat may see, each fact once (raw counts,
+    divided by the bounds as an observation is gathered), at a place that does
     not depend on the observer: each seat's hand and pool counts, the play pile, the top
     card, each seat's hand size, plays, resets and mark to move, the draw pile's size and the
     reset under way. A move made through `play` writes the few places it changes, once for
@@ -256,6 +281,7 @@ class Tracker:
                              draw_at, draw_at + 1], np.intp)
 
         self._places = [places(seat) for seat in range(p)]
+        self._bounds = encoding.bounds
         # Per seat, what its moves write: hand counts, pool counts, hand size, plays, resets.
         self._seat_at = [(self._hand_at[s], self._pool_at[s], sizes + s, plays + s, resets + s)
                          for s in range(p)]
@@ -321,6 +347,7 @@ class Tracker:
         if (turns[-1] if turns else None) is not self._last:
             self._rewrite()
         observation: np.ndarray = self._array[self._places[seat]]
+        observation /= self._bounds  # the counts, normalised as observation() does
         return observation
 
     def mask(self) -> np.ndarray:

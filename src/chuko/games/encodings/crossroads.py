@@ -25,6 +25,9 @@ Observation: 225 float32, from the view of `seat` ("me"; "them" is the other sea
 | 223     | the game is a two-round match                                          |
 | 224     | it is my turn                                                          |
 
+Every value lies in [0, 1] (`observation_bounds`): flags are 0 or 1, and each count is
+divided by the most it can reach (a round's 5 points, a game's 5 × rounds).
+
 Utilities: a seat's score is its points over the game, 0 to 5 per round (ruling C2: six
 cards, the first scores nothing).
 """
@@ -38,7 +41,7 @@ import numpy as np
 from chuko.core.protocol import Json, State
 from chuko.games.crossroads import Crossroads
 
-from .layout import LAYOUT_FEATURES, LayoutActions, layout_features, match_row
+from .layout import LAYOUT_FEATURES, MOVES_PER_LAYOUT, LayoutActions, layout_features, match_row
 
 KINDS = ((None, False), ("L", False), ("R", False))
 ROUND_POINTS = 5  # six cards a round, the first scoring nothing
@@ -48,12 +51,19 @@ SIZE = LAYOUT_FEATURES + 4 * 12 + 9
 class CrossroadsEncoding(LayoutActions):
     observation_shape = (SIZE,)
     observation_dtype = "float32"
+    observation_bounds = (0.0, 1.0)  # flags, matches, and points over their greatest
+    # The whole pack is the face-up layout and each seat's view shows every trail and
+    # point: no seat holds a secret (ruling C1).
+    perfect_information = True
 
     def __init__(self, game: Crossroads) -> None:
         super().__init__(KINDS)
         self.game = game
         self.min_utility = 0.0
         self.max_utility = float(ROUND_POINTS * game.rounds)
+        # Every round takes the whole layout, one card a move, and nothing after the deal
+        # is chance (a match's second round lays out the same cards).
+        self.max_game_length = MOVES_PER_LAYOUT * game.rounds
 
     def legal_mask(self, state: State, seat: int, partial: Any = None) -> Any:
         return super().legal_mask(state, seat)

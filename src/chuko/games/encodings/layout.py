@@ -25,6 +25,8 @@ Kind = tuple[str | None, bool]
 
 # present (12), available (12) and the 12×12 match matrix of the deal's cards.
 LAYOUT_FEATURES = 2 * SIZE + SIZE * SIZE
+# Each move takes one card of the layout, so a layout lasts at most this many moves.
+MOVES_PER_LAYOUT = SIZE
 
 
 class LayoutActions:
@@ -61,7 +63,8 @@ class LayoutActions:
 def _deal(deal: str) -> tuple[tuple[int, ...], Any]:
     """A deal's cards and their match matrix (read once per deal)."""
     cards = parse_layout(deal)
-    grid = np.array([[matches(a, b) for b in cards] for a in cards], dtype=np.float32)
+    values = np.array(cards, dtype=np.int64)
+    grid = (np.gcd.outer(values, values) > 1).astype(np.float32)  # ruling G1
     grid.flags.writeable = False
     return cards, grid.ravel()
 
@@ -77,6 +80,11 @@ def layout_features(view: Json, into: Any) -> tuple[int, ...]:
     return cards
 
 
-def match_row(cards: Sequence[int], end: int | None) -> list[bool]:
-    """Whether each card of the deal matches `end` (all False without an end)."""
-    return [end is not None and matches(card, end) for card in cards]
+@lru_cache(maxsize=4096)  # a dozen ends a deal: the recent deals' rows, worked out once
+def match_row(cards: tuple[int, ...], end: int | None) -> Any:
+    """Whether each card of the deal matches `end` (all 0 without an end), as a read-only
+    float32 array."""
+    row = np.array([end is not None and matches(card, end) for card in cards],
+                   dtype=np.float32)
+    row.flags.writeable = False
+    return row

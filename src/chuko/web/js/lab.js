@@ -71,7 +71,9 @@ export function drawPlot(plot, width = WIDTH) {
   const plotW = width - MARGIN.left - MARGIN.right;
   const plotH = Math.round(Math.min(240, Math.max(170, width * 0.42)));
   const bottom = top + plotH;
-  const height = bottom + MARGIN.bottom + (legend.rows ? 20 * legend.rows + 4 : 0);
+  const ticksAt = xLabels(labels, plotW / Math.max(1, labels.length));
+  const below = MARGIN.bottom + ticksAt.extra;
+  const height = bottom + below + (legend.rows ? 20 * legend.rows + 4 : 0);
   const y = (v) => top + (1 - (v - low) / (high - low)) * plotH;
   const band = plotW / Math.max(1, labels.length);
   const centre = (i) => MARGIN.left + band * (i + 0.5);
@@ -86,58 +88,103 @@ export function drawPlot(plot, width = WIDTH) {
     svg.append(s("text", { x: MARGIN.left - 6, y: y(mark) + 4, "text-anchor": "end",
       text: shown(mark) }));
   }
-  // Keep the x labels apart: as many as fit side by side.
-  const widest = Math.max(1, ...labels.map((label) => label.length)) * CHAR_PX + 8;
-  const every = Math.ceil(labels.length / Math.max(1, Math.floor(plotW / widest)));
+  // Every x label is drawn, none over another: wrapped at spaces to fit its band, or
+  // slanted when a single word is wider than the band.
   labels.forEach((label, i) => {
-    if (i % every) return;
-    svg.append(s("text", { x: centre(i), y: bottom + 16, "text-anchor": "middle", text: label }));
+    if (ticksAt.slant) {
+      svg.append(s("text", { x: centre(i), y: bottom + 14, "text-anchor": "end", class: "slanted",
+        transform: `rotate(-35 ${centre(i)} ${bottom + 14})`, text: label }));
+      return;
+    }
+    svg.append(s("text", { x: centre(i), y: bottom + 16, "text-anchor": "middle" },
+      ticksAt.lines[i].map((line, j) => s("tspan", { x: centre(i), dy: j ? 14 : 0, text: line }))));
   });
   svg.append(s("line", { x1: MARGIN.left, x2: MARGIN.left, y1: top, y2: bottom, class: "axis" }));
   svg.append(s("line", { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(0), y2: y(0),
     class: "axis" }));
-  svg.append(s("text", { x: MARGIN.left + plotW / 2, y: bottom + 38, "text-anchor": "middle",
-    text: plot.xlabel || "" }));
+  svg.append(s("text", { x: MARGIN.left + plotW / 2, y: bottom + 38 + ticksAt.extra,
+    "text-anchor": "middle", text: plot.xlabel || "" }));
   svg.append(s("text", { x: 14, y: top + plotH / 2, "text-anchor": "middle",
     transform: `rotate(-90 14 ${top + plotH / 2})`, text: plot.ylabel || "" }));
 
   const barWidth = (band * 0.8) / Math.max(1, series.length);
+  // Lines side by side a little, so that lines with equal values (several at 0%) all show.
+  const dodge = Math.min(4, (band * 0.3) / Math.max(1, series.length));
   series.forEach((one, k) => {
-    const points = [];
+    const runs = [[]];
     labels.forEach((label, i) => {
       const v = number((one.y || [])[i]);
       if (v === null) return;
       const lo = number((one.low || [])[i]);
       const hi = number((one.high || [])[i]);
-      const x = plot.kind === "bar" ? centre(i) - band * 0.4 + barWidth * (k + 0.5) : centre(i);
+      const n = number((one.n || [])[i]);
+      const x = plot.kind === "bar" ? centre(i) - band * 0.4 + barWidth * (k + 0.5)
+        : centre(i) + dodge * (k - (series.length - 1) / 2);
+      const sized = n === null ? "" : `, n = ${n.toLocaleString("en")}`;
+      const few = n !== null && n < (plot.few || 0);
+      if (few) {
+        // Too few to say: greyed and hollow, with its n, no interval, not on the line.
+        runs.push([]);
+        const said = `${one.label}, ${label}: only ${n} (too few to show a rate)`;
+        if (plot.kind === "bar") {
+          svg.append(s("rect", { x: x - barWidth / 2, width: barWidth, y: top, height: plotH,
+            class: "bar few" }, s("title", { text: said })));
+        } else {
+          svg.append(s("circle", { cx: x, cy: y(v), r: 3.5, class: "point few" },
+            s("title", { text: said })));
+        }
+        svg.append(s("text", { x: x + 6, y: Math.max(top + 10, y(v) - 6), class: "few",
+          text: `n=${n}` }));
+        return;
+      }
       const said = `${one.label}, ${label}: ${shown(v)}`
-        + (lo !== null && hi !== null ? ` [${shown(lo)}, ${shown(hi)}]` : "");
+        + (lo !== null && hi !== null ? ` [${shown(lo)}, ${shown(hi)}]` : "") + sized;
       if (plot.kind === "bar") {
         svg.append(s("rect", { x: x - barWidth / 2, width: barWidth, y: y(Math.max(v, 0)),
           height: Math.abs(y(v) - y(0)), class: `bar ${seriesClass(k)}` },
         s("title", { text: said })));
       } else {
-        points.push(`${x},${y(v)}`);
+        runs[runs.length - 1].push(`${x},${y(v)}`);
         svg.append(s("circle", { cx: x, cy: y(v), r: 3.5, class: `point ${seriesClass(k)}` },
           s("title", { text: said })));
       }
       if (lo !== null && hi !== null) {
         const cap = Math.min(5, barWidth / 3);
         svg.append(s("path", { d: `M${x},${y(lo)}V${y(hi)}M${x - cap},${y(lo)}h${2 * cap}`
-          + `M${x - cap},${y(hi)}h${2 * cap}`, class: "interval" }));
+          + `M${x - cap},${y(hi)}h${2 * cap}`, class: `interval ${seriesClass(k)}` }));
       }
     });
-    if (plot.kind !== "bar" && points.length > 1) {
-      svg.append(s("polyline", { points: points.join(" "), class: `trend ${seriesClass(k)}`,
+    for (const run of plot.kind === "bar" ? [] : runs) {
+      if (run.length < 2) continue;
+      svg.append(s("polyline", { points: run.join(" "), class: `trend ${seriesClass(k)}`,
         "stroke-dasharray": one.style === "dashed" ? "6 4" : null }));
     }
   });
   for (const { label, k, x, row } of legend.rows ? legend.placed : []) {
-    const at = bottom + MARGIN.bottom + 16 + 20 * row;
-    svg.append(s("rect", { x, y: at - 10, width: 10, height: 10, class: `key ${seriesClass(k)}` }));
+    const at = bottom + below + 16 + 20 * row;
+    if (plot.kind === "bar") {
+      svg.append(s("rect", { x, y: at - 10, width: 10, height: 10, class: `key ${seriesClass(k)}` }));
+    } else {
+      // A line plot's key is a stroke as its line is drawn, dashed where the line is.
+      svg.append(s("line", { x1: x - 2, x2: x + 12, y1: at - 5, y2: at - 5,
+        class: `key-line trend ${seriesClass(k)}`,
+        "stroke-dasharray": series[k].style === "dashed" ? "4 3" : null }));
+    }
     svg.append(s("text", { x: x + 16, y: at, text: label }));
   }
   return svg;
+}
+
+/** How the x labels fit bands `band` units wide: each label's lines (wrapped at spaces),
+ * or slanted when a word is wider than its band; `extra`, the height they add. */
+function xLabels(labels, band) {
+  const chars = Math.max(1, Math.floor((band - 6) / CHAR_PX));
+  const lines = labels.map((label) => wrap(label, chars));
+  if (lines.some((parts) => parts.some((line) => line.length > chars))) {
+    const longest = Math.max(...labels.map((label) => label.length));
+    return { slant: true, lines, extra: Math.round(longest * CHAR_PX * 0.57) };
+  }
+  return { slant: false, lines, extra: 14 * (Math.max(1, ...lines.map((l) => l.length)) - 1) };
 }
 
 /** Draws each plot of `figures` ([[figure, plot]]) as wide as its figure, and again whenever
@@ -160,12 +207,17 @@ function drawAtWidth(figures) {
   for (const [figure] of figures) watch.observe(figure);
 }
 
+/** A cell's text with each figure and its interval ("54% [51%, 57%]") kept on one line, so a
+ * narrow table scrolls rather than breaking an interval over three lines. */
+const unbroken = (text) => String(text).replace(/(\S+) \[([^\]]*)\]/g,
+  (_, value, inside) => `${value}\u00a0[${inside.replaceAll(" ", "\u00a0")}]`);
+
 function table(data) {
   return h("div.table-wrap", {}, h("table", {},
     h("caption", { text: data.title }),
     h("thead", {}, h("tr", {}, data.columns.map((c) => h("th", { scope: "col", text: c })))),
     h("tbody", {}, data.rows.map((row) => h("tr", {}, row.map((v) => h("td", {
-      text: String(v) })))))));
+      text: unbroken(v) })))))));
 }
 
 function study(one, figures) {

@@ -1,0 +1,80 @@
+"""The compiled twin of Caravan plays as the engine does: the same deals, the same random
+legal actions, and at every step the same legal mask, observation, reward and ending
+(tests/envs/twin_helpers.py)."""
+
+import pytest
+
+pytest.importorskip("numba")
+np = pytest.importorskip("numpy")
+
+from twin_helpers import Pair, configuration, load_twin, play, play_single  # noqa: E402
+
+from chuko.core.errors import ConfigError, IllegalMove  # noqa: E402
+from chuko.envs.twins.caravan import twin as caravan_twin  # noqa: E402
+from chuko.games.caravan import Caravan  # noqa: E402
+from chuko.games.crossroads import Crossroads  # noqa: E402
+
+SAMPLE = [{}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"}]
+# Twice 125,000 actions each: a million in all, over the bridge limits and packs.
+MILLION = [{}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"},
+           {"bridges": 1, "pack": "1,1,2,2,3,4,6,6,9,10,25,1"}]
+
+
+@pytest.mark.parametrize("options", SAMPLE)
+def test_twin_agrees_with_the_engine_on_a_sample_of_random_play(options):
+    assert play(configuration("caravan", **options), 3_000, rows=32, seed=1) >= 3_000
+
+
+def test_twin_agrees_with_the_engine_on_a_fixed_deal():
+    game = Caravan(deal="6 15 10 7 / 9 14 8 11 / 2 21 22 30", bridges=3)
+    assert play(game, 1_000, rows=8, seed=2) >= 1_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [3, 4])
+@pytest.mark.parametrize("options", MILLION)
+def test_twin_agrees_with_the_engine_over_a_million_random_actions(options, seed):
+    assert play(configuration("caravan", **options), 125_000, rows=256, seed=seed) >= 125_000
+
+
+def test_a_rule_changed_in_the_twin_is_caught():
+    # 2 and 3 made to match in the twin alone: the differential test must notice.
+    game = configuration("caravan", pack="2-13")
+    twin = load_twin(game)
+    twin.match[0, 1] = twin.match[1, 0] = 1
+    with pytest.raises(AssertionError):
+        play(game, 3_000, rows=32, seed=4, twin=twin)
+
+
+def test_an_illegal_action_is_refused_naming_its_row_and_changing_no_row():
+    pair = Pair(configuration("caravan"), rows=4, seed=5)
+    before = pair.batch.state.copy()
+    actions = np.flatnonzero(pair.mask[0])[[0, 0, 0, 0]]
+    actions[3] = 3  # AL*: no caravan yet, so no bridge
+    with pytest.raises(IllegalMove, match="row 3"):
+        pair.twin.step(pair.batch, actions, pair.rewards, pair.ended, pair.truncated)
+    np.testing.assert_array_equal(pair.batch.state, before)
+
+
+def test_random_steps_play_every_row_and_deal_ended_games_again():
+    twin = load_twin(configuration("caravan", **{"bridges": 1}))
+    batch = twin.batch(50)
+    observations = np.zeros((50, 200), np.float32)
+    assert twin.random_steps(batch, 100, seed=7, observations=observations) == 5_000
+    assert (twin.to_move(batch) >= 0).all()  # every ended game dealt again at once
+    assert observations.min() >= 0 and observations.max() <= 1
+    first = batch.state.copy()
+    twin.random_steps(batch, 100, seed=7)
+    np.testing.assert_array_equal(batch.state, first)  # seeded: the same games
+
+
+def test_the_one_game_fast_path_agrees_with_the_engine():
+    assert play_single(configuration("caravan", **{"bridges": 1}), 100, seed=8) > 500
+
+
+def test_the_descriptor_names_the_twin_and_the_twin_refuses_another_game():
+    twin = load_twin(configuration("caravan"))
+    assert (twin.players, twin.num_actions, twin.observation_shape) == (1, 60, (200,))
+    assert (twin.deck_size, twin.choice_sizes) == (12, ())
+    with pytest.raises(ConfigError):
+        caravan_twin(Crossroads())
