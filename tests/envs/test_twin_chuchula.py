@@ -23,8 +23,7 @@ from chuko.games.encodings.chuchula import encoding  # noqa: E402
 class Side:
     """The engine's side: a game dealt with explicit chance, and each seat's partial move.
     A seat's view changes only when a grouping is committed or chance is drawn, so views
-    (and observations without a partial move) are kept until then; the encoding's mask
-    reads the state through `Kept`, which answers from the kept views."""
+    (and observations without a partial move) are kept until then."""
 
     def __init__(self, game: Game, order: list[int], dealer: int) -> None:
         self.game, self.encoding = game, encoding(game)
@@ -43,7 +42,7 @@ class Side:
         self.seen.clear()
 
     def mask(self, seat: int) -> np.ndarray:
-        return self.encoding.legal_mask(Kept(self), seat, self.partial[seat])
+        return self.encoding.legal_mask(self.state, seat, self.partial[seat])
 
     def observation(self, seat: int) -> np.ndarray:
         if self.partial[seat] is not None:
@@ -59,12 +58,6 @@ class Side:
             self.state.play(seat, move)
             self.changed()
 
-
-class Kept:
-    """The engine's state as the encoding's mask reads it, its views kept."""
-
-    def __init__(self, side: Side) -> None:
-        self.to_move, self.view = side.state.to_move, side.view
 
 
 def chance(side: Side, rng: random.Random) -> list[int] | None:

@@ -222,6 +222,14 @@ class TwinGame:
         self._replay = (state, batch, builder, len(self._actions))
         return state
 
+    def partial(self, seat: int) -> Any:
+        """`seat`'s move built so far, where a move takes several steps (Chuchula's
+        grouping), as the encoding's `step_move` folds it: the replay's, brought up to
+        date."""
+        self.state  # noqa: B018  (replays the actions not replayed yet)
+        assert self._replay is not None
+        return self._replay[2].partial[seat]
+
     def _replay_start(self) -> tuple[State, Any, Builder, int]:
         twin, game = self.twin, self.encoding.game
         batch = twin.batch(1)
