@@ -4,9 +4,10 @@
 Seats group one after another, as the environments select them: the lowest seat still to
 commit builds its grouping a card per action (the encoding's `step_move`), and no seat's
 observation shows another's unfinished move. Chance after the deal (each later round's
-deal) comes from the batch's generator; `deal_round` gives a row a round's deal instead,
-as a test hands the engine the same chance outcomes. The tie draw at the end changes no
-return and no observation, so the twin draws none.
+deal, and the tie draw at the end, which changes no return or observation) comes from the
+batch's generator, and `drawn` reports it in the engine's terms, so a game played here can
+be replayed on the engine; `deal_round` gives a row a round's deal instead, as the
+differential test hands the engine the same chance outcomes.
 """
 
 from __future__ import annotations

@@ -9,12 +9,14 @@ round from the batch's generator, unless the game is over (H7). Group strengths 
 engine's own `group_strength`, read from a table the twin builds from it (`rules`).
 
 Masks. A step is legal when some valid grouping (groups strongest first, ruling H4) agrees
-with the partial move and takes it. Each hand's 286 groups are sorted strongest first once a
-deal (`order`, `power`); a depth-first search over the four groups in order, each no
-stronger than the one before, looks for a completion, remembering (group, cards left) it has
-refuted under a ceiling. Every grouping found covers all of its steps (a witness, kept
-across steps while it agrees with the partial move), so one search usually settles many
-steps; a step whose search fails stays refused as the move grows.
+with the partial move and takes it. When a seat begins to group, its hand's 286 groups are
+listed strongest first, and by place (`_rank_groups`). Every grouping found covers all of
+its steps (a witness, kept across steps while it agrees with the partial move); a step no
+witness covers is tried first by exchanging its card with one of its group's in a witness
+and numbering the groups again strongest first (`_repair`), then by a depth-first search
+over the four groups in order, each no stronger than the one before, within bounds the
+other groups set, remembering (group, cards left) it has refuted under a ceiling
+(`complete`). A step whose search fails stays refused as the move grows.
 
 The searches keep explicit stacks (numba's cache and recursion do not mix:
 solvers/kernels.py).
