@@ -134,6 +134,12 @@ def test_the_twin_plays_a_sample_of_games_as_the_engine_does(players, mode, leng
     assert compare(Game(players, mode, length), games=2, seed=players) > 0
 
 
+def test_the_twin_cancels_a_tied_position_as_the_engine_does():
+    """A seeded game in which two groups meet at equal strength (H5: the point is
+    cancelled), rare in random play."""
+    assert compare(Game(2, "rounds", 5), games=1, seed=2) > 0
+
+
 # The long run: a million actions in all, over 2, 3 and 4 players, round and point games.
 LONG_RUN = [(2, "rounds", 5), (3, "rounds", 3), (4, "rounds", 5), (2, "points", 6),
             (3, "points", 4), (4, "points", 2)]
