@@ -33,6 +33,13 @@ def plot_curve(recipe: Recipe, summary: Json, path: str,
                   if name != "alone" else "wins")
         axes.fill_between(minutes, [100 * r["low"] for r in rates],
                           [100 * r["high"] for r in rates], alpha=0.2)
+    for name, final in summary["final"].items():
+        rate = final["win_rate"]
+        axes.errorbar([minutes[-1]], [100 * rate["estimate"]], yerr=[
+            [100 * (rate["estimate"] - rate["low"])], [100 * (rate["high"] - rate["estimate"])]],
+            fmt="o", color="black", capsize=3, markersize=3,
+            label=f"held out: {final['games']:,} games" if name == next(iter(
+                summary["final"])) else None)
     axes.set_xlabel("minutes of training")
     axes.set_ylabel("wins (%), 95% interval")
     axes.set_ylim(0, 100)

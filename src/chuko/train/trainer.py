@@ -43,7 +43,7 @@ class Point:
     update: int
     steps: int
     seconds: float
-    mean_episode_reward: float
+    mean_episode_reward: float | None  # the learner's (seat 0's) games ended in the rollout
     evaluations: dict[str, Json] = field(default_factory=dict)
 
 
@@ -76,7 +76,7 @@ class Trainer:
         self._learn(batch)
         rewards = rollout.episode_rewards
         return Point(self.updates, self.steps, 0.0,
-                     float(np.mean(rewards)) if rewards else float("nan"))
+                     float(np.mean(rewards)) if rewards else None)
 
     def _learn(self, batch: Batch) -> None:
         s = self.settings
@@ -98,6 +98,10 @@ class Trainer:
         `every`-th update's point (and the last), which it may fill with evaluations
         before it joins the curve."""
         start = time.monotonic()
+        if on_point is not None and not self.curve:  # the untrained policy starts the curve
+            first = Point(self.updates, self.steps, 0.0, None)
+            on_point(first)
+            self.curve.append(first)
         while True:
             point = self.update()
             point.seconds = time.monotonic() - start
