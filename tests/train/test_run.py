@@ -33,7 +33,7 @@ def test_a_recipe_writes_its_policy_curve_and_plot(tmp_path: Path) -> None:
     written = json.loads((tmp_path / "chuko.json").read_text())
     assert written["final"]["easy"]["games"] == 6
     assert set(written["final"]) == {"easy", "random"}
-    assert len(written["curve"]) == 1 and summary["actions"] == 2 * 8
+    assert [p["update"] for p in written["curve"]] == [0, 1] and summary["actions"] == 2 * 8
     assert any(line.startswith("held out, against easy") for line in lines)
     game = make_game("chuko", {"players": 2})
     bot = policy_bot(str(tmp_path / "chuko.npz"), game, Random(0))
