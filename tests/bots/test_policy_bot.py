@@ -115,3 +115,12 @@ def test_a_policy_bot_needs_legal_moves(tmp_path: Path) -> None:
     state = game.new(0)
     with pytest.raises(ChukoError):
         bot.choose(state.view(0), [])
+
+
+def test_a_policy_made_on_other_observations_is_refused(tmp_path: Path) -> None:
+    policy, game = random_policy("caravan", {})
+    metadata = {**policy.metadata, "observation_check": "0" * 16}  # an encoding since changed
+    path = str(tmp_path / "old.npz")
+    save_policy(path, Policy(policy.weights, metadata))
+    with pytest.raises(ConfigError, match="no longer makes"):
+        policy_bot(path, game, Random(0))

@@ -7,9 +7,10 @@ them; docs/training.md).
 The file holds the policy network's weights (`w0`, `b0`, `w1`, ...: a multilayer perceptron
 with tanh between layers, stored as float16 or float32) and one JSON entry, `metadata`:
 the format version, the game's id and the options it was trained with, the encoding the
-descriptor names, the observation's shape, the layer sizes and each action's move as text.
-A file is refused (ConfigError, one sentence) unless the game, its encoding and the meaning
-of every action match the configuration it is asked to play.
+descriptor names, the observation's shape and a digest of one fixed observation, the layer
+sizes and each action's move as text. A file is refused (ConfigError, one sentence) unless
+the game, its encoding, its observations and the meaning of every action match the
+configuration it is asked to play.
 
 The bot sees what any bot sees: its seat's view, from which the game's encoding builds the
 observation, and the legal moves, which make the mask. Illegal actions are masked to −∞
@@ -19,6 +20,7 @@ action; others sample from the policy.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
 from dataclasses import dataclass
@@ -63,11 +65,20 @@ def game_encoding(game: Game) -> Encoding:
     return encoding
 
 
+def observation_check(game: Game, encoding: Encoding) -> str:
+    """A digest of the observation of one fixed position (the unshuffled deck, seat 0): it
+    changes when the encoding's layout or scaling does, which shape alone would not show."""
+    state = game.from_order(game.deck(), [0] * len(game.deal_choices()))
+    observation = np.asarray(encoding.observation(state.view(0)), np.float32)
+    return hashlib.sha256(observation.tobytes()).hexdigest()[:16]
+
+
 def describe(game: Game, encoding: Encoding, options: Json, layers: list[int]) -> Json:
     """The metadata a policy file for `game` carries (the module docstring)."""
     return {"format": FORMAT, "game": game.id, "options": dict(options),
             "encoding": game.descriptor.encoding,
             "observation_shape": list(encoding.observation_shape),
+            "observation_check": observation_check(game, encoding),
             "layers": list(layers),
             "actions": [str(encoding.move(a)) for a in range(encoding.num_actions)]}
 
@@ -113,6 +124,9 @@ def check_fits(policy: Policy, game: Game, encoding: Encoding, path: str) -> Non
         if meta.get(key) != expected[key]:
             raise ConfigError(f"{path} was trained on another configuration of {game.title} "
                               f"(options {meta.get('options')}).")
+    if meta.get("observation_check") != expected["observation_check"]:
+        raise ConfigError(f"{path} was trained on observations {game.title}'s encoding no "
+                          "longer makes; train it again (docs/training.md).")
     sizes = [w.shape for w, _ in policy.weights]
     if sizes[0][0] != expected["observation_shape"][0] or sizes[-1][1] != len(
             expected["actions"]):
