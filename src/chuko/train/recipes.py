@@ -2,8 +2,9 @@
 opponents, the hyperparameters, and what the learner is measured against.
 
 A recipe with `opponents` set trains one learner against bots of that level
-(`BotSource`); without, the learner plays every seat (`SelfPlaySource`). Every recipe is
-measured against each level of `measure` (`None`: a game of one seat, played alone).
+(`BotSource`); without, the learner plays every seat (`SelfPlaySource`, or with
+`compiled` a batch of the game's compiled twin, `TwinSource`). Every recipe is measured
+against each level of `measure` (`None`: a game of one seat, played alone).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .sources import BotSource, SelfPlaySource, Source
+from chuko.core.errors import ConfigError
+
+from .sources import BotSource, SelfPlaySource, Source, TwinSource, load_twin
 from .trainer import Settings
 
 
@@ -27,8 +30,16 @@ class Recipe:
     num_envs: int = 16
     settings: Settings = field(default_factory=Settings)
 
-    def source(self, seed: int, num_envs: int | None = None) -> Source:
+    def source(self, seed: int, num_envs: int | None = None, compiled: bool = False
+               ) -> Source:
+        """The games to learn from; `compiled`: a batch of the game's compiled twin, for
+        recipes without bots (the bots are Python)."""
         count = num_envs or self.num_envs
+        if compiled:
+            if self.opponents is not None:
+                raise ConfigError(f"The {self.name} recipe plays against Python bots, so it "
+                                  "has no compiled version.")
+            return TwinSource(load_twin(self.game_id, **self.options), count, seed)
         if self.self_play:
             return SelfPlaySource(self.game_id, count, seed, **self.options)
         return BotSource(self.game_id, count, seed, level=self.opponents, **self.options)

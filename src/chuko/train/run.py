@@ -33,12 +33,12 @@ def level_name(level: str | None) -> str:
 
 def train_recipe(recipe: Recipe, seed: int, minutes: float | None, updates: int | None,
                  out: Path, every: int = 10, games: int = 200, final_games: int = 1000,
-                 say: Callable[[str], None] = print) -> Json:
+                 say: Callable[[str], None] = print, compiled: bool = False) -> Json:
     """Train by `recipe` and write its three files under `out`; the summary written to the
     JSON file, which holds the final measurement of the saved policy."""
     out.mkdir(parents=True, exist_ok=True)
     game = make_game(recipe.game_id, recipe.options)
-    trainer = Trainer(recipe.source(seed), recipe.settings, seed)
+    trainer = Trainer(recipe.source(seed, compiled=compiled), recipe.settings, seed)
     # Progress evaluations use deals after the final measurement's, so neither is tuned on.
     during = final_games
 
@@ -93,6 +93,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=int, default=10, help="evaluate every N updates")
     p.add_argument("--games", type=int, default=200, help="games per evaluation in training")
     p.add_argument("--final-games", type=int, default=1000, help="held-out games at the end")
+    p.add_argument("--compiled", action="store_true",
+                   help="learn on a batch of the game's compiled twin (self-play and Caravan)")
     return p
 
 
@@ -100,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         train_recipe(RECIPES[args.recipe], args.seed, None if args.updates else args.minutes,
-                     args.updates, Path(args.out), args.every, args.games, args.final_games)
+                     args.updates, Path(args.out), args.every, args.games, args.final_games,
+                     compiled=args.compiled)
     except ConfigError as error:
         print(error)
         return 2

@@ -10,17 +10,21 @@ the greatest return the game allows, so they lie in [-1, 1].
 - `BotSource`: one learner in seat 0 of `gym_env(game_id, level=...)`, the bots in the
   other seats; one seat to learn for (`players` is 1).
 - `SelfPlaySource`: `aec_env(game_id)`, the learner at every seat.
+- `TwinSource`: the learner at every seat of a batch of the game's compiled twin
+  (`chuko.envs.twins`, named by the descriptor): one call steps every game.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any, Protocol
 
 import numpy as np
 
 from chuko.core.encoding import Encoding
+from chuko.core.errors import ConfigError
 from chuko.envs import aec_env, gym_env
-from chuko.envs.common import return_bounds
+from chuko.envs.common import load_encoding, make_game, return_bounds
 
 
 class Source(Protocol):
@@ -121,4 +125,55 @@ class SelfPlaySource:
                     rewards[i, seat] = env.rewards[agent] * self.scale
                 ended[i] = True
                 env.reset()
+        return rewards, ended
+
+
+def load_twin(game_id: str, **options: Any) -> Any:
+    """The compiled twin the game's descriptor names, for this configuration; ConfigError
+    when it names none."""
+    game = make_game(game_id, options)
+    named = game.descriptor.twin
+    if named is None:
+        raise ConfigError(f"{game.title} has no compiled twin; train it on the Python "
+                          "environments.")
+    module, _, factory = named.partition(":")
+    return getattr(import_module(module), factory)(game)
+
+
+class TwinSource:
+    """The learner at every seat of `twin` (a `chuko.envs.twins.Twin`), `num_envs` rows."""
+
+    def __init__(self, twin: Any, num_envs: int, seed: int) -> None:
+        self.twin = twin
+        self.num_envs, self.players = num_envs, int(twin.players)
+        self.observation_size = int(np.prod(twin.observation_shape))
+        self.num_actions = int(twin.num_actions)
+        self.scale = reward_scale(load_encoding(twin.game), self.players)
+        self.rng = np.random.default_rng(seed)
+        self.batch = twin.batch(num_envs)
+        self.observations = np.zeros((num_envs, self.observation_size), np.float32)
+        self.masks = np.zeros((num_envs, self.num_actions), np.int8)
+        self.rewards = np.zeros((num_envs, self.players), np.float32)
+        self.ended = np.zeros(num_envs, np.int8)
+        self.truncated = np.zeros(num_envs, np.int8)
+        self._deal(np.arange(num_envs, dtype=np.int64))
+
+    def _deal(self, rows: np.ndarray) -> None:
+        self.twin.deal_random(self.batch, rows, int(self.rng.integers(2**63)))
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        seats = self.twin.to_move(self.batch).astype(np.int64)
+        self.twin.observe(self.batch, seats, self.observations)
+        self.twin.masks(self.batch, self.masks)
+        return seats, self.observations.copy(), self.masks != 0
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.rewards[:] = 0
+        self.twin.step(self.batch, actions.astype(np.int64), self.rewards, self.ended,
+                       self.truncated)
+        ended = self.ended != 0
+        rewards = self.rewards.astype(np.float64) * self.scale
+        rewards[self.truncated != 0] = 0.0  # a game stopped at a limit pays nothing
+        if ended.any():
+            self._deal(np.flatnonzero(ended).astype(np.int64))
         return rewards, ended
