@@ -71,10 +71,9 @@ def test_evaluation_deals_are_fixed_and_seats_rotate() -> None:
 def test_a_short_caravan_run_beats_the_masked_random_policy(tmp_path: Path) -> None:
     recipe = RECIPES["caravan"]
     game = make_game("caravan", {})
-    trainer = Trainer(recipe.source(seed=0, num_envs=8), replace(recipe.settings, steps=64),
-                      seed=0)
+    trainer = Trainer(recipe.source(seed=0), recipe.settings, seed=0)
     untrained = evaluate(trainer.snapshot(game, {}), game, None, 400, greedy=False)
-    trainer.run(updates=8)
+    trainer.run(updates=10)  # about 20,000 actions
     trainer.save(str(tmp_path / "c.npz"), game, {})
     trained = evaluate(load_policy(str(tmp_path / "c.npz")), game, None, 400)
     assert trained.win_rate.low > untrained.win_rate.high
