@@ -124,3 +124,21 @@ def test_a_policy_made_on_other_observations_is_refused(tmp_path: Path) -> None:
     save_policy(path, Policy(policy.weights, metadata))
     with pytest.raises(ConfigError, match="no longer makes"):
         policy_bot(path, game, Random(0))
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "src/chuko/data/policies").glob("*.npz"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_every_shipped_policy_fits_its_game_and_plays_legal_moves(path: Path) -> None:
+    metadata = load_policy(str(path)).metadata
+    game = game_class(metadata["game"]).from_options(metadata["options"], bots_only=True)
+    bot = policy_bot(str(path), game, Random(0))
+    assert path.stat().st_size < 60_000
+    state = game.new(7)
+    while state.outcome is None:
+        for seat in state.to_move:
+            legal = state.legal_moves(seat)
+            move = bot.choose(state.view(seat), legal)
+            assert move in legal
+            state.play(seat, move)

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import zipfile
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import import_module
 from random import Random
 from typing import Any
@@ -97,7 +99,17 @@ def save_policy(path: str, policy: Policy, dtype: str = "float16") -> None:
 
 
 def load_policy(path: str) -> Policy:
-    """The policy saved in `path`; ConfigError in one sentence for a file that is not one."""
+    """The policy saved in `path`; ConfigError in one sentence for a file that is not one.
+    A file is read once while it stays unchanged (an arena asks for a bot every game)."""
+    try:
+        stat = os.stat(path)
+    except OSError as error:
+        raise ConfigError(f"Cannot read the policy {path}: {error.strerror}.") from None
+    return _read_policy(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _read_policy(path: str, mtime_ns: int, size: int) -> Policy:
     try:
         with np.load(path, allow_pickle=False) as data:
             metadata = json.loads(str(data["metadata"]))
