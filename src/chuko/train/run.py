@@ -18,7 +18,7 @@ from pathlib import Path
 
 from chuko.bots.policy import load_policy
 from chuko.core.errors import ConfigError
-from chuko.core.protocol import Json
+from chuko.core.protocol import Game, Json
 from chuko.envs.common import make_game
 
 from .evaluate import EVALUATION_SEEDS, evaluate
@@ -65,13 +65,13 @@ def train_recipe(recipe: Recipe, seed: int, minutes: float | None, updates: int 
     return summary
 
 
-def _final(recipe: Recipe, game: object, path: str, seed: int, games: int,
+def _final(recipe: Recipe, game: Game, path: str, seed: int, games: int,
            say: Callable[[str], None]) -> Json:
     """The saved policy (as stored, read back) on `games` held-out deals per level."""
     policy = load_policy(path)
     final: Json = {}
     for level in recipe.measure:
-        score = evaluate(policy, game, level, games)  # type: ignore[arg-type]
+        score = evaluate(policy, game, level, games)
         final[level_name(level)] = {"games": score.games, "wins": score.wins,
                                     "draws": score.draws,
                                     "win_rate": score.win_rate.to_json(),
