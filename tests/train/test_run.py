@@ -51,10 +51,13 @@ def test_self_play_recipes_train_on_every_seat() -> None:
     assert trainer.steps == 2 * 16
 
 
-def test_the_command_refuses_an_unknown_recipe_with_status_2() -> None:
+def test_the_command_refuses_an_unknown_recipe_or_no_games_with_status_2(
+        capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         main(["no-such-recipe"])
     assert stopped.value.code == 2
+    assert main(["caravan", "--envs", "0"]) == 2
+    assert capsys.readouterr().err.endswith("not 0.\n")
 
 
 def test_evaluation_deals_are_fixed_and_seats_rotate() -> None:
@@ -77,3 +80,19 @@ def test_a_short_caravan_run_beats_the_masked_random_policy(tmp_path: Path) -> N
     trainer.save(str(tmp_path / "c.npz"), game, {})
     trained = evaluate(load_policy(str(tmp_path / "c.npz")), game, None, 400)
     assert trained.win_rate.low > untrained.win_rate.high
+
+
+def test_the_example_script_trains_and_saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import runpy
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "examples" / "train.py"
+    monkeypatch.setattr(sys, "argv", [str(script), "caravan", "--updates", "1", "--every", "1",
+                                      "--games", "3", "--final-games", "3",
+                                      "--envs", "2", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit) as finished:
+        runpy.run_path(str(script), run_name="__main__")
+    assert finished.value.code == 0
+    assert (tmp_path / "caravan.npz").is_file()
+    assert "held out, against alone: wins" in capsys.readouterr().out

@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from chuko.bots.policy import load_policy
@@ -93,6 +94,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=int, default=10, help="evaluate every N updates")
     p.add_argument("--games", type=int, default=200, help="games per evaluation in training")
     p.add_argument("--final-games", type=int, default=1000, help="held-out games at the end")
+    p.add_argument("--envs", type=int, help="games stepped together (default: the recipe's)")
     p.add_argument("--compiled", action="store_true",
                    help="learn on a batch of the game's compiled twin (self-play and Caravan)")
     return p
@@ -101,10 +103,15 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        train_recipe(RECIPES[args.recipe], args.seed, None if args.updates else args.minutes,
+        recipe = RECIPES[args.recipe]
+        if args.envs is not None:
+            if args.envs < 1:
+                raise ConfigError(f"--envs is a number of games from 1, not {args.envs}.")
+            recipe = replace(recipe, num_envs=args.envs)
+        train_recipe(recipe, args.seed, None if args.updates else args.minutes,
                      args.updates, Path(args.out), args.every, args.games, args.final_games,
                      compiled=args.compiled)
     except ConfigError as error:
-        print(error)
+        print(error, file=sys.stderr)
         return 2
     return 0
