@@ -3,7 +3,8 @@ minibatches, evaluate now and then, keep the learning curve, save the policy.
 
 `Settings` holds the hyperparameters; `Trainer.run(minutes=..., updates=...)` stops at
 whichever limit comes first. The clock decides only when to stop, never what is learned:
-with `updates` given (as the tests do) a run is the same on every machine for one seed.
+with `updates` given (as the tests do) one seed makes one run (on one machine: another
+CPU's BLAS may round matrix products differently).
 """
 
 from __future__ import annotations
