@@ -214,3 +214,16 @@ def test_a_policy_that_cannot_be_loaded_for_want_of_a_module_is_one_sentence(
     status, out, err = run_chuko("arena", "crossroads", "--agent", str(path))
     assert status == 2 and err.count("\n") == 1
     assert says in err
+
+
+def test_a_shipped_trained_policy_is_rated_in_the_arena_beside_the_levels(run_chuko):
+    policy = Path(__file__).parents[2] / "src/chuko/data/policies/chuko.npz"
+    status, out, err = run_chuko("arena", "chuko", "--players", "2", "--agents",
+                                 f"random,{policy}", "--games", "40", "--seed", "3", "--json")
+    assert status == 0, err
+    result = json.loads(out)
+    ratings = {entry["level"]: entry for entry in result["ratings"]}
+    assert set(ratings) == {"random", str(policy)}
+    # The trained policy beats random play clearly: its interval lies above random's 0.
+    assert ratings[str(policy)]["interval"][0] > 0
+    assert ratings[str(policy)]["games"] == 40
