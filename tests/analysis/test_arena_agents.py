@@ -225,5 +225,5 @@ def test_a_shipped_trained_policy_is_rated_in_the_arena_beside_the_levels(run_ch
     ratings = {entry["level"]: entry for entry in result["ratings"]}
     assert set(ratings) == {"random", str(policy)}
     # The trained policy beats random play clearly: its interval lies above random's 0.
-    assert ratings[str(policy)]["interval"][0] > 0
+    assert ratings[str(policy)]["low"] > 0
     assert ratings[str(policy)]["games"] == 40
