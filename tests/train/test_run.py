@@ -96,3 +96,14 @@ def test_the_example_script_trains_and_saves(tmp_path: Path, monkeypatch: pytest
     assert finished.value.code == 0
     assert (tmp_path / "caravan.npz").is_file()
     assert "held out, against alone: wins" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("flag", ["--minutes", "--updates", "--every", "--games",
+                                  "--final-games"])
+@pytest.mark.parametrize("value", ["-1", "0", "x"])
+def test_a_count_or_time_that_is_not_above_zero_is_refused_with_status_2(
+        flag: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["caravan", flag, value])
+    assert stopped.value.code == 2
+    assert f"a number above 0 is needed, not '{value}'" in capsys.readouterr().err

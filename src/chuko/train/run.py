@@ -83,17 +83,33 @@ def _final(recipe: Recipe, game: Game, path: str, seed: int, games: int,
             "load_average": os.getloadavg()}
 
 
+def positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    """An argparse type: a number above 0 of `kind`, refused in one sentence otherwise."""
+    def read(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"a number above 0 is needed, not {text!r}")
+        return value
+    return read
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description="Train a masked PPO policy by one recipe: "
                                 + "; ".join(f"{r.name}: {r.summary}" for r in RECIPES.values()))
     p.add_argument("recipe", choices=sorted(RECIPES))
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--minutes", type=float, default=15.0, help="training time (default 15)")
-    p.add_argument("--updates", type=int, help="stop after this many updates instead")
+    p.add_argument("--minutes", type=positive(float), default=15.0,
+                   help="training time (default 15)")
+    p.add_argument("--updates", type=positive(int), help="stop after this many updates instead")
     p.add_argument("--out", default="runs", help="folder for the policy, curve and plot")
-    p.add_argument("--every", type=int, default=10, help="evaluate every N updates")
-    p.add_argument("--games", type=int, default=200, help="games per evaluation in training")
-    p.add_argument("--final-games", type=int, default=1000, help="held-out games at the end")
+    p.add_argument("--every", type=positive(int), default=10, help="evaluate every N updates")
+    p.add_argument("--games", type=positive(int), default=200,
+                   help="games per evaluation in training")
+    p.add_argument("--final-games", type=positive(int), default=1000,
+                   help="held-out games at the end")
     p.add_argument("--envs", type=int, help="games stepped together (default: the recipe's)")
     p.add_argument("--compiled", action="store_true",
                    help="learn on a batch of the game's compiled twin (self-play and Caravan)")
