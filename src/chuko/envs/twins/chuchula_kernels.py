@@ -24,12 +24,21 @@ solvers/kernels.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros as _leading_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from chuko.solvers.numba_cache import ensure_cache
 
 ensure_cache()
+
+# numba's bit counts (the processor's own instructions), untyped for mypy: their declared
+# signature takes numba's typing context first.
+trailing_zeros: Any = _trailing_zeros
+leading_zeros: Any = _leading_zeros
 
 HAND, GROUPS, ACTIONS, TRIPLES, CARDS = 13, 4, 52, 286, 52
 FULL = (1 << HAND) - 1
@@ -58,7 +67,11 @@ FIRST_DEALER = FIRST_ORDER + CARDS
 DRAWN = FIRST_DEALER + 1
 DEALT = DRAWN + 1
 DRAW = DEALT + CARDS
-COLUMNS = DRAW + GROUPS
+# The hand's groups that hold each place, as bits of their ranks (`_rank_groups`), a row of
+# `WORDS` words a place.
+WORDS = 5  # 286 bits
+HOLDS = DRAW + GROUPS
+COLUMNS = HOLDS + HAND * WORDS
 
 # The search's scratch: per group, its floor and cap (the bounds other groups set), its
 # next index, cards left, ceiling, choice, required places, and the partial move's places.
@@ -68,7 +81,14 @@ TRY, TRY_POWER = 5 * 8, 5 * 9  # a repair's four groups and their strengths
 # that one require only the partial move's places in every search for the mask, so what one
 # search refutes there holds for all of them.
 TRIAL, SHARED = 5 * 10, 5 * 10 + 1
-WORK = 5 * 10 + 2
+# Per group, as bits of ranks (`WORDS` words each): the groups it may take (`_prepare`), the
+# groups that hold a place it needs, and the groups that share a place with the groups
+# chosen before it in a search.
+FITS = 5 * 10 + 2
+ONLY = FITS + GROUPS * WORDS
+ANY = ONLY + GROUPS * WORDS
+USED = ANY + GROUPS * WORDS
+WORK = USED + GROUPS * WORDS
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
 # A batch's scratch: the search's work, its memo, then the generator's state.
@@ -81,9 +101,8 @@ PLAYERS, POINTS, LENGTH, TABLE = 0, 1, 2, 3
 _TRIPLES = [(a, b, c) for a in range(HAND) for b in range(a + 1, HAND)
             for c in range(b + 1, HAND)]
 TRIPLE_PLACES = np.array(_TRIPLES, dtype=np.int64)
-HOLDING = 66  # the groups that hold a given place
-LISTED = TRIPLES + HAND * HOLDING  # a hand's groups listed strongest first, then by place
-BY_TRIPLE = LISTED  # then the strengths by triple number, for `strength_at`
+LISTED = TRIPLES  # a hand's groups listed strongest first
+BY_TRIPLE = LISTED  # then the strengths by triple number
 # The number of the triple at three places (a bit mask), in `TRIPLE_PLACES`.
 TRIPLE_AT = np.full(1 << HAND, -1, dtype=np.int64)
 for _number, (_a, _b, _c) in enumerate(_TRIPLES):
@@ -160,9 +179,9 @@ def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
 @njit(cache=True)
 def _rank_groups(state, lists, rules, row, seat):
     """The seat's hand's 286 groups, strongest first: their places (`lists[row, 0]`, bit
-    masks) and strengths (`lists[row, 1]`); then, from `_span(place)`, the 66 that hold
-    each place; then (strengths only) every group by its number in `TRIPLE_PLACES`. Only
-    the seat to move's are kept (seats group one after another)."""
+    masks) and strengths (`lists[row, 1]`), and the ranks of those that hold each place as
+    bits (`HOLDS`); then (strengths only) every group by its number in `TRIPLE_PLACES`.
+    Only the seat to move's are kept (seats group one after another)."""
     base = HANDS + seat * HAND
     strengths = np.empty(TRIPLES, dtype=np.int64)
     for t in range(TRIPLES):
@@ -170,32 +189,18 @@ def _rank_groups(state, lists, rules, row, seat):
                                      state[row, base + TRIPLE_PLACES[t, 1]],
                                      state[row, base + TRIPLE_PLACES[t, 2]])
     ranked = np.argsort(-strengths, kind="mergesort")
-    filled = np.zeros(HAND, dtype=np.int64)
+    state[row, HOLDS : HOLDS + HAND * WORDS] = 0
     for i in range(TRIPLES):
         t = ranked[i]
         places = 0
         for k in range(3):
             place = TRIPLE_PLACES[t, k]
             places |= 1 << place
-            at = TRIPLES + place * HOLDING + filled[place]
-            filled[place] += 1
-            lists[row, 0, at] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
-                                 | (1 << TRIPLE_PLACES[t, 2]))
-            lists[row, 1, at] = strengths[t]
+            state[row, HOLDS + place * WORDS + (i >> 6)] |= 1 << (i & 63)
         lists[row, 0, i] = places
         lists[row, 1, i] = strengths[t]
     for t in range(TRIPLES):
         lists[row, 1, BY_TRIPLE + t] = strengths[t]
-
-
-@njit(cache=True)
-def _span(need: int) -> tuple[int, int]:
-    """Where the groups that may hold `need` are listed: those holding its lowest place,
-    or every group."""
-    if need == 0:
-        return 0, TRIPLES
-    start = TRIPLES + _lowest(need) * HOLDING
-    return start, start + HOLDING
 
 
 @njit(cache=True)
@@ -243,10 +248,9 @@ def new_game(state, lists, rules, row, cards, dealer):
 # -- masks ------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _first_at_most(power, start, end, ceiling):
-    """The first index of `power[start:end]` (descending) holding a strength at most
-    `ceiling`."""
-    low, high = start, end
+def _first_at_most(power, ceiling):
+    """The first rank (`power` descending) holding a strength at most `ceiling`."""
+    low, high = 0, TRIPLES
     while low < high:
         middle = (low + high) >> 1
         if power[middle] > ceiling:
@@ -257,43 +261,73 @@ def _first_at_most(power, start, end, ceiling):
 
 
 @njit(cache=True)
-def _weakest(order, power, need, room):
-    """The least strength of a group holding `need` within `room`; -1 if there is none."""
-    start, end = _span(need)
-    for i in range(end - 1, start - 1, -1):
-        places = order[i]
-        if places & need == need and places & ~room == 0:
-            return power[i]
+def _prepare(holds, work):
+    """Per group g, as bits of ranks: the groups that hold `work[NEED + g]` and no place a
+    later group needs (`work[ONLY]`: a search's candidates, less those that meet the groups
+    chosen before), and of those, the ones that meet no place an earlier group needs
+    (`work[FITS]`: the bounds' candidates)."""
+    for word in range(WORDS):
+        later = 0
+        for group in range(GROUPS - 1, -1, -1):
+            need = work[NEED + group]
+            both = (1 << (TRIPLES - 64 * word)) - 1 if word == WORDS - 1 else -1
+            anyof = 0
+            while need:
+                bits = holds[trailing_zeros(need) * WORDS + word]
+                need &= need - 1
+                both &= bits
+                anyof |= bits
+            work[ONLY + group * WORDS + word] = both & ~later
+            work[ANY + group * WORDS + word] = anyof
+            later |= anyof
+        earlier = 0
+        for group in range(GROUPS):
+            work[FITS + group * WORDS + word] = work[ONLY + group * WORDS + word] & ~earlier
+            earlier |= work[ANY + group * WORDS + word]
+
+
+@njit(cache=True)
+def _next_fit(work, at, rank):
+    """The first rank from `rank` among the bits at `work[at]`; TRIPLES if none."""
+    word = rank >> 6
+    if word >= WORDS:
+        return TRIPLES
+    bits = work[at + word] & (-1 << (rank & 63))
+    while bits == 0:
+        word += 1
+        if word == WORDS:
+            return TRIPLES
+        bits = work[at + word]
+    return (word << 6) + trailing_zeros(bits)
+
+
+@njit(cache=True)
+def _last_fit(work, at):
+    """The last rank among the bits at `work[at]`; -1 if none."""
+    for word in range(WORDS - 1, -1, -1):
+        bits = work[at + word]
+        if bits != 0:
+            return (word << 6) + 63 - leading_zeros(bits)
     return -1
 
 
 @njit(cache=True)
-def _strongest(order, power, need, room):
-    """The greatest strength of a group holding `need` within `room`; -1 if none."""
-    start, end = _span(need)
-    for i in range(start, end):
-        places = order[i]
-        if places & need == need and places & ~room == 0:
-            return power[i]
-    return -1
-
-
-@njit(cache=True)
-def _bounds(order, power, work, free):
+def _bounds(holds, power, work):
     """Each group's floor (the weakest a later group can be) and ceiling (the strongest an
     earlier group can be); False when some group cannot lie between them, or has no
-    group at all."""
+    group at all. Each group's candidates are left at `work[FITS]`."""
+    _prepare(holds, work)
     low = 0
     for group in range(GROUPS - 1, -1, -1):
         work[FLOOR + group] = low
-        weakest = _weakest(order, power, work[NEED + group], work[NEED + group] | free)
+        weakest = _last_fit(work, FITS + group * WORDS)
         if weakest < 0:
             return False
-        low = max(low, weakest)
+        low = max(low, power[weakest])
     high = TOP
     for group in range(GROUPS):
         work[CAP + group] = high
-        strongest = _strongest(order, power, work[NEED + group], work[NEED + group] | free)
+        strongest = power[_next_fit(work, FITS + group * WORDS, 0)]
         if strongest < work[FLOOR + group]:
             return False
         high = min(high, strongest)
@@ -301,32 +335,44 @@ def _bounds(order, power, work, free):
 
 
 @njit(cache=True)
-def complete(order, power, work, memo, free):
+def _descend(holds, work, level, places):
+    """A search moves to `level` after taking `places` for the group before it: the groups
+    that meet these are no longer candidates."""
+    for word in range(WORDS):
+        used = work[USED + (level - 1) * WORDS + word]
+        bits = places
+        while bits:
+            used |= holds[trailing_zeros(bits) * WORDS + word]
+            bits &= bits - 1
+        work[USED + level * WORDS + word] = used
+        work[FITS + level * WORDS + word] = work[ONLY + level * WORDS + word] & ~used
+
+
+@njit(cache=True)
+def complete(order, power, holds, work, memo, free):
     """Whether some valid grouping puts `work[NEED + g]` in group g and otherwise only
     `free` places; its groups are left in `work[CHOSEN + g]`. Groups are tried in order,
     each strongest first and no stronger than the one before (ruling H4)."""
-    if not _bounds(order, power, work, free):
+    if not _bounds(holds, power, work):
         return False
     stamp = memo[MEMO_STAMP] + 1
     memo[MEMO_STAMP] = stamp
     level = 0
     work[LEFT] = free
     work[CEILING] = TOP
-    work[NEXT] = _span(work[NEED])[0]
+    work[NEXT] = 0
+    for word in range(WORDS):
+        work[USED + word] = 0
     while True:
-        need, left = work[NEED + level], work[LEFT + level]
-        room, floor = need | left, work[FLOOR + level]
-        i, moved = work[NEXT + level], False
-        strength = rest = 0
-        end = _span(need)[1]
-        while i < end:
+        left, floor, at = work[LEFT + level], work[FLOOR + level], FITS + level * WORDS
+        i, moved = _next_fit(work, at, work[NEXT + level]), False
+        strength = rest = places = 0
+        while i < TRIPLES:
             strength = power[i]
             if strength < floor:
                 break
             places = order[i]
-            i += 1
-            if places & need != need or places & ~room != 0:
-                continue
+            i = _next_fit(work, at, i + 1)
             rest = left & ~places
             if level < GROUPS - 1:
                 seen = memo[(level + 1) * (1 << HAND) + rest]
@@ -344,8 +390,8 @@ def complete(order, power, work, memo, free):
             level += 1
             work[LEFT + level] = rest
             work[CEILING + level] = min(strength, work[CAP + level])
-            start, end = _span(work[NEED + level])
-            work[NEXT + level] = _first_at_most(power, start, end, work[CEILING + level])
+            _descend(holds, work, level, places)
+            work[NEXT + level] = _first_at_most(power, work[CEILING + level])
             continue
         if level == 0:
             return False
@@ -361,9 +407,9 @@ def _steps_of(work: np.ndarray) -> int:
     bits = 0
     for group in range(GROUPS):
         places = work[CHOSEN + group]
-        for place in range(HAND):
-            if places >> place & 1:
-                bits |= 1 << (GROUPS * place + group)
+        while places:
+            bits |= 1 << (GROUPS * trailing_zeros(places) + group)
+            places &= places - 1
     return bits
 
 
@@ -511,6 +557,7 @@ def row_mask(state, lists, scratch, row):
     if state[row, MASK_OK]:
         return state[row, MASK]
     order, power = lists[row, 0], lists[row, 1]
+    holds = state[row, HOLDS : HOLDS + HAND * WORDS]
     work, memo = scratch[:WORK], scratch[WORK : WORK + MEMO]
     free, wanted = _partial(state, row, work)
     found = _known(state, row, work)
@@ -527,7 +574,7 @@ def row_mask(state, lists, scratch, row):
         work[NEED + group] |= 1 << place
         work[TRIAL] = group
         if _repair(state, power, row, work, place, group) or complete(
-                order, power, work, memo, free & ~(1 << place)):
+                order, power, holds, work, memo, free & ~(1 << place)):
             bits = _steps_of(work)
             _keep_witness(state, power, row, work, bits)
             found |= bits
