@@ -10,13 +10,14 @@ engine's own `group_strength`, read from a table the twin builds from it (`rules
 
 Masks. A step is legal when some valid grouping (groups strongest first, ruling H4) agrees
 with the partial move and takes it. When a seat begins to group, its hand's 286 groups are
-listed strongest first, and by place (`_rank_groups`). Every grouping found covers all of
-its steps (a witness, kept across steps while it agrees with the partial move); a step no
-witness covers is tried first by exchanging its card with one of its group's in a witness
-and numbering the groups again strongest first (`_repair`), then by a depth-first search
-over the four groups in order, each no stronger than the one before, within bounds the
-other groups set, remembering (group, cards left) it has refuted under a ceiling
-(`complete`). A step whose search fails stays refused as the move grows.
+ranked strongest first, and the ranks of those holding each place kept as bits
+(`_rank_groups`), so that the groups a search may take at a level (holding what the group
+needs, meeting nothing taken or needed elsewhere) are a few words of bits (`_prepare`,
+`_descend`). Every grouping found covers all of its steps (a witness, kept across steps
+while it agrees with the partial move); a step no witness covers is tried by a depth-first
+search over the four groups in order, each no stronger than the one before, within bounds
+the other groups set (`_bounds`), remembering (group, cards left) it has refuted under a
+ceiling (`complete`). A step whose search fails stays refused as the move grows.
 
 The searches keep explicit stacks (numba's cache and recursion do not mix:
 solvers/kernels.py).
@@ -74,17 +75,16 @@ HOLDS = DRAW + GROUPS
 COLUMNS = HOLDS + HAND * WORDS
 
 # The search's scratch: per group, its floor and cap (the bounds other groups set), its
-# next index, cards left, ceiling, choice, required places, and the partial move's places.
+# next rank, cards left, ceiling, choice, required places, and the partial move's places.
 FLOOR, CAP, NEXT, LEFT, CEILING, CHOSEN, NEED, BASE = (5 * k for k in range(8))
-TRY, TRY_POWER = 5 * 8, 5 * 9  # a repair's four groups and their strengths
 # The group a search adds its step to, and the stamp its mask's searches share: groups after
 # that one require only the partial move's places in every search for the mask, so what one
 # search refutes there holds for all of them.
-TRIAL, SHARED = 5 * 10, 5 * 10 + 1
-# Per group, as bits of ranks (`WORDS` words each): the groups it may take (`_prepare`), the
-# groups that hold a place it needs, and the groups that share a place with the groups
-# chosen before it in a search.
-FITS = 5 * 10 + 2
+TRIAL, SHARED = 5 * 8, 5 * 8 + 1
+# Per group, as bits of ranks (`WORDS` words each): the groups it may take (`_prepare`, then
+# `_descend`); those that hold what it needs and no place a later group needs; those that
+# hold a place it needs; and those that meet the groups chosen before it in a search.
+FITS = 5 * 8 + 2
 ONLY = FITS + GROUPS * WORDS
 ANY = ONLY + GROUPS * WORDS
 USED = ANY + GROUPS * WORDS
@@ -95,7 +95,7 @@ MEMO = MEMO_STAMP + 1
 SHUFFLE = WORK + MEMO  # a deck to shuffle
 SCRATCH = SHUFFLE + CARDS + 1
 # The rules' array: the configuration (players, a point game, length), then the engine's
-# strengths by ranks and suit (`card_strength`).
+# strengths by ranks and suit (`_hand_strengths`).
 PLAYERS, POINTS, LENGTH, TABLE = 0, 1, 2, 3
 
 _TRIPLES = [(a, b, c) for a in range(HAND) for b in range(a + 1, HAND)
@@ -148,20 +148,6 @@ def shuffled(scratch: np.ndarray, order: np.ndarray) -> None:
 # -- strengths and deals ----------------------------------------------------------------------
 
 @njit(cache=True)
-def card_strength(rules: np.ndarray, a: int, b: int, c: int) -> int:
-    """The engine's `group_strength` of three cards (deck indexes: suit × 13 + rank − 2)."""
-    x, y, z = a % 13, b % 13, c % 13
-    if x < y:
-        x, y = y, x
-    if y < z:
-        y, z = z, y
-    if x < y:
-        x, y = y, x
-    suited = 1 if a // 13 == b // 13 == c // 13 else 0
-    return rules[TABLE + (((x + 2) * 15 + y + 2) * 15 + z + 2) * 2 + suited]
-
-
-@njit(cache=True)
 def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
     """The seat's cards as `view(seat)["hand"]` lists them: highest rank first, then
     spades, hearts, diamonds, clubs (the deck's suit order)."""
@@ -177,18 +163,53 @@ def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
 
 
 @njit(cache=True)
+def _hand_strengths(state, rules, row, seat):
+    """The engine's `group_strength` of the seat's 286 groups, by number in `TRIPLE_PLACES`:
+    read from the table by ranks (highest first: the hand is sorted so) and whether the
+    three cards share a suit (deck indexes: suit × 13 + rank − 2)."""
+    base = HANDS + seat * HAND
+    strengths = np.empty(TRIPLES, dtype=np.int64)
+    t = 0
+    for a in range(HAND):
+        x, suit = state[row, base + a] % 13 + 2, state[row, base + a] // 13
+        for b in range(a + 1, HAND):
+            y, same = state[row, base + b] % 13 + 2, state[row, base + b] // 13 == suit
+            for c in range(b + 1, HAND):
+                z = state[row, base + c] % 13 + 2
+                suited = 1 if same and state[row, base + c] // 13 == suit else 0
+                strengths[t] = rules[TABLE + ((x * 15 + y) * 15 + z) * 2 + suited]
+                t += 1
+    return strengths
+
+
+@njit(cache=True)
+def _strongest_first(strengths):
+    """The groups' numbers, strongest first and equal groups by number: a stable radix sort
+    (two passes of a byte) of the strengths, all below `TOP`."""
+    ranked, spare = np.arange(TRIPLES), np.empty(TRIPLES, dtype=np.int64)
+    for shift in (0, 8):
+        counts = np.zeros(257, dtype=np.int64)
+        for t in range(TRIPLES):
+            counts[((TOP - 1 - strengths[t]) >> shift & 255) + 1] += 1
+        for digit in range(256):
+            counts[digit + 1] += counts[digit]
+        for i in range(TRIPLES):
+            t = ranked[i]
+            digit = (TOP - 1 - strengths[t]) >> shift & 255
+            spare[counts[digit]] = t
+            counts[digit] += 1
+        ranked, spare = spare, ranked
+    return ranked
+
+
+@njit(cache=True)
 def _rank_groups(state, lists, rules, row, seat):
     """The seat's hand's 286 groups, strongest first: their places (`lists[row, 0]`, bit
     masks) and strengths (`lists[row, 1]`), and the ranks of those that hold each place as
     bits (`HOLDS`); then (strengths only) every group by its number in `TRIPLE_PLACES`.
     Only the seat to move's are kept (seats group one after another)."""
-    base = HANDS + seat * HAND
-    strengths = np.empty(TRIPLES, dtype=np.int64)
-    for t in range(TRIPLES):
-        strengths[t] = card_strength(rules, state[row, base + TRIPLE_PLACES[t, 0]],
-                                     state[row, base + TRIPLE_PLACES[t, 1]],
-                                     state[row, base + TRIPLE_PLACES[t, 2]])
-    ranked = np.argsort(-strengths, kind="mergesort")
+    strengths = _hand_strengths(state, rules, row, seat)
+    ranked = _strongest_first(strengths)
     state[row, HOLDS : HOLDS + HAND * WORDS] = 0
     for i in range(TRIPLES):
         t = ranked[i]
@@ -352,9 +373,8 @@ def _descend(holds, work, level, places):
 def complete(order, power, holds, work, memo, free):
     """Whether some valid grouping puts `work[NEED + g]` in group g and otherwise only
     `free` places; its groups are left in `work[CHOSEN + g]`. Groups are tried in order,
-    each strongest first and no stronger than the one before (ruling H4)."""
-    if not _bounds(holds, power, work):
-        return False
+    each strongest first and no stronger than the one before (ruling H4), within the bounds
+    `_bounds` found (it has returned True)."""
     stamp = memo[MEMO_STAMP] + 1
     memo[MEMO_STAMP] = stamp
     level = 0
@@ -457,69 +477,6 @@ def _lowest(bits: int) -> int:
 
 
 @njit(cache=True)
-def _relabel(work):
-    """Whether the four groups in `work[TRY]` can be numbered strongest first so that group
-    g holds `work[NEED + g]` (equal groups in either order); the numbering into
-    `work[CHOSEN]`."""
-    used = 0
-    for group in range(GROUPS):
-        best = -1
-        for j in range(GROUPS):
-            if not used >> j & 1:
-                best = max(best, work[TRY_POWER + j])
-        need, later = work[NEED + group], 0
-        for other in range(group + 1, GROUPS):
-            later |= work[NEED + other]
-        pick = -1
-        for j in range(GROUPS):
-            places = work[TRY + j]
-            if used >> j & 1 or work[TRY_POWER + j] != best or places & need != need:
-                continue
-            if need == 0 and places & later:
-                continue
-            pick = j
-            break
-        if pick < 0:
-            return False
-        used |= 1 << pick
-        work[CHOSEN + group] = work[TRY + pick]
-    return True
-
-
-@njit(cache=True)
-def _repair(state, power, row, work, place, group):
-    """A grouping that puts `place` in `group` (`work[NEED]`), made from a kept witness that
-    agrees with the partial move by exchanging `place` with a card of `group` not yet
-    placed, its groups numbered again strongest first (into `work[CHOSEN]`); a cheap way to
-    settle most steps."""
-    bit = 1 << place
-    for k in range(state[row, WITNESS_COUNT]):
-        slot = WITNESSES + k * WITNESS_WIDTH
-        if not _agrees(state, row, slot, work):
-            continue
-        home = -1
-        for g in range(GROUPS):
-            work[TRY + g] = state[row, slot + g]
-            work[TRY_POWER + g] = state[row, slot + POWERS + g]
-            if work[TRY + g] & bit:
-                home = g
-        target = work[TRY + group]
-        movable = target & ~work[BASE + group]
-        while movable:
-            swap = movable & -movable
-            movable ^= swap
-            work[TRY + group] = target ^ (swap | bit)
-            work[TRY_POWER + group] = power[BY_TRIPLE + TRIPLE_AT[work[TRY + group]]]
-            if home >= 0:
-                work[TRY + home] = state[row, slot + home] ^ (swap | bit)
-                work[TRY_POWER + home] = power[BY_TRIPLE + TRIPLE_AT[work[TRY + home]]]
-            if _relabel(work):
-                return True
-        work[TRY + group] = target  # as it was, for the next witness's copy
-    return False
-
-
-@njit(cache=True)
 def _partial(state: np.ndarray, row: int, work: np.ndarray) -> tuple[int, int]:
     """The partial move's groups into `work[BASE + g]`; (the free places, the steps a
     partial move of this shape allows at most)."""
@@ -573,8 +530,8 @@ def row_mask(state, lists, scratch, row):
             work[NEED + g] = work[BASE + g]
         work[NEED + group] |= 1 << place
         work[TRIAL] = group
-        if _repair(state, power, row, work, place, group) or complete(
-                order, power, holds, work, memo, free & ~(1 << place)):
+        if _bounds(holds, power, work) and complete(order, power, holds, work, memo,
+                                                    free & ~(1 << place)):
             bits = _steps_of(work)
             _keep_witness(state, power, row, work, bits)
             found |= bits
