@@ -88,7 +88,9 @@ FITS = 5 * 8 + 2
 ONLY = FITS + GROUPS * WORDS
 ANY = ONLY + GROUPS * WORDS
 USED = ANY + GROUPS * WORDS
-WORK = USED + GROUPS * WORDS
+# A grouping whose exchanges are tried (`_exchanges`): its groups, then their strengths.
+SWAP = USED + GROUPS * WORDS
+WORK = SWAP + 2 * GROUPS
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
 # A batch's scratch: the search's work, its memo, then the generator's state.
@@ -457,13 +459,70 @@ def _agrees(state: np.ndarray, row: int, slot: int, work: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def _known(state: np.ndarray, row: int, work: np.ndarray) -> int:
-    """The steps of the kept witnesses that agree with the partial move in `work[BASE]`."""
+def _known(state, power, row, work):
+    """The steps of the kept witnesses that agree with the partial move in `work[BASE]`,
+    and of the groupings their exchanges make (`_exchanges`)."""
     found = 0
     for k in range(state[row, WITNESS_COUNT]):
         slot = WITNESSES + k * WITNESS_WIDTH
         if _agrees(state, row, slot, work):
-            found |= state[row, slot + STEPS]
+            for group in range(GROUPS):
+                work[SWAP + group] = state[row, slot + group]
+                work[SWAP + GROUPS + group] = state[row, slot + POWERS + group]
+            found = _exchanges(power, work, found | state[row, slot + STEPS])
+    return found
+
+
+@njit(cache=True)
+def _in_order(work, a, strength_a, b, strength_b):
+    """Whether the groups at `work[SWAP]`, group a's strength `strength_a` and group b's
+    `strength_b` instead, are strongest first."""
+    previous = TOP
+    for group in range(GROUPS):
+        strength = work[SWAP + GROUPS + group]
+        if group == a:
+            strength = strength_a
+        elif group == b:
+            strength = strength_b
+        if strength > previous:
+            return False
+        previous = strength
+    return True
+
+
+@njit(cache=True)
+def _exchanges(power, work, found):
+    """`found` and the steps of the valid groupings made from the one at `work[SWAP]` (its
+    groups agreeing with the partial move in `work[BASE]`) by exchanging two cards not
+    placed: of two groups, or of a group and the card left out. Only exchanges that would
+    find a new step are tried: each is a few lookups, where a search is hundreds."""
+    out = FULL
+    for group in range(GROUPS):
+        out &= ~work[SWAP + group]
+    spare = trailing_zeros(out)
+    for a in range(GROUPS):
+        group_a = work[SWAP + a]
+        movable = group_a & ~work[BASE + a]
+        while movable:
+            q = movable & -movable
+            movable ^= q
+            if not found >> (GROUPS * spare + a) & 1:
+                strength = power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ out]]
+                if _in_order(work, a, strength, -1, 0):
+                    found |= 1 << (GROUPS * spare + a)
+            for b in range(a + 1, GROUPS):
+                group_b = work[SWAP + b]
+                others = group_b & ~work[BASE + b]
+                while others:
+                    r = others & -others
+                    others ^= r
+                    steps = (1 << (GROUPS * trailing_zeros(r) + a)
+                             | 1 << (GROUPS * trailing_zeros(q) + b))
+                    if found & steps == steps:
+                        continue
+                    if _in_order(work, a, power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ r]],
+                                 b, power[BY_TRIPLE + TRIPLE_AT[group_b ^ q ^ r]]):
+                        found |= steps
     return found
 
 
@@ -517,7 +576,7 @@ def row_mask(state, lists, scratch, row):
     holds = state[row, HOLDS : HOLDS + HAND * WORDS]
     work, memo = scratch[:WORK], scratch[WORK : WORK + MEMO]
     free, wanted = _partial(state, row, work)
-    found = _known(state, row, work)
+    found = _known(state, power, row, work)
     refused = state[row, REFUSED]
     memo[MEMO_STAMP] += 1
     work[SHARED] = memo[MEMO_STAMP]
@@ -534,8 +593,11 @@ def row_mask(state, lists, scratch, row):
                                                     free & ~(1 << place)):
             bits = _steps_of(work)
             _keep_witness(state, power, row, work, bits)
-            found |= bits
-            unknown &= ~bits
+            for g in range(GROUPS):
+                work[SWAP + g] = work[CHOSEN + g]
+                work[SWAP + GROUPS + g] = power[BY_TRIPLE + TRIPLE_AT[work[CHOSEN + g]]]
+            found = _exchanges(power, work, found | bits)
+            unknown &= ~found
         else:
             refused |= 1 << step
     mask = found & wanted
