@@ -10,13 +10,14 @@ engine's own `group_strength`, read from a table the twin builds from it (`rules
 
 Masks. A step is legal when some valid grouping (groups strongest first, ruling H4) agrees
 with the partial move and takes it. When a seat begins to group, its hand's 286 groups are
-listed strongest first, and by place (`_rank_groups`). Every grouping found covers all of
-its steps (a witness, kept across steps while it agrees with the partial move); a step no
-witness covers is tried first by exchanging its card with one of its group's in a witness
-and numbering the groups again strongest first (`_repair`), then by a depth-first search
-over the four groups in order, each no stronger than the one before, within bounds the
-other groups set, remembering (group, cards left) it has refuted under a ceiling
-(`complete`). A step whose search fails stays refused as the move grows.
+ranked strongest first, and the ranks of those holding each place kept as bits
+(`_rank_groups`), so that the groups a search may take at a level (holding what the group
+needs, meeting nothing taken or needed elsewhere) are a few words of bits (`_prepare`,
+`_descend`). Every grouping found covers all of its steps (a witness, kept across steps
+while it agrees with the partial move); a step no witness covers is tried by a depth-first
+search over the four groups in order, each no stronger than the one before, within bounds
+the other groups set (`_bounds`), remembering (group, cards left) it has refuted under a
+ceiling (`complete`). A step whose search fails stays refused as the move grows.
 
 The searches keep explicit stacks (numba's cache and recursion do not mix:
 solvers/kernels.py).
@@ -24,12 +25,21 @@ solvers/kernels.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros as _leading_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from chuko.solvers.numba_cache import ensure_cache
 
 ensure_cache()
+
+# numba's bit counts (the processor's own instructions), untyped for mypy: their declared
+# signature takes numba's typing context first.
+trailing_zeros: Any = _trailing_zeros
+leading_zeros: Any = _leading_zeros
 
 HAND, GROUPS, ACTIONS, TRIPLES, CARDS = 13, 4, 52, 286, 52
 FULL = (1 << HAND) - 1
@@ -58,32 +68,43 @@ FIRST_DEALER = FIRST_ORDER + CARDS
 DRAWN = FIRST_DEALER + 1
 DEALT = DRAWN + 1
 DRAW = DEALT + CARDS
-COLUMNS = DRAW + GROUPS
+# The hand's groups that hold each place, as bits of their ranks (`_rank_groups`), a row of
+# `WORDS` words a place.
+WORDS = 5  # 286 bits
+HOLDS = DRAW + GROUPS
+COLUMNS = HOLDS + HAND * WORDS
 
 # The search's scratch: per group, its floor and cap (the bounds other groups set), its
-# next index, cards left, ceiling, choice, required places, and the partial move's places.
+# next rank, cards left, ceiling, choice, required places, and the partial move's places.
 FLOOR, CAP, NEXT, LEFT, CEILING, CHOSEN, NEED, BASE = (5 * k for k in range(8))
-TRY, TRY_POWER = 5 * 8, 5 * 9  # a repair's four groups and their strengths
 # The group a search adds its step to, and the stamp its mask's searches share: groups after
 # that one require only the partial move's places in every search for the mask, so what one
 # search refutes there holds for all of them.
-TRIAL, SHARED = 5 * 10, 5 * 10 + 1
-WORK = 5 * 10 + 2
+TRIAL, SHARED = 5 * 8, 5 * 8 + 1
+# Per group, as bits of ranks (`WORDS` words each): the groups it may take (`_prepare`, then
+# `_descend`); those that hold what it needs and no place a later group needs; those that
+# hold a place it needs; and those that meet the groups chosen before it in a search.
+FITS = 5 * 8 + 2
+ONLY = FITS + GROUPS * WORDS
+ANY = ONLY + GROUPS * WORDS
+USED = ANY + GROUPS * WORDS
+# A grouping whose exchanges are tried (`_exchanges`): its groups, then their strengths.
+SWAP = USED + GROUPS * WORDS
+WORK = SWAP + 2 * GROUPS
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
 # A batch's scratch: the search's work, its memo, then the generator's state.
 SHUFFLE = WORK + MEMO  # a deck to shuffle
 SCRATCH = SHUFFLE + CARDS + 1
 # The rules' array: the configuration (players, a point game, length), then the engine's
-# strengths by ranks and suit (`card_strength`).
+# strengths by ranks and suit (`_hand_strengths`).
 PLAYERS, POINTS, LENGTH, TABLE = 0, 1, 2, 3
 
 _TRIPLES = [(a, b, c) for a in range(HAND) for b in range(a + 1, HAND)
             for c in range(b + 1, HAND)]
 TRIPLE_PLACES = np.array(_TRIPLES, dtype=np.int64)
-HOLDING = 66  # the groups that hold a given place
-LISTED = TRIPLES + HAND * HOLDING  # a hand's groups listed strongest first, then by place
-BY_TRIPLE = LISTED  # then the strengths by triple number, for `strength_at`
+LISTED = TRIPLES  # a hand's groups listed strongest first
+BY_TRIPLE = LISTED  # then the strengths by triple number
 # The number of the triple at three places (a bit mask), in `TRIPLE_PLACES`.
 TRIPLE_AT = np.full(1 << HAND, -1, dtype=np.int64)
 for _number, (_a, _b, _c) in enumerate(_TRIPLES):
@@ -129,20 +150,6 @@ def shuffled(scratch: np.ndarray, order: np.ndarray) -> None:
 # -- strengths and deals ----------------------------------------------------------------------
 
 @njit(cache=True)
-def card_strength(rules: np.ndarray, a: int, b: int, c: int) -> int:
-    """The engine's `group_strength` of three cards (deck indexes: suit × 13 + rank − 2)."""
-    x, y, z = a % 13, b % 13, c % 13
-    if x < y:
-        x, y = y, x
-    if y < z:
-        y, z = z, y
-    if x < y:
-        x, y = y, x
-    suited = 1 if a // 13 == b // 13 == c // 13 else 0
-    return rules[TABLE + (((x + 2) * 15 + y + 2) * 15 + z + 2) * 2 + suited]
-
-
-@njit(cache=True)
 def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
     """The seat's cards as `view(seat)["hand"]` lists them: highest rank first, then
     spades, hearts, diamonds, clubs (the deck's suit order)."""
@@ -158,44 +165,65 @@ def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
 
 
 @njit(cache=True)
-def _rank_groups(state, lists, rules, row, seat):
-    """The seat's hand's 286 groups, strongest first: their places (`lists[row, 0]`, bit
-    masks) and strengths (`lists[row, 1]`); then, from `_span(place)`, the 66 that hold
-    each place; then (strengths only) every group by its number in `TRIPLE_PLACES`. Only
-    the seat to move's are kept (seats group one after another)."""
+def _hand_strengths(state, rules, row, seat):
+    """The engine's `group_strength` of the seat's 286 groups, by number in `TRIPLE_PLACES`:
+    read from the table by ranks (highest first: the hand is sorted so) and whether the
+    three cards share a suit (deck indexes: suit × 13 + rank − 2)."""
     base = HANDS + seat * HAND
     strengths = np.empty(TRIPLES, dtype=np.int64)
-    for t in range(TRIPLES):
-        strengths[t] = card_strength(rules, state[row, base + TRIPLE_PLACES[t, 0]],
-                                     state[row, base + TRIPLE_PLACES[t, 1]],
-                                     state[row, base + TRIPLE_PLACES[t, 2]])
-    ranked = np.argsort(-strengths, kind="mergesort")
-    filled = np.zeros(HAND, dtype=np.int64)
+    t = 0
+    for a in range(HAND):
+        x, suit = state[row, base + a] % 13 + 2, state[row, base + a] // 13
+        for b in range(a + 1, HAND):
+            y, same = state[row, base + b] % 13 + 2, state[row, base + b] // 13 == suit
+            for c in range(b + 1, HAND):
+                z = state[row, base + c] % 13 + 2
+                suited = 1 if same and state[row, base + c] // 13 == suit else 0
+                strengths[t] = rules[TABLE + ((x * 15 + y) * 15 + z) * 2 + suited]
+                t += 1
+    return strengths
+
+
+@njit(cache=True)
+def _strongest_first(strengths):
+    """The groups' numbers, strongest first and equal groups by number: a stable radix sort
+    (two passes of a byte) of the strengths, all below `TOP`."""
+    ranked, spare = np.arange(TRIPLES), np.empty(TRIPLES, dtype=np.int64)
+    for shift in (0, 8):
+        counts = np.zeros(257, dtype=np.int64)
+        for t in range(TRIPLES):
+            counts[((TOP - 1 - strengths[t]) >> shift & 255) + 1] += 1
+        for digit in range(256):
+            counts[digit + 1] += counts[digit]
+        for i in range(TRIPLES):
+            t = ranked[i]
+            digit = (TOP - 1 - strengths[t]) >> shift & 255
+            spare[counts[digit]] = t
+            counts[digit] += 1
+        ranked, spare = spare, ranked
+    return ranked
+
+
+@njit(cache=True)
+def _rank_groups(state, lists, rules, row, seat):
+    """The seat's hand's 286 groups, strongest first: their places (`lists[row, 0]`, bit
+    masks) and strengths (`lists[row, 1]`), and the ranks of those that hold each place as
+    bits (`HOLDS`); then (strengths only) every group by its number in `TRIPLE_PLACES`.
+    Only the seat to move's are kept (seats group one after another)."""
+    strengths = _hand_strengths(state, rules, row, seat)
+    ranked = _strongest_first(strengths)
+    state[row, HOLDS : HOLDS + HAND * WORDS] = 0
     for i in range(TRIPLES):
         t = ranked[i]
         places = 0
         for k in range(3):
             place = TRIPLE_PLACES[t, k]
             places |= 1 << place
-            at = TRIPLES + place * HOLDING + filled[place]
-            filled[place] += 1
-            lists[row, 0, at] = ((1 << TRIPLE_PLACES[t, 0]) | (1 << TRIPLE_PLACES[t, 1])
-                                 | (1 << TRIPLE_PLACES[t, 2]))
-            lists[row, 1, at] = strengths[t]
+            state[row, HOLDS + place * WORDS + (i >> 6)] |= 1 << (i & 63)
         lists[row, 0, i] = places
         lists[row, 1, i] = strengths[t]
     for t in range(TRIPLES):
         lists[row, 1, BY_TRIPLE + t] = strengths[t]
-
-
-@njit(cache=True)
-def _span(need: int) -> tuple[int, int]:
-    """Where the groups that may hold `need` are listed: those holding its lowest place,
-    or every group."""
-    if need == 0:
-        return 0, TRIPLES
-    start = TRIPLES + _lowest(need) * HOLDING
-    return start, start + HOLDING
 
 
 @njit(cache=True)
@@ -243,10 +271,9 @@ def new_game(state, lists, rules, row, cards, dealer):
 # -- masks ------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _first_at_most(power, start, end, ceiling):
-    """The first index of `power[start:end]` (descending) holding a strength at most
-    `ceiling`."""
-    low, high = start, end
+def _first_at_most(power, ceiling):
+    """The first rank (`power` descending) holding a strength at most `ceiling`."""
+    low, high = 0, TRIPLES
     while low < high:
         middle = (low + high) >> 1
         if power[middle] > ceiling:
@@ -257,43 +284,73 @@ def _first_at_most(power, start, end, ceiling):
 
 
 @njit(cache=True)
-def _weakest(order, power, need, room):
-    """The least strength of a group holding `need` within `room`; -1 if there is none."""
-    start, end = _span(need)
-    for i in range(end - 1, start - 1, -1):
-        places = order[i]
-        if places & need == need and places & ~room == 0:
-            return power[i]
+def _prepare(holds, work):
+    """Per group g, as bits of ranks: the groups that hold `work[NEED + g]` and no place a
+    later group needs (`work[ONLY]`: a search's candidates, less those that meet the groups
+    chosen before), and of those, the ones that meet no place an earlier group needs
+    (`work[FITS]`: the bounds' candidates)."""
+    for word in range(WORDS):
+        later = 0
+        for group in range(GROUPS - 1, -1, -1):
+            need = work[NEED + group]
+            both = (1 << (TRIPLES - 64 * word)) - 1 if word == WORDS - 1 else -1
+            anyof = 0
+            while need:
+                bits = holds[trailing_zeros(need) * WORDS + word]
+                need &= need - 1
+                both &= bits
+                anyof |= bits
+            work[ONLY + group * WORDS + word] = both & ~later
+            work[ANY + group * WORDS + word] = anyof
+            later |= anyof
+        earlier = 0
+        for group in range(GROUPS):
+            work[FITS + group * WORDS + word] = work[ONLY + group * WORDS + word] & ~earlier
+            earlier |= work[ANY + group * WORDS + word]
+
+
+@njit(cache=True)
+def _next_fit(work, at, rank):
+    """The first rank from `rank` among the bits at `work[at]`; TRIPLES if none."""
+    word = rank >> 6
+    if word >= WORDS:
+        return TRIPLES
+    bits = work[at + word] & (-1 << (rank & 63))
+    while bits == 0:
+        word += 1
+        if word == WORDS:
+            return TRIPLES
+        bits = work[at + word]
+    return (word << 6) + trailing_zeros(bits)
+
+
+@njit(cache=True)
+def _last_fit(work, at):
+    """The last rank among the bits at `work[at]`; -1 if none."""
+    for word in range(WORDS - 1, -1, -1):
+        bits = work[at + word]
+        if bits != 0:
+            return (word << 6) + 63 - leading_zeros(bits)
     return -1
 
 
 @njit(cache=True)
-def _strongest(order, power, need, room):
-    """The greatest strength of a group holding `need` within `room`; -1 if none."""
-    start, end = _span(need)
-    for i in range(start, end):
-        places = order[i]
-        if places & need == need and places & ~room == 0:
-            return power[i]
-    return -1
-
-
-@njit(cache=True)
-def _bounds(order, power, work, free):
+def _bounds(holds, power, work):
     """Each group's floor (the weakest a later group can be) and ceiling (the strongest an
     earlier group can be); False when some group cannot lie between them, or has no
-    group at all."""
+    group at all. Each group's candidates are left at `work[FITS]`."""
+    _prepare(holds, work)
     low = 0
     for group in range(GROUPS - 1, -1, -1):
         work[FLOOR + group] = low
-        weakest = _weakest(order, power, work[NEED + group], work[NEED + group] | free)
+        weakest = _last_fit(work, FITS + group * WORDS)
         if weakest < 0:
             return False
-        low = max(low, weakest)
+        low = max(low, power[weakest])
     high = TOP
     for group in range(GROUPS):
         work[CAP + group] = high
-        strongest = _strongest(order, power, work[NEED + group], work[NEED + group] | free)
+        strongest = power[_next_fit(work, FITS + group * WORDS, 0)]
         if strongest < work[FLOOR + group]:
             return False
         high = min(high, strongest)
@@ -301,32 +358,43 @@ def _bounds(order, power, work, free):
 
 
 @njit(cache=True)
-def complete(order, power, work, memo, free):
+def _descend(holds, work, level, places):
+    """A search moves to `level` after taking `places` for the group before it: the groups
+    that meet these are no longer candidates."""
+    for word in range(WORDS):
+        used = work[USED + (level - 1) * WORDS + word]
+        bits = places
+        while bits:
+            used |= holds[trailing_zeros(bits) * WORDS + word]
+            bits &= bits - 1
+        work[USED + level * WORDS + word] = used
+        work[FITS + level * WORDS + word] = work[ONLY + level * WORDS + word] & ~used
+
+
+@njit(cache=True)
+def complete(order, power, holds, work, memo, free):
     """Whether some valid grouping puts `work[NEED + g]` in group g and otherwise only
     `free` places; its groups are left in `work[CHOSEN + g]`. Groups are tried in order,
-    each strongest first and no stronger than the one before (ruling H4)."""
-    if not _bounds(order, power, work, free):
-        return False
+    each strongest first and no stronger than the one before (ruling H4), within the bounds
+    `_bounds` found (it has returned True)."""
     stamp = memo[MEMO_STAMP] + 1
     memo[MEMO_STAMP] = stamp
     level = 0
     work[LEFT] = free
     work[CEILING] = TOP
-    work[NEXT] = _span(work[NEED])[0]
+    work[NEXT] = 0
+    for word in range(WORDS):
+        work[USED + word] = 0
     while True:
-        need, left = work[NEED + level], work[LEFT + level]
-        room, floor = need | left, work[FLOOR + level]
-        i, moved = work[NEXT + level], False
-        strength = rest = 0
-        end = _span(need)[1]
-        while i < end:
+        left, floor, at = work[LEFT + level], work[FLOOR + level], FITS + level * WORDS
+        i, moved = _next_fit(work, at, work[NEXT + level]), False
+        strength = rest = places = 0
+        while i < TRIPLES:
             strength = power[i]
             if strength < floor:
                 break
             places = order[i]
-            i += 1
-            if places & need != need or places & ~room != 0:
-                continue
+            i = _next_fit(work, at, i + 1)
             rest = left & ~places
             if level < GROUPS - 1:
                 seen = memo[(level + 1) * (1 << HAND) + rest]
@@ -344,8 +412,8 @@ def complete(order, power, work, memo, free):
             level += 1
             work[LEFT + level] = rest
             work[CEILING + level] = min(strength, work[CAP + level])
-            start, end = _span(work[NEED + level])
-            work[NEXT + level] = _first_at_most(power, start, end, work[CEILING + level])
+            _descend(holds, work, level, places)
+            work[NEXT + level] = _first_at_most(power, work[CEILING + level])
             continue
         if level == 0:
             return False
@@ -361,9 +429,9 @@ def _steps_of(work: np.ndarray) -> int:
     bits = 0
     for group in range(GROUPS):
         places = work[CHOSEN + group]
-        for place in range(HAND):
-            if places >> place & 1:
-                bits |= 1 << (GROUPS * place + group)
+        while places:
+            bits |= 1 << (GROUPS * trailing_zeros(places) + group)
+            places &= places - 1
     return bits
 
 
@@ -391,13 +459,70 @@ def _agrees(state: np.ndarray, row: int, slot: int, work: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def _known(state: np.ndarray, row: int, work: np.ndarray) -> int:
-    """The steps of the kept witnesses that agree with the partial move in `work[BASE]`."""
+def _known(state, power, row, work):
+    """The steps of the kept witnesses that agree with the partial move in `work[BASE]`,
+    and of the groupings their exchanges make (`_exchanges`)."""
     found = 0
     for k in range(state[row, WITNESS_COUNT]):
         slot = WITNESSES + k * WITNESS_WIDTH
         if _agrees(state, row, slot, work):
-            found |= state[row, slot + STEPS]
+            for group in range(GROUPS):
+                work[SWAP + group] = state[row, slot + group]
+                work[SWAP + GROUPS + group] = state[row, slot + POWERS + group]
+            found = _exchanges(power, work, found | state[row, slot + STEPS])
+    return found
+
+
+@njit(cache=True)
+def _in_order(work, a, strength_a, b, strength_b):
+    """Whether the groups at `work[SWAP]`, group a's strength `strength_a` and group b's
+    `strength_b` instead, are strongest first."""
+    previous = TOP
+    for group in range(GROUPS):
+        strength = work[SWAP + GROUPS + group]
+        if group == a:
+            strength = strength_a
+        elif group == b:
+            strength = strength_b
+        if strength > previous:
+            return False
+        previous = strength
+    return True
+
+
+@njit(cache=True)
+def _exchanges(power, work, found):
+    """`found` and the steps of the valid groupings made from the one at `work[SWAP]` (its
+    groups agreeing with the partial move in `work[BASE]`) by exchanging two cards not
+    placed: of two groups, or of a group and the card left out. Only exchanges that would
+    find a new step are tried: each is a few lookups, where a search is hundreds."""
+    out = FULL
+    for group in range(GROUPS):
+        out &= ~work[SWAP + group]
+    spare = trailing_zeros(out)
+    for a in range(GROUPS):
+        group_a = work[SWAP + a]
+        movable = group_a & ~work[BASE + a]
+        while movable:
+            q = movable & -movable
+            movable ^= q
+            if not found >> (GROUPS * spare + a) & 1:
+                strength = power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ out]]
+                if _in_order(work, a, strength, -1, 0):
+                    found |= 1 << (GROUPS * spare + a)
+            for b in range(a + 1, GROUPS):
+                group_b = work[SWAP + b]
+                others = group_b & ~work[BASE + b]
+                while others:
+                    r = others & -others
+                    others ^= r
+                    steps = (1 << (GROUPS * trailing_zeros(r) + a)
+                             | 1 << (GROUPS * trailing_zeros(q) + b))
+                    if found & steps == steps:
+                        continue
+                    if _in_order(work, a, power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ r]],
+                                 b, power[BY_TRIPLE + TRIPLE_AT[group_b ^ q ^ r]]):
+                        found |= steps
     return found
 
 
@@ -408,69 +533,6 @@ def _lowest(bits: int) -> int:
     while not bits >> index & 1:
         index += 1
     return index
-
-
-@njit(cache=True)
-def _relabel(work):
-    """Whether the four groups in `work[TRY]` can be numbered strongest first so that group
-    g holds `work[NEED + g]` (equal groups in either order); the numbering into
-    `work[CHOSEN]`."""
-    used = 0
-    for group in range(GROUPS):
-        best = -1
-        for j in range(GROUPS):
-            if not used >> j & 1:
-                best = max(best, work[TRY_POWER + j])
-        need, later = work[NEED + group], 0
-        for other in range(group + 1, GROUPS):
-            later |= work[NEED + other]
-        pick = -1
-        for j in range(GROUPS):
-            places = work[TRY + j]
-            if used >> j & 1 or work[TRY_POWER + j] != best or places & need != need:
-                continue
-            if need == 0 and places & later:
-                continue
-            pick = j
-            break
-        if pick < 0:
-            return False
-        used |= 1 << pick
-        work[CHOSEN + group] = work[TRY + pick]
-    return True
-
-
-@njit(cache=True)
-def _repair(state, power, row, work, place, group):
-    """A grouping that puts `place` in `group` (`work[NEED]`), made from a kept witness that
-    agrees with the partial move by exchanging `place` with a card of `group` not yet
-    placed, its groups numbered again strongest first (into `work[CHOSEN]`); a cheap way to
-    settle most steps."""
-    bit = 1 << place
-    for k in range(state[row, WITNESS_COUNT]):
-        slot = WITNESSES + k * WITNESS_WIDTH
-        if not _agrees(state, row, slot, work):
-            continue
-        home = -1
-        for g in range(GROUPS):
-            work[TRY + g] = state[row, slot + g]
-            work[TRY_POWER + g] = state[row, slot + POWERS + g]
-            if work[TRY + g] & bit:
-                home = g
-        target = work[TRY + group]
-        movable = target & ~work[BASE + group]
-        while movable:
-            swap = movable & -movable
-            movable ^= swap
-            work[TRY + group] = target ^ (swap | bit)
-            work[TRY_POWER + group] = power[BY_TRIPLE + TRIPLE_AT[work[TRY + group]]]
-            if home >= 0:
-                work[TRY + home] = state[row, slot + home] ^ (swap | bit)
-                work[TRY_POWER + home] = power[BY_TRIPLE + TRIPLE_AT[work[TRY + home]]]
-            if _relabel(work):
-                return True
-        work[TRY + group] = target  # as it was, for the next witness's copy
-    return False
 
 
 @njit(cache=True)
@@ -511,9 +573,10 @@ def row_mask(state, lists, scratch, row):
     if state[row, MASK_OK]:
         return state[row, MASK]
     order, power = lists[row, 0], lists[row, 1]
+    holds = state[row, HOLDS : HOLDS + HAND * WORDS]
     work, memo = scratch[:WORK], scratch[WORK : WORK + MEMO]
     free, wanted = _partial(state, row, work)
-    found = _known(state, row, work)
+    found = _known(state, power, row, work)
     refused = state[row, REFUSED]
     memo[MEMO_STAMP] += 1
     work[SHARED] = memo[MEMO_STAMP]
@@ -526,12 +589,15 @@ def row_mask(state, lists, scratch, row):
             work[NEED + g] = work[BASE + g]
         work[NEED + group] |= 1 << place
         work[TRIAL] = group
-        if _repair(state, power, row, work, place, group) or complete(
-                order, power, work, memo, free & ~(1 << place)):
+        if _bounds(holds, power, work) and complete(order, power, holds, work, memo,
+                                                    free & ~(1 << place)):
             bits = _steps_of(work)
             _keep_witness(state, power, row, work, bits)
-            found |= bits
-            unknown &= ~bits
+            for g in range(GROUPS):
+                work[SWAP + g] = work[CHOSEN + g]
+                work[SWAP + GROUPS + g] = power[BY_TRIPLE + TRIPLE_AT[work[CHOSEN + g]]]
+            found = _exchanges(power, work, found | bits)
+            unknown &= ~found
         else:
             refused |= 1 << step
     mask = found & wanted
