@@ -90,7 +90,9 @@ ANY = ONLY + GROUPS * WORDS
 USED = ANY + GROUPS * WORDS
 # A grouping whose exchanges are tried (`_exchanges`): its groups, then their strengths.
 SWAP = USED + GROUPS * WORDS
-WORK = SWAP + 2 * GROUPS
+# Per group, the first rank its cap admits.
+CAP_RANK = SWAP + 2 * GROUPS
+WORK = CAP_RANK + GROUPS
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
 # A batch's scratch: the search's work, its memo, then the generator's state.
@@ -105,6 +107,7 @@ _TRIPLES = [(a, b, c) for a in range(HAND) for b in range(a + 1, HAND)
 TRIPLE_PLACES = np.array(_TRIPLES, dtype=np.int64)
 LISTED = TRIPLES  # a hand's groups listed strongest first
 BY_TRIPLE = LISTED  # then the strengths by triple number
+EQUAL_FROM = LISTED  # and the first rank of each rank's strength
 # The number of the triple at three places (a bit mask), in `TRIPLE_PLACES`.
 TRIPLE_AT = np.full(1 << HAND, -1, dtype=np.int64)
 for _number, (_a, _b, _c) in enumerate(_TRIPLES):
@@ -222,6 +225,8 @@ def _rank_groups(state, lists, rules, row, seat):
             state[row, HOLDS + place * WORDS + (i >> 6)] |= 1 << (i & 63)
         lists[row, 0, i] = places
         lists[row, 1, i] = strengths[t]
+        equal = i > 0 and strengths[t] == lists[row, 1, i - 1]
+        lists[row, 0, EQUAL_FROM + i] = lists[row, 0, EQUAL_FROM + i - 1] if equal else i
     for t in range(TRIPLES):
         lists[row, 1, BY_TRIPLE + t] = strengths[t]
 
@@ -269,19 +274,6 @@ def new_game(state, lists, rules, row, cards, dealer):
 
 
 # -- masks ------------------------------------------------------------------------------------
-
-@njit(cache=True)
-def _first_at_most(power, ceiling):
-    """The first rank (`power` descending) holding a strength at most `ceiling`."""
-    low, high = 0, TRIPLES
-    while low < high:
-        middle = (low + high) >> 1
-        if power[middle] > ceiling:
-            low = middle + 1
-        else:
-            high = middle
-    return low
-
 
 @njit(cache=True)
 def _prepare(holds, work):
@@ -335,7 +327,7 @@ def _last_fit(work, at):
 
 
 @njit(cache=True)
-def _bounds(holds, power, work):
+def _bounds(order, holds, power, work):
     """Each group's floor (the weakest a later group can be) and ceiling (the strongest an
     earlier group can be); False when some group cannot lie between them, or has no
     group at all. Each group's candidates are left at `work[FITS]`."""
@@ -347,13 +339,16 @@ def _bounds(holds, power, work):
         if weakest < 0:
             return False
         low = max(low, power[weakest])
-    high = TOP
+    high, high_rank = TOP, 0
     for group in range(GROUPS):
         work[CAP + group] = high
-        strongest = power[_next_fit(work, FITS + group * WORDS, 0)]
+        work[CAP_RANK + group] = high_rank
+        rank = _next_fit(work, FITS + group * WORDS, 0)
+        strongest = power[rank]
         if strongest < work[FLOOR + group]:
             return False
-        high = min(high, strongest)
+        if strongest < high:
+            high, high_rank = strongest, order[EQUAL_FROM + rank]
     return True
 
 
@@ -388,12 +383,12 @@ def complete(order, power, holds, work, memo, free):
     while True:
         left, floor, at = work[LEFT + level], work[FLOOR + level], FITS + level * WORDS
         i, moved = _next_fit(work, at, work[NEXT + level]), False
-        strength = rest = places = 0
+        strength = rest = places = chosen = 0
         while i < TRIPLES:
             strength = power[i]
             if strength < floor:
                 break
-            places = order[i]
+            places, chosen = order[i], i
             i = _next_fit(work, at, i + 1)
             rest = left & ~places
             if level < GROUPS - 1:
@@ -413,7 +408,7 @@ def complete(order, power, holds, work, memo, free):
             work[LEFT + level] = rest
             work[CEILING + level] = min(strength, work[CAP + level])
             _descend(holds, work, level, places)
-            work[NEXT + level] = _first_at_most(power, work[CEILING + level])
+            work[NEXT + level] = max(order[EQUAL_FROM + chosen], work[CAP_RANK + level])
             continue
         if level == 0:
             return False
@@ -589,7 +584,7 @@ def row_mask(state, lists, scratch, row):
             work[NEED + g] = work[BASE + g]
         work[NEED + group] |= 1 << place
         work[TRIAL] = group
-        if _bounds(holds, power, work) and complete(order, power, holds, work, memo,
+        if _bounds(order, holds, power, work) and complete(order, power, holds, work, memo,
                                                     free & ~(1 << place)):
             bits = _steps_of(work)
             _keep_witness(state, power, row, work, bits)
