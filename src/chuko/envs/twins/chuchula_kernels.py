@@ -9,7 +9,8 @@ round from the batch's generator, unless the game is over (H7). Group strengths 
 engine's own `group_strength`, read from a table the twin builds from it (`rules`).
 
 Masks. A step is legal when some valid grouping (groups strongest first, ruling H4) agrees
-with the partial move and takes it. When a seat begins to group, its hand's 286 groups are
+with the partial move and takes it. Before anything is placed, any partition of the hand
+sorted is one: fixed partitions cover most of the first mask (`_partitioned`). When a seat begins to group, its hand's 286 groups are
 ranked strongest first, and the ranks of those holding each place kept as bits
 (`_rank_groups`), so that the groups a search may take at a level (holding what the group
 needs, meeting nothing taken or needed elsewhere) are a few words of bits (`_prepare`,
@@ -108,6 +109,17 @@ TRIPLE_PLACES = np.array(_TRIPLES, dtype=np.int64)
 LISTED = TRIPLES  # a hand's groups listed strongest first
 BY_TRIPLE = LISTED  # then the strengths by triple number
 EQUAL_FROM = LISTED  # and the first rank of each rank's strength
+# Fixed partitions of the places into four groups of three (one left out): before anything
+# is placed, every partition is a valid grouping of any hand once its groups are sorted, so
+# these cover most of the first mask's steps at a few lookups each (`_partitioned`).
+PARTITION_COUNT = 24
+_partitions = np.random.default_rng(2026)
+PARTITIONS = np.zeros((PARTITION_COUNT, GROUPS), dtype=np.int64)
+for _k in range(PARTITION_COUNT):
+    for _place, _group in zip(_partitions.permutation(HAND)[: 3 * GROUPS],
+                              np.repeat(np.arange(GROUPS), 3), strict=True):
+        PARTITIONS[_k, _group] |= 1 << int(_place)
+
 # The number of the triple at three places (a bit mask), in `TRIPLE_PLACES`.
 TRIPLE_AT = np.full(1 << HAND, -1, dtype=np.int64)
 for _number, (_a, _b, _c) in enumerate(_TRIPLES):
@@ -522,6 +534,25 @@ def _exchanges(power, work, found):
 
 
 @njit(cache=True)
+def _partitioned(power, found):
+    """`found` and the steps of the fixed partitions, each with its groups sorted strongest
+    first (equal ones in their order): the first mask's, when nothing is placed."""
+    for k in range(PARTITION_COUNT):
+        for i in range(GROUPS):
+            strength = power[BY_TRIPLE + TRIPLE_AT[PARTITIONS[k, i]]]
+            position = 0
+            for j in range(GROUPS):
+                other = power[BY_TRIPLE + TRIPLE_AT[PARTITIONS[k, j]]]
+                if other > strength or (other == strength and j < i):
+                    position += 1
+            places = PARTITIONS[k, i]
+            while places:
+                found |= 1 << (GROUPS * trailing_zeros(places) + position)
+                places &= places - 1
+    return found
+
+
+@njit(cache=True)
 def _lowest(bits: int) -> int:
     """The index of the lowest set bit (bits > 0)."""
     index = 0
@@ -572,6 +603,8 @@ def row_mask(state, lists, scratch, row):
     work, memo = scratch[:WORK], scratch[WORK : WORK + MEMO]
     free, wanted = _partial(state, row, work)
     found = _known(state, power, row, work)
+    if free == FULL:
+        found = _partitioned(power, found)
     refused = state[row, REFUSED]
     memo[MEMO_STAMP] += 1
     work[SHARED] = memo[MEMO_STAMP]
