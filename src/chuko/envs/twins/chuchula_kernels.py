@@ -564,7 +564,7 @@ def _lowest(bits: int) -> int:
 @njit(cache=True)
 def _partial(state: np.ndarray, row: int, work: np.ndarray) -> tuple[int, int]:
     """The partial move's groups into `work[BASE + g]`; (the free places, the steps a
-    partial move of this shape allows at most)."""
+    partial move of this shape allows at most: a free place to a group not yet full)."""
     for group in range(GROUPS):
         work[BASE + group] = 0
     placed = 0
@@ -574,12 +574,14 @@ def _partial(state: np.ndarray, row: int, work: np.ndarray) -> tuple[int, int]:
             work[BASE + label - 1] |= 1 << place
             placed |= 1 << place
     free = FULL & ~placed
+    groups = 0  # one bit per group not yet full
+    for group in range(GROUPS):
+        if _count(work[BASE + group]) < 3:
+            groups |= 1 << group
     wanted = 0
     for place in range(HAND):
         if free >> place & 1:
-            for group in range(GROUPS):
-                if _count(work[BASE + group]) < 3:
-                    wanted |= 1 << (GROUPS * place + group)
+            wanted |= groups << (GROUPS * place)
     return free, wanted
 
 
