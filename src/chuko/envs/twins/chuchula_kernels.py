@@ -106,6 +106,7 @@ PLAYERS, POINTS, LENGTH, TABLE = 0, 1, 2, 3
 _TRIPLES = [(a, b, c) for a in range(HAND) for b in range(a + 1, HAND)
             for c in range(b + 1, HAND)]
 TRIPLE_PLACES = np.array(_TRIPLES, dtype=np.int64)
+TRIPLE_MASKS = np.array([1 << a | 1 << b | 1 << c for a, b, c in _TRIPLES], dtype=np.int64)
 LISTED = TRIPLES  # a hand's groups listed strongest first
 BY_TRIPLE = LISTED  # then the strengths by triple number
 EQUAL_FROM = LISTED  # and the first rank of each rank's strength
@@ -180,12 +181,11 @@ def _sort_hand(state: np.ndarray, row: int, seat: int) -> None:
 
 
 @njit(cache=True)
-def _hand_strengths(state, rules, row, seat):
-    """The engine's `group_strength` of the seat's 286 groups, by number in `TRIPLE_PLACES`:
-    read from the table by ranks (highest first: the hand is sorted so) and whether the
-    three cards share a suit (deck indexes: suit × 13 + rank − 2)."""
+def _hand_strengths(state, rules, row, seat, strengths):
+    """The engine's `group_strength` of the seat's 286 groups, by number in `TRIPLE_PLACES`,
+    into `strengths`: read from the table by ranks (highest first: the hand is sorted so)
+    and whether the three cards share a suit (deck indexes: suit × 13 + rank − 2)."""
     base = HANDS + seat * HAND
-    strengths = np.empty(TRIPLES, dtype=np.int64)
     t = 0
     for a in range(HAND):
         x, suit = state[row, base + a] % 13 + 2, state[row, base + a] // 13
@@ -196,51 +196,55 @@ def _hand_strengths(state, rules, row, seat):
                 suited = 1 if same and state[row, base + c] // 13 == suit else 0
                 strengths[t] = rules[TABLE + ((x * 15 + y) * 15 + z) * 2 + suited]
                 t += 1
-    return strengths
 
 
 @njit(cache=True)
-def _strongest_first(strengths):
-    """The groups' numbers, strongest first and equal groups by number: a stable radix sort
-    (two passes of a byte) of the strengths, all below `TOP`."""
-    ranked, spare = np.arange(TRIPLES), np.empty(TRIPLES, dtype=np.int64)
-    for shift in (0, 8):
-        counts = np.zeros(257, dtype=np.int64)
-        for t in range(TRIPLES):
-            counts[((TOP - 1 - strengths[t]) >> shift & 255) + 1] += 1
-        for digit in range(256):
-            counts[digit + 1] += counts[digit]
-        for i in range(TRIPLES):
-            t = ranked[i]
-            digit = (TOP - 1 - strengths[t]) >> shift & 255
-            spare[counts[digit]] = t
-            counts[digit] += 1
-        ranked, spare = spare, ranked
-    return ranked
+def _strongest_first(strengths, ranked, spare):
+    """The groups' numbers into `ranked`, strongest first and equal groups by number: a
+    stable radix sort (two passes of a byte, counted together) of the strengths, all below
+    `TOP`; `spare` is as long, for the first pass."""
+    counts = np.zeros(2 * 257, dtype=np.int64)
+    for t in range(TRIPLES):
+        key = TOP - 1 - strengths[t]
+        counts[(key & 255) + 1] += 1
+        counts[257 + (key >> 8 & 255) + 1] += 1
+    for digit in range(256):
+        counts[digit + 1] += counts[digit]
+        counts[257 + digit + 1] += counts[257 + digit]
+    for t in range(TRIPLES):
+        digit = (TOP - 1 - strengths[t]) & 255
+        spare[counts[digit]] = t
+        counts[digit] += 1
+    for i in range(TRIPLES):
+        t = spare[i]
+        digit = 257 + ((TOP - 1 - strengths[t]) >> 8 & 255)
+        ranked[counts[digit]] = t
+        counts[digit] += 1
 
 
 @njit(cache=True)
 def _rank_groups(state, lists, rules, row, seat):
     """The seat's hand's 286 groups, strongest first: their places (`lists[row, 0]`, bit
     masks) and strengths (`lists[row, 1]`), and the ranks of those that hold each place as
-    bits (`HOLDS`); then (strengths only) every group by its number in `TRIPLE_PLACES`.
-    Only the seat to move's are kept (seats group one after another)."""
-    strengths = _hand_strengths(state, rules, row, seat)
-    ranked = _strongest_first(strengths)
+    bits (`HOLDS`); then every group's strength by its number in `TRIPLE_PLACES`, and each
+    rank's first rank of equal strength. Only the seat to move's are kept (seats group one
+    after another)."""
+    order, power = lists[row, 0], lists[row, 1]
+    strengths = power[BY_TRIPLE:]
+    _hand_strengths(state, rules, row, seat, strengths)
+    # The ranked numbers are written where the places go, and the first pass's where the
+    # equal ranks go: each is read before it is overwritten.
+    _strongest_first(strengths, order[:TRIPLES], order[EQUAL_FROM:])
     state[row, HOLDS : HOLDS + HAND * WORDS] = 0
     for i in range(TRIPLES):
-        t = ranked[i]
-        places = 0
+        t = order[i]
+        places = TRIPLE_MASKS[t]
         for k in range(3):
-            place = TRIPLE_PLACES[t, k]
-            places |= 1 << place
-            state[row, HOLDS + place * WORDS + (i >> 6)] |= 1 << (i & 63)
-        lists[row, 0, i] = places
-        lists[row, 1, i] = strengths[t]
-        equal = i > 0 and strengths[t] == lists[row, 1, i - 1]
-        lists[row, 0, EQUAL_FROM + i] = lists[row, 0, EQUAL_FROM + i - 1] if equal else i
-    for t in range(TRIPLES):
-        lists[row, 1, BY_TRIPLE + t] = strengths[t]
+            state[row, HOLDS + TRIPLE_PLACES[t, k] * WORDS + (i >> 6)] |= 1 << (i & 63)
+        order[i] = places
+        power[i] = strengths[t]
+        equal = i > 0 and power[i] == power[i - 1]
+        order[EQUAL_FROM + i] = order[EQUAL_FROM + i - 1] if equal else i
 
 
 @njit(cache=True)
