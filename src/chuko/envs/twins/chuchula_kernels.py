@@ -93,7 +93,10 @@ USED = ANY + GROUPS * WORDS
 SWAP = USED + GROUPS * WORDS
 # Per group, the first rank its cap admits.
 CAP_RANK = SWAP + 2 * GROUPS
-WORK = CAP_RANK + GROUPS
+# Per group, as bits of ranks: the groups holding all, and any, of its placed cards.
+BOTH = CAP_RANK + GROUPS
+EITHER = BOTH + GROUPS * WORDS
+WORK = EITHER + GROUPS * WORDS
 MEMO_STAMP = GROUPS * (1 << HAND)  # the memo's last cell: the current search's stamp
 MEMO = MEMO_STAMP + 1
 # A batch's scratch: the search's work, its memo, then the generator's state.
@@ -292,15 +295,13 @@ def new_game(state, lists, rules, row, cards, dealer):
 # -- masks ------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _prepare(holds, work):
-    """Per group g, as bits of ranks: the groups that hold `work[NEED + g]` and no place a
-    later group needs (`work[ONLY]`: a search's candidates, less those that meet the groups
-    chosen before), and of those, the ones that meet no place an earlier group needs
-    (`work[FITS]`: the bounds' candidates)."""
-    for word in range(WORDS):
-        later = 0
-        for group in range(GROUPS - 1, -1, -1):
-            need = work[NEED + group]
+def _prepare_partial(holds, work):
+    """Per group g, as bits of ranks: the groups that hold all of the partial move's places
+    in g (`work[BOTH]`) and those that hold any (`work[EITHER]`), which every search for the
+    mask starts from (`_prepare`)."""
+    for group in range(GROUPS):
+        for word in range(WORDS):
+            need = work[BASE + group]
             both = (1 << (TRIPLES - 64 * word)) - 1 if word == WORDS - 1 else -1
             anyof = 0
             while need:
@@ -308,6 +309,28 @@ def _prepare(holds, work):
                 need &= need - 1
                 both &= bits
                 anyof |= bits
+            work[BOTH + group * WORDS + word] = both
+            work[EITHER + group * WORDS + word] = anyof
+
+
+@njit(cache=True)
+def _prepare(holds, work):
+    """Per group g, as bits of ranks: the groups that hold `work[NEED + g]` (the partial
+    move's places, and the step tried in group `work[TRIAL]`) and no place a later group
+    needs (`work[ONLY]`: a search's candidates, less those that meet the groups chosen
+    before), and of those, the ones that meet no place an earlier group needs (`work[FITS]`:
+    the bounds' candidates)."""
+    trial = work[TRIAL]
+    place = trailing_zeros(work[NEED + trial] & ~work[BASE + trial])
+    for word in range(WORDS):
+        extra = holds[place * WORDS + word]
+        later = 0
+        for group in range(GROUPS - 1, -1, -1):
+            both = work[BOTH + group * WORDS + word]
+            anyof = work[EITHER + group * WORDS + word]
+            if group == trial:
+                both &= extra
+                anyof |= extra
             work[ONLY + group * WORDS + word] = both & ~later
             work[ANY + group * WORDS + word] = anyof
             later |= anyof
@@ -615,6 +638,8 @@ def row_mask(state, lists, scratch, row):
     memo[MEMO_STAMP] += 1
     work[SHARED] = memo[MEMO_STAMP]
     unknown = wanted & ~found & ~refused
+    if unknown:
+        _prepare_partial(holds, work)
     for step in range(ACTIONS):
         if not unknown >> step & 1:
             continue
