@@ -671,14 +671,13 @@ def row_mask(state, lists, scratch, row):
 @njit(cache=True)
 def _commit(state, lists, row, seat):
     """The seat's grouping is complete: its groups' strengths, by position."""
-    groups = np.zeros(GROUPS, dtype=np.int64)
-    for place in range(HAND):
-        label = state[row, PARTIAL + place]
-        if label:
-            groups[label - 1] |= 1 << place
     for group in range(GROUPS):
+        places = 0
+        for place in range(HAND):
+            if state[row, PARTIAL + place] == group + 1:
+                places |= 1 << place
         state[row, STRENGTHS + seat * GROUPS + group] = lists[
-            row, 1, BY_TRIPLE + TRIPLE_AT[groups[group]]]
+            row, 1, BY_TRIPLE + TRIPLE_AT[places]]
     state[row, COMMITTED + seat] = 1
 
 
@@ -800,13 +799,9 @@ def masks(state, lists, scratch, out):
 @njit(cache=True)
 def _pick(bits, scratch):
     """A uniform choice among the set bits of `bits`."""
-    k = below(scratch, _count(bits))
-    for action in range(ACTIONS):
-        if bits >> action & 1:
-            if k == 0:
-                return action
-            k -= 1
-    return -1
+    for _ in range(below(scratch, _count(bits))):
+        bits &= bits - 1
+    return trailing_zeros(bits) if bits else -1
 
 
 @njit(cache=True)
