@@ -494,17 +494,78 @@ def _agrees(state: np.ndarray, row: int, slot: int, work: np.ndarray) -> bool:
 
 @njit(cache=True)
 def _known(state, power, row, work):
-    """The steps of the kept witnesses that agree with the partial move in `work[BASE]`,
-    and of the groupings their exchanges make (`_exchanges`)."""
+    """The steps of the kept witnesses that agree with the partial move in `work[BASE]`, or
+    can be made to by moving the one placed card they miss into its group, and of the
+    groupings their exchanges make (`_exchanges`)."""
     found = 0
     for k in range(state[row, WITNESS_COUNT]):
         slot = WITNESSES + k * WITNESS_WIDTH
-        if _agrees(state, row, slot, work):
-            for group in range(GROUPS):
-                work[SWAP + group] = state[row, slot + group]
-                work[SWAP + GROUPS + group] = state[row, slot + POWERS + group]
+        missing, into = 0, -1
+        for group in range(GROUPS):
+            lacking = work[BASE + group] & ~state[row, slot + group]
+            if lacking:
+                missing |= lacking
+                into = group
+        for group in range(GROUPS):
+            work[SWAP + group] = state[row, slot + group]
+            work[SWAP + GROUPS + group] = state[row, slot + POWERS + group]
+        if not missing:
             found = _exchanges(power, work, found | state[row, slot + STEPS])
+        elif missing & (missing - 1) == 0 and _repaired(state, power, row, slot, work, missing,
+                                                        into):
+            found = _exchanges(power, work, found | _steps_at(work, SWAP))
     return found
+
+
+@njit(cache=True)
+def _steps_at(work, at):
+    """The steps of the grouping at `work[at]`, as action bits."""
+    bits = 0
+    for group in range(GROUPS):
+        places = work[at + group]
+        while places:
+            bits |= 1 << (GROUPS * trailing_zeros(places) + group)
+            places &= places - 1
+    return bits
+
+
+@njit(cache=True)
+def _repaired(state, power, row, slot, work, card, into):
+    """Whether the witness at `work[SWAP]` (from `slot`), with `card` exchanged into group
+    `into` for one of its cards not placed, is a valid grouping: then it is left there, and
+    kept in `slot` (it agrees with the partial move)."""
+    source = -1
+    for group in range(GROUPS):
+        if work[SWAP + group] & card:
+            source = group
+    target = work[SWAP + into]
+    movable = target & ~work[BASE + into]
+    while movable:
+        r = movable & -movable
+        movable ^= r
+        new_target = target ^ r ^ card
+        strength_target = power[BY_TRIPLE + TRIPLE_AT[new_target]]
+        if source < 0:
+            ok = _in_order(work, into, strength_target, -1, 0)
+        else:
+            new_source = work[SWAP + source] ^ card ^ r
+            strength_source = power[BY_TRIPLE + TRIPLE_AT[new_source]]
+            if source < into:
+                ok = _in_order(work, source, strength_source, into, strength_target)
+            else:
+                ok = _in_order(work, into, strength_target, source, strength_source)
+        if ok:
+            work[SWAP + into] = new_target
+            work[SWAP + GROUPS + into] = strength_target
+            if source >= 0:
+                work[SWAP + source] = new_source
+                work[SWAP + GROUPS + source] = strength_source
+            for group in range(GROUPS):
+                state[row, slot + group] = work[SWAP + group]
+                state[row, slot + POWERS + group] = work[SWAP + GROUPS + group]
+            state[row, slot + STEPS] = _steps_at(work, SWAP)
+            return True
+    return False
 
 
 @njit(cache=True)
