@@ -388,6 +388,11 @@ def _bounds(order, holds, power, work):
             return False
         if strongest < high:
             high, high_rank = strongest, order[EQUAL_FROM + rank]
+    # Some group of each must lie between its floor and its cap.
+    for group in range(GROUPS):
+        rank = _next_fit(work, FITS + group * WORDS, work[CAP_RANK + group])
+        if rank == TRIPLES or power[rank] < work[FLOOR + group]:
+            return False
     return True
 
 
