@@ -216,6 +216,18 @@ def test_random_steps_play_every_row_and_leave_each_seat_to_moves_observation():
     assert np.array_equal(seen, observations) and (copy.to_move(batch) >= 0).all()
 
 
+def test_random_steps_without_a_seed_go_on_with_the_rows_games():
+    copy = twin(Game(4, "rounds", 5))
+    batch = copy.batch(3)
+    copy.random_steps(batch, 10, seed=1)
+    copy.random_steps(batch, 10)
+    # 20 actions into each game: seat 0 has committed its 12 cards, seat 1 placed 8.
+    assert copy.to_move(batch).tolist() == [1, 1, 1]
+    assert all(len([g for g in copy.partial(batch, row) or () if g]) == 8 for row in range(3))
+    copy.random_steps(batch, 10, seed=1)
+    assert copy.to_move(batch).tolist() == [0, 0, 0]  # a seed deals afresh
+
+
 def test_a_deal_that_is_no_permutation_or_names_no_seat_is_refused_in_a_sentence():
     copy = twin(Game(2, "rounds", 1))
     batch = copy.batch(1)

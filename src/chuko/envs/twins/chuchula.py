@@ -120,16 +120,18 @@ class ChuchulaTwin:
 
     def random_steps(self, batch: Batch, steps: int, seed: int | None = None,
                      observations: Floats | None = None) -> int:
-        """Every row dealt anew from the generator seeded with `seed`, then `steps` rounds
-        of a uniformly random legal action in every row, all compiled: a row's game is
-        dealt again as soon as it ends, and after each action the seat to move's
-        observation is written to `observations` (rows, *shape; a scratch array if None).
-        Returns the actions taken."""
-        k.seed_generator(batch.scratch, 0 if seed is None else int(seed))
+        """`steps` rounds of a uniformly random legal action in every row, all compiled: a
+        row's game is dealt again as soon as it ends, and after each action the seat to
+        move's observation is written to `observations` (rows, *shape; a scratch array if
+        None). `seed` seeds the generator and deals every row afresh first; without it the
+        rows' games go on (a row never dealt is dealt) and so does the generator. Returns
+        the actions taken."""
+        if seed is not None:
+            k.seed_generator(batch.scratch, int(seed))
         if observations is None:
             observations = np.empty((batch.rows, *self.observation_shape), np.float32)
         played: int = k.random_steps(batch.state, batch.lists, self.rules, batch.scratch,
-                                     int(steps), observations)
+                                     int(steps), observations, seed is not None)
         return played
 
     def partial(self, batch: Batch, row: int) -> tuple[int, ...] | None:

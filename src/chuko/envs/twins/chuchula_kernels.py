@@ -885,15 +885,17 @@ def deal_random(state, lists, rules, scratch, rows):
 
 
 @njit(cache=True)
-def random_steps(state, lists, rules, scratch, steps, observations):
-    """Every row dealt anew, then plays `steps` uniform random legal actions, after each
-    its seat to move's observation written to `observations[row]`; a row whose game ends
-    is dealt a new game at once. The number of actions played."""
+def random_steps(state, lists, rules, scratch, steps, observations, afresh):
+    """Every row dealt anew if `afresh` (else only rows never dealt), then plays `steps`
+    uniform random legal actions, after each its seat to move's observation written to
+    `observations[row]`; a row whose game ends is dealt a new game at once. The number of
+    actions played."""
     rows = state.shape[0]
     # A row's steps one after another (the rows are independent games): its arrays stay in
     # the processor's caches, which a step of every row in turn would sweep out.
     for row in range(rows):
-        _deal_random_row(state, lists, rules, scratch, row)
+        if afresh or state[row, TO_MOVE] < 0:
+            _deal_random_row(state, lists, rules, scratch, row)
         for _ in range(steps):
             action = _pick(row_mask(state, lists, scratch, row), scratch)
             if play(state, lists, rules, scratch, row, action):
