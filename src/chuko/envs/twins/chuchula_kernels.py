@@ -10,15 +10,17 @@ engine's own `group_strength`, read from a table the twin builds from it (`rules
 
 Masks. A step is legal when some valid grouping (groups strongest first, ruling H4) agrees
 with the partial move and takes it. Before anything is placed, any partition of the hand
-sorted is one: fixed partitions cover most of the first mask (`_partitioned`). When a seat begins to group, its hand's 286 groups are
-ranked strongest first, and the ranks of those holding each place kept as bits
-(`_rank_groups`), so that the groups a search may take at a level (holding what the group
-needs, meeting nothing taken or needed elsewhere) are a few words of bits (`_prepare`,
-`_descend`). Every grouping found covers all of its steps (a witness, kept across steps
-while it agrees with the partial move); a step no witness covers is tried by a depth-first
-search over the four groups in order, each no stronger than the one before, within bounds
-the other groups set (`_bounds`), remembering (group, cards left) it has refuted under a
-ceiling (`complete`). A step whose search fails stays refused as the move grows.
+sorted is one: fixed partitions cover most of the first mask (`_partitioned`). When a seat
+begins to group, its hand's 286 groups are ranked strongest first, and the ranks of those
+holding each place kept as bits (`_rank_groups`), so that the groups a search may take at a
+level (holding what the group needs, meeting nothing taken or needed elsewhere) are a few
+words of bits (`_prepare`, `_descend`). Every grouping found covers all of its steps (a
+witness, kept across steps while it agrees with the partial move, or repaired by one
+exchange when it misses only the card just placed), and so do those its exchanges of two
+cards make; a step none covers is tried by a depth-first search over the four groups in
+order, each no stronger than the one before, within bounds the other groups set
+(`_bounds`), remembering (group, cards left) it has refuted under a ceiling (`complete`).
+A step whose search fails stays refused as the move grows.
 
 The searches keep explicit stacks (numba's cache and recursion do not mix:
 solvers/kernels.py).
