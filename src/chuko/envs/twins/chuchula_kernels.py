@@ -465,11 +465,11 @@ def complete(order, power, holds, work, memo, free):
 
 
 @njit(cache=True)
-def _steps_of(work: np.ndarray) -> int:
-    """The steps of the grouping in `work[CHOSEN + g]`, as action bits."""
+def _steps_at(work, at):
+    """The steps of the grouping at `work[at]`, as action bits."""
     bits = 0
     for group in range(GROUPS):
-        places = work[CHOSEN + group]
+        places = work[at + group]
         while places:
             bits |= 1 << (GROUPS * trailing_zeros(places) + group)
             places &= places - 1
@@ -522,18 +522,6 @@ def _known(state, power, row, work):
                                                         into):
             found = _exchanges(power, work, found | _steps_at(work, SWAP))
     return found
-
-
-@njit(cache=True)
-def _steps_at(work, at):
-    """The steps of the grouping at `work[at]`, as action bits."""
-    bits = 0
-    for group in range(GROUPS):
-        places = work[at + group]
-        while places:
-            bits |= 1 << (GROUPS * trailing_zeros(places) + group)
-            places &= places - 1
-    return bits
 
 
 @njit(cache=True)
@@ -718,7 +706,7 @@ def row_mask(state, lists, scratch, row):
         work[TRIAL] = group
         if _bounds(order, holds, power, work) and complete(order, power, holds, work, memo,
                                                     free & ~(1 << place)):
-            bits = _steps_of(work)
+            bits = _steps_at(work, CHOSEN)
             _keep_witness(state, power, row, work, bits)
             for g in range(GROUPS):
                 work[SWAP + g] = work[CHOSEN + g]
