@@ -490,16 +490,6 @@ def _keep_witness(state, power, row, work, bits):
 
 
 @njit(cache=True)
-def _agrees(state: np.ndarray, row: int, slot: int, work: np.ndarray) -> bool:
-    """Whether the witness at `slot` agrees with the partial move in `work[BASE]`."""
-    for group in range(GROUPS):
-        need = work[BASE + group]
-        if state[row, slot + group] & need != need:
-            return False
-    return True
-
-
-@njit(cache=True)
 def _known(state, power, row, work):
     """The steps of the kept witnesses that agree with the partial move in `work[BASE]`, or
     can be made to by moving the one placed card they miss into its group, and of the
@@ -516,11 +506,10 @@ def _known(state, power, row, work):
         for group in range(GROUPS):
             work[SWAP + group] = state[row, slot + group]
             work[SWAP + GROUPS + group] = state[row, slot + POWERS + group]
-        if not missing:
-            found = _exchanges(power, work, found | state[row, slot + STEPS])
-        elif missing & (missing - 1) == 0 and _repaired(state, power, row, slot, work, missing,
-                                                        into):
-            found = _exchanges(power, work, found | _steps_at(work, SWAP))
+        if missing and (missing & (missing - 1) or not _repaired(
+                state, power, row, slot, work, missing, into)):
+            continue
+        found = _exchanges(power, work, found | state[row, slot + STEPS])
     return found
 
 
