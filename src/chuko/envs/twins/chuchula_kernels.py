@@ -685,9 +685,12 @@ def row_mask(state, lists, scratch, row):
     unknown = wanted & ~found & ~refused
     if unknown:
         _prepare_partial(holds, work)
-    for step in range(ACTIONS):
+    pending = unknown
+    while pending:
+        step = trailing_zeros(pending)
+        pending &= pending - 1
         if not unknown >> step & 1:
-            continue
+            continue  # found since, by a grouping an earlier step's search found
         place, group = step // GROUPS, step % GROUPS
         for g in range(GROUPS):
             work[NEED + g] = work[BASE + g]
