@@ -503,11 +503,12 @@ def _known(state, power, row, work):
             if lacking:
                 missing |= lacking
                 into = group
+        if missing & (missing - 1):
+            continue
         for group in range(GROUPS):
             work[SWAP + group] = state[row, slot + group]
             work[SWAP + GROUPS + group] = state[row, slot + POWERS + group]
-        if missing and (missing & (missing - 1) or not _repaired(
-                state, power, row, slot, work, missing, into)):
+        if missing and not _repaired(state, power, row, slot, work, missing, into):
             continue
         found = _exchanges(power, work, found | state[row, slot + STEPS])
     return found
