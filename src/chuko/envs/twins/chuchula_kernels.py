@@ -607,9 +607,10 @@ def _exchanges(power, work, found):
 
 
 @njit(cache=True)
-def _partitioned(power, found):
+def _partitioned(state, power, row, work, found):
     """`found` and the steps of the fixed partitions, each with its groups sorted strongest
-    first (equal ones in their order): the first mask's, when nothing is placed."""
+    first (equal ones in their order): the first mask's, when nothing is placed. Those that
+    add steps are kept as witnesses, for the masks after it."""
     for k in range(PARTITION_COUNT):
         for i in range(GROUPS):
             strength = power[BY_TRIPLE + TRIPLE_AT[PARTITIONS[k, i]]]
@@ -618,10 +619,11 @@ def _partitioned(power, found):
                 other = power[BY_TRIPLE + TRIPLE_AT[PARTITIONS[k, j]]]
                 if other > strength or (other == strength and j < i):
                     position += 1
-            places = PARTITIONS[k, i]
-            while places:
-                found |= 1 << (GROUPS * trailing_zeros(places) + position)
-                places &= places - 1
+            work[CHOSEN + position] = PARTITIONS[k, i]
+        bits = _steps_at(work, CHOSEN)
+        if bits & ~found:
+            _keep_witness(state, power, row, work, bits)
+            found |= bits
     return found
 
 
@@ -679,7 +681,7 @@ def row_mask(state, lists, scratch, row):
     free, wanted = _partial(state, row, work)
     found = _known(state, power, row, work)
     if free == FULL:
-        found = _partitioned(power, found)
+        found = _partitioned(state, power, row, work, found)
     refused = state[row, REFUSED]
     memo[MEMO_STAMP] += 1
     work[SHARED] = memo[MEMO_STAMP]
