@@ -508,17 +508,22 @@ def _known(state, power, row, work):
         for group in range(GROUPS):
             work[SWAP + group] = state[row, slot + group]
             work[SWAP + GROUPS + group] = state[row, slot + POWERS + group]
-        if missing and not _repaired(state, power, row, slot, work, missing, into):
-            continue
+        if missing:
+            if not _repaired(power, work, missing, into):
+                continue
+            for group in range(GROUPS):
+                state[row, slot + group] = work[SWAP + group]
+                state[row, slot + POWERS + group] = work[SWAP + GROUPS + group]
+            state[row, slot + STEPS] = _steps_at(work, SWAP)
         found = _exchanges(power, work, found | state[row, slot + STEPS])
     return found
 
 
 @njit(cache=True)
-def _repaired(state, power, row, slot, work, card, into):
-    """Whether the witness at `work[SWAP]` (from `slot`), with `card` exchanged into group
-    `into` for one of its cards not placed, is a valid grouping: then it is left there, and
-    kept in `slot` (it agrees with the partial move)."""
+def _repaired(power, work, card, into):
+    """Whether the grouping at `work[SWAP]`, with `card` exchanged into group `into` for one
+    of its cards not placed, is a valid grouping: then it is left there (it agrees with the
+    partial move, if only `card` was out of place)."""
     source = -1
     for group in range(GROUPS):
         if work[SWAP + group] & card:
@@ -545,10 +550,6 @@ def _repaired(state, power, row, slot, work, card, into):
             if source >= 0:
                 work[SWAP + source] = new_source
                 work[SWAP + GROUPS + source] = strength_source
-            for group in range(GROUPS):
-                state[row, slot + group] = work[SWAP + group]
-                state[row, slot + POWERS + group] = work[SWAP + GROUPS + group]
-            state[row, slot + STEPS] = _steps_at(work, SWAP)
             return True
     return False
 
