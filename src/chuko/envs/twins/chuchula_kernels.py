@@ -91,7 +91,8 @@ FITS = 5 * 8 + 2
 ONLY = FITS + GROUPS * WORDS
 ANY = ONLY + GROUPS * WORDS
 USED = ANY + GROUPS * WORDS
-# A grouping whose exchanges are tried (`_exchanges`): its groups, then their strengths.
+# A grouping whose exchanges are tried (`_exchanges`), or that is kept as a witness: its
+# groups, then their strengths.
 SWAP = USED + GROUPS * WORDS
 # Per group, the first rank its cap admits.
 CAP_RANK = SWAP + 2 * GROUPS
@@ -477,16 +478,20 @@ def _steps_at(work, at):
 
 
 @njit(cache=True)
-def _keep_witness(state, power, row, work, bits):
-    """Keep the grouping in `work[CHOSEN]` (of steps `bits`), in place of the oldest."""
-    slot = WITNESSES + state[row, WITNESS_NEXT] * WITNESS_WIDTH
-    for group in range(GROUPS):
-        places = work[CHOSEN + group]
-        state[row, slot + group] = places
-        state[row, slot + POWERS + group] = power[BY_TRIPLE + TRIPLE_AT[places]]
-    state[row, slot + STEPS] = bits
+def _keep_witness(state, row, work, bits):
+    """Keep the grouping at `work[SWAP]` (of steps `bits`) in place of the oldest."""
+    _store_witness(state, row, WITNESSES + state[row, WITNESS_NEXT] * WITNESS_WIDTH, work, bits)
     state[row, WITNESS_NEXT] = (state[row, WITNESS_NEXT] + 1) % KEEP
     state[row, WITNESS_COUNT] = min(state[row, WITNESS_COUNT] + 1, KEEP)
+
+
+@njit(cache=True)
+def _store_witness(state, row, slot, work, bits):
+    """The grouping at `work[SWAP]` (groups, then strengths), of steps `bits`, into `slot`."""
+    for group in range(GROUPS):
+        state[row, slot + group] = work[SWAP + group]
+        state[row, slot + POWERS + group] = work[SWAP + GROUPS + group]
+    state[row, slot + STEPS] = bits
 
 
 @njit(cache=True)
@@ -511,10 +516,7 @@ def _known(state, power, row, work):
         if missing:
             if not _repaired(power, work, missing, into):
                 continue
-            for group in range(GROUPS):
-                state[row, slot + group] = work[SWAP + group]
-                state[row, slot + POWERS + group] = work[SWAP + GROUPS + group]
-            state[row, slot + STEPS] = _steps_at(work, SWAP)
+            _store_witness(state, row, slot, work, _steps_at(work, SWAP))
         found = _exchanges(power, work, found | state[row, slot + STEPS])
     return found
 
@@ -612,29 +614,23 @@ def _partitioned(state, power, row, work, found):
     """`found` and the steps of the fixed partitions, each with its groups sorted strongest
     first (equal ones in their order): the first mask's, when nothing is placed. Those that
     add steps are kept as witnesses, for the masks after it."""
+    strengths = CHOSEN  # the partition's strengths by its own order, before sorting
     for k in range(PARTITION_COUNT):
         for i in range(GROUPS):
-            strength = power[BY_TRIPLE + TRIPLE_AT[PARTITIONS[k, i]]]
+            work[strengths + i] = power[BY_TRIPLE + TRIPLE_AT[PARTITIONS[k, i]]]
+        for i in range(GROUPS):
             position = 0
             for j in range(GROUPS):
-                other = power[BY_TRIPLE + TRIPLE_AT[PARTITIONS[k, j]]]
-                if other > strength or (other == strength and j < i):
+                if work[strengths + j] > work[strengths + i] or (
+                        work[strengths + j] == work[strengths + i] and j < i):
                     position += 1
-            work[CHOSEN + position] = PARTITIONS[k, i]
-        bits = _steps_at(work, CHOSEN)
+            work[SWAP + position] = PARTITIONS[k, i]
+            work[SWAP + GROUPS + position] = work[strengths + i]
+        bits = _steps_at(work, SWAP)
         if bits & ~found:
-            _keep_witness(state, power, row, work, bits)
+            _keep_witness(state, row, work, bits)
             found |= bits
     return found
-
-
-@njit(cache=True)
-def _lowest(bits: int) -> int:
-    """The index of the lowest set bit (bits > 0)."""
-    index = 0
-    while not bits >> index & 1:
-        index += 1
-    return index
 
 
 @njit(cache=True)
@@ -702,11 +698,11 @@ def row_mask(state, lists, scratch, row):
         work[TRIAL] = group
         if _bounds(order, holds, power, work) and complete(order, power, holds, work, memo,
                                                     free & ~(1 << place)):
-            bits = _steps_at(work, CHOSEN)
-            _keep_witness(state, power, row, work, bits)
             for g in range(GROUPS):
                 work[SWAP + g] = work[CHOSEN + g]
                 work[SWAP + GROUPS + g] = power[BY_TRIPLE + TRIPLE_AT[work[CHOSEN + g]]]
+            bits = _steps_at(work, SWAP)
+            _keep_witness(state, row, work, bits)
             found = _exchanges(power, work, found | bits)
             unknown &= ~found
         else:
