@@ -216,6 +216,18 @@ def test_random_steps_play_every_row_and_leave_each_seat_to_moves_observation():
     assert np.array_equal(seen, observations) and (copy.to_move(batch) >= 0).all()
 
 
+def test_random_steps_observations_updated_step_by_step_match_whole_ones_at_every_length():
+    copy = twin(Game(3, "rounds", 2))
+    batch = copy.batch(4)
+    observations = np.zeros((4, *copy.observation_shape), np.float32)
+    copy.random_steps(batch, 1, seed=3, observations=observations)
+    seen = np.zeros_like(observations)
+    for steps in (2, 3, 5, 7, 11, 12, 13, 25, 36):
+        copy.random_steps(batch, steps, observations=observations)
+        copy.observe(batch, copy.to_move(batch), seen)
+        assert np.array_equal(seen, observations), steps
+
+
 def test_random_steps_without_a_seed_go_on_with_the_rows_games():
     copy = twin(Game(4, "rounds", 5))
     batch = copy.batch(3)

@@ -574,37 +574,69 @@ def _in_order(work, a, strength_a, b, strength_b):
 
 
 @njit(cache=True)
+def _gather(bits, group):
+    """The places whose step into `group` is among the action bits `bits`."""
+    x = bits >> group & 0x1111111111111111
+    x = (x | x >> 3) & 0x0303030303030303
+    x = (x | x >> 6) & 0x000F000F000F000F
+    x = (x | x >> 12) & 0x000000FF000000FF
+    return (x | x >> 24) & FULL
+
+
+@njit(cache=True)
 def _exchanges(power, work, found):
     """`found` and the steps of the valid groupings made from the one at `work[SWAP]` (its
     groups agreeing with the partial move in `work[BASE]`) by exchanging two cards not
     placed: of two groups, or of a group and the card left out. Only exchanges that would
-    find a new step are tried: each is a few lookups, where a search is hundreds."""
+    find a new step are tried: each is a few lookups, where a search is hundreds. An
+    exchange keeps the groups strongest first when each changed group lies between its
+    neighbours."""
     out = FULL
     for group in range(GROUPS):
         out &= ~work[SWAP + group]
     spare = trailing_zeros(out)
+    strengths = SWAP + GROUPS
     for a in range(GROUPS):
         group_a = work[SWAP + a]
         movable = group_a & ~work[BASE + a]
-        while movable:
-            q = movable & -movable
-            movable ^= q
-            if not found >> (GROUPS * spare + a) & 1:
-                strength = power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ out]]
-                if _in_order(work, a, strength, -1, 0):
-                    found |= 1 << (GROUPS * spare + a)
-            for b in range(a + 1, GROUPS):
-                group_b = work[SWAP + b]
-                others = group_b & ~work[BASE + b]
-                while others:
-                    r = others & -others
-                    others ^= r
+        high_a = work[strengths + a - 1] if a > 0 else TOP
+        low_a = work[strengths + a + 1] if a < GROUPS - 1 else 0
+        bits = movable
+        while bits and not found >> (GROUPS * spare + a) & 1:
+            q = bits & -bits
+            bits ^= q
+            strength = power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ out]]
+            if low_a <= strength <= high_a:
+                found |= 1 << (GROUPS * spare + a)
+        for b in range(a + 1, GROUPS):
+            group_b = work[SWAP + b]
+            others = group_b & ~work[BASE + b]
+            # With b next to a, a's new strength is b's ceiling and b's its floor.
+            floor_a = low_a if b > a + 1 else 0
+            high_b = work[strengths + b - 1]
+            low_b = work[strengths + b + 1] if b < GROUPS - 1 else 0
+            into_b = movable & ~_gather(found, b)
+            into_a = others & ~_gather(found, a)
+            if not (into_a | into_b):
+                continue
+            bits = movable
+            while bits:
+                q = bits & -bits
+                bits ^= q
+                rest = others if q & into_b else into_a
+                while rest:
+                    r = rest & -rest
+                    rest ^= r
                     steps = (1 << (GROUPS * trailing_zeros(r) + a)
                              | 1 << (GROUPS * trailing_zeros(q) + b))
                     if found & steps == steps:
                         continue
-                    if _in_order(work, a, power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ r]],
-                                 b, power[BY_TRIPLE + TRIPLE_AT[group_b ^ q ^ r]]):
+                    strength_a = power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ r]]
+                    if strength_a > high_a or strength_a < floor_a:
+                        continue
+                    strength_b = power[BY_TRIPLE + TRIPLE_AT[group_b ^ q ^ r]]
+                    ceiling_b = strength_a if b == a + 1 else high_b
+                    if low_b <= strength_b <= ceiling_b:
                         found |= steps
     return found
 
@@ -878,11 +910,19 @@ def random_steps(state, lists, rules, scratch, steps, observations, afresh):
     for row in range(rows):
         if afresh or state[row, TO_MOVE] < 0:
             _deal_random_row(state, lists, rules, scratch, row)
+        written = -1  # the seat whose observation `observations[row]` holds; -1: none yet
         for _ in range(steps):
             action = _pick(row_mask(state, lists, scratch, row), scratch)
             if play(state, lists, rules, scratch, row, action):
                 _deal_random_row(state, lists, rules, scratch, row)
-            observe_row(state, rules, row, state[row, TO_MOVE], observations[row])
+            seat = state[row, TO_MOVE]
+            place = action // GROUPS
+            if seat == written and state[row, PARTIAL + place]:
+                # The same seat goes on grouping: only the step's place changed.
+                _observe_step(observations[row], place, action % GROUPS + 1)
+            else:
+                observe_row(state, rules, row, seat, observations[row])
+            written = seat
     return steps * rows
 
 
@@ -917,6 +957,8 @@ def deal_one(state, lists, rules, scratch, seed, observation):
 
 # -- observations -----------------------------------------------------------------------------
 
+LABELS = 221  # where the partial move's labels begin: 5 a place, after the hand's 17 a place
+
 @njit(cache=True)
 def _observe_hand(state, row, seat, live, out):
     """The hand (17 per place: rank, then suit) and the partial move (5 per place)."""
@@ -926,7 +968,23 @@ def _observe_hand(state, row, seat, live, out):
             out[17 * place + card % 13] = 1.0
             out[17 * place + 13 + card // 13] = 1.0
         label = state[row, PARTIAL + place] if live and state[row, TO_MOVE] == seat else 0
-        out[221 + 5 * place + label] = 1.0
+        out[LABELS + 5 * place + label] = 1.0
+
+
+@njit(cache=True)
+def _after(seat, other, players):
+    """How many seats after `seat` `other` sits: (other − seat) mod players, without a
+    division (this runs for every observation)."""
+    k = other - seat
+    return k + players if k < 0 else k
+
+
+@njit(cache=True)
+def _observe_step(o, place, label):
+    """The seat to move's observation `o` after its step put `place` (free before) in group
+    `label`."""
+    o[LABELS + 5 * place] = 0.0
+    o[LABELS + 5 * place + label] = 1.0
 
 
 @njit(cache=True)
@@ -936,12 +994,12 @@ def observe_row(state, rules, row, seat, o):
     o[:] = 0.0
     live = state[row, TO_MOVE] >= 0
     _observe_hand(state, row, seat, live, o)
-    for k in range(players):
-        other = (seat + k) % players
+    for other in range(players):
+        k = _after(seat, other, players)
         o[286 + k] = state[row, SCORES + other] / (4 * length)
         o[290 + k] = state[row, COMMITTED + other] if live else 1.0
     if live:
-        o[294 + (state[row, DEALER] - seat) % players] = 1.0
+        o[294 + _after(seat, state[row, DEALER], players)] = 1.0
     o[298 + players - 2] = 1.0
     o[301] = points
     played = state[row, ROUNDS]
@@ -949,9 +1007,9 @@ def observe_row(state, rules, row, seat, o):
     if played:
         for k in range(GROUPS):
             winner = state[row, WINNERS + k]
-            o[303 + 5 * k + (4 if winner < 0 else (winner - seat) % players)] = 1.0
-            for slot in range(players):
-                other = (seat + slot) % players
+            o[303 + 5 * k + (4 if winner < 0 else _after(seat, winner, players))] = 1.0
+            for other in range(players):
+                slot = _after(seat, other, players)
                 o[323 + 24 * k + 6 * slot + state[row, TYPES + k * GROUPS + other]] = 1.0
 
 
