@@ -495,12 +495,14 @@ def _store_witness(state, row, slot, work, bits):
 
 
 @njit(cache=True)
-def _known(state, power, row, work):
+def _known(state, power, row, work, goal):
     """The steps of the kept witnesses that agree with the partial move in `work[BASE]`, or
     can be made to by moving the one placed card they miss into its group, and of the
-    groupings their exchanges make (`_exchanges`)."""
+    groupings their exchanges make (`_exchanges`), until they cover `goal`."""
     found = 0
     for k in range(state[row, WITNESS_COUNT]):
+        if goal & ~found == 0:
+            break
         slot = WITNESSES + k * WITNESS_WIDTH
         missing, into = 0, -1
         for group in range(GROUPS):
@@ -708,7 +710,7 @@ def row_mask(state, lists, scratch, row):
     holds = state[row, HOLDS : HOLDS + HAND * WORDS]
     work, memo = scratch[:WORK], scratch[WORK : WORK + MEMO]
     free, wanted = _partial(state, row, work)
-    found = _known(state, power, row, work)
+    found = _known(state, power, row, work, wanted & ~state[row, REFUSED])
     if free == FULL:
         found = _partitioned(state, power, row, work, found)
     refused = state[row, REFUSED]
