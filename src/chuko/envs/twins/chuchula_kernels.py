@@ -75,7 +75,9 @@ DRAW = DEALT + CARDS
 # `WORDS` words a place.
 WORDS = 5  # 286 bits
 HOLDS = DRAW + GROUPS
-COLUMNS = HOLDS + HAND * WORDS
+# The moving seat's partial move again, as the places in each group (bits).
+PLACED = HOLDS + HAND * WORDS
+COLUMNS = PLACED + GROUPS
 
 # The search's scratch: per group, its floor and cap (the bounds other groups set), its
 # next rank, cards left, ceiling, choice, required places, and the partial move's places.
@@ -276,6 +278,8 @@ def _start_seat(state, lists, rules, row, seat):
     state[row, TO_MOVE] = seat
     for place in range(HAND):
         state[row, PARTIAL + place] = 0
+    for group in range(GROUPS):
+        state[row, PLACED + group] = 0
     state[row, MASK_OK] = 0
     state[row, REFUSED] = 0
     state[row, WITNESS_COUNT] = 0
@@ -470,10 +474,7 @@ def _steps_at(work, at):
     """The steps of the grouping at `work[at]`, as action bits."""
     bits = 0
     for group in range(GROUPS):
-        places = work[at + group]
-        while places:
-            bits |= 1 << (GROUPS * trailing_zeros(places) + group)
-            places &= places - 1
+        bits |= _spread(work[at + group]) << group
     return bits
 
 
@@ -671,24 +672,25 @@ def _partitioned(state, power, row, work, found):
 def _partial(state: np.ndarray, row: int, work: np.ndarray) -> tuple[int, int]:
     """The partial move's groups into `work[BASE + g]`; (the free places, the steps a
     partial move of this shape allows at most: a free place to a group not yet full)."""
-    for group in range(GROUPS):
-        work[BASE + group] = 0
     placed = 0
-    for place in range(HAND):
-        label = state[row, PARTIAL + place]
-        if label:
-            work[BASE + label - 1] |= 1 << place
-            placed |= 1 << place
-    free = FULL & ~placed
     groups = 0  # one bit per group not yet full
     for group in range(GROUPS):
-        if _count(work[BASE + group]) < 3:
+        places = state[row, PLACED + group]
+        work[BASE + group] = places
+        placed |= places
+        if _count(places) < 3:
             groups |= 1 << group
-    wanted = 0
-    for place in range(HAND):
-        if free >> place & 1:
-            wanted |= groups << (GROUPS * place)
-    return free, wanted
+    free = FULL & ~placed
+    return free, _spread(free) * groups
+
+
+@njit(cache=True)
+def _spread(places):
+    """The steps of `places` into group 0 (action bits): place i to bit 4i."""
+    x = (places | places << 24) & 0x000000FF000000FF
+    x = (x | x << 12) & 0x000F000F000F000F
+    x = (x | x << 6) & 0x0303030303030303
+    return (x | x << 3) & 0x1111111111111111
 
 
 @njit(cache=True)
@@ -754,12 +756,8 @@ def row_mask(state, lists, scratch, row):
 def _commit(state, lists, row, seat):
     """The seat's grouping is complete: its groups' strengths, by position."""
     for group in range(GROUPS):
-        places = 0
-        for place in range(HAND):
-            if state[row, PARTIAL + place] == group + 1:
-                places |= 1 << place
         state[row, STRENGTHS + seat * GROUPS + group] = lists[
-            row, 1, BY_TRIPLE + TRIPLE_AT[places]]
+            row, 1, BY_TRIPLE + TRIPLE_AT[state[row, PLACED + group]]]
     state[row, COMMITTED + seat] = 1
 
 
@@ -810,11 +808,12 @@ def play(state, lists, rules, scratch, row, action):
     players, points, length = rules[PLAYERS], rules[POINTS], rules[LENGTH]
     seat = state[row, TO_MOVE]
     state[row, PARTIAL + action // GROUPS] = action % GROUPS + 1
+    state[row, PLACED + action % GROUPS] |= 1 << action // GROUPS
     state[row, MASK_OK] = 0
     state[row, DRAWN] = 0
     placed = 0
-    for place in range(HAND):
-        placed += state[row, PARTIAL + place] != 0
+    for group in range(GROUPS):
+        placed += _count(state[row, PLACED + group])
     if placed < HAND - 1:
         return False
     _commit(state, lists, row, seat)
