@@ -634,13 +634,13 @@ def _exchanges(power, work, found):
                              | 1 << (GROUPS * trailing_zeros(q) + b))
                     if found & steps == steps:
                         continue
+                    # Without branches: which exchanges hold is hard to foresee.
                     strength_a = power[BY_TRIPLE + TRIPLE_AT[group_a ^ q ^ r]]
-                    if strength_a > high_a or strength_a < floor_a:
-                        continue
                     strength_b = power[BY_TRIPLE + TRIPLE_AT[group_b ^ q ^ r]]
                     ceiling_b = strength_a if b == a + 1 else high_b
-                    if low_b <= strength_b <= ceiling_b:
-                        found |= steps
+                    holds = ((strength_a <= high_a) & (strength_a >= floor_a)
+                             & (strength_b >= low_b) & (strength_b <= ceiling_b))
+                    found |= steps * holds
     return found
 
 
