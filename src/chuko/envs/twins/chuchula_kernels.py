@@ -418,6 +418,25 @@ def _descend(holds, work, level, places):
 
 
 @njit(cache=True)
+def _last_group(holds, work, places, start):
+    """The first rank from `start` of a group the last may take once the one before it has
+    taken `places`; TRIPLES if none."""
+    last = GROUPS - 1
+    for word in range(start >> 6, WORDS):
+        used = work[USED + (last - 1) * WORDS + word]
+        bits = places
+        while bits:
+            used |= holds[trailing_zeros(bits) * WORDS + word]
+            bits &= bits - 1
+        fits = work[ONLY + last * WORDS + word] & ~used
+        if word == start >> 6:
+            fits &= -1 << (start & 63)
+        if fits:
+            return (word << 6) + trailing_zeros(fits)
+    return TRIPLES
+
+
+@njit(cache=True)
 def complete(order, power, holds, work, memo, free):
     """Whether some valid grouping puts `work[NEED + g]` in group g and otherwise only
     `free` places; its groups are left in `work[CHOSEN + g]`. Groups are tried in order,
@@ -442,6 +461,15 @@ def complete(order, power, holds, work, memo, free):
             places, chosen = order[i], i
             i = _next_fit(work, at, i + 1)
             rest = left & ~places
+            if level == GROUPS - 2:
+                # The last group is the first one left that fits, if it is strong enough.
+                last = _last_group(holds, work, places,
+                                   max(order[EQUAL_FROM + chosen], work[CAP_RANK + level + 1]))
+                if last < TRIPLES and power[last] >= work[FLOOR + level + 1]:
+                    work[CHOSEN + level] = places
+                    work[CHOSEN + level + 1] = order[last]
+                    return True
+                continue
             if level < GROUPS - 1:
                 seen = memo[(level + 1) * (1 << HAND) + rest]
                 known = work[SHARED] if level + 1 > work[TRIAL] else stamp
