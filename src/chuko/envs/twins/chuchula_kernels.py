@@ -418,17 +418,16 @@ def _descend(holds, work, level, places):
 
 
 @njit(cache=True)
-def _last_group(holds, work, places, start):
-    """The first rank from `start` of a group the last may take once the one before it has
-    taken `places`; TRIPLES if none."""
-    last = GROUPS - 1
+def _first_fit(holds, work, level, places, start):
+    """The first rank from `start` of a group that group `level` may take once the one
+    before it has taken `places` (without descending: `_descend`); TRIPLES if none."""
     for word in range(start >> 6, WORDS):
-        used = work[USED + (last - 1) * WORDS + word]
+        used = work[USED + (level - 1) * WORDS + word]
         bits = places
         while bits:
             used |= holds[trailing_zeros(bits) * WORDS + word]
             bits &= bits - 1
-        fits = work[ONLY + last * WORDS + word] & ~used
+        fits = work[ONLY + level * WORDS + word] & ~used
         if word == start >> 6:
             fits &= -1 << (start & 63)
         if fits:
@@ -463,8 +462,8 @@ def complete(order, power, holds, work, memo, free):
             rest = left & ~places
             if level == GROUPS - 2:
                 # The last group is the first one left that fits, if it is strong enough.
-                last = _last_group(holds, work, places,
-                                   max(order[EQUAL_FROM + chosen], work[CAP_RANK + level + 1]))
+                last = _first_fit(holds, work, level + 1, places,
+                                  max(order[EQUAL_FROM + chosen], work[CAP_RANK + level + 1]))
                 if last < TRIPLES and power[last] >= work[FLOOR + level + 1]:
                     work[CHOSEN + level] = places
                     work[CHOSEN + level + 1] = order[last]
@@ -475,6 +474,11 @@ def complete(order, power, holds, work, memo, free):
                 known = work[SHARED] if level + 1 > work[TRIAL] else stamp
                 if seen >> 15 == known and seen & (TOP - 1) >= min(strength,
                                                                    work[CAP + level + 1]):
+                    continue
+                # The next group needs some group to take, strong enough.
+                first = _first_fit(holds, work, level + 1, places,
+                                   max(order[EQUAL_FROM + chosen], work[CAP_RANK + level + 1]))
+                if first == TRIPLES or power[first] < work[FLOOR + level + 1]:
                     continue
             work[NEXT + level] = i
             work[CHOSEN + level] = places
