@@ -20,7 +20,13 @@ exchange when it misses only the card just placed), and so do those its exchange
 cards make; a step none covers is tried by a depth-first search over the four groups in
 order, each no stronger than the one before, within bounds the other groups set
 (`_bounds`), remembering (group, cards left) it has refuted under a ceiling (`complete`).
-A step whose search fails stays refused as the move grows.
+The search descends only where some group fits between the next floor and ceiling, and
+takes the last group as the first that fits. A step whose search fails stays refused as
+the move grows.
+
+Whether an exchange holds is hard to foresee, so its checks are written without branches;
+and random play updates an observation by the step's place rather than writing it whole
+(`random_steps`).
 
 The searches keep explicit stacks (numba's cache and recursion do not mix:
 solvers/kernels.py).
