@@ -93,12 +93,11 @@ FLOOR, CAP, NEXT, LEFT, CEILING, CHOSEN, NEED, BASE = (5 * k for k in range(8))
 # search refutes there holds for all of them.
 TRIAL, SHARED = 5 * 8, 5 * 8 + 1
 # Per group, as bits of ranks (`WORDS` words each): the groups it may take (`_prepare`, then
-# `_descend`); those that hold what it needs and no place a later group needs; those that
-# hold a place it needs; and those that meet the groups chosen before it in a search.
+# `_descend`); those that hold what it needs and no place a later group needs; and those
+# that meet the groups chosen before it in a search.
 FITS = 5 * 8 + 2
 ONLY = FITS + GROUPS * WORDS
-ANY = ONLY + GROUPS * WORDS
-USED = ANY + GROUPS * WORDS
+USED = ONLY + GROUPS * WORDS
 # A grouping whose exchanges are tried (`_exchanges`), or that is kept as a witness: its
 # groups, then their strengths.
 SWAP = USED + GROUPS * WORDS
@@ -332,25 +331,29 @@ def _prepare(holds, work):
     move's places, and the step tried in group `work[TRIAL]`) and no place a later group
     needs (`work[ONLY]`: a search's candidates, less those that meet the groups chosen
     before), and of those, the ones that meet no place an earlier group needs (`work[FITS]`:
-    the bounds' candidates)."""
+    the bounds' candidates). The four groups are written out, their words in registers."""
     trial = work[TRIAL]
     place = trailing_zeros(work[NEED + trial] & ~work[BASE + trial])
+    # All ones in the trial group's own, else none.
+    own0, own1, own2, own3 = -(trial == 0), -(trial == 1), -(trial == 2), -(trial == 3)
     for word in range(WORDS):
         extra = holds[place * WORDS + word]
-        later = 0
-        for group in range(GROUPS - 1, -1, -1):
-            both = work[BOTH + group * WORDS + word]
-            anyof = work[EITHER + group * WORDS + word]
-            if group == trial:
-                both &= extra
-                anyof |= extra
-            work[ONLY + group * WORDS + word] = both & ~later
-            work[ANY + group * WORDS + word] = anyof
-            later |= anyof
-        earlier = 0
-        for group in range(GROUPS):
-            work[FITS + group * WORDS + word] = work[ONLY + group * WORDS + word] & ~earlier
-            earlier |= work[ANY + group * WORDS + word]
+        any0 = work[EITHER + word] | extra & own0
+        any1 = work[EITHER + WORDS + word] | extra & own1
+        any2 = work[EITHER + 2 * WORDS + word] | extra & own2
+        any3 = work[EITHER + 3 * WORDS + word] | extra & own3
+        only0 = work[BOTH + word] & (extra | ~own0) & ~(any1 | any2 | any3)
+        only1 = work[BOTH + WORDS + word] & (extra | ~own1) & ~(any2 | any3)
+        only2 = work[BOTH + 2 * WORDS + word] & (extra | ~own2) & ~any3
+        only3 = work[BOTH + 3 * WORDS + word] & (extra | ~own3)
+        work[ONLY + word] = only0
+        work[ONLY + WORDS + word] = only1
+        work[ONLY + 2 * WORDS + word] = only2
+        work[ONLY + 3 * WORDS + word] = only3
+        work[FITS + word] = only0
+        work[FITS + WORDS + word] = only1 & ~any0
+        work[FITS + 2 * WORDS + word] = only2 & ~(any0 | any1)
+        work[FITS + 3 * WORDS + word] = only3 & ~(any0 | any1 | any2)
 
 
 @njit(cache=True)
