@@ -144,11 +144,11 @@ for _number, (_a, _b, _c) in enumerate(_TRIPLES):
 
 @njit(cache=True)
 def _next(scratch: np.ndarray) -> np.uint64:
-    """splitmix64: the batch's generator, its state in the scratch's last cell."""
-    rng = scratch[SCRATCH - 1 :].view(np.uint64)
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    """splitmix64: the batch's generator, its state in the scratch's last cell (read and
+    written as a number: a view of the cell would cost more than the generator)."""
+    state = np.uint64(scratch[SCRATCH - 1]) + np.uint64(0x9E3779B97F4A7C15)
+    scratch[SCRATCH - 1] = np.int64(state)
+    z = (state ^ (state >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
 
@@ -161,8 +161,8 @@ def below(scratch: np.ndarray, n: int) -> int:
 
 @njit(cache=True)
 def seed_generator(scratch: np.ndarray, seed: int) -> None:
-    rng = scratch[SCRATCH - 1 :].view(np.uint64)
-    rng[0] = np.uint64(seed & 0x7FFFFFFFFFFFFFFF) * np.uint64(0x2545F4914F6CDD1D)
+    scratch[SCRATCH - 1] = np.int64(np.uint64(seed & 0x7FFFFFFFFFFFFFFF)
+                                    * np.uint64(0x2545F4914F6CDD1D))
     _next(scratch)
 
 
