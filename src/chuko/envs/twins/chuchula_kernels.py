@@ -81,7 +81,8 @@ DRAW = DEALT + CARDS
 # `WORDS` words a place.
 WORDS = 5  # 286 bits
 HOLDS = DRAW + GROUPS
-# The moving seat's partial move again, as the places in each group (bits).
+# The moving seat's partial move again, as the places in each group (bits): the masks,
+# the commit and the step read these four words; observations read the labels.
 PLACED = HOLDS + HAND * WORDS
 COLUMNS = PLACED + GROUPS
 
@@ -445,19 +446,26 @@ def _first_fit(holds, work, level, places, start):
 
 
 @njit(cache=True)
-def complete(order, power, holds, work, memo, free):
-    """Whether some valid grouping puts `work[NEED + g]` in group g and otherwise only
-    `free` places; its groups are left in `work[CHOSEN + g]`. Groups are tried in order,
-    each strongest first and no stronger than the one before (ruling H4), within the bounds
-    `_bounds` found (it has returned True)."""
-    stamp = memo[MEMO_STAMP] + 1
-    memo[MEMO_STAMP] = stamp
-    level = 0
+def _start_search(work, memo, free):
+    """A search begins at the first group, with `free` places and nothing chosen; its own
+    stamp in the memo."""
+    memo[MEMO_STAMP] += 1
     work[LEFT] = free
     work[CEILING] = TOP
     work[NEXT] = 0
     for word in range(WORDS):
         work[USED + word] = 0
+    return memo[MEMO_STAMP]
+
+
+@njit(cache=True)
+def complete(order, power, holds, work, memo, free):
+    """Whether some valid grouping puts `work[NEED + g]` in group g and otherwise only
+    `free` places; its groups are left in `work[CHOSEN + g]`. Groups are tried in order,
+    each strongest first and no stronger than the one before (ruling H4), within the bounds
+    `_bounds` found (it has returned True)."""
+    stamp = _start_search(work, memo, free)
+    level = 0
     while True:
         left, floor, at = work[LEFT + level], work[FLOOR + level], FITS + level * WORDS
         i, moved = _next_fit(work, at, work[NEXT + level]), False
@@ -478,24 +486,20 @@ def complete(order, power, holds, work, memo, free):
                     work[CHOSEN + level + 1] = order[last]
                     return True
                 continue
-            if level < GROUPS - 1:
-                seen = memo[(level + 1) * (1 << HAND) + rest]
-                known = work[SHARED] if level + 1 > work[TRIAL] else stamp
-                if seen >> 15 == known and seen & (TOP - 1) >= min(strength,
-                                                                   work[CAP + level + 1]):
-                    continue
-                # The next group needs some group to take, strong enough.
-                first = _first_fit(holds, work, level + 1, places,
-                                   max(order[EQUAL_FROM + chosen], work[CAP_RANK + level + 1]))
-                if first == TRIPLES or power[first] < work[FLOOR + level + 1]:
-                    continue
+            seen = memo[(level + 1) * (1 << HAND) + rest]
+            known = work[SHARED] if level + 1 > work[TRIAL] else stamp
+            if seen >> 15 == known and seen & (TOP - 1) >= min(strength, work[CAP + level + 1]):
+                continue
+            # The next group needs some group to take, strong enough.
+            first = _first_fit(holds, work, level + 1, places,
+                               max(order[EQUAL_FROM + chosen], work[CAP_RANK + level + 1]))
+            if first == TRIPLES or power[first] < work[FLOOR + level + 1]:
+                continue
             work[NEXT + level] = i
             work[CHOSEN + level] = places
             moved = True
             break
-        if moved:
-            if level == GROUPS - 1:
-                return True
+        if moved:  # to a group before the last (`_first_fit` takes the last)
             level += 1
             work[LEFT + level] = rest
             work[CEILING + level] = min(strength, work[CAP + level])
