@@ -515,6 +515,26 @@ def complete(order, power, holds, work, memo, free):
 
 
 @njit(cache=True)
+def _spread(places):
+    """The steps of `places` into group 0 (action bits): place i to bit 4i."""
+    x = (places | places << 24) & 0x000000FF000000FF
+    x = (x | x << 12) & 0x000F000F000F000F
+    x = (x | x << 6) & 0x0303030303030303
+    return (x | x << 3) & 0x1111111111111111
+
+
+@njit(cache=True)
+def _gather(bits, group):
+    """The places whose step into `group` is among the action bits `bits` (`_spread`'s
+    inverse)."""
+    x = bits >> group & 0x1111111111111111
+    x = (x | x >> 3) & 0x0303030303030303
+    x = (x | x >> 6) & 0x000F000F000F000F
+    x = (x | x >> 12) & 0x000000FF000000FF
+    return (x | x >> 24) & FULL
+
+
+@njit(cache=True)
 def _steps_at(work, at):
     """The steps of the grouping at `work[at]`, as action bits."""
     bits = 0
@@ -622,16 +642,6 @@ def _in_order(work, a, strength_a, b, strength_b):
 
 
 @njit(cache=True)
-def _gather(bits, group):
-    """The places whose step into `group` is among the action bits `bits`."""
-    x = bits >> group & 0x1111111111111111
-    x = (x | x >> 3) & 0x0303030303030303
-    x = (x | x >> 6) & 0x000F000F000F000F
-    x = (x | x >> 12) & 0x000000FF000000FF
-    return (x | x >> 24) & FULL
-
-
-@njit(cache=True)
 def _exchanges(power, work, found):
     """`found` and the steps of the valid groupings made from the one at `work[SWAP]` (its
     groups agreeing with the partial move in `work[BASE]`) by exchanging two cards not
@@ -727,15 +737,6 @@ def _partial(state: np.ndarray, row: int, work: np.ndarray) -> tuple[int, int]:
             groups |= 1 << group
     free = FULL & ~placed
     return free, _spread(free) * groups
-
-
-@njit(cache=True)
-def _spread(places):
-    """The steps of `places` into group 0 (action bits): place i to bit 4i."""
-    x = (places | places << 24) & 0x000000FF000000FF
-    x = (x | x << 12) & 0x000F000F000F000F
-    x = (x | x << 6) & 0x0303030303030303
-    return (x | x << 3) & 0x1111111111111111
 
 
 @njit(cache=True)
