@@ -82,7 +82,7 @@ async def churn(app, rate: float) -> None:
         if mine:
             await made.cancel(poster, mine[0])
         else:
-            await made.post(poster, {"game": "chuko"})
+            await made.post(poster, {"game": "chuko"}, "192.0.2.1")
         changes += 1
         await asyncio.sleep(max(0.0, start + changes / rate - time.monotonic()))
 
