@@ -58,7 +58,7 @@ def pair(pages, pool: str, *sizes, ready=None):
         page.locator("#conn.open").wait_for()
         page.locator("#me", has_text="You play as").wait_for()
     for page in people:
-        page.click(f"button.pool[data-pool='{pool}']")
+        page.click(f"button.pool[data-pool='{pool}'][data-clock='30+60']")
     for page in people:
         page.wait_for_url("**/room/**", timeout=PAIRED_MS)
     assert len({room_of(page) for page in people}) == 1, [page.url for page in people]
@@ -69,13 +69,14 @@ def pair(pages, pool: str, *sizes, ready=None):
 
 def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
     """A seek and two people waiting, as the lobby shows them (desktop and phone), then
-    two more click and the four sit at one Chükö table, each in their own seat."""
+    two more click the same clock and the four guests sit at one casual Chükö table with it,
+    each in their own seat."""
     first, second = lobby(pages, *DESKTOP), lobby(pages, *PHONE)
     first.select_option("#seek-game", "crossroads")
     first.click("#seek-form button[type=submit]")
     for page in (first, second):
-        page.click("button.pool[data-pool='chuko/four']")
-        page.locator("button.pool.waiting[data-pool='chuko/four']").wait_for()
+        page.click("button.pool[data-pool='chuko/four'][data-clock='30+60']")
+        page.locator("button.pool.waiting[data-pool='chuko/four'][data-clock='30+60']").wait_for()
     for page in (first, second):
         page.locator("li.seek", has_text="Crossroads").wait_for()
     for page, size in ((first, "desktop"), (second, "phone")):
@@ -83,7 +84,7 @@ def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
         shot(page, f"club-lobby-waiting-{size}", full_page=False)
     others = [lobby(pages, *DESKTOP), lobby(pages, *PHONE)]
     for page in others:
-        page.click("button.pool[data-pool='chuko/four']")
+        page.click("button.pool[data-pool='chuko/four'][data-clock='30+60']")
     people = [first, second, *others]
     for page in people:
         page.wait_for_url("**/room/**", timeout=PAIRED_MS)
@@ -95,7 +96,8 @@ def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
         assert page.locator("#seats .seat-chip.me").count() == 1
     assert seats == {0, 1, 2, 3}
     state = snapshot(first)
-    assert state["rated"]
+    assert not state["rated"]  # guests play casual: rated play needs an account
+    assert state["clock"]["control"] == {"kind": "move", "seconds": 30, "reserve": 60}
     assert [seat["kind"] for seat in state["seats"]] == ["human"] * 4, state["seats"]
 
 

@@ -105,7 +105,8 @@ class LobbySockets:
         """The player's own state, and the room of a pairing made just before (a socket
         reconnecting across a wave)."""
         try:
-            client.send({**await self.matchmaker.you(player.id), "name": player.name})
+            client.send({**await self.matchmaker.you(player.id), "name": player.name,
+                         "guest": player.username is None})
             room = await self.matchmaker.board.paired_room(player.id)
         except ChukoError as error:
             client.send(refusal(str(error)))
