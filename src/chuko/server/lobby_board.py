@@ -33,7 +33,7 @@ from chuko.core.errors import ChukoError
 
 from .limits import Full, TooMany
 from .lobby_store import Check, Group, Kv, Op
-from .messages import dumps
+from .messages import dumps, loads
 from .room import Forbidden, NotFound
 from .writes import Conflict
 
@@ -209,13 +209,14 @@ class Board:
         """Those of `players` with no lobby socket open anywhere."""
         now = self.clock()
         seen = await self.kv.hmget(self.here, players)
-        return {p for p, raw in zip(players, seen, strict=True) if _latest(raw) <= now}
+        return {p for p, until in zip(players, _latest(seen), strict=True) if until <= now}
 
     async def forget_absent(self, grace: float) -> list[str]:
         """Forget the presence of players gone for `grace` seconds; the players forgotten."""
         before = self.clock() - grace
-        gone = {p: raw for p, raw in (await self.kv.hgetall(self.here)).items()
-                if _latest(raw) < before}
+        held = await self.kv.hgetall(self.here)
+        gone = {p: raw for (p, raw), until in zip(held.items(), _latest(list(held.values())),
+                                                  strict=True) if until < before}
         done = await self.kv.commit_each([([(self.here, p, raw)], [("hdel", self.here, p, "")])
                                           for p, raw in gone.items()])
         return [player for player, ok in zip(gone, done, strict=True) if ok]
@@ -336,14 +337,19 @@ class Board:
 
 def _workers(raw: str | None) -> dict[str, float]:
     """A player's presence as stored: worker → until when its word holds."""
-    held = {} if raw is None else json.loads(raw)
+    return _as_workers(None if raw is None else json.loads(raw))
+
+
+def _as_workers(held: Any) -> dict[str, float]:
     # A bare time is a worker's of the version before, which kept one for all workers.
-    return held if isinstance(held, dict) else {"": float(held)}
+    return {} if held is None else held if isinstance(held, dict) else {"": float(held)}
 
 
-def _latest(raw: str | None) -> float:
-    """Until when a player's presence as stored holds (-inf: none)."""
-    return max(_workers(raw).values(), default=float("-inf"))
+def _latest(raws: list[str | None]) -> list[float]:
+    """Until when each player's presence as stored holds (-inf: none); thousands of them
+    parsed at once (one parse of them all costs several times less)."""
+    held = loads(f"[{','.join(raw or 'null' for raw in raws)}]")
+    return [max(_as_workers(one).values(), default=float("-inf")) for one in held]
 
 
 def _seeks_down(board: Board, posted: dict[str, str | None]) -> list[Op]:

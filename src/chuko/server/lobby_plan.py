@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from chuko.core.descriptor import Pool
@@ -36,23 +36,22 @@ def plan(pool_id: str, game_id: str, pool: Pool, stored: dict[str, str], now: fl
     made by worker `maker`."""
     # One parse of them all: ten thousand calls cost several times more.
     entries = dict(zip(stored, loads(f"[{','.join(stored.values())}]"), strict=True))
-    parts: dict[tuple[tuple[tuple[str, Any], ...], bool], list[pairing.Waiting]] = {}
+    parts: dict[tuple[Any, ...], list[pairing.Waiting]] = {}
+    clocks: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     for player, entry in entries.items():
-        part = (tuple(sorted(entry_clock(entry, pool).items())), bool(entry.get("rated")))
+        clock = entry.get("clock") or pool.clocks[0]  # an entry of before there were choices
+        part = (clock["kind"], clock.get("seconds"), clock.get("reserve"), clock.get("days"),
+                bool(entry.get("rated")))
+        clocks.setdefault(part, clock)
         parts.setdefault(part, []).append(pairing.Waiting(
             player, float(entry["rating"]), float(entry["since"]), entry["bots_after"]))
     tables: list[Json] = []
-    for (clock, rated), waiting in parts.items():
+    for part, waiting in parts.items():
         groups = _groups(pool_id, pool, waiting, now, pair, fill)
         base = {"maker": maker, "at": now, "game": game_id, "options": dict(pool.options),
-                "clock": dict(clock)}
-        tables += _tables(pool_id, base, rated, groups, entries)
+                "clock": dict(clocks[part])}
+        tables += _tables(pool_id, base, part[-1], groups, entries)
     return tables
-
-
-def entry_clock(entry: Json, pool: Pool) -> Json:
-    """The clock a pool's entry chose (the pool's first for an entry that names none)."""
-    return dict(entry.get("clock") or pool.clocks[0])
 
 
 def _groups(pool_id: str, pool: Pool, waiting: list[pairing.Waiting], now: float,
