@@ -27,6 +27,7 @@ from test_lobby_socket import identified, lobby_socket, until
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.server.lobby_feed import Feed, LobbyClient
+from chuko.server.lobby_store import MemoryKv
 from chuko.server.room import Forbidden
 from chuko.server.seeks import LobbyLimits, new_seek
 
@@ -159,6 +160,31 @@ def test_a_pool_is_left_when_the_last_lobby_socket_closes_on_every_worker_so_no_
 
     run(go())
     assert {p["player"] for p in rooms.made[0]["players"]} == {waiting.id, late.id}
+
+
+def test_a_socket_closing_while_its_worker_renews_presence_is_not_counted_here_again():
+    clock = Clock()
+    kv = MemoryKv(clock)
+    made = matchmaker(kv=kv, clock=clock)
+    feed = Feed(made.board, list(made.pools), clock=clock)
+    (player,) = members(1)
+    tab = LobbyClient(player.id)
+    reading = kv.hmget
+
+    async def closing_meanwhile(key, fields):
+        read = await reading(key, fields)
+        if key == made.board.here and feed.clients:
+            await feed.remove(tab)  # the tab closes between the renewal's read and write
+        return read
+
+    async def go():
+        await feed.add(tab)
+        await made.toggle(player, "chuko/duel", None)
+        kv.hmget = closing_meanwhile
+        await feed._vouch(list(feed.clients))  # the feed's periodic renewal
+        return await made.board.absent([player.id])
+
+    assert run(go()) == {player.id}
 
 
 def test_a_player_gone_while_a_wave_is_worked_out_is_dropped_and_the_others_wait_on():

@@ -88,8 +88,7 @@ class Feed:
         self.clients.setdefault(client.player, set()).add(client)
         if first:  # else the feed's loop marks them present within a third of the grace
             with contextlib.suppress(ChukoError):
-                await self.board.touch([client.player], self.board.clock() + self.grace,
-                                       self.worker)
+                await self._vouch([client.player])
         client.send({"type": "lobby", "pools": self.counts, **self.page(None)})
 
     def page(self, before: Any) -> Json:
@@ -108,8 +107,15 @@ class Feed:
         del self.clients[client.player]
         await self.board.closed(client.player, self.worker)
         if client.player in self.clients:  # a socket of theirs opened here meanwhile
-            await self.board.touch([client.player], self.board.clock() + self.grace,
-                                   self.worker)
+            await self._vouch([client.player])
+
+    async def _vouch(self, players: list[str]) -> None:
+        """Say these players are here for `grace` seconds more; then, for any whose last
+        socket here closed meanwhile, that it closed (its word may have come first)."""
+        await self.board.touch(players, self.board.clock() + self.grace, self.worker)
+        for player in players:
+            if player not in self.clients:
+                await self.board.closed(player, self.worker)
 
     def deliver(self, player: str, message: Json) -> None:
         """A message for one player's sockets on this worker."""
@@ -153,8 +159,7 @@ class Feed:
                 await self.refresh()
                 if self.clock() - touched >= self.grace / 3:
                     touched = self.clock()
-                    await self.board.touch(list(self.clients),
-                                           self.board.clock() + self.grace, self.worker)
+                    await self._vouch(list(self.clients))
             except ChukoError as error:
                 log.warning("The lobby's feed could not read the board: %s", error)
             except Exception:
