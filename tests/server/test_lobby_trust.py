@@ -94,6 +94,21 @@ def test_a_pool_room_has_the_clock_its_players_chose_and_clocks_are_paired_apart
     assert room.rated and room.clocks is not None and room.clocks.control == SLOW
 
 
+def test_another_clock_of_ones_pool_moves_the_player_to_it_and_the_same_one_leaves():
+    made = matchmaker()
+    (player,) = members(1)
+
+    async def go():
+        await made.toggle(player, "chuko/duel", None, QUICK)
+        moved = await made.toggle(player, "chuko/duel", None, SLOW)
+        left = await made.toggle(player, "chuko/duel", None, SLOW)
+        return moved, left
+
+    moved, left = run(go())
+    assert (moved["pool"], moved["clock"]) == ("chuko/duel", SLOW)
+    assert left["pool"] is None
+
+
 @pytest.mark.parametrize("clock, says", [
     ({"kind": "days", "days": 3}, "The clocks of this pool are 10 s a move \\+ 30 s; "),
     ({"kind": "move", "seconds": float("inf"), "reserve": 30}, "whole number from 5 to 600"),

@@ -81,18 +81,24 @@ class Board:
     # -- pools --------------------------------------------------------------------------------
 
     async def toggle(self, entry: Json) -> bool:
-        """Put the player of `entry` in its pool, out of any other; out of it if they were
-        in it already. Whether they wait now."""
+        """Put the player of `entry` in its pool with its clock, out of any other pool or
+        clock; out of it if they waited there with that clock already. Whether they wait
+        now."""
         player = entry["player"]
 
         async def attempt() -> tuple[list[Check], list[Op], Any]:
             old = await self.kv.hget(self.where, player)
+            held = None if old is None else await self.kv.hget(self.pool_key(old), player)
             ops = _out_of_pool(self, player, old)
-            joined = old != entry["pool"]
+            joined = old != entry["pool"] or held is None \
+                or json.loads(held).get("clock") != entry.get("clock")
             if joined:
                 ops += [("hset", self.pool_key(entry["pool"]), player, json.dumps(entry)),
                         ("hset", self.where, player, entry["pool"])]
-            return [(self.where, player, old)], ops, joined
+            checks: list[Check] = [(self.where, player, old)]
+            if old is not None:
+                checks.append((self.pool_key(old), player, held))
+            return checks, ops, joined
 
         return bool(await self._change(attempt))
 
