@@ -177,6 +177,23 @@ def test_a_pool_is_left_when_the_last_lobby_socket_closes_on_every_worker_so_no_
     assert {p["player"] for p in rooms.made[0]["players"]} == {waiting.id, late.id}
 
 
+def test_a_tab_closed_after_joining_a_pool_is_out_of_it_at_once_over_the_socket(make_client):
+    client = make_client()
+    identified(client)
+    lobby = client.app.state.lobby
+    lobby.matchmaker.pair = pair_in_order
+    with lobby_socket(client, "ann") as ann:
+        until(ann, "you")
+        ann.send_json({"type": "pool", "pool": "chuko/duel"})
+        assert until(ann, "you")["pool"] == "chuko/duel"
+    with lobby_socket(client, "bob") as bob:
+        until(bob, "you")
+        assert client.portal.call(lobby.matchmaker.you, "ann")["pool"] is None
+        bob.send_json({"type": "pool", "pool": "chuko/duel"})
+        assert until(bob, "you")["pool"] == "chuko/duel"
+        assert client.portal.call(lobby.matchmaker.wave) == 0
+
+
 def test_a_socket_closing_while_its_worker_renews_presence_is_not_counted_here_again():
     clock = Clock()
     kv = MemoryKv(clock)
