@@ -265,6 +265,29 @@ def test_a_seek_whose_poster_left_the_lobby_cannot_be_joined():
     assert run(go()) == []
 
 
+def test_a_taker_who_left_the_lobby_is_out_of_the_seek_before_it_fills():
+    clock = Clock()
+    rooms = Rooms()
+    made = matchmaker(clock=clock, rooms=rooms)
+    feed = Feed(made.board, list(made.pools), clock=clock)
+    host, ghost, second, third = guests(4)
+
+    async def go():
+        socket = LobbyClient(ghost.id)
+        await feed.add(socket)
+        await present(made, [host, second, third])
+        await made.post(host, {"game": "chuko", "options": {"players": 3}}, HOME)
+        (seek,) = (await made.listing())["seeks"]
+        await made.accept(ghost, seek["id"])
+        await feed.remove(socket)
+        assert await made.accept(second, seek["id"]) == {"type": "joined", "seek": seek["id"]}
+        assert await made.accept(third, seek["id"]) is None
+
+    run(go())
+    (room,) = rooms.made
+    assert [p["player"] for p in room["players"]] == [host.id, second.id, third.id]
+
+
 def test_seeks_are_capped_per_address_counting_every_guest_of_it():
     made = matchmaker(limits=LobbyLimits(seeks_per_address=10))
     crowd = guests(12)

@@ -185,7 +185,7 @@ class Matchmaker:
         """Before a seek is joined, whoever of it left the lobby is out of it: a taker gone
         leaves it; its poster gone takes it down (NotFound)."""
         gone = await self.board.absent([seek["player"], *(t["player"] for t in seek["takers"])])
-        for player in sorted(gone, key=lambda p: p == seek["player"]):  # the poster last
+        for player in [seek["player"]] if seek["player"] in gone else gone:
             with contextlib.suppress(ChukoError):  # taken or changed meanwhile
                 await self.board.cancel(player, seek["id"])
         if seek["player"] in gone:
