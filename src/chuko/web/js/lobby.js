@@ -13,7 +13,7 @@ const MAX_DELAY_MS = 8000;
 
 const state = {
   pools: [], counts: {}, seeks: new Map(), you: null, joined: new Set(), games: [], clocks: [],
-  next: null, guest: true,
+  next: null, guest: null,  // whether the player is a guest, once the socket says
 };
 let socket = null;
 let delay = 500;
@@ -136,7 +136,7 @@ const clockKey = (clock) => (clock ? JSON.stringify([clock.kind, clock.seconds, 
 function poolCard(pool) {
   const count = state.counts[pool.id] ?? pool.waiting ?? 0;
   const title = state.games.find((game) => game.id === pool.game)?.title || pool.game;
-  const kind = state.guest ? "casual" : "rated";
+  const kind = state.guest === null ? "" : state.guest ? "casual" : "rated";
   const buttons = pool.clocks.map((clock) => clockButton(pool, clock, kind));
   const card = kept(`pool ${pool.id}`, JSON.stringify([count, title, kind]), () => h(
     "div.pool-card", {}, h("div.pool-head", {}, h("strong", { text: title }),
@@ -152,13 +152,14 @@ function clockButton(pool, clock, kind) {
     `button.pool${mine ? ".waiting" : ""}`, {
       type: "button", "aria-pressed": mine ? "true" : "false",
       dataset: { pool: pool.id, clock: `${clock.seconds}+${clock.reserve}` },
-      title: `${kind}, ${clockText(clock, true)}`,
+      title: kind ? `${kind}, ${clockText(clock, true)}` : clockText(clock, true),
       onclick: () => {
         const choice = document.getElementById("bots-after").value;
         const botsAfter = pool.players > 2 && choice ? Number(choice) : null;
         send({ type: "pool", pool: pool.id, clock, bots_after: botsAfter });
       },
-    }, h("span", { text: `${kind} · ${clockText(clock)}` }), h("small.muted")));
+    }, h("span", { text: kind ? `${kind} · ${clockText(clock)}` : clockText(clock) }),
+    h("small.muted")));
   const text = mine ? `waiting ${waited(state.you.since)} — click to leave` : "";
   const small = button.querySelector("small");
   if (small.textContent !== text) small.textContent = text;
