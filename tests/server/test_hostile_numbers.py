@@ -11,17 +11,22 @@ The table below is the list of fields: a reviewer reads it to see what is covere
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import warnings
 from dataclasses import dataclass
 from string import Template
 
 import pytest
+from lobby_helpers import Guest
 from server_helpers import state_at
+from sqlalchemy import func, select
 
+from chuko.practice.daily import facts_for, today
 from chuko.server import create_app
 from chuko.server.limits import Buckets, Limits, Rate
 from chuko.server.messages import NOT_FINITE
+from chuko.server.schema import rooms
 from chuko.server.store import Store
 from club_seed import add_player
 
@@ -44,8 +49,8 @@ class Field:
     """One field a client sends: `kind` is "POST" (`address` and its JSON `body`), "GET"
     (the value in `address`'s query or path), "room" (a message on the finished room's
     socket) or "lobby" (a message on the lobby's socket); `$value` marks where the hostile
-    number goes, `$finished`, `$playing`, `$invite`, `$token` and `$line` what the world
-    holds. `takes` names the values legitimately accepted (2xx, or the message's answer);
+    number goes, `$finished`, `$playing`, `$invite` and `$line` what the world holds.
+    `takes` names the values legitimately accepted (2xx, or the message's answer);
     `values` those sent (a boolean field's `true` is its own kind, not a hostile number)."""
 
     kind: str
@@ -136,8 +141,8 @@ ROOMY = Limits(rooms=Rate(1000, 1000), seats=Rate(1000, 1000), guests=Rate(1000,
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     """A server with what the table's fields need: a finished room (a bot's Caravan), a room
-    waiting for a friend (its invite), an account, and a session that has been served
-    today's daily and finished it (its winning line)."""
+    waiting for a friend (its invite), an account, and a session served today's daily (and
+    the deal's winning line, to finish it)."""
     url = f"sqlite:///{tmp_path_factory.mktemp('hostile')}/chuko.db"
     store = Store(url)
     add_player(store.engine, "ann", "Ann")
@@ -152,8 +157,6 @@ def world(tmp_path_factory):
                 pass
         playing = client.post(ROOMS, json={"game": "crossroads", "seats": [
             {"kind": "me"}, {"kind": "friend"}]}).json()
-        from chuko.practice.daily import facts_for, today
-
         client.post("/api/me", json={})
         client.get("/api/daily")  # the session is served today's deal: its time starts
         line = [str(move) for move in facts_for(today()).line]
@@ -162,13 +165,11 @@ def world(tmp_path_factory):
         lobby.opened = Buckets(Rate(1000, 1000))
         yield client, {"finished": finished, "playing": playing["room"],
                        "invite": playing["invites"][0]["url"].rsplit("/", 1)[1],
-                       "token": playing["token"], "line": repr(line).replace("'", '"')}
+                       "line": json.dumps(line)}
 
 
 async def _player_of_header(scope):
     """The lobby's player named by a test header: a fresh one per case, with fresh buckets."""
-    from lobby_helpers import Guest
-
     player = dict(scope["headers"]).get(b"x-test-player", b"").decode()
     return Guest(player, player.title()) if player else None
 
@@ -182,16 +183,18 @@ def test_every_numeric_field_refuses_hostile_numbers_with_a_sentence(world, fiel
     client, ids = world
     value = VALUES[name]
     if field.kind in ("POST", "GET"):
+        stored = _rooms_stored(client)
         status, answer = _ask(client, field, ids, value)
         assert status != 500
         if name in field.takes:
             assert 200 <= status < 300, answer
         else:
             assert 400 <= status < 500 and _sentence(answer.get("error")), (status, answer)
+            assert _rooms_stored(client) == stored  # refused: no room made
             if name in NON_FINITE and "$value" in field.body:
                 assert answer["error"] == NOT_FINITE
     else:
-        reply = _message(client, field, ids, value, name)
+        reply = _message(client, field, ids, value)
         if name in field.takes:
             assert reply["type"] != "error", reply
         else:
@@ -199,6 +202,11 @@ def test_every_numeric_field_refuses_hostile_numbers_with_a_sentence(world, fiel
             if name in NON_FINITE:
                 assert reply["message"] == NOT_FINITE
     assert client.get("/api/games").status_code == 200  # the server goes on answering
+
+
+def _rooms_stored(client) -> int:
+    count = select(func.count()).select_from(rooms)
+    return int(client.app.state.hub.store.read(lambda conn: conn.execute(count).scalar()))
 
 
 def _ask(client, field: Field, ids: dict, value: str) -> tuple[int, dict]:
@@ -212,7 +220,7 @@ def _ask(client, field: Field, ids: dict, value: str) -> tuple[int, dict]:
     return response.status_code, response.json()
 
 
-def _message(client, field: Field, ids: dict, value: str, name: str) -> dict:
+def _message(client, field: Field, ids: dict, value: str) -> dict:
     """The first answer to the field's message other than the lists and states every socket
     is sent (the socket then still answers a ping)."""
     text = Template(field.address).substitute(ids, value=value)
