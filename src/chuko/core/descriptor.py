@@ -87,7 +87,9 @@ class Option:
             return self._int(given)
         if self.kind == "choice":
             for choice in self.choices or ():
-                if given == choice or str(given).strip().lower() == str(choice).lower():
+                # (true == 1 in Python, but true is no choice of a number)
+                if not isinstance(given, bool) and (
+                        given == choice or str(given).strip().lower() == str(choice).lower()):
                     return choice
             known = ", ".join(map(str, self.choices or ()))
             raise ConfigError(f"{self.label} must be one of {known}, not {given!r}.")

@@ -25,10 +25,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from fastapi import FastAPI
 from starlette.datastructures import State
-from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
-from chuko.core.errors import ChukoError
 from chuko.solvers import warm_up as warm_solvers
 
 from . import collector
@@ -39,7 +37,7 @@ from .connections import HttpProtocol, WebSocketProtocol
 from .daily import DailyApi
 from .guard import Guard
 from .html_pages import add_pages, web_dir
-from .http_errors import chuko_error, http_error
+from .http_errors import add_refusals
 from .hub import Hub
 from .hub_base import WAITING_TTL
 from .lesson_api import LessonApi
@@ -124,6 +122,7 @@ def create_app(
     # when asked, and a test can put its own there.)
     state = State()
     state.hub, state.accounts = hub, accounts
+    state.daily = daily  # (a test sets its clock)
     lobby = LobbyParts(hub, _player_of(state), cluster)
     app = App(live=Sockets(hub, limits, clock, budget, identify=accounts.player),
               posts=api.posts, paths={**account_api.paths, **daily.paths}, lobby=lobby.sockets,
@@ -132,8 +131,7 @@ def create_app(
     app.state = state
     state.lobby = lobby
     app.add_middleware(Guard)
-    app.exception_handler(ChukoError)(chuko_error)
-    app.exception_handler(HTTPException)(http_error)
+    add_refusals(app)
     add_club_routes(app, store, budget, state)
     add_pages(app, static_dir or web_dir())
     for routes in (api, account_api, daily):

@@ -163,6 +163,16 @@ daily_results = Table(
     Index("daily_board", "day", "won", "seconds"),
 )
 
+# When a day's Caravan was first served to a player (migration 0005), written once: their
+# result's time is the server's, from this to the accepted result.
+daily_starts = Table(
+    "daily_starts",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
 # A player's puzzle rating, each puzzle's rating as tries move it from its shipped one, and
 # which puzzles a player has tried (a puzzle rates a player once).
 puzzle_ratings = Table(
