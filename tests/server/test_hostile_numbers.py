@@ -124,6 +124,16 @@ FIELDS = [
     Field("lobby", '{"type": "seek", "game": "chuko", "options": {"turn_limit": $value}}',
           takes=("zero",)),
     Field("lobby", '{"type": "seek", "game": "chuko", "rated": $value}', values=NUMBERS),
+    Field("lobby", '{"type": "seek", "game": "chuko", "clock": {"kind": "move", '
+          '"seconds": $value, "reserve": 30}}'),
+    Field("lobby", '{"type": "seek", "game": "chuko", "clock": {"kind": "move", '
+          '"seconds": 10, "reserve": $value}}'),
+    Field("lobby", '{"type": "seek", "game": "chuko", "clock": {"kind": "days", '
+          '"days": $value}}'),
+    Field("lobby", '{"type": "pool", "pool": "chuko/duel", "clock": {"kind": "move", '
+          '"seconds": $value, "reserve": 30}}'),
+    Field("lobby", '{"type": "seeks", "before": $value}'),  # a cursor is text
+    Field("GET", "/api/lobby?before=$value"),
     Field("lobby", '{"type": "accept", "seek": $value}'),
     Field("lobby", '{"type": "cancel", "seek": $value}'),
 ]
