@@ -221,6 +221,8 @@ function endPanel(msg) {
     ? h("p.rematch-offer", { text: "A rematch has started: follow to keep your seat." }) : null;
   const token = page.token ? `#token=${encodeURIComponent(page.token)}` : "";
   return [
+    // A rated game that changed no rating says why ("Not rated: …", "Game aborted" above).
+    msg.unrated ? h("p.unrated", { text: msg.unrated }) : null,
     standings(msg),
     rematch,
     h("div.actions.end-actions", {},
@@ -237,7 +239,7 @@ function endPanel(msg) {
 function drawStatus(msg) {
   const box = $("status");
   const over = msg.status === "over";
-  const key = JSON.stringify([statusText(msg), over && [msg.rematch, page.busy, msg.view.outcome]]);
+  const key = JSON.stringify([statusText(msg), over && [msg.rematch, page.busy, msg.view.outcome, msg.unrated]]);
   box.className = `status ${msg.status}${isMyTurn(msg) ? " my-turn" : ""}${over ? " end-panel" : ""}`;
   // Redrawn only when it says something new: a live region reads every change aloud.
   if (box.dataset.key === key) return;
