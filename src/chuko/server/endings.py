@@ -20,8 +20,8 @@ from .schema import SeatRow
 
 REASONS = ("timeout", "resigned", "left")
 _DID = {"timeout": "ran out of time", "resigned": "resigned", "left": "left the game"}
-# A forfeit (resigning, claiming, leaving, time) before the game has this many moves
-# aborts a game between people; so does a seat's time running out before its first move.
+# A forfeit (resigning, claiming, time) before the game has this many moves aborts a game
+# between people; so does a seat's time running out before its first move.
 ABORT_BEFORE = 2
 _ABORTED = {"first_move": "did not make a first move in time",
             "timeout": "ran out of time before two moves were played",

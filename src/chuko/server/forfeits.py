@@ -45,8 +45,10 @@ def bot_level(levels: tuple[str, ...]) -> str:
 def _abort(room: Room, seat: int, reason: str) -> str | None:
     """Why `seat`'s forfeit for `reason` aborts the game (`endings.ABORT_BEFORE`): in a game
     between people, "first_move" for a seat whose time ran out before it moved, else the
-    reason while the game has fewer than two moves; None when it does not."""
-    if people(room.seats) < 2:
+    reason while the game has fewer than two moves; None when it does not. A player who
+    leaves a table of three or more hands their seat to the bot however early: the others
+    play on."""
+    if people(room.seats) < 2 or (reason == "left" and len(room.seats) > 2):
         return None
     if reason == "timeout" and room.clocks is not None and seat not in room.clocks.opened:
         return "first_move"

@@ -281,11 +281,14 @@ function buildBar(msg) {
 }
 
 async function resign() {
-  // As the server has it: a game of one or two seats ends; a bigger table goes on.
+  // As the server has it: between people, before the second move the game is aborted;
+  // else a game of one or two seats ends, and a bigger table goes on.
   const seats = page.msg.seats.length;
-  const text = seats === 1 ? "The game ends here, lost."
-    : seats === 2 ? "The game ends and the other player wins."
-      : "A bot plays your seat to the end, and you finish last.";
+  const text = page.msg.version < 2 && othersHuman(page.msg)
+    ? "Before the second move this aborts the game: nobody wins, and no rating changes."
+    : seats === 1 ? "The game ends here, lost."
+      : seats === 2 ? "The game ends and the other player wins."
+        : "A bot plays your seat to the end, and you finish last.";
   const yes = await confirmDialog({
     title: "Resign this game?",
     text,
