@@ -6,13 +6,21 @@ rated games stored (their times are when the rooms ended)."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, text
 
-from chuko.server.ratings import NEWCOMER_GAMES, PAIR_GAMES, PAIR_WINDOW, PROVISIONAL_GAMES
+from chuko.server.ratings import (
+    NEWCOMER_GAMES,
+    PAIR_GAMES,
+    PAIR_WINDOW,
+    PROVISIONAL_GAMES,
+    apply_result,
+)
 from chuko.server.schema import ratings, rooms
 from chuko.server.store import Store
-from club_seed import add_player, add_room
+from club_seed import add_player, add_room, postgres_schema
 
 HOUR = 3600.0
 START = 1_760_000_000.0
@@ -79,3 +87,43 @@ def test_a_settled_rating_plays_as_often_as_it_likes(tmp_path):
         assert games(store, dee) == PROVISIONAL_GAMES + 10 + NEWCOMER_GAMES + 2
     finally:
         store.close()
+
+
+def test_two_ends_of_one_pair_at_once_cannot_both_slip_under_the_limit(request):
+    """On PostgreSQL, two rooms of Ann and Bob ending at once, with two of their games
+    counted already: the second end waits for the first's lock on its players, then finds
+    three counted, so only one of the two counts."""
+    with postgres_schema(request.node.name) as url:
+        store = Store(url)
+        try:
+            ann, bob = add_player(store.engine, "ann"), add_player(store.engine, "bob")
+            for k in range(PAIR_GAMES - 1):
+                assert played(store, [ann, bob], START + 2 * HOUR * k, seed=k + 1) is None
+            at = START + 5 * HOUR
+            first, second = (add_room(store.engine, "crossroads", [ann, bob], seed=seed,
+                                      ended=at, apply=False)[0] for seed in (7, 8))
+            told: list[str | None] = []
+            with store.engine.connect() as conn:
+                told.append(apply_result(first, "crossroads", [0, 1], at)(conn))
+                other = threading.Thread(target=lambda: told.append(_apply(store, second, at)))
+                other.start()
+                _until_a_lock_is_waited_for(store)
+                conn.commit()
+            other.join(30)
+        finally:
+            store.close()
+    assert told == [None, "repeated_pairing"]
+
+
+def _apply(store: Store, room_id: str, at: float) -> str | None:
+    with store.engine.begin() as conn:
+        return apply_result(room_id, "crossroads", [0, 1], at)(conn)
+
+
+def _until_a_lock_is_waited_for(store: Store) -> None:
+    for _ in range(500):  # a bounded look, not a timing
+        with store.engine.connect() as conn:
+            if conn.execute(text("SELECT count(*) FROM pg_locks WHERE NOT granted")).scalar():
+                return
+        time.sleep(0.01)
+    raise AssertionError("The second end did not wait for the first.")
