@@ -1,9 +1,10 @@
 """Games ended or seats given up before the engine says so: a clock run out, a player who
 resigns, a player who left (every socket gone for the grace period). Heads-up, the game ends
 and that player loses; with 3+ players, a bot takes the seat over for the rest of the game
-and its player finishes last (`endings.py`). In a game between people, a forfeit before the
-game's second move, or a seat's time run out before its first move (`clocks.py`'s first-move
-limit), aborts the game instead: over, nobody's win, no rating changed.
+and its player finishes last (`endings.py`). In a game between people, a resignation, a
+claim or a clock run out before the game's second move, or a seat's time run out before its
+first move (`clocks.py`'s first-move limit), aborts the game instead: over, nobody's win, no
+rating changed.
 
 A forfeit is stored as one header write checked against the room's version
 (`writes.forfeit`): a move stored first makes it a Conflict, and it is looked at again

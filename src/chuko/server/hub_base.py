@@ -10,7 +10,6 @@ clocks' timer (`forfeits.py`), hints (`hints.py`) and history (`history.py`).
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Callable
 from random import Random
@@ -26,8 +25,6 @@ from .work import Pool
 
 WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it expires
 LEAVE_GRACE = 60.0  # seconds a player's sockets may all be gone before they count as left
-
-log = logging.getLogger("chuko.server")
 
 
 class ClusterPart(Protocol):
