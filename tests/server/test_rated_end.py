@@ -22,7 +22,7 @@ from chuko.server.ratings import apply_result
 from chuko.server.room import Room
 from chuko.server.schema import moves, rating_history, ratings, rooms
 from chuko.server.store import Store
-from club_seed import postgres_schema
+from club_seed import add_room, postgres_schema
 
 
 async def to_last_move(hub: Hub, room: Room, rng: Random) -> tuple[int, str]:
@@ -131,6 +131,34 @@ def test_two_workers_storing_the_same_end_rate_it_once(tmp_path):
         assert found["games"] == [1, 1]
 
     run(url, scenario)
+
+
+def test_a_rated_end_that_does_not_count_says_why_on_every_worker(tmp_path):
+    """A final move that ends a rated game past the pair's limit: the room's result says
+    why, the worker that stored it asks the others to read the header again, and another
+    worker that does reads the same sentence."""
+
+    async def scenario(store: Store, clock: Clock) -> None:
+        one = hub_on(store, clock)
+        room = await rated_table(one, store, None, first="0")
+        pair = [seat.player for seat in room.seats]
+        for seed in (1, 2, 3):  # the pair's three rated games of the day
+            add_room(store.engine, "crossroads", pair, seed=seed, ended=clock.now - 60)
+        seat, last = await to_last_move(one, room, Random(7))
+        told: list[bool] = []
+        one._tell = lambda _room, reload=False: told.append(reload)
+        other = hub_on(store, clock, seed=2)
+        there = await other.room(room.id)
+        await one.play(room, seat, last)
+        assert room.result is not None and room.result["unrated"] == "repeated_pairing"
+        assert told == [True]
+        async with there.lock:
+            await other.catch_up(there, reload=True)
+        sentence = "Not rated: two players' rated games count 3 in 24 hours."
+        assert room.snapshot(0)["unrated"] == there.snapshot(None)["unrated"] == sentence
+        assert stored(store, room.id)["points"] == []
+
+    run(f"sqlite:///{tmp_path}/c.db", scenario)
 
 
 def test_a_lock_held_on_ratings_holds_the_ending_move_with_it(request):
