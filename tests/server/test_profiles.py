@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import insert, update
 
 from chuko.server.players import Player
-from chuko.server.ratings import PROVISIONAL_GAMES
+from chuko.server.ratings import PAIR_WINDOW, PROVISIONAL_GAMES
 from chuko.server.schema import players, ratings
 from chuko.server.store import Store
 from club_seed import add_player, add_room, postgres_schema
@@ -75,15 +75,16 @@ def club(engine):
     ann, bob = add_player(engine, "Ann", "Ann R."), add_player(engine, "bob", "Bobby")
     guest, gone = add_player(engine, None, "Guesty"), add_player(engine, "leaver", "Lee")
     rooms = []
+    # A day apart: two players' rated games together count 3 a day.
     for k, seed in enumerate((1, 2, 4, 5)):
         rooms.append(add_room(engine, "crossroads", [ann, bob], seed=seed,
-                              ended=1000.0 + k, names=["Ann R.", "Bobby"]))
-    rooms.append(add_room(engine, "crossroads", [gone, ann], seed=2, ended=1010.0,
-                          names=["Lee", "Ann R."]))
+                              ended=1000.0 + k * PAIR_WINDOW, names=["Ann R.", "Bobby"]))
+    rooms.append(add_room(engine, "crossroads", [gone, ann], seed=2,
+                          ended=1010.0 + 3 * PAIR_WINDOW, names=["Lee", "Ann R."]))
     with engine.begin() as conn:
         conn.execute(update(players).where(players.c.id == gone).values(deleted=True))
-    rooms.append(add_room(engine, "chuko", [ann, guest], seed=1, rated=False, ended=1020.0,
-                          names=["Ann R.", "Guesty"]))
+    rooms.append(add_room(engine, "chuko", [ann, guest], seed=1, rated=False,
+                          ended=1020.0 + 3 * PAIR_WINDOW, names=["Ann R.", "Guesty"]))
     return {"ann": ann, "bob": bob, "guest": guest, "gone": gone, "rooms": rooms}
 
 

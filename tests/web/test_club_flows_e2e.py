@@ -213,9 +213,10 @@ def test_a_lobby_game_left_midway_is_taken_up_again_from_your_games(pages):
     assert snapshot(ann)["seat"] != snapshot(bob)["seat"]
 
 
-def test_a_player_whose_5_s_clock_runs_out_loses_and_both_read_it(pages, shot):
+def test_a_5_s_clock_run_out_before_the_first_move_aborts_and_both_read_it(pages, shot):
     """A room made with a clock of 5 s a move and no reserve: Ann, first to move, does not,
-    and both read how it ended. Her running clock shows on both screens first."""
+    which aborts the game, and both read how it ended. Her running clock shows on both
+    screens first."""
     ann = pages.new(*DESKTOP)
     ann.goto("/")
     made = ann.request.post("/api/rooms", headers={"X-Chuko": "1"}, data={
@@ -232,21 +233,25 @@ def test_a_player_whose_5_s_clock_runs_out_loses_and_both_read_it(pages, shot):
     shot(bea, "club-flows-clocks-phone", full_page=False)
     for page in (ann, bea):  # the server's timer, not a move, ends it: up to 5 s from now
         page.locator("#status.over").wait_for(timeout=15_000)
-    assert assert_shows_the_result(ann) == "You ran out of time: Bea wins."
-    assert assert_shows_the_result(bea) == "Ann ran out of time: you win."
+    assert assert_shows_the_result(ann) == ("Game aborted: you did not make a first move in "
+                                            "time.")
+    assert assert_shows_the_result(bea) == ("Game aborted: Ann did not make a first move in "
+                                            "time.")
     assert ann.locator("#seats .clock.running").count() == 0
 
 
-def test_a_player_who_resigns_heads_up_loses_and_both_read_it(pages):
-    """Two strangers paired heads-up; one resigns (the page asks first) and both read the
-    end at once, the resigner's as their loss."""
+def test_a_player_who_resigns_heads_up_at_once_aborts_and_both_read_it(pages):
+    """Two strangers paired heads-up; one resigns before a move (the page asks first), which
+    aborts the game, and both read the end at once."""
     ann, bob = pair(pages, "chuko/duel", DESKTOP, PHONE)
     bob.locator("button.resign").click()
     bob.locator("dialog.ask", has_text="Resign this game?").locator("button.go").click()
     for page in (ann, bob):
         page.locator("#status.over").wait_for()
-    assert assert_shows_the_result(bob).startswith("You resigned: ")
-    assert re.fullmatch(r".+ resigned: you win\.", assert_shows_the_result(ann))
+    assert assert_shows_the_result(bob) == ("Game aborted: you resigned before two moves "
+                                            "were played.")
+    assert re.fullmatch(r"Game aborted: .+ resigned before two moves were played\.",
+                        assert_shows_the_result(ann))
     assert ann.locator("button.resign").count() == bob.locator("button.resign").count() == 0
     # A table the lobby made has no rematch: the lobby pairs again.
     ann.locator("#status a.to-lobby").click()

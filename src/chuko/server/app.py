@@ -46,7 +46,6 @@ from .lobby_app import LobbyParts
 from .players import Player
 from .profiles import PlayerLookup, Standings
 from .puzzle_api import PuzzleApi
-from .ratings import Rater
 from .redaction import hide_secrets_in_logs
 from .router import App
 from .socket_session import Sockets
@@ -109,7 +108,6 @@ def create_app(
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
               work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
-    hub.on_over(Rater(store.submit))  # a rated room's end changes its players' ratings
     cluster = _cluster(hub, redis_url, cluster_name, lease_seconds)
     budget = Budget(limits, clock)  # replay pages, log pages and hints
     accounts = Accounts(store, limits, clock)

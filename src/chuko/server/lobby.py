@@ -15,6 +15,7 @@ from chuko.games import game_class
 
 from . import store as db
 from .clocks import Clocks, read_control
+from .endings import people
 from .hub_base import HubBase, expired_sentence, stored
 from .room import Forbidden, NotFound, Room, Seat
 
@@ -105,9 +106,10 @@ class Lobby(HubBase):
         state = game.new(seed)
         dealt = state.record()
         created = self.clock()
+        clocks = None if clock is None else Clocks.new(clock, len(seats), people(seats))
         room = Room(room_id or new_room_id(created), game_id, values, state, seats,
                     rematch_of=None if rematch_of is None else rematch_of.id, created=created,
-                    rated=rated, clocks=None if clock is None else Clocks.new(clock, len(seats)))
+                    rated=rated, clocks=clocks)
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
         self._attend(room)
         if room.status == "playing":

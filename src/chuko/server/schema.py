@@ -137,6 +137,8 @@ rating_history = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("at", Float, nullable=False),
+    # A player's recent rated games, for who is rated (migration 0006).
+    Index("rating_history_recent", "player", "at"),
 )
 
 # Practice (migration 0004). How many of a game's lesson steps a player has done.
