@@ -139,14 +139,17 @@ class Standings:
                              **shown_rating(row["rating"])}
                             for rank, row in enumerate(rows, 1)]}
 
-    async def _account(self, username: str) -> standings.Account:
+    async def _account(self, request: Request, username: str) -> standings.Account:
+        """The account of `username`, the look-up counted first (`Budget.look_up`): an
+        answer says whether the name exists, so names cannot be tried in bulk."""
+        self.budget.look_up(client_host(request.scope))
         found = await self._read(standings.account, username)
         if found is None:
             raise NotFound(f"Nobody plays here as {username[:standings.MAX_USERNAME]!r}.")
         return found
 
     async def profile(self, request: Request, username: str) -> dict[str, Any]:
-        account = await self._account(username)
+        account = await self._account(request, username)
         held = await self._read(standings.player_ratings, account.id)
         points = await self._read(standings.rating_points, account.id, HISTORY_POINTS)
         return {"username": account.username, "name": account.name,
@@ -161,7 +164,7 @@ class Standings:
 
     async def games(self, request: Request, username: str, before: str | None = None,
                     count: str | None = None) -> dict[str, Any]:
-        account = await self._account(username)
+        account = await self._account(request, username)
         return await self._finished(request, account.id, "@" + account.id, before, count)
 
     async def _finished(self, request: Request, player: str, key: str, before: str | None,
