@@ -70,11 +70,14 @@ class Limits:
     seats: Rate = Rate(2, 20)  # per address: joins, follows and rematches
     # Accounts (`account_api.py`): guests made, per address (each is a row in the
     # database); log-ins (and other password checks, each an Argon2 hash's 64 MiB and
-    # 0.1 s), 10 a minute per address and per account, so guessing a password is slow
-    # from one address and from many; accounts made, per address.
+    # 0.1 s, `login_limits.py`): 10 a minute from one address at one account, 20 a minute
+    # from one address at any, and 10 a minute at one account from everywhere after a
+    # burst of 60, not counted from a browser the account logged in from; accounts made,
+    # per address.
     guests: Rate = Rate(1, 30)
-    logins_per_address: Rate = Rate(10 / 60, 10)
-    logins_per_account: Rate = Rate(10 / 60, 10)
+    logins_per_address: Rate = Rate(20 / 60, 20)
+    logins_per_address_and_account: Rate = Rate(10 / 60, 10)
+    logins_per_account: Rate = Rate(10 / 60, 60)
     signups: Rate = Rate(1 / 60, 5)
     # Per address: WebSocket connections opened (a page holds one, and reconnects after a
     # drop or a restart; each costs a room lookup, a log page and a state).
