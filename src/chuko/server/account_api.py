@@ -174,7 +174,7 @@ class AccountApi:
         """The account deleted (its games stay, shown as a deleted player's)."""
         player = await self._account(scope, (await body()).get("password"))
         await self.store.submit(rows.delete_account(player.id))  # its sessions too
-        self.accounts.forget(player.id)
+        self.accounts.deleted(player.id)
         clear_session(scope)
         return 200, me(None)
 
