@@ -4,10 +4,11 @@ bot" (and "Hard bot 1" beside a second one), "Host" and "Friend" (a seat nobody 
 "Spectator", "(not connected)" and the deleted players' label.
 
 A name is compared by its skeleton (`skeleton`), after the idea of Unicode's confusables
-(UTS #39): NFKC, casefolded, look-alike letters of other scripts read as the Latin ones
-they pass for, only its letters and digits kept, and a number at its end dropped. So
-"Hаrd bot" with a Cyrillic а, "Yоu" with a Cyrillic о, "GUEST-1234" and "Ｙｏｕ" are all
-refused, while names in any script that pass for none of the labels are taken.
+(Unicode Technical Standard 39): NFKC, casefolded, look-alike letters of other scripts
+read as the Latin ones they pass for, only its letters and digits kept, and a number at
+its end dropped. So "Hаrd bot" with a Cyrillic а, "Yоu" with a Cyrillic о, "GUEST-1234"
+and "Ｙｏｕ" are all refused, while names in any script that pass for none of the labels
+are taken.
 """
 
 from __future__ import annotations
