@@ -128,3 +128,19 @@ def test_a_session_ended_on_one_worker_closes_its_sockets_on_the_other(two_worke
             pass
         assert here.post("/api/account/logout", json={}).status_code == 200
         signed_out(ws)
+
+
+def test_a_browsers_sockets_follow_it_into_its_new_session_and_close_at_its_log_out(browser):
+    with browser.websocket_connect("/lobby/ws") as ws:
+        while ws.receive_json()["type"] != "you":
+            pass
+        changed = browser.post("/api/account/password",
+                               json={"password": PASSWORD, "new_password": "a new one 123"})
+        assert changed.status_code == 200, changed.text
+        ws.send_json({"type": "ping"})  # its own browser's: kept open
+        while (message := ws.receive_json())["type"] == "lobby":
+            pass
+        assert message == {"type": "pong"}
+        assert browser.post("/api/account/logout", json={}).status_code == 200
+        ws.send_json({"type": "ping"})
+        signed_out(ws)

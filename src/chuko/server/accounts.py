@@ -166,6 +166,8 @@ class Accounts:
         self.forget(player.id if others else None, ending)
         if others:
             self.sign_outs.end(player.id, but=ending)
+        if ending is not None:
+            self.sign_outs.replaced(player.id, ending, id_hash)
         set_session(scope, secret, GUEST_AGE if player.is_guest else ACCOUNT_AGE)
         self._remember(id_hash, player)
 

@@ -90,12 +90,29 @@ class SignOuts:
         if self.tell is not None:
             self.tell({"player": player_id, "id_hash": id_hash, "but": but})
 
+    def replaced(self, player_id: str, old: str, new: str) -> None:
+        """The player's browser went on from its session `old` to `new` (a log-in, a sign-up,
+        a new password): its sockets of `old` are `new`'s from now on, on every worker."""
+        self._replace(player_id, old, new)
+        if self.tell is not None:
+            self.tell({"player": player_id, "replaced": old, "by": new})
+
     def heard(self, event: dict[str, Any]) -> None:
-        """Another worker's `end`: close the sockets it names on this one."""
-        player, id_hash, but = event.get("player"), event.get("id_hash"), event.get("but")
-        if isinstance(player, str):
+        """Another worker's `end` or `replaced`, done to the sockets on this one."""
+        player, old, new = event.get("player"), event.get("replaced"), event.get("by")
+        id_hash, but = event.get("id_hash"), event.get("but")
+        if not isinstance(player, str):
+            return
+        if isinstance(old, str) and isinstance(new, str):
+            self._replace(player, old, new)
+        elif "replaced" not in event:
             self._close(player, id_hash if isinstance(id_hash, str) else None,
                         but if isinstance(but, str) else None)
+
+    def _replace(self, player_id: str, old: str, new: str) -> None:
+        for watch in self._watches.get(player_id, ()):
+            if watch.id_hash == old:
+                watch.id_hash = new
 
     def _close(self, player_id: str, id_hash: str | None, but: str | None) -> None:
         for watch in list(self._watches.get(player_id, ())):
