@@ -212,3 +212,18 @@ def test_profile_look_ups_are_counted_per_address_so_names_cannot_be_tried_in_bu
     from_address(client, "10.0.0.2")  # another address is not held back by it
     assert client.get("/api/players/Ann").status_code == 200
     assert client.get("/api/players/nobody").status_code == 404
+
+
+def test_profile_look_ups_in_one_session_are_counted_whatever_the_address(club, make_client):
+    from server_helpers import from_address
+
+    from chuko.server.limits import Limits
+
+    client = make_client()
+    client.headers.update({"origin": "http://testserver"})
+    client.post("/api/me", json={})  # a guest's session
+    answers = []
+    for n in range(Limits().profiles.burst + 1):
+        from_address(client, f"10.0.3.{n}")
+        answers.append(client.get(f"/api/players/name{n:03}").status_code)
+    assert answers == [404] * (len(answers) - 1) + [429]

@@ -270,9 +270,12 @@ class Budget:
                           "viewers share its budget: wait a moment and ask again.",
                           shares.refill_seconds(room_id))
 
-    def look_up(self, address: str) -> None:
-        """Count one profile look-up; TooMany with a sentence over the address's bucket."""
-        if not self._look_ups.take(address):
+    def look_up(self, address: str, session: str | None = None) -> None:
+        """Count one profile look-up from `address`, and from the request's `session` (its
+        id hash) when it has one: a client changing addresses in one session is counted
+        as one; TooMany with a sentence over either bucket."""
+        if not (self._look_ups.take(address)
+                and (session is None or self._look_ups.take(("session", session)))):
             raise TooMany("Too many profiles looked up from your address: wait a moment and "
                           "try again.", refill_seconds(self._look_ups.rate))
 

@@ -29,6 +29,7 @@ from chuko.games import descriptor, registry
 from chuko.practice.daily import today
 
 from . import pages, standings
+from .cookies import session_secret
 from .daily import streak as daily_streak
 from .hub import Hub
 from .lifecycle import rebuild
@@ -37,6 +38,7 @@ from .players import Player
 from .ratings import CLASSES, Rating, class_of, ranks_of
 from .room import NotFound, Room, Seat
 from .router import client_host
+from .schema import secret_hash
 
 PlayerLookup = Callable[[Scope], Awaitable[Player | None]]
 
@@ -142,7 +144,9 @@ class Standings:
     async def _account(self, request: Request, username: str) -> standings.Account:
         """The account of `username`, the look-up counted first (`Budget.look_up`): an
         answer says whether the name exists, so names cannot be tried in bulk."""
-        self.budget.look_up(client_host(request.scope))
+        secret = session_secret(request.scope)
+        self.budget.look_up(client_host(request.scope),
+                            None if secret is None else secret_hash(secret))
         found = await self._read(standings.account, username)
         if found is None:
             raise NotFound(f"Nobody plays here as {username[:standings.MAX_USERNAME]!r}.")
