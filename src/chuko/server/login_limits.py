@@ -72,9 +72,10 @@ class LoginLimits:
                                found: tuple[str, str] | None) -> None:
         """Count a check against the account's own bucket, unless the request comes from a
         browser the account (`found`: its id and stored hash, None for no account) is known
-        to; TooMany with a sentence over it."""
-        if found is not None and self.browsers.knows(scope, *found):
-            return
+        to, or unless `key` is empty (a name that cannot be one: no account's bucket);
+        TooMany with a sentence over it."""
+        if not key or (found is not None and self.browsers.knows(scope, *found)):
+            return  # no name that could be an account's, or its owner's browser
         await self._take("login-account", key, self.by_account, FOR_ACCOUNT)
 
     async def _take(self, kind: str, key: str, local: Buckets, refused: str) -> None:

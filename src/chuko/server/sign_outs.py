@@ -20,9 +20,10 @@ from typing import Any
 
 from starlette.types import Message, Receive, Scope, Send
 
+from chuko.core.errors import ChukoError
+
 from .players import Player
 from .socket_io import refuse
-from .writer import Unavailable
 
 SIGNED_OUT = ("You were signed out (a log-out, a new password or a deleted account): reload "
               "the page to go on.")
@@ -131,7 +132,7 @@ def closing_on_sign_out(socket: Socket, sign_outs: SignOuts, session: Session) -
     async def serve(scope: Scope, receive: Receive, send: Send, *args: Any) -> None:
         try:
             found = await session(scope)
-        except Unavailable:  # the socket finds the database away too, and says so
+        except ChukoError:  # the database away or slow: the socket finds it so, and says so
             found = None
         if found is None:
             await socket(scope, receive, send, *args)
