@@ -193,3 +193,38 @@ def test_my_games_is_empty_for_a_request_without_a_player(make_client):
     assert client.get("/api/me/games").json() == {"playing": [], "finished": []}
     client.app.state.accounts = FakeAccounts(None)
     assert client.get("/api/me/games").json() == {"playing": [], "finished": []}
+
+
+def test_profile_look_ups_are_counted_per_address_so_names_cannot_be_tried_in_bulk(
+        club, make_client):
+    from server_helpers import from_address
+
+    from chuko.server.limits import Limits
+
+    client = make_client()
+    budget = Limits().profiles.burst
+    from_address(client, "10.0.0.1")
+    answers = [client.get(f"/api/players/name{n:03}").status_code for n in range(200)]
+    assert answers == [404] * budget + [429] * (200 - budget)
+    refused = client.get("/api/players/Ann/games")
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "2"
+    assert refused.json() == {"error": "Too many profiles looked up from your address: wait "
+                                       "a moment and try again."}
+    from_address(client, "10.0.0.2")  # another address is not held back by it
+    assert client.get("/api/players/Ann").status_code == 200
+    assert client.get("/api/players/nobody").status_code == 404
+
+
+def test_profile_look_ups_in_one_session_are_counted_whatever_the_address(club, make_client):
+    from server_helpers import from_address
+
+    from chuko.server.limits import Limits
+
+    client = make_client()
+    client.headers.update({"origin": "http://testserver"})
+    client.post("/api/me", json={})  # a guest's session
+    answers = []
+    for n in range(Limits().profiles.burst + 1):
+        from_address(client, f"10.0.3.{n}")
+        answers.append(client.get(f"/api/players/name{n:03}").status_code)
+    assert answers == [404] * (len(answers) - 1) + [429]

@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any, cast
@@ -48,6 +49,7 @@ from .profiles import PlayerLookup, Standings
 from .puzzle_api import PuzzleApi
 from .redaction import hide_secrets_in_logs
 from .router import App
+from .sign_outs import Socket, closing_on_sign_out
 from .socket_session import Sockets
 from .store import Store
 from .work import Pool
@@ -122,9 +124,9 @@ def create_app(
     state.hub, state.accounts = hub, accounts
     state.daily = daily  # (a test sets its clock)
     lobby = LobbyParts(hub, _player_of(state), cluster)
-    app = App(live=Sockets(hub, limits, clock, budget, identify=accounts.player),
-              posts=api.posts, paths={**account_api.paths, **daily.paths}, lobby=lobby.sockets,
-              lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
+    live, lobby_live = _sockets(hub, limits, clock, budget, accounts, lobby, cluster)
+    app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily.paths},
+              lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
     app.state = state
     state.lobby = lobby
@@ -135,6 +137,19 @@ def create_app(
     for routes in (api, account_api, daily):
         routes.add_routes(app)
     return app
+
+
+def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: Accounts,
+             lobby: LobbyParts, cluster: Cluster | None) -> tuple[Socket, Socket]:
+    """The game's and the lobby's sockets, each closed as soon as the session it was opened
+    in ends (`sign_outs.py`), on whichever worker of the `cluster` it ends."""
+    if cluster is not None:
+        accounts.sign_outs.tell = cluster.publish_signed_out
+        cluster.on_signed_out = accounts.sign_outs.heard
+    closing = partial(closing_on_sign_out, sign_outs=accounts.sign_outs,
+                      session=accounts.session)
+    return (closing(Sockets(hub, limits, clock, budget, identify=accounts.player)),
+            closing(lobby.sockets))
 
 
 def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> None:

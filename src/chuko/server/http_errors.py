@@ -40,9 +40,17 @@ def error_response(status: int, message: str,
 
 async def chuko_error(request: Request, error: ChukoError) -> JSONResponse:
     """A refusal of one of FastAPI's routes: its sentence, with its status."""
-    return error_response(status_of(error), str(error),
-                          {"Retry-After": str(RETRY_AFTER)} if isinstance(error, Unavailable)
-                          else None)
+    return error_response(status_of(error), str(error), retry_after(error))
+
+
+def retry_after(error: ChukoError) -> dict[str, str] | None:
+    """The Retry-After header of a refusal that knows when to ask again: the database away,
+    or a rate's bucket empty."""
+    if isinstance(error, Unavailable):
+        return {"Retry-After": str(RETRY_AFTER)}
+    if isinstance(error, TooMany) and error.retry_after is not None:
+        return {"Retry-After": str(error.retry_after)}
+    return None
 
 
 async def http_error(request: Request, error: HTTPException) -> Response:

@@ -17,6 +17,7 @@ from . import store as db
 from .clocks import Clocks, read_control
 from .endings import people
 from .hub_base import HubBase, expired_sentence, stored
+from .labels import passes_for_a_label
 from .room import Forbidden, NotFound, Room, Seat
 
 SEAT_KINDS = ("me", "bot", "friend")
@@ -37,7 +38,8 @@ def new_room_id(created: float) -> str:
 
 def read_name(value: Any) -> str | None:
     """A player's display name as given in a request, trimmed; None when none is given,
-    ConfigError (one sentence) when it is not one."""
+    ConfigError (one sentence) when it is not one, or could pass for one of the server's
+    own labels (`labels.py`)."""
     if value is None:
         return None
     if not isinstance(value, str):
@@ -49,8 +51,9 @@ def read_name(value: Any) -> str | None:
         raise ConfigError(f"A name can have at most {MAX_NAME} characters, not {len(name)}.")
     if not name.isprintable():
         raise ConfigError("A name cannot hold line breaks, tabs or other control characters.")
-    if name.casefold() == "you":
-        raise ConfigError('Every player reads "You" for themselves; choose another name.')
+    if passes_for_a_label(name):
+        raise ConfigError(f'{name!r} could pass for one of the server\'s own labels ("You", a '
+                          "guest, a bot, a seat nobody named): choose another name.")
     return name
 
 
