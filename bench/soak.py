@@ -212,7 +212,9 @@ async def slowloris(port: int, stop_at: float, abuse: Abuse) -> None:
                         break
                     writer.write(b"X-Slow: 1\r\n")
                     await writer.drain()
-            except OSError:
+            except (OSError, RuntimeError):
+                # uvloop says RuntimeError, not an OSError, for a write to a connection the
+                # server has closed meanwhile (or lost in a kill -9).
                 pass
             finally:
                 writer.close()
