@@ -137,7 +137,7 @@ class AccountApi:
         key = login_key(data.get("username"))
         password = given_password(data.get("password"))
         await self._admit(scope, key)
-        found = self.store.read(rows.login_of(key)) if key else None
+        found = await self.store.fetch(rows.login_of(key)) if key else None
         if not await self.passwords.check(password, None if found is None else found[1]):
             raise BadCredentials(NO_MATCH)
         if found is None:  # (checked above: the dummy hash never matches)
@@ -161,7 +161,7 @@ class AccountApi:
         if player is None or player.username is None:
             raise Forbidden(NOT_LOGGED_IN)
         await self._admit(scope, username_key(player.username))
-        stored = self.store.read(rows.password_of(player.id))
+        stored = await self.store.fetch(rows.password_of(player.id))
         if not await self.passwords.check(given, stored):
             raise BadCredentials("That is not your password.")
         return player

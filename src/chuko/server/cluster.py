@@ -334,7 +334,7 @@ class Cluster:
                     if not self.leader:
                         self.leader = True
                         log.info("This worker (%s) runs the bots and timers now.", self.me)
-                        self.hub.lead()
+                        await self.hub.lead()
                         self.spawn(self._sync())
                     else:
                         await self.presence.reap()

@@ -145,7 +145,7 @@ class DailyApi:
                 found["streak"] = streak(conn, player.id, daily.today())
             return found
 
-        return dict(await asyncio.to_thread(self.store.read, read))
+        return dict(await self.store.fetch(read))
 
     @staticmethod
     async def _finished(day: datetime.date, result: Json) -> Json:

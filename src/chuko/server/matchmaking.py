@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from chuko.core.descriptor import Pool
@@ -48,6 +49,7 @@ from .seeks import (
     rating_class,
     read_seek,
 )
+from .writer import Unavailable
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -379,17 +381,20 @@ def rating_reader(store: Store) -> RatingOf:
     """A player's rating on the pool's scale from the `ratings` table, the default when
     they have none (or the database cannot say just now)."""
 
-    def read(player: str, game: str, klass: str) -> float:
+    def read(player: str, game: str, klass: str) -> Callable[[Connection], float]:
         query = select(ratings.c.mu).where(ratings.c.player == player,
                                            ratings.c.game == game, ratings.c["class"] == klass)
-        with store.engine.connect() as conn:
+
+        def mu_of(conn: Connection) -> float:
             mu = conn.execute(query).scalar()
-        return DEFAULT_RATING if mu is None else float(mu) * SCALE
+            return DEFAULT_RATING if mu is None else float(mu) * SCALE
+
+        return mu_of
 
     async def rating_of(player: str, game: str, klass: str) -> float:
         try:
-            return await asyncio.to_thread(read, player, game, klass)
-        except SQLAlchemyError:
+            return await store.fetch(read(player, game, klass))
+        except (Unavailable, SQLAlchemyError):
             return DEFAULT_RATING
 
     return rating_of
