@@ -75,14 +75,14 @@ def hold_a_room_lock(engine: Engine, seconds: float) -> tuple[float, float, str]
 
 
 def stop_a_reader(engine: Engine, seconds: float) -> tuple[float, float, int]:
-    """SIGSTOP on the backend of an idle connection of the workers' whose last statement
-    was a read, SIGCONT `seconds` later; (when stopped, when continued, its pid)."""
+    """SIGSTOP on the backend of an idle connection of the workers' that a read gave back
+    to the pool last (its last statement the pool's ROLLBACK: a writer's is a COMMIT),
+    SIGCONT `seconds` later; (when stopped, when continued, its pid)."""
     with engine.connect() as conn:
         pid = conn.execute(text(
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-            "AND pid <> pg_backend_pid() AND state = 'idle' AND query ILIKE 'SELECT%' "
-            "AND query NOT ILIKE '%pg_stat_activity%' ORDER BY state_change LIMIT 1",
-        )).scalar_one()
+            "AND pid <> pg_backend_pid() AND state = 'idle' AND query = 'ROLLBACK' "
+            "ORDER BY state_change LIMIT 1")).scalar_one()
     os.kill(pid, signal.SIGSTOP)
     stopped = time.monotonic()
     try:
