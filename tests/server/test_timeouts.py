@@ -212,3 +212,55 @@ def test_serve_without_its_database_exits_with_one_sentence(capsys):
     said = capsys.readouterr().err.strip()
     assert said.startswith("chuko: The database of --db cannot be reached: ")
     assert "\n" not in said
+
+
+def test_a_move_refused_for_time_that_lands_later_is_caught_up_by_the_next_one(
+        db_url, monkeypatch):
+    """A move whose commit was under way when its time ran out is refused with the
+    sentence, and may still land: the room's next move then finds the stored game ahead,
+    and the room catches up from the log before the move is checked again."""
+    from random import Random
+
+    from chuko.core.errors import ChukoError
+    from chuko.server.hub import Hub
+    from chuko.server.moves import MOVE_NOT_SAVED
+
+    async def scenario() -> None:
+        store = db.Store(db_url, write_timeout=TIMEOUT)
+        store.start()
+        hub = Hub(store, bot_delay=0, rng=Random(5))
+        gate = threading.Event()
+        try:
+            made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
+            await hub.join(made["room"], made["invites"][0]["url"].rsplit("/", 1)[1])
+            room = await hub.room(made["room"])
+            seat = room.state.to_move[0]
+            move = room.legal(seat, room.moment())[0]
+            append = db.append_move
+
+            def late(*args):
+                write = append(*args)
+                return lambda conn: (gate.wait(WAIT), write(conn))
+
+            monkeypatch.setattr(db, "append_move", late)
+            with pytest.raises(db.Unavailable) as refused:
+                await hub.play(room, seat, move)
+            assert str(refused.value) == MOVE_NOT_SAVED and room.version == 0
+            monkeypatch.undo()
+            gate.set()
+            for _ in range(int(WAIT / 0.01)):  # the refused move lands after all
+                if (await store.fetch_room(room.id)).version == 1:
+                    break
+                await asyncio.sleep(0.01)
+            with contextlib.suppress(ChukoError):  # sent again: legal or not any more
+                await hub.play(room, seat, move)
+            stored = await store.fetch_room(room.id)
+            assert room.version == stored.version >= 1
+            assert room.state.record() == (await hub.room(room.id)).state.record()
+            assert stored.moves[0] == (seat, move)
+        finally:
+            gate.set()
+            await hub.close()
+            await asyncio.to_thread(store.close)
+
+    asyncio.run(scenario())
