@@ -264,10 +264,13 @@ def make_engine(url: str, timeout: float | None = None) -> Engine:
         memory = path in (None, "", ":memory:")
         if path and not memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # A file's pool lends a connection within POOL_TIMEOUT when the store is timed.
+        waiting = {} if memory or timeout is None else {"pool_timeout": POOL_TIMEOUT}
         engine = create_engine(
             parsed,
             connect_args={"check_same_thread": False},
             poolclass=StaticPool if memory else None,
+            **waiting,
         )
         busy = round((timeout or BUSY_TIMEOUT) * 1000)
         event.listen(engine, "connect", lambda connection, _: _sqlite_pragmas(connection, busy))

@@ -1,10 +1,11 @@
 """Storage: rooms, seats and moves in one SQLAlchemy Core schema for SQLite and PostgreSQL.
 
 `Store` opens a database, runs the Alembic migrations shipped in `chuko.server.migrations`
-(so a database of any older schema keeps its games), writes through its writer thread
-(`writer.py`: group commit, and the database going away and coming back) and reads rooms
-back. The schema is `schema.py`, the writes `writes.py`; this module is the storage's one
-face, so the rest of the server reaches all of it as `store`.
+(so a database of any older schema keeps its games), writes through its writer's lanes
+(`writer.py`, `lane.py`: group commit, a time limit on each write, and the database going
+away and coming back) and reads rooms back. The schema is `schema.py`, the writes
+`writes.py`; this module is the storage's one face, so the rest of the server reaches all
+of it as `store`.
 
 The server reads through the async forms (`fetch`, `fetch_room`, `fetch_timed_moves`,
 `fetch_resumable`), which run on the store's own reader threads and are bounded in time
