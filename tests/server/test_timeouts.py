@@ -264,3 +264,27 @@ def test_a_move_refused_for_time_that_lands_later_is_caught_up_by_the_next_one(
             await asyncio.to_thread(store.close)
 
     asyncio.run(scenario())
+
+
+def test_a_leader_that_cannot_read_the_rooms_in_play_goes_on_leading(db_url):
+    """Taking the cluster's lease while the database cannot be read is logged, not an
+    error that would end the worker's heartbeat."""
+    from chuko.server.hub import Hub
+
+    async def scenario() -> None:
+        store = db.Store(db_url)
+        store.start()
+        hub = Hub(store, bot_delay=0)
+
+        async def unreadable() -> list:
+            raise db.Unavailable()
+
+        store.fetch_resumable = unreadable  # type: ignore[method-assign]
+        try:
+            await hub.lead()
+            assert hub._sweeper is not None  # leading: the sweep runs
+        finally:
+            await hub.close()
+            await asyncio.to_thread(store.close)
+
+    asyncio.run(scenario())

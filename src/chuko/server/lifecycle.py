@@ -88,9 +88,14 @@ class Lifecycle(HubBase):
         return count
 
     async def lead(self) -> None:
-        """This worker took the cluster's lease: it runs the bots and the sweep now."""
+        """This worker took the cluster's lease: it runs the bots and the sweep now. When the
+        rooms in play cannot be read just then, it says so and goes on leading: each such
+        room is rebuilt, its bots and clocks going on, when it is next asked for."""
         if not self._closing:
-            await self.restore()
+            try:
+                await self.restore()
+            except db.Unavailable as error:
+                log.warning("The rooms in play could not be read to resume them: %s", error)
 
     def step_down(self) -> list[asyncio.Task]:
         """Stop the bots and the sweep (another worker runs them now); the tasks stopped."""
