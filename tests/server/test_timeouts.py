@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import threading
 import time
 
@@ -288,3 +289,50 @@ def test_a_leader_that_cannot_read_the_rooms_in_play_goes_on_leading(db_url):
             await asyncio.to_thread(store.close)
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_stopped_reader_backend_costs_one_refused_read_and_the_store_recovers():
+    """SIGSTOP on the PostgreSQL backend of a connection the reads go through (found in
+    `pg_stat_activity`): the read that meets it is refused after the read timeout, the
+    other reads answer meanwhile, and once the backend goes on every read answers."""
+    pytest.importorskip("psycopg")
+    from bench.postgres_process import PostgresProcess, binaries
+
+    if binaries() is None:
+        pytest.skip("PostgreSQL is not installed")
+    postgres = PostgresProcess()
+    postgres.start()
+
+    async def scenario() -> None:
+        store = db.Store(postgres.url, read_timeout=TIMEOUT)
+        one = text("SELECT 1")
+        try:
+            nap = text("SELECT pg_sleep(0.05)")
+            # Reads at once, so the pool holds a connection for each reader thread.
+            await asyncio.gather(*(store.fetch(lambda conn: conn.execute(nap))
+                                   for _ in range(store.reader.threads)))
+            pid = await store.fetch(lambda conn: conn.execute(text(
+                "SELECT pid FROM pg_stat_activity WHERE state = 'idle' AND "
+                "query = 'ROLLBACK' AND pid <> pg_backend_pid() LIMIT 1")).scalar_one())
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                answers = []
+                for _ in range(6):
+                    try:
+                        answers.append(await store.fetch(
+                            lambda conn: conn.execute(one).scalar()))
+                    except db.Unavailable:
+                        answers.append(None)
+                assert answers.count(None) == 1 and answers.count(1) == 5
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            for _ in range(3 * store.reader.threads):
+                assert await store.fetch(lambda conn: conn.execute(one).scalar()) == 1
+        finally:
+            await asyncio.to_thread(store.close)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        postgres.close()
