@@ -138,7 +138,7 @@ async def board_of(pool: list[Waiting]) -> Matchmaker:
             {"player": p.player, "name": f"Guest {p.player}", "pool": POOL, "rating": p.rating,
              "since": p.since, "bots_after": None})),
         ("hset", board.where, p.player, POOL))])
-    await board.touch([p.player for p in pool], NOW + 60)
+    await board.touch([p.player for p in pool], NOW + 60, made.me)
     return made
 
 

@@ -82,7 +82,10 @@ async def churn(app, rate: float) -> None:
         if mine:
             await made.cancel(poster, mine[0])
         else:
-            await made.post(poster, {"game": "chuko"})
+            # Each poster from an address of its own: the lobby caps the seeks of one.
+            n = changes % len(posters)
+            address = f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+            await made.post(poster, {"game": "chuko"}, address)
         changes += 1
         await asyncio.sleep(max(0.0, start + changes / rate - time.monotonic()))
 

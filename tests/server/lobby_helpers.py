@@ -12,6 +12,9 @@ from chuko.server.lobby_store import MemoryKv
 from chuko.server.matchmaking import Matchmaker
 from chuko.server.seeks import LobbyLimits
 
+HOME = "192.0.2.1"  # the address the tests' seeks are posted from
+QUICK = {"kind": "move", "seconds": 30, "reserve": 60}  # a pool's and a seek's clock
+
 
 @dataclass(frozen=True)
 class Guest:
@@ -22,6 +25,11 @@ class Guest:
 
 def guests(n: int) -> list[Guest]:
     return [Guest(f"p{i:03d}", f"Guest {i}") for i in range(n)]
+
+
+def members(n: int) -> list[Guest]:
+    """Players with an account (a username): they may play rated."""
+    return [Guest(f"p{i:03d}", f"Member {i}", f"member{i}") for i in range(n)]
 
 
 def pair_in_order(pool, now) -> list[tuple[str, str]]:
@@ -84,7 +92,7 @@ def matchmaker(kv=None, clock=None, rooms=None, prefix="test", **options) -> Mat
 
 
 async def present(made: Matchmaker, players, seconds: float = 60.0) -> None:
-    await made.board.touch([p.id for p in players], made.board.clock() + seconds)
+    await made.board.touch([p.id for p in players], made.board.clock() + seconds, made.me)
 
 
 def allow_rated_rooms(hub) -> None:

@@ -14,6 +14,11 @@ from chuko.bots import make_bot
 from chuko.games import game_class
 
 
+def from_address(client, host: str) -> None:
+    """Make the client's next requests come from `host` (the address the server counts)."""
+    client._transport.client = (host, 50000)
+
+
 def new_room(client, game: str, seats: list, **options) -> dict:
     response = client.post("/api/rooms", json={"game": game, "options": options, "seats": seats})
     assert response.status_code == 201, response.text

@@ -121,7 +121,8 @@ def test_a_guest_who_never_chose_a_name_is_shown_by_their_username(browser):
 
 @pytest.mark.parametrize("username", [
     "admin", "ROOT", "Chuko", "system", "deleted", "guest", "Guest42", "hardbot", "Easy_bot",
-    "perfect-bot", "ab", "a" * 21, "1abc", "_abc", "al ice", "alice!", "álice", 42, None])
+    "perfect-bot", "HardBot1", "Spectator", "Y0u", "ab", "a" * 21, "1abc", "_abc", "al ice",
+    "alice!", "álice", 42, None])
 def test_reserved_and_malformed_usernames_are_refused_with_a_sentence(browser, username):
     refused = browser().post("/api/account/signup",
                                  json={"username": username, "password": PASSWORD})

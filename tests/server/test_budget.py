@@ -10,7 +10,7 @@ import asyncio
 import threading
 
 import pytest
-from server_helpers import new_room, state_at
+from server_helpers import from_address, new_room, state_at
 from test_abuse import Clock, answers, pong
 from test_paging import long_game
 
@@ -87,30 +87,58 @@ def test_replay_pages_over_the_addresss_bucket_get_429_with_a_sentence(make_clie
     assert client.get("/api/rooms/long/replay?from=0").status_code == 200
 
 
-def test_replay_pages_over_the_rooms_bucket_get_429_with_a_sentence(make_client):
+def test_replay_pages_over_the_viewers_share_of_the_room_get_429_with_a_sentence(make_client):
     clock = Clock()
     client = make_client(limits=Limits(replay_pages_per_room=Rate(1, 2)), clock=clock)
     long_game(client)
     asked = [client.get("/api/rooms/long/replay?from=0") for _ in range(3)]
     assert [r.status_code for r in asked] == [200, 200, 429]
-    assert asked[2].json() == {"error": "Too many replay pages asked in this room just now: "
-                                        "wait a moment and ask again."}
+    assert asked[2].json() == {"error": "Too many replay pages asked from your address in this "
+                                        "room, whose viewers share its budget: wait a moment "
+                                        "and ask again."}
+    assert asked[2].headers["retry-after"] == "1"
 
 
-def test_a_rooms_bucket_counts_every_address_and_an_addresss_every_room():
+def test_one_viewers_flood_of_replay_pages_leaves_the_rooms_other_viewers_served(make_client):
     clock = Clock()
-    budget = Budget(Limits(log_pages=Rate(1, 2), log_pages_per_room=Rate(1, 3)), clock)
-    budget.admit("log", "1.1.1.1", "a")
+    client = make_client(limits=Limits(replay_pages=Rate(100, 1000)), clock=clock)
+    long_game(client)
+    room = Limits().replay_pages_per_room
+
+    def flood(address: str) -> list[int]:
+        from_address(client, address)
+        return [client.get("/api/rooms/long/replay?from=0").status_code
+                for _ in range(room.burst + 1)]
+
+    # Alone in the room, a viewer may ask the room's whole burst; a second one half of it.
+    assert flood("10.0.0.1") == [200] * room.burst + [429]
+    assert flood("10.0.0.2") == [200] * (room.burst // 2) + [429] * (room.burst // 2 + 1)
+    from_address(client, "10.0.0.3")  # a viewer come to watch the game is served
+    assert [client.get(f"/api/rooms/long/replay?from={n * 50}").status_code
+            for n in range(5)] == [200] * 5
+    clock.now += 1  # the room's rate is shared out among its three viewers as it refills
+    assert flood("10.0.0.1")[:4] == [200, 200, 429, 429]
+
+
+def test_a_rooms_budget_is_shared_by_its_addresses_and_an_addresss_counts_every_room():
+    clock = Clock()
+    budget = Budget(Limits(log_pages=Rate(1, 3), log_pages_per_room=Rate(1, 4)), clock)
+    for _ in range(3):
+        budget.admit("log", "1.1.1.1", "a")  # alone in the room: the whole of its burst
+    budget.admit("log", "2.2.2.2", "a")  # a second viewer: half of it
     budget.admit("log", "2.2.2.2", "a")
-    budget.admit("log", "3.3.3.3", "a")
-    with pytest.raises(TooMany, match="in this room"):
-        budget.admit("log", "4.4.4.4", "a")  # a fresh address, a room asked too often
-    budget.admit("log", "1.1.1.1", "b")
-    with pytest.raises(TooMany, match="from your address"):
-        budget.admit("log", "1.1.1.1", "c")  # a fresh room, an address that asked too often
+    with pytest.raises(TooMany, match="whose viewers share its budget"):
+        budget.admit("log", "2.2.2.2", "a")
+    with pytest.raises(TooMany, match="from your address: wait"):
+        budget.admit("log", "1.1.1.1", "b")  # a fresh room, an address that asked too often
     budget.admit("hint", "1.1.1.1", "c")  # each kind has buckets of its own
-    clock.now += 1
-    budget.admit("log", "4.4.4.4", "a")
+    clock.now += 2  # each of the two viewers' shares refills at half the room's rate
+    budget.admit("log", "2.2.2.2", "a")
+    with pytest.raises(TooMany, match="whose viewers share its budget"):
+        budget.admit("log", "2.2.2.2", "a")
+    clock.now += 5  # quiet for longer than the room takes to refill: forgotten
+    for _ in range(3):
+        budget.admit("log", "1.1.1.1", "a")
 
 
 def test_log_pages_over_their_bucket_are_refused_on_the_socket_and_over_http(make_client):

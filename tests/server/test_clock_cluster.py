@@ -22,7 +22,7 @@ def test_a_clock_run_out_ends_the_game_on_every_worker(workers):  # noqa: F811
     sockets = [a.socket(room["room"], room["token"]), b.socket(room["room"], friend["token"])]
     try:
         finals = []
-        for ws in sockets:  # seat 0 never moves: its 5 s run out
+        for ws in sockets:  # seat 0 never moves: its 5 s run out, which aborts the game
             state = ws.receive_json()
             while state.get("status") != "over":
                 state = ws.receive_json()
@@ -30,6 +30,6 @@ def test_a_clock_run_out_ends_the_game_on_every_worker(workers):  # noqa: F811
     finally:
         for ws in sockets:
             ws.close()
-    assert finals[0]["result"] == "You ran out of time: Bea wins."
-    assert finals[1]["result"] == "Host ran out of time: you win."
+    assert finals[0]["result"] == "Game aborted: you did not make a first move in time."
+    assert finals[1]["result"] == "Game aborted: Host did not make a first move in time."
     assert [s["running"] for s in finals[1]["clock"]["seats"]] == [False, False]

@@ -37,14 +37,14 @@ def test_a_wrong_clock_gets_400_and_one_sentence(make_client):
                                         "to 14, not 0.")
 
 
-def test_the_state_carries_the_clock_and_a_resign_over_the_socket_ends_the_game(make_client):
+def test_the_state_carries_the_clock_and_a_resign_at_once_aborts_the_game(make_client):
     client = make_client()
     room = clocked_room(client)
     friend = join(client, room, name="Bob")
     state = client.get(f"/api/rooms/{room['room']}?token={room['token']}").json()
     assert state["clock"]["control"] == CLOCK and state["rated"] is False
     assert [s["running"] for s in state["clock"]["seats"]] == [True, False]
-    assert 599 < state["clock"]["seats"][0]["left"] <= 600
+    assert 29 < state["clock"]["seats"][0]["left"] <= 30  # a first move's limit
     with client.websocket_connect(f"/ws/{room['room']}") as watcher:
         first_message(watcher)
         state_at(watcher, 0)
@@ -63,7 +63,7 @@ def test_the_state_carries_the_clock_and_a_resign_over_the_socket_ends_the_game(
         over = ws.receive_json()
         while over["status"] != "over":
             over = ws.receive_json()
-        assert over["result"] == "You resigned: Host wins."
+        assert over["result"] == "Game aborted: you resigned before two moves were played."
         assert [s["running"] for s in over["clock"]["seats"]] == [False, False]
         ws.send_json({"type": "resign"})
         assert ws.receive_json()["message"] == "Only a game in play can be given up or claimed."
@@ -80,9 +80,10 @@ def test_a_player_who_left_can_be_claimed_from_over_the_socket(make_client):
         ws.send_json({"type": "claim"})
         while state["status"] != "over":
             state = ws.receive_json()
-        assert state["result"] == "Friend left the game: you win."
+        assert state["result"] == "Game aborted: Friend left before two moves were played."
         stored = client.app.state.hub.store.load(room["room"])
-        assert stored.result == {"kind": "left", "seat": 1} and stored.status == "over"
+        assert stored.result == {"kind": "aborted", "seat": 1, "why": "left"}
+        assert stored.status == "over"
 
 
 @pytest.mark.slow

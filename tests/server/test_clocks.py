@@ -1,8 +1,9 @@
 """Clocks, resigning and leaving: the server keeps each seat's clock (worked out from what the
 database stores, so a restart changes nothing), a clock run out or a resignation ends a
 heads-up game and hands a seat of a bigger table to the easy bot, and a player gone for the
-grace period lets the others claim the game or go on with a bot. Time is the hub's clock,
-a fake one here: nothing sleeps."""
+grace period lets the others claim the game or go on with a bot. Between people, each of
+these before the game's second move aborts it instead (test_aborts.py), so the games here
+open with two moves. Time is the hub's clock, a fake one here: nothing sleeps."""
 
 from __future__ import annotations
 
@@ -73,6 +74,12 @@ async def move(hub: Hub, room: Room, seat: int, rng: Random) -> None:
     await hub.play(room, seat, str(room.state.random_move(seat, rng)))
 
 
+async def opening(hub: Hub, room: Room, rng: Random, moves: int = 2) -> None:
+    """The game's first `moves` moves, each by the first seat to move."""
+    for _ in range(moves):
+        await move(hub, room, room.state.to_move[0], rng)
+
+
 def clock_of(room: Room, seat: int | None = None) -> list[dict]:
     return room.snapshot(seat)["clock"]["seats"]
 
@@ -92,6 +99,12 @@ def test_a_per_move_clock_counts_each_move_and_eats_the_reserve(tmp_path):
         room, _ = await open_table(hub, "crossroads", 2, first="0")
         seated(room)
         assert room.started == clock.now
+        # A first move has the first-move limit's 30 s at most, none of it reserve.
+        assert clock_of(room) == [{"left": 30.0, "reserve": 0.0, "running": True},
+                                  {"left": 30.0, "reserve": 0.0, "running": False}]
+        for seat in (0, 1):
+            clock.now += 29
+            await move(hub, room, seat, Random(seat))
         assert clock_of(room) == [{"left": 90.0, "reserve": 60.0, "running": True},
                                   {"left": 90.0, "reserve": 60.0, "running": False}]
         clock.now += 40  # ten seconds over the move's thirty: off the reserve
@@ -129,12 +142,10 @@ def test_a_correspondence_clock_gives_days_a_move(tmp_path):
 def test_running_out_of_time_heads_up_ends_the_game_and_the_player_loses(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
-        ended: list[str] = []
-        hub.on_over(lambda room: ended.append(room.id))
-        hub.on_over(lambda room: 1 / 0)  # a failing callback is logged, not raised
         room, tokens = await open_table(hub, "crossroads", 2, first="0", )
         room.seats[1].name = "Bob"
         seated(room)
+        await opening(hub, room, Random(5))
         clock.now += 89.9
         await hub.check_clocks()
         assert room.status == "playing"
@@ -142,7 +153,7 @@ def test_running_out_of_time_heads_up_ends_the_game_and_the_player_loses(tmp_pat
         with pytest.raises(ConfigError, match="^Your time has run out.$"):
             await move(hub, room, 0, Random(1))  # late: refused, even before the timer
         assert await hub.check_clocks() == 1
-        assert room.status == "over" and ended == [room.id]
+        assert room.status == "over" and room.ended == clock.now
         assert room.result == {"kind": "timeout", "seat": 0}
         assert room.snapshot(0)["result"] == "You ran out of time: Bob wins."
         assert room.snapshot(1)["result"] == "Host ran out of time: you win."
@@ -163,11 +174,12 @@ def test_running_out_of_time_at_a_table_of_three_hands_the_seat_to_the_easy_bot(
 
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
-        ended: list[Room] = []
-        hub.on_over(ended.append)
-        room, _ = await open_table(hub, "chuchula", 3, players=3, length=1)
+        room, _ = await open_table(hub, "chuchula", 3, players=3, length=2)
         seated(room)
         assert [s["running"] for s in clock_of(room)] == [True, True, True]
+        clock.now += 20
+        for seat in (0, 1, 2):  # the first round, every seat's first move in time
+            await move(hub, room, seat, Random(seat))
         clock.now += 20
         await move(hub, room, 0, Random(1))
         await move(hub, room, 2, Random(2))
@@ -191,7 +203,7 @@ def test_running_out_of_time_at_a_table_of_three_hands_the_seat_to_the_easy_bot(
             for seat in room.state.to_move:
                 if room.seats[seat].kind == "human":
                     await move(hub, room, seat, rng)
-        assert room.status == "over" and ended == [room]
+        assert room.status == "over" and room.ended is not None
         assert room.places()[1] == 2  # the timed-out player finishes last
 
     run(f"sqlite:///{tmp_path}/c.db", scenario)
@@ -202,6 +214,7 @@ def test_resigning_heads_up_ends_the_game(tmp_path):
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "crossroads", 2, None, first="0")
         room.seats[1].name = "Bob"
+        await opening(hub, room, Random(1))
         await hub.resign(room, 1)
         assert room.status == "over" and room.result == {"kind": "resigned", "seat": 1}
         assert room.snapshot(0)["result"] == "Bob resigned: you win."
@@ -220,6 +233,7 @@ def test_resigning_at_a_table_of_three_passes_the_seat_to_the_bot(tmp_path):
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "chuko", 3, None, players=3)
         seated(room)
+        await opening(hub, room, Random(1))
         await hub.resign(room, 2)
         await hub.resign(room, 0)
         assert [s.gone for s in room.seats] == ["resigned", None, "resigned"]
@@ -237,9 +251,10 @@ def test_resigning_at_a_table_of_three_passes_the_seat_to_the_bot(tmp_path):
 def test_a_player_gone_for_the_grace_period_lets_the_opponent_claim_the_game(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
-        room, _ = await open_table(hub, "crossroads", 2, first="0")
+        room, _ = await open_table(hub, "crossroads", 2, None, first="0")
         room.seats[0].name = "Ann"
         host, friend = seated(room)
+        await opening(hub, room, Random(1))
         hub.schedule(room)
         room.forget(friend)  # every socket of seat 1 gone
         clock.now += 59
@@ -285,6 +300,7 @@ def test_a_player_gone_from_a_table_of_three_is_handed_to_the_bot(tmp_path):
         hub = hub_on(store, clock, grace=10)
         room, _ = await open_table(hub, "chuko", 3, None, players=3)
         clients = seated(room)
+        await opening(hub, room, Random(1))
         room.forget(clients[1])
         clock.now += 10
         await hub.check_clocks()
@@ -304,15 +320,17 @@ def test_a_clocked_game_survives_a_restart_with_its_clocks_as_they_were(tmp_path
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "chuchula", 3, players=3, length=3)
         rng = Random(5)
-        for step in range(3):  # seats 0 and 1 place, then 2, then 0 and 1 again
-            clock.now += 20 + 15 * step
+        # Seats 0 and 1 place, then 2 (each first move within 30 s), then 0 and 1 again,
+        # twenty seconds over their move's thirty.
+        for wait in (10, 15, 50):
+            clock.now += wait
             for seat in room.state.to_move[:2]:
                 await move(hub, room, seat, rng)
         clock.now += 3
         before = room.snapshot(0)["clock"]
         assert before["seats"] == [{"left": 70.0, "reserve": 40.0, "running": False},
                                    {"left": 70.0, "reserve": 40.0, "running": False},
-                                   {"left": 12.0, "reserve": 12.0, "running": True}]
+                                   {"left": 37.0, "reserve": 37.0, "running": True}]
         await hub.close()
 
         again = hub_on(store, clock, seed=9)
@@ -338,17 +356,15 @@ def test_a_room_waiting_for_players_starts_its_clocks_when_the_last_seat_is_take
         assert room.started is None and clock_of(room)[0]["running"] is False
         clock.now += 500
         await hub.join(room.id, made["invites"][0]["url"].rsplit("/", 1)[1])
-        assert room.started == clock.now and clock_of(room)[0]["left"] == 90
+        assert room.started == clock.now and clock_of(room)[0]["left"] == 30
         assert store.load(room.id).started == clock.now
 
     run(f"sqlite:///{tmp_path}/c.db", scenario)
 
 
-def test_bots_seats_have_no_clock_and_a_normal_end_calls_on_over_once(tmp_path):
+def test_bots_seats_have_no_clock_and_a_normal_end_is_stored_when_it_came(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
-        ended: list[Room] = []
-        hub.on_over(ended.append)
         made = await hub.create("crossroads", {"first": "1"}, [
             {"kind": "me"}, {"kind": "bot", "level": "random"}], PER_MOVE)
         room = hub.rooms[made["room"]]
@@ -359,7 +375,7 @@ def test_bots_seats_have_no_clock_and_a_normal_end_calls_on_over_once(tmp_path):
             assert clock_of(room)[1]["running"] is False
             if room.status == "playing":
                 await move(hub, room, 0, rng)
-        assert ended == [room] and room.result is None
+        assert room.ended == clock.now and room.result is None
         outcome = room.state.outcome
         assert room.places() == ranks(2, outcome.scores, None)
         assert store.load(room.id).ended == clock.now
@@ -403,6 +419,7 @@ def test_spectators_and_bots_cannot_resign(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "chuko", 3, None, players=3)
+        await opening(hub, room, Random(1))
         with pytest.raises(Forbidden, match="^Spectators cannot resign.$"):
             await hub.resign(room, None)
         await hub.resign(room, 1)
@@ -442,7 +459,7 @@ def test_a_forfeit_racing_a_move_stored_by_another_worker_looks_again(tmp_path):
         room, _ = await open_table(one, "crossroads", 2, first="0")
         other = hub_on(store, clock, seed=2)
         there = await other.room(room.id)
-        clock.now += 89  # seat 0 moves, just in time, on the other worker
+        clock.now += 29  # seat 0 moves, just in time, on the other worker
         await move(other, there, 0, Random(1))
         clock.now += 1  # this worker's memory says seat 0 has run out: the store disagrees
         one.schedule(room)
@@ -465,6 +482,7 @@ def test_a_rematch_keeps_the_clock_and_gives_gone_seats_back_to_their_players(tm
         hub = hub_on(store, clock)
         room, tokens = await open_table(hub, "chuko", 3, players=3)
         seated(room)
+        await opening(hub, room, Random(1))
         await hub.resign(room, 1)
         room.status = "over"  # as if the game had gone on to its end
         made = await hub.rematch(room.id, tokens[0])

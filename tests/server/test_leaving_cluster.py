@@ -91,6 +91,18 @@ def run(test) -> None:
     asyncio.run(asyncio.wait_for(test(), 60))
 
 
+async def opening(cluster: Workers, rooms: list, homes: list[int], moves: int = 2) -> None:
+    """The game's first `moves` moves, each by the seat to move on its own worker: a game
+    between people that has them is no longer aborted by a player who leaves."""
+    rng = Random(7)
+    for number in range(moves):
+        await until(lambda n=number: all(room.version == n for room in rooms))
+        seat = rooms[0].state.to_move[0]
+        room = rooms[seat]
+        await cluster.hubs[homes[seat]].play(room, seat, str(room.state.random_move(seat, rng)))
+    await until(lambda: all(room.version == moves for room in rooms))
+
+
 @pytest.mark.parametrize("homes", [[0, 1], [1, 0], [1, 1]],
                          ids=["leaver-on-the-other", "leaver-on-the-leader", "both-on-the-other"])
 def test_a_heads_up_player_who_left_is_claimed_from_whichever_workers_hold_them(
@@ -100,6 +112,7 @@ def test_a_heads_up_player_who_left_is_claimed_from_whichever_workers_hold_them(
             stayer, leaver = homes  # seat 0 stays, seat 1 leaves
             (stays, goes), (_, socket) = await cluster.table(
                 "crossroads", {"rounds": 1, "first": "0"}, homes)
+            await opening(cluster, [stays, goes], homes)
             await asyncio.sleep(GRACE + 0.5)  # connected on the other worker: not gone
             assert stays.claimable(0) == [] and goes.claimable(1) == []
             with pytest.raises(ConfigError, match="nothing to claim"):
@@ -147,6 +160,7 @@ def test_a_three_player_seat_whose_player_left_goes_to_a_bot(redis_url, how):
         async with Workers(redis_url) as cluster:
             rooms, sockets = await cluster.table(
                 "chuko", {"players": 3}, [0, 0, 1])
+            await opening(cluster, rooms, [0, 0, 1])
             await asyncio.sleep(GRACE + 0.5)
             assert [s.kind for s in rooms[0].seats] == ["human"] * 3
             if how == "closes":

@@ -100,8 +100,9 @@ def test_state_snapshots_carry_the_protocol_fields_and_nothing_else(make_client)
     assert set(state) == {"type", "room", "game", "title", "seat", "spectator", "status", "seats",
                           "version", "view", "legal", "last", "result", "round_ended",
                           "bots_wait", "rematch", "simultaneous", "hints", "hintable",
-                          "rated", "clock", "claimable", "watchers"}
+                          "rated", "unrated", "clock", "claimable", "watchers"}
     assert state["spectator"] is False and state["round_ended"] is False
+    assert state["unrated"] is None
     assert state["rated"] is False and state["clock"] is None and state["claimable"] == []
     assert state["bots_wait"] is None and state["rematch"] is None
     assert state["seats"][1] == {"seat": 1, "kind": "bot", "level": "random",

@@ -1,6 +1,7 @@
 """The lobby of several workers sharing Redis: 40 guests join a pool through two workers at
 once and each is paired exactly once, and told so on the worker holding their socket, even
-with both workers running waves at the same moment; a leader dying mid-wave loses nobody.
+with both workers running waves at the same moment; a leader dying mid-wave loses nobody; a
+player leaves their pool the moment their last socket closes, whichever worker held it.
 
 Redis comes from CHUKO_TEST_REDIS, else a private `redis-server` (tests/server/conftest.py);
 each test uses keys of its own."""
@@ -15,6 +16,7 @@ import pytest
 from lobby_helpers import Clock, Rooms, guests, matchmaker, present
 
 from chuko.server.cluster import connect
+from chuko.server.lobby_feed import Feed, LobbyClient
 from chuko.server.lobby_store import RedisKv
 
 pytest.importorskip("redis")
@@ -109,3 +111,30 @@ def test_a_leader_killed_mid_wave_loses_no_player(redis_url):
     asyncio.run(go())
     seated = Counter(p["player"] for room in rooms.made for p in room["players"])
     assert sorted(seated) == [p.id for p in players] and set(seated.values()) == {1}
+
+
+def test_a_pool_is_left_the_moment_the_last_socket_closes_on_either_worker(redis_url):
+    clock, rooms = Clock(), Rooms()
+    ghost, waiting = guests(2)
+
+    async def go():
+        workers, _ = await two_workers(redis_url, clock, rooms)
+        feeds = [Feed(made.board, list(made.pools), worker=made.me, clock=clock)
+                 for made in workers]
+        try:
+            tabs = [LobbyClient(ghost.id), LobbyClient(ghost.id)]
+            for feed, tab in zip(feeds, tabs, strict=True):
+                await feed.add(tab)
+            await present(workers[0], [waiting])
+            await workers[1].toggle(ghost, "chuko/duel", None)
+            await feeds[1].remove(tabs[1])
+            assert (await workers[0].you(ghost.id))["pool"] == "chuko/duel"
+            await feeds[0].remove(tabs[0])  # the last tab, on the other worker
+            assert (await workers[1].you(ghost.id))["pool"] is None
+            await workers[1].toggle(waiting, "chuko/duel", None)
+            assert await workers[0].wave() == 0
+        finally:
+            await close(workers)
+
+    asyncio.run(go())
+    assert rooms.made == []

@@ -18,6 +18,7 @@ from lobby_helpers import (
     allow_rated_rooms,
     guests,
     matchmaker,
+    members,
     pair_in_order,
     present,
 )
@@ -85,7 +86,7 @@ def test_a_bad_pool_or_wait_is_refused_in_one_sentence(pool, bots_after, says):
 def test_a_wave_pairs_the_waiting_players_once_each_with_the_pools_options():
     rooms = Rooms()
     made = matchmaker(rooms=rooms)
-    players = guests(7)
+    players = members(7)
 
     async def go():
         await present(made, players)
@@ -99,7 +100,7 @@ def test_a_wave_pairs_the_waiting_players_once_each_with_the_pools_options():
     assert len(seated) == 6 == len(set(seated))
     assert all(room["game"] == "chuko" and room["options"] == {"players": 2, "pack": "standard"}
                and room["rated"] and room["bots"] == 0
-               and room["clock"] == {"kind": "move", "seconds": 30, "reserve": 60}
+               and room["clock"] == {"kind": "move", "seconds": 10, "reserve": 30}
                for room in rooms.made)
 
 
@@ -143,7 +144,7 @@ def test_tables_of_four_fill_and_bots_complete_a_table_only_after_the_chosen_wai
     clock = Clock()
     rooms = Rooms()
     made = matchmaker(clock=clock, rooms=rooms)
-    players = guests(6)
+    players = members(6)
 
     async def go():
         await present(made, players, 600)
@@ -224,7 +225,7 @@ def test_a_wave_makes_a_real_room_with_each_player_in_a_seat(make_client):
     players = guests(2)
 
     async def go():
-        await lobby.board.touch([p.id for p in players], lobby.board.clock() + 60)
+        await lobby.board.touch([p.id for p in players], lobby.board.clock() + 60, "alone")
         for player in players:
             await lobby.matchmaker.toggle(player, "takeaway/twenty", None)
         assert await lobby.matchmaker.wave() == 1

@@ -9,7 +9,7 @@ import asyncio
 import json
 
 import pytest
-from lobby_helpers import Clock, Rooms, guests, matchmaker, present
+from lobby_helpers import HOME, QUICK, Clock, Rooms, guests, matchmaker, members, present
 
 from chuko.core.errors import ChukoError
 from chuko.server.lobby_feed import Feed, LobbyClient
@@ -23,14 +23,16 @@ def run(coroutine):
 def test_a_seek_posted_is_listed_without_its_players_id_and_joined_makes_the_room():
     rooms = Rooms()
     made = matchmaker(rooms=rooms)
-    host, guest = guests(2)
+    host, guest = members(2)
 
     async def go():
+        await present(made, [host, guest])
         you = await made.post(host, {"game": "crossroads", "options": {"rounds": 2},
-                                     "rated": True, "range": [1400, 1600]})
+                                     "rated": True, "range": [1400, 1600], "clock": QUICK},
+                              HOME)
         (seek,) = (await made.listing())["seeks"]
         assert you["seeks"] == [seek["id"]]
-        assert seek["by"] == "Guest 0" and seek["rated"] and seek["seats_left"] == 1
+        assert seek["by"] == "Member 0" and seek["rated"] and seek["seats_left"] == 1
         assert seek["options"]["rounds"] == 2 and "p000" not in str(seek)
         assert await made.accept(guest, seek["id"]) is None
         assert (await made.listing())["seeks"] == []
@@ -48,7 +50,8 @@ def test_a_seek_of_four_seats_waits_for_its_last_and_takes_everyone_out_of_pools
     players = guests(4)
 
     async def go():
-        await made.post(players[0], {"game": "chuko", "options": {"players": 4}})
+        await present(made, players)
+        await made.post(players[0], {"game": "chuko", "options": {"players": 4}}, HOME)
         (seek,) = (await made.listing())["seeks"]
         await made.toggle(players[1], "chuko/duel", None)
         assert await made.accept(players[1], seek["id"]) == {"type": "joined",
@@ -70,7 +73,7 @@ def test_a_player_paired_leaves_the_seeks_they_had_joined():
 
     async def go():
         await present(made, players)
-        await made.post(players[0], {"game": "chuko", "options": {"players": 4}})
+        await made.post(players[0], {"game": "chuko", "options": {"players": 4}}, HOME)
         (seek,) = (await made.listing())["seeks"]
         await made.accept(players[1], seek["id"])
         for player in players[1:3]:
@@ -91,11 +94,15 @@ def test_a_player_paired_leaves_the_seeks_they_had_joined():
     ({"game": "chuko", "rated": "yes"}, "true or false"),
     ({"game": "chuko", "range": [1600, 1400]}, "not 1600 to 1400"),
     ({"game": "chuko", "range": "strong"}, "two whole numbers"),
+    ({"game": "chuko", "clock": {"kind": "move", "seconds": 7, "reserve": 0}},
+     "The clocks of a seek are 10 s a move \\+ 30 s; "),
+    ({"game": "chuko", "clock": {"kind": "move", "seconds": float("nan")}}, "whole number"),
+    ({"game": "chuko", "clock": {"kind": "days", "days": 10**9}}, "whole number from 1 to 14"),
 ])
 def test_a_bad_seek_is_refused_in_one_sentence(message, says):
     made = matchmaker()
     with pytest.raises(ChukoError, match=says) as refused:
-        run(made.post(guests(1)[0], message))
+        run(made.post(guests(1)[0], message, HOME))
     assert str(refused.value).endswith(".")
 
 
@@ -104,7 +111,8 @@ def test_joining_ones_own_a_gone_or_an_out_of_range_seek_is_refused():
     host, low, high = guests(3)  # rated 1500, 1501 and 1502 by the helpers
 
     async def go():
-        await made.post(host, {"game": "chuko", "range": [1500, 1501]})
+        await present(made, [host, low, high])
+        await made.post(host, {"game": "chuko", "range": [1500, 1501]}, HOME)
         (seek,) = (await made.listing())["seeks"]
         for who, says in ((host, "That seek is yours"), (high, "rated 1500 to 1501; yours "
                                                               "is 1502"),
@@ -125,18 +133,18 @@ def test_only_the_poster_cancels_a_seek_and_seeks_are_capped_per_player_and_in_a
     a, b, c = guests(3)
 
     async def go():
-        await made.post(a, {"game": "chuko"})
+        await made.post(a, {"game": "chuko"}, HOME)
         seek = (await made.listing())["seeks"][0]["id"]
         with pytest.raises(ChukoError, match="Only the player who posted"):
             await made.cancel(b, seek)
-        await made.post(a, {"game": "chuko"})
+        await made.post(a, {"game": "chuko"}, HOME)
         with pytest.raises(ChukoError, match="You have 2 open seeks already"):
-            await made.post(a, {"game": "chuko"})
-        await made.post(b, {"game": "chuko"})
+            await made.post(a, {"game": "chuko"}, HOME)
+        await made.post(b, {"game": "chuko"}, HOME)
         with pytest.raises(ChukoError, match="as many seeks as it can"):
-            await made.post(c, {"game": "chuko"})
+            await made.post(c, {"game": "chuko"}, HOME)
         await made.cancel(a, seek)
-        await made.post(c, {"game": "chuko"})
+        await made.post(c, {"game": "chuko"}, HOME)
 
     run(go())
 
@@ -149,9 +157,9 @@ def test_the_seeks_of_a_player_gone_are_taken_down():
     async def go():
         await present(made, [stays], 60)
         await present(made, [goes], 5)
-        await made.post(stays, {"game": "chuko"})
-        await made.post(goes, {"game": "chuko"})
-        clock.now += 6
+        await made.post(stays, {"game": "chuko"}, HOME)
+        await made.post(goes, {"game": "chuko"}, HOME)
+        clock.now += 6 + made.limits.grace  # their presence lapsed, and the grace after it
         await made.tidy()
         return (await made.listing())["seeks"]
 
@@ -177,7 +185,7 @@ def test_a_socket_gets_at_most_two_updates_a_second_whatever_the_churn():
             if mine:
                 await made.cancel(player, mine[0])
             else:
-                await made.post(player, {"game": "chuko"})
+                await made.post(player, {"game": "chuko"}, f"192.0.2.{step % 50}")
             sent += await feed.refresh()
         return sent
 

@@ -59,7 +59,8 @@ def test_a_stranger_is_refused_and_a_known_player_gets_the_lists_and_their_state
         assert first["type"] == "lobby" and "chuko/duel" in first["pools"]
         you = ws.receive_json()
         assert you == {"type": "you", "pool": None, "since": None, "bots_after": None,
-                       "seeks": [], "name": "Ann"}
+                       "clock": None, "rated": None, "seeks": [], "name": "Ann",
+                       "guest": True}
 
 
 def test_a_pool_joined_in_one_tab_shows_in_the_other_and_a_pairing_tells_both_players(

@@ -1,7 +1,7 @@
 """The log-in limits of a cluster are the cluster's, not each worker's: two apps sharing one
-Redis (and one PostgreSQL) refuse the 11th wrong password in a minute whichever of them gets
-it, per address and per account; the shared buckets refill as a worker's own do, and a
-worker counts on its own while Redis cannot say.
+Redis (and one PostgreSQL) refuse the guess over a bucket whichever of them gets it, per
+address at an account, per address and per account; the shared buckets refill as a
+worker's own do, and a worker counts on its own while Redis cannot say.
 
 The two apps need CHUKO_TEST_POSTGRES; Redis comes from CHUKO_TEST_REDIS, else a private
 one."""
@@ -27,8 +27,19 @@ with warnings.catch_warnings():  # starlette's TestClient warns about its httpx 
 
 PASSWORD = "correct horse battery"
 OWN = {"origin": "http://testserver"}
-REFUSED = {"address": "Too many log-in attempts from your address: wait a minute and try again.",
-           "account": "Too many log-in attempts for this account: wait a minute and try again."}
+LOOSE = Rate(100, 1000)
+# Each bucket alone at 10 a minute, the others loose; the guesses are at one account, or
+# (for the address's) at a new name each time.
+BUCKETS = {
+    "pair": (Limits(logins_per_address=LOOSE, logins_per_account=LOOSE),
+             "Too many log-in attempts for this account from your address: wait a minute and "
+             "try again."),
+    "address": (Limits(logins_per_address=Rate(10 / 60, 10)),
+                "Too many log-in attempts from your address: wait a minute and try again."),
+    "account": (Limits(logins_per_address=LOOSE, logins_per_address_and_account=LOOSE,
+                       logins_per_account=Rate(10 / 60, 10)),
+                "Too many log-in attempts for this account: wait a minute and try again."),
+}
 
 
 @pytest.fixture
@@ -60,27 +71,30 @@ def two_workers(redis_url):
         client.__exit__(None, None, None)
 
 
-def guesses(workers: list[TestClient], username: str, n: int) -> list:
-    """`n` wrong passwords for `username`, sent to the workers in turn."""
+def guesses(workers: list[TestClient], username: str, n: int, many: bool = False) -> list:
+    """`n` wrong passwords for `username` (`many`: for a name made of it each time), sent
+    to the workers in turn."""
     return [workers[k % 2].post("/api/account/login",
-                                json={"username": username, "password": f"guess {k:04}"})
+                                json={"username": f"{username}{k}" if many else username,
+                                      "password": f"guess {k:04}"})
             for k in range(n)]
 
 
 @pytest.mark.skipif(not URL, reason="CHUKO_TEST_POSTGRES is not set")
-@pytest.mark.parametrize("per", ["address", "account"])
+@pytest.mark.parametrize("per", list(BUCKETS))
 def test_the_eleventh_wrong_password_in_a_minute_is_refused_by_either_worker(
         two_workers, quick_hashing, per):
-    limits = None if per == "address" else Limits(logins_per_address=Rate(100, 1000))
+    limits, sentence = BUCKETS[per]
     workers = two_workers(limits)
     username = f"ann{uuid.uuid4().hex[:10]}"
     made = workers[0].post("/api/account/signup",
                            json={"username": username, "password": PASSWORD})
     assert made.status_code == 201, made.text
     workers[0].post("/api/account/logout", json={})
-    answers = guesses(workers, username, 11)
+    workers[0].cookies.clear()  # a browser the account does not know
+    answers = guesses(workers, username, 11, many=per == "address")
     assert [a.status_code for a in answers] == [401] * 10 + [429]
-    assert answers[-1].json()["error"] == REFUSED[per]
+    assert answers[-1].json()["error"] == sentence
     # The right password is refused too, on both, until the bucket refills.
     for worker in workers:
         refused = worker.post("/api/account/login",

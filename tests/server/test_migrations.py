@@ -20,7 +20,7 @@ from chuko.games import game_class
 from chuko.server import create_app, migrations
 from chuko.server import store as db
 
-HEAD = "0004"  # the latest revision: every older database is upgraded to it
+HEAD = "0006"  # the latest revision: every older database is upgraded to it
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -130,3 +130,33 @@ def test_a_spectator_reads_names_and_is_told_they_are_watching(make_client):
     assert watched["last"].startswith("Easy bot")
     rest = client.get(f"/api/rooms/{room['room']}").json()
     assert rest["spectator"] is True
+
+
+# The server's own labels, and names that read as them: Cyrillic а and о, full-width
+# letters, a zero for an o, a number after a label.
+PASSING_FOR_LABELS = ["Hard bot 1", "H\u0430rd bot", "Y\u043eu", "Guest 1234", "ＹＯＵ", "Y0u",
+                      "(not connected)", "Spectator", "easy BOT", "Friend 2", "deleted player"]
+
+
+@pytest.mark.parametrize("name", PASSING_FOR_LABELS)
+def test_a_name_that_passes_for_one_of_the_servers_labels_is_refused_everywhere(
+        make_client, name):
+    client = make_client()
+    made = client.post("/api/rooms", json={"game": "caravan",
+                                           "seats": [{"kind": "me", "name": name}]})
+    room = new_room(client, "crossroads", DUEL)
+    code = room["invites"][0]["url"].rsplit("/", 1)[1]
+    joined = client.post(f"/api/rooms/{room['room']}/join", json={"invite": code, "name": name})
+    chosen = client.post("/api/me/name", json={"name": name},
+                         headers={"origin": "http://testserver"})
+    for refused in (made, joined, chosen):
+        assert refused.status_code == 400, refused.text
+        sentence = refused.json()["error"]
+        assert sentence.endswith("choose another name.") and sentence.count(". ") == 0
+
+
+@pytest.mark.parametrize("name", ["Ann", "Hostess", "Robot", "Ann 1", "太郎", "Ωmega"])
+def test_names_that_only_share_letters_with_a_label_are_taken(make_client, name):
+    client = make_client()
+    assert client.post("/api/me/name", json={"name": name},
+                       headers={"origin": "http://testserver"}).status_code == 200

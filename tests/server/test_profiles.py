@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import insert, update
 
 from chuko.server.players import Player
-from chuko.server.ratings import PROVISIONAL_GAMES
+from chuko.server.ratings import PAIR_WINDOW, PROVISIONAL_GAMES
 from chuko.server.schema import players, ratings
 from chuko.server.store import Store
 from club_seed import add_player, add_room, postgres_schema
@@ -75,15 +75,16 @@ def club(engine):
     ann, bob = add_player(engine, "Ann", "Ann R."), add_player(engine, "bob", "Bobby")
     guest, gone = add_player(engine, None, "Guesty"), add_player(engine, "leaver", "Lee")
     rooms = []
+    # A day apart: two players' rated games together count 3 a day.
     for k, seed in enumerate((1, 2, 4, 5)):
         rooms.append(add_room(engine, "crossroads", [ann, bob], seed=seed,
-                              ended=1000.0 + k, names=["Ann R.", "Bobby"]))
-    rooms.append(add_room(engine, "crossroads", [gone, ann], seed=2, ended=1010.0,
-                          names=["Lee", "Ann R."]))
+                              ended=1000.0 + k * PAIR_WINDOW, names=["Ann R.", "Bobby"]))
+    rooms.append(add_room(engine, "crossroads", [gone, ann], seed=2,
+                          ended=1010.0 + 3 * PAIR_WINDOW, names=["Lee", "Ann R."]))
     with engine.begin() as conn:
         conn.execute(update(players).where(players.c.id == gone).values(deleted=True))
-    rooms.append(add_room(engine, "chuko", [ann, guest], seed=1, rated=False, ended=1020.0,
-                          names=["Ann R.", "Guesty"]))
+    rooms.append(add_room(engine, "chuko", [ann, guest], seed=1, rated=False,
+                          ended=1020.0 + 3 * PAIR_WINDOW, names=["Ann R.", "Guesty"]))
     return {"ann": ann, "bob": bob, "guest": guest, "gone": gone, "rooms": rooms}
 
 
@@ -192,3 +193,38 @@ def test_my_games_is_empty_for_a_request_without_a_player(make_client):
     assert client.get("/api/me/games").json() == {"playing": [], "finished": []}
     client.app.state.accounts = FakeAccounts(None)
     assert client.get("/api/me/games").json() == {"playing": [], "finished": []}
+
+
+def test_profile_look_ups_are_counted_per_address_so_names_cannot_be_tried_in_bulk(
+        club, make_client):
+    from server_helpers import from_address
+
+    from chuko.server.limits import Limits
+
+    client = make_client()
+    budget = Limits().profiles.burst
+    from_address(client, "10.0.0.1")
+    answers = [client.get(f"/api/players/name{n:03}").status_code for n in range(200)]
+    assert answers == [404] * budget + [429] * (200 - budget)
+    refused = client.get("/api/players/Ann/games")
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "2"
+    assert refused.json() == {"error": "Too many profiles looked up from your address: wait "
+                                       "a moment and try again."}
+    from_address(client, "10.0.0.2")  # another address is not held back by it
+    assert client.get("/api/players/Ann").status_code == 200
+    assert client.get("/api/players/nobody").status_code == 404
+
+
+def test_profile_look_ups_in_one_session_are_counted_whatever_the_address(club, make_client):
+    from server_helpers import from_address
+
+    from chuko.server.limits import Limits
+
+    client = make_client()
+    client.headers.update({"origin": "http://testserver"})
+    client.post("/api/me", json={})  # a guest's session
+    answers = []
+    for n in range(Limits().profiles.burst + 1):
+        from_address(client, f"10.0.3.{n}")
+        answers.append(client.get(f"/api/players/name{n:03}").status_code)
+    assert answers == [404] * (len(answers) - 1) + [429]

@@ -1,10 +1,7 @@
-"""A rated game played to its end through the server changes both players' ratings, through
-the hub's over callback, once. It needs the rooms' places and the hub calling its over
-callbacks (the clocks' part of the room); without them it is skipped."""
+"""A rated game played to its end through the server changes both players' ratings once, in
+the transaction that stores its final move: they are there as soon as the end is told."""
 
 from __future__ import annotations
-
-import time
 
 from server_helpers import drive, join, new_room, random_chooser
 from sqlalchemy import select, update
@@ -33,14 +30,11 @@ def test_a_finished_rated_duel_rates_both_players_once(make_client):
     base = f"/ws/{room['room']}"
     with client.websocket_connect(f"{base}?token={tokens[0]}") as ws0, \
             client.websocket_connect(f"{base}?token={tokens[1]}") as ws1:
-        drive({0: ws0, 1: ws1}, random_chooser(1))
-    for _ in range(200):  # the callback's write is queued as the game ends
-        with engine.connect() as conn:
-            points = conn.execute(select(rating_history.c.player)
-                                  .where(rating_history.c.room == room["room"])).all()
-        if len(points) == 2:
-            break
-        time.sleep(0.01)
+        ends = drive({0: ws0, 1: ws1}, random_chooser(1))
+    assert ends[0]["rated"] is True and ends[0]["unrated"] is None
+    with engine.connect() as conn:
+        points = conn.execute(select(rating_history.c.player)
+                              .where(rating_history.c.room == room["room"])).all()
     assert sorted(player for (player,) in points) == sorted([ann, bob])
     with engine.connect() as conn:
         games = conn.execute(select(ratings.c.games)).scalars().all()

@@ -1,11 +1,8 @@
 """Ratings: openskill's updates for 2 to 8 seats with ties, the shown scale and its
 provisional rule, and the write that applies a finished room's result once, only for a
-rated room of people."""
+rated room of people (who counts: test_who_is_rated.py)."""
 
 from __future__ import annotations
-
-import asyncio
-from dataclasses import dataclass, field
 
 import pytest
 from openskill.models import PlackettLuce
@@ -13,7 +10,6 @@ from sqlalchemy import select, update
 
 from chuko.server.ratings import (
     PROVISIONAL_GAMES,
-    Rater,
     Rating,
     Shown,
     apply_result,
@@ -150,7 +146,7 @@ def test_applying_a_result_twice_changes_nothing_the_second_time(store):
     room_id, places = add_room(store.engine, "chuko", [ann, bob], seed=2)
     before = held(store, ann) + held(store, bob)
     with store.engine.begin() as conn:
-        assert apply_result(room_id, "chuko", places, 5.0)(conn) is False
+        assert apply_result(room_id, "chuko", places, 5.0)(conn) is None
     assert held(store, ann) + held(store, bob) == before
     assert len(history(store, room_id)) == 2
 
@@ -183,60 +179,6 @@ def test_four_players_are_rated_in_the_multiplayer_class(store):
     assert [row.mu for row in rows] == pytest.approx([r.mu for r in expected])
 
 
-# -- the hub's callback ----------------------------------------------------------------------
-
-
-@dataclass
-class Ended:
-    """A room that is over, as the callback reads it."""
-
-    id: str
-    game_id: str
-    rated: bool
-    ranks: list[int] = field(default_factory=list)
-
-    def places(self) -> list[int]:
-        return self.ranks
-
-
-def test_the_callback_applies_a_rated_room_once_and_skips_a_casual_one(store):
-    ann, bob = add_player(store.engine, "ann"), add_player(store.engine, "bob")
-    rated_id, _ = add_room(store.engine, "chuko", [ann, bob], seed=4, apply=False)
-    casual_id, _ = add_room(store.engine, "chuko", [ann, bob], seed=6, rated=False,
-                            apply=False)
-    submitted = []
-
-    async def run():
-        store.start()
-
-        def submit(write):
-            submitted.append(write)
-            return store.submit(write)
-
-        rater = Rater(submit, clock=lambda: 42.0)
-        rater(Ended(casual_id, "chuko", False, [0, 1]))
-        rater(Ended(rated_id, "chuko", True, [1, 0]))
-        rater(Ended(rated_id, "chuko", True, [1, 0]))  # told twice (two workers, say)
-        await asyncio.gather(*rater.pending)
-
-    asyncio.run(run())
-    assert len(submitted) == 2  # the casual room never reaches the database
-    (ann_row,), (bob_row,) = held(store, ann), held(store, bob)
-    assert (ann_row.mu, bob_row.mu) == pytest.approx((DUEL_LOSER, DUEL_WINNER))
-    assert ann_row.games == bob_row.games == 1
-    assert len(history(store, rated_id)) == 2
-
-
-def test_the_callback_never_raises_on_a_room_it_cannot_read():
-    class Broken:
-        id, game_id, rated = "r", "chuko", True
-
-        def places(self):
-            raise RuntimeError("no outcome")
-
-    Rater(lambda write: None)(Broken())  # logged, not raised
-
-
 def test_a_seat_a_bot_took_over_keeps_the_room_rated_with_its_player(store):
     ann, bob = add_player(store.engine, "ann"), add_player(store.engine, "bob")
     room_id, _ = add_room(store.engine, "chuko", [ann, bob], seed=2, apply=False)
@@ -244,11 +186,7 @@ def test_a_seat_a_bot_took_over_keeps_the_room_rated_with_its_player(store):
         conn.execute(update(seats).where(seats.c.room == room_id, seats.c.seat == 1)
                      .values(kind="bot", level="easy", gone="timeout"))
         # The room's places put the player who timed out last, whatever the bot did.
-        assert apply_result(room_id, "chuko", [0, 1], 7.0)(conn) is True
+        assert apply_result(room_id, "chuko", [0, 1], 7.0)(conn) is None  # rated
     (ann_row,), (bob_row,) = held(store, ann), held(store, bob)
     assert (ann_row.mu, bob_row.mu) == pytest.approx((DUEL_WINNER, DUEL_LOSER))
 
-
-def test_the_app_registers_the_ratings_callback(make_client):
-    hub = make_client().app.state.hub
-    assert any(isinstance(callback, Rater) for callback in hub._on_over)

@@ -16,8 +16,8 @@ from chuko.games import game_class
 
 SNAPSHOT_KEYS = {"type", "room", "game", "title", "seat", "spectator", "status", "seats",
                  "version", "view", "legal", "last", "result", "round_ended", "bots_wait",
-                 "rematch", "simultaneous", "hints", "hintable", "rated", "clock",
-                 "claimable", "watchers"}
+                 "rematch", "simultaneous", "hints", "hintable", "rated", "unrated",
+                 "clock", "claimable", "watchers"}
 
 
 def play_and_listen(client, game: str, seats: list, **options) -> tuple[list[dict], dict]:

@@ -13,6 +13,7 @@ import time
 import argon2
 import pytest
 from argon2 import profiles
+from server_helpers import from_address
 
 from chuko.server.limits import Limits, Rate
 from chuko.server.passwords import Passwords
@@ -160,18 +161,82 @@ def test_the_eleventh_wrong_password_in_a_minute_is_refused(browser, quick_hashi
 
 
 def test_an_account_is_guarded_against_guesses_from_many_addresses(browser, quick_hashing):
-    client = browser(limits=Limits(logins_per_address=Rate(100, 1000)))
+    client = browser(limits=Limits(logins_per_account=Rate(10 / 60, 10)))
     account(client)
     client.post("/api/account/logout", json={})
-    answers = [client.post("/api/account/login",
-                           json={"username": "ALICE", "password": f"guess {n:04}"})
-               for n in range(11)]
+    client.cookies.clear()  # a browser the account never logged in from
+    answers = []
+    for n in range(11):
+        from_address(client, f"10.0.1.{n}")
+        answers.append(client.post("/api/account/login",
+                                   json={"username": "ALICE", "password": f"guess {n:04}"}))
     assert [a.status_code for a in answers] == [401] * 10 + [429]
     assert answers[-1].json()["error"] == ("Too many log-in attempts for this account: wait a "
                                            "minute and try again.")
     # Another account is not locked by it.
     assert client.post("/api/account/login",
                        json={"username": "bob", "password": "guess"}).status_code == 401
+
+
+def guessed_from_elsewhere(client, guesser: str, guesses: int) -> list[int]:
+    """`guesses` wrong passwords for alice from `guesser`, then one from each of ten
+    other addresses, in a browser of their own (no cookie of alice's): their answers."""
+    client.cookies.clear()
+    from_address(client, guesser)
+    answers = [client.post("/api/account/login",
+                           json={"username": "alice", "password": f"guess {n:04}"}).status_code
+               for n in range(guesses)]
+    for n in range(10):
+        from_address(client, f"10.0.2.{n}")
+        answers.append(client.post("/api/account/login",
+                                   json={"username": "alice", "password": "wrong one"}
+                                   ).status_code)
+    return answers
+
+
+def test_wrong_passwords_from_other_addresses_never_lock_the_owner_out(browser, quick_hashing):
+    client = browser()
+    account(client)
+    client.post("/api/account/logout", json={})
+    answers = guessed_from_elsewhere(client, "10.0.0.9", 11)
+    assert answers == [401] * 10 + [429] + [401] * 10
+    # The owner, from a fresh address and a fresh browser, logs in.
+    client.cookies.clear()
+    from_address(client, "10.0.0.50")
+    owner = client.post("/api/account/login", json={"username": "alice", "password": PASSWORD})
+    assert owner.status_code == 200, owner.text
+    # The guesser's address is still held back, even with the right password.
+    client.cookies.clear()
+    from_address(client, "10.0.0.9")
+    refused = client.post("/api/account/login", json={"username": "alice", "password": PASSWORD})
+    assert refused.status_code == 429
+    assert refused.json()["error"] == ("Too many log-in attempts for this account from your "
+                                       "address: wait a minute and try again.")
+
+
+def test_a_browser_the_account_logged_in_from_passes_the_accounts_ceiling(browser,
+                                                                         quick_hashing):
+    client = browser(limits=Limits(logins_per_account=Rate(1 / 60, 5)))
+    account(client)  # this browser now carries the account's proof
+    client.post("/api/account/logout", json={})
+    known = client.cookies["chuko_device"]
+    guessed_from_elsewhere(client, "10.0.0.9", 0)
+    # The account's ceiling holds back a browser it does not know, whoever it is …
+    client.cookies.clear()
+    from_address(client, "10.0.0.60")
+    stranger = client.post("/api/account/login",
+                           json={"username": "alice", "password": PASSWORD})
+    assert stranger.status_code == 429
+    # … but not the owner's browser, from wherever it comes.
+    client.cookies.set("chuko_device", known, domain="testserver.local")
+    owner = client.post("/api/account/login", json={"username": "alice", "password": PASSWORD})
+    assert owner.status_code == 200, owner.text
+    # A proof that is not the account's is no proof.
+    client.post("/api/account/logout", json={})
+    client.cookies.set("chuko_device", "f" * 64, domain="testserver.local")
+    from_address(client, "10.0.0.61")
+    assert client.post("/api/account/login",
+                       json={"username": "alice", "password": PASSWORD}).status_code == 429
 
 
 def test_sign_ups_are_limited_per_address(browser, quick_hashing):

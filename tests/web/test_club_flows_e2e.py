@@ -58,7 +58,7 @@ def pair(pages, pool: str, *sizes, ready=None):
         page.locator("#conn.open").wait_for()
         page.locator("#me", has_text="You play as").wait_for()
     for page in people:
-        page.click(f"button.pool[data-pool='{pool}']")
+        page.click(f"button.pool[data-pool='{pool}'][data-clock='30+60']")
     for page in people:
         page.wait_for_url("**/room/**", timeout=PAIRED_MS)
     assert len({room_of(page) for page in people}) == 1, [page.url for page in people]
@@ -69,13 +69,14 @@ def pair(pages, pool: str, *sizes, ready=None):
 
 def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
     """A seek and two people waiting, as the lobby shows them (desktop and phone), then
-    two more click and the four sit at one Chükö table, each in their own seat."""
+    two more click the same clock and the four guests sit at one casual Chükö table with it,
+    each in their own seat."""
     first, second = lobby(pages, *DESKTOP), lobby(pages, *PHONE)
     first.select_option("#seek-game", "crossroads")
     first.click("#seek-form button[type=submit]")
     for page in (first, second):
-        page.click("button.pool[data-pool='chuko/four']")
-        page.locator("button.pool.waiting[data-pool='chuko/four']").wait_for()
+        page.click("button.pool[data-pool='chuko/four'][data-clock='30+60']")
+        page.locator("button.pool.waiting[data-pool='chuko/four'][data-clock='30+60']").wait_for()
     for page in (first, second):
         page.locator("li.seek", has_text="Crossroads").wait_for()
     for page, size in ((first, "desktop"), (second, "phone")):
@@ -83,7 +84,7 @@ def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
         shot(page, f"club-lobby-waiting-{size}", full_page=False)
     others = [lobby(pages, *DESKTOP), lobby(pages, *PHONE)]
     for page in others:
-        page.click("button.pool[data-pool='chuko/four']")
+        page.click("button.pool[data-pool='chuko/four'][data-clock='30+60']")
     people = [first, second, *others]
     for page in people:
         page.wait_for_url("**/room/**", timeout=PAIRED_MS)
@@ -95,7 +96,8 @@ def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
         assert page.locator("#seats .seat-chip.me").count() == 1
     assert seats == {0, 1, 2, 3}
     state = snapshot(first)
-    assert state["rated"]
+    assert not state["rated"]  # guests play casual: rated play needs an account
+    assert state["clock"]["control"] == {"kind": "move", "seconds": 30, "reserve": 60}
     assert [seat["kind"] for seat in state["seats"]] == ["human"] * 4, state["seats"]
 
 
@@ -211,9 +213,10 @@ def test_a_lobby_game_left_midway_is_taken_up_again_from_your_games(pages):
     assert snapshot(ann)["seat"] != snapshot(bob)["seat"]
 
 
-def test_a_player_whose_5_s_clock_runs_out_loses_and_both_read_it(pages, shot):
+def test_a_5_s_clock_run_out_before_the_first_move_aborts_and_both_read_it(pages, shot):
     """A room made with a clock of 5 s a move and no reserve: Ann, first to move, does not,
-    and both read how it ended. Her running clock shows on both screens first."""
+    which aborts the game, and both read how it ended. Her running clock shows on both
+    screens first."""
     ann = pages.new(*DESKTOP)
     ann.goto("/")
     made = ann.request.post("/api/rooms", headers={"X-Chuko": "1"}, data={
@@ -230,21 +233,25 @@ def test_a_player_whose_5_s_clock_runs_out_loses_and_both_read_it(pages, shot):
     shot(bea, "club-flows-clocks-phone", full_page=False)
     for page in (ann, bea):  # the server's timer, not a move, ends it: up to 5 s from now
         page.locator("#status.over").wait_for(timeout=15_000)
-    assert assert_shows_the_result(ann) == "You ran out of time: Bea wins."
-    assert assert_shows_the_result(bea) == "Ann ran out of time: you win."
+    assert assert_shows_the_result(ann) == ("Game aborted: you did not make a first move in "
+                                            "time.")
+    assert assert_shows_the_result(bea) == ("Game aborted: Ann did not make a first move in "
+                                            "time.")
     assert ann.locator("#seats .clock.running").count() == 0
 
 
-def test_a_player_who_resigns_heads_up_loses_and_both_read_it(pages):
-    """Two strangers paired heads-up; one resigns (the page asks first) and both read the
-    end at once, the resigner's as their loss."""
+def test_a_player_who_resigns_heads_up_at_once_aborts_and_both_read_it(pages):
+    """Two strangers paired heads-up; one resigns before a move (the page asks first), which
+    aborts the game, and both read the end at once."""
     ann, bob = pair(pages, "chuko/duel", DESKTOP, PHONE)
     bob.locator("button.resign").click()
     bob.locator("dialog.ask", has_text="Resign this game?").locator("button.go").click()
     for page in (ann, bob):
         page.locator("#status.over").wait_for()
-    assert assert_shows_the_result(bob).startswith("You resigned: ")
-    assert re.fullmatch(r".+ resigned: you win\.", assert_shows_the_result(ann))
+    assert assert_shows_the_result(bob) == ("Game aborted: you resigned before two moves "
+                                            "were played.")
+    assert re.fullmatch(r"Game aborted: .+ resigned before two moves were played\.",
+                        assert_shows_the_result(ann))
     assert ann.locator("button.resign").count() == bob.locator("button.resign").count() == 0
     # A table the lobby made has no rematch: the lobby pairs again.
     ann.locator("#status a.to-lobby").click()

@@ -51,7 +51,7 @@ def test_a_days_deal_played_to_its_end_shows_the_share_line(pages, shot, size, s
     assert re.fullmatch(rf"chuko daily Caravan {DAY}: won with {bridges} \(par {par}\) "
                         r"in \d+:\d\d", share)
     assert " ".join(line) in page.locator("#facts").inner_text()
-    assert "(best 1 day)" in page.locator("#streak").inner_text()
+    assert "A past day's deal counts for no streak." in page.locator("#streak").inner_text()
     assert page.locator("#leaders li").count() >= 1
     assert page.locator("#copy").is_visible()
     assert scheme_shown(page) == scheme and low_contrast(page) == []

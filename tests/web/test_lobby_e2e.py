@@ -12,11 +12,11 @@ from play_helpers import lobby
 
 def test_two_guests_click_heads_up_and_land_in_the_same_game_within_3_s(pages, shot):
     phone, desktop = lobby(pages, 390, 844), lobby(pages, 1280, 800)
-    phone.click("button.pool[data-pool='chuko/duel']")
-    phone.locator("button.pool.waiting[data-pool='chuko/duel']").wait_for()
+    phone.click("button.pool[data-pool='chuko/duel'][data-clock='30+60']")
+    phone.locator("button.pool.waiting[data-pool='chuko/duel'][data-clock='30+60']").wait_for()
     shot(phone, "lobby-phone-waiting")
     started = time.monotonic()
-    desktop.click("button.pool[data-pool='chuko/duel']")
+    desktop.click("button.pool[data-pool='chuko/duel'][data-clock='30+60']")
     phone.wait_for_url("**/room/**", timeout=3000)
     desktop.wait_for_url("**/room/**", timeout=3000)
     assert time.monotonic() - started < 3

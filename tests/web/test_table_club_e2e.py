@@ -303,8 +303,8 @@ def test_clocks_count_down_turn_red_and_offer_resign_and_claim(pages, shot):
 
 def test_a_real_clock_runs_and_a_player_resigns(pages, shot):
     """With the server's own clocks (skipped where this tree's server keeps none): a table
-    made with "30 s a move + 1 min" shows both clocks, Ann's running down from 1:30; Ann
-    resigns and Bea wins."""
+    made with "30 s a move + 1 min" shows both clocks, Ann's running down from 0:30 (a first
+    move's limit); Ann resigns at once, which aborts the game."""
     ann = pages.new(1280, 800)
     ann.goto("/")
     # The form starts from the game's last choices: this clock.
@@ -316,7 +316,7 @@ def test_a_real_clock_runs_and_a_player_resigns(pages, shot):
     mine = ann.locator("#seats .seat-chip.me .clock")
     mine.wait_for()
     assert "running" in mine.get_attribute("class")
-    assert bea.locator("#seats .seat-chip[data-seat='1'] .clock").inner_text() == "1:30"
+    assert bea.locator("#seats .seat-chip[data-seat='1'] .clock").inner_text() == "0:30"
     first = mine.inner_text()
     ann.wait_for_function("t => document.querySelector('.seat-chip.me .clock').textContent !== t",
                           arg=first)

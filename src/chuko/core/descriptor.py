@@ -87,7 +87,9 @@ class Option:
             return self._int(given)
         if self.kind == "choice":
             for choice in self.choices or ():
-                if given == choice or str(given).strip().lower() == str(choice).lower():
+                # (true == 1 in Python, but true is no choice of a number)
+                if not isinstance(given, bool) and (
+                        given == choice or str(given).strip().lower() == str(choice).lower()):
                     return choice
             known = ", ".join(map(str, self.choices or ()))
             raise ConfigError(f"{self.label} must be one of {known}, not {given!r}.")
@@ -153,9 +155,13 @@ class Study:
     turn_kinds: str | None = None
 
 
-# The time control of a quick-pairing pool's rooms unless it says otherwise: 30 s a move, and a
-# reserve of 60 s for the moves that take longer.
-QUICK_CLOCK: Mapping[str, Any] = {"kind": "move", "seconds": 30, "reserve": 60}
+# The clocks a quick-pairing pool offers unless it says otherwise: seconds a move, and a
+# reserve for the moves that take longer (10 s + 30 s, 30 s + 1 min, 1 min + 2 min).
+QUICK_CLOCKS: tuple[Mapping[str, Any], ...] = (
+    {"kind": "move", "seconds": 10, "reserve": 30},
+    {"kind": "move", "seconds": 30, "reserve": 60},
+    {"kind": "move", "seconds": 60, "reserve": 120},
+)
 
 
 @dataclass(frozen=True)
@@ -167,20 +173,22 @@ class Pool:
     - `players`: the seats of a table; 2 pairs heads-up, more fill tables.
     - `options`: the game's options for its rooms (read by `Descriptor.read_online`; the
       ones left out take their defaults).
-    - `clock`: the rooms' time control, as `POST /api/rooms` takes it (`{"kind": "move",
-      "seconds": 30, "reserve": 60}`, or `{"kind": "days", "days": 2}`); None: no clock.
+    - `clocks`: the time controls a player may choose from (each a small menu's entry, as
+      `POST /api/rooms` takes it: `{"kind": "move", "seconds": 30, "reserve": 60}`); the
+      first is the one chosen when a player names none. Players wait at the table, so
+      every one is per move, never days; and every pool's room has a clock.
     """
 
     id: str
     label: str
     players: int
     options: Mapping[str, Any] = field(default_factory=dict)
-    clock: Mapping[str, Any] | None = None
+    clocks: tuple[Mapping[str, Any], ...] = QUICK_CLOCKS
 
     def to_json(self, game_id: str) -> Json:
         return {"id": f"{game_id}/{self.id}", "game": game_id, "label": self.label,
                 "players": self.players, "options": dict(self.options),
-                "clock": None if self.clock is None else dict(self.clock)}
+                "clocks": [dict(clock) for clock in self.clocks]}
 
 
 @dataclass(frozen=True)
@@ -278,6 +286,8 @@ class Descriptor:
                 raise ValueError(f"{self.id}'s pool {pool.id!r} seats {pool.players} "
                                  "players, which the game does not allow")
             self.read_options(pool.options)  # a ConfigError names a bad option
+            if not pool.clocks or any(clock.get("kind") != "move" for clock in pool.clocks):
+                raise ValueError(f"{self.id}'s pool {pool.id!r} needs clocks, each per move")
 
     def option(self, name: str) -> Option:
         for option in self.options:

@@ -340,7 +340,9 @@ DESCRIPTOR = Descriptor(
     lists_moves=False,
     # Grouping thirteen cards takes longer than a move of the other games.
     pools=(Pool("four", "4 players, 5 rounds", 4, {"players": 4, "mode": "rounds", "length": 5},
-                {"kind": "move", "seconds": 60, "reserve": 120}),),
+                ({"kind": "move", "seconds": 30, "reserve": 90},
+                 {"kind": "move", "seconds": 60, "reserve": 120},
+                 {"kind": "move", "seconds": 120, "reserve": 240})),),
 )
 
 

@@ -22,7 +22,7 @@ from math import gcd
 from random import Random, SystemRandom
 from typing import Any, ClassVar, TypeGuard
 
-from chuko.core.descriptor import QUICK_CLOCK, Descriptor, Option, Pool, Study, Varied, pack_option
+from chuko.core.descriptor import Descriptor, Option, Pool, Study, Varied, pack_option
 from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
 from chuko.core.packs import PACKS, as_pack
 from chuko.core.protocol import Game as BaseGame
@@ -73,8 +73,8 @@ DESCRIPTOR = Descriptor(
     study=Study(varies=(Varied("pack", ("standard", "plain", "primes", "2-30", "2-100")),
                         Varied("players", (2, 3, 4))),
                 lineups=("easy",), turn_kinds="chuko.games.chuko:turn_kinds"),
-    pools=(Pool("duel", "Heads-up", 2, {"players": 2, "pack": "standard"}, QUICK_CLOCK),
-           Pool("four", "4 players", 4, {"players": 4, "pack": "standard"}, QUICK_CLOCK)),
+    pools=(Pool("duel", "Heads-up", 2, {"players": 2, "pack": "standard"}),
+           Pool("four", "4 players", 4, {"players": 4, "pack": "standard"})),
 )
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import QUICK_CLOCK, Descriptor, Option, Pool, Study, pack_option
+from chuko.core.descriptor import Descriptor, Option, Pool, Study, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
@@ -50,7 +50,7 @@ DESCRIPTOR = Descriptor(
     study=Study("chuko.analysis.study.crossroads"),
     examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),
     notation="ABCDEFGHIJKLR",
-    pools=(Pool("match", "Two-round match", 2, {"rounds": 2}, QUICK_CLOCK),),
+    pools=(Pool("match", "Two-round match", 2, {"rounds": 2}),),
 )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial
@@ -119,15 +120,20 @@ def read_day(text: str) -> datetime.date:
         raise ConfigError(f"{text!r} is not a date written YYYY-MM-DD.") from None
 
 
+def day_of(moment: float) -> datetime.date:
+    """The UTC date at `moment` (seconds since the epoch)."""
+    return datetime.datetime.fromtimestamp(moment, datetime.UTC).date()
+
+
 def today() -> datetime.date:
     """The day everyone shares: the date in UTC."""
-    return datetime.datetime.now(datetime.UTC).date()
+    return day_of(time.time())
 
 
-def playable(day: datetime.date) -> datetime.date:
-    """`day` if its deal is out (from FIRST_DAY to today); ConfigError for a day still to
-    come or before the first."""
-    if day > today():
+def playable(day: datetime.date, latest: datetime.date | None = None) -> datetime.date:
+    """`day` if its deal is out (from FIRST_DAY to `latest`, today by default); ConfigError
+    for a day still to come or before the first."""
+    if day > (today() if latest is None else latest):
         raise ConfigError(f"The daily Caravan of {day.isoformat()} is not out yet.")
     if day < FIRST_DAY:
         raise ConfigError(f"The daily Caravan starts on {FIRST_DAY.isoformat()}.")
@@ -185,10 +191,14 @@ def facts_for(day: datetime.date) -> Facts:
     return Facts(sum(options.values()), len(options), tuple(line))
 
 
-def share_line(day: datetime.date, won: bool, bridges: int, par: int, seconds: int) -> str:
+def share_line(day: datetime.date, won: bool, bridges: int, par: int,
+               seconds: int | None) -> str:
     """The line a player shares, with nothing personal in it:
-    "chuko daily Caravan 2026-12-02: won with 1 bridge (par 1) in 3:12"."""
+    "chuko daily Caravan 2026-12-02: won with 1 bridge (par 1) in 3:12" (no time where
+    `seconds` is None)."""
     result = f"won with {count(bridges, 'bridge')}" if won else "not won"
+    line = f"chuko daily Caravan {day.isoformat()}: {result} (par {par})"
+    if seconds is None:
+        return line
     minutes, rest = divmod(max(0, int(seconds)), 60)
-    return (f"chuko daily Caravan {day.isoformat()}: {result} (par {par}) "
-            f"in {minutes}:{rest:02d}")
+    return f"{line} in {minutes}:{rest:02d}"

@@ -2,13 +2,12 @@
 becoming a guest and naming oneself (`POST /api/me`, `/api/me/name`), and an account's
 sign-up, log-in, log-out, new password and deletion (`POST /api/account/…`).
 
-Passwords are checked at most 10 times a minute per address and per account
-(`Limits.logins_per_*`), counted in the cluster's Redis when there is one
-(`shared_buckets.py`), else by this worker; an unknown username and a wrong password get
-the same answer (401, one sentence) after the same work (an Argon2 check either way,
-`passwords.py`), so neither the answer nor its time says which names exist. A password
-is never logged nor sent back. The POST requests are answered as bare ASGI by the router
-(`AccountApi.paths`).
+Password checks are limited per address, per address at an account, and per account
+except from a browser the account logged in from (`login_limits.py`); an unknown username
+and a wrong password get the same answer (401, one sentence) after the same work (an
+Argon2 check either way, `passwords.py`), so neither the answer nor its time says which
+names exist. A password is never logged nor sent back. The POST requests are answered as
+bare ASGI by the router (`AccountApi.paths`).
 """
 
 from __future__ import annotations
@@ -25,7 +24,8 @@ from chuko.core.protocol import Json
 from . import player_rows as rows
 from .accounts import Accounts
 from .cookies import clear_session
-from .limits import Buckets, Clock, Limits, Shared, TooMany, take_shared
+from .limits import Buckets, Clock, Limits, Shared, TooMany
+from .login_limits import LoginLimits
 from .passwords import Passwords
 from .players import Player
 from .room import Forbidden
@@ -66,9 +66,7 @@ class AccountApi:
         self.accounts, self.store = accounts, accounts.store
         self.open_registration = open_registration
         self.passwords = passwords or Passwords()
-        self.by_address = Buckets(limits.logins_per_address, clock)
-        self.by_account = Buckets(limits.logins_per_account, clock)
-        self.shared = shared
+        self.logins = LoginLimits(limits, clock, shared)
         self.signups = Buckets(limits.signups, clock)  # per address
 
     @property
@@ -120,33 +118,27 @@ class AccountApi:
             raise Conflict(rows.TAKEN) from None
         account = Player(player.id, name, username)
         await self.accounts.open_session(scope, account)
+        self.logins.browsers.remember(scope, account.id, hashed)
         return 201, me(account)
-
-    async def _admit(self, scope: Scope, key: str) -> None:
-        """Count a password check against the address's and the account's buckets."""
-        if not await take_shared(self.shared, "login-address", client_host(scope),
-                                 self.by_address):
-            raise TooMany("Too many log-in attempts from your address: wait a minute and "
-                          "try again.")
-        if not await take_shared(self.shared, "login-account", key, self.by_account):
-            raise TooMany("Too many log-in attempts for this account: wait a minute and "
-                          "try again.")
 
     async def login(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
         key = login_key(data.get("username"))
         password = given_password(data.get("password"))
-        await self._admit(scope, key)
+        await self.logins.admit(scope, key)
         found = await self.store.fetch(rows.login_of(key)) if key else None
+        await self.logins.admit_at_account(scope, key, None if found is None
+                                           else (found[0].id, found[1]))
         if not await self.passwords.check(password, None if found is None else found[1]):
             raise BadCredentials(NO_MATCH)
         if found is None:  # (checked above: the dummy hash never matches)
             raise BadCredentials(NO_MATCH)
         player, stored = found
         if self.passwords.outdated(stored):
-            await self.store.submit(rows.set_password(player.id,
-                                                      await self.passwords.hash(password)))
+            stored = await self.passwords.hash(password)
+            await self.store.submit(rows.set_password(player.id, stored))
         await self.accounts.open_session(scope, player)
+        self.logins.browsers.remember(scope, player.id, stored)
         return 200, me(player)
 
     async def logout(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
@@ -154,13 +146,14 @@ class AccountApi:
         return 200, me(None)
 
     async def _account(self, scope: Scope, password: Any) -> Player:
-        """The request's account, its current `password` checked; Forbidden for no account,
+        """The request's account, its current `password` checked (counted as a log-in from a
+        browser the account is known to: its session's); Forbidden for no account,
         BadCredentials for a wrong password."""
         given = given_password(password)
         player = await self.accounts.player(scope, create=False)
         if player is None or player.username is None:
             raise Forbidden(NOT_LOGGED_IN)
-        await self._admit(scope, username_key(player.username))
+        await self.logins.admit(scope, username_key(player.username))
         stored = await self.store.fetch(rows.password_of(player.id))
         if not await self.passwords.check(given, stored):
             raise BadCredentials("That is not your password.")
@@ -171,15 +164,17 @@ class AccountApi:
         data = await body()
         fresh = read_password(data.get("new_password"), "The new password")
         player = await self._account(scope, data.get("password"))
-        await self.store.submit(rows.set_password(player.id, await self.passwords.hash(fresh)))
+        hashed = await self.passwords.hash(fresh)
+        await self.store.submit(rows.set_password(player.id, hashed))
         await self.accounts.open_session(scope, player, others=True)
+        self.logins.browsers.remember(scope, player.id, hashed)
         return 200, me(player)
 
     async def delete(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         """The account deleted (its games stay, shown as a deleted player's)."""
         player = await self._account(scope, (await body()).get("password"))
         await self.store.submit(rows.delete_account(player.id))  # its sessions too
-        self.accounts.forget(player.id)
+        self.accounts.deleted(player.id)
         clear_session(scope)
         return 200, me(None)
 

@@ -5,9 +5,9 @@ log in and out (docs/web-protocol.md, "Accounts").
 The cookie holds a random secret; the database keeps only its SHA-256 (`sessions`), so
 neither a copy of the database nor a log lets anyone in, and ending a session (log-out,
 a new password, a deleted account) deletes its row: a copy of the cookie is then worth
-nothing. Every log-in and sign-up opens a new session and ends the one the request had,
-so a secret planted in a browser beforehand never becomes an account's (no session
-fixation).
+nothing, and the sockets opened in it are closed at once (`sign_outs.py`). Every log-in
+and sign-up opens a new session and ends the one the request had, so a secret planted in
+a browser beforehand never becomes an account's (no session fixation).
 
 Sessions found are kept here for `CACHE_SECONDS` (bounded), so a page's few requests and
 its socket read the database once. A session this worker ends leaves the cache at once;
@@ -33,6 +33,7 @@ from .origin import same_site
 from .players import Player
 from .router import client_host
 from .schema import secret_hash
+from .sign_outs import SignOuts
 from .store import Store
 
 CACHE_SECONDS = 3.0
@@ -61,6 +62,7 @@ class Accounts:
         # id hash → (when read, its player), least recently used first.
         self._cache: OrderedDict[str, tuple[float, Player]] = OrderedDict()
         self._swept: float | None = None  # when sessions over were last deleted
+        self.sign_outs = SignOuts()  # the sockets opened in a session, closed as it ends
 
     async def player(self, scope: Scope, *, create: bool) -> Player | None:
         """The request's player, from its session cookie; with `create`, a new guest (its
@@ -83,6 +85,12 @@ class Accounts:
         if secret is None or same_site(scope) is False:
             return None
         return await self._session(scope, secret)
+
+    async def session(self, scope: Scope) -> tuple[Player, str] | None:
+        """The request's player and the id hash of its session, if it has one."""
+        id_hash = self.session_hash(scope)
+        found = None if id_hash is None else await self._known(scope)
+        return None if found is None or id_hash is None else (found, id_hash)
 
     def session_hash(self, scope: Scope) -> str | None:
         """The id hash of the request's session cookie, if it carries one."""
@@ -148,23 +156,38 @@ class Accounts:
 
     async def open_session(self, scope: Scope, player: Player, *, others: bool = False) -> None:
         """A new session for `player` on the response's cookie, ending the one the request
-        had (and with `others`, every other session of the player's)."""
+        had (and with `others`, every other session of the player's, their sockets closed:
+        the request's browser goes on in the new one)."""
         ending = self.session_hash(scope)
         secret = secrets.token_urlsafe(32)
         id_hash = secret_hash(secret)
         await self.store.submit(rows.open_session(player.id, id_hash, time.time(), ending,
                                                   others))
         self.forget(player.id if others else None, ending)
+        if others:
+            self.sign_outs.end(player.id, but=ending)
+        if ending is not None:
+            self.sign_outs.replaced(player.id, ending, id_hash)
         set_session(scope, secret, GUEST_AGE if player.is_guest else ACCOUNT_AGE)
         self._remember(id_hash, player)
 
     async def end_session(self, scope: Scope) -> None:
-        """End the request's session (log-out): its row deleted, its cookie cleared."""
+        """End the request's session (log-out): its row deleted, its sockets closed, its
+        cookie cleared."""
         id_hash = self.session_hash(scope)
+        player = None if id_hash is None else await self._known(scope)
         if id_hash is not None:
             await self.store.submit(rows.end_session(id_hash))
             self.forget(id_hash=id_hash)
+            if player is not None:
+                self.sign_outs.end(player.id, id_hash=id_hash)
         clear_session(scope)
+
+    def deleted(self, player_id: str) -> None:
+        """Forget a deleted account's sessions (their rows went with it), and close their
+        sockets."""
+        self.forget(player_id)
+        self.sign_outs.end(player_id)
 
     def renamed(self, player: Player) -> None:
         """Keep the cache's copy of `player` up to date after a change of theirs."""

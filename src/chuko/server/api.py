@@ -136,8 +136,10 @@ class Api:
         return [described.to_json() for described in descriptors()]
 
     async def lobby(self, request: Request) -> dict[str, Any]:
-        """The lobby's pools with how many wait in each, and its open seeks."""
-        listing: dict[str, Any] = await request.app.state.lobby.matchmaker.listing()
+        """The lobby's pools with how many wait in each, and a page of its open seeks (the
+        newest, or those before `?before=`, a page's `next`)."""
+        listing: dict[str, Any] = await request.app.state.lobby.matchmaker.listing(
+            request.query_params.get("before"))
         return listing
 
     async def rules(self, game_id: str) -> dict[str, Any]:

@@ -19,16 +19,15 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any, cast
 
 from fastapi import FastAPI
 from starlette.datastructures import State
-from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
-from chuko.core.errors import ChukoError
 from chuko.solvers import warm_up as warm_solvers
 
 from . import collector
@@ -39,7 +38,7 @@ from .connections import HttpProtocol, WebSocketProtocol
 from .daily import DailyApi
 from .guard import Guard
 from .html_pages import add_pages, web_dir
-from .http_errors import chuko_error, http_error
+from .http_errors import add_refusals
 from .hub import Hub
 from .hub_base import WAITING_TTL
 from .lesson_api import LessonApi
@@ -48,10 +47,10 @@ from .lobby_app import LobbyParts
 from .players import Player
 from .profiles import PlayerLookup, Standings
 from .puzzle_api import PuzzleApi
-from .ratings import Rater
 from .reader import READ_TIMEOUT
 from .redaction import hide_secrets_in_logs
 from .router import App
+from .sign_outs import Socket, closing_on_sign_out
 from .socket_session import Sockets
 from .store import Store
 from .work import Pool
@@ -115,7 +114,6 @@ def create_app(
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
               work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
-    hub.on_over(Rater(store.submit))  # a rated room's end changes its players' ratings
     cluster = _cluster(hub, redis_url, cluster_name, lease_seconds)
     budget = Budget(limits, clock)  # replay pages, log pages and hints
     accounts = Accounts(store, limits, clock)
@@ -125,22 +123,34 @@ def create_app(
     daily = DailyApi(store, accounts.player)
     # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
     # (The app's state is made first, so the lobby and the standings can read its accounts
-    # when asked, and a test can put its own there.)
-    state = State({"hub": hub, "accounts": accounts})
+    # when asked, and a test can put its own there or set the daily's clock.)
+    state = State({"hub": hub, "accounts": accounts, "daily": daily})
     lobby = LobbyParts(hub, _player_of(state), cluster)
-    app = App(live=Sockets(hub, limits, clock, budget, identify=accounts.player),
-              posts=api.posts, paths={**account_api.paths, **daily.paths}, lobby=lobby.sockets,
-              lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
+    live, lobby_live = _sockets(hub, limits, clock, budget, accounts, lobby, cluster)
+    app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily.paths},
+              lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
     app.state, state.lobby = state, lobby
     app.add_middleware(Guard)
-    app.exception_handler(ChukoError)(chuko_error)
-    app.exception_handler(HTTPException)(http_error)
+    add_refusals(app)
     add_club_routes(app, store, budget, state)
     add_pages(app, static_dir or web_dir())
     for routes in (api, account_api, daily):
         routes.add_routes(app)
     return app
+
+
+def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: Accounts,
+             lobby: LobbyParts, cluster: Cluster | None) -> tuple[Socket, Socket]:
+    """The game's and the lobby's sockets, each closed as soon as the session it was opened
+    in ends (`sign_outs.py`), on whichever worker of the `cluster` it ends."""
+    if cluster is not None:
+        accounts.sign_outs.tell = cluster.publish_signed_out
+        cluster.on_signed_out = accounts.sign_outs.heard
+    closing = partial(closing_on_sign_out, sign_outs=accounts.sign_outs,
+                      session=accounts.session)
+    return (closing(Sockets(hub, limits, clock, budget, identify=accounts.player)),
+            closing(lobby.sockets))
 
 
 def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> None:

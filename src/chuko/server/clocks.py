@@ -7,6 +7,11 @@ eats the seat's reserve, which never refills) or correspondence (`{"kind": "days
 game) runs its own clock from when it became to move; bots' seats, and seats a bot took over,
 have none.
 
+A seat's first move has at most FIRST_MOVE_SECONDS under a per-move clock in a game between
+people (`first_move`): until it has moved (`opened`), a seat's clock runs out then, or when
+its own time does if that is sooner; a correspondence clock's first move has its days. A
+seat whose time runs out before its first move aborts the game (`forfeits.py`).
+
 Nothing here is kept that the database does not say: the clocks are worked out again from
 when play began (`rooms.started`) and each stored move's time (`moves.at`) whenever a room is
 rebuilt, so they survive a restart, `kill -9` included.
@@ -25,6 +30,9 @@ DAY = 86_400.0
 MOVE_SECONDS = (5, 600)  # the bounds of a per-move clock's seconds a move
 RESERVE_SECONDS = (0, 3600)  # and of its reserve
 DAYS = (1, 14)  # a correspondence clock's days a move
+# Seconds a seat has for its first move under a per-move clock in a game between people:
+# from when play began for the first to move, from the first move for the second.
+FIRST_MOVE_SECONDS = 30.0
 
 
 def _whole(control: dict[str, Any], key: str, bounds: tuple[int, int], what: str) -> int:
@@ -66,16 +74,21 @@ def realtime(control: Json | None) -> bool:
 
 @dataclass
 class Clocks:
-    """The seats' clocks under `control`: each seat's reserve left, and when each running
-    clock started (seconds since the epoch, the hub's clock)."""
+    """The seats' clocks under `control`: each seat's reserve left, when each running
+    clock started (seconds since the epoch, the hub's clock), the seats that have made
+    their first move, and the seconds a first move has at most (None: its clock's)."""
 
     control: Json
     reserve: list[float]
     since: dict[int, float] = field(default_factory=dict)
+    opened: set[int] = field(default_factory=set)
+    first_move: float | None = None
 
     @classmethod
-    def new(cls, control: Json, seats: int) -> Clocks:
-        return cls(control, [float(control.get("reserve", 0))] * seats)
+    def new(cls, control: Json, seats: int, people: int) -> Clocks:
+        """The clocks of `seats` seats, `people` of them played by people."""
+        first = FIRST_MOVE_SECONDS if people >= 2 and control["kind"] == "move" else None
+        return cls(control, [float(control.get("reserve", 0))] * seats, first_move=first)
 
     @property
     def per_move(self) -> float:
@@ -90,6 +103,7 @@ class Clocks:
         """`seat` moved at `at`, after which `to_move` are to move: its time over its move's
         seconds comes off its reserve; its clock, and those of seats that became to move,
         run from `at`; the clocks of seats to move still run on."""
+        self.opened.add(seat)
         started = self.since.pop(seat, None)
         if started is not None:
             over = max(0.0, at - started - self.per_move)
@@ -102,18 +116,25 @@ class Clocks:
         self.since.pop(seat, None)
 
     def deadline(self, seat: int) -> float | None:
-        """When the seat's running clock runs out; None when it is not running."""
+        """When the seat's running clock runs out (before its first move, its first move's
+        limit when sooner); None when it is not running."""
         started = self.since.get(seat)
-        if started is None:
-            return None
-        return started + self.per_move + self.reserve[seat]
+        return None if started is None else started + self.allowed(seat)
+
+    def allowed(self, seat: int) -> float:
+        """Seconds the seat's next move has from when its clock starts: the move's and the
+        reserve, at most the first move's limit before it has moved."""
+        whole = self.per_move + self.reserve[seat]
+        if self.first_move is not None and seat not in self.opened:
+            return min(whole, self.first_move)
+        return whole
 
     def left(self, seat: int, now: float) -> float:
         """Seconds the seat has left: on its running clock as of `now`, else for its next
         move."""
         deadline = self.deadline(seat)
         if deadline is None:
-            return self.per_move + self.reserve[seat]
+            return self.allowed(seat)
         return max(0.0, deadline - now)
 
     def earliest(self) -> tuple[float, int] | None:
@@ -129,10 +150,13 @@ class Clocks:
 
     def to_json(self, now: float) -> Json:
         """The state message's `clock`: the control, each seat's seconds left as of `now`
-        (the reserve too), whether it runs, and `now`, so a client counts down."""
+        (the part of them that is reserve: a move's own seconds go first), whether it runs,
+        and `now`, so a client counts down."""
         seats = []
-        for seat, reserve in enumerate(self.reserve):
+        for seat in range(len(self.reserve)):
             left = self.left(seat, now)
-            seats.append({"left": round(left, 1), "reserve": round(min(reserve, left), 1),
+            started = self.since.get(seat, now)
+            reserve = max(0.0, left - max(0.0, self.per_move - (now - started)))
+            seats.append({"left": round(left, 1), "reserve": round(reserve, 1),
                           "running": seat in self.since})
         return {"control": self.control, "seats": seats, "now": round(now, 3)}

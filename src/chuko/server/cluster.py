@@ -36,6 +36,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -89,6 +90,9 @@ class Cluster:
         self._adopting: set[str] = set()  # rooms the lease holder is loading
         self.presence = Presence(self)  # who is at which table, on every worker
         self.buckets = SharedBuckets(self.redis, name)  # limits every worker counts alike
+        # Sessions ended on a worker, whose sockets every worker closes (`sign_outs.py`).
+        self.signed_out = f"{name}:signed-out"
+        self.on_signed_out: Callable[[dict[str, Any]], None] | None = None
 
     def channel(self, room_id: str) -> str:
         return f"{self.name}:room:{room_id}"
@@ -156,6 +160,10 @@ class Cluster:
                               "away": {str(seat): since for seat, since in room.away.items()}})
         self._outbox.put_nowait((self.channel(room.id), message))
 
+    def publish_signed_out(self, event: dict[str, Any]) -> None:
+        """Tell the other workers that sessions ended (`SignOuts.end`)."""
+        self._outbox.put_nowait((self.signed_out, json.dumps({"worker": self.me, **event})))
+
     async def _publish(self) -> None:
         """Send the outbox in order, whatever has piled up in one round trip."""
         while True:
@@ -179,7 +187,7 @@ class Cluster:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(self.channel("*"))
-                await pubsub.subscribe(self.presence.channel)
+                await pubsub.subscribe(self.presence.channel, self.signed_out)
                 subscribed.set()
                 if not first:  # messages may have been lost meanwhile
                     for room in list(self.hub.rooms.values()):
@@ -192,13 +200,21 @@ class Cluster:
                         self._on_event(message["channel"].decode()[prefix:],
                                        json.loads(message["data"]))
                     elif message["type"] == "message":
-                        self.presence.heard(json.loads(message["data"]))
+                        self._on_message(message["channel"].decode(),
+                                         json.loads(message["data"]))
             except (RedisError, OSError) as error:
                 log.warning("Lost the Redis bus (%s); listening again in a second.", error)
                 await asyncio.sleep(1)
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()
+
+    def _on_message(self, channel: str, event: dict[str, Any]) -> None:
+        """A message on one of the cluster's own channels (not a room's)."""
+        if channel != self.signed_out:
+            self.presence.heard(event)
+        elif event.get("worker") != self.me and self.on_signed_out is not None:
+            self.on_signed_out(event)
 
     def _on_event(self, room_id: str, event: dict[str, Any]) -> None:
         if event.get("worker") == self.me:

@@ -1,7 +1,10 @@
 """Games ended or seats given up before the engine says so: a clock run out, a player who
 resigns, a player who left (every socket gone for the grace period). Heads-up, the game ends
 and that player loses; with 3+ players, a bot takes the seat over for the rest of the game
-and its player finishes last (`endings.py`).
+and its player finishes last (`endings.py`). In a game between people, a resignation, a
+claim or a clock run out before the game's second move, or a seat's time run out before its
+first move (`clocks.py`'s first-move limit), aborts the game instead: over, nobody's win, no
+rating changed.
 
 A forfeit is stored as one header write checked against the room's version
 (`writes.forfeit`): a move stored first makes it a Conflict, and it is looked at again
@@ -23,6 +26,7 @@ from chuko.core.errors import ChukoError, ConfigError
 
 from . import store as db
 from .clocks import realtime
+from .endings import ABORT_BEFORE, people, ranks
 from .hub_base import HubBase, stored
 from .room import Forbidden, Room
 
@@ -37,6 +41,19 @@ def bot_level(levels: tuple[str, ...]) -> str:
     if "easy" in levels:
         return "easy"
     return levels[1] if len(levels) > 1 else levels[0]
+
+
+def _abort(room: Room, seat: int, reason: str) -> str | None:
+    """Why `seat`'s forfeit for `reason` aborts the game (`endings.ABORT_BEFORE`): in a game
+    between people, "first_move" for a seat whose time ran out before it moved, else the
+    reason while the game has fewer than two moves; None when it does not. A player who
+    leaves a table of three or more hands their seat to the bot however early: the others
+    play on."""
+    if people(room.seats) < 2 or (reason == "left" and len(room.seats) > 2):
+        return None
+    if reason == "timeout" and room.clocks is not None and seat not in room.clocks.opened:
+        return "first_move"
+    return reason if room.version < ABORT_BEFORE else None
 
 
 class Forfeits(HubBase):
@@ -88,33 +105,38 @@ class Forfeits(HubBase):
                     if attempt == CONFLICT_RETRIES:
                         raise
                     await self.catch_up(room, reload=True)
-        if room.status == "over":
-            self._ended(room)
         self.kick(room)
         self.schedule(room)
         if self.cluster is not None and self.cluster.leader:
             self.cluster.judge(room)  # the seat a bot took is nobody's absence now
 
     async def _store_forfeit(self, room: Room, seat: int, reason: str) -> None:
-        """The write, then memory (the caller holds the room's lock)."""
-        heads_up = len(room.seats) <= 2
+        """The write, then memory (the caller holds the room's lock). A rated game's end
+        carries its ratings, to commit with it."""
         now = self.clock()
         result = dict(room.result or {})
+        aborted = _abort(room, seat, reason)
+        over = aborted is not None or len(room.seats) <= 2
         level = None
-        if heads_up:
+        if aborted is not None:
+            result.update(kind="aborted", seat=seat, why=aborted)
+        elif over:
             result.update(kind=reason, seat=seat)
         else:
             result["gone"] = [*result.get("gone", []), seat]
             level = bot_level(room.descriptor.levels)
-        commit = self.store.submit(db.forfeit(room.id, room.version, result, over=heads_up,
-                                              at=now, seat=seat, reason=reason, level=level))
+        then = self._rated_end(room, ranks(len(room.seats), None, result)) if over else None
+        commit = self.store.submit(db.forfeit(room.id, room.version, result, over=over,
+                                              at=now, seat=seat, reason=reason, level=level,
+                                              then=then))
         try:
             await commit
         finally:
             if stored(commit):
                 room.result = result
                 if level is None:
-                    room.status, room.ended = "over", now
+                    room.status = "over"
+                    self._ended(room, now, commit.result())
                 else:
                     self._hand_over(room, seat, level, reason)
                 room.broadcast()

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from fastapi import Request
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
@@ -39,9 +40,17 @@ def error_response(status: int, message: str,
 
 async def chuko_error(request: Request, error: ChukoError) -> JSONResponse:
     """A refusal of one of FastAPI's routes: its sentence, with its status."""
-    return error_response(status_of(error), str(error),
-                          {"Retry-After": str(RETRY_AFTER)} if isinstance(error, Unavailable)
-                          else None)
+    return error_response(status_of(error), str(error), retry_after(error))
+
+
+def retry_after(error: ChukoError) -> dict[str, str] | None:
+    """The Retry-After header of a refusal that knows when to ask again: the database away,
+    or a rate's bucket empty."""
+    if isinstance(error, Unavailable):
+        return {"Retry-After": str(RETRY_AFTER)}
+    if isinstance(error, TooMany) and error.retry_after is not None:
+        return {"Retry-After": str(error.retry_after)}
+    return None
 
 
 async def http_error(request: Request, error: HTTPException) -> Response:
@@ -56,3 +65,20 @@ async def http_error(request: Request, error: HTTPException) -> Response:
         return error_response(error.status_code, message, error.headers)
     return HTMLResponse("<!doctype html><title>Not found</title><p>There is no such page. "
                         '<a href="/">Go to the games</a>.</p>', status_code=404)
+
+
+async def invalid_parameter(request: Request, error: RequestValidationError) -> JSONResponse:
+    """FastAPI's refusal of a parameter of the wrong type (a lesson's step that is no whole
+    number: "NaN", "1e308", "true") as a 400 with one sentence, not its own 422 list."""
+    found = error.errors()
+    first = found[0] if found else {}
+    name = first.get("loc", ("", "request"))[-1]
+    kind = "a whole number" if str(first.get("type", "")).startswith("int") else "valid"
+    return error_response(400, f"The request's {name} must be {kind}.")
+
+
+def add_refusals(app: FastAPI) -> None:
+    """The handlers that answer `app`'s refusals with a sentence."""
+    app.exception_handler(ChukoError)(chuko_error)
+    app.exception_handler(HTTPException)(http_error)
+    app.exception_handler(RequestValidationError)(invalid_parameter)

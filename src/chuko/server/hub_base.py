@@ -10,7 +10,6 @@ clocks' timer (`forfeits.py`), hints (`hints.py`) and history (`history.py`).
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Callable
 from random import Random
@@ -20,13 +19,12 @@ from chuko.core.words import count
 
 from . import pages
 from . import store as db
+from .ratings import apply_result
 from .room import Room
 from .work import Pool
 
 WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it expires
 LEAVE_GRACE = 60.0  # seconds a player's sockets may all be gone before they count as left
-
-log = logging.getLogger("chuko.server")
 
 
 class ClusterPart(Protocol):
@@ -89,7 +87,6 @@ class HubBase:
         self.work = work or Pool()
         # This worker's part in a cluster of workers sharing rooms (cluster.py); None: alone.
         self.cluster: ClusterPart | None = None
-        self._on_over: list[Callable[[Room], None]] = []
         # The rooms' next deadlines (a clock running out, a player's grace ending), for the
         # timer of the worker that runs them (`forfeits.py`): one heap, and each room's
         # deadline now (entries of the heap that no longer match are stale).
@@ -102,21 +99,20 @@ class HubBase:
         """The hub's clock now (rooms read it through this, so a test may change it)."""
         return self.clock()
 
-    def on_over(self, callback: Callable[[Room], None]) -> None:
-        """Call `callback(room)` once each time a room's game ends, after its end is stored
-        (by this worker: the one that stored it)."""
-        self._on_over.append(callback)
+    def _rated_end(self, room: Room, places: list[int]) -> db.Write | None:
+        """What the write that ends a rated room carries, to commit with it: its result
+        applied to its players' ratings (`ratings.apply_result`), `places` by seat. None
+        for a casual room."""
+        if not room.rated:
+            return None
+        return apply_result(room.id, room.game_id, places, self.clock())
 
-    def _ended(self, room: Room) -> None:
-        """The room's end is stored: note when, and tell every `on_over` callback (whose
-        failures are logged, never raised)."""
-        if room.ended is None:
-            room.ended = self.clock()
-        for callback in self._on_over:
-            try:
-                callback(room)
-            except Exception:
-                log.exception("Room %s: a callback on its end failed.", room.id)
+    @staticmethod
+    def _ended(room: Room, at: float, unrated: str | None) -> None:
+        """The room's end is stored, at `at`, and why it changed no rating if so."""
+        room.ended = at
+        if unrated is not None:
+            room.result = {**(room.result or {}), "unrated": unrated}
 
     def runs_timers(self) -> bool:
         """Whether this worker runs the bots and timers (alone, or holding the lease)."""

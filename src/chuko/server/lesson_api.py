@@ -9,7 +9,6 @@ judgement of the move tried, with the sentence a learner reads.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +24,7 @@ from chuko.practice.lessons import LessonError, Step, lesson, step
 
 from .limits import MAX_BODY
 from .room import NotFound
+from .router import parse_object
 from .schema import lesson_progress
 from .store import Store, Unavailable
 
@@ -117,11 +117,7 @@ class LessonApi:
         raw = await request.body()
         if len(raw) > MAX_BODY:
             raise ParseError("The request body is too long.")
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            raise ParseError("The request body is not JSON.") from None
-        move = body.get("move") if isinstance(body, dict) else None
+        move = parse_object(raw or b"{}").get("move")
         if found.play is None:
             verdict = found.judge(move if isinstance(move, str) else "").to_json()
         else:

@@ -20,6 +20,7 @@ from chuko.games import game_class
 
 from . import store as db
 from .clocks import Clocks
+from .endings import people
 from .hub_base import HubBase, expired_sentence
 from .room import NotFound, Room, Seat
 
@@ -119,7 +120,8 @@ class Lifecycle(HubBase):
     def _room_from_row(self, row: db.RoomRow) -> Room:
         """The room as it was (`rebuild`), its last move too, so `last` reads the same after
         a restart."""
-        clocks = None if row.clock is None else Clocks.new(row.clock, len(row.seats))
+        clocks = (None if row.clock is None
+                  else Clocks.new(row.clock, len(row.seats), people(row.seats)))
         state, last = rebuild(row, clocks, [s.seat for s in row.seats if s.kind == "human"])
         seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.invite_hash, s.joined, s.name,
                       s.player, s.gone) for s in row.seats]

@@ -7,6 +7,7 @@ Every refusal is one sentence: HTTP 413, 429 or 503, or an `error` message on th
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections import OrderedDict
@@ -30,7 +31,12 @@ class TooLarge(ChukoError):
 
 
 class TooMany(ChukoError):
-    """HTTP 429: over a rate or a per-address cap."""
+    """HTTP 429: over a rate or a per-address cap; `retry_after`, when known, the seconds
+    until the bucket refused from has a token again (an HTTP answer's Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class Full(ChukoError):
@@ -43,6 +49,11 @@ class Rate:
 
     per_second: float
     burst: int
+
+
+def refill_seconds(rate: Rate) -> int:
+    """The most seconds an empty bucket at `rate` takes to hold a token again."""
+    return math.ceil(1 / rate.per_second)
 
 
 @dataclass(frozen=True)
@@ -59,11 +70,14 @@ class Limits:
     seats: Rate = Rate(2, 20)  # per address: joins, follows and rematches
     # Accounts (`account_api.py`): guests made, per address (each is a row in the
     # database); log-ins (and other password checks, each an Argon2 hash's 64 MiB and
-    # 0.1 s), 10 a minute per address and per account, so guessing a password is slow
-    # from one address and from many; accounts made, per address.
+    # 0.1 s, `login_limits.py`): 10 a minute from one address at one account, 20 a minute
+    # from one address at any, and 10 a minute at one account from everywhere after a
+    # burst of 60, not counted from a browser the account logged in from; accounts made,
+    # per address.
     guests: Rate = Rate(1, 30)
-    logins_per_address: Rate = Rate(10 / 60, 10)
-    logins_per_account: Rate = Rate(10 / 60, 10)
+    logins_per_address: Rate = Rate(20 / 60, 20)
+    logins_per_address_and_account: Rate = Rate(10 / 60, 10)
+    logins_per_account: Rate = Rate(10 / 60, 60)
     signups: Rate = Rate(1 / 60, 5)
     # Per address: WebSocket connections opened (a page holds one, and reconnects after a
     # drop or a restart; each costs a room lookup, a log page and a state).
@@ -84,6 +98,11 @@ class Limits:
     log_pages_per_room: Rate = Rate(8, 80)
     hints: Rate = Rate(2, 20)
     hints_per_room: Rate = Rate(2, 20)
+    # Profile look-ups (`/api/players/{username}` and its pages of games), per address: each
+    # says whether a username exists, which log-in and sign-up take care not to tell, so
+    # they are counted too: 30 at once (a leaderboard's players opened one after another),
+    # then one every two seconds.
+    profiles: Rate = Rate(0.5, 30)
     # Quick messages, per seat: three in a row ("Good luck", "Thanks", …), then one every
     # five seconds, so the phrases at a table read as greetings and not as a flood.
     says: Rate = Rate(0.2, 3)
@@ -186,27 +205,79 @@ Costly = Literal["replay", "log", "hint"]
 _COSTLY: dict[Costly, str] = {"replay": "replay pages", "log": "log pages", "hint": "hints"}
 
 
+class Shares:
+    """A room's budget shared out among its viewers (each a key: an address). A viewer has
+    a bucket of its own in each room it asks in, refilling at the room's `rate` divided
+    among the viewers who asked there within `window` (the seconds the room's empty bucket
+    would take to fill), its burst divided alike (at least 1). The shares' rates add up to
+    the room's, and their bursts to the room's (or to one page each, with more viewers
+    than that): one viewer's flood, or a few viewers', is refused by their own shares while
+    the others' stay theirs. Viewers quiet for longer than `window` are forgotten (their
+    shares would be full again by then), and the rooms least recently asked beyond
+    `keep`."""
+
+    def __init__(self, rate: Rate, clock: Clock = time.monotonic, keep: int = 4096) -> None:
+        self.rate, self.clock, self.keep = rate, clock, keep
+        self.window = rate.burst / rate.per_second
+        # room → viewer → its bucket; both least recently asked first.
+        self._rooms: OrderedDict[Hashable, OrderedDict[Hashable, Bucket]] = OrderedDict()
+
+    def take(self, room: Hashable, viewer: Hashable) -> bool:
+        viewers = self._rooms.pop(room, None)
+        if viewers is None:
+            viewers = OrderedDict()
+            if len(self._rooms) >= self.keep:
+                self._rooms.popitem(last=False)
+        self._rooms[room] = viewers
+        now = self.clock()
+        while viewers and now - next(iter(viewers.values())).stamp > self.window:
+            viewers.popitem(last=False)
+        bucket = viewers.pop(viewer, None) or Bucket(self.rate, self.clock)
+        viewers[viewer] = bucket
+        count = len(viewers)
+        bucket.rate = Rate(self.rate.per_second / count, max(1, self.rate.burst // count))
+        return bucket.take()
+
+    def refill_seconds(self, room: Hashable) -> int:
+        """The most seconds an empty share in `room` takes to hold a token again."""
+        viewers = len(self._rooms.get(room, ())) or 1
+        return math.ceil(viewers / self.rate.per_second)
+
+
 class Budget:
-    """The buckets of the costly requests (`Costly`): one per address and one per room for
-    each kind. An address is counted first, so one client's flood is refused by its own
-    bucket before it drains its room's."""
+    """The buckets of the costly requests (`Costly`) for each kind: one per address, and
+    each room's budget shared out among the addresses asking in it (`Shares`). So one
+    client's flood is refused by its own buckets, and a room's other viewers are still
+    served. Profile look-ups (`look_up`) are counted per address."""
 
     def __init__(self, limits: Limits, clock: Clock = time.monotonic) -> None:
         rates = {"replay": (limits.replay_pages, limits.replay_pages_per_room),
                  "log": (limits.log_pages, limits.log_pages_per_room),
                  "hint": (limits.hints, limits.hints_per_room)}
-        self._buckets = {kind: (Buckets(per_address, clock), Buckets(per_room, clock))
+        self._buckets = {kind: (Buckets(per_address, clock), Shares(per_room, clock))
                          for kind, (per_address, per_room) in rates.items()}
+        self._look_ups = Buckets(limits.profiles, clock)
 
     def admit(self, kind: Costly, address: str, room_id: str) -> None:
         """Count one request of `kind`; TooMany with a sentence over either bucket."""
-        per_address, per_room = self._buckets[kind]
+        per_address, shares = self._buckets[kind]
+        what = _COSTLY[kind]
         if not per_address.take(address):
-            raise TooMany(f"Too many {_COSTLY[kind]} asked from your address: wait a moment "
-                          "and ask again.")
-        if not per_room.take(room_id):
-            raise TooMany(f"Too many {_COSTLY[kind]} asked in this room just now: wait a "
-                          "moment and ask again.")
+            raise TooMany(f"Too many {what} asked from your address: wait a moment and ask "
+                          "again.", refill_seconds(per_address.rate))
+        if not shares.take(room_id, address):
+            raise TooMany(f"Too many {what} asked from your address in this room, whose "
+                          "viewers share its budget: wait a moment and ask again.",
+                          shares.refill_seconds(room_id))
+
+    def look_up(self, address: str, session: str | None = None) -> None:
+        """Count one profile look-up from `address`, and from the request's `session` (its
+        id hash) when it has one: a client changing addresses in one session is counted
+        as one; TooMany with a sentence over either bucket."""
+        if not (self._look_ups.take(address)
+                and (session is None or self._look_ups.take(("session", session)))):
+            raise TooMany("Too many profiles looked up from your address: wait a moment and "
+                          "try again.", refill_seconds(self._look_ups.rate))
 
 
 @dataclass

@@ -15,7 +15,9 @@ from chuko.games import game_class
 
 from . import store as db
 from .clocks import Clocks, read_control
+from .endings import people
 from .hub_base import HubBase, expired_sentence, stored
+from .labels import passes_for_a_label
 from .room import Forbidden, NotFound, Room, Seat
 
 SEAT_KINDS = ("me", "bot", "friend")
@@ -36,7 +38,8 @@ def new_room_id(created: float) -> str:
 
 def read_name(value: Any) -> str | None:
     """A player's display name as given in a request, trimmed; None when none is given,
-    ConfigError (one sentence) when it is not one."""
+    ConfigError (one sentence) when it is not one, or could pass for one of the server's
+    own labels (`labels.py`)."""
     if value is None:
         return None
     if not isinstance(value, str):
@@ -48,8 +51,9 @@ def read_name(value: Any) -> str | None:
         raise ConfigError(f"A name can have at most {MAX_NAME} characters, not {len(name)}.")
     if not name.isprintable():
         raise ConfigError("A name cannot hold line breaks, tabs or other control characters.")
-    if name.casefold() == "you":
-        raise ConfigError('Every player reads "You" for themselves; choose another name.')
+    if passes_for_a_label(name):
+        raise ConfigError(f'{name!r} could pass for one of the server\'s own labels ("You", a '
+                          "guest, a bot, a seat nobody named): choose another name.")
     return name
 
 
@@ -105,9 +109,10 @@ class Lobby(HubBase):
         state = game.new(seed)
         dealt = state.record()
         created = self.clock()
+        clocks = None if clock is None else Clocks.new(clock, len(seats), people(seats))
         room = Room(room_id or new_room_id(created), game_id, values, state, seats,
                     rematch_of=None if rematch_of is None else rematch_of.id, created=created,
-                    rated=rated, clocks=None if clock is None else Clocks.new(clock, len(seats)))
+                    rated=rated, clocks=clocks)
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
         self._attend(room)
         if room.status == "playing":

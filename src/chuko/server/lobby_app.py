@@ -35,7 +35,8 @@ class LobbyParts:
             me="alone" if cluster is None else cluster.me,
             alive=None if cluster is None else cluster.alive)
         self.feed = Feed(self.board, list(self.matchmaker.pools), every=limits.every,
-                         grace=limits.grace)
+                         grace=limits.grace, first=limits.first_seeks,
+                         worker=self.matchmaker.me)
         self.sockets = LobbySockets(self.matchmaker, self.feed, identify)
         self._tasks: list[asyncio.Task] = []
 

@@ -4,9 +4,15 @@ the open seeks, the pairings being made, who has a lobby socket open. It lives i
 
 Keys, under the cluster's prefix `{p}:lobby:`: `where` (player → the pool they wait in),
 `pool:{id}` (player → their entry), `seeks` (id → seek), `mine` (player → the ids of the
-seeks they posted), `making` (id → a pairing recorded, its room not yet told), `here`
-(player → until when a socket of theirs counts as open) and `paired:{player}` (the room a
-player was last paired into, kept a short while for a socket that reconnects).
+seeks they posted), `addresses` (a client's address → the ids of the seeks posted from it,
+some maybe gone), `making` (id → a pairing recorded, its room not yet told), `here` (player
+→ {worker: until when a socket of theirs there counts as open}) and `paired:{player}` (the
+room a player was last paired into, kept a short while for a socket that reconnects).
+
+A player is here while some worker's word for them holds: a worker holding a socket of
+theirs renews it every few seconds, and the moment their last socket there closes it says
+so, and takes them out of their pool if no other worker holds one (`closed`). A worker that
+dies stops renewing: its word lapses within `LobbyLimits.grace`.
 
 A player waits in one pool at most (membership is the player's, not a socket's), and a
 pairing takes its players out of their pool, takes down their seeks and records itself in
@@ -26,8 +32,8 @@ from typing import Any
 from chuko.core.errors import ChukoError
 
 from .limits import Full, TooMany
-from .lobby_store import Check, Kv, Op
-from .messages import dumps
+from .lobby_store import Check, Group, Kv, Op
+from .messages import dumps, loads
 from .room import Forbidden, NotFound
 from .writes import Conflict
 
@@ -35,6 +41,7 @@ Json = dict[str, Any]
 PAIRED_KEEP = 15  # seconds a pairing is told again to a socket of its player reconnecting
 _TRIES = 8  # commits tried before a change gives up (others changing the same fields)
 CLAIMS_AT_ONCE = 500  # pairings in one commit: one Redis script of a few hundred kB
+_LAPSED = 60.0  # seconds after which a worker's lapsed word on a player is forgotten
 
 
 class Busy(ChukoError):
@@ -55,6 +62,7 @@ class Board:
         base = f"{prefix}:lobby:"
         self.where, self.seeks, self.mine = base + "where", base + "seeks", base + "mine"
         self.making, self.here, self._base = base + "making", base + "here", base
+        self.addresses = base + "addresses"
 
     def pool_key(self, pool_id: str) -> str:
         return f"{self._base}pool:{pool_id}"
@@ -73,18 +81,24 @@ class Board:
     # -- pools --------------------------------------------------------------------------------
 
     async def toggle(self, entry: Json) -> bool:
-        """Put the player of `entry` in its pool, out of any other; out of it if they were
-        in it already. Whether they wait now."""
+        """Put the player of `entry` in its pool with its clock, out of any other pool or
+        clock; out of it if they waited there with that clock already. Whether they wait
+        now."""
         player = entry["player"]
 
         async def attempt() -> tuple[list[Check], list[Op], Any]:
             old = await self.kv.hget(self.where, player)
+            held = None if old is None else await self.kv.hget(self.pool_key(old), player)
             ops = _out_of_pool(self, player, old)
-            joined = old != entry["pool"]
+            joined = old != entry["pool"] or held is None \
+                or json.loads(held).get("clock") != entry.get("clock")
             if joined:
                 ops += [("hset", self.pool_key(entry["pool"]), player, json.dumps(entry)),
                         ("hset", self.where, player, entry["pool"])]
-            return [(self.where, player, old)], ops, joined
+            checks: list[Check] = [(self.where, player, old)]
+            if old is not None:
+                checks.append((self.pool_key(old), player, held))
+            return checks, ops, joined
 
         return bool(await self._change(attempt))
 
@@ -163,45 +177,100 @@ class Board:
 
     # -- presence -----------------------------------------------------------------------------
 
-    async def touch(self, players: list[str], until: float) -> None:
-        """These players have a lobby socket open here, counted until `until`."""
-        if players:
-            await self.kv.commit([], [("hset", self.here, p, repr(until)) for p in players])
+    async def touch(self, players: list[str], until: float, worker: str) -> None:
+        """These players have a lobby socket open on `worker`, counted until `until`."""
+        for _ in range(_TRIES):
+            if not players:
+                return
+            held = dict(zip(players, await self.kv.hmget(self.here, players), strict=True))
+            kept = self.clock() - _LAPSED
+            groups: list[Group] = [
+                ([(self.here, player, raw)],
+                 [("hset", self.here, player, json.dumps(
+                     {**{w: u for w, u in _workers(raw).items() if u >= kept},
+                      worker: until}))])
+                for player, raw in held.items()]
+            done = await self.kv.commit_each(groups)
+            players = [player for player, ok in zip(held, done, strict=True) if not ok]
+        raise Busy()
+
+    async def closed(self, player: str, worker: str) -> bool:
+        """The player's last lobby socket on `worker` closed: they are out of their pool
+        unless a socket of theirs is open on another worker. Whether they left it."""
+        now = self.clock()
+
+        async def attempt() -> tuple[list[Check], list[Op], Any]:
+            raw, pool = await self.kv.hget(self.here, player), await self.kv.hget(self.where,
+                                                                                  player)
+            workers = {**_workers(raw), worker: now}
+            gone = all(until <= now for until in workers.values())
+            ops: list[Op] = [("hset", self.here, player, json.dumps(workers))]
+            ops += _out_of_pool(self, player, pool) if gone else []
+            return [(self.here, player, raw), (self.where, player, pool)], ops, \
+                gone and pool is not None
+
+        return bool(await self._change(attempt))
 
     async def absent(self, players: list[str]) -> set[str]:
-        """Those of `players` with no lobby socket open anywhere (past its grace)."""
+        """Those of `players` with no lobby socket open anywhere."""
         now = self.clock()
         seen = await self.kv.hmget(self.here, players)
-        return {p for p, until in zip(players, seen, strict=True)
-                if until is None or float(until) < now}
+        return {p for p, until in zip(players, _latest(seen), strict=True) if until <= now}
 
-    async def forget_absent(self) -> list[str]:
-        """Forget the presence of players gone; the players forgotten."""
-        now = self.clock()
-        gone = [p for p, until in (await self.kv.hgetall(self.here)).items()
-                if float(until) < now]
-        if gone:
-            await self.kv.commit([], [("hdel", self.here, p, "") for p in gone])
-        return gone
+    async def forget_absent(self, grace: float) -> list[str]:
+        """Forget the presence of players gone for `grace` seconds; the players forgotten."""
+        before = self.clock() - grace
+        held = await self.kv.hgetall(self.here)
+        gone = {p: raw for (p, raw), until in zip(held.items(), _latest(list(held.values())),
+                                                  strict=True) if until < before}
+        done = await self.kv.commit_each([([(self.here, p, raw)], [("hdel", self.here, p, "")])
+                                          for p, raw in gone.items()])
+        return [player for player, ok in zip(gone, done, strict=True) if ok]
 
     # -- seeks --------------------------------------------------------------------------------
 
-    async def post(self, seek: Json, per_player: int, in_all: int) -> None:
-        """Open a seek, within the caps on a player's seeks and on all of them."""
-        player = seek["player"]
+    async def post(self, seek: Json, per_player: int, per_address: int, in_all: int) -> None:
+        """Open a seek, within the caps on a player's seeks, on those of their address
+        (every player of it together) and on all of them."""
+        player, address = seek["player"], seek["address"]
 
         async def attempt() -> tuple[list[Check], list[Op], Any]:
             raw = await self.kv.hget(self.mine, player)
             ids = [] if raw is None else json.loads(raw)
             if len(ids) >= per_player:
                 raise TooMany(f"You have {len(ids)} open seeks already: cancel one first.")
+            listed = await self.kv.hget(self.addresses, address)
+            from_there = await self._open_seeks(listed)
+            if len(from_there) >= per_address:
+                raise TooMany(f"Your address has {len(from_there)} open seeks already, the "
+                              "most one address may have: wait for one to be taken or "
+                              "cancelled.")
             if (await self.kv.hlens([self.seeks]))[0] >= in_all:
                 raise Full("The lobby holds as many seeks as it can: try again later.")
-            return [(self.mine, player, raw)], [
+            return [(self.mine, player, raw), (self.addresses, address, listed)], [
                 ("hset", self.seeks, seek["id"], json.dumps(seek)),
-                ("hset", self.mine, player, json.dumps([*ids, seek["id"]]))], None
+                ("hset", self.mine, player, json.dumps([*ids, seek["id"]])),
+                ("hset", self.addresses, address, json.dumps([*from_there, seek["id"]]))], None
 
         await self._change(attempt)
+
+    async def _open_seeks(self, listed: str | None) -> list[str]:
+        """Those of the seek ids `listed` (as stored, or None) still open."""
+        ids = [] if listed is None else json.loads(listed)
+        held = await self.kv.hmget(self.seeks, ids)
+        return [seek for seek, raw in zip(ids, held, strict=True) if raw is not None]
+
+    async def prune_addresses(self) -> None:
+        """Forget the addresses none of whose seeks is open any more."""
+        listed = await self.kv.hgetall(self.addresses)
+        seeks = {address: json.loads(raw) for address, raw in listed.items()}
+        ids = [seek for held in seeks.values() for seek in held]
+        still = {seek for seek, raw in zip(ids, await self.kv.hmget(self.seeks, ids),
+                                           strict=True) if raw is not None}
+        await self.kv.commit_each([([(self.addresses, address, listed[address])],
+                                    [("hdel", self.addresses, address, "")])
+                                   for address, held in seeks.items()
+                                   if still.isdisjoint(held)])
 
     async def mine_of(self, player: str) -> list[str]:
         raw = await self.kv.hget(self.mine, player)
@@ -270,6 +339,23 @@ class Board:
         """How many wait in each pool, and every open seek as stored (id → text)."""
         counts = await self.kv.hlens([self.pool_key(pool) for pool in pool_ids])
         return dict(zip(pool_ids, counts, strict=True)), await self.kv.hgetall(self.seeks)
+
+
+def _workers(raw: str | None) -> dict[str, float]:
+    """A player's presence as stored: worker → until when its word holds."""
+    return _as_workers(None if raw is None else json.loads(raw))
+
+
+def _as_workers(held: Any) -> dict[str, float]:
+    # A bare time is a worker's of the version before, which kept one for all workers.
+    return {} if held is None else held if isinstance(held, dict) else {"": float(held)}
+
+
+def _latest(raws: list[str | None]) -> list[float]:
+    """Until when each player's presence as stored holds (-inf: none); thousands of them
+    parsed at once (one parse of them all costs several times less)."""
+    held = loads(f"[{','.join(raw or 'null' for raw in raws)}]")
+    return [max(_as_workers(one).values(), default=float("-inf")) for one in held]
 
 
 def _seeks_down(board: Board, posted: dict[str, str | None]) -> list[Op]:

@@ -4,8 +4,13 @@ every `every` seconds and sends each socket at most one update then: what change
 the last one (a seek posted and taken between two updates is never sent). The update's text
 is made once for all sockets. A socket's own answers and "paired" go straight to it.
 
-The feed also keeps its players present (`Board.touch`): a player counts as here while a
-lobby socket of theirs is open on some worker, and for `grace` seconds after the last closed.
+A socket is first sent the newest `first` seeks and how many are open (`seek_page`); it
+asks for older pages as it needs them, so the first message stays small whatever is open.
+
+The feed also keeps its players present (`Board.touch`, renewed every third of `grace`): a
+player counts as here while a lobby socket of theirs is open on some worker; the moment the
+last one closes on this worker it says so (`Board.closed`), which takes them out of their
+pool unless another worker holds a socket of theirs.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from chuko.core.errors import ChukoError
 from .client import Outbox
 from .lobby_board import Board
 from .messages import dumps
-from .seeks import public_seek
+from .seeks import public_seek, seek_page
 
 log = logging.getLogger("chuko.server")
 
@@ -58,13 +63,15 @@ class LobbyClient(Outbox):
 
 
 class Feed:
-    """The lobby sockets of this worker, told the changes on `board` at most once every
-    `every` seconds of `clock`."""
+    """The lobby sockets of this worker (`worker`, in a cluster), told the changes on
+    `board` at most once every `every` seconds of `clock`; a socket is first sent the newest
+    `first` seeks."""
 
     def __init__(self, board: Board, pool_ids: list[str], *, every: float = 0.5,
-                 grace: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 grace: float = 10.0, first: int = 100, worker: str = "alone",
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.board, self.pool_ids, self.every, self.grace = board, pool_ids, every, grace
-        self.clock = clock
+        self.first, self.worker, self.clock = first, worker, clock
         self.clients: dict[str, set[LobbyClient]] = {}
         self.counts: dict[str, int] = dict.fromkeys(pool_ids, 0)
         self.seeks: dict[str, str] = {}  # id → the seek as stored
@@ -81,16 +88,34 @@ class Feed:
         self.clients.setdefault(client.player, set()).add(client)
         if first:  # else the feed's loop marks them present within a third of the grace
             with contextlib.suppress(ChukoError):
-                await self.board.touch([client.player], self.board.clock() + self.grace)
-        client.send({"type": "lobby", "pools": self.counts,
-                     "seeks": sorted(self._public.values(), key=lambda s: s["created"])})
+                await self._vouch([client.player])
+        client.send({"type": "lobby", "pools": self.counts, **self.page(None)})
 
-    def remove(self, client: LobbyClient) -> None:
+    def page(self, before: Any) -> Json:
+        """A page of the seeks as the feed knows them (`seek_page`)."""
+        return seek_page(list(self._public.values()), before, self.first)
+
+    async def remove(self, client: LobbyClient) -> None:
+        """A socket closed; the player's last on this worker: they are gone from their
+        pool, unless a socket of theirs is open on another worker (or here again)."""
         held = self.clients.get(client.player)
-        if held is not None:
-            held.discard(client)
-            if not held:
-                del self.clients[client.player]
+        if held is None:
+            return
+        held.discard(client)
+        if held:
+            return
+        del self.clients[client.player]
+        await self.board.closed(client.player, self.worker)
+        if client.player in self.clients:  # a socket of theirs opened here meanwhile
+            await self._vouch([client.player])
+
+    async def _vouch(self, players: list[str]) -> None:
+        """Say these players are here for `grace` seconds more; then, for any whose last
+        socket here closed meanwhile, that it closed (its word may have come first)."""
+        await self.board.touch(players, self.board.clock() + self.grace, self.worker)
+        for player in players:
+            if player not in self.clients:
+                await self.board.closed(player, self.worker)
 
     def deliver(self, player: str, message: Json) -> None:
         """A message for one player's sockets on this worker."""
@@ -134,8 +159,7 @@ class Feed:
                 await self.refresh()
                 if self.clock() - touched >= self.grace / 3:
                     touched = self.clock()
-                    await self.board.touch(list(self.clients),
-                                           self.board.clock() + self.grace)
+                    await self._vouch(list(self.clients))
             except ChukoError as error:
                 log.warning("The lobby's feed could not read the board: %s", error)
             except Exception:

@@ -30,7 +30,7 @@ log = logging.getLogger("chuko.server")
 Identify = Callable[[Scope], Awaitable[Player | None]]
 Json = dict[str, Any]
 UNKNOWN = ('Unknown message: send {"type": "pool" | "seek" | "accept" | "cancel" | '
-           '"ping", …}.')
+           '"seeks" | "ping", …}.')
 
 
 class LobbySockets:
@@ -60,7 +60,7 @@ class LobbySockets:
             await refuse(send, "The lobby could not be opened just now: reconnect in a moment.",
                          1011)
             return
-        await self._serve(receive, send, player)
+        await self._serve(receive, send, player, client_host(scope))
 
     async def _admit(self, scope: Scope) -> Player:
         if not self.opened.take(client_host(scope)):
@@ -74,7 +74,7 @@ class LobbySockets:
                           "yours already: close one of them first.")
         return player
 
-    async def _serve(self, receive: Receive, send: Send, player: Player) -> None:
+    async def _serve(self, receive: Receive, send: Send, player: Player, address: str) -> None:
         client = LobbyClient(player.id)
         messages = Bucket(self.limits.messages, self.clock)
         refusals = Bucket(self.limits.messages, self.clock)
@@ -91,11 +91,12 @@ class LobbySockets:
                     break
                 if not allowed:
                     continue
-                reply = await self._handle(player, message.get("text"))
+                reply = await self._handle(player, address, message.get("text"))
                 if reply is not None:
                     client.send(reply)
         finally:
-            self.feed.remove(client)
+            with contextlib.suppress(ChukoError):  # the lobby's store away: presence lapses
+                await self.feed.remove(client)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
@@ -104,7 +105,8 @@ class LobbySockets:
         """The player's own state, and the room of a pairing made just before (a socket
         reconnecting across a wave)."""
         try:
-            client.send({**await self.matchmaker.you(player.id), "name": player.name})
+            client.send({**await self.matchmaker.you(player.id), "name": player.name,
+                         "guest": player.username is None})
             room = await self.matchmaker.board.paired_room(player.id)
         except ChukoError as error:
             client.send(refusal(str(error)))
@@ -112,7 +114,7 @@ class LobbySockets:
         if room is not None:
             client.send({"type": "paired", "room": room})
 
-    async def _handle(self, player: Player, text: Any) -> Json | None:
+    async def _handle(self, player: Player, address: str, text: Any) -> Json | None:
         """One message → the answer for this socket (None: the answer goes to all the
         player's sockets, or the pairing's `paired` is it)."""
         data, refused = read_message(text)
@@ -120,23 +122,26 @@ class LobbySockets:
             return refused
         kind = data.get("type")
         try:
-            return await self._act(player, kind, data)
+            return await self._act(player, address, kind, data)
         except ChukoError as error:
             return refusal(str(error))
         except Exception:
             log.exception("A lobby message failed")
             return refusal("The lobby could not do that just now; nothing changed. Try again.")
 
-    async def _act(self, player: Player, kind: Any, data: Json) -> Json | None:
+    async def _act(self, player: Player, address: str, kind: Any, data: Json) -> Json | None:
         made = self.matchmaker
         if kind == "ping":
             return {"type": "pong"}
+        if kind == "seeks":
+            return {"type": "seeks", **self.feed.page(data.get("before"))}
         if kind == "pool":
             self._count(self.toggles, player, "pool joins and leaves")
-            you = await made.toggle(player, data.get("pool"), data.get("bots_after"))
+            you = await made.toggle(player, data.get("pool"), data.get("bots_after"),
+                                    data.get("clock"))
         elif kind == "seek":
             self._count(self.seeks, player, "seeks")
-            you = await made.post(player, data)
+            you = await made.post(player, data, address)
         elif kind == "cancel":
             you = await made.cancel(player, data.get("seek"))
         elif kind == "accept":

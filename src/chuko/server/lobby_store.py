@@ -34,6 +34,7 @@ log = logging.getLogger("chuko.server")
 Check = tuple[str, str, str | None]
 # ("hset", hash, field, text) | ("hdel", hash, field, "") | ("setex", key, seconds, text)
 Op = tuple[str, str, Any, str]
+Group = tuple[list[Check], list[Op]]  # one change of many committed at once
 Deliver = Callable[[str, dict[str, Any]], None]
 
 

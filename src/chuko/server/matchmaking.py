@@ -4,10 +4,12 @@ Pools come from the games' descriptors (`Descriptor.pools`), so a plug-in game h
 with no change here. Every `LobbyLimits.wave` seconds the pairing leader (the worker holding
 the cluster's lease, or the only worker) runs one wave per pool: heads-up pools through
 `pairing.pair_wave`, larger tables through `pairing.fill_tables` (bots complete a table
-for players who allowed it after their chosen wait). Each pair or table is claimed on the
-board all at once or not at all (`Board.claim`), then its room is made and its players
-told. A pairing recorded and not told (its worker died between the two) is made by the
-leader after `LobbyLimits.keep_making` seconds, so no player waiting is lost.
+for players who allowed it after their chosen wait), each clock's players apart and guests
+apart from accounts (`lobby_plan.py`). A player found gone just before a pairing is
+recorded is taken out of the pool instead, and the others wait on. Each pair or table is
+claimed on the board all at once or not at all (`Board.claim`), then its room is made and
+its players told. A pairing recorded and not told (its worker died between the two) is made
+by the leader after `LobbyLimits.keep_making` seconds, so no player waiting is lost.
 
 A wave reads its pool, pairs it in a thread of its own (a wave of thousands takes tens of
 milliseconds to compute, and a hard part up to a few hundred: the event loop must not wait
@@ -18,13 +20,12 @@ for it), records all its pairings in a few commits, and only then makes their ro
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import json
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
@@ -37,17 +38,21 @@ from chuko.games import descriptors, game_class
 
 from . import pairing
 from .lobby_board import Board
-from .messages import loads
-from .room import Seat
+from .lobby_plan import FillTables, PairHeadsUp, plan
+from .room import NotFound, Seat
 from .schema import ratings
 from .seeks import (
     DEFAULT_RATING,
     SCALE,
+    SEEK_CLOCKS,
     LobbyLimits,
+    may_play,
     new_seek,
     public_seek,
     rating_class,
+    read_choice,
     read_seek,
+    seek_page,
 )
 from .writer import Unavailable
 
@@ -62,19 +67,17 @@ AT_ONCE = 64  # rooms of one wave made at once (the store commits them together)
 OpenRoom = Callable[[Json], Awaitable[str]]  # a recorded pairing → its new room's id
 RatingOf = Callable[[str, str, str], Awaitable[float]]  # (player, game, class) → rating
 Alive = Callable[[str], Awaitable[bool]]  # whether a worker (`me`) still runs
-# A heads-up wave: its pairs, or a `pairing.Wave` that also says whether it is the best.
-PairHeadsUp = Callable[[Sequence[pairing.Waiting], float],
-                       list[tuple[str, str]] | pairing.Wave]
-FillTables = Callable[[Sequence[pairing.Waiting], float, int], list[tuple[list[str], int]]]
 
 
 class Player(Protocol):
-    """Who asks (`players.Player`: a guest or an account)."""
+    """Who asks (`players.Player`: a guest, with no username, or an account)."""
 
     @property
     def id(self) -> str: ...
     @property
     def name(self) -> str: ...
+    @property
+    def username(self) -> str | None: ...
 
 
 def pool_catalog() -> dict[str, tuple[str, Pool]]:
@@ -104,16 +107,22 @@ class Matchmaker:
 
     # -- what a player asks -------------------------------------------------------------------
 
-    async def toggle(self, player: Player, pool_id: Any, bots_after: Any) -> Json:
-        """Join the pool, or leave it when already waiting there; the player's waiting
-        state as the socket tells it."""
+    async def toggle(self, player: Player, pool_id: Any, bots_after: Any,
+                     clock: Any = None) -> Json:
+        """Join the pool with one of its clocks (its first when none is named), or leave it
+        when already waiting there; the player's waiting state as the socket tells it. An
+        account waits to play rated, a guest casual: each is paired with their own."""
         if not isinstance(pool_id, str) or pool_id not in self.pools:
             raise ConfigError(f"There is no pool {pool_id!r}; the pools are "
                               f"{', '.join(self.pools) or 'none'}.")
         game_id, pool = self.pools[pool_id]
+        menu = tuple(dict(choice) for choice in pool.clocks)
+        chosen = menu[0] if clock is None else read_choice(clock, menu, "this pool")
+        waits = self._bots_after(bots_after)
         rating = await self.rating_of(player.id, game_id, rating_class(pool.players))
         entry = {"player": player.id, "name": player.name, "pool": pool_id, "rating": rating,
-                 "since": self.board.clock(), "bots_after": self._bots_after(bots_after)}
+                 "since": self.board.clock(), "bots_after": waits, "clock": chosen,
+                 "rated": player.username is not None}
         await self.board.toggle(entry)
         return await self.you(player.id)
 
@@ -134,14 +143,20 @@ class Matchmaker:
         return {"type": "you", "pool": None if entry is None else entry["pool"],
                 "since": None if entry is None else entry["since"],
                 "bots_after": None if entry is None else entry["bots_after"],
+                "clock": None if entry is None else entry.get("clock"),
+                "rated": None if entry is None else entry.get("rated", False),
                 "seeks": await self.board.mine_of(player)}
 
-    async def post(self, player: Player, data: Json) -> Json:
-        """Open a seek from the player's message."""
+    async def post(self, player: Player, data: Json, address: str) -> Json:
+        """Open a seek from the player's message, sent from `address`: rated ones for
+        accounts only; within the caps on a player's, an address's and all open seeks."""
         read = read_seek(data)
+        may_play(read["rated"], player.username)
         rating = await self.rating_of(player.id, read["game"], rating_class(read["players"]))
-        seek = new_seek(read, player.id, player.name, rating, self.board.clock())
-        await self.board.post(seek, self.limits.seeks_per_player, self.limits.seeks_in_all)
+        seek = new_seek(read, player.id, player.name, rating, self.board.clock(), address)
+        limits = self.limits
+        await self.board.post(seek, limits.seeks_per_player, limits.seeks_per_address,
+                              limits.seeks_in_all)
         return await self.you(player.id)
 
     async def cancel(self, player: Player, seek_id: Any) -> Json:
@@ -154,10 +169,12 @@ class Matchmaker:
         if not isinstance(seek_id, str):
             raise ConfigError("Say which seek to join by its id.")
         raw = await self.board.kv.hget(self.board.seeks, seek_id)
-        game_id, players = (json.loads(raw)["game"], json.loads(raw)["players"]) if raw \
-            else ("", 2)
-        rating = await self.rating_of(player.id, game_id, rating_class(players)) if raw \
-            else DEFAULT_RATING
+        seek: Json = json.loads(raw) if raw else {"game": "", "players": 2, "rated": False}
+        may_play(seek["rated"], player.username)
+        if raw:
+            await self._still_here(seek)
+        rating = await self.rating_of(player.id, seek["game"], rating_class(seek["players"])) \
+            if raw else DEFAULT_RATING
         taker = {"player": player.id, "name": player.name, "rating": rating}
         record = await self.board.accept(seek_id, taker, self._record_base())
         if record is None:
@@ -166,13 +183,25 @@ class Matchmaker:
         await self._withdraw({p["player"] for p in record["players"]})
         return None
 
-    async def listing(self) -> Json:
-        """The pools with how many wait in each, and the open seeks (`GET /api/lobby`)."""
+    async def _still_here(self, seek: Json) -> None:
+        """Before a seek is joined, whoever of it left the lobby is out of it: a taker gone
+        leaves it; its poster gone takes it down (NotFound)."""
+        gone = await self.board.absent([seek["player"], *(t["player"] for t in seek["takers"])])
+        for player in [seek["player"]] if seek["player"] in gone else gone:
+            with contextlib.suppress(ChukoError):  # taken or changed meanwhile
+                await self.board.cancel(player, seek["id"])
+        if seek["player"] in gone:
+            raise NotFound("That seek is gone: its player has left the lobby.")
+
+    async def listing(self, before: Any = None) -> Json:
+        """The pools with how many wait in each, the clocks a seek may have, and a page of
+        the open seeks: the newest, or those before the cursor `before` (`GET /api/lobby`)."""
         counts, seeks = await self.board.snapshot(list(self.pools))
+        page = seek_page([public_seek(json.loads(raw)) for raw in seeks.values()], before,
+                         self.limits.first_seeks)
         return {"pools": [{**pool.to_json(game_id), "waiting": counts[pool_id]}
                           for pool_id, (game_id, pool) in self.pools.items()],
-                "seeks": sorted((public_seek(json.loads(raw)) for raw in seeks.values()),
-                                key=lambda seek: seek["created"])}
+                "clocks": list(SEEK_CLOCKS), **page}
 
     # -- the waves ------------------------------------------------------------------------------
 
@@ -203,66 +232,33 @@ class Matchmaker:
         the event loop goes on meanwhile) and record its pairings on the board; the
         pairings recorded, their rooms to make. A pairing one of whose players changed
         meanwhile (left, or joined again) is not recorded: they are in the next wave."""
-        stored = await self.board.waiting(pool_id)
+        stored = await self._present(pool_id, await self.board.waiting(pool_id))
         if not stored:
             return []
-        gone = await self.board.absent(list(stored))
-        if gone:
-            await self.board.drop(pool_id, {player: stored[player] for player in gone})
-            stored = {p: raw for p, raw in stored.items() if p not in gone}
-        tables = await asyncio.to_thread(self._plan, pool_id, game_id, pool, stored,
-                                         self.board.clock())
+        tables = await asyncio.to_thread(plan, pool_id, game_id, pool, stored,
+                                         self.board.clock(), pair=self.pair, fill=self.fill,
+                                         maker=self.me)
+        # Confirmed again once the wave is worked out (it may take a while): a table with
+        # a player gone since is not recorded; its others wait for the next wave.
+        seated = {seat["player"] for table in tables for seat in table["players"]}
+        gone = await self._gone(pool_id, {p: stored[p] for p in seated})
+        tables = [table for table in tables
+                  if gone.isdisjoint(seat["player"] for seat in table["players"])]
         held = await self.board.claim(pool_id, stored, tables)
         return [record for record, ok in zip(tables, held, strict=True) if ok]
 
-    def _plan(self, pool_id: str, game_id: str, pool: Pool, stored: dict[str, str],
-              now: float) -> list[Json]:
-        """The records of a wave's tables, from its pool's entries as stored: pure work,
-        tens of milliseconds for ten thousand players, run in a thread."""
-        # One parse of them all: ten thousand calls cost several times more.
-        entries = dict(zip(stored, loads(f"[{','.join(stored.values())}]"), strict=True))
-        waiting = [pairing.Waiting(p, float(e["rating"]), float(e["since"]), e["bots_after"])
-                   for p, e in entries.items()]
-        groups = self._groups(pool_id, pool, waiting, now)
-        return self._tables(pool_id, game_id, pool, groups, entries, now)
+    async def _present(self, pool_id: str, stored: dict[str, str]) -> dict[str, str]:
+        """The pool's entries of players with a lobby socket open; the others out of it."""
+        gone = await self._gone(pool_id, stored)
+        return {p: raw for p, raw in stored.items() if p not in gone}
 
-    def _groups(self, pool_id: str, pool: Pool, waiting: list[pairing.Waiting],
-                now: float) -> list[tuple[list[str], int]]:
-        """The wave's tables as (players, bots); a heads-up wave that fell back from the
-        best pairing (`pairing.pair_wave`) is logged."""
-        if pool.players != 2:
-            return self.fill(waiting, now, pool.players)
-        found = self.pair(waiting, now)
-        if isinstance(found, pairing.Wave):
-            if not found.exact:
-                log.warning("The heads-up wave of %s (%d waiting) paired %d part(s) in runs "
-                            "apart: not the best pairing.", pool_id, len(waiting),
-                            found.fallen_back)
-            found = found.pairs
-        return [([a, b], 0) for a, b in found]
-
-    def _tables(self, pool_id: str, game_id: str, pool: Pool,
-                groups: list[tuple[list[str], int]], entries: dict[str, Json],
-                now: float) -> list[Json]:
-        """The records of the wave's tables, each checked: never a player twice in a wave,
-        never with oneself, never a player not waiting here."""
-        base = {"maker": self.me, "at": now, "game": game_id,
-                "options": dict(pool.options), "clock": pool.clock}
-        # Each id as secrets.token_urlsafe(9) makes it (12 characters for 9 random bytes),
-        # the wave's in one draw: one system call, not thousands.
-        ids_text = base64.urlsafe_b64encode(secrets.token_bytes(9 * len(groups))).decode()
-        tables, seated = [], set[str]()
-        for n, (ids, bots) in enumerate(groups):
-            unique = set(ids)
-            if len(unique) != len(ids) or not seated.isdisjoint(unique) \
-                    or not entries.keys() >= unique:  # not issubset: it copies the dict
-                log.error("The pairing of %s gave a table it should not: %s", pool_id, ids)
-                continue
-            seated |= unique
-            tables.append({"id": ids_text[12 * n:12 * n + 12], **base, "rated": bots == 0,
-                           "bots": bots,
-                           "players": [{"player": p, "name": entries[p]["name"]} for p in ids]})
-        return tables
+    async def _gone(self, pool_id: str, stored: dict[str, str]) -> set[str]:
+        """Those of the pool's `stored` entries whose player has no lobby socket open,
+        taken out of the pool."""
+        gone = await self.board.absent(list(stored)) if stored else set()
+        if gone:
+            await self.board.drop(pool_id, {player: stored[player] for player in gone})
+        return gone
 
     async def _withdraw(self, players: set[str]) -> None:
         """Take players just paired off the seeks of others they had joined (their own are
@@ -309,8 +305,10 @@ class Matchmaker:
         return made
 
     async def tidy(self) -> None:
-        """Take down the seeks of players gone (no lobby socket past the grace)."""
-        gone = set(await self.board.forget_absent())
+        """Take down the seeks of players gone (no lobby socket past the grace), and forget
+        the addresses with no seek open."""
+        await self.board.prune_addresses()
+        gone = set(await self.board.forget_absent(self.limits.grace))
         if not gone:
             return
         _, seeks = await self.board.snapshot([])

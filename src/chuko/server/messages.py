@@ -1,9 +1,10 @@
 """Messages as the socket and the API send them: JSON text, and one object's text made of two
-serialised apart."""
+serialised apart; and what a client sends, read as JSON without NaN or Infinity."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from chuko.core.protocol import Json
@@ -45,3 +46,34 @@ def merge_objects(first: str, second: str) -> str:
     if first == "{}":
         return second
     return f"{first[:-1]},{second[1:]}"
+
+
+NOT_FINITE = "NaN, Infinity and -Infinity are not numbers here: send finite numbers only."
+
+
+class NotFinite(ValueError):
+    """A client's JSON holds a number that is not finite."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise NotFinite(name)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 reads as Infinity
+        raise NotFinite(text)
+    return value
+
+
+# Python's json reads NaN, Infinity and -Infinity (and 1e999 as Infinity) by default; a
+# client's number is refused rather than let through to a comparison that NaN passes, a
+# `round` that Infinity breaks, or a database that stores them.
+_CLIENT_JSON = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def client_json(text: str) -> Any:
+    """A client's JSON text read; NotFinite for NaN, ±Infinity or a number too large to be
+    finite, ValueError for text that is not JSON. Every request body and socket message is
+    read by it."""
+    return _CLIENT_JSON.decode(text)

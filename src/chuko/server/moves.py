@@ -5,15 +5,21 @@ way (`catch_up`)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import State
 
 from . import store as db
+from .endings import ranks
 from .hub_base import HubBase, expired_sentence, stored
 from .room import Forbidden, Pause, Room, clocked
+
+log = logging.getLogger("chuko.server")
 
 MAX_MOVE_TEXT = 300
 # Times a move is checked again after another worker stored one first (a cluster's race).
@@ -73,20 +79,30 @@ class MovePath(HubBase):
         after = room.state.copy()
         move = after.game.parse_move(text)
         after.play(seat, move)
-        status = "over" if after.outcome is not None else "playing"
+        outcome = after.outcome
+        status = "over" if outcome is not None else "playing"
         number = room.version + 1
-        commit = self.store.submit(db.append_move(room.id, number, seat, str(move), status,
-                                                  at))
+        # A rated game's end carries its ratings, to commit with the final move or not at all.
+        then = None if outcome is None else self._rated_end(
+            room, ranks(len(room.seats), list(outcome.scores), room.result))
+        append = db.append_move(room.id, number, seat, str(move), status, at, then)
+        commit = self.store.submit(append)
         try:
             await commit
         except db.Unavailable:
             raise db.Unavailable(MOVE_NOT_SAVED) from None
+        except SQLAlchemyError as error:  # the database refused it (the end's ratings, say)
+            log.error("Room %s: move %d could not be stored: %s", room.id, number,
+                      str(error).splitlines()[0])
+            raise db.Unavailable(MOVE_NOT_SAVED) from None
         finally:
             if stored(commit):
-                self.advance(room, number, after, status, (seat, move), at)
-                self._tell(room)  # only now: a move is durable before anyone is told
                 if status == "over":
-                    self._ended(room)
+                    self._ended(room, at, append.outcome)
+                self.advance(room, number, after, status, (seat, move), at)
+                # Only now: a move is durable before anyone is told. Other workers read a
+                # rated end's header again, which says whether it counted.
+                self._tell(room, reload=status == "over" and room.rated)
 
     async def catch_up(self, room: Room, reload: bool = False) -> None:
         """Play the moves stored after `room.version` (by other workers, or by a commit cut

@@ -28,6 +28,7 @@ from chuko.games import descriptor, registry
 from chuko.practice.daily import today
 
 from . import pages, standings
+from .cookies import session_secret
 from .daily import streak as daily_streak
 from .hub import Hub
 from .lifecycle import rebuild
@@ -36,6 +37,7 @@ from .players import Player
 from .ratings import CLASSES, Rating, class_of, ranks_of
 from .room import NotFound, Room, Seat
 from .router import client_host
+from .schema import secret_hash
 from .store import RoomRow
 
 PlayerLookup = Callable[[Scope], Awaitable[Player | None]]
@@ -139,14 +141,19 @@ class Standings:
                              **shown_rating(row["rating"])}
                             for rank, row in enumerate(rows, 1)]}
 
-    async def _account(self, username: str) -> standings.Account:
+    async def _account(self, request: Request, username: str) -> standings.Account:
+        """The account of `username`, the look-up counted first (`Budget.look_up`): an
+        answer says whether the name exists, so names cannot be tried in bulk."""
+        secret = session_secret(request.scope)
+        self.budget.look_up(client_host(request.scope),
+                            None if secret is None else secret_hash(secret))
         found = await self._read(standings.account, username)
         if found is None:
             raise NotFound(f"Nobody plays here as {username[:standings.MAX_USERNAME]!r}.")
         return found
 
     async def profile(self, request: Request, username: str) -> dict[str, Any]:
-        account = await self._account(username)
+        account = await self._account(request, username)
         held = await self._read(standings.player_ratings, account.id)
         points = await self._read(standings.rating_points, account.id, HISTORY_POINTS)
         return {"username": account.username, "name": account.name,
@@ -161,7 +168,7 @@ class Standings:
 
     async def games(self, request: Request, username: str, before: str | None = None,
                     count: str | None = None) -> dict[str, Any]:
-        account = await self._account(username)
+        account = await self._account(request, username)
         return await self._finished(request, account.id, "@" + account.id, before, count)
 
     async def _finished(self, request: Request, player: str, key: str, before: str | None,

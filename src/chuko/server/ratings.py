@@ -13,25 +13,33 @@ rated apart: a game of four is another skill than a duel.
 Only a rated room's result changes ratings. A rated room is made only for people (the
 lobby's rule); a seat that a bot took over after its player timed out, resigned or left
 keeps the room rated and its player is placed last (the room's `places`). A room with a bot
-seat of its own, or a seat with no known player, is never rated. Applying a room's result
-is one write (`apply_result`), idempotent per room: `rating_history`'s key (player, room)
-shows it was applied, so a second worker, or the same callback twice, changes nothing.
+seat of its own, or a seat with no known player, is never rated.
+
+A rated room's result is applied by `apply_result`, which the write that ends the game
+carries (the final move's `Append`, or a forfeit's): the end and the ratings commit in one
+transaction, or neither does. It decides there whether the game counts (`UNRATED`: an
+aborted game, fewer than MIN_MOVES moves by a seat, a pair's games together past
+PAIR_GAMES in PAIR_WINDOW, a provisional rating's past NEWCOMER_GAMES in NEWCOMER_WINDOW),
+its players' rows locked so that two rooms ending at once cannot both slip under a limit,
+and stores a reason it does not in `rooms.result`. It is idempotent per room:
+`rating_history`'s key (player, room) shows it was applied.
 """
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from .schema import rating_history, ratings, rooms, seats
+from chuko.core.protocol import Json
+
+from .schema import moves, players, rating_history, ratings, rooms, seats
 from .writes import Write
 
 log = logging.getLogger("chuko.server")
@@ -42,6 +50,21 @@ PROVISIONAL_GAMES = 10  # rated games in a class before a rating is settled …
 PROVISIONAL_SIGMA = 6.5  # … and the uncertainty it must be down to (a newcomer's: 8.33)
 CLASSES = ("duel", "multi")
 MAX_RATED_SEATS = 8  # the model's tested range, and the lobby's largest table
+MIN_MOVES = 2  # moves each seat makes in a game that counts
+# Two players' rated games together count PAIR_GAMES in any PAIR_WINDOW seconds; later ones
+# are not rated (one account farming another, or a string of fresh ones).
+PAIR_GAMES, PAIR_WINDOW = 3, 24 * 3600.0
+# A provisional rating counts NEWCOMER_GAMES rated games in any NEWCOMER_WINDOW seconds.
+NEWCOMER_GAMES, NEWCOMER_WINDOW = 5, 3600.0
+# Why a rated game changed no rating (`rooms.result`'s "unrated"), as "Not rated: …" ends.
+UNRATED = {
+    "aborted": "the game was aborted.",
+    "too_few_moves": f"a game counts once each player has made {MIN_MOVES} moves.",
+    "repeated_pairing": f"two players' rated games count {PAIR_GAMES} in "
+                        f"{round(PAIR_WINDOW / 3600)} hours.",
+    "new_account_limit": f"a provisional rating counts {NEWCOMER_GAMES} rated games an "
+                         "hour.",
+}
 
 
 def class_of(players: int) -> str | None:
@@ -116,48 +139,101 @@ def rate(before: Sequence[Rating | None], ranks: Sequence[int]) -> list[Rating]:
 # -- the write that applies a finished room's result -------------------------------------------
 
 
-def apply_result(room_id: str, game: str, ranks: Sequence[int], now: float) -> Write:
-    """The write that rates a finished room: read its seats' players, their ratings in the
-    room's game and class (locked on PostgreSQL, so two rooms ending at once for one player
-    do not lose an update), rate, and store each new rating and its history point, all in
-    the writer's one transaction. Does nothing (returns False) when the room is not rated,
-    is not rateable (a bot's own seat, a seat without a player, one player in two seats),
-    or was rated already; True when it rated."""
+def unrated_sentence(result: Json | None) -> str | None:
+    """"Not rated: …" for a rated room that ended without changing ratings; else None."""
+    reason = (result or {}).get("unrated")
+    return None if reason not in UNRATED else f"Not rated: {UNRATED[reason]}"
 
-    def write(conn: Connection) -> bool:
-        header = conn.execute(select(rooms.c.rated, rooms.c.ended)
+
+def apply_result(room_id: str, game: str, ranks: Sequence[int], now: float) -> Write:
+    """The write that rates a finished room, in the transaction that stores its end: read
+    its seats' players, lock them (on PostgreSQL, so two rooms ending at once for one player
+    are rated one after the other), decide whether the game counts (`UNRATED`), rate and
+    store each new rating and its history point, dated when the room ended (else `now`).
+    Returns the reason it stored in `rooms.result` when the game does not count; None when
+    it rated, or changed nothing: the room is not rated, was rated or judged already, or
+    cannot be rated (a bot's own seat, a seat without a player, one player in two seats)."""
+
+    def write(conn: Connection) -> str | None:
+        header = conn.execute(select(rooms.c.rated, rooms.c.ended, rooms.c.result)
                               .where(rooms.c.id == room_id)).first()
-        if header is None or not header.rated:
-            return False
+        result = json.loads(header.result) if header is not None and header.result else {}
+        if header is None or not header.rated or "unrated" in result:
+            return None
         if conn.execute(select(rating_history.c.player)
                         .where(rating_history.c.room == room_id).limit(1)).first():
-            return False  # applied already (another worker, or a second call)
+            return None  # applied already (another worker, or a second call)
         found = conn.execute(select(seats.c.kind, seats.c.player, seats.c.gone)
                              .where(seats.c.room == room_id).order_by(seats.c.seat)).all()
-        players = [row.player for row in found]
+        holders = [row.player for row in found]
         klass = class_of(len(found))
-        if (klass is None or len(ranks) != len(found) or None in players
-                or len(set(players)) != len(players)
+        if (klass is None or len(ranks) != len(found) or None in holders
+                or len(set(holders)) != len(holders)
                 or any(row.kind == "bot" and row.gone is None for row in found)):
             log.error("Room %s is marked rated but cannot be rated (a bot's seat, a seat "
                       "without a player, or a player in two seats): its ratings stay.",
                       room_id)
-            return False
-        _store(conn, game, klass, room_id, [str(p) for p in players], ranks,
-               header.ended or now)
-        return True
+            return None
+        at, ids = header.ended or now, [str(p) for p in holders]
+        held = _lock(conn, game, klass, ids)
+        reason = _unrated(conn, room_id, result, game, klass, ids, held, at)
+        if reason is None:
+            _store(conn, game, klass, room_id, ids, held, ranks, at)
+            return None
+        conn.execute(update(rooms).where(rooms.c.id == room_id)
+                     .values(result=json.dumps({**result, "unrated": reason})))
+        return reason
 
     return write
 
 
-def _store(conn: Connection, game: str, klass: str, room_id: str, players: list[str],
-           ranks: Sequence[int], at: float) -> None:
-    """Rate `players` (by seat) by `ranks` and store their ratings and history points."""
-    held = {row.player: Rating(row.mu, row.sigma, row.games, row.wins) for row in conn.execute(
-        select(ratings).where(ratings.c.player.in_(players), ratings.c.game == game,
+def _lock(conn: Connection, game: str, klass: str, holders: list[str]) -> dict[str, Rating]:
+    """Lock the players' rows (each rating write of a player waits for the one before, even
+    of a first rating, which has no row yet to lock) and read their ratings in `game` and
+    `klass`."""
+    conn.execute(select(players.c.id).where(players.c.id.in_(holders))
+                 .order_by(players.c.id).with_for_update(key_share=True)).all()
+    return {row.player: Rating(row.mu, row.sigma, row.games, row.wins) for row in conn.execute(
+        select(ratings).where(ratings.c.player.in_(holders), ratings.c.game == game,
                               ratings.c["class"] == klass).with_for_update())}
-    after = rate([held.get(player) for player in players], ranks)
-    for player, rating in zip(players, after, strict=True):
+
+
+def _unrated(conn: Connection, room_id: str, result: Json, game: str, klass: str,
+             holders: list[str], held: dict[str, Rating], at: float) -> str | None:
+    """Why the finished room does not count (a key of UNRATED), or None when it does."""
+    if result.get("kind") == "aborted":
+        return "aborted"
+    made: dict[int, int] = dict(conn.execute(
+        select(moves.c.seat, func.count()).where(moves.c.room == room_id)
+        .group_by(moves.c.seat)).all())
+    if any(made.get(seat, 0) < MIN_MOVES for seat in range(len(holders))):
+        return "too_few_moves"
+    mine, theirs = rating_history.alias("mine"), rating_history.alias("theirs")
+    together = conn.execute(
+        select(func.count()).select_from(mine.join(theirs, mine.c.room == theirs.c.room))
+        .where(mine.c.player.in_(holders), theirs.c.player.in_(holders),
+               mine.c.player < theirs.c.player, mine.c.at > at - PAIR_WINDOW)
+        .group_by(mine.c.player, theirs.c.player)).scalars().all()
+    if any(count >= PAIR_GAMES for count in together):
+        return "repeated_pairing"
+    newcomers = [p for p in holders if (held.get(p) or Rating()).shown.provisional]
+    recent = conn.execute(
+        select(func.count()).where(rating_history.c.player.in_(newcomers),
+                                   rating_history.c.game == game,
+                                   rating_history.c["class"] == klass,
+                                   rating_history.c.at > at - NEWCOMER_WINDOW)
+        .group_by(rating_history.c.player)).scalars().all() if newcomers else []
+    if any(count >= NEWCOMER_GAMES for count in recent):
+        return "new_account_limit"
+    return None
+
+
+def _store(conn: Connection, game: str, klass: str, room_id: str, holders: list[str],
+           held: dict[str, Rating], ranks: Sequence[int], at: float) -> None:
+    """Rate `holders` (by seat; `held`: their ratings before, locked) by `ranks` and store
+    their ratings and history points."""
+    after = rate([held.get(player) for player in holders], ranks)
+    for player, rating in zip(holders, after, strict=True):
         values = {"mu": rating.mu, "sigma": rating.sigma, "games": rating.games,
                   "wins": rating.wins, "updated": at}
         if player in held:
@@ -170,63 +246,3 @@ def _store(conn: Connection, game: str, klass: str, room_id: str, players: list[
         conn.execute(insert(rating_history).values(
             player=player, room=room_id, game=game, **{"class": klass}, mu=rating.mu,
             sigma=rating.sigma, at=at))
-
-
-# -- the hub's callback ---------------------------------------------------------------------
-
-
-class Finished(Protocol):
-    """What the callback reads of a room that is over (`room.Room`)."""
-
-    id: str
-    game_id: str
-    rated: bool
-
-    def places(self) -> list[int]: ...
-
-
-class Submit(Protocol):
-    def __call__(self, write: Write) -> Any: ...
-
-
-class Rater:
-    """The hub's callback for rooms that end (`hub.on_over`): a rated room's places go to
-    the store's writer as one `apply_result`. It never raises: a write that fails (the
-    database away, a race between two workers on a new rating's row) is tried again up to
-    ATTEMPTS times, a moment apart, then logged. A history point is dated when the room
-    ended (`rooms.ended`), else when it is written."""
-
-    ATTEMPTS = 3
-
-    def __init__(self, submit: Submit, clock: Callable[[], float] = time.time,
-                 pause: float = 1.0) -> None:
-        self.submit = submit
-        self.clock = clock  # seconds since the epoch, for a room that does not say it ended
-        self.pause = pause  # seconds before a failed write is tried again (times the attempt)
-        self.pending: set[Any] = set()  # the tasks still writing (kept so none is collected)
-
-    def __call__(self, room: Finished) -> None:
-        try:
-            if not room.rated:
-                return
-            ranks = list(room.places())
-            task = asyncio.get_running_loop().create_task(
-                self._apply(room.id, room.game_id, ranks))
-        except Exception:
-            log.exception("The places of room %s cannot be read: its ratings stay.", room.id)
-            return
-        self.pending.add(task)
-        task.add_done_callback(self.pending.discard)
-
-    async def _apply(self, room_id: str, game: str, ranks: list[int]) -> bool:
-        for attempt in range(1, self.ATTEMPTS + 1):
-            try:
-                return bool(await self.submit(apply_result(room_id, game, ranks,
-                                                           self.clock())))
-            except Exception as error:
-                if attempt == self.ATTEMPTS:
-                    log.error("The ratings of room %s could not be stored: %s", room_id,
-                              str(error).splitlines()[0] if str(error) else type(error))
-                    return False
-                await asyncio.sleep(self.pause * attempt)  # the database may come back
-        return False

@@ -36,6 +36,7 @@ from .clocks import Clocks, realtime
 from .endings import forfeit_sentence, ranks
 from .messages import dumps, merge_objects
 from .moment import Moment
+from .ratings import unrated_sentence
 
 _UNTIMED: Json = {"clock": None, "claimable": []}  # a room without clocks or absences
 
@@ -233,8 +234,9 @@ class Room:
             self._texts_version = moment.version
         keep = moment.version == self._texts_version
         bots_wait = self.bots_wait(moment.version)
+        unrated = unrated_sentence(self.result) if moment.status == "over" else None
         shared_key = (None, moment.status, bots_wait, self.rematch, labels, self.watchers,
-                      tuple((s.connected, s.joined, s.gone) for s in self.seats))
+                      tuple((s.connected, s.joined, s.gone) for s in self.seats), unrated)
         shared = self._texts.get(shared_key) if keep else None
         if shared is None:
             shared = dumps({
@@ -247,6 +249,7 @@ class Room:
                           for entry, s in zip(entries, self.seats, strict=True)],
                 "watchers": self.watchers,
                 "rated": self.rated,
+                "unrated": unrated,
                 "version": moment.version,
                 "round_ended": moment.state.round_ended,
                 "bots_wait": bots_wait,

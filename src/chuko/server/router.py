@@ -5,7 +5,6 @@ client's address)."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -21,7 +20,7 @@ from .cookies import queued, sending
 from .headers import SECURITY_HEADERS
 from .http_errors import FAILED, RETRY, status_of
 from .limits import MAX_BODY, MAX_DEPTH, TooLarge, too_deep
-from .messages import dumps
+from .messages import NOT_FINITE, NotFinite, client_json, dumps
 from .origin import forgery
 from .store import Unavailable
 
@@ -58,11 +57,19 @@ async def read_object(scope: Scope, receive: Receive) -> dict[str, Any]:
             raise TooLarge(_TOO_LONG)
         if not message.get("more_body", False):
             break
+    return parse_object(bytes(raw))
+
+
+def parse_object(raw: bytes) -> dict[str, Any]:
+    """A request's body, read whole, as a JSON object with finite numbers only
+    (`client_json`); ChukoError in one sentence otherwise."""
     try:
         text = raw.decode()
         if too_deep(text):
             raise ChukoError(f"The request body nests deeper than {MAX_DEPTH} levels.")
-        data = json.loads(text)
+        data = client_json(text)
+    except NotFinite:
+        raise ChukoError(NOT_FINITE) from None
     except (ValueError, UnicodeDecodeError):
         raise ChukoError("The request body is not JSON.") from None
     if not isinstance(data, dict):

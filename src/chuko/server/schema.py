@@ -139,6 +139,8 @@ rating_history = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("at", Float, nullable=False),
+    # A player's recent rated games, for who is rated (migration 0006).
+    Index("rating_history_recent", "player", "at"),
 )
 
 # Practice (migration 0004). How many of a game's lesson steps a player has done.
@@ -163,6 +165,16 @@ daily_results = Table(
     Column("seconds", Float, nullable=False),
     Column("at", Float, nullable=False),
     Index("daily_board", "day", "won", "seconds"),
+)
+
+# When a day's Caravan was first served to a player (migration 0005), written once: their
+# result's time is the server's, from this to the accepted result.
+daily_starts = Table(
+    "daily_starts",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("at", Float, nullable=False),
 )
 
 # A player's puzzle rating, each puzzle's rating as tries move it from its shipped one, and

@@ -5,14 +5,13 @@ rate of a socket's messages, its outbox pumped in order, and a refusal that clos
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.types import Send
 
 from .limits import MAX_BODY, MAX_DEPTH, Bucket, too_deep
-from .messages import dumps
+from .messages import NOT_FINITE, NotFinite, client_json, dumps
 
 SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
 
@@ -30,8 +29,9 @@ def close_reason(sentence: str) -> str:
 
 def read_message(text: Any) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
     """A client's message as a JSON object, and None; or None and the refusal saying why it
-    cannot be read (binary, too long, too deep, not JSON). A JSON value other than an object
-    reads as an empty object: its missing `type` is refused by the caller."""
+    cannot be read (binary, too long, too deep, not JSON, a number that is not finite). A
+    JSON value other than an object reads as an empty object: its missing `type` is refused
+    by the caller."""
     if not isinstance(text, str):
         return None, refusal("Send JSON text messages, not binary ones.")
     if len(text) > MAX_BODY:
@@ -39,7 +39,9 @@ def read_message(text: Any) -> tuple[dict[str, Any] | None, dict[str, str] | Non
     if too_deep(text):
         return None, refusal(f"That message nests deeper than {MAX_DEPTH} levels.")
     try:
-        data = json.loads(text)
+        data = client_json(text)
+    except NotFinite:
+        return None, refusal(NOT_FINITE)
     except ValueError:
         return None, refusal("That message is not JSON.")
     return (data if isinstance(data, dict) else {}), None

@@ -3,43 +3,33 @@
 
 A username is 3 to 20 letters (ASCII), digits, `_` and `-`, starting with a letter, and is
 compared case-insensitively through its key (`username_key`, casefolded), so "Alice" and
-"alice" are one name. Names that could pass for the server, a bot or a guest are reserved.
+"alice" are one name. Names that could pass for the server, a bot or a guest are reserved,
+and so are display names that pass for the server's labels (`labels.py`).
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
 from chuko.core.errors import ChukoError, ConfigError
-from chuko.core.words import bot_name
 from chuko.games import descriptors
 
+from .labels import passes_for_a_label
 from .lobby import read_name
 
 MIN_USERNAME, MAX_USERNAME = 3, 20
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
 _USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-# With every game's id (the program's own name among them: "chuko"), `reserved_names`.
+# With every game's id (the program's own name among them: "chuko"), and every name that
+# passes for one of the server's labels (`labels.py`: "you", "host", the bots' names, …).
 RESERVED = frozenset({"admin", "administrator", "root", "system", "deleted",
-                      "moderator", "server", "anonymous", "you", "host", "friend", "bot"})
-# A display name nobody may choose: it is how a deleted account's games show its seats.
-DELETED_PLAYER = "deleted player"
+                      "moderator", "server", "anonymous"})
 
 
 class BadCredentials(ChukoError):
     """HTTP 401: the username and password do not match an account (the same sentence
     whether the name is unknown or the password wrong)."""
-
-
-@cache
-def bot_names() -> frozenset[str]:
-    """Every bot's name of every level of every registered game, as keys ("hard bot"), and
-    as a username could spell them ("hardbot", "hard_bot", "hard-bot")."""
-    names = {bot_name(level).casefold() for game in descriptors() for level in game.levels}
-    return frozenset(spelt for name in names
-                     for spelt in (name, *(name.replace(" ", joint) for joint in ("", "_", "-"))))
 
 
 def username_key(username: str) -> str:
@@ -58,8 +48,8 @@ def read_username(value: Any) -> str:
         raise ConfigError("A username starts with a letter and holds only letters (a to z), "
                           "digits, _ and -.")
     key = username_key(value)
-    if (key in RESERVED or key in bot_names() or key in {g.id for g in descriptors()}
-            or key.startswith("guest")):
+    if (key in RESERVED or key in {g.id for g in descriptors()} or key.startswith("guest")
+            or passes_for_a_label(value)):
         raise ConfigError(f"The username {value!r} is reserved: choose another.")
     return value
 
@@ -93,12 +83,8 @@ def given_password(value: Any) -> str:
 
 
 def read_display_name(value: Any) -> str:
-    """A display name a player chooses: the rules of a seat's name (`lobby.read_name`), and
-    not a bot's name nor the deleted players' label."""
+    """A display name a player chooses: the rules of a seat's name (`lobby.read_name`)."""
     name = read_name(value)
     if name is None:
         raise ConfigError("Give the name to show.")
-    if name.casefold() in bot_names() or name.casefold() == DELETED_PLAYER:
-        raise ConfigError(f"{name!r} would pass for a bot or a deleted player: choose another "
-                          "name.")
     return name

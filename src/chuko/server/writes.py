@@ -161,23 +161,27 @@ class Append:
     """Move `number` (1, 2, …) appended to the room's log, with the room's status after it
     (`append_move`): a Write that the writer also runs many at once (`run_many`). `at` is
     when it was played (the hub's clock, which the clocks are worked out from); None: when
-    it is committed."""
+    it is committed. `then`: a write run after it in its transaction (a rated game's end
+    carries its ratings: `ratings.apply_result`), whose answer is `outcome` once
+    committed."""
 
-    __slots__ = ("room_id", "number", "seat", "move", "status", "at")
+    __slots__ = ("room_id", "number", "seat", "move", "status", "at", "then", "outcome")
 
     def __init__(self, room_id: str, number: int, seat: int, move: str, status: str,
-                 at: float | None = None) -> None:
+                 at: float | None = None, then: Write | None = None) -> None:
         self.room_id, self.number, self.seat = room_id, number, seat
         self.move, self.status, self.at = move, status, at
+        self.then, self.outcome = then, None
 
     def __call__(self, conn: Connection) -> None:
         self.run_many(conn, [self])
 
     @staticmethod
     def run_many(conn: Connection, appends: list[Append]) -> None:
-        """Every append in two statements (each room's update, then each move's row);
-        Conflict, rolling all of them back, unless every room was at the move before its
-        own. The writer then runs each alone, so only the late one fails."""
+        """Every append in two statements (each room's update, then each move's row), then
+        their `then` writes; Conflict, rolling all of them back, unless every room was at
+        the move before its own. The writer then runs each alone, so only the late one
+        fails."""
         if len(appends) > 1 and not conn.dialect.supports_sane_multi_rowcount:
             for append in appends:  # the count of rows changed is only told one at a time
                 Append.run_many(conn, [append])
@@ -193,26 +197,30 @@ class Append:
             raise Conflict("The game moved on meanwhile; look again and retry.")
         _APPEND.run(conn, [{"room": a.room_id, "number": a.number, "seat": a.seat,
                             "move": a.move, "at": a.at or now} for a in appends])
+        for append in appends:
+            if append.then is not None:
+                append.outcome = append.then(conn)
 
 
 def append_move(room_id: str, number: int, seat: int, move: str, status: str,
-                at: float | None = None) -> Append:
+                at: float | None = None, then: Write | None = None) -> Append:
     """Append move `number` (1, 2, …) to the room's log, and its status after it; Conflict
     unless the stored room is at move `number − 1`. The room's row is updated first: on
     PostgreSQL that locks it, so a second writer of the same number waits for the first
-    and then finds the version moved on."""
-    return Append(room_id, number, seat, move, status, at)
+    and then finds the version moved on. `then` runs after it, in the same transaction."""
+    return Append(room_id, number, seat, move, status, at, then)
 
 
 def forfeit(room_id: str, version: int, result: dict[str, Any], *, over: bool, at: float,
             seat: int | None = None, reason: str | None = None,
-            level: str | None = None) -> Write:
+            level: str | None = None, then: Write | None = None) -> Write:
     """A forfeit, in one transaction checked against the room's version: the room's `result`
     (and with `over`, its end: status over at `at`); with `level`, seat `seat` handed to a
-    bot of that level for `reason`. Conflict when the room moved on meanwhile (a move
-    stored, the game over, the seat already gone)."""
+    bot of that level for `reason`; then `then` (a rated game's end carries its ratings),
+    whose answer is the write's. Conflict when the room moved on meanwhile (a move stored,
+    the game over, the seat already gone)."""
 
-    def write(conn: Connection) -> None:
+    def write(conn: Connection) -> Any:
         values: dict[str, Any] = {"result": json.dumps(result), "updated": time.time()}
         if over:
             values.update(status="over", ended=at)
@@ -221,12 +229,12 @@ def forfeit(room_id: str, version: int, result: dict[str, Any], *, over: bool, a
         ).values(**values))
         if changed.rowcount != 1:
             raise Conflict("The game moved on meanwhile; look again and retry.")
-        if level is None:
-            return
-        taken = conn.execute(update(seats).where(
-            seats.c.room == room_id, seats.c.seat == seat, seats.c.gone.is_(None),
-        ).values(kind="bot", level=level, gone=reason))
-        if taken.rowcount != 1:
-            raise Conflict("That seat is played by a bot already.")
+        if level is not None:
+            taken = conn.execute(update(seats).where(
+                seats.c.room == room_id, seats.c.seat == seat, seats.c.gone.is_(None),
+            ).values(kind="bot", level=level, gone=reason))
+            if taken.rowcount != 1:
+                raise Conflict("That seat is played by a bot already.")
+        return None if then is None else then(conn)
 
     return write

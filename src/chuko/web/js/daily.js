@@ -6,12 +6,14 @@
 // the solver's facts, and the day's leaderboard.
 
 import { api, fill, h, notice } from "./dom.js";
-import { becomeGuest } from "./site.js";
+import "./site.js"; // the header's account link
 
 const $ = (id) => document.getElementById(id);
 const DAY_MS = 86400000;
-// The clock starts with the first card laid, not when the page opens.
-const page = { data: null, screen: null, msgs: [], started: null, ended: null, busy: false };
+// The clock is the server's: it times the game from when the deal was first served to the
+// player (this page opened with a session, or the first card laid) to the result. Each
+// answer's `elapsed` is its count then; the page runs it on from there (`timed`).
+const page = { data: null, screen: null, msgs: [], timed: null, ended: null, busy: false };
 
 function dayOfPath() {
   const found = location.pathname.match(/^\/daily\/(\d{4}-\d{2}-\d{2})\/?$/);
@@ -23,13 +25,21 @@ function shiftDay(day, days) {
 }
 
 function clock(seconds) {
+  if (seconds === null) return "no time";
   const whole = Math.max(0, Math.floor(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
 const bridgeWords = (n) => (n === 1 ? "1 bridge" : `${n} bridges`);
 const current = () => page.msgs[page.msgs.length - 1];
-const elapsed = () => (page.started === null ? 0 : ((page.ended ?? Date.now()) - page.started) / 1000);
+const elapsed = () => (page.timed === null ? 0
+  : page.timed.seconds + ((page.ended ?? Date.now()) - page.timed.at) / 1000);
+
+function timeFrom(answer) {
+  if (answer.elapsed !== undefined && answer.elapsed !== null) {
+    page.timed = { seconds: answer.elapsed, at: Date.now() };
+  }
+}
 
 function drawDays(data) {
   const links = data.date > data.first
@@ -78,8 +88,9 @@ async function play(move) {
   page.busy = true;
   try {
     const moves = [...current().view.moves, String(move)];
-    page.started ??= Date.now();
-    page.msgs.push(await api("/api/daily/play", { date: page.data.date, moves }));
+    const answer = await api("/api/daily/play", { date: page.data.date, moves });
+    timeFrom(answer);
+    page.msgs.push(answer);
     notice("");
   } catch (error) {
     notice(error.message, "error");
@@ -105,10 +116,7 @@ async function finish() {
   page.ended = Date.now();
   page.busy = true;
   try {
-    await becomeGuest();
-    page.data = await api("/api/daily/result", {
-      date: page.data.date, moves: current().view.moves, seconds: Math.round(elapsed()),
-    });
+    page.data = await api("/api/daily/result", { date: page.data.date, moves: current().view.moves });
     notice("");
   } catch (error) {
     page.ended = null;
@@ -129,6 +137,7 @@ function drawResult(data) {
   $("streak").textContent = !streak ? ""
     : streak.current ? `Streak: ${days(streak.current)} in a row won (best ${days(streak.best)}).`
       : `No streak running: win today's deal to start one${streak.best ? ` (best ${days(streak.best)})` : ""}.`;
+  if (streak && data.date < data.today) $("streak").textContent += " A past day's deal counts for no streak.";
   const facts = data.facts;
   const allowed = data.par ? `${bridgeWords(data.par)} (par)` : "no bridge";
   $("facts").textContent = `${facts.winning_starts} of ${facts.starts} first moves keep a win with `
@@ -139,7 +148,7 @@ function drawResult(data) {
 function drawLeaders(rows) {
   fill($("leaders"), rows.length ? rows.map((row) => h("li", {
     text: `${row.name} — ${bridgeWords(row.bridges)}, ${clock(row.seconds)}`,
-  })) : h("li.muted", { text: "Nobody has reached par yet." }));
+  })) : h("li.muted", { text: "Nobody has won this deal yet." }));
 }
 
 function showAll() {
@@ -177,6 +186,7 @@ async function start() {
   try {
     const [data, games] = await Promise.all([api(day ? `/api/daily/${day}` : "/api/daily"), api("/api/games")]);
     page.data = data;
+    timeFrom(data);
     page.screen = await import(`./${games.find((game) => game.id === data.game).screen}`);
   } catch (error) {
     notice(error.message, "error");

@@ -1,6 +1,7 @@
-// The lobby: quick-pairing pools (one click joins, a second leaves; the button pulses with
-// the time waited), the open seeks updating live with a join button, and a form to post a
-// seek. Everything lives on one socket, /lobby/ws (docs/web-protocol.md, "The lobby"); once
+// The lobby: quick-pairing pools (one click on one of a pool's clocks joins, a second
+// leaves; the button pulses with the time waited), the open seeks updating live with a join
+// button (the newest first sent, older ones a page at a time), and a form to post a seek.
+// Rated play is for accounts: a guest's buttons say casual. Everything lives on one socket, /lobby/ws (docs/web-protocol.md, "The lobby"); once
 // paired, the page goes to the room, where the session's cookie holds the seat.
 
 import { api, fill, games, h, notice } from "./dom.js";
@@ -10,7 +11,10 @@ import { presetField } from "./presets.js";
 const PING_MS = 20000;
 const MAX_DELAY_MS = 8000;
 
-const state = { pools: [], counts: {}, seeks: new Map(), you: null, joined: new Set(), games: [] };
+const state = {
+  pools: [], counts: {}, seeks: new Map(), you: null, joined: new Set(), games: [], clocks: [],
+  next: null, guest: null,  // whether the player is a guest, once the socket says
+};
 let socket = null;
 let delay = 500;
 
@@ -55,12 +59,20 @@ function receive(msg) {
   if (msg.type === "lobby") {
     state.counts = { ...msg.pools };
     state.seeks = new Map(msg.seeks.map((seek) => [seek.id, seek]));
+    state.next = msg.next;
+  } else if (msg.type === "seeks") {
+    for (const seek of msg.seeks) state.seeks.set(seek.id, seek);
+    state.next = msg.next;
   } else if (msg.type === "update") {
     Object.assign(state.counts, msg.pools);
     for (const id of msg.gone) { state.seeks.delete(id); state.joined.delete(id); }
     for (const seek of msg.seeks) state.seeks.set(seek.id, seek);
   } else if (msg.type === "you") {
     state.you = { ...state.you, ...msg };
+    if ("guest" in msg) {
+      state.guest = msg.guest;
+      document.getElementById("seek-rated-account").hidden = !msg.guest;
+    }
     if (msg.name) {
       fill(document.getElementById("me"), "You play as ", h("strong", { text: msg.name }), ". ",
         h("a", { href: "/account", text: "Your name and account" }));
@@ -107,22 +119,51 @@ function place(parent, nodes) {
   if (!same) fill(parent, nodes);
 }
 
-function poolButton(pool) {
-  const mine = state.you && state.you.pool === pool.id;
+function duration(seconds) {
+  return seconds >= 60 && seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+}
+
+/** A clock as its button says it ("10 s + 30 s"), and in full ("10 s a move + 30 s reserve"). */
+function clockText(clock, full = false) {
+  if (!clock) return "no clock";
+  if (clock.kind === "days") return `${clock.days} day${clock.days === 1 ? "" : "s"} a move`;
+  return full ? `${duration(clock.seconds)} a move + ${duration(clock.reserve)} reserve`
+    : `${duration(clock.seconds)} + ${duration(clock.reserve)}`;
+}
+
+const clockKey = (clock) => (clock ? JSON.stringify([clock.kind, clock.seconds, clock.reserve, clock.days]) : "");
+
+function poolCard(pool) {
   const count = state.counts[pool.id] ?? pool.waiting ?? 0;
   const title = state.games.find((game) => game.id === pool.game)?.title || pool.game;
-  const button = kept(`pool ${pool.id}`, JSON.stringify([mine, count, title]), () => h(
+  const kind = state.guest === null ? "" : state.guest ? "casual" : "rated";
+  const buttons = pool.clocks.map((clock) => clockButton(pool, clock, kind));
+  const card = kept(`pool ${pool.id}`, JSON.stringify([count, title, kind]), () => h(
+    "div.pool-card", {}, h("div.pool-head", {}, h("strong", { text: title }),
+      h("span", { text: pool.label }), h("small.muted", { text: `${count} waiting` })),
+    h("div.pool-clocks")));
+  place(card.querySelector(".pool-clocks"), buttons);
+  return card;
+}
+
+function clockButton(pool, clock, kind) {
+  const mine = state.you && state.you.pool === pool.id && clockKey(state.you.clock) === clockKey(clock);
+  const button = kept(`pool ${pool.id} ${clockKey(clock)}`, JSON.stringify([mine, kind]), () => h(
     `button.pool${mine ? ".waiting" : ""}`, {
-      type: "button", "aria-pressed": mine ? "true" : "false", dataset: { pool: pool.id },
+      type: "button", "aria-pressed": mine ? "true" : "false",
+      dataset: { pool: pool.id, clock: `${clock.seconds}+${clock.reserve}` },
+      title: kind ? `${kind}, ${clockText(clock, true)}` : clockText(clock, true),
       onclick: () => {
         const choice = document.getElementById("bots-after").value;
         const botsAfter = pool.players > 2 && choice ? Number(choice) : null;
-        send({ type: "pool", pool: pool.id, bots_after: botsAfter });
+        send({ type: "pool", pool: pool.id, clock, bots_after: botsAfter });
       },
-    }, h("strong", { text: title }), h("span", { text: pool.label }), h("small.muted")));
-  const text = mine ? `waiting ${waited(state.you.since)} — click to leave` : `${count} waiting`;
+    }, h("span", { text: kind ? `${kind} · ${clockText(clock)}` : clockText(clock) }),
+    h("small.muted")));
+  const text = mine ? `waiting ${waited(state.you.since)} — click to leave` : "";
   const small = button.querySelector("small");
   if (small.textContent !== text) small.textContent = text;
+  small.hidden = !mine;
   return button;
 }
 
@@ -143,17 +184,21 @@ function seekRow(seek) {
       onclick: () => send({ type: "accept", seek: seek.id }) });
   return kept(`seek ${seek.id}`, JSON.stringify([seek, mine, joined]), () => h("li.seek", {},
     h("div.seek-text", {}, h("strong", { text: seek.title }),
-      h("span", { text: ` ${seek.players} players · ${seek.rated ? "rated" : "casual"}${range}` }),
+      h("span", { text: ` ${seek.players} players · ${seek.rated ? "rated" : "casual"} · ` +
+        `${clockText(seek.clock)}${range}` }),
       h("small.muted", { text: `${seek.by} (${seek.rating}) · ${optionsText(seek)} · ` +
         `${seek.seats_left} seat${seek.seats_left === 1 ? "" : "s"} left` })),
     action));
 }
 
 function render() {
-  place(document.getElementById("pools"), state.pools.length ? state.pools.map(poolButton)
+  place(document.getElementById("pools"), state.pools.length ? state.pools.map(poolCard)
     : [kept("no pools", "", () => h("p.muted", { text: "No game offers quick pairing here." }))]);
   const seeks = [...state.seeks.values()].sort((a, b) => a.created - b.created);
-  place(document.getElementById("seeks"), seeks.length ? seeks.map(seekRow)
+  const older = state.next ? [kept(`older ${state.next}`, "", () => h("li.older", {},
+    h("button", { type: "button", text: "Show older seeks",
+      onclick: () => send({ type: "seeks", before: state.next }) })))] : [];
+  place(document.getElementById("seeks"), seeks.length ? [...older, ...seeks.map(seekRow)]
     : [kept("no seeks", "", () => h("li.muted", { text: "No seek is open: post one below." }))]);
   for (const key of drawn.keys()) {  // bounded: only what is on the page stays kept
     if (!drawn.get(key).isConnected) drawn.delete(key);
@@ -195,7 +240,9 @@ function postSeek(event) {
   }
   const [low, high] = [form.elements.low.value, form.elements.high.value];
   const range = low === "" && high === "" ? null : [Number(low || 0), Number(high || 4000)];
-  send({ type: "seek", game: game.id, options, rated: form.elements.rated.value === "true", range });
+  const chosen = form.elements.clock.value;
+  const clock = chosen === "" ? null : state.clocks[Number(chosen)] ?? null;
+  send({ type: "seek", game: game.id, options, rated: form.elements.rated.value === "true", range, clock });
 }
 
 async function start() {
@@ -203,12 +250,19 @@ async function start() {
     const [catalog, lobby] = await Promise.all([games(), api("/api/lobby")]);
     state.games = catalog.filter((game) => game.max_players === null || game.max_players >= 2);
     state.pools = lobby.pools;
+    state.clocks = lobby.clocks;
+    state.next = lobby.next;
     for (const seek of lobby.seeks) state.seeks.set(seek.id, seek);
   } catch (error) {
     notice(error.message, "error");
   }
   const select = document.getElementById("seek-game");
   fill(select, state.games.map((game) => h("option", { value: game.id, text: game.title })));
+  // The seek's clock: one of the lobby's, or none (casual only); 30 s + 1 min to start with.
+  fill(document.getElementById("seek-clock"), [
+    ...state.clocks.map((clock, n) => h("option", { value: String(n), text: clockText(clock, true),
+      selected: clock.kind === "move" && clock.seconds === 30 })),
+    h("option", { value: "", text: "no clock (casual only)" })]);
   select.addEventListener("change", showOptions);
   showOptions();
   document.getElementById("seek-form").addEventListener("submit", postSeek);

@@ -221,6 +221,8 @@ function endPanel(msg) {
     ? h("p.rematch-offer", { text: "A rematch has started: follow to keep your seat." }) : null;
   const token = page.token ? `#token=${encodeURIComponent(page.token)}` : "";
   return [
+    // A rated game that changed no rating says why ("Not rated: …", "Game aborted" above).
+    msg.unrated ? h("p.unrated", { text: msg.unrated }) : null,
     standings(msg),
     rematch,
     h("div.actions.end-actions", {},
@@ -237,7 +239,7 @@ function endPanel(msg) {
 function drawStatus(msg) {
   const box = $("status");
   const over = msg.status === "over";
-  const key = JSON.stringify([statusText(msg), over && [msg.rematch, page.busy, msg.view.outcome]]);
+  const key = JSON.stringify([statusText(msg), over && [msg.rematch, page.busy, msg.view.outcome, msg.unrated]]);
   box.className = `status ${msg.status}${isMyTurn(msg) ? " my-turn" : ""}${over ? " end-panel" : ""}`;
   // Redrawn only when it says something new: a live region reads every change aloud.
   if (box.dataset.key === key) return;
@@ -279,11 +281,14 @@ function buildBar(msg) {
 }
 
 async function resign() {
-  // As the server has it: a game of one or two seats ends; a bigger table goes on.
+  // As the server has it: between people, before the second move the game is aborted;
+  // else a game of one or two seats ends, and a bigger table goes on.
   const seats = page.msg.seats.length;
-  const text = seats === 1 ? "The game ends here, lost."
-    : seats === 2 ? "The game ends and the other player wins."
-      : "A bot plays your seat to the end, and you finish last.";
+  const text = page.msg.version < 2 && othersHuman(page.msg)
+    ? "Before the second move this aborts the game: nobody wins, and no rating changes."
+    : seats === 1 ? "The game ends here, lost."
+      : seats === 2 ? "The game ends and the other player wins."
+        : "A bot plays your seat to the end, and you finish last.";
   const yes = await confirmDialog({
     title: "Resign this game?",
     text,
