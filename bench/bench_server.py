@@ -396,7 +396,8 @@ def empty(url: str) -> None:
     store = Store(url)
     try:
         with store.engine.begin() as conn:
-            conn.execute(text("TRUNCATE moves, seats, rooms"))
+            # (and what refers to the rooms: the rating history)
+            conn.execute(text("TRUNCATE moves, seats, rooms CASCADE"))
     finally:
         store.close()
 

@@ -27,6 +27,9 @@ restarts: goal under 100 ms), the refusals during the outage, what the abuse got
 acknowledged moves lost (must be 0).
 
     python -m bench soak [--minutes 10] [--games 60]
+
+With `--workers 2`, two workers of a cluster under database misbehaviour instead
+(`soak_cluster.py`).
 """
 
 from __future__ import annotations
@@ -334,11 +337,19 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--minutes", type=float, default=10.0, help="length of the run")
     parser.add_argument("--games", type=int, default=60,
                         help="well-behaved games at a time")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="with 2 or more: the workers share a PostgreSQL and a Redis, "
+                        "under a row lock and a stopped reader (bench/soak_cluster.py)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv or [])
+    if args.workers > 1:
+        from bench import soak_cluster
+
+        soak_cluster.main(args, THINK)
+        return
     span = args.minutes * 60
     with tempfile.TemporaryDirectory() as tmp:
         # On a PostgreSQL server of its own, which the soak takes away for a while; on

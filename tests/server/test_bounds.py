@@ -92,7 +92,7 @@ def test_start_rebuilds_only_rooms_in_play_with_bots_and_old_waiting_rooms_expir
         clock.now += 1
         again = Hub(store, bot_delay=3600, clock=clock)
         built.clear()
-        again.restore()  # as the app's start does
+        await again.restore()  # as the app's start does
         assert built == [bots["room"]]  # was all 3,001 unfinished rooms
         # The first sweep, begun at start, closes the old ones in one statement.
         expired = db.rooms.select().with_only_columns(db.rooms.c.id).where(

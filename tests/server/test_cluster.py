@@ -280,3 +280,59 @@ async def _read_during_a_move(redis_url: str) -> None:
         for hub in hubs:
             await hub.close()
             await asyncio.to_thread(hub.store.close)
+
+
+def test_a_catch_up_the_database_refuses_is_tried_again(redis_url):
+    """Worker B, whose sockets watch a room, hears of A's move just as the database cannot
+    be read (a reader timed out): B tries the catch-up again in a moment, rather than leave
+    its sockets behind the room until its next move (for ever, after a game's last)."""
+    asyncio.run(_catch_up_refused(redis_url))
+
+
+async def _catch_up_refused(redis_url: str) -> None:
+    from chuko.server.cluster import Cluster
+    from chuko.server.hub import Hub
+    from chuko.server.store import Store, Unavailable
+
+    name = f"test-{uuid.uuid4().hex[:8]}"
+    hubs: list[Hub] = []
+    clusters: list[Cluster] = []
+    try:
+        for n in range(2):
+            store = Store(URL)
+            store.start()
+            hub = Hub(store, bot_delay=0, round_pause=0, rng=Random(n))
+            hub.cluster = cluster = Cluster(hub, redis_url, name=name)
+            hubs.append(hub)
+            clusters.append(cluster)
+            await cluster.start()
+        a, b = hubs
+        made = await a.create("crossroads", {"rounds": 1, "first": "0"},
+                              [{"kind": "me"}, {"kind": "friend"}])
+        await b.join(made["room"], made["invites"][0]["url"].rsplit("/", 1)[1])
+        watched = await b.room(made["room"])
+        watched.clients.add(object())  # a socket of B's watches it
+        refused = asyncio.Event()
+        fetch = b.store.fetch_timed_moves
+
+        async def unreadable_once(*args):
+            if not refused.is_set():
+                refused.set()
+                raise Unavailable()
+            return await fetch(*args)
+
+        b.store.fetch_timed_moves = unreadable_once  # type: ignore[method-assign]
+        held = await a.room(made["room"])
+        await a.play(held, 0, held.legal(0, held.moment())[0])
+        await asyncio.wait_for(refused.wait(), 10)
+        for _ in range(1000):
+            if watched.version == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert watched.version == 1 and b.rooms.get(made["room"]) is watched
+    finally:
+        for cluster in clusters:
+            await cluster.stop()
+        for hub in hubs:
+            await hub.close()
+            await asyncio.to_thread(hub.store.close)

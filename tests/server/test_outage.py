@@ -65,7 +65,7 @@ def test_the_store_refuses_at_once_while_the_database_is_away_and_resumes_when_i
                     with pytest.raises(db.Unavailable):
                         store.load(room.id)
                     await asyncio.sleep(0.5)
-                assert store._thread is not None and store._thread.is_alive()
+                assert all(lane.thread.is_alive() for lane in store._lanes)
                 postgres.start()
                 number += 1
                 await until_stored(store, db.append_move(room.id, number, 0, f"m{number}",

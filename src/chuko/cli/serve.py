@@ -23,10 +23,13 @@ import argparse
 import dataclasses
 import json
 import os
+import sys
 from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.server.limits import Edge
+from chuko.server.reader import READ_TIMEOUT
+from chuko.server.writer import WRITE_TIMEOUT
 
 HELP = {"": "start the browser app: rooms, live play, replays (http://HOST:PORT)"}
 SETTINGS = "CHUKO_SERVE"  # the app's settings, as JSON, for each worker process
@@ -57,6 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                         default=True,
                         help="let visitors make accounts (default); with "
                         "--no-open-registration only guests play")
+    parser.add_argument("--read-timeout", type=float, metavar="SECONDS", default=READ_TIMEOUT,
+                        help="seconds a read of the database may take before the request is "
+                        f"refused with a sentence (default {READ_TIMEOUT:g})")
+    parser.add_argument("--write-timeout", type=float, metavar="SECONDS",
+                        default=WRITE_TIMEOUT,
+                        help="seconds a write (a move) may take before it is refused as not "
+                        f"saved (default {WRITE_TIMEOUT:g})")
     edge = Edge()
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
                         help="addresses or networks of reverse proxies, separated by commas "
@@ -93,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("The round pause cannot be negative.")
     if not args.waiting_hours > 0:
         raise ConfigError("Rooms must be given some hours to fill: --waiting-hours above 0.")
+    if not (0 < args.read_timeout <= 600 and 0 < args.write_timeout <= 600):
+        raise ConfigError("--read-timeout and --write-timeout must be above 0 and at most "
+                          "600 seconds.")
     if args.workers < 1:
         raise ConfigError("--workers must be 1 or more.")
     if args.workers > 1 and not args.redis:
@@ -129,7 +142,8 @@ def app_settings(args: argparse.Namespace) -> dict[str, Any]:
     """`create_app`'s keyword arguments from the options."""
     return {"db_url": args.db, "bot_delay": args.bot_delay, "round_pause": args.round_pause,
             "waiting_ttl": args.waiting_hours * 3600, "redis_url": args.redis,
-            "cluster_name": args.cluster_name, "open_registration": args.open_registration}
+            "cluster_name": args.cluster_name, "open_registration": args.open_registration,
+            "timeouts": (args.read_timeout, args.write_timeout)}
 
 
 def edge_of(args: argparse.Namespace) -> Edge:
@@ -171,16 +185,15 @@ def check_database(db_url: str) -> None:
     from sqlalchemy.exc import SQLAlchemyError
 
     from chuko.server.schema import make_engine
+    from chuko.server.store import reason
 
     engine = make_engine(db_url)
     try:
         with engine.connect():
             pass
     except SQLAlchemyError as error:
-        # The first line of the driver's reason; the URL is not repeated (it may hold a
-        # password).
-        reason = str(getattr(error, "orig", None) or error).splitlines()[0].rstrip(".")
-        raise ConfigError(f"The database of --db cannot be reached: {reason}.") from None
+        # The driver's reason; the URL is not repeated (it may hold a password).
+        raise ConfigError(f"The database of --db cannot be reached: {reason(error)}.") from None
     finally:
         engine.dispose()
 
@@ -192,4 +205,9 @@ def worker_app() -> Any:
 
     settings = json.loads(os.environ[SETTINGS])
     configure(Edge(**settings.pop("edge")))
-    return create_app(**settings)
+    try:
+        return create_app(**settings)
+    except ConfigError as error:
+        # A worker restarted while the database is away: one sentence, as at the start.
+        print(f"chuko: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None

@@ -126,7 +126,7 @@ class AccountApi:
         key = login_key(data.get("username"))
         password = given_password(data.get("password"))
         await self.logins.admit(scope, key)
-        found = self.store.read(rows.login_of(key)) if key else None
+        found = await self.store.fetch(rows.login_of(key)) if key else None
         await self.logins.admit_at_account(scope, key, None if found is None
                                            else (found[0].id, found[1]))
         if not await self.passwords.check(password, None if found is None else found[1]):
@@ -154,7 +154,7 @@ class AccountApi:
         if player is None or player.username is None:
             raise Forbidden(NOT_LOGGED_IN)
         await self.logins.admit(scope, username_key(player.username))
-        stored = self.store.read(rows.password_of(player.id))
+        stored = await self.store.fetch(rows.password_of(player.id))
         if not await self.passwords.check(given, stored):
             raise BadCredentials("That is not your password.")
         return player

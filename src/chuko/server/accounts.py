@@ -104,7 +104,7 @@ class Accounts:
         if cached is not None and now - cached[0] < CACHE_SECONDS:
             self._cache.move_to_end(id_hash)
             return cached[1]
-        found = self.store.read(rows.session_of(id_hash))
+        found = await self.store.fetch(rows.session_of(id_hash))
         if found is None:
             self._cache.pop(id_hash, None)
             return None

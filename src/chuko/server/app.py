@@ -47,12 +47,14 @@ from .lobby_app import LobbyParts
 from .players import Player
 from .profiles import PlayerLookup, Standings
 from .puzzle_api import PuzzleApi
+from .reader import READ_TIMEOUT
 from .redaction import hide_secrets_in_logs
 from .router import App
 from .sign_outs import Socket, closing_on_sign_out
 from .socket_session import Sockets
 from .store import Store
 from .work import Pool
+from .writer import WRITE_TIMEOUT
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -93,6 +95,7 @@ def create_app(
     cluster_name: str | None = None,
     lease_seconds: float | None = None,
     open_registration: bool = True,
+    timeouts: tuple[float, float] = (READ_TIMEOUT, WRITE_TIMEOUT),
 ) -> App:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
@@ -104,9 +107,10 @@ def create_app(
     for its players before it expires. With `redis_url` the app is one worker of a cluster
     named `cluster_name` that shares the database's rooms through Redis (`cluster.py`;
     `lease_seconds`: how long a dead worker's lease on the bots lasts). Anyone may play as a
-    guest; with `open_registration` False nobody may make an account (`accounts.py`)."""
+    guest; with `open_registration` False nobody may make an account (`accounts.py`).
+    `timeouts`: the seconds a database read, and a write, may take (`store.py`)."""
     limits = limits or Limits()
-    store = Store(db_url)
+    store = Store(db_url, read_timeout=timeouts[0], write_timeout=timeouts[1])
     hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
               work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
@@ -119,17 +123,14 @@ def create_app(
     daily = DailyApi(store, accounts.player)
     # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
     # (The app's state is made first, so the lobby and the standings can read its accounts
-    # when asked, and a test can put its own there.)
-    state = State()
-    state.hub, state.accounts = hub, accounts
-    state.daily = daily  # (a test sets its clock)
+    # when asked, and a test can put its own there or set the daily's clock.)
+    state = State({"hub": hub, "accounts": accounts, "daily": daily})
     lobby = LobbyParts(hub, _player_of(state), cluster)
     live, lobby_live = _sockets(hub, limits, clock, budget, accounts, lobby, cluster)
     app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily.paths},
               lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
-    app.state = state
-    state.lobby = lobby
+    app.state, state.lobby = state, lobby
     app.add_middleware(Guard)
     add_refusals(app)
     add_club_routes(app, store, budget, state)
@@ -194,7 +195,7 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts
         store.start()
         if cluster is not None:
             await cluster.start()  # the worker holding the lease restores the rooms
-        elif restored := hub.restore():
+        elif restored := await hub.restore():
             log.info("Resumed %d room(s) in play with bots.", restored)
         collector.start()
         await lobby.start()

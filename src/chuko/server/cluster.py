@@ -49,11 +49,13 @@ from .presence import Presence, apply_away
 from .quick_messages import PHRASES, tell
 from .room import Room
 from .shared_buckets import SharedBuckets
+from .writer import Unavailable
 
 log = logging.getLogger("chuko.server")
 
 NAME = "chuko-server"  # the default prefix of the cluster's keys and channels in Redis
 LEASE_SECONDS = 3.0  # how long a dead worker's lease keeps the bots waiting, at most
+CATCH_UP_AGAIN = 0.5  # seconds before a catch-up the database refused is tried again
 # Compare-and-set on the lease: only its holder renews or releases it.
 _RENEW = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
           "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
@@ -303,8 +305,18 @@ class Cluster:
                 wanted, reload = self._pending[room.id]
                 self._pending[room.id] = (0, False)
                 if reload or room.version < wanted:
-                    async with room.lock:
-                        await self.hub.catch_up(room, reload)
+                    try:
+                        async with room.lock:
+                            await self.hub.catch_up(room, reload)
+                    except Unavailable:
+                        # The database cannot be read just now: again in a moment, or this
+                        # worker's sockets would stay behind the room until its next move.
+                        later, again = self._pending[room.id]
+                        self._pending[room.id] = (max(wanted, later), reload or again)
+                        await asyncio.sleep(CATCH_UP_AGAIN)
+                        if self.hub.rooms.get(room.id) is not room:
+                            return
+                        continue
                     self.hub.kick(room)
                 if self._pending[room.id] == (0, False):
                     return
@@ -350,7 +362,7 @@ class Cluster:
                     if not self.leader:
                         self.leader = True
                         log.info("This worker (%s) runs the bots and timers now.", self.me)
-                        self.hub.lead()
+                        await self.hub.lead()
                         self.spawn(self._sync())
                     else:
                         await self.presence.reap()

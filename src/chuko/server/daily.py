@@ -197,7 +197,7 @@ class DailyApi:
                 found["started"] = started(conn, day.isoformat(), player.id)
             return found
 
-        return dict(await asyncio.to_thread(self.store.read, read))
+        return dict(await self.store.fetch(read))
 
     async def _elapsed(self, day: datetime.date, player: Player,
                        start: float | None) -> float:
@@ -228,7 +228,7 @@ class DailyApi:
         if state.moves:
             player = await self.identify(scope, create=True)
             assert player is not None  # `create` always gives one
-            start = await asyncio.to_thread(self.store.read, lambda conn: started(
+            start = await self.store.fetch(lambda conn: started(
                 conn, day.isoformat(), player.id))
             answer["elapsed"] = await self._elapsed(day, player, start)
         return 200, answer

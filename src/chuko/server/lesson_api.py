@@ -85,7 +85,7 @@ class LessonApi:
         query = select(lesson_progress.c.game, lesson_progress.c.done).where(
             lesson_progress.c.player == player.id)
         try:
-            rows = self.store.read(lambda conn: conn.execute(query).all())
+            rows = await self.store.fetch(lambda conn: conn.execute(query).all())
         except Unavailable:
             return {}
         return {row.game: row.done for row in rows}

@@ -63,7 +63,7 @@ def rebuild(row: db.RoomRow, clocks: Clocks | None = None,
 class Lifecycle(HubBase):
     """Rooms into memory and out of it; the bots and the sweep started and stopped."""
 
-    def restore(self) -> int:
+    async def restore(self) -> int:
         """Rebuild the rooms in play with bots (whose bots may have moves to make) and start
         them, and start the sweep for rooms that waited too long; the count rebuilt. Other
         rooms are loaded when first asked for. In a cluster, the worker that takes the lease
@@ -71,7 +71,7 @@ class Lifecycle(HubBase):
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
         self._start_timer()
         count = 0
-        for row in self.store.resumable():
+        for row in await self.store.fetch_resumable():
             held = self.rooms.get(row.id)
             if held is not None:  # in memory already, and kept up to date
                 self.kick(held)
@@ -88,10 +88,15 @@ class Lifecycle(HubBase):
             count += 1
         return count
 
-    def lead(self) -> None:
-        """This worker took the cluster's lease: it runs the bots and the sweep now."""
+    async def lead(self) -> None:
+        """This worker took the cluster's lease: it runs the bots and the sweep now. When the
+        rooms in play cannot be read just then, it says so and goes on leading: each such
+        room is rebuilt, its bots and clocks going on, when it is next asked for."""
         if not self._closing:
-            self.restore()
+            try:
+                await self.restore()
+            except db.Unavailable as error:
+                log.warning("The rooms in play could not be read to resume them: %s", error)
 
     def step_down(self) -> list[asyncio.Task]:
         """Stop the bots and the sweep (another worker runs them now); the tasks stopped."""
@@ -148,7 +153,7 @@ class Lifecycle(HubBase):
         if room is None:
             row = None
             if isinstance(room_id, str) and 0 < len(room_id) <= 32:
-                row = await asyncio.to_thread(self.store.load, room_id)
+                row = await self.store.fetch_room(room_id)
             if row is None:
                 raise NotFound(f"There is no room {room_id!r}.")
             room = self.rooms.get(room_id)

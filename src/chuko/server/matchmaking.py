@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from chuko.core.descriptor import Pool
@@ -53,6 +54,7 @@ from .seeks import (
     read_seek,
     seek_page,
 )
+from .writer import Unavailable
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -377,17 +379,20 @@ def rating_reader(store: Store) -> RatingOf:
     """A player's rating on the pool's scale from the `ratings` table, the default when
     they have none (or the database cannot say just now)."""
 
-    def read(player: str, game: str, klass: str) -> float:
+    def read(player: str, game: str, klass: str) -> Callable[[Connection], float]:
         query = select(ratings.c.mu).where(ratings.c.player == player,
                                            ratings.c.game == game, ratings.c["class"] == klass)
-        with store.engine.connect() as conn:
+
+        def mu_of(conn: Connection) -> float:
             mu = conn.execute(query).scalar()
-        return DEFAULT_RATING if mu is None else float(mu) * SCALE
+            return DEFAULT_RATING if mu is None else float(mu) * SCALE
+
+        return mu_of
 
     async def rating_of(player: str, game: str, klass: str) -> float:
         try:
-            return await asyncio.to_thread(read, player, game, klass)
-        except SQLAlchemyError:
+            return await store.fetch(read(player, game, klass))
+        except (Unavailable, SQLAlchemyError):
             return DEFAULT_RATING
 
     return rating_of

@@ -5,7 +5,6 @@ way (`catch_up`)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any
@@ -111,9 +110,8 @@ class MovePath(HubBase):
         room's sockets in turn; with `reload`, take the stored header's seats, status and
         rematch too. The caller holds `room.lock`."""
         store = self.store
-        row = await asyncio.to_thread(store.load, room.id, False) if reload else None
-        for seat, text, at in await asyncio.to_thread(store.timed_moves, room.id,
-                                                      room.version):
+        row = await store.fetch_room(room.id, False) if reload else None
+        for seat, text, at in await store.fetch_timed_moves(room.id, room.version):
             after = room.state.copy()
             move = after.game.parse_move(text)
             after.play(seat, move)

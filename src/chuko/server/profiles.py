@@ -15,7 +15,6 @@ accounts' `player(scope, create=False)`).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import fields
 from typing import Any
@@ -39,6 +38,7 @@ from .ratings import CLASSES, Rating, class_of, ranks_of
 from .room import NotFound, Room, Seat
 from .router import client_host
 from .schema import secret_hash
+from .store import RoomRow
 
 PlayerLookup = Callable[[Scope], Awaitable[Player | None]]
 
@@ -120,7 +120,7 @@ class Standings:
 
     async def _read(self, query: Callable[..., Any], *args: Any) -> Any:
         """`query(connection, *args)`, one of `standings.py`'s reads, off the event loop."""
-        return await asyncio.to_thread(self.hub.store.read, lambda conn: query(conn, *args))
+        return await self.hub.store.fetch(lambda conn: query(conn, *args))
 
     async def leaderboard(self, game_id: str, klass: str | None = Query(None, alias="class"),
                           count: str | None = None) -> dict[str, Any]:
@@ -210,12 +210,12 @@ class Standings:
         key = ("result", room_id)
         kept = self.hub.pages.get(key)
         if kept is None:
-            kept = await self.hub.work.run(self._work_out, room_id)
+            row = await self.hub.store.fetch_room(room_id)
+            kept = await self.hub.work.run(self._work_out, room_id, row)
             self.hub.pages.put(key, kept, 64 + len(kept[1]))
         return kept
 
-    def _work_out(self, room_id: str) -> tuple[list[int] | None, str]:
-        row = self.hub.store.load(room_id)
+    def _work_out(self, room_id: str, row: RoomRow | None) -> tuple[list[int] | None, str]:
         if row is None:
             raise NotFound(f"There is no room {room_id!r}.")
         room = finished_room(row)

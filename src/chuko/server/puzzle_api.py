@@ -104,7 +104,7 @@ class PuzzleApi:
         app.get("/api/puzzles/{ident}")(self.one)
 
     async def _read(self, query: Any) -> Any:
-        return await asyncio.to_thread(self.store.read, query)
+        return await self.store.fetch(query)
 
     async def next(self, request: Request) -> Json:
         """A puzzle the player has not tried, near their rating (a newcomer's without a

@@ -1,13 +1,17 @@
 """Storage: rooms, seats and moves in one SQLAlchemy Core schema for SQLite and PostgreSQL.
 
 `Store` opens a database, runs the Alembic migrations shipped in `chuko.server.migrations`
-(so a database of any older schema keeps its games), writes through its writer thread
-(`writer.py`: group commit, and the database going away and coming back) and reads rooms
-back. The schema is `schema.py`, the writes `writes.py`; this module is the storage's one
-face, so the rest of the server reaches all of it as `store`.
+(so a database of any older schema keeps its games), writes through its writer's lanes
+(`writer.py`, `lane.py`: group commit, a time limit on each write, and the database going
+away and coming back) and reads rooms back. The schema is `schema.py`, the writes
+`writes.py`; this module is the storage's one face, so the rest of the server reaches all
+of it as `store`.
 
-While the database is away (`Store.available` false), reads are refused at once with
-`Unavailable`, as writes are.
+The server reads through the async forms (`fetch`, `fetch_room`, `fetch_timed_moves`,
+`fetch_resumable`), which run on the store's own reader threads and are bounded in time
+(`reader.py`): no database call is made on the event loop. The synchronous forms are for
+code that runs off the loop already (tools, tests). While the database is away
+(`Store.available` false), reads are refused at once with `Unavailable`, as writes are.
 """
 
 from __future__ import annotations
@@ -20,11 +24,15 @@ from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from chuko.core.errors import ConfigError
 
 from . import migrations
+from .reader import READ_TIMEOUT, Reader
 from .schema import RoomRow, SeatRow, make_engine, moves, rooms, seats, secret_hash
-from .writer import RETRY_AFTER, Unavailable, Writer
+from .writer import RETRY_AFTER, WRITE_TIMEOUT, Unavailable, Writer
 from .writes import (
     Conflict,
     Write,
@@ -36,23 +44,60 @@ from .writes import (
 )
 
 __all__ = [
-    "RETRY_AFTER", "Conflict", "RoomRow", "SeatRow", "Store", "Unavailable", "Write",
+    "READ_TIMEOUT", "RETRY_AFTER", "WRITE_TIMEOUT", "Conflict", "RoomRow", "SeatRow", "Store",
+    "Unavailable", "Write",
     "append_move", "expire_waiting", "forfeit", "insert_room", "join_seat", "make_engine",
     "moves", "rooms", "seats", "secret_hash",
 ]
 
 log = logging.getLogger("chuko.server")
 T = TypeVar("T")
+RESUME_TIMEOUT = 60.0  # seconds to read the rooms a worker resumes as it starts or leads
 
 
 class Store(Writer):
-    """A database's rooms: written through the writer thread, read here (small, synchronous
-    reads)."""
+    """A database's rooms: written through the writer's lanes, read here (small reads, on
+    the reader's threads when made from the event loop). A read takes at most
+    `read_timeout` seconds, a write `write_timeout`; `lanes`: the writer's lanes for rooms
+    (by default one on SQLite, where writers take turns on the whole file anyway, and
+    four on PostgreSQL, where a row lock holds up only its lane). ConfigError, with the
+    database's reason, when it cannot be reached."""
 
-    def __init__(self, url: str) -> None:
-        engine = make_engine(url)
-        migrations.upgrade(engine)
-        super().__init__(engine)
+    def __init__(self, url: str, *, read_timeout: float = READ_TIMEOUT,
+                 write_timeout: float = WRITE_TIMEOUT, lanes: int | None = None) -> None:
+        engine = make_engine(url, timeout=max(read_timeout, write_timeout))
+        try:
+            migrations.upgrade(engine)
+        except OperationalError as error:
+            engine.dispose()
+            raise ConfigError(f"The database cannot be reached: {reason(error)}.") from None
+        if lanes is None:
+            lanes = 1 if engine.dialect.name == "sqlite" else 4
+        super().__init__(engine, lanes=lanes, timeout=write_timeout)
+        self.reader = Reader(timeout=read_timeout)
+
+    def close(self) -> None:
+        self.reader.close()
+        super().close()
+
+    async def fetch(self, query: Callable[[Connection], T]) -> T:
+        """`read` off the event loop, within the read timeout: Unavailable past it."""
+        return await self.reader.run(self.read, query)
+
+    async def fetch_room(self, room_id: str, with_moves: bool = True) -> RoomRow | None:
+        """`load` off the event loop, within the read timeout."""
+        return await self.reader.run(self.load, room_id, with_moves)
+
+    async def fetch_timed_moves(self, room_id: str,
+                                after: int = 0) -> list[tuple[int, str, float]]:
+        """`timed_moves` off the event loop, within the read timeout."""
+        return await self.reader.run(self.timed_moves, room_id, after)
+
+    async def fetch_resumable(self) -> list[RoomRow]:
+        """`resumable` off the event loop; it may read many rooms, so it has longer than a
+        request's read (each of its statements is still bounded by the database's own
+        timeouts)."""
+        return await self.reader.run(self.resumable, timeout=RESUME_TIMEOUT)
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -63,7 +108,7 @@ class Store(Writer):
         try:
             with self.engine.connect() as conn:
                 yield conn
-        except DBAPIError as error:
+        except (DBAPIError, PoolTimeout) as error:
             log.warning("A read from the database failed: %s", str(error).splitlines()[0])
             raise Unavailable() from None
 
@@ -101,6 +146,12 @@ class Store(Writer):
         """`moves`, each with when it was played (for the clocks)."""
         with self._reading() as conn:
             return _moves(conn, room_id, after)
+
+
+def reason(error: Exception) -> str:
+    """The first line of a database driver's reason for `error` (never the URL, which may
+    hold a password)."""
+    return str(getattr(error, "orig", None) or error).splitlines()[0].rstrip(".")
 
 
 def _moves(conn: Connection, room_id: str, after: int,

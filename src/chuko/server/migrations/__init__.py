@@ -23,6 +23,9 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     config.set_main_option("script_location", "chuko.server:migrations")
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
+            # A migration may take longer than the server's own statements are allowed.
+            conn.execute(text("SET LOCAL statement_timeout = 0"))
+            conn.execute(text("SET LOCAL lock_timeout = 0"))
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK})
         config.attributes["connection"] = conn
         command.upgrade(config, target)

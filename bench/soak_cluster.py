@@ -1,0 +1,186 @@
+"""The soak's two-worker mode (`python -m bench soak --workers 2`): minutes of well-behaved
+play on two `chuko serve` workers sharing a PostgreSQL server of the soak's own and a Redis,
+while the database misbehaves twice:
+
+- a lock: at 25% of the run, another connection takes `SELECT … FOR UPDATE` on the row of a
+  room in play and holds it for `HOLD_SECONDS`;
+- a stopped reader: at 60%, the PostgreSQL backend of an idle connection that last read
+  (one the workers read through, from `pg_stat_activity`) is stopped with SIGSTOP for
+  `HOLD_SECONDS`, then continued.
+
+Reported: the move→ack p99 of the moves sent during each window (the locked room's own are
+refused with the sentence meanwhile, and retried as a player would), the same outside the
+windows, the moves refused, the acknowledged moves lost (each seat's acknowledged moves
+looked for in its room's move log at the end: goal 0), and for every finished rated room
+whether each of its seats has exactly one `rating_history` row (its rating applied once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Engine
+
+from bench.postgres_process import PostgresProcess, binaries, free_port
+from bench.serverload import Pace, Server, Tally, collect, fork_clients, percentile
+
+HOLD_SECONDS = 20.0
+LOCK_AT, STOP_AT = 0.25, 0.6  # the windows' starts, as parts of the run
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """CHUKO_TEST_REDIS, else a private redis-server that keeps nothing on disk."""
+    given = os.environ.get("CHUKO_TEST_REDIS")
+    if given:
+        yield given
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("Redis is not installed (apt-get install redis-server).")
+    port = free_port()
+    process = subprocess.Popen([binary, "--port", str(port), "--save", "", "--appendonly",
+                                "no", "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def hold_a_room_lock(engine: Engine, seconds: float) -> tuple[float, float, str]:
+    """`SELECT … FOR UPDATE` on the row of the room in play updated last, held for
+    `seconds`; (when taken, when let go, the room)."""
+    with engine.connect() as conn:
+        room = conn.execute(text("SELECT id FROM rooms WHERE status = 'playing' "
+                                 "ORDER BY updated DESC LIMIT 1")).scalar_one()
+        conn.execute(text("SELECT id FROM rooms WHERE id = :id FOR UPDATE"), {"id": room})
+        taken = time.monotonic()
+        time.sleep(seconds)
+        conn.rollback()
+        return taken, time.monotonic(), room
+
+
+def stop_a_reader(engine: Engine, seconds: float) -> tuple[float, float, int]:
+    """SIGSTOP on the backend of an idle connection of the workers' that a read gave back
+    to the pool last (its last statement the pool's ROLLBACK: a writer's is a COMMIT),
+    SIGCONT `seconds` later; (when stopped, when continued, its pid)."""
+    with engine.connect() as conn:
+        pid = conn.execute(text(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND state = 'idle' AND query = 'ROLLBACK' "
+            "ORDER BY state_change LIMIT 1")).scalar_one()
+    os.kill(pid, signal.SIGSTOP)
+    stopped = time.monotonic()
+    try:
+        time.sleep(seconds)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    return stopped, time.monotonic(), pid
+
+
+def rated_rooms_applied_once(engine: Engine) -> tuple[int, int]:
+    """(finished rated rooms, those of them whose every seat has exactly one
+    `rating_history` row)."""
+    with engine.connect() as conn:
+        rows = conn.execute(text(
+            "SELECT r.id, (SELECT count(*) FROM seats s WHERE s.room = r.id), "
+            "(SELECT count(*) FROM rating_history h WHERE h.room = r.id) "
+            "FROM rooms r WHERE r.rated AND r.status = 'over'")).all()
+    return len(rows), sum(1 for _, seats, applied in rows if seats == applied)
+
+
+def main(args: argparse.Namespace, think: tuple[float, float]) -> None:
+    if binaries() is None:
+        raise SystemExit("The two-worker soak needs PostgreSQL (apt-get install postgresql).")
+    from bench.soak import check_acked
+
+    span = args.minutes * 60
+    windows: dict[str, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp, redis_server() as redis:
+        postgres = PostgresProcess()
+        postgres.start()
+        watcher = create_engine(postgres.url.replace("postgresql:", "postgresql+psycopg:"))
+        server = Server.chuko(Path(tmp), bot_delay=0.6, db=postgres.url, redis=redis,
+                              workers=args.workers).start()
+        try:
+            started = time.monotonic()
+            stop_at = started + span
+            well = fork_clients(1, server.port, args.games, Pace(
+                think=think, stop_at=stop_at, keep_acked=True, reconnect=True,
+                retry_unsaved=0.5), started, ramp=min(10.0, span / 10))
+            misbehave(watcher, started, span, windows)
+            tally = collect(well)
+            lost = asyncio.run(check_acked(server.port, tally.acked))
+            rated, once = rated_rooms_applied_once(watcher)
+        finally:
+            server.stop()
+            watcher.dispose()
+            postgres.close()
+    report(args, tally, windows, lost, rated, once)
+
+
+def misbehave(engine: Engine, started: float, span: float,
+              windows: dict[str, tuple[float, float]]) -> None:
+    """The lock and the stopped reader, each in a thread of its own at its time."""
+
+    def at(part: float, name: str, action: object) -> threading.Thread:
+        def run() -> None:
+            time.sleep(max(0.0, started + span * part - time.monotonic()))
+            begin, end, what = action(engine, HOLD_SECONDS)  # type: ignore[operator]
+            windows[f"{name} ({what})"] = (begin, end)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread
+
+    threads = [at(LOCK_AT, "row lock on room", hold_a_room_lock),
+               at(STOP_AT, "reader backend stopped, pid", stop_a_reader)]
+    while time.monotonic() < started + span:
+        time.sleep(1)
+    for thread in threads:
+        thread.join(HOLD_SECONDS + 5)
+
+
+def report(args: argparse.Namespace, tally: Tally, windows: dict[str, tuple[float, float]],
+           lost: int, rated: int, once: int) -> None:
+    acked = sum(len(moves) for moves in tally.acked.values())
+    # Each ack as (when its move was sent, its latency in ms).
+    sent = [(at - latency, latency * 1e3) for at, latency in tally.acks]
+    inside = [lat for when, lat in sent
+              if any(begin <= when < end for begin, end in windows.values())]
+    outside = [lat for when, lat in sent
+               if not any(begin <= when < end for begin, end in windows.values())]
+    print(f"{args.minutes:g} minutes, {args.workers} workers on one PostgreSQL and Redis, "
+          f"{args.games} well-behaved games at a time; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end, "
+          f"{os.cpu_count()} cores:")
+    print(f"  {tally.games} games finished, {len(sent)} moves acked; move→ack p50 "
+          f"{percentile(outside, 50):.1f} ms, p99 {percentile(outside, 99):.1f} ms outside "
+          f"the windows; {len(tally.unsaved)} moves refused as not saved (and sent again); "
+          f"{tally.reconnects} reconnects, errors {len(tally.errors)}")
+    for error in tally.errors[:3]:
+        print(f"    error: {error}")
+    for name, (begin, end) in windows.items():
+        moves = [lat for when, lat in sent if begin <= when < end]
+        refused = [1 for at, _ in tally.unsaved if begin <= at < end + 2]
+        print(f"  {name}, {end - begin:.1f} s: {len(moves)} moves sent in it acked, "
+              f"p50 {percentile(moves, 50):.1f} ms, p99 {percentile(moves, 99):.1f} ms, max "
+              f"{max(moves, default=0):.1f} ms (goal p99 under the 2,000 ms timeout + 100); "
+              f"{len(refused)} refused as not saved")
+    print(f"  all moves sent in the windows: p99 {percentile(inside, 99):.1f} ms")
+    print(f"  acknowledged moves lost: {lost} of {acked} (goal 0); rated rooms finished: "
+          f"{rated}, of which {once} have one rating_history row per seat")
