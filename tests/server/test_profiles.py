@@ -4,12 +4,14 @@ or secret ever leaves the server."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlalchemy import insert, update
 
 from chuko.server.players import Player
 from chuko.server.ratings import PAIR_WINDOW, PROVISIONAL_GAMES
-from chuko.server.schema import players, ratings
+from chuko.server.schema import players, ratings, rooms
 from chuko.server.store import Store
 from club_seed import add_player, add_room, postgres_schema
 
@@ -228,3 +230,16 @@ def test_profile_look_ups_in_one_session_are_counted_whatever_the_address(club, 
         from_address(client, f"10.0.3.{n}")
         answers.append(client.get(f"/api/players/name{n:03}").status_code)
     assert answers == [404] * (len(answers) - 1) + [429]
+
+
+def test_an_aborted_game_is_listed_as_aborted_not_as_a_draw(engine, make_client):
+    ann, bob = add_player(engine, "Ann", "Ann R."), add_player(engine, "bob", "Bobby")
+    room, _ = add_room(engine, "crossroads", [ann, bob], status="playing", apply=False,
+                       names=["Ann R.", "Bobby"])
+    aborted = {"kind": "aborted", "seat": 1, "why": "resigned", "unrated": "aborted"}
+    with engine.begin() as conn:
+        conn.execute(update(rooms).where(rooms.c.id == room).values(
+            status="over", ended=2000.0, result=json.dumps(aborted)))
+    (game,) = make_client().get("/api/players/ann/games").json()["games"]
+    assert (game["room"], game["result"]) == (room, "aborted")
+    assert game["sentence"].startswith("Game aborted")

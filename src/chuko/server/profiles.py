@@ -196,17 +196,18 @@ class Standings:
                        "profile": seat["profile"], "gone": seat["gone"]}
                       for seat, name in zip(room.seats, seat_names(labels), strict=True)]}
         if room.status == "over":
-            places, sentence = await self._result(room.id)
+            places, sentence, aborted = await self._result(room.id)
             entry.update(replay=f"/replay/{room.id}", sentence=sentence,
                          place=None if places is None else places[room.seat],
-                         result=None if places is None else result_word(places[room.seat],
-                                                                        places))
+                         result="aborted" if aborted else None if places is None
+                         else result_word(places[room.seat], places))
             entry["rating"] = (None if room.rating is None
                                else shown_rating(room.rating, games=False))
         return entry
 
-    async def _result(self, room_id: str) -> tuple[list[int] | None, str]:
-        """A finished room's places and the engine's sentence about its end, kept."""
+    async def _result(self, room_id: str) -> tuple[list[int] | None, str, bool]:
+        """A finished room's places, the engine's sentence about its end and whether it was
+        aborted (every seat placed first, yet nobody's draw), kept."""
         key = ("result", room_id)
         kept = self.hub.pages.get(key)
         if kept is None:
@@ -215,12 +216,14 @@ class Standings:
             self.hub.pages.put(key, kept, 64 + len(kept[1]))
         return kept
 
-    def _work_out(self, room_id: str, row: RoomRow | None) -> tuple[list[int] | None, str]:
+    def _work_out(self, room_id: str,
+                  row: RoomRow | None) -> tuple[list[int] | None, str, bool]:
         if row is None:
             raise NotFound(f"There is no room {room_id!r}.")
         room = finished_room(row)
         # The result as a spectator's state message words it (a forfeit's too).
-        return places_of(room), room.snapshot(None)["result"] or ""
+        return (places_of(room), room.snapshot(None)["result"] or "",
+                (row.result or {}).get("kind") == "aborted")
 
     async def mine(self, request: Request) -> dict[str, Any]:
         """The requesting player's rooms in progress (each with whose turn it is) and their

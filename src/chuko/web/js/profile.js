@@ -39,7 +39,7 @@ function opponents(game) {
 
 function gameItem(game) {
   const result = game.result || "over";
-  const kind = result === "won" ? "won" : result === "draw" ? "draw" : result === "lost" ? "lost" : "placed";
+  const kind = ["won", "draw", "lost", "aborted"].includes(result) ? result : "placed";
   return h("li.game-item", { dataset: { room: game.room } },
     h(`span.result.${kind}`, { text: result }),
     h("div.game-main", {},
