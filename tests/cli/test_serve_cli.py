@@ -16,3 +16,15 @@ def test_a_database_that_cannot_be_reached_is_one_sentence_and_status_2(run_chuk
     assert "serving" not in out
     assert err.startswith("chuko: The database of --db cannot be reached: ")
     assert err.count("\n") == 1 and "secret" not in err
+
+
+@pytest.mark.parametrize("flag", ["--read-timeout", "--write-timeout", "--bot-delay",
+                                  "--round-pause", "--waiting-hours"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_a_served_number_that_is_no_finite_sensible_one_is_one_sentence_and_status_2(
+        run_chuko, flag, value):
+    status, out, err = run_chuko("serve", "--port", "8799", flag, value, "--db",
+                                 "sqlite:///:memory:")
+    assert status == 2
+    assert "serving" not in out
+    assert err.startswith("chuko: ") and err.count("\n") == 1

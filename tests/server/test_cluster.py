@@ -282,6 +282,12 @@ async def _read_during_a_move(redis_url: str) -> None:
             await asyncio.to_thread(hub.store.close)
 
 
+def test_a_message_the_bus_cannot_handle_leaves_the_worker_listening(redis_url):
+    """A message on a room's channel that is no event (not JSON) is logged and passed over:
+    the worker still hears the next move and catches up."""
+    asyncio.run(_catch_up_refused(redis_url, garbage=True))
+
+
 def test_a_catch_up_the_database_refuses_is_tried_again(redis_url):
     """Worker B, whose sockets watch a room, hears of A's move just as the database cannot
     be read (a reader timed out): B tries the catch-up again in a moment, rather than leave
@@ -289,7 +295,8 @@ def test_a_catch_up_the_database_refuses_is_tried_again(redis_url):
     asyncio.run(_catch_up_refused(redis_url))
 
 
-async def _catch_up_refused(redis_url: str) -> None:
+async def _catch_up_refused(redis_url: str, garbage: bool = False) -> None:
+    from chuko.server.client import Client
     from chuko.server.cluster import Cluster
     from chuko.server.hub import Hub
     from chuko.server.store import Store, Unavailable
@@ -311,7 +318,7 @@ async def _catch_up_refused(redis_url: str) -> None:
                               [{"kind": "me"}, {"kind": "friend"}])
         await b.join(made["room"], made["invites"][0]["url"].rsplit("/", 1)[1])
         watched = await b.room(made["room"])
-        watched.clients.add(object())  # a socket of B's watches it
+        watched.clients.add(Client(watched, None))  # a spectator's socket on B watches it
         refused = asyncio.Event()
         fetch = b.store.fetch_timed_moves
 
@@ -323,6 +330,8 @@ async def _catch_up_refused(redis_url: str) -> None:
 
         b.store.fetch_timed_moves = unreadable_once  # type: ignore[method-assign]
         held = await a.room(made["room"])
+        if garbage:
+            await clusters[0].redis.publish(clusters[0].channel(made["room"]), b"{no json")
         await a.play(held, 0, held.legal(0, held.moment())[0])
         await asyncio.wait_for(refused.wait(), 10)
         for _ in range(1000):

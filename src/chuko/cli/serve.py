@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import sys
 from typing import Any
@@ -97,11 +98,11 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise ConfigError(f"The port must be from 1 to 65535, not {args.port}.")
-    if args.bot_delay < 0:
-        raise ConfigError("The bot delay cannot be negative.")
-    if args.round_pause < 0:
-        raise ConfigError("The round pause cannot be negative.")
-    if not args.waiting_hours > 0:
+    if not 0 <= args.bot_delay <= 600:  # NaN too
+        raise ConfigError("The bot delay is 0 to 600 seconds.")
+    if not 0 <= args.round_pause <= 600:
+        raise ConfigError("The round pause is 0 to 600 seconds.")
+    if not 0 < args.waiting_hours < math.inf:
         raise ConfigError("Rooms must be given some hours to fill: --waiting-hours above 0.")
     if not (0 < args.read_timeout <= 600 and 0 < args.write_timeout <= 600):
         raise ConfigError("--read-timeout and --write-timeout must be above 0 and at most "

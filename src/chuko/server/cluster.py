@@ -198,18 +198,26 @@ class Cluster:
                         self.spawn(self._sync())
                 first = False
                 async for message in pubsub.listen():
-                    if message["type"] == "pmessage":
-                        self._on_event(message["channel"].decode()[prefix:],
-                                       json.loads(message["data"]))
-                    elif message["type"] == "message":
-                        self._on_message(message["channel"].decode(),
-                                         json.loads(message["data"]))
+                    self._heard(message, prefix)
             except (RedisError, OSError) as error:
                 log.warning("Lost the Redis bus (%s); listening again in a second.", error)
                 await asyncio.sleep(1)
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()
+
+    def _heard(self, message: dict[str, Any], prefix: int) -> None:
+        """One message from the bus. One that cannot be handled is logged and passed over:
+        were it to end the listener, this worker would hear nothing more of other workers."""
+        try:
+            if message["type"] == "pmessage":
+                self._on_event(message["channel"].decode()[prefix:],
+                               json.loads(message["data"]))
+            elif message["type"] == "message":
+                self._on_message(message["channel"].decode(), json.loads(message["data"]))
+        except Exception:
+            log.exception("A message of the cluster's bus could not be handled: %r",
+                          message.get("data"))
 
     def _on_message(self, channel: str, event: dict[str, Any]) -> None:
         """A message on one of the cluster's own channels (not a room's)."""
