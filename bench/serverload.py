@@ -34,6 +34,7 @@ from bench.postgres_process import free_port
 from chuko.server.moves import MOVE_NOT_SAVED as UNSAVED
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+SESSION_COOKIE = "chuko_session"
 ADDRESSES_PER_SLOT = 4  # a slot makes a room from each in turn: 4 rooms/s before any 429
 # The two games with two human seats that list their moves; a slot plays one kind only.
 KINDS = {
@@ -233,12 +234,22 @@ def gc_pauses(log: Path, start: float, end: float) -> str:
 # -- HTTP, as small as a browser's fetch: one request per connection ----------------------------
 
 async def request(port: int, address: str, method: str, path: str,
-                  body: Any = None) -> tuple[int, Any]:
-    """Status and parsed JSON body of one HTTP/1.1 request from `address`."""
+                  body: Any = None, session: str = "") -> tuple[int, Any]:
+    """Status and parsed JSON body of one HTTP/1.1 request from `address`, with the session
+    cookie `session` when given."""
+    status, _, answer = await exchange(port, address, method, path, body, session)
+    return status, answer
+
+
+async def exchange(port: int, address: str, method: str, path: str, body: Any = None,
+                   session: str = "") -> tuple[int, bytes, Any]:
+    """`request`'s status, the answer's head (its header lines) and its parsed body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+    # A program's request with a session says so (see the protocol's other sites' requests).
+    cookie = f"Cookie: {SESSION_COOKIE}={session}\r\nX-Chuko: 1\r\n" if session else ""
     try:
         data = b"" if body is None else json.dumps(body).encode()
-        writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{cookie}"
                      f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
                      f"Connection: close\r\n\r\n".encode() + data)
         raw = await reader.read()
@@ -250,7 +261,7 @@ async def request(port: int, address: str, method: str, path: str,
     try:
         if b"transfer-encoding: chunked" in head.lower():
             payload = _unchunk(payload)
-        return int(head.split(b" ", 2)[1]), json.loads(payload) if payload else None
+        return int(head.split(b" ", 2)[1]), head, json.loads(payload) if payload else None
     except ValueError:  # a body cut short
         raise ConnectionError("The server's answer was cut short.") from None
 
@@ -317,6 +328,9 @@ class Tally:
     # Moves refused because the game could not be saved (`Pace.retry_unsaved`): (when the
     # refusal came, seconds since the move was sent).
     unsaved: list[tuple[float, float]] = field(default_factory=list)
+    # The session cookie of each seat played by its player's session rather than a token,
+    # by the seat's key in `acked`.
+    sessions: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def merge(self, other: Tally) -> None:
         for name, value in vars(other).items():
@@ -374,12 +388,16 @@ async def whole_log(port: int, room: str, token: str, addr: str = "127.0.0.1") -
 async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: Tally,
                     key: tuple[str, str]) -> None:
     """One seat until its game is over (or `pace.stop_at`): a random legal move whenever it
-    is its turn, each timed from sending it to the first state that includes it."""
+    is its turn, each timed from sending it to the first state that includes it. The seat
+    is the url's token's, or with none the session's of `tally.sessions[key]`."""
     acked = tally.acked.setdefault(key, {}) if pace.keep_acked else {}
+    session = tally.sessions.get(key)
+    cookie = {"Cookie": f"{SESSION_COOKIE}={session}"} if session else None
     while True:
         try:
             async with websockets.connect(url, max_size=2**23, open_timeout=30,
-                                          local_addr=(addr, 0)) as ws:
+                                          local_addr=(addr, 0),
+                                          additional_headers=cookie) as ws:
                 sent_at, moved_at, legal = 0.0, -1, []
                 async for text in ws:
                     message = json.loads(text)

@@ -66,6 +66,7 @@ from bench.serverload import (
     rss_mb,
     whole_log,
 )
+from bench.soak_rated import session_log
 
 THINK = (1.0, 2.0)
 ABUSE_SLOT = 1_000_000  # far from the well-behaved slots' addresses
@@ -315,17 +316,19 @@ def _abuse_main(send: Any, port: int, stop_at: float, floods: bool) -> None:
     send.close()
 
 
-async def check_acked(port: int, acked: dict[tuple[str, str], dict[int, str]]) -> int:
+async def check_acked(port: int, tally: Tally) -> int:
     """Acknowledged moves missing from (or worded otherwise in) each seat's move log."""
     gate = asyncio.Semaphore(8)  # within the queue of the server's pool for costly work
 
     async def one(n: int, room: str, token: str, moves: dict[int, str]) -> int:
         async with gate:  # from addresses of its own, each within the log pages' bucket
             addr = address(ABUSE_SLOT + 10_000 + n // 20, 0)
-            return lost_moves(moves, await whole_log(port, room, token, addr))
+            session = tally.sessions.get((room, token))
+            return lost_moves(moves, await (session_log(port, room, session, addr) if session
+                                            else whole_log(port, room, token, addr)))
 
     lost = await asyncio.gather(*(one(n, room, token, moves) for n, ((room, token), moves)
-                                  in enumerate(acked.items()) if moves))
+                                  in enumerate(tally.acked.items()) if moves))
     return sum(lost)
 
 
@@ -402,7 +405,7 @@ def main(argv: list[str] | None = None) -> None:
                 abuser.join()
             server.kill()
             server.start()
-            lost = asyncio.run(check_acked(server.port, tally.acked))
+            lost = asyncio.run(check_acked(server.port, tally))
         finally:
             for abuser in abusers:
                 if abuser.is_alive():
