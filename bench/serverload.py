@@ -356,6 +356,7 @@ class Pace:
     # A move refused because the game cannot be saved (the database is away) is sent again
     # after this many seconds, as a player would; 0: the refusal ends the seat like any error.
     retry_unsaved: float = 0.0
+    resign_after: int = -1  # with 0 or more: the seat resigns after that many moves of its own
 
 
 def lost_moves(acked: dict[int, str], lines: list[str], first: int = 0) -> int:
@@ -393,6 +394,7 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
     acked = tally.acked.setdefault(key, {}) if pace.keep_acked else {}
     session = tally.sessions.get(key)
     cookie = {"Cookie": f"{SESSION_COOKIE}={session}"} if session else None
+    played = 0  # moves sent
     while True:
         try:
             async with websockets.connect(url, max_size=2**23, open_timeout=30,
@@ -445,6 +447,10 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                         if time.monotonic() > pace.stop_at:
                             return
                         moved_at = version
+                        if played == pace.resign_after:
+                            await ws.send('{"type": "resign"}')
+                            continue
+                        played += 1
                         sent_at = time.monotonic()
                         move = pace.prefer if pace.prefer in legal else rng.choice(legal)
                         await ws.send(json.dumps({"type": "move", "move": move}))

@@ -6,7 +6,8 @@ Each game: two fresh accounts (`POST /api/account/signup`, from a loopback addre
 game's own, so that neither the sign-ups' bucket of 5 per address nor the limits on rated
 play of new accounts and repeated pairings get in the way), one posting a rated seek with a
 clock over `/lobby/ws` and the other accepting it; both then play the room their session
-holds like the soak's other seats (`serverload.play_seat`, by the session's cookie).
+holds like the soak's other seats (`serverload.play_seat`, by the session's cookie), but
+for a quarter of the games, in which the poster resigns early (`RESIGNING`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import websockets
@@ -41,6 +42,10 @@ GAMES_PER_SLOT = 1_000  # the addresses a rated slot may take, one a game
 PASSWORD = "soak-rated-password"
 CLOCK = {"kind": "move", "seconds": 30, "reserve": 60}  # one of the lobby's seek clocks
 PAIRING_SECONDS = 30.0  # a seek not taken in this long is given up (a worker killed)
+# Of each RESIGN_CYCLE games of a slot, those whose poster resigns, after how many moves of
+# its own: before the game's second move (the game is aborted), and after one (too few
+# moves to count). Both end rated rooms that change no rating, and say why.
+RESIGN_CYCLE, RESIGNING = 8, {1: 0, 5: 1}
 
 
 async def signed_up(port: int, addr: str, username: str) -> str:
@@ -123,9 +128,11 @@ async def rated_slot(port: int, slot: int, pace: Pace, tally: Tally, delay: floa
             continue
         for name, session in zip(names, sessions, strict=True):
             tally.sessions[(room, name)] = session
+        paces = [replace(pace, resign_after=RESIGNING.get(n % RESIGN_CYCLE, -1)), pace]
         seats = [asyncio.create_task(play_seat(
             f"ws://127.0.0.1:{port}/ws/{room}", addr, random.Random(rng.getrandbits(32)),
-            pace, tally, (room, name))) for name in names]
+            seat_pace, tally, (room, name))) for name, seat_pace in zip(names, paces,
+                                                                         strict=True)]
         _, pending = await asyncio.wait(seats, timeout=pace.stop_at - time.monotonic() + 2)
         for task in pending:
             task.cancel()
