@@ -233,4 +233,5 @@ def report_rated(applied: Applied, windows: dict[str, tuple[float, float]],
     for name, (begin, end) in windows.items():
         ended = sum(1 for at in applied.ended_at.values()
                     if begin <= at + wall_offset < end + 2)
-        print(f"  rated rooms that ended in the {name.split(' (')[0]} window: {ended}")
+        print(f"  rated rooms that ended in the {name.split(' (')[0]} window or the 2 s "
+              f"after it: {ended}")
