@@ -234,22 +234,19 @@ def gc_pauses(log: Path, start: float, end: float) -> str:
 # -- HTTP, as small as a browser's fetch: one request per connection ----------------------------
 
 async def request(port: int, address: str, method: str, path: str,
-                  body: Any = None, session: str = "") -> tuple[int, Any]:
-    """Status and parsed JSON body of one HTTP/1.1 request from `address`, with the session
-    cookie `session` when given."""
-    status, _, answer = await exchange(port, address, method, path, body, session)
+                  body: Any = None) -> tuple[int, Any]:
+    """Status and parsed JSON body of one HTTP/1.1 request from `address`."""
+    status, _, answer = await exchange(port, address, method, path, body)
     return status, answer
 
 
-async def exchange(port: int, address: str, method: str, path: str, body: Any = None,
-                   session: str = "") -> tuple[int, bytes, Any]:
-    """`request`'s status, the answer's head (its header lines) and its parsed body."""
+async def exchange(port: int, address: str, method: str, path: str,
+                   body: Any = None) -> tuple[int, bytes, Any]:
+    """`request`'s status, the answer's head (its status and header lines) and its body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
-    # A program's request with a session says so (see the protocol's other sites' requests).
-    cookie = f"Cookie: {SESSION_COOKIE}={session}\r\nX-Chuko: 1\r\n" if session else ""
     try:
         data = b"" if body is None else json.dumps(body).encode()
-        writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{cookie}"
+        writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                      f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
                      f"Connection: close\r\n\r\n".encode() + data)
         raw = await reader.read()
@@ -264,6 +261,11 @@ async def exchange(port: int, address: str, method: str, path: str, body: Any = 
         return int(head.split(b" ", 2)[1]), head, json.loads(payload) if payload else None
     except ValueError:  # a body cut short
         raise ConnectionError("The server's answer was cut short.") from None
+
+
+def session_headers(session: str | None) -> dict[str, str] | None:
+    """A socket's headers that present the session cookie `session`, when there is one."""
+    return {"Cookie": f"{SESSION_COOKIE}={session}"} if session else None
 
 
 def _unchunk(data: bytes) -> bytes:
@@ -391,10 +393,9 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
     """One seat until its game is over (or `pace.stop_at`): a random legal move whenever it
     is its turn, each timed from sending it to the first state that includes it. The seat
     is the url's token's, or with none the session's of `tally.sessions[key]`."""
-    acked = tally.acked.setdefault(key, {}) if pace.keep_acked else {}
-    session = tally.sessions.get(key)
-    cookie = {"Cookie": f"{SESSION_COOKIE}={session}"} if session else None
-    played = 0  # moves sent
+    acked = tally.acked.setdefault(key, {}) if pace.keep_acked else {}  # else forgotten
+    cookie = session_headers(tally.sessions.get(key))
+    turns = 0  # the seat's turns taken
     while True:
         try:
             async with websockets.connect(url, max_size=2**23, open_timeout=30,
@@ -411,15 +412,11 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                         tally.lost += lost_moves(acked, message["lines"], message["first"])
                         continue
                     if kind == "error":
-                        if pace.retry_unsaved and sent_at and message["message"] == UNSAVED:
-                            now = time.monotonic()
-                            tally.unsaved.append((now, now - sent_at))
-                            await asyncio.sleep(pace.retry_unsaved)
-                            sent_at = time.monotonic()
-                            await ws.send(json.dumps({"type": "move", "move": rng.choice(legal)}))
-                            continue
-                        tally.errors.append(message["message"])
-                        return
+                        if not (pace.retry_unsaved and sent_at and message["message"] == UNSAVED):
+                            tally.errors.append(message["message"])
+                            return
+                        sent_at = await _send_again(ws, rng.choice(legal), sent_at, pace, tally)
+                        continue
                     if kind != "state":
                         continue
                     tally.states += 1
@@ -428,15 +425,10 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                     if sent_at and version > moved_at:
                         now = time.monotonic()
                         tally.acks.append((now, now - sent_at))
-                        if pace.keep_acked:
-                            acked[moved_at + 1] = message["last"]
+                        acked[moved_at + 1] = message["last"]
                         sent_at = 0.0
                     if message["status"] != "playing":
-                        if message["status"] == "over":
-                            tally.games += 1
-                            if message["seat"] == 0:
-                                tally.game_moves.append(version)
-                                tally.finished.append(key)
+                        _count_end(message, tally, key)
                         return
                     legal = message.get("legal")
                     if legal and version > moved_at:
@@ -447,13 +439,8 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                         if time.monotonic() > pace.stop_at:
                             return
                         moved_at = version
-                        if played == pace.resign_after:
-                            await ws.send('{"type": "resign"}')
-                            continue
-                        played += 1
-                        sent_at = time.monotonic()
-                        move = pace.prefer if pace.prefer in legal else rng.choice(legal)
-                        await ws.send(json.dumps({"type": "move", "move": move}))
+                        sent_at = await _take_turn(ws, legal, rng, pace, turns)
+                        turns += 1
                 return
         except (OSError, websockets.WebSocketException) as error:
             if not pace.reconnect or time.monotonic() > pace.stop_at:
@@ -461,6 +448,39 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                 return
             tally.reconnects += 1
             await asyncio.sleep(0.5)
+
+
+async def _take_turn(ws: Any, legal: list[str], rng: random.Random, pace: Pace,
+                     turns: int) -> float:
+    """The seat's move (`pace.prefer` when legal, else a random one), or its resignation at
+    its turn `pace.resign_after`; when a move was sent (0: none to be acknowledged)."""
+    if turns == pace.resign_after:
+        await ws.send('{"type": "resign"}')
+        return 0.0
+    sent = time.monotonic()
+    move = pace.prefer if pace.prefer in legal else rng.choice(legal)
+    await ws.send(json.dumps({"type": "move", "move": move}))
+    return sent
+
+
+async def _send_again(ws: Any, move: str, sent_at: float, pace: Pace, tally: Tally) -> float:
+    """A move sent again `pace.retry_unsaved` s after the one sent at `sent_at` was refused as
+    not saved; when it was sent."""
+    now = time.monotonic()
+    tally.unsaved.append((now, now - sent_at))
+    await asyncio.sleep(pace.retry_unsaved)
+    sent = time.monotonic()
+    await ws.send(json.dumps({"type": "move", "move": move}))
+    return sent
+
+
+def _count_end(message: dict[str, Any], tally: Tally, key: tuple[str, str]) -> None:
+    """A seat's state that is no longer `playing`: a game finished, counted by its seat 0."""
+    if message["status"] == "over":
+        tally.games += 1
+        if message["seat"] == 0:
+            tally.game_moves.append(message["version"])
+            tally.finished.append(key)
 
 
 async def play_slot(port: int, slot: int, kind: str, pace: Pace, tally: Tally, delay: float,

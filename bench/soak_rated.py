@@ -35,6 +35,7 @@ from bench.serverload import (
     address,
     exchange,
     play_seat,
+    session_headers,
 )
 
 RATED_SLOT = 3_000_000  # far from the other slots' addresses
@@ -75,8 +76,9 @@ async def lobby_message(ws: Any, kind: str, test: Any = None) -> dict[str, Any]:
 async def paired(port: int, addr: str, sessions: list[str], spec: dict[str, Any]) -> str:
     """The rated room of a seek posted by the first session and accepted by the second."""
     url = f"ws://127.0.0.1:{port}/lobby/ws"
-    sockets = [websockets.connect(url, local_addr=(addr, 0), additional_headers={
-        "Cookie": f"{SESSION_COOKIE}={session}"}) for session in sessions]
+    sockets = [websockets.connect(url, local_addr=(addr, 0),
+                                  additional_headers=session_headers(session))
+               for session in sessions]
     async with sockets[0] as poster, sockets[1] as taker:
         await lobby_message(poster, "you")
         await poster.send(json.dumps({"type": "seek", "rated": True, "range": None,
@@ -95,7 +97,7 @@ async def session_log(port: int, room: str, session: str, addr: str) -> list[str
     socket sends on connecting, then earlier pages asked for): the log pages over HTTP know
     a seat by its token only."""
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{room}", local_addr=(addr, 0),
-                                  additional_headers={"Cookie": f"{SESSION_COOKIE}={session}"},
+                                  additional_headers=session_headers(session),
                                   max_size=2**23) as ws:
         page = await lobby_message(ws, "log")
         lines = page["lines"]
