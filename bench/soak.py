@@ -43,16 +43,15 @@ import time
 from pathlib import Path
 
 from bench.postgres_process import PostgresProcess, binaries
+from bench.server_process import Server, rss_mb
 from bench.serverload import (
     Pace,
-    Server,
     Tally,
     address,
     collect,
     fork_clients,
     lost_moves,
     percentile,
-    rss_mb,
     whole_log,
 )
 from bench.soak_abuse import ABUSE_SLOT, HINT_ROOMS, HINT_SOCKETS, PAGE_BUSTERS, Abuse, abuse_main

@@ -42,7 +42,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
 from bench.postgres_process import PostgresProcess, binaries, free_port
-from bench.serverload import Pace, Server, Tally, collect, fork_clients, percentile
+from bench.server_process import Server
+from bench.serverload import Pace, Tally, collect, fork_clients, percentile
 from bench.soak_rated import Applied, fork_rated, rated_rooms_applied
 
 HOLD_SECONDS = 20.0
