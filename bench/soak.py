@@ -109,11 +109,6 @@ def main(argv: list[str] | None = None) -> None:
                               db=postgres.url if postgres else None).start()
         started = time.monotonic()
         stop_at = started + span
-        restarts = [started + span * 0.6, started + span * 0.8]
-        outage = [started + span * OUTAGE_AT] if postgres else []
-        outages: list[tuple[float, float]] = []  # (the database stopped, back)
-        lives: list[list[tuple[float, float]]] = [[]]  # (seconds into the life, RSS MB)
-        life_start, killed_at = started, []
         context = multiprocessing.get_context("fork")
         pipes = [context.Pipe(duplex=False) for _ in range(2)]
         abusers = [context.Process(target=abuse_main, daemon=True,
@@ -126,25 +121,7 @@ def main(argv: list[str] | None = None) -> None:
             for abuser, (_, send) in zip(abusers, pipes, strict=True):
                 abuser.start()
                 send.close()
-            # Both restarts happen even when a slow machine's outage ran past the end.
-            while time.monotonic() < stop_at or restarts:
-                if restarts and time.monotonic() >= restarts[0]:
-                    restarts.pop(0)
-                    server.kill()
-                    killed_at.append(time.monotonic())
-                    server.start()
-                    life_start = time.monotonic()
-                    lives.append([])
-                if outage and postgres and time.monotonic() >= outage[0]:
-                    outage.pop(0)
-                    away = time.monotonic()
-                    postgres.stop()
-                    time.sleep(OUTAGE_SECONDS)
-                    postgres.start()
-                    outages.append((away, time.monotonic()))
-                with contextlib.suppress(OSError):
-                    lives[-1].append((time.monotonic() - life_start, rss_mb(server.pid)))
-                time.sleep(1)
+            lives, killed_at, outages = restart_and_outage(server, postgres, started, span)
             tally = collect(well)
             abuse = Abuse()
             for abuser, (receive, _) in zip(abusers, pipes, strict=True):
@@ -161,6 +138,39 @@ def main(argv: list[str] | None = None) -> None:
             if postgres is not None:
                 postgres.close()
     report(args, tally, abuse, lives, killed_at, outages, lost)
+
+
+def restart_and_outage(server: Server, postgres: PostgresProcess | None, started: float,
+                       span: float) -> tuple[list[list[tuple[float, float]]], list[float],
+                                             list[tuple[float, float]]]:
+    """The two `kill -9` restarts and the database's outage, at their times, with the
+    server's memory each second: (each life's (seconds into it, RSS MB)), when each kill
+    was, (when the database was stopped, when it was back))."""
+    restarts = [started + span * 0.6, started + span * 0.8]
+    outage = [started + span * OUTAGE_AT] if postgres else []
+    outages: list[tuple[float, float]] = []
+    lives: list[list[tuple[float, float]]] = [[]]
+    life_start, killed_at = started, []
+    # Both restarts happen even when a slow machine's outage ran past the end.
+    while time.monotonic() < started + span or restarts:
+        if restarts and time.monotonic() >= restarts[0]:
+            restarts.pop(0)
+            server.kill()
+            killed_at.append(time.monotonic())
+            server.start()
+            life_start = time.monotonic()
+            lives.append([])
+        if outage and postgres and time.monotonic() >= outage[0]:
+            outage.pop(0)
+            away = time.monotonic()
+            postgres.stop()
+            time.sleep(OUTAGE_SECONDS)
+            postgres.start()
+            outages.append((away, time.monotonic()))
+        with contextlib.suppress(OSError):
+            lives[-1].append((time.monotonic() - life_start, rss_mb(server.pid)))
+        time.sleep(1)
+    return lives, killed_at, outages
 
 
 def report(args: argparse.Namespace, tally: Tally, abuse: Abuse,
