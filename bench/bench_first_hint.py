@@ -29,7 +29,8 @@ from pathlib import Path
 
 import websockets
 
-from bench.serverload import Server, request
+from bench.server_process import Server
+from bench.serverload import request
 
 
 def parser() -> argparse.ArgumentParser:

@@ -53,21 +53,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.serverload import (
-    Clients,
-    Pace,
+from bench.postgres_process import free_port
+from bench.server_process import (
     Server,
-    Tally,
-    collect,
     cpu_seconds,
-    fork_clients,
-    free_port,
     gc_pauses,
     machine_cpu,
-    percentile,
     rss_mb,
     tree_cpu_seconds,
 )
+from bench.serverload import Clients, Pace, Tally, collect, fork_clients, percentile
 
 SATURATED = 100  # games at a time with no pause: enough to keep the server busy
 PACED = (200, 1000)

@@ -1,8 +1,9 @@
 """Load on the web server as browsers make it, shared by `python -m bench server` and
 `python -m bench soak`.
 
-The server is a black box: `chuko serve` in a subprocess on loopback with a SQLite file,
-spoken to over HTTP (`POST /api/rooms`, `…/join`) and WebSockets as the room page does.
+The server is a black box: `chuko serve` in a subprocess (`server_process.py`) on loopback
+with a SQLite file, spoken to over HTTP (`POST /api/rooms`, `…/join`) and WebSockets as the
+room page does.
 Clients are asyncio coroutines on uvloop, many sockets per process, split over worker
 processes forked by the caller (one per core by default), so the client side costs as
 little as it can and its share is measured too.
@@ -16,24 +17,17 @@ one person. Linux only, as are the CPU and memory figures read from /proc.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import websockets
 
-from bench.postgres_process import free_port
 from chuko.server.moves import MOVE_NOT_SAVED as UNSAVED
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+SESSION_COOKIE = "chuko_session"
 ADDRESSES_PER_SLOT = 4  # a slot makes a room from each in turn: 4 rooms/s before any 429
 # The two games with two human seats that list their moves; a slot plays one kind only.
 KINDS = {
@@ -43,198 +37,18 @@ KINDS = {
     "chuko-long": {"game": "chuko", "options": {"players": 2, "turn_limit": 2000}},
 }
 MIX = ("crossroads", "chuko")  # slot i plays MIX[i % 2]
-# Runs a server under cProfile (CPU time of the event loop's thread only: the database
-# writer and `to_thread` work are not in it) and writes the profile when uvicorn has shut
-# down. uvicorn raises the SIGTERM it caught again once done: a handler that does nothing
-# lets it return.
-_PROFILED = """
-import cProfile, signal, sys, time
-from chuko.cli.main import main
-signal.signal(signal.SIGTERM, lambda *_: None)
-out, sys.argv = sys.argv[1], ["chuko", *sys.argv[2:]]
-profiler = cProfile.Profile(time.thread_time)
-profiler.enable()
-try:
-    main()
-finally:
-    profiler.disable()
-    profiler.dump_stats(out)
-"""
-# Runs a server with its garbage collections timed (`gc.callbacks`): when uvicorn has shut
-# down it writes them to a JSON file, each as [generation, monotonic start, seconds, objects
-# freed, CPU seconds], with the objects the collector tracked then. SIGUSR1 runs a full
-# collection (timed as the others) and writes a census of the tracked objects by type, and of
-# what holds the commonest types, next to it (`.census.json`): what the collector walks.
-_GC_TIMED = """
-import collections, gc, json, signal, sys, time
-from chuko.cli.main import main
-signal.signal(signal.SIGTERM, lambda *_: None)
-out, sys.argv = sys.argv[1], ["chuko", *sys.argv[2:]]
-pauses, began = [], [0.0, 0.0]
-def timed(phase, info):
-    if phase == "start":
-        began[:] = time.monotonic(), time.thread_time()
-    else:
-        pauses.append([info["generation"], began[0], time.monotonic() - began[0],
-                       info["collected"], time.thread_time() - began[1]])
-def census(*_):
-    gc.collect()
-    counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
-    owners = collections.defaultdict(collections.Counter)
-    wanted = {name for name, _ in counts.most_common(8)}
-    for o in gc.get_objects():
-        for r in gc.get_referents(o):
-            name = type(r).__qualname__
-            if name in wanted:
-                owners[name][type(o).__qualname__ + ":" + getattr(o, "__qualname__", "")[:40]] += 1
-    with open(out + ".census.json", "w") as f:
-        json.dump({"tracked": sum(counts.values()), "frozen": gc.get_freeze_count(),
-                   "types": counts.most_common(60),
-                   "owners": {k: v.most_common(12) for k, v in owners.items()}}, f)
-signal.signal(signal.SIGUSR1, census)
-gc.callbacks.append(timed)
-try:
-    main()
-finally:
-    with open(out, "w") as f:
-        json.dump({"pauses": pauses, "tracked": len(gc.get_objects())}, f)
-"""
-
-
-# -- processes: CPU time and memory from /proc ------------------------------------------------
-
-def cpu_seconds(pid: int, thread: int | None = None) -> float:
-    """User + system CPU seconds of a process, all its threads; or of one `thread` of it
-    (`thread=pid`: its main thread, a server's event loop, the rest being its database writer
-    and the threads of `asyncio.to_thread`)."""
-    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
-    fields = Path(path).read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def tree_cpu_seconds(pid: int) -> float:
-    """CPU seconds of a process and every process under it (uvicorn's workers)."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-    family, total = {pid}, 0.0
-    grown = True
-    while grown:
-        grown = False
-        for child, parent in parents.items():
-            if parent in family and child not in family:
-                family.add(child)
-                grown = True
-    for member in family:
-        with contextlib.suppress(OSError):
-            total += cpu_seconds(member)
-    return total
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def machine_cpu() -> tuple[float, float]:
-    """Busy and total CPU seconds of the whole machine since boot (all cores)."""
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = values[3] + values[4]
-    return (sum(values) - idle) / CLOCK_TICKS, sum(values) / CLOCK_TICKS
-
-
-class Server:
-    """A server subprocess on a fixed port; `restart()` brings it back on the same database
-    after `kill()` (SIGKILL, nothing flushed)."""
-
-    def __init__(self, command: list[str], ready_path: str, log: Path,
-                 env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
-        self.command = [part.replace("{port}", str(self.port)) for part in command]
-        self.ready_path = ready_path
-        self.log = log
-        self.env = env
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @classmethod
-    def chuko(cls, directory: Path, *, bot_delay: float = 0.0, profile: Path | None = None,
-              db: str | None = None, redis: str | None = None, workers: int = 1,
-              gc_log: Path | None = None) -> Server:
-        """`chuko serve` on a SQLite file in `directory`, or on the database `db` with
-        `workers` workers sharing it through `redis`; under cProfile with `profile`, with its
-        garbage collections timed into `gc_log` (`gc_pauses`) with that."""
-        args = ["serve", "--host", "127.0.0.1", "--port", "{port}",
-                "--db", db or f"sqlite:///{directory / 'bench.db'}", "--bot-delay", str(bot_delay)]
-        if redis:
-            args += ["--redis", redis, "--workers", str(workers)]
-        prefix = ([sys.executable, "-c", _PROFILED, str(profile)] if profile else
-                  [sys.executable, "-c", _GC_TIMED, str(gc_log)] if gc_log else
-                  [sys.executable, "-m", "chuko.cli.main"])
-        return cls(prefix + args, "/api/games", directory / "server.log")
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def start(self) -> Server:
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT,
-                                            env=self.env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                break
-            # Bounded: a server dying as it starts may leave the connection unanswered.
-            with contextlib.suppress(OSError, TimeoutError):
-                status, _ = asyncio.run(asyncio.wait_for(
-                    request(self.port, "127.0.0.1", "GET", self.ready_path), 5))
-                if status == 200:
-                    return self
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"The server did not start; see {self.log}.")
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
-
-    def stop(self) -> None:
-        """SIGTERM (uvicorn shuts down cleanly, a profile is written), SIGKILL if stuck."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.kill()
-
-
-def gc_pauses(log: Path, start: float, end: float) -> str:
-    """The garbage collections a server timed into `log` (`Server.chuko(gc_log=…)`) that
-    began from `start` to `end` (monotonic seconds), per generation: how many, the longest
-    and the median pause, and the time paused in all."""
-    pauses = json.loads(log.read_text())["pauses"]
-    parts = []
-    for generation, name in enumerate(("young", "middle", "full")):
-        found = sorted(p[2] * 1e3 for p in pauses if p[0] == generation and start <= p[1] < end)
-        if found:
-            parts.append(f"{name} {len(found)} (longest {found[-1]:.0f} ms, median "
-                         f"{found[len(found) // 2]:.1f} ms, {sum(found):.0f} ms in all)")
-        else:
-            parts.append(f"{name} 0")
-    return "garbage collections: " + ", ".join(parts)
-
-
 # -- HTTP, as small as a browser's fetch: one request per connection ----------------------------
 
 async def request(port: int, address: str, method: str, path: str,
                   body: Any = None) -> tuple[int, Any]:
     """Status and parsed JSON body of one HTTP/1.1 request from `address`."""
+    status, _, answer = await exchange(port, address, method, path, body)
+    return status, answer
+
+
+async def exchange(port: int, address: str, method: str, path: str,
+                   body: Any = None) -> tuple[int, bytes, Any]:
+    """`request`'s status, the answer's head (its status and header lines) and its body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
     try:
         data = b"" if body is None else json.dumps(body).encode()
@@ -250,9 +64,14 @@ async def request(port: int, address: str, method: str, path: str,
     try:
         if b"transfer-encoding: chunked" in head.lower():
             payload = _unchunk(payload)
-        return int(head.split(b" ", 2)[1]), json.loads(payload) if payload else None
+        return int(head.split(b" ", 2)[1]), head, json.loads(payload) if payload else None
     except ValueError:  # a body cut short
         raise ConnectionError("The server's answer was cut short.") from None
+
+
+def session_headers(session: str | None) -> dict[str, str] | None:
+    """A socket's headers that present the session cookie `session`, when there is one."""
+    return {"Cookie": f"{SESSION_COOKIE}={session}"} if session else None
 
 
 def _unchunk(data: bytes) -> bytes:
@@ -317,6 +136,9 @@ class Tally:
     # Moves refused because the game could not be saved (`Pace.retry_unsaved`): (when the
     # refusal came, seconds since the move was sent).
     unsaved: list[tuple[float, float]] = field(default_factory=list)
+    # The session cookie of each seat played by its player's session rather than a token,
+    # by the seat's key in `acked`.
+    sessions: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def merge(self, other: Tally) -> None:
         for name, value in vars(other).items():
@@ -342,6 +164,7 @@ class Pace:
     # A move refused because the game cannot be saved (the database is away) is sent again
     # after this many seconds, as a player would; 0: the refusal ends the seat like any error.
     retry_unsaved: float = 0.0
+    resign_after: int = -1  # with 0 or more: the seat resigns after that many moves of its own
 
 
 def lost_moves(acked: dict[int, str], lines: list[str], first: int = 0) -> int:
@@ -374,12 +197,16 @@ async def whole_log(port: int, room: str, token: str, addr: str = "127.0.0.1") -
 async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: Tally,
                     key: tuple[str, str]) -> None:
     """One seat until its game is over (or `pace.stop_at`): a random legal move whenever it
-    is its turn, each timed from sending it to the first state that includes it."""
-    acked = tally.acked.setdefault(key, {}) if pace.keep_acked else {}
+    is its turn, each timed from sending it to the first state that includes it. The seat
+    is the url's token's, or with none the session's of `tally.sessions[key]`."""
+    acked = tally.acked.setdefault(key, {}) if pace.keep_acked else {}  # else forgotten
+    cookie = session_headers(tally.sessions.get(key))
+    turns = 0  # the seat's turns taken
     while True:
         try:
             async with websockets.connect(url, max_size=2**23, open_timeout=30,
-                                          local_addr=(addr, 0)) as ws:
+                                          local_addr=(addr, 0),
+                                          additional_headers=cookie) as ws:
                 sent_at, moved_at, legal = 0.0, -1, []
                 async for text in ws:
                     message = json.loads(text)
@@ -391,15 +218,11 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                         tally.lost += lost_moves(acked, message["lines"], message["first"])
                         continue
                     if kind == "error":
-                        if pace.retry_unsaved and sent_at and message["message"] == UNSAVED:
-                            now = time.monotonic()
-                            tally.unsaved.append((now, now - sent_at))
-                            await asyncio.sleep(pace.retry_unsaved)
-                            sent_at = time.monotonic()
-                            await ws.send(json.dumps({"type": "move", "move": rng.choice(legal)}))
-                            continue
-                        tally.errors.append(message["message"])
-                        return
+                        if not (pace.retry_unsaved and sent_at and message["message"] == UNSAVED):
+                            tally.errors.append(message["message"])
+                            return
+                        sent_at = await _send_again(ws, rng.choice(legal), sent_at, pace, tally)
+                        continue
                     if kind != "state":
                         continue
                     tally.states += 1
@@ -408,15 +231,10 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                     if sent_at and version > moved_at:
                         now = time.monotonic()
                         tally.acks.append((now, now - sent_at))
-                        if pace.keep_acked:
-                            acked[moved_at + 1] = message["last"]
+                        acked[moved_at + 1] = message["last"]
                         sent_at = 0.0
                     if message["status"] != "playing":
-                        if message["status"] == "over":
-                            tally.games += 1
-                            if message["seat"] == 0:
-                                tally.game_moves.append(version)
-                                tally.finished.append(key)
+                        _count_end(message, tally, key)
                         return
                     legal = message.get("legal")
                     if legal and version > moved_at:
@@ -427,9 +245,8 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                         if time.monotonic() > pace.stop_at:
                             return
                         moved_at = version
-                        sent_at = time.monotonic()
-                        move = pace.prefer if pace.prefer in legal else rng.choice(legal)
-                        await ws.send(json.dumps({"type": "move", "move": move}))
+                        sent_at = await _take_turn(ws, legal, rng, pace, turns)
+                        turns += 1
                 return
         except (OSError, websockets.WebSocketException) as error:
             if not pace.reconnect or time.monotonic() > pace.stop_at:
@@ -437,6 +254,39 @@ async def play_seat(url: str, addr: str, rng: random.Random, pace: Pace, tally: 
                 return
             tally.reconnects += 1
             await asyncio.sleep(0.5)
+
+
+async def _take_turn(ws: Any, legal: list[str], rng: random.Random, pace: Pace,
+                     turns: int) -> float:
+    """The seat's move (`pace.prefer` when legal, else a random one), or its resignation at
+    its turn `pace.resign_after`; when a move was sent (0: none to be acknowledged)."""
+    if turns == pace.resign_after:
+        await ws.send('{"type": "resign"}')
+        return 0.0
+    sent = time.monotonic()
+    move = pace.prefer if pace.prefer in legal else rng.choice(legal)
+    await ws.send(json.dumps({"type": "move", "move": move}))
+    return sent
+
+
+async def _send_again(ws: Any, move: str, sent_at: float, pace: Pace, tally: Tally) -> float:
+    """A move sent again `pace.retry_unsaved` s after the one sent at `sent_at` was refused as
+    not saved; when it was sent."""
+    now = time.monotonic()
+    tally.unsaved.append((now, now - sent_at))
+    await asyncio.sleep(pace.retry_unsaved)
+    sent = time.monotonic()
+    await ws.send(json.dumps({"type": "move", "move": move}))
+    return sent
+
+
+def _count_end(message: dict[str, Any], tally: Tally, key: tuple[str, str]) -> None:
+    """A seat's state that is no longer `playing`: a game finished, counted by its seat 0."""
+    if message["status"] == "over":
+        tally.games += 1
+        if message["seat"] == 0:
+            tally.game_moves.append(message["version"])
+            tally.finished.append(key)
 
 
 async def play_slot(port: int, slot: int, kind: str, pace: Pace, tally: Tally, delay: float,

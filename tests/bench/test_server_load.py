@@ -48,3 +48,18 @@ def test_bench_first_hint_reports_each_way_of_asking():
     for way in ("asked at once:", "asked 0.5 s after the start:", "the same seat's second hint:"):
         assert re.search(re.escape(way) + r" +median [\d,]+ ms \(least [\d,]+, most [\d,]+\)",
                          out), out
+
+
+def test_two_worker_soak_applies_every_finished_rated_result_once():
+    from bench.postgres_process import binaries
+
+    if binaries() is None:
+        pytest.skip("PostgreSQL is not installed")
+    out = bench("soak", "--workers", "2", "--minutes", "0.5", "--games", "4")
+    lost = re.search(r"acknowledged moves lost: (\d+) of (\d+)", out)
+    assert lost and lost[1] == "0" and int(lost[2]) > 0, out
+    rated = re.search(r"rated rooms finished: (\d+) .*: (\d+) applied once .* (\d+) not "
+                      r"counted .* (\d+) lost or doubled .*; (\d+) ratings whose", out)
+    assert rated and int(rated[1]) > 0 and rated[1] == str(int(rated[2]) + int(rated[3])), out
+    assert rated[4] == "0" and rated[5] == "0", out
+    assert "worker killed, pid" in out, out
