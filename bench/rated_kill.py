@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
@@ -44,7 +45,8 @@ from bench.soak_rated import rated_rooms_applied
 
 ROOM = {"game": "crossroads", "options": {"first": "0"},
         "seats": [{"kind": "me"}, {"kind": "friend"}]}
-STATE_SECONDS = 30.0  # a state not received in this long: the game is stuck, the run fails
+STATE_SECONDS = 30.0  # no state received in this long: the game is stuck, the run fails
+POLL_SECONDS = 0.02  # how long each socket is waited on in turn
 
 
 @dataclass(frozen=True)
@@ -114,9 +116,13 @@ def rated_between_accounts(engine: Engine, rooms: list[Room]) -> None:
             conn.execute(text("UPDATE rooms SET rated = true WHERE id = :r"), {"r": room.id})
 
 
-def next_state(ws: ClientConnection) -> dict[str, object]:
+def next_state(ws: ClientConnection) -> dict[str, Any] | None:
+    """The next state a socket has received, or None if none came within POLL_SECONDS."""
     while True:
-        message: dict[str, object] = json.loads(ws.recv(timeout=STATE_SECONDS))
+        try:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=POLL_SECONDS))
+        except TimeoutError:
+            return None
         if message["type"] == "error":
             raise RuntimeError(f"the room refused a move: {message.get('message')}")
         if message["type"] == "state":
@@ -124,22 +130,30 @@ def next_state(ws: ClientConnection) -> dict[str, object]:
 
 
 def killed_at_the_end(server: Server, room: Room) -> int:
-    """Both seats play the room to its end (each its first legal move); SIGKILL to the
-    server and its workers on the first final state; the moves sent."""
+    """Both seats play the room to its end (each its first legal move, once for each
+    version in which it is to move); SIGKILL to the server and its workers on the first
+    final state either receives; the moves sent. Each socket is read as states come, not
+    in turn: with two workers a seat's socket may be served by the worker that does not
+    hold the room, and hear of a move later than the other."""
     url = f"ws://127.0.0.1:{server.port}/ws/{room.id}?token="
-    sent = 0
+    seen, sent = [-1, -1], 0  # the latest version each seat's socket showed
     with connect(url + room.tokens[0]) as first, connect(url + room.tokens[1]) as second:
-        while True:
+        heard = time.monotonic()
+        while time.monotonic() < heard + STATE_SECONDS:
             for seat, ws in enumerate((first, second)):
                 state = next_state(ws)
+                if state is None:
+                    continue
+                heard = time.monotonic()
                 if state["status"] == "over":
                     kill_all(server)
                     return sent
-                view, legal = state["view"], state["legal"]
-                assert isinstance(view, dict) and isinstance(legal, list)
-                if seat in view["to_move"] and legal:
-                    ws.send(json.dumps({"type": "move", "move": legal[0]}))
+                fresh, seen[seat] = state["version"] > seen[seat], state["version"]
+                if fresh and seat in state["view"]["to_move"] and state["legal"]:
+                    ws.send(json.dumps({"type": "move", "move": state["legal"][0]}))
                     sent += 1
+    raise RuntimeError(f"Room {room.id}: no state for {STATE_SECONDS:g} s, the seats' "
+                       f"sockets at versions {seen}.")
 
 
 def kill_all(server: Server) -> None:
