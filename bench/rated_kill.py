@@ -93,6 +93,8 @@ def made_rooms(port: int, count: int) -> list[Room]:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", transport=transport,
                           timeout=30) as client:
             room = client.post("/api/rooms", json=ROOM).json()
+            if "invites" not in room:
+                raise RuntimeError(f"The server refused a room: {room}")
             code = room["invites"][0]["url"].rsplit("/", 1)[1]
             friend = client.post(f"/api/rooms/{room['room']}/join",
                                  json={"invite": code}).json()
