@@ -121,7 +121,11 @@ def workers(server_pid: int) -> list[int]:
     """The worker processes uvicorn runs under `server_pid` (its spawned children)."""
     found = []
     for task in Path(f"/proc/{server_pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:  # a thread that ended since the listing
+            continue
+        for child in children:
             with contextlib.suppress(OSError):
                 if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
                     found.append(int(child))

@@ -177,6 +177,8 @@ class Applied:
     once: int = 0  # one rating_history row per seat
     unrated: Counter[str] = field(default_factory=Counter)  # no row, and the reason stored
     wrong: list[str] = field(default_factory=list)  # any other count of rows: lost or doubled
+    lost: int = 0  # of `wrong`: fewer rows than seats, and no reason
+    doubled: int = 0  # of `wrong`: more rows than seats, or rows and a reason
     playing: int = 0  # not over when the soak stopped
     # Ratings whose count of games is not their rating_history rows: applied twice or lost
     miscounted: int = 0
@@ -209,6 +211,10 @@ def rated_rooms_applied(engine: Engine) -> Applied:
         elif rows_applied == 0 and reason:
             applied.unrated[reason] += 1
         else:
+            if rows_applied < seats and not reason:
+                applied.lost += 1
+            else:
+                applied.doubled += 1
             applied.wrong.append(f"{room}: {rows_applied} rows for {seats} seats, "
                                  f"unrated {reason!r}")
     return applied
