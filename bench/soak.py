@@ -47,36 +47,17 @@ from bench.server_process import Server, rss_mb
 from bench.serverload import (
     Pace,
     Tally,
-    address,
     collect,
     fork_clients,
-    lost_moves,
     percentile,
-    whole_log,
 )
-from bench.soak_abuse import ABUSE_SLOT, HINT_ROOMS, HINT_SOCKETS, PAGE_BUSTERS, Abuse, abuse_main
-from bench.soak_rated import session_log
+from bench.soak_abuse import HINT_ROOMS, HINT_SOCKETS, PAGE_BUSTERS, Abuse, abuse_main
+from bench.soak_rated import check_acked
 
 THINK = (1.0, 2.0)
 RESTART_QUIET = 15.0  # seconds after a restart left out of the "steady" p99
 OUTAGE_AT, OUTAGE_SECONDS = 0.3, 10.0  # the database goes away at 30% of the run, for 10 s
 OUTAGE_QUIET = 5.0  # seconds after the database is back left out of the "steady" p99
-
-
-async def check_acked(port: int, tally: Tally) -> int:
-    """Acknowledged moves missing from (or worded otherwise in) each seat's move log."""
-    gate = asyncio.Semaphore(8)  # within the queue of the server's pool for costly work
-
-    async def one(n: int, room: str, token: str, moves: dict[int, str]) -> int:
-        async with gate:  # from addresses of its own, each within the log pages' bucket
-            addr = address(ABUSE_SLOT + 10_000 + n // 20, 0)
-            session = tally.sessions.get((room, token))
-            return lost_moves(moves, await (session_log(port, room, session, addr) if session
-                                            else whole_log(port, room, token, addr)))
-
-    lost = await asyncio.gather(*(one(n, room, token, moves) for n, ((room, token), moves)
-                                  in enumerate(tally.acked.items()) if moves))
-    return sum(lost)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -44,7 +44,7 @@ from sqlalchemy.engine import Engine
 from bench.postgres_process import PostgresProcess, binaries, free_port
 from bench.server_process import Server
 from bench.serverload import Pace, Tally, collect, fork_clients, percentile
-from bench.soak_rated import Applied, fork_rated, rated_rooms_applied
+from bench.soak_rated import Applied, check_acked, fork_rated, rated_rooms_applied
 
 HOLD_SECONDS = 20.0
 LOCK_AT, STOP_AT, KILL_AT = 0.25, 0.6, 0.85  # the windows' starts, as parts of the run
@@ -135,8 +135,6 @@ def workers(server_pid: int) -> list[int]:
 def main(args: argparse.Namespace, think: tuple[float, float]) -> None:
     if binaries() is None:
         raise SystemExit("The two-worker soak needs PostgreSQL (apt-get install postgresql).")
-    from bench.soak import check_acked
-
     span = args.minutes * 60
     windows: dict[str, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as tmp, redis_server() as redis:

@@ -34,9 +34,12 @@ from bench.serverload import (
     Tally,
     address,
     exchange,
+    lost_moves,
     play_seat,
     session_headers,
+    whole_log,
 )
+from bench.soak_abuse import ABUSE_SLOT
 
 RATED_SLOT = 3_000_000  # far from the other slots' addresses
 GAMES_PER_SLOT = 1_000  # the addresses a rated slot may take, one a game
@@ -218,3 +221,19 @@ def rated_rooms_applied(engine: Engine) -> Applied:
             applied.wrong.append(f"{room}: {rows_applied} rows for {seats} seats, "
                                  f"unrated {reason!r}")
     return applied
+
+
+async def check_acked(port: int, tally: Tally) -> int:
+    """Acknowledged moves missing from (or worded otherwise in) each seat's move log."""
+    gate = asyncio.Semaphore(8)  # within the queue of the server's pool for costly work
+
+    async def one(n: int, room: str, token: str, moves: dict[int, str]) -> int:
+        async with gate:  # from addresses of its own, each within the log pages' bucket
+            addr = address(ABUSE_SLOT + 10_000 + n // 20, 0)
+            session = tally.sessions.get((room, token))
+            return lost_moves(moves, await (session_log(port, room, session, addr) if session
+                                            else whole_log(port, room, token, addr)))
+
+    lost = await asyncio.gather(*(one(n, room, token, moves) for n, ((room, token), moves)
+                                  in enumerate(tally.acked.items()) if moves))
+    return sum(lost)

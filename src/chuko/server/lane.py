@@ -21,17 +21,15 @@ import logging
 import queue
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
 from chuko.core.errors import ChukoError
 
 from .writes import Append, Write
-
-if TYPE_CHECKING:
-    from .writer import Writer
 
 log = logging.getLogger("chuko.server")
 
@@ -58,10 +56,24 @@ STOP = object()
 Job = tuple[Write, asyncio.Future, asyncio.AbstractEventLoop, str | None]
 
 
+class Owner(Protocol):
+    """What a lane needs of the writer that runs it (`writer.Writer`)."""
+
+    engine: Engine
+    commits: int
+    available: bool
+    timeout: float
+    quarantine: set[str]
+
+    def route(self, job: Job) -> None: ...
+
+    def committed(self, jobs: list[Job]) -> None: ...
+
+
 class Lane:
     """A writer thread, its queue and its connection."""
 
-    def __init__(self, writer: Writer, name: str) -> None:
+    def __init__(self, writer: Owner, name: str) -> None:
         self.writer = writer
         # SimpleQueue: its put is one call in C, where Queue's takes locks and a condition
         # in Python for each write.
