@@ -11,6 +11,7 @@ cannot be had."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -18,8 +19,10 @@ import subprocess
 import threading
 import time
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 from server_helpers import play_out, random_chooser, start_serve, state_at
@@ -223,7 +226,10 @@ def test_a_move_stored_while_a_worker_reads_the_room_reaches_that_worker(redis_u
     asyncio.run(_read_during_a_move(redis_url))
 
 
-async def _read_during_a_move(redis_url: str) -> None:
+@contextlib.asynccontextmanager
+async def two_workers(redis_url: str) -> AsyncIterator[tuple[Any, Any]]:
+    """Two hubs on the test database, each a worker of one cluster on `redis_url`, in one
+    process: stopped and closed at the end, whatever happened."""
     from chuko.server.cluster import Cluster
     from chuko.server.hub import Hub
     from chuko.server.store import Store
@@ -240,7 +246,17 @@ async def _read_during_a_move(redis_url: str) -> None:
             hubs.append(hub)
             clusters.append(cluster)
             await cluster.start()
-        a, b = hubs
+        yield hubs[0], hubs[1]
+    finally:
+        for cluster in clusters:
+            await cluster.stop()
+        for hub in hubs:
+            await hub.close()
+            await asyncio.to_thread(hub.store.close)
+
+
+async def _read_during_a_move(redis_url: str) -> None:
+    async with two_workers(redis_url) as (a, b):
         made = await a.create("crossroads", {"rounds": 1, "first": "0"},
                               [{"kind": "me"}, {"kind": "friend"}])
         room_id = made["room"]
@@ -248,14 +264,14 @@ async def _read_during_a_move(redis_url: str) -> None:
         b.rooms.pop(room_id, None)  # as B forgets a room nobody there watches
 
         announced = asyncio.Event()
-        on_event = clusters[1]._on_event
+        on_event = b.cluster._on_event
 
         def hear(room: str, event: dict) -> None:
             on_event(room, event)
             if room == room_id and event.get("version") == 1:
                 announced.set()
 
-        clusters[1]._on_event = hear  # type: ignore[method-assign]
+        b.cluster._on_event = hear  # type: ignore[method-assign]
         read, go_on = threading.Event(), threading.Event()
         load = b.store.load
 
@@ -274,12 +290,6 @@ async def _read_during_a_move(redis_url: str) -> None:
         go_on.set()
         room = await reading
         assert room.version == 1 and room.moment().version == 1
-    finally:
-        for cluster in clusters:
-            await cluster.stop()
-        for hub in hubs:
-            await hub.close()
-            await asyncio.to_thread(hub.store.close)
 
 
 def test_a_message_the_bus_cannot_handle_leaves_the_worker_listening(redis_url):
@@ -297,23 +307,9 @@ def test_a_catch_up_the_database_refuses_is_tried_again(redis_url):
 
 async def _catch_up_refused(redis_url: str, garbage: bool = False) -> None:
     from chuko.server.client import Client
-    from chuko.server.cluster import Cluster
-    from chuko.server.hub import Hub
-    from chuko.server.store import Store, Unavailable
+    from chuko.server.store import Unavailable
 
-    name = f"test-{uuid.uuid4().hex[:8]}"
-    hubs: list[Hub] = []
-    clusters: list[Cluster] = []
-    try:
-        for n in range(2):
-            store = Store(URL)
-            store.start()
-            hub = Hub(store, bot_delay=0, round_pause=0, rng=Random(n))
-            hub.cluster = cluster = Cluster(hub, redis_url, name=name)
-            hubs.append(hub)
-            clusters.append(cluster)
-            await cluster.start()
-        a, b = hubs
+    async with two_workers(redis_url) as (a, b):
         made = await a.create("crossroads", {"rounds": 1, "first": "0"},
                               [{"kind": "me"}, {"kind": "friend"}])
         await b.join(made["room"], made["invites"][0]["url"].rsplit("/", 1)[1])
@@ -331,7 +327,7 @@ async def _catch_up_refused(redis_url: str, garbage: bool = False) -> None:
         b.store.fetch_timed_moves = unreadable_once  # type: ignore[method-assign]
         held = await a.room(made["room"])
         if garbage:
-            await clusters[0].redis.publish(clusters[0].channel(made["room"]), b"{no json")
+            await a.cluster.redis.publish(a.cluster.channel(made["room"]), b"{no json")
         await a.play(held, 0, held.legal(0, held.moment())[0])
         await asyncio.wait_for(refused.wait(), 10)
         for _ in range(1000):
@@ -339,9 +335,3 @@ async def _catch_up_refused(redis_url: str, garbage: bool = False) -> None:
                 break
             await asyncio.sleep(0.01)
         assert watched.version == 1 and b.rooms.get(made["room"]) is watched
-    finally:
-        for cluster in clusters:
-            await cluster.stop()
-        for hub in hubs:
-            await hub.close()
-            await asyncio.to_thread(hub.store.close)
