@@ -1,9 +1,9 @@
 """The lobby under load, part by part (`PARTS`, each printing its own figures):
 
-- pairing alone: one heads-up wave of quick pairing (`chuko.server.pairing.pair_wave`) on
-  10,000 players waiting in one pool, timed in this process; goal under 200 ms. The pool is
-  seeded and, we take it, what a big pool looks like: ratings ~ N(1500, 300) on the display
-  scale the window assumes, waits uniform over 0-60 s (windows from `pairing.window`: 50
+- pairing alone: one heads-up wave of quick pairing
+  (`chuko.server.lobby.pairing.waves.pair_wave`) on 10,000 players waiting in one pool,
+  timed in this process; goal under 200 ms. The pool is seeded and, we take it, what a big
+  pool looks like: ratings ~ N(1500, 300) on the display scale the window assumes, waits uniform over 0-60 s (windows from `pairing.window`: 50
   points at once, +10 a second, 500 from 45 s on). Printed: the median of several waves on
   one pool; then, over pools of the same kind (other seeds), how many the parity bound
   proves whole, how many waves fell back from the best pairing (pairing's docstring, 4) and
@@ -34,14 +34,15 @@ from collections.abc import Callable
 from random import Random
 
 from bench import lobby_feed
-from chuko.server import collector, pairing
-from chuko.server.lobby_board import Board
-from chuko.server.lobby_store import MemoryKv
-from chuko.server.matchmaking import Matchmaker
-from chuko.server.pairing import Waiting, pair_wave
-from chuko.server.pairing_blossom import blossom
-from chuko.server.pairing_line import certified, has_partner, parts
-from chuko.server.pairing_sweep import exact
+from chuko.server.lobby.board import Board
+from chuko.server.lobby.kv import MemoryKv
+from chuko.server.lobby.matchmaking import Matchmaker
+from chuko.server.lobby.pairing import waves as pairing
+from chuko.server.lobby.pairing.blossom import blossom
+from chuko.server.lobby.pairing.line import certified, has_partner, parts
+from chuko.server.lobby.pairing.sweep import exact
+from chuko.server.lobby.pairing.waves import Waiting, pair_wave
+from chuko.server.web import collector
 
 GOAL_MS = 200.0
 NOW = 10_000.0

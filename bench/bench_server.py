@@ -386,7 +386,7 @@ def empty(url: str) -> None:
     """The bench's database with its schema and no rooms."""
     from sqlalchemy import text
 
-    from chuko.server.store import Store
+    from chuko.server.store.database import Store
 
     store = Store(url)
     try:

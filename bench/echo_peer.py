@@ -1,8 +1,8 @@
 """A bare WebSocket relay on the server's own stack, the limit `python -m bench server`
 compares the server with: uvicorn with the same settings as `chuko serve` (its HTTP and
-WebSocket implementations, `chuko.server.app.SERVING`: no permessage-deflate,
+WebSocket implementations, `chuko.server.web.app.SERVING`: no permessage-deflate,
 `ws_max_size`), the server's app class answering `/ws/{room}` as bare ASGI before FastAPI's
-layers (`chuko.server.router.App`, as the game's sockets are), and its access log; nothing
+layers (`chuko.server.web.router.App`, as the game's sockets are), and its access log; nothing
 else: no engine, no database, no JSON parsing, no task or queue per socket.
 
 A room is two sockets, `/ws/{room}?token=0|1&moves=N`. It sends what the server sends, from
@@ -30,7 +30,7 @@ import uvicorn
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.protocol import Json
-from chuko.server.router import App, ReadBody, query_params
+from chuko.server.web.router import App, ReadBody, query_params
 
 VERSION = 987_654_321  # a placeholder no real message contains
 
@@ -38,7 +38,7 @@ VERSION = 987_654_321  # a placeholder no real message contains
 def templates(texts: list[str]) -> list[tuple[str, str]]:
     """Each sampled state as two texts, for the seat to move and for the other, with the
     version a placeholder."""
-    from chuko.server.messages import dumps
+    from chuko.server.shared.messages import dumps
 
     pairs = []
     for text in texts:
@@ -161,7 +161,7 @@ def create_app(corpus: Corpus) -> App:
 
 
 def main() -> None:
-    from chuko.server.app import SERVING
+    from chuko.server.web.app import SERVING
 
     with open(os.environ["CHUKO_ECHO_CORPUS"], encoding="utf-8") as file:
         corpus = Corpus.read(json.load(file))

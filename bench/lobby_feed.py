@@ -37,7 +37,7 @@ def serve(port: int, rate: float, stats: str) -> None:
     import uvicorn
 
     from chuko.server import create_app
-    from chuko.server.limits import Buckets, Rate
+    from chuko.server.shared.limits import Buckets, Rate
 
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(f"sqlite:///{Path(folder) / 'chuko.db'}")

@@ -25,7 +25,7 @@ from typing import Any
 
 import websockets
 
-from chuko.server.moves import MOVE_NOT_SAVED as UNSAVED
+from chuko.server.rooms.move_path import MOVE_NOT_SAVED as UNSAVED
 
 SESSION_COOKIE = "chuko_session"
 ADDRESSES_PER_SLOT = 4  # a slot makes a room from each in turn: 4 rooms/s before any 429

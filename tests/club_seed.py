@@ -16,9 +16,9 @@ from sqlalchemy import create_engine, insert, text, update
 from sqlalchemy.engine import make_url
 
 from chuko.games import game_class
-from chuko.server import store as db
-from chuko.server.ratings import apply_result, ranks_of
-from chuko.server.schema import players, rooms, seats
+from chuko.server.club.ratings import apply_result, ranks_of
+from chuko.server.store import database as db
+from chuko.server.store.schema import players, rooms, seats
 
 _ids = itertools.count(1)
 
@@ -117,7 +117,7 @@ DUELS = 24  # enough for both heads-up ratings to settle, and for a second page 
 def seed_club(url: str) -> None:
     """The club's pages' database at `url`: Ann and Bob played DUELS rated Crossroads games,
     Cy three (still provisional), and Ann a rated four-player Chükö game and a casual one."""
-    from chuko.server.store import Store
+    from chuko.server.store.database import Store
 
     store = Store(url)
     engine = store.engine

@@ -7,7 +7,8 @@ import random
 import warnings
 
 from chuko.games import descriptor, game_class, game_ids
-from chuko.server import create_app, facts
+from chuko.server import create_app
+from chuko.server.practice import facts
 
 with warnings.catch_warnings():  # starlette's TestClient warns about its httpx use
     warnings.simplefilter("ignore")

@@ -7,10 +7,10 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
-from chuko.server.lobby_board import Board
-from chuko.server.lobby_store import MemoryKv
-from chuko.server.matchmaking import Matchmaker
-from chuko.server.seeks import LobbyLimits
+from chuko.server.lobby.board import Board
+from chuko.server.lobby.kv import MemoryKv
+from chuko.server.lobby.matchmaking import Matchmaker
+from chuko.server.lobby.seeks import LobbyLimits
 
 HOME = "192.0.2.1"  # the address the tests' seeks are posted from
 QUICK = {"kind": "move", "seconds": 30, "reserve": 60}  # a pool's and a seek's clock

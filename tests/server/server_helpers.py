@@ -129,7 +129,7 @@ def whole_replay(client, room_id: str, token: str | None = None) -> dict:
 def stored_record(client, room_id: str) -> dict:
     """The game's whole record as the database keeps it: rebuilt from the room's header
     (its deal and seed) and its move log."""
-    from chuko.server.lifecycle import rebuild
+    from chuko.server.rooms.lifecycle import rebuild
 
     state, _ = rebuild(client.app.state.hub.store.load(room_id))
     return state.record()

@@ -13,10 +13,10 @@ from sqlalchemy import select, update
 from test_clocks import PER_MOVE, Clock, hub_on, move, open_table, opening, run, seated
 
 from chuko.core.errors import ConfigError
-from chuko.server.hub import Hub
-from chuko.server.room import Room
-from chuko.server.schema import rating_history, ratings, rooms, seats
-from chuko.server.store import Store
+from chuko.server.rooms.hub import Hub
+from chuko.server.rooms.room import Room
+from chuko.server.store.database import Store
+from chuko.server.store.schema import rating_history, ratings, rooms, seats
 from club_seed import add_player
 
 NOT_COUNTED = "Not rated: a game counts once each player has made 2 moves."

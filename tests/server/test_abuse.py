@@ -13,16 +13,8 @@ from server_helpers import new_room, state_at
 from starlette.websockets import WebSocketDisconnect
 
 from chuko.server import create_app
-from chuko.server.limits import (
-    MAX_BODY,
-    Bucket,
-    Buckets,
-    Limits,
-    OpenCount,
-    Rate,
-    too_deep,
-)
-from chuko.server.socket_io import SLOW_DOWN
+from chuko.server.shared.limits import MAX_BODY, Bucket, Buckets, Limits, OpenCount, Rate, too_deep
+from chuko.server.web.socket_io import SLOW_DOWN
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
 

@@ -12,8 +12,8 @@ import argon2
 import pytest
 from sqlalchemy import create_engine, select
 
-from chuko.server.passwords import Passwords
-from chuko.server.schema import players, seats, sessions
+from chuko.server.club.passwords import Passwords
+from chuko.server.store.schema import players, seats, sessions
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
 PASSWORD = "correct horse battery"
@@ -24,7 +24,7 @@ def quick_hashing(monkeypatch):
     """Argon2id at a test's cost: what these tests prove does not depend on it (the real
     parameters are test_sessions_security.py's)."""
     quick = argon2.PasswordHasher(time_cost=2, memory_cost=8192, parallelism=1)
-    monkeypatch.setattr("chuko.server.account_api.Passwords", lambda: Passwords(quick))
+    monkeypatch.setattr("chuko.server.web.accounts_api.Passwords", lambda: Passwords(quick))
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from server_helpers import new_room, state_at
 from starlette.websockets import WebSocketDisconnect
 
-from chuko.server.limits import Limits, Rate
+from chuko.server.shared.limits import Limits, Rate
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ import pytest
 from server_helpers import new_room
 
 from chuko.games.chuko import Game
-from chuko.server import store as db
-from chuko.server.hub import Hub
-from chuko.server.room import Room
-from chuko.server.store import Conflict, Store
+from chuko.server.rooms.hub import Hub
+from chuko.server.rooms.room import Room
+from chuko.server.store import database as db
+from chuko.server.store.database import Conflict, Store
 
 HOUR = 3600.0
 

@@ -14,10 +14,10 @@ from server_helpers import from_address, new_room, state_at
 from test_abuse import Clock, answers, pong
 from test_paging import long_game
 
-import chuko.server.hints
-from chuko.server import pages
-from chuko.server.limits import Budget, Limits, Rate, TooMany
-from chuko.server.work import BUSY, Busy, Pool
+import chuko.server.rooms.hints
+from chuko.server.rooms import page_cache as pages
+from chuko.server.shared.limits import Budget, Limits, Rate, TooMany
+from chuko.server.shared.work import BUSY, Busy, Pool
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
 WAIT = 10  # seconds a test waits for a thread at most before it fails
@@ -252,14 +252,14 @@ def test_a_started_job_runs_to_its_end_when_its_waiter_is_cancelled_and_the_pool
 
 def test_moves_go_through_while_hints_fill_the_pool(make_client, monkeypatch):
     started, release = threading.Event(), threading.Event()
-    real = chuko.server.hints.make_adviser
+    real = chuko.server.rooms.hints.make_adviser
 
     def slow_adviser(game):
         started.set()
         assert release.wait(WAIT)
         return real(game)
 
-    monkeypatch.setattr(chuko.server.hints, "make_adviser", slow_adviser)
+    monkeypatch.setattr(chuko.server.rooms.hints, "make_adviser", slow_adviser)
     client = make_client(seed=11, limits=Limits(workers=1, waiting_jobs=0))
     hinted, playing = (new_room(client, "crossroads", BOTS, first="0") for _ in range(2))
     with seat_of(client, hinted) as ws_hint, seat_of(client, playing) as ws_play:

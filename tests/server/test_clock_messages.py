@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from server_helpers import first_message, join, start_serve, state_at
 
-from chuko.server.limits import Limits
+from chuko.server.shared.limits import Limits
 
 CLOCK = {"kind": "move", "seconds": 600, "reserve": 0}
 

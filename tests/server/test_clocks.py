@@ -15,13 +15,13 @@ from random import Random
 import pytest
 
 from chuko.core.errors import ChukoError, ConfigError
-from chuko.server import store as db
-from chuko.server.client import Client
-from chuko.server.clocks import read_control
-from chuko.server.endings import forfeit_sentence, ranks
-from chuko.server.hub import Hub
-from chuko.server.room import Forbidden, Room
-from chuko.server.store import Store
+from chuko.server.rooms.clocks import read_control
+from chuko.server.rooms.endings import forfeit_sentence, ranks
+from chuko.server.rooms.hub import Hub
+from chuko.server.rooms.outbox import Client
+from chuko.server.rooms.room import Forbidden, Room
+from chuko.server.store import database as db
+from chuko.server.store.database import Store
 
 PER_MOVE = {"kind": "move", "seconds": 30, "reserve": 60}
 

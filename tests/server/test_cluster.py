@@ -102,7 +102,7 @@ def workers(redis_url, tmp_path):
 
 
 def stored_moves(room: str) -> list[tuple[int, str]]:
-    from chuko.server.store import Store
+    from chuko.server.store.database import Store
 
     store = Store(URL)
     try:
@@ -230,9 +230,9 @@ def test_a_move_stored_while_a_worker_reads_the_room_reaches_that_worker(redis_u
 async def two_workers(redis_url: str) -> AsyncIterator[tuple[Any, Any]]:
     """Two hubs on the test database, each a worker of one cluster on `redis_url`, in one
     process: stopped and closed at the end, whatever happened."""
-    from chuko.server.cluster import Cluster
-    from chuko.server.hub import Hub
-    from chuko.server.store import Store
+    from chuko.server.cluster.workers import Cluster
+    from chuko.server.rooms.hub import Hub
+    from chuko.server.store.database import Store
 
     name = f"test-{uuid.uuid4().hex[:8]}"
     hubs: list[Hub] = []
@@ -306,8 +306,8 @@ def test_a_catch_up_the_database_refuses_is_tried_again(redis_url):
 
 
 async def _catch_up_refused(redis_url: str, garbage: bool = False) -> None:
-    from chuko.server.client import Client
-    from chuko.server.store import Unavailable
+    from chuko.server.rooms.outbox import Client
+    from chuko.server.store.database import Unavailable
 
     async with two_workers(redis_url) as (a, b):
         made = await a.create("crossroads", {"rounds": 1, "first": "0"},

@@ -1,4 +1,4 @@
-"""The garbage collector's schedule while a server runs (`server/collector.py`): what exists
+"""The garbage collector's schedule while a server runs (`server/web/collector.py`): what exists
 at start is frozen, full collections are rare, and the process's collector is as it was once
 the last app stops."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 import gc
 import warnings
 
-from chuko.server import collector, create_app
+from chuko.server import create_app
+from chuko.server.web import collector
 
 with warnings.catch_warnings():  # starlette's TestClient warns about its httpx use
     warnings.simplefilter("ignore")

@@ -1,4 +1,4 @@
-"""Closed connections leave nothing for the garbage collector (`server/connections.py`): a real
+"""Closed connections leave nothing for the garbage collector (`server/web/connections.py`): a real
 uvicorn, configured as `chuko serve` configures it, answers rooms' HTTP requests and sockets;
 once they are closed, reference counting alone has freed their protocol objects. The
 collector is off meanwhile, so anything caught in a cycle would still be there to count."""
@@ -18,7 +18,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.server import ServerProtocol
 from websockets.sync.client import connect
 
-from chuko.server.app import SERVING, create_app
+from chuko.server.web.app import SERVING, create_app
 
 SOCKETS = 20
 

@@ -15,8 +15,8 @@ from sqlalchemy import insert
 
 from chuko.practice.daily import deal_for, facts_for, today
 from chuko.server import create_app
-from chuko.server.schema import daily_results
-from chuko.server.store import Store
+from chuko.server.store.database import Store
+from chuko.server.store.schema import daily_results
 from club_seed import add_player, postgres_schema
 
 with warnings.catch_warnings():  # starlette's TestClient warns about its httpx use

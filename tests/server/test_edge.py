@@ -1,4 +1,4 @@
-"""The server's edge (`server/connections.py`, `chuko serve`): slow clients are timed out and
+"""The server's edge (`server/web/connections.py`, `chuko serve`): slow clients are timed out and
 connections are capped per address and in all, so no client can take every file descriptor;
 X-Forwarded-For counts only from the proxies named; every error answer, uvicorn's own
 included, carries the security headers and a sentence; a socket message over the limit gets
@@ -28,11 +28,11 @@ from websockets.sync.client import connect
 
 from chuko.cli.serve import SETTINGS, edge_of, worker_app
 from chuko.core.errors import ConfigError
-from chuko.server import connections
-from chuko.server.app import SERVING, create_app
-from chuko.server.connections import GATE, Gate, configure, raise_file_limit
-from chuko.server.headers import SECURITY_HEADERS
-from chuko.server.limits import MAX_BODY, Edge
+from chuko.server.shared.limits import MAX_BODY, Edge
+from chuko.server.web import connections
+from chuko.server.web.app import SERVING, create_app
+from chuko.server.web.connections import GATE, Gate, configure, raise_file_limit
+from chuko.server.web.headers import SECURITY_HEADERS
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "level": "random"}]
 OVER = "Your address has 3 connections open already: close some of them first."
@@ -252,8 +252,8 @@ def test_an_unexpected_failure_of_a_route_answers_500_with_the_headers_and_a_sen
     def broken(*_args):
         raise RuntimeError("the disk is on fire")
 
-    monkeypatch.setattr("chuko.server.api.descriptors", broken)
-    monkeypatch.setattr("chuko.server.html_pages.registry", broken)
+    monkeypatch.setattr("chuko.server.web.rooms_api.descriptors", broken)
+    monkeypatch.setattr("chuko.server.web.html_pages.registry", broken)
     with caplog.at_level(logging.ERROR, logger="chuko.server"):
         api = client.get("/api/games")
         page = client.get("/rules/chuko")

@@ -6,7 +6,7 @@ import dataclasses
 import json
 
 from chuko.games import descriptors, game_ids
-from chuko.server import facts
+from chuko.server.practice import facts
 
 PLUGIN = "takeaway"  # tests/plugins/chuko_takeaway ships facts of its own
 

@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 
 from chuko.server import create_app
-from chuko.server.redaction import redact
+from chuko.server.web.redaction import redact
 
 HEADERS = {
     "content-security-policy":

@@ -24,10 +24,10 @@ from sqlalchemy import func, select
 
 from chuko.practice.daily import facts_for, today
 from chuko.server import create_app
-from chuko.server.limits import Buckets, Limits, Rate
-from chuko.server.messages import NOT_FINITE
-from chuko.server.schema import rooms
-from chuko.server.store import Store
+from chuko.server.shared.limits import Buckets, Limits, Rate
+from chuko.server.shared.messages import NOT_FINITE
+from chuko.server.store.database import Store
+from chuko.server.store.schema import rooms
 from club_seed import add_player
 
 with warnings.catch_warnings():  # starlette's TestClient warns about its httpx use

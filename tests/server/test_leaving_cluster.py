@@ -42,9 +42,9 @@ class Workers:
         self.hubs: list = []
 
     async def __aenter__(self) -> Workers:
-        from chuko.server.cluster import Cluster
-        from chuko.server.hub import Hub
-        from chuko.server.store import Store
+        from chuko.server.cluster.workers import Cluster
+        from chuko.server.rooms.hub import Hub
+        from chuko.server.store.database import Store
 
         for n in range(2):
             store = Store(URL)
@@ -67,7 +67,7 @@ class Workers:
         """A room whose seat n is taken on worker `homes[n]` (seat 0 makes it and waits at
         the table for the others), each seat with a socket there; the room as each seat's
         worker holds it, and the sockets."""
-        from chuko.server.client import Client
+        from chuko.server.rooms.outbox import Client
 
         hubs = [self.hubs[home] for home in homes]
         made = await hubs[0].create(game, options, [{"kind": "me"}] + [{"kind": "friend"}]
@@ -140,7 +140,7 @@ async def until_over(hub, room_id: str, seconds: float = 10.0) -> None:
 
 def test_a_player_who_comes_back_on_another_worker_is_not_gone(redis_url):
     async def test() -> None:
-        from chuko.server.client import Client
+        from chuko.server.rooms.outbox import Client
 
         async with Workers(redis_url) as cluster:
             (stays, goes), (_, socket) = await cluster.table(

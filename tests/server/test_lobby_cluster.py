@@ -15,9 +15,9 @@ from collections import Counter
 import pytest
 from lobby_helpers import Clock, Rooms, guests, matchmaker, present
 
-from chuko.server.cluster import connect
-from chuko.server.lobby_feed import Feed, LobbyClient
-from chuko.server.lobby_store import RedisKv
+from chuko.server.cluster.workers import connect
+from chuko.server.lobby.feed import Feed, LobbyClient
+from chuko.server.lobby.kv import RedisKv
 
 pytest.importorskip("redis")
 

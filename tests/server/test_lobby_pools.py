@@ -25,8 +25,8 @@ from lobby_helpers import (
 
 from chuko.core.descriptor import Descriptor, Pool
 from chuko.core.errors import ConfigError
-from chuko.server.matchmaking import pool_catalog
-from chuko.server.pairing import Wave
+from chuko.server.lobby.matchmaking import pool_catalog
+from chuko.server.lobby.pairing.waves import Wave
 
 
 def run(coroutine):

@@ -12,8 +12,8 @@ import pytest
 from lobby_helpers import HOME, QUICK, Clock, Rooms, guests, matchmaker, members, present
 
 from chuko.core.errors import ChukoError
-from chuko.server.lobby_feed import Feed, LobbyClient
-from chuko.server.seeks import LobbyLimits
+from chuko.server.lobby.feed import Feed, LobbyClient
+from chuko.server.lobby.seeks import LobbyLimits
 
 
 def run(coroutine):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lobby_helpers import Guest, allow_rated_rooms
 
-from chuko.server.limits import Buckets
+from chuko.server.shared.limits import Buckets
 
 
 def identified(client) -> None:

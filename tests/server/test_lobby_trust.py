@@ -26,10 +26,10 @@ from lobby_helpers import (
 from test_lobby_socket import identified, lobby_socket, until
 
 from chuko.core.errors import ChukoError, ConfigError
-from chuko.server.lobby_feed import Feed, LobbyClient
-from chuko.server.lobby_store import MemoryKv
-from chuko.server.room import Forbidden
-from chuko.server.seeks import LobbyLimits, new_seek
+from chuko.server.lobby.feed import Feed, LobbyClient
+from chuko.server.lobby.kv import MemoryKv
+from chuko.server.lobby.seeks import LobbyLimits, new_seek
+from chuko.server.rooms.room import Forbidden
 
 SLOW = {"kind": "move", "seconds": 60, "reserve": 120}
 DAYS = {"kind": "days", "days": 3}

@@ -99,7 +99,7 @@ def guests(pool: list) -> list[LobbyPlayer]:
     from the database's sessions."""
     from sqlalchemy import create_engine, select
 
-    from chuko.server.schema import secret_hash, sessions
+    from chuko.server.store.schema import secret_hash, sessions
 
     made = []
     for n in range(PLAYERS):
@@ -120,7 +120,7 @@ def rooms_of(players: list[LobbyPlayer]) -> dict[str, list[str]]:
     """Each player's rooms, as the database's seats say."""
     from sqlalchemy import create_engine, select
 
-    from chuko.server.schema import seats
+    from chuko.server.store.schema import seats
 
     engine = create_engine(URL.replace("postgresql://", "postgresql+psycopg://", 1))
     with engine.connect() as conn:

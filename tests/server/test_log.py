@@ -19,9 +19,9 @@ from server_helpers import (
 )
 
 from chuko.games import game_class
-from chuko.server.client import MAX_BEHIND, Client
-from chuko.server.moment import Moment
-from chuko.server.room import Room, Seat
+from chuko.server.rooms.moment import Moment
+from chuko.server.rooms.outbox import MAX_BEHIND, Client
+from chuko.server.rooms.room import Room, Seat
 
 
 def live_log(received: list[dict]) -> list[str]:

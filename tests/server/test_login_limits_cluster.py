@@ -16,8 +16,8 @@ import argon2
 import pytest
 from test_cluster import URL
 
-from chuko.server.limits import Buckets, Limits, Rate, take_shared
-from chuko.server.passwords import Passwords
+from chuko.server.club.passwords import Passwords
+from chuko.server.shared.limits import Buckets, Limits, Rate, take_shared
 
 pytest.importorskip("redis")
 
@@ -46,7 +46,7 @@ BUCKETS = {
 def quick_hashing(monkeypatch):
     """Argon2id at a test's cost: what is tested is the count, not the hashing."""
     quick = argon2.PasswordHasher(time_cost=2, memory_cost=8192, parallelism=1)
-    monkeypatch.setattr("chuko.server.account_api.Passwords", lambda: Passwords(quick))
+    monkeypatch.setattr("chuko.server.web.accounts_api.Passwords", lambda: Passwords(quick))
 
 
 @pytest.fixture
@@ -103,8 +103,8 @@ def test_the_eleventh_wrong_password_in_a_minute_is_refused_by_either_worker(
 
 
 def test_a_shared_bucket_refills_as_a_workers_own(redis_url):
-    from chuko.server.cluster import connect
-    from chuko.server.shared_buckets import SharedBuckets
+    from chuko.server.cluster.shared_buckets import SharedBuckets
+    from chuko.server.cluster.workers import connect
 
     now = [1_000_000.0]
     rate = Rate(10 / 60, 10)
@@ -127,8 +127,8 @@ def test_a_shared_bucket_refills_as_a_workers_own(redis_url):
 
 
 def test_without_redis_a_worker_counts_on_its_own():
-    from chuko.server.cluster import connect
-    from chuko.server.shared_buckets import SharedBuckets
+    from chuko.server.cluster.shared_buckets import SharedBuckets
+    from chuko.server.cluster.workers import connect
 
     async def go() -> tuple[bool | None, list[bool]]:
         redis = connect("redis://127.0.0.1:1/0")  # nothing listens there

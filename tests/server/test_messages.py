@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from chuko.server.messages import dumps, merge_objects
+from chuko.server.shared.messages import dumps, merge_objects
 
 
 def test_merging_two_objects_gives_one_object_with_the_members_of_both_in_order():

@@ -17,8 +17,9 @@ from server_helpers import join, play_out, random_chooser, whole_replay
 from sqlalchemy import text
 
 from chuko.games import game_class
-from chuko.server import create_app, migrations
-from chuko.server import store as db
+from chuko.server import create_app
+from chuko.server.store import database as db
+from chuko.server.store import migrations
 
 HEAD = "0006"  # the latest revision: every older database is upgraded to it
 

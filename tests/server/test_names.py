@@ -18,7 +18,7 @@ from server_helpers import (
 )
 
 from chuko.server import create_app
-from chuko.server.store import Store
+from chuko.server.store.database import Store
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

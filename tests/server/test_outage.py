@@ -26,8 +26,8 @@ pytestmark = [pytest.mark.slow,
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
-from chuko.server import store as db  # noqa: E402
-from chuko.server.moves import MOVE_NOT_SAVED  # noqa: E402
+from chuko.server.rooms.move_path import MOVE_NOT_SAVED  # noqa: E402
+from chuko.server.store import database as db  # noqa: E402
 
 STOP_TIMEOUT = 15.0  # seconds a SIGTERM may take: uvicorn's grace, then the store's close
 

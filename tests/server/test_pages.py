@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from chuko.server.html_pages import web_dir
-from chuko.server.redaction import redact
+from chuko.server.web.html_pages import web_dir
+from chuko.server.web.redaction import redact
 
 PAGES = {"index.html": "home", "room.html": "room", "replay.html": "replay",
          "rules.html": "rules"}

@@ -12,9 +12,9 @@ import pytest
 from server_helpers import first_message
 
 from chuko.games import game_class
-from chuko.server import pages
-from chuko.server import store as db
-from chuko.server.limits import Limits, Rate
+from chuko.server.rooms import page_cache as pages
+from chuko.server.shared.limits import Limits, Rate
+from chuko.server.store import database as db
 
 NAMES = ["Easy bot 1", "Easy bot 2", "Easy bot 3", "Easy bot 4"]
 # A whole 4,000-move game's pages at once, faster than anyone pages by hand.

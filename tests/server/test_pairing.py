@@ -1,4 +1,4 @@
-"""Quick pairing's waves (server/pairing.py): heads-up waves checked against networkx's
+"""Quick pairing's waves (server/lobby/pairing/waves.py): heads-up waves checked against networkx's
 max_weight_matching on thousands of seeded random pools, by each of their ways (proof,
 blossom, sweep) and when a part falls back; and the tables of 3+ players."""
 
@@ -9,10 +9,10 @@ import random
 import networkx as nx
 import pytest
 
-from chuko.server.pairing import Waiting, fill_tables, pair_heads_up, pair_wave, window
-from chuko.server.pairing_blossom import runs
-from chuko.server.pairing_line import has_partner, parts
-from chuko.server.pairing_sweep import exact
+from chuko.server.lobby.pairing.blossom import runs
+from chuko.server.lobby.pairing.line import has_partner, parts
+from chuko.server.lobby.pairing.sweep import exact
+from chuko.server.lobby.pairing.waves import Waiting, fill_tables, pair_heads_up, pair_wave, window
 
 NOW = 1000.0
 

@@ -51,7 +51,7 @@ def test_the_writer_reconnects_when_the_database_dropped_its_connection():
 
     from sqlalchemy import text
 
-    from chuko.server import store as db
+    from chuko.server.store import database as db
 
     async def scenario() -> str:
         store = db.Store(URL)

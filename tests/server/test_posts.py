@@ -8,7 +8,7 @@ import asyncio
 import json
 import logging
 
-from chuko.server.headers import SECURITY_HEADERS
+from chuko.server.web.headers import SECURITY_HEADERS
 
 SEATS = [{"kind": "me"}, {"kind": "friend"}]
 

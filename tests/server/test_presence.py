@@ -9,10 +9,10 @@ from random import Random
 
 from server_helpers import new_room
 
-from chuko.server.client import Client
-from chuko.server.hub import Hub
-from chuko.server.room import Room
-from chuko.server.store import Store
+from chuko.server.rooms.hub import Hub
+from chuko.server.rooms.outbox import Client
+from chuko.server.rooms.room import Room
+from chuko.server.store.database import Store
 
 
 async def open_room(store: Store) -> Room:

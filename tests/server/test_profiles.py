@@ -9,10 +9,10 @@ import json
 import pytest
 from sqlalchemy import insert, update
 
-from chuko.server.players import Player
-from chuko.server.ratings import PAIR_WINDOW, PROVISIONAL_GAMES
-from chuko.server.schema import players, ratings, rooms
-from chuko.server.store import Store
+from chuko.server.club.players import Player
+from chuko.server.club.ratings import PAIR_WINDOW, PROVISIONAL_GAMES
+from chuko.server.store.database import Store
+from chuko.server.store.schema import players, ratings, rooms
 from club_seed import add_player, add_room, postgres_schema
 
 
@@ -201,7 +201,7 @@ def test_profile_look_ups_are_counted_per_address_so_names_cannot_be_tried_in_bu
         club, make_client):
     from server_helpers import from_address
 
-    from chuko.server.limits import Limits
+    from chuko.server.shared.limits import Limits
 
     client = make_client()
     budget = Limits().profiles.burst
@@ -220,7 +220,7 @@ def test_profile_look_ups_are_counted_per_address_so_names_cannot_be_tried_in_bu
 def test_profile_look_ups_in_one_session_are_counted_whatever_the_address(club, make_client):
     from server_helpers import from_address
 
-    from chuko.server.limits import Limits
+    from chuko.server.shared.limits import Limits
 
     client = make_client()
     client.headers.update({"origin": "http://testserver"})

@@ -7,13 +7,13 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from chuko.practice.puzzles import by_id
-from chuko.server.schema import puzzle_ratings, puzzle_tries, puzzles
+from chuko.server.store.schema import puzzle_ratings, puzzle_tries, puzzles
 
 
 def guest(make_client):
     client = make_client()
     assert client.post("/api/me", json={}).status_code == 200
-    client.headers["x-chuko"] = "1"  # as the page's requests say (server/origin.py)
+    client.headers["x-chuko"] = "1"  # as the page's requests say (server/web/origin.py)
     return client
 
 

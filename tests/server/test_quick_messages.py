@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 from server_helpers import join, new_room, state_at
 
-from chuko.server.client import MAX_BEHIND, Client
-from chuko.server.cluster import Cluster
-from chuko.server.quick_messages import PHRASES
+from chuko.server.cluster.workers import Cluster
+from chuko.server.rooms.outbox import MAX_BEHIND, Client
+from chuko.server.rooms.quick_messages import PHRASES
 
 
 class Clock:

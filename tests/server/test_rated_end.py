@@ -15,13 +15,13 @@ from test_aborts import rated_table
 from test_clocks import Clock, hub_on, run
 
 from chuko.core.errors import ConfigError
-from chuko.server import store as db
-from chuko.server.hub import Hub
-from chuko.server.moves import MOVE_NOT_SAVED
-from chuko.server.ratings import apply_result
-from chuko.server.room import Room
-from chuko.server.schema import moves, rating_history, ratings, rooms
-from chuko.server.store import Store
+from chuko.server.club.ratings import apply_result
+from chuko.server.rooms.hub import Hub
+from chuko.server.rooms.move_path import MOVE_NOT_SAVED
+from chuko.server.rooms.room import Room
+from chuko.server.store import database as db
+from chuko.server.store.database import Store
+from chuko.server.store.schema import moves, rating_history, ratings, rooms
 from club_seed import add_room, postgres_schema
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from server_helpers import drive, join, new_room, random_chooser
 from sqlalchemy import select, update
 
-from chuko.server.schema import rating_history, ratings, rooms, seats
+from chuko.server.store.schema import rating_history, ratings, rooms, seats
 from club_seed import add_player
 
 

@@ -8,7 +8,7 @@ import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import select, update
 
-from chuko.server.ratings import (
+from chuko.server.club.ratings import (
     PROVISIONAL_GAMES,
     Rating,
     Shown,
@@ -18,8 +18,8 @@ from chuko.server.ratings import (
     rate,
     won,
 )
-from chuko.server.schema import rating_history, ratings, seats
-from chuko.server.store import Store
+from chuko.server.store.database import Store
+from chuko.server.store.schema import rating_history, ratings, seats
 from club_seed import add_player, add_room, postgres_schema
 
 # openskill 6's Plackett-Luce results for newcomers (mu 25, sigma 25/3), worked out by the

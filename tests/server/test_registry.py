@@ -80,7 +80,7 @@ def test_rules_of_an_unknown_or_unreadable_game_are_a_sentence(make_client, monk
     def missing(game_id):
         raise FileNotFoundError(game_id)
 
-    monkeypatch.setattr("chuko.server.api.rules_text", missing)
+    monkeypatch.setattr("chuko.server.web.rooms_api.rules_text", missing)
     gone = client.get("/api/games/caravan/rules")
     assert gone.status_code == 404
     assert gone.json() == {"error": "The rules of Caravan are missing from this installation."}

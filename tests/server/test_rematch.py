@@ -12,7 +12,7 @@ from server_helpers import drive, first_message, join, new_room, random_chooser,
 from sqlalchemy import select
 
 from chuko.server import create_app
-from chuko.server import store as db
+from chuko.server.store import database as db
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

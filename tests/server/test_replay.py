@@ -9,7 +9,7 @@ from server_helpers import new_room, play_out, random_chooser, stored_record, wh
 
 import chuko.bots
 import chuko.games
-import chuko.server.history
+import chuko.server.rooms.history
 
 
 def finished(client, game: str, seats: list, **options) -> dict:
@@ -90,13 +90,13 @@ def test_a_chuchula_replay_draws_every_hand_and_grouping_at_each_step(make_clien
 
 def test_the_review_is_worked_out_once_per_room(make_client, monkeypatch):
     calls = []
-    real = chuko.server.history.review
+    real = chuko.server.rooms.history.review
 
     def counting(game, record):
         calls.append(record)
         return real(game, record)
 
-    monkeypatch.setattr(chuko.server.history, "review", counting)
+    monkeypatch.setattr(chuko.server.rooms.history, "review", counting)
     client = make_client(seed=2)
     room = finished(client, "caravan", [{"kind": "me"}], bridges=0, pack="primes")
     with client.websocket_connect(f"/ws/{room['room']}"):  # the room stays in memory

@@ -15,10 +15,10 @@ import pytest
 from server_helpers import new_room
 from starlette.websockets import WebSocketDisconnect
 
-from chuko.server.client import Client
-from chuko.server.hub import Hub
-from chuko.server.limits import Limits, Rate
-from chuko.server.store import Store
+from chuko.server.rooms.hub import Hub
+from chuko.server.rooms.outbox import Client
+from chuko.server.shared.limits import Limits, Rate
+from chuko.server.store.database import Store
 
 
 class Clock:

@@ -15,8 +15,8 @@ import pytest
 from argon2 import profiles
 from server_helpers import from_address
 
-from chuko.server.limits import Limits, Rate
-from chuko.server.passwords import Passwords
+from chuko.server.club.passwords import Passwords
+from chuko.server.shared.limits import Limits, Rate
 
 PASSWORD = "correct horse battery"
 OWN = {"origin": "http://testserver"}
@@ -28,7 +28,7 @@ def quick_hashing(monkeypatch):
     """Argon2id at a test's cost (a few milliseconds), where what is tested is not the cost
     itself: the limits on guessing, and that both answers of a log-in take the same work."""
     quick = argon2.PasswordHasher(time_cost=2, memory_cost=8192, parallelism=1)
-    monkeypatch.setattr("chuko.server.account_api.Passwords", lambda: Passwords(quick))
+    monkeypatch.setattr("chuko.server.web.accounts_api.Passwords", lambda: Passwords(quick))
 
 
 @pytest.fixture
@@ -299,7 +299,7 @@ def test_argon2_parameters_are_at_least_the_librarys_defaults():
 def test_passwords_are_stored_as_argon2id_never_answered_nor_logged(browser, db_url, caplog):
     from sqlalchemy import create_engine, select
 
-    from chuko.server.schema import players
+    from chuko.server.store.schema import players
 
     caplog.set_level(logging.DEBUG)
     client = browser()

@@ -18,8 +18,9 @@ from sqlalchemy.exc import IntegrityError
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.games import game_class
-from chuko.server import create_app, migrations
-from chuko.server import store as db
+from chuko.server import create_app
+from chuko.server.store import database as db
+from chuko.server.store import migrations
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -203,7 +204,7 @@ def test_a_move_whose_task_is_cancelled_while_it_is_written_is_still_the_rooms(d
     room in memory and the stored one agree (and the room's lock is held until then)."""
     from random import Random
 
-    from chuko.server.hub import Hub
+    from chuko.server.rooms.hub import Hub
 
     async def scenario():
         store = db.Store(db_url)
@@ -237,7 +238,7 @@ def test_a_move_whose_task_is_cancelled_while_it_is_written_is_still_the_rooms(d
 def test_room_ids_sort_by_age_and_keep_64_secret_bits():
     """Ids begin with the second the room was made, so rooms in play and their moves sit
     together at the end of the indexes; 64 random bits follow, so an id cannot be guessed."""
-    from chuko.server.lobby import new_room_id
+    from chuko.server.rooms.opening import new_room_id
 
     earlier = [new_room_id(1_700_000_000.9) for _ in range(50)]
     later = [new_room_id(1_700_000_001.0) for _ in range(50)]

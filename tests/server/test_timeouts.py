@@ -17,10 +17,10 @@ import time
 import pytest
 from sqlalchemy import text
 
-from chuko.server import store as db
-from chuko.server.cookies import SESSION
-from chuko.server.reader import NOT_READ
-from chuko.server.writer import NOT_SAVED
+from chuko.server.store import database as db
+from chuko.server.store.reader import NOT_READ
+from chuko.server.store.writer import NOT_SAVED
+from chuko.server.web.cookies import SESSION
 
 POSTGRES = os.environ.get("CHUKO_TEST_POSTGRES")
 WAIT = 10.0  # seconds a step may take before the test fails rather than hangs
@@ -194,7 +194,7 @@ def test_a_worker_that_starts_without_its_database_says_so_in_one_sentence(
     closed = f"postgresql://chuko:chuko@127.0.0.1:{free_port()}/none"
     settings = {"db_url": closed, "edge": {}}
     monkeypatch.setenv(serve.SETTINGS, json.dumps(settings))
-    monkeypatch.setattr("chuko.server.connections.configure", lambda edge: None)
+    monkeypatch.setattr("chuko.server.web.connections.configure", lambda edge: None)
     with pytest.raises(SystemExit) as ended:
         serve.worker_app()
     assert ended.value.code == 2
@@ -223,8 +223,8 @@ def test_a_move_refused_for_time_that_lands_later_is_caught_up_by_the_next_one(
     from random import Random
 
     from chuko.core.errors import ChukoError
-    from chuko.server.hub import Hub
-    from chuko.server.moves import MOVE_NOT_SAVED
+    from chuko.server.rooms.hub import Hub
+    from chuko.server.rooms.move_path import MOVE_NOT_SAVED
 
     async def scenario() -> None:
         store = db.Store(db_url, write_timeout=TIMEOUT)
@@ -270,7 +270,7 @@ def test_a_move_refused_for_time_that_lands_later_is_caught_up_by_the_next_one(
 def test_a_leader_that_cannot_read_the_rooms_in_play_goes_on_leading(db_url):
     """Taking the cluster's lease while the database cannot be read is logged, not an
     error that would end the worker's heartbeat."""
-    from chuko.server.hub import Hub
+    from chuko.server.rooms.hub import Hub
 
     async def scenario() -> None:
         store = db.Store(db_url)

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from chuko.server import app as app_module
+from chuko.server.web import app as app_module
 from chuko.solvers import load_kernels, warm_up
 
 

@@ -11,15 +11,15 @@ import time
 
 from sqlalchemy import insert, select, text
 
-from chuko.server.ratings import (
+from chuko.server.club.ratings import (
     NEWCOMER_GAMES,
     PAIR_GAMES,
     PAIR_WINDOW,
     PROVISIONAL_GAMES,
     apply_result,
 )
-from chuko.server.schema import ratings, rooms
-from chuko.server.store import Store
+from chuko.server.store.database import Store
+from chuko.server.store.schema import ratings, rooms
 from club_seed import add_player, add_room, postgres_schema
 
 HOUR = 3600.0

@@ -66,7 +66,7 @@ def _one_address(limits=None):
     against the address's cap on open rooms."""
     from dataclasses import replace
 
-    from chuko.server.limits import Limits, Rate
+    from chuko.server.shared.limits import Limits, Rate
 
     return replace(limits or Limits(), replay_pages=Rate(40, 400), open_rooms_per_address=1_000)
 
@@ -98,7 +98,7 @@ def brisk_url(tmp_path_factory) -> str:
     """A third app for the club's flows: a player whose sockets are all closed has left after
     LEAVE_GRACE seconds (`Limits.leave_grace`, 60 s on a real server), and sign-ups are not
     rationed, so every test makes the accounts it needs."""
-    from chuko.server.limits import Limits, Rate
+    from chuko.server.shared.limits import Limits, Rate
 
     yield from _app(tmp_path_factory, "brisk", bot_delay=0.05, round_pause=0,
                     limits=Limits(leave_grace=LEAVE_GRACE, signups=Rate(10, 100)))

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from chuko.server import facts
+from chuko.server.practice import facts
 
 # Each text's box on the screen, but for the slanted x labels (their boxes are the rotated
 # text's bounds, which overlap where the text does not): [left, top, right, bottom].

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from chuko.games import descriptors
-from chuko.server import facts
+from chuko.server.practice import facts
 
 CARAVAN = {
     "game": "caravan", "title": "Caravan, pack standard",

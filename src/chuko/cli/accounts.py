@@ -2,7 +2,7 @@
 them (username, when made, games played) or `delete` one, as its player deleting it would
 (its sessions end at once; its games stay, shown as a deleted player's, and its username
 stays taken). Another server process may still honour an ended session for a few seconds
-(`chuko.server.accounts.CACHE_SECONDS`).
+(`chuko.server.club.accounts.CACHE_SECONDS`).
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ def _engine(url: str) -> Engine:
 
     from sqlalchemy.engine import make_url
 
-    from chuko.server import migrations
-    from chuko.server.schema import make_engine
+    from chuko.server.store import migrations
+    from chuko.server.store.schema import make_engine
 
     engine = make_engine(url)
     database = make_url(url).database
@@ -61,7 +61,7 @@ def _engine(url: str) -> Engine:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from chuko.server.player_rows import accounts
+    from chuko.server.store.player_rows import accounts
 
     with _engine(args.db).connect() as conn:
         found = accounts(conn)
@@ -80,8 +80,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
-    from chuko.server.player_rows import account_id, delete_account
-    from chuko.server.usernames import username_key
+    from chuko.server.club.usernames import username_key
+    from chuko.server.store.player_rows import account_id, delete_account
 
     with _engine(args.db).begin() as conn:
         found = account_id(username_key(args.username))(conn)

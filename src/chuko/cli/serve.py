@@ -2,11 +2,11 @@
 SQLite under var/).
 
 Seat tokens and invite codes are secrets: the app redacts them in uvicorn's logs itself
-(`chuko.server.redaction.redact`), so a log never hands anyone a seat.
+(`chuko.server.web.redaction.redact`), so a log never hands anyone a seat.
 
 What a connection may hold (timeouts for a request's headers and body, caps on connections
 per client address and in all) is set by the options and enforced in each process that
-serves (`chuko.server.connections`); `X-Forwarded-For` counts only from the proxies named by
+serves (`chuko.server.web.connections`); `X-Forwarded-For` counts only from the proxies named by
 `--forwarded-allow-ips` (docs/deploy.md).
 
 Anyone may play as a guest; visitors may also make accounts unless
@@ -28,9 +28,9 @@ import sys
 from typing import Any
 
 from chuko.core.errors import ConfigError
-from chuko.server.limits import Edge
-from chuko.server.reader import READ_TIMEOUT
-from chuko.server.writer import WRITE_TIMEOUT
+from chuko.server.shared.limits import Edge
+from chuko.server.store.reader import READ_TIMEOUT
+from chuko.server.store.writer import WRITE_TIMEOUT
 
 HELP = {"": "start the browser app: rooms, live play, replays (http://HOST:PORT)"}
 SETTINGS = "CHUKO_SERVE"  # the app's settings, as JSON, for each worker process
@@ -93,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from chuko.server import create_app
-    from chuko.server.app import SERVING
-    from chuko.server.connections import configure
+    from chuko.server.web.app import SERVING
+    from chuko.server.web.connections import configure
 
     if not 0 < args.port < 65536:
         raise ConfigError(f"The port must be from 1 to 65535, not {args.port}.")
@@ -150,7 +150,7 @@ def app_settings(args: argparse.Namespace) -> dict[str, Any]:
 def edge_of(args: argparse.Namespace) -> Edge:
     """The bounds on connections that the options ask for; ConfigError if one makes no
     sense."""
-    from chuko.server.connections import proxy_networks
+    from chuko.server.web.connections import proxy_networks
 
     if not (args.header_timeout > 0 and args.body_timeout > 0):
         raise ConfigError("--header-timeout and --body-timeout must be above 0 seconds.")
@@ -185,8 +185,8 @@ def check_database(db_url: str) -> None:
     """The database of --db answers: otherwise one sentence (and no traceback)."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from chuko.server.schema import make_engine
-    from chuko.server.store import reason
+    from chuko.server.store.database import reason
+    from chuko.server.store.schema import make_engine
 
     engine = make_engine(db_url)
     try:
@@ -202,7 +202,7 @@ def check_database(db_url: str) -> None:
 def worker_app() -> Any:
     """One worker's app, from the settings `run` left in the environment."""
     from chuko.server import create_app
-    from chuko.server.connections import configure
+    from chuko.server.web.connections import configure
 
     settings = json.loads(os.environ[SETTINGS])
     configure(Edge(**settings.pop("edge")))

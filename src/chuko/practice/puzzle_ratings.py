@@ -1,6 +1,6 @@
 """Puzzle ratings as lichess keeps them: each try is a duel between the player and the
 puzzle, the player winning when they solve it, rated by `openskill`'s Plackett–Luce model
-as the club rates its games (server/ratings.py) and shown on the club's scale,
+as the club rates its games (server/club/ratings.py) and shown on the club's scale,
 `1500 + (mu − 25) × 60`.
 
 A player starts as the club's newcomer (25 ± 25/3). A puzzle starts at its shipped rating,

@@ -4,6 +4,6 @@
     app = create_app("sqlite:///var/chuko.db")
 """
 
-from .app import create_app
+from chuko.server.web.app import create_app
 
 __all__ = ["create_app"]

@@ -1,0 +1,247 @@
+"""Ratings: each player's skill in each game and player-count class, from the places of the
+rated games they finished, by `openskill`'s Weng–Lin Plackett–Luce model (2 to 8 players,
+ranks and ties in one model).
+
+A rating is a belief, a mean `mu` and an uncertainty `sigma` (openskill's 25 and 25/3 for a
+newcomer). It is shown on the scale players know from chess sites (`Shown`):
+`1500 + (mu − 25) × 60`, with `± 2σ × 60` (a newcomer is 1500 ± 1000, as lichess's 1500
+with a deviation of 500 at one σ), and is provisional — written "1500?" — until the player
+has finished PROVISIONAL_GAMES rated games in that class and `sigma` is down to
+PROVISIONAL_SIGMA. Heads-up ("duel", 2 seats) and multiplayer ("multi", 3 or more) are
+rated apart: a game of four is another skill than a duel.
+
+Only a rated room's result changes ratings. A rated room is made only for people (the
+lobby's rule); a seat that a bot took over after its player timed out, resigned or left
+keeps the room rated and its player is placed last (the room's `places`). A room with a bot
+seat of its own, or a seat with no known player, is never rated.
+
+A rated room's result is applied by `apply_result`, which the write that ends the game
+carries (the final move's `Append`, or a forfeit's): the end and the ratings commit in one
+transaction, or neither does. It decides there whether the game counts (`UNRATED`: an
+aborted game, fewer than MIN_MOVES moves by a seat, a pair's games together past
+PAIR_GAMES in PAIR_WINDOW, a provisional rating's past NEWCOMER_GAMES in NEWCOMER_WINDOW),
+its players' rows locked so that two rooms ending at once cannot both slip under a limit,
+and stores a reason it does not in `rooms.result`. It is idempotent per room:
+`rating_history`'s key (player, room) shows it was applied.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Connection
+
+from chuko.core.protocol import Json
+from chuko.server.store.schema import moves, players, rating_history, ratings, rooms, seats
+from chuko.server.store.writes import Write
+
+log = logging.getLogger("chuko.server")
+
+MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
+CENTRE, SCALE = 1500, 60  # the shown rating: CENTRE + (mu − MODEL.mu) × SCALE
+PROVISIONAL_GAMES = 10  # rated games in a class before a rating is settled …
+PROVISIONAL_SIGMA = 6.5  # … and the uncertainty it must be down to (a newcomer's: 8.33)
+CLASSES = ("duel", "multi")
+MAX_RATED_SEATS = 8  # the model's tested range, and the lobby's largest table
+MIN_MOVES = 2  # moves each seat makes in a game that counts
+# Two players' rated games together count PAIR_GAMES in any PAIR_WINDOW seconds; later ones
+# are not rated (one account farming another, or a string of fresh ones).
+PAIR_GAMES, PAIR_WINDOW = 3, 24 * 3600.0
+# A provisional rating counts NEWCOMER_GAMES rated games in any NEWCOMER_WINDOW seconds.
+NEWCOMER_GAMES, NEWCOMER_WINDOW = 5, 3600.0
+# Why a rated game changed no rating (`rooms.result`'s "unrated"), as "Not rated: …" ends.
+UNRATED = {
+    "aborted": "the game was aborted.",
+    "too_few_moves": f"a game counts once each player has made {MIN_MOVES} moves.",
+    "repeated_pairing": f"two players' rated games count {PAIR_GAMES} in "
+                        f"{round(PAIR_WINDOW / 3600)} hours.",
+    "new_account_limit": f"a provisional rating counts {NEWCOMER_GAMES} rated games an "
+                         "hour.",
+}
+
+
+def class_of(players: int) -> str | None:
+    """A game's rating class by its count of seats; None where it is not rated (solo)."""
+    if players == 2:
+        return "duel"
+    if 3 <= players <= MAX_RATED_SEATS:
+        return "multi"
+    return None
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in one game and class: openskill's belief and the games behind it."""
+
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def shown(self) -> Shown:
+        return Shown.of(self.mu, self.sigma, self.games)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A rating as players read it: a number, its uncertainty (two σ) and whether it is
+    provisional."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+
+    @classmethod
+    def of(cls, mu: float, sigma: float, games: int) -> Shown:
+        return cls(round(CENTRE + (mu - MODEL.mu) * SCALE), round(2 * sigma * SCALE),
+                   games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA)
+
+    def text(self) -> str:
+        """"1500?" while provisional, else "1623"."""
+        return f"{self.rating}{'?' if self.provisional else ''}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rating": self.rating, "deviation": self.deviation,
+                "provisional": self.provisional, "text": self.text()}
+
+
+def ranks_of(scores: Sequence[float]) -> list[int]:
+    """Places from scores (higher is better): 0 for the best, ties share a place, and the
+    next place counts those above it (scores 5, 5, 3 give places 0, 0, 2)."""
+    return [sum(other > score for other in scores) for score in scores]
+
+
+def won(rank: int, ranks: Sequence[int]) -> bool:
+    """A win: first place with someone below (a draw of all seats is nobody's win)."""
+    return rank == 0 and any(other > 0 for other in ranks)
+
+
+def rate(before: Sequence[Rating | None], ranks: Sequence[int]) -> list[Rating]:
+    """Every seat's rating after a game, from its rating before (None: a newcomer's) and its
+    place in that game (0 first; ties share a place). One player per seat; 2 to 8 seats."""
+    if len(before) != len(ranks) or not 2 <= len(before) <= MAX_RATED_SEATS:
+        raise ValueError(f"A rated game has 2 to {MAX_RATED_SEATS} seats, each with a place.")
+    current = [rating or Rating() for rating in before]
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in current]
+    after = MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
+    return [Rating(team[0].mu, team[0].sigma, r.games + 1, r.wins + won(rank, ranks))
+            for team, r, rank in zip(after, current, ranks, strict=True)]
+
+
+# -- the write that applies a finished room's result -------------------------------------------
+
+
+def unrated_sentence(result: Json | None) -> str | None:
+    """"Not rated: …" for a rated room that ended without changing ratings; else None."""
+    reason = (result or {}).get("unrated")
+    return None if reason not in UNRATED else f"Not rated: {UNRATED[reason]}"
+
+
+def apply_result(room_id: str, game: str, ranks: Sequence[int], now: float) -> Write:
+    """The write that rates a finished room, in the transaction that stores its end: read
+    its seats' players, lock them (on PostgreSQL, so two rooms ending at once for one player
+    are rated one after the other), decide whether the game counts (`UNRATED`), rate and
+    store each new rating and its history point, dated when the room ended (else `now`).
+    Returns the reason it stored in `rooms.result` when the game does not count; None when
+    it rated, or changed nothing: the room is not rated, was rated or judged already, or
+    cannot be rated (a bot's own seat, a seat without a player, one player in two seats)."""
+
+    def write(conn: Connection) -> str | None:
+        header = conn.execute(select(rooms.c.rated, rooms.c.ended, rooms.c.result)
+                              .where(rooms.c.id == room_id)).first()
+        result = json.loads(header.result) if header is not None and header.result else {}
+        if header is None or not header.rated or "unrated" in result:
+            return None
+        if conn.execute(select(rating_history.c.player)
+                        .where(rating_history.c.room == room_id).limit(1)).first():
+            return None  # applied already (another worker, or a second call)
+        found = conn.execute(select(seats.c.kind, seats.c.player, seats.c.gone)
+                             .where(seats.c.room == room_id).order_by(seats.c.seat)).all()
+        holders = [row.player for row in found]
+        klass = class_of(len(found))
+        if (klass is None or len(ranks) != len(found) or None in holders
+                or len(set(holders)) != len(holders)
+                or any(row.kind == "bot" and row.gone is None for row in found)):
+            log.error("Room %s is marked rated but cannot be rated (a bot's seat, a seat "
+                      "without a player, or a player in two seats): its ratings stay.",
+                      room_id)
+            return None
+        at, ids = header.ended or now, [str(p) for p in holders]
+        held = _lock(conn, game, klass, ids)
+        reason = _unrated(conn, room_id, result, game, klass, ids, held, at)
+        if reason is None:
+            _store(conn, game, klass, room_id, ids, held, ranks, at)
+            return None
+        conn.execute(update(rooms).where(rooms.c.id == room_id)
+                     .values(result=json.dumps({**result, "unrated": reason})))
+        return reason
+
+    return write
+
+
+def _lock(conn: Connection, game: str, klass: str, holders: list[str]) -> dict[str, Rating]:
+    """Lock the players' rows (each rating write of a player waits for the one before, even
+    of a first rating, which has no row yet to lock) and read their ratings in `game` and
+    `klass`."""
+    conn.execute(select(players.c.id).where(players.c.id.in_(holders))
+                 .order_by(players.c.id).with_for_update(key_share=True)).all()
+    return {row.player: Rating(row.mu, row.sigma, row.games, row.wins) for row in conn.execute(
+        select(ratings).where(ratings.c.player.in_(holders), ratings.c.game == game,
+                              ratings.c["class"] == klass).with_for_update())}
+
+
+def _unrated(conn: Connection, room_id: str, result: Json, game: str, klass: str,
+             holders: list[str], held: dict[str, Rating], at: float) -> str | None:
+    """Why the finished room does not count (a key of UNRATED), or None when it does."""
+    if result.get("kind") == "aborted":
+        return "aborted"
+    made: dict[int, int] = dict(conn.execute(
+        select(moves.c.seat, func.count()).where(moves.c.room == room_id)
+        .group_by(moves.c.seat)).all())
+    if any(made.get(seat, 0) < MIN_MOVES for seat in range(len(holders))):
+        return "too_few_moves"
+    mine, theirs = rating_history.alias("mine"), rating_history.alias("theirs")
+    together = conn.execute(
+        select(func.count()).select_from(mine.join(theirs, mine.c.room == theirs.c.room))
+        .where(mine.c.player.in_(holders), theirs.c.player.in_(holders),
+               mine.c.player < theirs.c.player, mine.c.at > at - PAIR_WINDOW)
+        .group_by(mine.c.player, theirs.c.player)).scalars().all()
+    if any(count >= PAIR_GAMES for count in together):
+        return "repeated_pairing"
+    newcomers = [p for p in holders if (held.get(p) or Rating()).shown.provisional]
+    recent = conn.execute(
+        select(func.count()).where(rating_history.c.player.in_(newcomers),
+                                   rating_history.c.game == game,
+                                   rating_history.c["class"] == klass,
+                                   rating_history.c.at > at - NEWCOMER_WINDOW)
+        .group_by(rating_history.c.player)).scalars().all() if newcomers else []
+    if any(count >= NEWCOMER_GAMES for count in recent):
+        return "new_account_limit"
+    return None
+
+
+def _store(conn: Connection, game: str, klass: str, room_id: str, holders: list[str],
+           held: dict[str, Rating], ranks: Sequence[int], at: float) -> None:
+    """Rate `holders` (by seat; `held`: their ratings before, locked) by `ranks` and store
+    their ratings and history points."""
+    after = rate([held.get(player) for player in holders], ranks)
+    for player, rating in zip(holders, after, strict=True):
+        values = {"mu": rating.mu, "sigma": rating.sigma, "games": rating.games,
+                  "wins": rating.wins, "updated": at}
+        if player in held:
+            conn.execute(update(ratings).where(ratings.c.player == player,
+                                               ratings.c.game == game,
+                                               ratings.c["class"] == klass).values(**values))
+        else:
+            conn.execute(insert(ratings).values(player=player, game=game, **{"class": klass},
+                                                **values))
+        conn.execute(insert(rating_history).values(
+            player=player, room=room_id, game=game, **{"class": klass}, mu=rating.mu,
+            sigma=rating.sigma, at=at))

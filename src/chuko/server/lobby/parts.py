@@ -1,0 +1,53 @@
+"""The lobby as the app holds it (`LobbyParts`): its board (in memory, or in the cluster's
+Redis), the matchmaker, the feed and the sockets, and the loops that run while the app does
+(`start`, `stop`). Pairing is led by the worker that holds the cluster's lease, the one that
+runs the bots and timers; the others follow."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING
+
+from chuko.server.lobby.board import Board
+from chuko.server.lobby.feed import Feed
+from chuko.server.lobby.kv import Kv, MemoryKv, RedisKv
+from chuko.server.lobby.matchmaking import Matchmaker, rating_reader, room_opener
+from chuko.server.lobby.seeks import LobbyLimits
+from chuko.server.web.lobby_socket import Identify, LobbySockets
+
+if TYPE_CHECKING:
+    from chuko.server.cluster.workers import Cluster
+    from chuko.server.rooms.hub import Hub
+
+
+class LobbyParts:
+    """The lobby of the app on `hub`, alone or as one worker of `cluster`."""
+
+    def __init__(self, hub: Hub, identify: Identify, cluster: Cluster | None = None,
+                 limits: LobbyLimits | None = None) -> None:
+        limits = limits or LobbyLimits()
+        kv: Kv = MemoryKv() if cluster is None else RedisKv(cluster.redis, cluster.name)
+        self.board = Board(kv, "local" if cluster is None else cluster.name)
+        self.matchmaker = Matchmaker(
+            self.board, room_opener(hub), rating_reader(hub.store), limits=limits,
+            leading=(lambda: True) if cluster is None else (lambda: cluster.leader),
+            me="alone" if cluster is None else cluster.me,
+            alive=None if cluster is None else cluster.alive)
+        self.feed = Feed(self.board, list(self.matchmaker.pools), every=limits.every,
+                         grace=limits.grace, first=limits.first_seeks,
+                         worker=self.matchmaker.me)
+        self.sockets = LobbySockets(self.matchmaker, self.feed, identify)
+        self._tasks: list[asyncio.Task] = []
+
+    async def start(self) -> None:
+        await self.board.kv.start(self.feed.deliver)
+        self._tasks = [asyncio.create_task(self.matchmaker.run()),
+                       asyncio.create_task(self.feed.run())]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.board.kv.stop()

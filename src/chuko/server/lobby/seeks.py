@@ -1,0 +1,164 @@
+"""Open seeks and the lobby's limits: a seek as a player posts it over the lobby socket
+(`read_seek`, any game and options its descriptor allows, casual or rated, a rating range,
+a clock from the lobby's menu), checked in one sentence; who may play rated (`may_play`);
+what other players see of a seek (`public_seek`: never a player's id or address) and a page
+of them (`seek_page`); and what one player may ask of the lobby (`LobbyLimits`)."""
+
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from chuko.core.descriptor import QUICK_CLOCKS
+from chuko.core.errors import ConfigError
+from chuko.core.protocol import Json
+from chuko.games import descriptor, game_class
+from chuko.server.rooms.clocks import read_control
+from chuko.server.rooms.room import Forbidden
+from chuko.server.shared.limits import Rate
+
+RATING_LOW, RATING_HIGH = 0, 4000  # the ratings a seek's range may name (display scale)
+DEFAULT_RATING = 1500.0  # a player with no rating yet, on the display scale
+SCALE = 60.0  # display points per unit of an openskill mu (25 → 1500)
+# The clocks a seek may choose: a pool's quick ones, and days a move for slow play.
+SEEK_CLOCKS: tuple[Json, ...] = (*(dict(clock) for clock in QUICK_CLOCKS),
+                                 {"kind": "days", "days": 1}, {"kind": "days", "days": 3})
+ACCOUNTS_ONLY = ("Rated games are for players with an account: sign up on the Account page "
+                 "(/account) to play rated; as a guest you play casual games.")
+
+
+@dataclass(frozen=True)
+class LobbyLimits:
+    """What one player may ask of the lobby, and how often it speaks."""
+
+    seeks: Rate = Rate(0.5, 5)  # seeks posted, per player
+    toggles: Rate = Rate(2, 10)  # pool joins and leaves, per player
+    seeks_per_player: int = 3  # open at once
+    seeks_per_address: int = 10  # open at once from one address, all its guests together
+    seeks_in_all: int = 1_000  # open at once on the server
+    first_seeks: int = 100  # the newest seeks a socket is sent on connecting; a page after
+    sockets_per_player: int = 8  # lobby sockets of one player on one worker
+    messages: Rate = Rate(10, 20)  # per socket, every message
+    every: float = 0.5  # seconds between two updates of the lists sent to a socket
+    wave: float = 1.5  # seconds between two pairing waves
+    grace: float = 10.0  # seconds a player's seeks stay up after their last socket closed
+    bots_after: tuple[float, float] = (5.0, 300.0)  # the waits a player may choose
+    keep_making: float = 30.0  # seconds before a pairing left half made is taken up again
+
+
+def read_seek(data: Json) -> Json:
+    """The seek a player's message describes: game, options (read as a room would), seats,
+    rated, range and clock (a rated seek has one); ConfigError in one sentence for anything
+    wrong."""
+    game_id = data.get("game")
+    if not isinstance(game_id, str):
+        raise ConfigError("Say which game the seek is for.")
+    described = descriptor(game_id)
+    values = described.read_online(data.get("options"), bots_only=False)
+    players = game_class(game_id).configure(values, bots_only=False).players
+    if players < 2:
+        raise ConfigError(f"{described.title} is played alone: start it from the home page.")
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ConfigError("Say whether the seek is rated with true or false.")
+    clock = read_choice(data.get("clock"), SEEK_CLOCKS, "a seek")
+    if rated and clock is None:
+        raise ConfigError("A rated seek needs a clock, so that no game can be stalled: "
+                          "choose one.")
+    return {"game": game_id, "options": values, "players": players, "rated": rated,
+            "range": read_range(data.get("range")), "clock": clock}
+
+
+def read_choice(given: Any, menu: tuple[Json, ...], what: str) -> Json | None:
+    """One of `menu`'s clocks as a client names it (read as a room's clock is: whole
+    numbers in range), or None for none; ConfigError in one sentence for anything else."""
+    clock = read_control(given)
+    if clock is None or clock in menu:
+        return clock
+    choices = "; ".join(clock_text(choice) for choice in menu)
+    raise ConfigError(f"The clocks of {what} are {choices}, not {clock_text(clock)}.")
+
+
+def clock_text(clock: Json) -> str:
+    """A clock as a player reads it: "30 s a move + 1 min", "3 days a move"."""
+    if clock["kind"] == "days":
+        return f"{clock['days']} day{'s' if clock['days'] != 1 else ''} a move"
+    return f"{_duration(clock['seconds'])} a move + {_duration(clock['reserve'])}"
+
+
+def _duration(seconds: int) -> str:
+    return f"{seconds // 60} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds} s"
+
+
+def may_play(rated: bool, username: str | None) -> None:
+    """Forbidden for a guest (no username) asking for a rated game."""
+    if rated and username is None:
+        raise Forbidden(ACCOUNTS_ONLY)
+
+
+def read_range(given: Any) -> list[int] | None:
+    """A seek's rating range, [low, high] whole numbers, or None for anyone."""
+    if given is None:
+        return None
+    if (not isinstance(given, list) or len(given) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in given)):
+        raise ConfigError("A rating range is two whole numbers, [low, high], or null.")
+    low, high = given
+    if not RATING_LOW <= low <= high <= RATING_HIGH:
+        raise ConfigError(f"A rating range goes from low to high within {RATING_LOW} to "
+                          f"{RATING_HIGH}, not {low} to {high}.")
+    return [low, high]
+
+
+def new_seek(read: Json, player: str, name: str, rating: float, now: float,
+             address: str) -> Json:
+    """The seek as stored: what was read, with its id, poster, their address and time."""
+    return {**read, "id": secrets.token_urlsafe(9), "player": player, "name": name,
+            "address": address, "rating": round(rating), "created": now, "takers": []}
+
+
+def public_seek(seek: Json) -> Json:
+    """What every lobby socket is told of a seek: no player's id, no address."""
+    return {"id": seek["id"], "game": seek["game"], "title": descriptor(seek["game"]).title,
+            "options": seek["options"], "players": seek["players"], "rated": seek["rated"],
+            "range": seek["range"], "clock": seek.get("clock"), "by": seek["name"],
+            "rating": seek["rating"], "seats_left": seek["players"] - 1 - len(seek["takers"]),
+            "created": seek["created"]}
+
+
+def seek_page(seeks: list[Json], before: Any, count: int) -> Json:
+    """A page of public seeks: the newest `count` older than the cursor `before` (None: the
+    newest of all), oldest first; `total`, how many are open; `next`, the cursor of the page
+    before it (None: none left). A cursor is `"{created}/{id}"` of the oldest seek listed."""
+    key = read_cursor(before)
+    older = sorted((seek for seek in seeks if key is None or _key(seek) < key), key=_key)
+    page = older[-count:] if count else []
+    more = len(older) > len(page)
+    return {"seeks": page, "total": len(seeks),
+            "next": f"{page[0]['created']!r}/{page[0]['id']}" if more and page else None}
+
+
+def _key(seek: Json) -> tuple[float, str]:
+    return float(seek["created"]), str(seek["id"])
+
+
+def read_cursor(given: Any) -> tuple[float, str] | None:
+    """A page's cursor as a client gives it back; ConfigError for anything not one."""
+    if given is None:
+        return None
+    created, _, seek_id = given.partition("/") if isinstance(given, str) else ("", "", "")
+    try:
+        at = float(created)
+    except ValueError:
+        at = math.nan
+    if not seek_id or not math.isfinite(at):
+        raise ConfigError("A page of seeks starts before a cursor from the last page's "
+                          '"next", as given.')
+    return at, seek_id
+
+
+def rating_class(players: int) -> str:
+    """The ratings' class of a table: heads-up or more."""
+    return "duel" if players == 2 else "multi"

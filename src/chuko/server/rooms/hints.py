@@ -1,0 +1,31 @@
+"""Hints: advice on a seat's move, where the game gives it and no second human plays."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from chuko.bots import Adviser, make_adviser
+from chuko.core.errors import ConfigError
+from chuko.core.protocol import Json
+from chuko.server.rooms.hub_base import HubBase
+from chuko.server.rooms.room import Forbidden, Room
+
+
+class Hints(HubBase):
+    """Hints, worked out in the pool (`work`) by an adviser made once per room."""
+
+    async def hint(self, room: Room, seat: int | None) -> Json:
+        if seat is None:
+            raise Forbidden("Spectators get no hints.")
+        if room.descriptor.hints is None:
+            raise ConfigError(f"{room.descriptor.title} gives no hints.")
+        if not room.hintable:
+            raise ConfigError("Hints are only for games without a second human player.")
+        if room.status != "playing" or seat not in room.state.to_move:
+            raise ConfigError("Hints are given on your turn.")
+        if room.adviser is None:
+            # Made once per room: an adviser may keep what it learns about the deal. The
+            # descriptor names a provider (checked above), so one is made.
+            room.adviser = cast(Adviser, await self.work.run(make_adviser, room.state.game))
+        state = room.state.copy()
+        return {"type": "hint", **await self.work.run(room.adviser.hint, state, seat)}

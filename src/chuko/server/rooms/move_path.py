@@ -1,0 +1,156 @@
+"""The one path every move takes (a player's or a bot's): checked by the engine on a copy of
+the state, appended to the room's move log in the database, and only then made the room's
+state and sent to every client. Moves another worker stored first are caught up the same
+way (`catch_up`)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from chuko.core.errors import ConfigError
+from chuko.core.protocol import State
+from chuko.server.rooms.endings import ranks
+from chuko.server.rooms.hub_base import HubBase, expired_sentence, stored
+from chuko.server.rooms.room import Forbidden, Pause, Room, clocked
+from chuko.server.store import database as db
+
+log = logging.getLogger("chuko.server")
+
+MAX_MOVE_TEXT = 300
+# Times a move is checked again after another worker stored one first (a cluster's race).
+CONFLICT_RETRIES = 3
+MOVE_NOT_SAVED = ("The game cannot be saved right now; your move was not played. Try again "
+                  "in a moment.")
+
+
+class MovePath(HubBase):
+    """Moves played, stored, and sent."""
+
+    async def play(self, room: Room, seat: int | None, text: Any, *,
+                   by_bot: bool = False) -> None:
+        """Apply `seat`'s move through the engine, store it, then tell everyone; ChukoError
+        (with a sentence for that client) when refused, changing nothing. `by_bot`: the
+        seat's bot moves (a person's move for a bot's seat is refused)."""
+        if seat is None:
+            raise Forbidden("Spectators cannot move.")
+        if not by_bot and room.seats[seat].kind == "bot":
+            raise Forbidden("A bot plays this seat now.")
+        if not isinstance(text, str) or not text.strip():
+            raise ConfigError('A move message needs the move as text: {"type": "move", '
+                              '"move": "…"}.')
+        if len(text) > MAX_MOVE_TEXT:
+            raise ConfigError("That move is far too long to be a move.")
+        async with room.lock:
+            for attempt in range(CONFLICT_RETRIES + 1):
+                try:
+                    await self._append(room, seat, text)
+                    break
+                except db.Conflict:
+                    # The stored game is ahead: another worker stored a move first, or a
+                    # commit cut off by the database going away landed after all. Catch up
+                    # and check the move again against the game as it now is (accepted if
+                    # it still holds, refused with the engine's sentence if not), as one
+                    # worker does with moves queued on the lock.
+                    if attempt == CONFLICT_RETRIES:
+                        raise
+                    await self.catch_up(room)
+        self.kick(room)
+
+    async def _append(self, room: Room, seat: int, text: str) -> None:
+        """Check the move on a copy of the state, store it, then make it the room's (the
+        caller holds the room's lock); ChukoError when refused, db.Conflict when another
+        worker stored this version first."""
+        if room.closed is not None:
+            raise ConfigError(room.closed)
+        if room.status == "waiting":
+            raise ConfigError("The game starts when every seat is taken.")
+        if room.status == "over":
+            raise ConfigError("The game is over.")
+        at = self.clock()
+        deadline = None if room.clocks is None else room.clocks.deadline(seat)
+        if deadline is not None and at >= deadline:
+            self.schedule(room)
+            raise ConfigError("Your time has run out.")
+        after = room.state.copy()
+        move = after.game.parse_move(text)
+        after.play(seat, move)
+        outcome = after.outcome
+        status = "over" if outcome is not None else "playing"
+        number = room.version + 1
+        # A rated game's end carries its ratings, to commit with the final move or not at all.
+        then = None if outcome is None else self._rated_end(
+            room, ranks(len(room.seats), list(outcome.scores), room.result))
+        append = db.append_move(room.id, number, seat, str(move), status, at, then)
+        commit = self.store.submit(append)
+        try:
+            await commit
+        except db.Unavailable:
+            raise db.Unavailable(MOVE_NOT_SAVED) from None
+        except SQLAlchemyError as error:  # the database refused it (the end's ratings, say)
+            log.error("Room %s: move %d could not be stored: %s", room.id, number,
+                      str(error).splitlines()[0])
+            raise db.Unavailable(MOVE_NOT_SAVED) from None
+        finally:
+            if stored(commit):
+                if status == "over":
+                    self._ended(room, at, append.outcome)
+                self.advance(room, number, after, status, (seat, move), at)
+                # Only now: a move is durable before anyone is told. Other workers read a
+                # rated end's header again, which says whether it counted.
+                self._tell(room, reload=status == "over" and room.rated)
+
+    async def catch_up(self, room: Room, reload: bool = False) -> None:
+        """Play the moves stored after `room.version` (by other workers, or by a commit cut
+        off when the database went away) through the engine, each version sent to the
+        room's sockets in turn; with `reload`, take the stored header's seats, status and
+        rematch too. The caller holds `room.lock`."""
+        store = self.store
+        row = await store.fetch_room(room.id, False) if reload else None
+        for seat, text, at in await store.fetch_timed_moves(room.id, room.version):
+            after = room.state.copy()
+            move = after.game.parse_move(text)
+            after.play(seat, move)
+            status = "over" if after.outcome is not None else "playing"
+            self.advance(room, room.version + 1, after, status, (seat, move), at)
+        if row is None:
+            return
+        for held, kept in zip(room.seats, row.seats, strict=True):
+            held.joined, held.token_hash, held.name = kept.joined, kept.token_hash, kept.name
+            if kept.gone and not held.gone and kept.level is not None:
+                self._hand_over(room, held.seat, kept.level, kept.gone)
+        room.rematch = row.rematch
+        room.result, room.ended = row.result, row.ended
+        if row.version == room.version:
+            room.status = row.status
+        # After the status: a clock is timed only in a game in play.
+        if room.started is None and row.started is not None:
+            self._start_clocks(room, row.started)
+        if room.status == "expired" and room.closed is None:
+            room.closed = expired_sentence(self.waiting_ttl)
+        room.broadcast()
+
+    def advance(self, room: Room, number: int, after: State, status: str,
+                last_move: tuple[int, Any], at: float) -> None:
+        """Make a stored move, played at `at`, the room's state (this worker's, or another's
+        caught up), run its clocks on and send it to the room's clients."""
+        room.state, room.version, room.status = after, number, status
+        room.last_move = last_move
+        if room.clocks is not None:
+            room.clocks.moved(last_move[0], after.to_move if status == "playing" else (),
+                              clocked(room), at)
+            self.schedule(room)
+        if status == "playing" and after.round_ended and self.round_pause > 0 and all(
+                room.seats[s].kind == "bot" for s in after.to_move):
+            room.pause = Pause(number, time.monotonic() + self.round_pause)
+        room.broadcast()
+
+    def _start_clocks(self, room: Room, at: float) -> None:
+        """Play began at `at` (the room's last seat taken): its clocks run from then."""
+        room.started = at
+        if room.clocks is not None:
+            room.clocks.start(room.state.to_move, clocked(room), at)
+            self.schedule(room)

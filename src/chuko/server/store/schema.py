@@ -1,0 +1,317 @@
+"""The database's schema, as the newest migration leaves it (`migrations/versions`), and the
+engine that reaches it.
+
+A game is stored once (docs/architecture.md, 'Storage'): its room's row is the header (the
+game, its options, the record its moves start from — for a new room the deal, `record()`
+right after dealing —, a secret seed for the chance still to come, the seats) and `moves` is
+its append-only log, one row per accepted move. Nothing is rewritten per move: the game is
+rebuilt by replaying the header's record, reseeding the state with the seed, and playing
+the moves (`chuko.server.rooms.lifecycle.rebuild`). `base` counts the moves the header's record
+holds already (0, but for rooms stored before the log was the truth).
+
+A room's `status` is waiting, playing, over, or expired (a waiting room whose seats were
+not all taken in time, `writes.expire_waiting`). Seats keep only SHA-256 hashes of their
+tokens and invite codes. A finished room names its rematch, and a rematch the room it
+follows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+from chuko.core.errors import ConfigError
+
+CONNECT_TIMEOUT = 2  # seconds to reach PostgreSQL (libpq's least)
+BUSY_TIMEOUT = 5.0  # seconds SQLite waits for another connection's lock, unless told
+POOL_TIMEOUT = 1.0  # seconds to wait for a free connection of the pool
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),  # any registered game's id, plug-ins too
+    Column("options", Text, nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("version", Integer, nullable=False),  # the moves accepted so far
+    Column("record", Text, nullable=False),  # the record the move log starts from
+    Column("base", Integer, nullable=False),  # the moves `record` holds already
+    Column("seed", BigInteger),  # reseeds the rebuilt state: its chance still to come
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("rematch", String(32)),  # the room that replays this one's seats, once asked for
+    Column("rematch_of", String(32)),  # the finished room whose seats this one takes over
+    Column("rated", Boolean, nullable=False, default=False),  # its result changes ratings
+    Column("clock", Text),  # its time control as JSON; null: no clock
+    Column("started", Float),  # when its last seat was taken and play began (the clocks')
+    Column("ended", Float),  # when it ended
+    Column("result", Text),  # JSON: how it ended when the engine did not say (a forfeit)
+    Index("rooms_status", "status"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),
+    Column("level", String(16)),
+    Column("token_hash", String(64)),
+    Column("invite_hash", String(64)),
+    Column("joined", Boolean, nullable=False),
+    Column("name", String(24)),  # the player's display name; null: the default label
+    Column("player", String(32)),  # the player (players.id) who holds it, when known
+    Column("gone", String(8)),  # resigned, timeout or left: a bot plays it from then on
+    Index("seats_player", "player"),
+)
+
+# A guest or an account: a guest has no username and no password.
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("username", String(24)),  # as chosen (an account's), null for a guest
+    Column("username_key", String(24), unique=True),  # casefolded, to compare names by
+    Column("name", String(24)),  # the display name
+    Column("password_hash", Text),  # Argon2id, PHC string
+    Column("created", Float, nullable=False),
+    Column("deleted", Boolean, nullable=False, default=False),
+)
+
+# Server-side sessions: the cookie holds a secret whose SHA-256 is the row's key; logging out
+# deletes the row, so a copy of the cookie is worth nothing after.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Index("sessions_player", "player"),
+)
+
+# A player's rating in a game and player-count class ("duel": heads-up, "multi": 3+).
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("class", String(8), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ratings_board", "game", "class", "mu"),
+)
+
+# Each rated game's rating after it, for a player's rating-history plot.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("room", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("class", String(8), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    # A player's recent rated games, for who is rated (migration 0006).
+    Index("rating_history_recent", "player", "at"),
+)
+
+# Practice (migration 0004). How many of a game's lesson steps a player has done.
+lesson_progress = Table(
+    "lesson_progress",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("done", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+# A player's result on a day's Caravan ("2026-12-02"): bridges used against the day's par.
+daily_results = Table(
+    "daily_results",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("won", Boolean, nullable=False),
+    Column("bridges", Integer, nullable=False),
+    Column("par", Integer, nullable=False),
+    Column("seconds", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("daily_board", "day", "won", "seconds"),
+)
+
+# When a day's Caravan was first served to a player (migration 0005), written once: their
+# result's time is the server's, from this to the accepted result.
+daily_starts = Table(
+    "daily_starts",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+# A player's puzzle rating, each puzzle's rating as tries move it from its shipped one, and
+# which puzzles a player has tried (a puzzle rates a player once).
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+puzzles = Table(
+    "puzzles",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+)
+puzzle_tries = Table(
+    "puzzle_tries",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("puzzle", String(16), primary_key=True),
+    Column("solved", Boolean, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("room", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("move", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "human" | "bot"
+    level: str | None
+    token_hash: str | None
+    invite_hash: str | None
+    joined: bool
+    name: str | None = None
+    player: str | None = None  # the guest or account that holds the seat, when known
+    gone: str | None = None  # resigned, timeout or left: a bot took the seat over
+
+
+@dataclass
+class RoomRow:
+    """A room's header, and (as loaded) the moves its log adds to `record`."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    record: dict[str, Any]  # the record the moves start from: the deal, for a new room
+    seats: list[SeatRow]
+    rematch: str | None = None
+    rematch_of: str | None = None
+    created: float = 0.0  # seconds since the epoch (time.time, or the server's clock)
+    seed: int | None = None  # secret: never leaves the server
+    base: int = 0  # the moves `record` holds already
+    moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, move) after `base`
+    rated: bool = False
+    clock: dict[str, Any] | None = None  # the time control; None: no clock
+    started: float | None = None
+    ended: float | None = None
+    result: dict[str, Any] | None = None  # how it ended when the engine did not say
+    times: list[float] = field(default_factory=list)  # when each of `moves` was played
+
+
+def make_engine(url: str, timeout: float | None = None) -> Engine:
+    """An engine for `sqlite:///path`, `sqlite://` (memory) or `postgresql://…` (psycopg 3).
+    With `timeout` (seconds), the database itself gives up a statement, or a wait for a
+    lock, after that long (the store's reads and writes are bounded in time: a thread left
+    waiting on the database is freed soon after its waiter was refused), and the pool lends
+    a connection within a second or refuses."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        raise ConfigError(
+            f"{url!r} is not a database URL: use sqlite:///var/chuko.db or postgresql://…"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        path = parsed.database
+        memory = path in (None, "", ":memory:")
+        if path and not memory:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # A file's pool lends a connection within POOL_TIMEOUT when the store is timed.
+        waiting = {} if memory or timeout is None else {"pool_timeout": POOL_TIMEOUT}
+        engine = create_engine(
+            parsed,
+            connect_args={"check_same_thread": False},
+            poolclass=StaticPool if memory else None,
+            **waiting,
+        )
+        busy = round((timeout or BUSY_TIMEOUT) * 1000)
+        event.listen(engine, "connect", lambda connection, _: _sqlite_pragmas(connection, busy))
+        return engine
+    if backend == "postgresql":
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        # A bounded wait to connect: while the database is away, a read or the writer's
+        # attempt to reach it again must not hang (libpq waits for ever by default).
+        connect_args: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT}
+        if timeout is None:
+            return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
+        waits = round(timeout * 1000)
+        given = parsed.query.get("options")  # the URL's own (a search_path, say) come first
+        connect_args["options"] = " ".join([*([given] if isinstance(given, str) else []),
+                                            f"-c statement_timeout={waits}",
+                                            f"-c lock_timeout={waits}"])
+        # Room for the reader's threads, the writer's lanes and those left waiting on a
+        # stuck statement; a connection not free within POOL_TIMEOUT is a refusal.
+        return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args,
+                             pool_size=12, max_overflow=12, pool_timeout=POOL_TIMEOUT)
+    raise ConfigError(f"The database must be sqlite or postgresql, not {backend!r}.")
+
+
+def _sqlite_pragmas(connection: Any, busy_ms: int) -> None:
+    cursor = connection.cursor()
+    # WAL lets readers go on while the writer commits; FULL keeps every commit on disk.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,99 @@
+"""The front end's pages and static files (`chuko/web/`), as routes of the app."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from chuko.games import registry
+
+PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
+         "replay": "replay.html", "lab": "lab.html", "account": "account.html",
+         "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html",
+         "puzzles": "puzzles.html", "learn": "learn.html",
+         "daily": "daily.html"}
+
+
+def _page_route(static: Path, name: str) -> Callable[[], Awaitable[Response]]:
+    async def serve() -> Response:
+        return page(static, name)
+
+    return serve
+
+
+def web_dir() -> Path:
+    """The front end's files, shipped inside the package next to this one."""
+    return Path(__file__).resolve().parent.parent.parent / "web"
+
+
+def page(static: Path, name: str, game_id: str | None = None) -> Response:
+    """The page `name` from the front end's files in `static`, or a sentence saying it is
+    not built yet; 404 for a page about a `game_id` that is not registered."""
+    if game_id is not None and game_id not in registry():
+        raise HTTPException(404)
+    path = static / PAGES[name]
+    if not path.is_file():
+        return HTMLResponse(f"<!doctype html><title>chuko</title><p>The {name} page is not "
+                            "built yet.</p>", status_code=404)
+    return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+# Pages whose address has nothing to check: the address → the page.
+PLAIN = {
+    "/": "index",
+    "/lab": "lab",  # the facts `chuko study` shipped, with their plots (server/practice/facts.py)
+    "/account": "account",  # sign up, log in and out, a new password, a deleted account
+    "/lobby": "lobby",  # quick pairing and open seeks (server/lobby/matchmaking.py)
+    "/puzzles": "puzzles",  # Crossroads puzzles, rated (server/web/puzzles_api.py)
+}
+
+
+def add_pages(app: FastAPI, static: Path) -> None:
+    """The pages of the front end in `static` and its files under /static, routed by `app`."""
+    for path, name in PLAIN.items():
+        app.add_api_route(path, _page_route(static, name), methods=["GET"],
+                          include_in_schema=False)
+
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules(game_id: str) -> Response:
+        return page(static, "rules", game_id)
+
+    @app.get("/room/{room_id}", include_in_schema=False)
+    @app.get("/watch/{room_id}", include_in_schema=False)
+    @app.get("/join/{room_id}/{invite}", include_in_schema=False)
+    async def room_page(room_id: str, invite: str | None = None) -> Response:
+        return page(static, "room")
+
+    @app.get("/replay/{room_id}", include_in_schema=False)
+    async def replay_page(room_id: str) -> Response:
+        return page(static, "replay")
+
+    # The club's pages: a game's leaderboard (bare, the first game's), and an account's
+    # profile (its page says when nobody has that name, from the API's answer).
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/leaderboard/{game_id}", include_in_schema=False)
+    async def leaderboard_page(game_id: str | None = None) -> Response:
+        return page(static, "leaderboard", game_id)
+
+    # Lessons: the list, and a game's steps on its own table (server/web/lessons_api.py).
+    @app.get("/learn", include_in_schema=False)
+    @app.get("/learn/{game_id}", include_in_schema=False)
+    async def learn_page(game_id: str | None = None) -> Response:
+        return page(static, "learn", game_id)
+
+    @app.get("/@/{username}", include_in_schema=False)
+    async def profile_page(username: str) -> Response:
+        return page(static, "profile")
+
+    # The daily Caravan: today's deal, or a past day's (the API refuses a day to come).
+    @app.get("/daily", include_in_schema=False)
+    @app.get("/daily/{day}", include_in_schema=False)
+    async def daily_page(day: str | None = None) -> Response:
+        return page(static, "daily")
+
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

@@ -1,0 +1,86 @@
+"""What every socket of the server does the same way, the rooms' (`socket_session.py`) and
+the lobby's (`lobby_socket.py`): a message read and checked before it is acted on, the
+rate of a socket's messages, its outbox pumped in order, and a refusal that closes it."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.types import Send
+
+from chuko.server.shared.limits import MAX_BODY, MAX_DEPTH, Bucket, too_deep
+from chuko.server.shared.messages import NOT_FINITE, NotFinite, client_json, dumps
+
+SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
+
+
+def refusal(message: str) -> dict[str, str]:
+    """The `error` message that says, in one sentence, what was refused."""
+    return {"type": "error", "message": message}
+
+
+def close_reason(sentence: str) -> str:
+    """A close frame's reason: at most 123 bytes of UTF-8 (the protocol's limit), cut at a
+    character."""
+    return sentence.encode()[:123].decode(errors="ignore")
+
+
+def read_message(text: Any) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
+    """A client's message as a JSON object, and None; or None and the refusal saying why it
+    cannot be read (binary, too long, too deep, not JSON, a number that is not finite). A
+    JSON value other than an object reads as an empty object: its missing `type` is refused
+    by the caller."""
+    if not isinstance(text, str):
+        return None, refusal("Send JSON text messages, not binary ones.")
+    if len(text) > MAX_BODY:
+        return None, refusal("That message is too long.")
+    if too_deep(text):
+        return None, refusal(f"That message nests deeper than {MAX_DEPTH} levels.")
+    try:
+        data = client_json(text)
+    except NotFinite:
+        return None, refusal(NOT_FINITE)
+    except ValueError:
+        return None, refusal("That message is not JSON.")
+    return (data if isinstance(data, dict) else {}), None
+
+
+async def within_rate(send: Send, messages: Bucket, refusals: Bucket,
+                      tell: Callable[[Any], None]) -> bool | None:
+    """Count a message against its socket's buckets (`messages`, and `refusals` for the
+    messages refused): True to act on it; False when it is refused (`tell` is given
+    SLOW_DOWN); None when the socket has been closed for flooding (it does not read its
+    refusals either)."""
+    if messages.take():
+        return True
+    if refusals.take():
+        tell(refusal(SLOW_DOWN))
+        return False
+    with contextlib.suppress(OSError):
+        await send({"type": "websocket.close", "code": 1008, "reason": "Too many messages."})
+    return None
+
+
+async def pump(send: Send, next_text: Callable[[], Awaitable[str | None]]) -> None:
+    """Send a client's outbox (`next_text`) in order until the socket closes; close it when
+    the client has fallen too far behind (it reconnects and is sent its state afresh)."""
+    while True:
+        text = await next_text()
+        try:
+            if text is None:
+                await send({"type": "websocket.close", "code": 1013,
+                            "reason": "Too far behind: reconnect."})
+                return
+            await send({"type": "websocket.send", "text": text})
+        except Exception:  # the client went away; the receive loop sees it too
+            return
+
+
+async def refuse(send: Send, sentence: str, code: int) -> None:
+    """Refuse a socket that cannot go on: its `error` message, then a close frame with
+    `code` whose reason is the sentence."""
+    with contextlib.suppress(OSError):
+        await send({"type": "websocket.send", "text": dumps(refusal(sentence))})
+        await send({"type": "websocket.close", "code": code, "reason": close_reason(sentence)})
