@@ -4,10 +4,11 @@
   (`chuko.server.lobby.pairing.waves.pair_wave`) on 10,000 players waiting in one pool,
   timed in this process; goal under 200 ms. The pool is seeded and, we take it, what a big
   pool looks like: ratings ~ N(1500, 300) on the display scale the window assumes, waits
-  uniform over 0-60 s (windows from `pairing.window`: 50 points at once, +10 a second, 500 from 45 s on). Printed: the median of several waves on
-  one pool; then, over pools of the same kind (other seeds), how many the parity bound
-  proves whole, how many waves fell back from the best pairing (pairing's docstring, 4) and
-  the slowest wave; then the same over pools of 100 players, where parts are hard more often.
+  uniform over 0-60 s (windows from `pairing.window`: 50 points at once, +10 a second, 500
+  from 45 s on). Printed: the median of several waves on one pool; then, over pools of the
+  same kind (other seeds), how many the parity bound proves whole, how many waves fell back
+  from the best pairing (pairing's docstring, 4) and the slowest wave; then the same over
+  pools of 100 players, where parts are hard more often.
 - the pairing's bounds: blossom on the hardest parts it is given (`BLOSSOM_MOST` players,
   every pair acceptable) and a sweep that runs out of its budget, with the runs it falls
   back to.
