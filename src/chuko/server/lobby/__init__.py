@@ -1,0 +1,3 @@
+"""The lobby: pools, seeks and the waves that pair their players into rooms.
+
+Imports `rooms`, `store` and `shared`; never the club or practice."""
