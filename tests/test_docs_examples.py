@@ -1,9 +1,10 @@
 """The README is a short guide and the docs hold the manual: the README stays within 200
 lines and keeps its two set-up commands, the Python examples of the README and the guides
 run as written, and every relative link in them points at a file (and a heading) that
-exists."""
+exists; the server's picture is what its script draws."""
 
 import re
+import runpy
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,9 @@ def test_links_and_anchors_are_read_as_a_renderer_reads_them():
     page = "[a](docs/a.md#b) ![c](c.svg) [d](https://e.org) [f](#g)\n```\n[h](i.md)\n```\n"
     assert LINK.findall(FENCE.sub("", page)) == ["docs/a.md#b", "c.svg", "https://e.org",
                                                  "#g"]
+
+
+def test_the_servers_picture_is_what_its_script_draws():
+    drawn = runpy.run_path(str(ROOT / "docs" / "server_picture.py"))["picture"]()
+    assert drawn.startswith("<svg ") and "shared/bus.py" in drawn
+    assert (ROOT / "docs" / "server.svg").read_text(encoding="utf-8") == drawn
