@@ -180,10 +180,10 @@ def test_in_a_game_that_does_not_list_its_moves_the_engine_judges_an_agents_move
     assert "arena_agents:illegal_at_once played an illegal move on its first turn" in err
 
 
-def test_the_agent_module_the_readme_shows_plays_in_the_arena(run_chuko, tmp_path,
-                                                              monkeypatch):
-    readme = (HERE.parents[1] / "README.md").read_text()
-    block = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "mybots" in b)
+def test_the_agent_module_the_lab_guide_shows_plays_in_the_arena(run_chuko, tmp_path,
+                                                                 monkeypatch):
+    guide = (HERE.parents[1] / "docs" / "lab.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", guide, re.S) if "mybots" in b)
     (tmp_path / "mybots.py").write_text(block)
     monkeypatch.syspath_prepend(str(tmp_path))
     status, out, err = run_chuko("arena", "crossroads", "--agents", "random,mybots:make_bot",

@@ -123,17 +123,19 @@ def test_the_terminal_screens_never_import_the_command_line():
         assert not [m for m in imported if m and m.startswith("chuko.cli")], path.name
 
 
-def readme_commands():
-    """Each `chuko …` line of the README's shell examples, as argv (continued lines joined,
-    comments and redirections left out)."""
-    readme = (SOURCE.parents[1] / "README.md").read_text()
-    lines = [line for block in re.findall(r"```sh\n(.*?)```", readme, re.S)
+def documented_commands():
+    """Each `chuko …` line of the shell examples in the README and docs/, as argv
+    (continued lines joined, comments and redirections left out)."""
+    root = SOURCE.parents[1]
+    pages = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    lines = [line for page in pages
+             for block in re.findall(r"```sh\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
              for line in block.replace("\\\n", " ").splitlines() if line.startswith("chuko ")]
     return [shlex.split(line.split(" <")[0], comments=True)[1:] for line in lines]
 
 
-@pytest.mark.parametrize("argv", readme_commands(), ids=" ".join)
-def test_every_readme_command_is_one_the_parser_takes(argv):
+@pytest.mark.parametrize("argv", documented_commands(), ids=" ".join)
+def test_every_documented_command_is_one_the_parser_takes(argv):
     args = build_parser(argv, commands()).parse_args(argv)  # argparse exits on a bad flag
     assert args.verb == argv[0]
 

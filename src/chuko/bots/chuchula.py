@@ -77,7 +77,8 @@ class Adviser:
 # than from its own. Greedy grouping (the easy bot) falls that far short on about 3 hands in
 # 10 at two players and 1 in 10 at four; a random grouping almost always.
 MISTAKE_GAP = 0.3
-# The advisor takes some 15 ms a hand: a long game's review stops after this many groupings.
+# A long game's review stops after this many groupings, so it takes bounded time (the
+# advisor's time a hand: docs/performance.md, Chuchula).
 REVIEW_HANDS = 40
 
 

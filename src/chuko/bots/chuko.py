@@ -8,11 +8,10 @@
 - `easy` plays the advised move, except that half its moves are a random legal move, as a
   beginner's would be. On the named packs the advice alone leaves almost nothing to gain:
   a player who sees every hand and every future shuffle, and plays the best reply to three
-  advised players, wins 26.7% of four-player games on `standard` (fair share 25%) and on
-  `composite` no more than the advice does in its seat (`python -m bench chuko`, its bound
-  part). So a level that plays only the advice cannot be beaten, by search or by
-  anyone; what separates beginners from good players in this game is the turns they throw
-  away, and that is what `easy` does.
+  advised players, wins hardly more than the fair share (docs/performance.md, Chükö: the
+  bound part of `python -m bench chuko`). So a level that plays only the advice cannot be
+  beaten, by search or by anyone; what separates beginners from good players in this game
+  is the turns they throw away, and that is what `easy` does.
 - `hard` is determinized Monte Carlo search on top of the advice: each round deals the cards
   it cannot see at random, consistently with its view (`games.chuko.sampler`), and plays
   every legal move on that same deal, each game then played out by the advice from static
@@ -55,10 +54,8 @@ RESET_GAIN = 0.2
 
 
 # The share of the easy bot's moves that are a random legal move. With half, easy sits
-# about midway between random and the advice: on every named pack for 2 to 5 players it won
-# 29-82% against random bots and the hard bot 28-82% against it (bench chuko's table; the
-# fair share 20-50%), where in a one-off run a share of 0.3 left the advice only 26%
-# [22, 30] against it among primes with four players (400 games).
+# about midway between random and the advice on every named pack for 2 to 5 players, where
+# a smaller share left the advice hardly ahead of it (docs/performance.md, Chükö).
 MISTAKES = 0.5
 
 
@@ -183,9 +180,8 @@ def greedy_playout(state: State, rng: Random, epsilon: float = 0.1) -> None:
 
 # How many standard errors a move must win by, over the deals on which it and the advised
 # move fared differently, before the hard bot plays it instead: following every
-# difference plays noise, but two standard errors kept the advised move too often. One
-# won 5 points more games among primes heads-up than two did on the same deals (300 games
-# at 100 simulations per move, 95% interval +1 to +9), and as many elsewhere.
+# difference plays noise, but two standard errors kept the advised move too often: one won
+# more games than two on the same deals (docs/performance.md, Chükö).
 CLEAR = 1.0
 
 

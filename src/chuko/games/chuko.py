@@ -779,7 +779,8 @@ def _copy_rng(rng: Random) -> Random:
     """An independent generator in the same state (SystemRandom has no state to copy)."""
     if isinstance(rng, SystemRandom):
         return rng
-    # Not Random(): seeding a new generator reads os.urandom (16 µs); setstate sets it all.
+    # Not Random(): seeding a new generator reads os.urandom, which is slow next to setstate
+    # (docs/performance.md, Chükö); setstate sets it all.
     other = type(rng).__new__(type(rng))
     other.setstate(rng.getstate())
     return other

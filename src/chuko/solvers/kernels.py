@@ -550,8 +550,8 @@ BACKEND = Backend("compiled", CrossroadsKernel, CaravanKernel)
 
 
 def warm_up() -> None:
-    """Compile every entry point now (or load it from numba's cache): about 8 seconds the
-    first time after an install or a change to this file, a fraction of a second after."""
+    """Compile every entry point now (or load it from numba's cache): seconds the first time
+    after an install or a change to this file, much less after (docs/performance.md)."""
     from chuko.core.packs import PACKS
 
     from .encoding import card_classes
