@@ -25,9 +25,9 @@ from collections import OrderedDict
 from starlette.types import Scope
 
 from chuko.core.errors import ChukoError
-from chuko.server.club.players import Player
 from chuko.server.club.sign_outs import SignOuts
 from chuko.server.shared.limits import Buckets, Clock, Limits, TooMany
+from chuko.server.shared.players import Player
 from chuko.server.store import player_rows as rows
 from chuko.server.store.database import Store
 from chuko.server.store.schema import secret_hash

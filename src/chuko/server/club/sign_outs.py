@@ -21,7 +21,7 @@ from typing import Any
 from starlette.types import Message, Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
-from chuko.server.club.players import Player
+from chuko.server.shared.players import Player
 from chuko.server.web.socket_io import refuse
 
 SIGNED_OUT = ("You were signed out (a log-out, a new password or a deleted account): reload "

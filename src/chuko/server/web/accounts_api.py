@@ -16,14 +16,12 @@ import re
 from typing import Any
 
 from fastapi import FastAPI, Request
-from sqlalchemy.exc import IntegrityError
 from starlette.types import Scope
 
 from chuko.core.protocol import Json
 from chuko.server.club.accounts import Accounts
 from chuko.server.club.login_limits import LoginLimits
 from chuko.server.club.passwords import Passwords
-from chuko.server.club.players import Player
 from chuko.server.club.usernames import (
     BadCredentials,
     given_password,
@@ -35,8 +33,9 @@ from chuko.server.club.usernames import (
 )
 from chuko.server.rooms.room import Forbidden
 from chuko.server.shared.limits import Buckets, Clock, Limits, Shared, TooMany
+from chuko.server.shared.players import Player
 from chuko.server.store import player_rows as rows
-from chuko.server.store.writes import Conflict
+from chuko.server.store.writes import Conflict, Duplicate
 from chuko.server.web.cookies import clear_session
 from chuko.server.web.router import Post, ReadBody, client_host
 
@@ -113,7 +112,7 @@ class AccountApi:
         try:
             await self.store.submit(rows.make_account(player.id, username,
                                                       username_key(username), hashed, name))
-        except IntegrityError:  # another worker gave the name away meanwhile
+        except Duplicate:  # another worker gave the name away meanwhile
             raise Conflict(rows.TAKEN) from None
         account = Player(player.id, name, username)
         await self.accounts.open_session(scope, account)

@@ -29,14 +29,13 @@ from starlette.datastructures import State
 from starlette.types import Scope
 
 from chuko.server.club.accounts import Accounts
-from chuko.server.club.players import Player
-from chuko.server.club.profiles import PlayerLookup, Standings
 from chuko.server.club.sign_outs import Socket, closing_on_sign_out
 from chuko.server.lobby.parts import LobbyParts
-from chuko.server.practice.daily import DailyApi
+from chuko.server.practice.daily import Daily
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.hub_base import WAITING_TTL
 from chuko.server.shared.limits import MAX_BODY, Budget, Clock, Limits
+from chuko.server.shared.players import Player
 from chuko.server.shared.work import Pool
 from chuko.server.store.database import Store
 from chuko.server.store.reader import READ_TIMEOUT
@@ -44,10 +43,13 @@ from chuko.server.store.writer import WRITE_TIMEOUT
 from chuko.server.web import collector
 from chuko.server.web.accounts_api import AccountApi
 from chuko.server.web.connections import HttpProtocol, WebSocketProtocol
+from chuko.server.web.daily_api import DailyApi
 from chuko.server.web.guard import Guard
 from chuko.server.web.html_pages import add_pages, web_dir
 from chuko.server.web.http_errors import add_refusals
+from chuko.server.web.identify import PlayerLookup
 from chuko.server.web.lessons_api import LessonApi
+from chuko.server.web.profiles_api import ProfileApi
 from chuko.server.web.puzzles_api import PuzzleApi
 from chuko.server.web.redaction import hide_secrets_in_logs
 from chuko.server.web.room_socket import Sockets
@@ -119,14 +121,15 @@ def create_app(
     account_api = AccountApi(accounts, limits, clock, open_registration=open_registration,
                              shared=None if cluster is None else cluster.buckets)
     api = Api(hub, limits, clock, budget, identify=accounts.player)
-    daily = DailyApi(store, accounts.player)
+    daily = Daily(store)
+    daily_api = DailyApi(daily, accounts.player)
     # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
     # (The app's state is made first, so the lobby and the standings can read its accounts
     # when asked, and a test can put its own there or set the daily's clock.)
     state = State({"hub": hub, "accounts": accounts, "daily": daily})
     lobby = LobbyParts(hub, _player_of(state), cluster)
     live, lobby_live = _sockets(hub, limits, clock, budget, accounts, lobby, cluster)
-    app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily.paths},
+    app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily_api.paths},
               lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
     app.state, state.lobby = state, lobby
@@ -134,7 +137,7 @@ def create_app(
     add_refusals(app)
     add_club_routes(app, store, budget, state)
     add_pages(app, static_dir or web_dir())
-    for routes in (api, account_api, daily):
+    for routes in (api, account_api, daily_api):
         routes.add_routes(app)
     return app
 
@@ -155,7 +158,7 @@ def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: A
 def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> None:
     """The routes read for the session's player: leaderboards and profiles, the lessons and
     the rated Crossroads puzzles."""
-    Standings(state.hub, budget, _player_of(state)).add_routes(app)
+    ProfileApi(state.hub, budget, _player_of(state)).add_routes(app)
     LessonApi(store, state.accounts).add_routes(app)
     PuzzleApi(store, _player_of(state)).add_routes(app)
 

@@ -25,10 +25,10 @@ from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
 from chuko.practice.puzzle_ratings import Belief, duel, next_puzzle
 from chuko.practice.puzzles import by_id, catalogue, judge, task
-from chuko.server.club.players import Player
-from chuko.server.club.profiles import PlayerLookup
+from chuko.server.shared.players import Player
 from chuko.server.store.database import Store
 from chuko.server.store.schema import puzzle_ratings, puzzle_tries, puzzles
+from chuko.server.web.identify import PlayerLookup
 from chuko.server.web.router import App, ReadBody
 
 
