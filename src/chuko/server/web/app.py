@@ -32,6 +32,8 @@ from chuko.server.club.accounts import Accounts
 from chuko.server.club.sign_outs import Socket, closing_on_sign_out
 from chuko.server.lobby.parts import LobbyParts
 from chuko.server.practice.daily import Daily
+from chuko.server.practice.lessons import Lessons
+from chuko.server.practice.puzzles import Puzzles
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.hub_base import WAITING_TTL
 from chuko.server.shared.limits import MAX_BODY, Budget, Clock, Limits
@@ -159,8 +161,8 @@ def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> Non
     """The routes read for the session's player: leaderboards and profiles, the lessons and
     the rated Crossroads puzzles."""
     ProfileApi(state.hub, budget, _player_of(state)).add_routes(app)
-    LessonApi(store, state.accounts).add_routes(app)
-    PuzzleApi(store, _player_of(state)).add_routes(app)
+    LessonApi(Lessons(store), state.accounts).add_routes(app)
+    PuzzleApi(Puzzles(store), _player_of(state)).add_routes(app)
 
 
 # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and socket
