@@ -13,7 +13,7 @@ from server_helpers import new_room, random_chooser
 from test_cluster import URL as CLUSTER_URL
 from test_login_limits_cluster import two_workers  # noqa: F401 (a fixture)
 
-from chuko.server.club.sign_outs import CLOSED, SIGNED_OUT
+from chuko.server.web.sign_out_sockets import CLOSED, SIGNED_OUT
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -1,5 +1,5 @@
 """Who plays: a player as every part of the server knows them, a guest or an account holder
-(the club makes them, `club/accounts.py`; the store keeps them, `store/player_rows.py`)."""
+(the club makes them, `club/sessions.py`; the store keeps them, `store/player_rows.py`)."""
 
 from __future__ import annotations
 

@@ -19,8 +19,7 @@ from fastapi import FastAPI, Request
 from starlette.types import Scope
 
 from chuko.core.protocol import Json
-from chuko.server.club.accounts import Accounts
-from chuko.server.club.login_limits import LoginLimits
+from chuko.server.club.login_limits import LoginLimits, device_proof, proves
 from chuko.server.club.passwords import Passwords
 from chuko.server.club.usernames import (
     BadCredentials,
@@ -36,7 +35,8 @@ from chuko.server.shared.limits import Buckets, Clock, Limits, Shared, TooMany
 from chuko.server.shared.players import Player
 from chuko.server.store import player_rows as rows
 from chuko.server.store.writes import Conflict, Duplicate
-from chuko.server.web.cookies import clear_session
+from chuko.server.web.accounts import Accounts
+from chuko.server.web.cookies import DEVICE, DEVICE_AGE, clear_session, cookie_value, set_cookie
 from chuko.server.web.router import Post, ReadBody, client_host
 
 NO_MATCH = "That username and password do not match an account."
@@ -51,6 +51,12 @@ def me(player: Player | None) -> Json:
         return {"player": None}
     return {"player": {"name": player.name, "username": player.username,
                        "guest": player.is_guest}}
+
+
+def _remember_browser(scope: Scope, player_id: str, stored: str) -> None:
+    """Queue the account's proof that it logged in from this browser (`device_proof`) on
+    the response to a password check that succeeded."""
+    set_cookie(scope, DEVICE, device_proof(player_id, stored), DEVICE_AGE)
 
 
 class AccountApi:
@@ -116,17 +122,18 @@ class AccountApi:
             raise Conflict(rows.TAKEN) from None
         account = Player(player.id, name, username)
         await self.accounts.open_session(scope, account)
-        self.logins.browsers.remember(scope, account.id, hashed)
+        _remember_browser(scope, account.id, hashed)
         return 201, me(account)
 
     async def login(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
         key = login_key(data.get("username"))
         password = given_password(data.get("password"))
-        await self.logins.admit(scope, key)
+        await self.logins.admit(client_host(scope), key)
         found = await self.store.fetch(rows.login_of(key)) if key else None
-        await self.logins.admit_at_account(scope, key, None if found is None
-                                           else (found[0].id, found[1]))
+        known = found is not None and proves(cookie_value(scope, DEVICE), found[0].id,
+                                             found[1])
+        await self.logins.admit_at_account(key, known)
         if not await self.passwords.check(password, None if found is None else found[1]):
             raise BadCredentials(NO_MATCH)
         if found is None:  # (checked above: the dummy hash never matches)
@@ -136,7 +143,7 @@ class AccountApi:
             stored = await self.passwords.hash(password)
             await self.store.submit(rows.set_password(player.id, stored))
         await self.accounts.open_session(scope, player)
-        self.logins.browsers.remember(scope, player.id, stored)
+        _remember_browser(scope, player.id, stored)
         return 200, me(player)
 
     async def logout(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
@@ -151,7 +158,7 @@ class AccountApi:
         player = await self.accounts.player(scope, create=False)
         if player is None or player.username is None:
             raise Forbidden(NOT_LOGGED_IN)
-        await self.logins.admit(scope, username_key(player.username))
+        await self.logins.admit(client_host(scope), username_key(player.username))
         stored = await self.store.fetch(rows.password_of(player.id))
         if not await self.passwords.check(given, stored):
             raise BadCredentials("That is not your password.")
@@ -165,7 +172,7 @@ class AccountApi:
         hashed = await self.passwords.hash(fresh)
         await self.store.submit(rows.set_password(player.id, hashed))
         await self.accounts.open_session(scope, player, others=True)
-        self.logins.browsers.remember(scope, player.id, hashed)
+        _remember_browser(scope, player.id, hashed)
         return 200, me(player)
 
     async def delete(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:

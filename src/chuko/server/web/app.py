@@ -28,9 +28,6 @@ from fastapi import FastAPI
 from starlette.datastructures import State
 from starlette.types import Scope
 
-from chuko.server.club.accounts import Accounts
-from chuko.server.club.sign_outs import Socket, closing_on_sign_out
-from chuko.server.lobby.parts import LobbyParts
 from chuko.server.practice.daily import Daily
 from chuko.server.practice.lessons import Lessons
 from chuko.server.practice.puzzles import Puzzles
@@ -43,6 +40,7 @@ from chuko.server.store.database import Store
 from chuko.server.store.reader import READ_TIMEOUT
 from chuko.server.store.writer import WRITE_TIMEOUT
 from chuko.server.web import collector
+from chuko.server.web.accounts import Accounts
 from chuko.server.web.accounts_api import AccountApi
 from chuko.server.web.connections import HttpProtocol, WebSocketProtocol
 from chuko.server.web.daily_api import DailyApi
@@ -51,12 +49,14 @@ from chuko.server.web.html_pages import add_pages, web_dir
 from chuko.server.web.http_errors import add_refusals
 from chuko.server.web.identify import PlayerLookup
 from chuko.server.web.lessons_api import LessonApi
+from chuko.server.web.lobby_parts import LobbyParts
 from chuko.server.web.profiles_api import ProfileApi
 from chuko.server.web.puzzles_api import PuzzleApi
 from chuko.server.web.redaction import hide_secrets_in_logs
 from chuko.server.web.room_socket import Sockets
 from chuko.server.web.rooms_api import Api
 from chuko.server.web.router import App
+from chuko.server.web.sign_out_sockets import Socket, closing_on_sign_out
 from chuko.solvers import warm_up as warm_solvers
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def create_app(
 def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: Accounts,
              lobby: LobbyParts, cluster: Cluster | None) -> tuple[Socket, Socket]:
     """The game's and the lobby's sockets, each closed as soon as the session it was opened
-    in ends (`sign_outs.py`), on whichever worker of the `cluster` it ends."""
+    in ends (`sign_out_sockets.py`), on whichever worker of the `cluster` it ends."""
     if cluster is not None:
         accounts.sign_outs.tell = cluster.publish_signed_out
         cluster.on_signed_out = accounts.sign_outs.heard
