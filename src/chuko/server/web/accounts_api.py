@@ -3,11 +3,11 @@ becoming a guest and naming oneself (`POST /api/me`, `/api/me/name`), and an acc
 sign-up, log-in, log-out, new password and deletion (`POST /api/account/…`).
 
 Password checks are limited per address, per address at an account, and per account
-except from a browser the account logged in from (`login_limits.py`); an unknown username
-and a wrong password get the same answer (401, one sentence) after the same work (an
-Argon2 check either way, `passwords.py`), so neither the answer nor its time says which
-names exist. A password is never logged nor sent back. The POST requests are answered as
-bare ASGI by the router (`AccountApi.paths`).
+except from a browser the account logged in from (`club/login_limits.py`; its proof is the
+cookie `chuko_device`); an unknown username and a wrong password get the same answer (401,
+one sentence) after the same work (an Argon2 check either way, `club/passwords.py`), so
+neither the answer nor its time says which names exist. A password is never logged nor
+sent back. The POST requests are answered as bare ASGI by the router (`AccountApi.paths`).
 """
 
 from __future__ import annotations

@@ -65,7 +65,8 @@ class ProfileApi:
         app.get("/api/me/games")(self.mine)
 
     async def _read(self, query: Callable[..., Any], *args: Any) -> Any:
-        """`query(connection, *args)`, one of `standings.py`'s reads, off the event loop."""
+        """`query(connection, *args)`, one of `store/standing_rows.py`'s reads, off the event
+        loop."""
         return await self.hub.store.fetch(lambda conn: query(conn, *args))
 
     async def leaderboard(self, game_id: str, klass: str | None = Query(None, alias="class"),
