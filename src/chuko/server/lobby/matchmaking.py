@@ -50,7 +50,7 @@ from chuko.server.lobby.seeks import (
 from chuko.server.rooms.room import NotFound, Seat
 from chuko.server.store import rating_rows
 from chuko.server.store.writer import Unavailable
-from chuko.server.store.writes import Duplicate, Refused
+from chuko.server.store.writes import Refused
 
 if TYPE_CHECKING:
     from chuko.server.rooms.hub import Hub
@@ -342,8 +342,7 @@ def room_opener(hub: Hub) -> OpenRoom:
     pairing's, so a pairing made again (its maker died after making the room, before
     telling anyone) finds the room made and seats nobody twice."""
     shuffle = random.SystemRandom().shuffle if hub.rng is None else hub.rng.shuffle
-    # A second room under one id: refused by the database, through SQLAlchemy or not.
-    duplicate = (Duplicate, hub.store.engine.dialect.loaded_dbapi.IntegrityError)
+    duplicate = hub.store.key_taken  # a second room under one id
 
     async def open_room(record: Json) -> str:
         rules = game_class(record["game"])

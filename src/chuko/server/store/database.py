@@ -89,6 +89,12 @@ class Store(Writer):
         self.reader.close()
         super().close()
 
+    @property
+    def key_taken(self) -> tuple[type[Exception], ...]:
+        """What a write raises for a row whose key is taken: SQLAlchemy's `Duplicate`, or
+        the driver's own error (the writes of `writes.Direct` run on its cursor)."""
+        return (Duplicate, self.engine.dialect.loaded_dbapi.IntegrityError)
+
     async def fetch(self, query: Callable[[Connection], T]) -> T:
         """`read` off the event loop, within the read timeout: Unavailable past it."""
         return await self.reader.run(self.read, query)
