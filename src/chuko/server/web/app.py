@@ -161,7 +161,7 @@ def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> Non
     """The routes read for the session's player: leaderboards and profiles, the lessons and
     the rated Crossroads puzzles."""
     ProfileApi(state.hub, budget, _player_of(state)).add_routes(app)
-    LessonApi(Lessons(store), state.accounts).add_routes(app)
+    LessonApi(Lessons(store), state.accounts.player).add_routes(app)
     PuzzleApi(Puzzles(store), _player_of(state)).add_routes(app)
 
 

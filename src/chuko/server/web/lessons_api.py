@@ -5,24 +5,23 @@ module reads the requests and finds their player (one who tries a step is made a
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import FastAPI, Request
 
 from chuko.core.errors import ParseError
 from chuko.core.protocol import Json
 from chuko.server.practice.lessons import Lessons, step_of, steps_of
 from chuko.server.shared.limits import MAX_BODY
+from chuko.server.shared.players import Player
 from chuko.server.store.database import Unavailable
+from chuko.server.web.identify import Identify
 from chuko.server.web.router import parse_object
 
 
 class LessonApi:
-    """The lesson routes on `lessons`; `accounts` finds a request's player."""
+    """The lesson routes on `lessons`; `identify` finds a request's player."""
 
-    def __init__(self, lessons: Lessons, accounts: Any) -> None:
-        self.lessons = lessons
-        self.accounts = accounts
+    def __init__(self, lessons: Lessons, identify: Identify) -> None:
+        self.lessons, self.identify = lessons, identify
 
     def add_routes(self, app: FastAPI) -> None:
         app.get("/api/lessons")(self.index)
@@ -32,7 +31,7 @@ class LessonApi:
     async def _progress(self, request: Request) -> dict[str, int]:
         """Steps done per game by the request's player; none for no player (or no database)."""
         try:
-            player = await self.accounts.player(request.scope, create=False)
+            player = await self.identify(request.scope, create=False)
             return await self.lessons.progress(player)
         except Unavailable:
             return {}
@@ -52,5 +51,10 @@ class LessonApi:
         if len(raw) > MAX_BODY:
             raise ParseError("The request body is too long.")
         move = parse_object(raw or b"{}").get("move")
-        return await self.lessons.attempt(
-            found, move, lambda: self.accounts.player(request.scope, create=True))
+
+        async def player() -> Player:  # made a guest if nobody yet
+            made = await self.identify(request.scope, create=True)
+            assert made is not None  # `create` always gives one
+            return made
+
+        return await self.lessons.attempt(found, move, player)
