@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from chuko.server.club.players import Player
+from chuko.server.shared.players import Player
 from chuko.server.store import migrations
 from chuko.server.store.player_rows import make_account, new_guest
 from chuko.server.store.schema import RoomRow, SeatRow, make_engine, players, sessions

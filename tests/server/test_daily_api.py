@@ -15,6 +15,7 @@ from sqlalchemy import insert
 
 from chuko.practice.daily import deal_for, facts_for, today
 from chuko.server import create_app
+from chuko.server.practice.daily import streak
 from chuko.server.store.database import Store
 from chuko.server.store.schema import daily_results
 from club_seed import add_player, postgres_schema
@@ -243,3 +244,17 @@ def test_an_accounts_profile_shows_its_daily_streak(db_url, make_client):
             bridges=0, par=0, seconds=30.0, at=noon(today())))
     store.close()
     assert client.get("/api/players/ada").json()["daily"] == {"current": 2, "best": 3}
+
+
+def test_a_streak_is_the_run_of_days_won_on_their_day_that_ends_today_or_yesterday():
+    def won(*days: str) -> list[tuple[str, float]]:  # newest first, each stored at noon UTC
+        return [(day, datetime.datetime.fromisoformat(f"{day}T12:00:00+00:00").timestamp())
+                for day in days]
+
+    on = datetime.date.fromisoformat
+    run = won("2026-12-07", "2026-12-06", "2026-12-04", "2026-12-03", "2026-12-02")
+    assert streak(run, on("2026-12-07")) == {"current": 2, "best": 3}
+    assert streak(run, on("2026-12-08")) == {"current": 2, "best": 3}  # yesterday's still runs
+    assert streak(run, on("2026-12-09")) == {"current": 0, "best": 3}
+    late = [("2026-12-06", won("2026-12-07")[0][1])]  # won from the archive a day late
+    assert streak(late, on("2026-12-07")) == {"current": 0, "best": 0}

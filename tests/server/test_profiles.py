@@ -9,8 +9,8 @@ import json
 import pytest
 from sqlalchemy import insert, update
 
-from chuko.server.club.players import Player
 from chuko.server.club.ratings import PAIR_WINDOW, PROVISIONAL_GAMES
+from chuko.server.shared.players import Player
 from chuko.server.store.database import Store
 from chuko.server.store.schema import players, ratings, rooms
 from club_seed import add_player, add_room, postgres_schema

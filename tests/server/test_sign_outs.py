@@ -5,6 +5,7 @@ its password goes on in its new session."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 import warnings
 
@@ -13,7 +14,8 @@ from server_helpers import new_room, random_chooser
 from test_cluster import URL as CLUSTER_URL
 from test_login_limits_cluster import two_workers  # noqa: F401 (a fixture)
 
-from chuko.server.club.sign_outs import CLOSED, SIGNED_OUT
+from chuko.server.club.sign_outs import Watch
+from chuko.server.web.sign_out_sockets import CLOSED, SIGNED_OUT
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -144,3 +146,25 @@ def test_a_browsers_sockets_follow_it_into_its_new_session_and_close_at_its_log_
         assert browser.post("/api/account/logout", json={}).status_code == 200
         ws.send_json({"type": "ping"})
         signed_out(ws)
+
+
+def test_a_watched_wait_ends_with_no_message_at_its_sessions_end_and_a_cancel_still_cancels():
+    async def run():
+        never = asyncio.Event()
+
+        async def receive():
+            await never.wait()
+
+        watch = Watch("player", "session")
+        waiting = asyncio.create_task(watch.wait(receive))
+        await asyncio.sleep(0)
+        watch.end()
+        assert await waiting is None  # ended while it waited
+        assert await watch.wait(receive) is None  # ended before: at once
+        other = asyncio.create_task(Watch("player", "other").wait(receive))
+        await asyncio.sleep(0)
+        other.cancel()  # the server's cancel, not a session's end
+        with pytest.raises(asyncio.CancelledError):
+            await other
+
+    asyncio.run(run())

@@ -2,7 +2,7 @@
 them (username, when made, games played) or `delete` one, as its player deleting it would
 (its sessions end at once; its games stay, shown as a deleted player's, and its username
 stays taken). Another server process may still honour an ended session for a few seconds
-(`chuko.server.club.accounts.CACHE_SECONDS`).
+(`chuko.server.club.sessions.CACHE_SECONDS`).
 """
 
 from __future__ import annotations

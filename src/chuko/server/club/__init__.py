@@ -1,3 +1,6 @@
-"""The club: players, accounts and sessions, ratings, standings and profiles.
+"""The club: players' sessions and accounts, passwords and usernames, log-in limits, ratings,
+a profile's results and the sockets closed at a sign-out (without HTTP: the web reads the
+cookies and serves the pages).
 
-Imports `rooms`, `store` and `shared`; never the lobby or practice."""
+May import `rooms`, `store` and `shared`; never `web`, `cluster`, `lobby` or `practice`.
+"""

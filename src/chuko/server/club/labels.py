@@ -18,7 +18,7 @@ from functools import cache
 
 from chuko.core.words import bot_name
 from chuko.games import descriptors
-from chuko.server.club.standings import DELETED
+from chuko.server.store.standing_rows import DELETED
 
 # The labels other than the bots' (`bot_names`); a deleted account's seats read `DELETED`.
 LABELS = ("You", "Guest", "Host", "Friend", "Spectator", "Spectators", "not connected",

@@ -27,18 +27,16 @@ and stores a reason it does not in `rooms.result`. It is idempotent per room:
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import func, insert, select, update
-from sqlalchemy.engine import Connection
 
 from chuko.core.protocol import Json
-from chuko.server.store.schema import moves, players, rating_history, ratings, rooms, seats
+from chuko.server.store import rating_rows as rows
+from chuko.server.store.database import Connection
 from chuko.server.store.writes import Write
 
 log = logging.getLogger("chuko.server")
@@ -154,16 +152,12 @@ def apply_result(room_id: str, game: str, ranks: Sequence[int], now: float) -> W
     cannot be rated (a bot's own seat, a seat without a player, one player in two seats)."""
 
     def write(conn: Connection) -> str | None:
-        header = conn.execute(select(rooms.c.rated, rooms.c.ended, rooms.c.result)
-                              .where(rooms.c.id == room_id)).first()
-        result = json.loads(header.result) if header is not None and header.result else {}
-        if header is None or not header.rated or "unrated" in result:
+        header = rows.room_header(conn, room_id)
+        if header is None or not header.rated or "unrated" in header.result:
             return None
-        if conn.execute(select(rating_history.c.player)
-                        .where(rating_history.c.room == room_id).limit(1)).first():
-            return None  # applied already (another worker, or a second call)
-        found = conn.execute(select(seats.c.kind, seats.c.player, seats.c.gone)
-                             .where(seats.c.room == room_id).order_by(seats.c.seat)).all()
+        if rows.rated_already(conn, room_id):
+            return None
+        found = rows.seat_holders(conn, room_id)
         holders = [row.player for row in found]
         klass = class_of(len(found))
         if (klass is None or len(ranks) != len(found) or None in holders
@@ -174,27 +168,16 @@ def apply_result(room_id: str, game: str, ranks: Sequence[int], now: float) -> W
                       room_id)
             return None
         at, ids = header.ended or now, [str(p) for p in holders]
-        held = _lock(conn, game, klass, ids)
-        reason = _unrated(conn, room_id, result, game, klass, ids, held, at)
+        held = {player: Rating(*row)
+                for player, row in rows.lock_ratings(conn, game, klass, ids).items()}
+        reason = _unrated(conn, room_id, header.result, game, klass, ids, held, at)
         if reason is None:
             _store(conn, game, klass, room_id, ids, held, ranks, at)
             return None
-        conn.execute(update(rooms).where(rooms.c.id == room_id)
-                     .values(result=json.dumps({**result, "unrated": reason})))
+        rows.mark_unrated(conn, room_id, {**header.result, "unrated": reason})
         return reason
 
     return write
-
-
-def _lock(conn: Connection, game: str, klass: str, holders: list[str]) -> dict[str, Rating]:
-    """Lock the players' rows (each rating write of a player waits for the one before, even
-    of a first rating, which has no row yet to lock) and read their ratings in `game` and
-    `klass`."""
-    conn.execute(select(players.c.id).where(players.c.id.in_(holders))
-                 .order_by(players.c.id).with_for_update(key_share=True)).all()
-    return {row.player: Rating(row.mu, row.sigma, row.games, row.wins) for row in conn.execute(
-        select(ratings).where(ratings.c.player.in_(holders), ratings.c.game == game,
-                              ratings.c["class"] == klass).with_for_update())}
 
 
 def _unrated(conn: Connection, room_id: str, result: Json, game: str, klass: str,
@@ -202,26 +185,13 @@ def _unrated(conn: Connection, room_id: str, result: Json, game: str, klass: str
     """Why the finished room does not count (a key of UNRATED), or None when it does."""
     if result.get("kind") == "aborted":
         return "aborted"
-    made: dict[int, int] = dict(conn.execute(
-        select(moves.c.seat, func.count()).where(moves.c.room == room_id)
-        .group_by(moves.c.seat)).all())
+    made = rows.moves_by_seat(conn, room_id)
     if any(made.get(seat, 0) < MIN_MOVES for seat in range(len(holders))):
         return "too_few_moves"
-    mine, theirs = rating_history.alias("mine"), rating_history.alias("theirs")
-    together = conn.execute(
-        select(func.count()).select_from(mine.join(theirs, mine.c.room == theirs.c.room))
-        .where(mine.c.player.in_(holders), theirs.c.player.in_(holders),
-               mine.c.player < theirs.c.player, mine.c.at > at - PAIR_WINDOW)
-        .group_by(mine.c.player, theirs.c.player)).scalars().all()
-    if any(count >= PAIR_GAMES for count in together):
+    if any(count >= PAIR_GAMES for count in rows.pair_counts(conn, holders, at - PAIR_WINDOW)):
         return "repeated_pairing"
     newcomers = [p for p in holders if (held.get(p) or Rating()).shown.provisional]
-    recent = conn.execute(
-        select(func.count()).where(rating_history.c.player.in_(newcomers),
-                                   rating_history.c.game == game,
-                                   rating_history.c["class"] == klass,
-                                   rating_history.c.at > at - NEWCOMER_WINDOW)
-        .group_by(rating_history.c.player)).scalars().all() if newcomers else []
+    recent = rows.recent_counts(conn, newcomers, game, klass, at - NEWCOMER_WINDOW)
     if any(count >= NEWCOMER_GAMES for count in recent):
         return "new_account_limit"
     return None
@@ -233,15 +203,6 @@ def _store(conn: Connection, game: str, klass: str, room_id: str, holders: list[
     their ratings and history points."""
     after = rate([held.get(player) for player in holders], ranks)
     for player, rating in zip(holders, after, strict=True):
-        values = {"mu": rating.mu, "sigma": rating.sigma, "games": rating.games,
-                  "wins": rating.wins, "updated": at}
-        if player in held:
-            conn.execute(update(ratings).where(ratings.c.player == player,
-                                               ratings.c.game == game,
-                                               ratings.c["class"] == klass).values(**values))
-        else:
-            conn.execute(insert(ratings).values(player=player, game=game, **{"class": klass},
-                                                **values))
-        conn.execute(insert(rating_history).values(
-            player=player, room=room_id, game=game, **{"class": klass}, mu=rating.mu,
-            sigma=rating.sigma, at=at))
+        rows.store_rating(conn, player, game, klass, room_id,
+                          rows.RatingRow(rating.mu, rating.sigma, rating.games, rating.wins),
+                          at, first=player not in held)

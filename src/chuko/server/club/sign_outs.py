@@ -1,14 +1,13 @@
 """The sockets of a session that ends are closed at once (docs/web-protocol.md, "Accounts"):
 a log-out ends the browser's session, a new password every other session of the account,
-a deletion all of them; a room's or the lobby's socket opened in one of them is then sent
-`SIGNED_OUT` and closed with `CLOSED`, so it can neither move nor post a seek any more.
+a deletion all of them. Here are the sockets watched, by player and session (`SignOuts`),
+and the end of each one's session (`Watch`): a socket's wait for its next message ends as
+soon as its session does, whether it was waiting then (the wait is cancelled) or busy (the
+next wait ends at once). What the socket is then told is the web's
+(`web/sign_out_sockets.py`).
 
-`closing_on_sign_out` wraps a socket's ASGI callable: a socket whose handshake carries a
-session is watched (`SignOuts.watching`) for as long as it is open, and its `receive`
-answers a disconnection as soon as the session ends, whether the socket was waiting for a
-message then (the wait is cancelled) or busy with one (the next wait ends at once). Each
-worker watches its own sockets; in a cluster, the sessions ended are told to the other
-workers over Redis (`Cluster.publish_signed_out`), which close theirs alike.
+Each worker watches its own sockets; in a cluster, the sessions ended are told to the other
+workers over Redis (`Cluster.publish_signed_out`), which end theirs alike.
 """
 
 from __future__ import annotations
@@ -16,17 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
-from starlette.types import Message, Receive, Scope, Send
-
-from chuko.core.errors import ChukoError
-from chuko.server.club.players import Player
-from chuko.server.web.socket_io import refuse
-
-SIGNED_OUT = ("You were signed out (a log-out, a new password or a deleted account): reload "
-              "the page to go on.")
-CLOSED = 4401  # a 4xxx code: the pages do not reconnect
+T = TypeVar("T")
 
 
 class Watch:
@@ -44,21 +35,21 @@ class Watch:
         if self._waiting is not None:
             self._waiting.cancel()
 
-    async def receive(self, receive: Receive, send: Send) -> Message:
-        """The socket's next message, or its disconnection (after `SIGNED_OUT` and the close
-        frame) once its session has ended."""
-        if not self.ended:
-            self._waiting = asyncio.current_task()
-            try:
-                return await receive()
-            except asyncio.CancelledError:
-                if not self.ended or self._waiting is None:
-                    raise
-                self._waiting.uncancel()  # cancelled by `end`, not by the server
-            finally:
-                self._waiting = None
-        await refuse(send, SIGNED_OUT, CLOSED)
-        return {"type": "websocket.disconnect", "code": CLOSED}
+    async def wait(self, receive: Callable[[], Awaitable[T]]) -> T | None:
+        """`receive()`'s answer (the socket's next message), or None once the session has
+        ended, before the wait or during it."""
+        if self.ended:
+            return None
+        self._waiting = asyncio.current_task()
+        try:
+            return await receive()
+        except asyncio.CancelledError:
+            if not self.ended or self._waiting is None:
+                raise
+            self._waiting.uncancel()  # cancelled by `end`, not by the server
+            return None
+        finally:
+            self._waiting = None
 
 
 class SignOuts:
@@ -118,35 +109,3 @@ class SignOuts:
         for watch in list(self._watches.get(player_id, ())):
             if (id_hash is None or watch.id_hash == id_hash) and watch.id_hash != but:
                 watch.end()
-
-
-Socket = Callable[..., Awaitable[None]]
-Session = Callable[[Scope], Awaitable[tuple[Player, str] | None]]
-
-
-def closing_on_sign_out(socket: Socket, sign_outs: SignOuts, session: Session) -> Socket:
-    """`socket` (an ASGI callable with the route's arguments after `send`), watched by
-    `sign_outs` when its handshake carries a session (`session`: its player and id hash)."""
-
-    async def serve(scope: Scope, receive: Receive, send: Send, *args: Any) -> None:
-        try:
-            found = await session(scope)
-        except ChukoError:  # the database away or slow: the socket finds it so, and says so
-            found = None
-        if found is None:
-            await socket(scope, receive, send, *args)
-            return
-        player, id_hash = found
-        with sign_outs.watching(player.id, id_hash) as watch:
-            connected = False
-
-            async def watched() -> Message:
-                nonlocal connected
-                if not connected:  # the handshake: nothing is sent before it is answered
-                    connected = True
-                    return await receive()
-                return await watch.receive(receive, send)
-
-            await socket(scope, watched, send, *args)
-
-    return serve

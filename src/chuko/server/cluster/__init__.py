@@ -1,4 +1,6 @@
-"""Several workers serving the same rooms: Redis, the lease that names the leader, and the
-buckets every worker shares. An adapter the app builds and hands to those who need it.
+"""A cluster of workers over Redis: the lease that says which worker runs the bots and the
+timers, the rooms and the sign-outs relayed between workers, and the rate buckets they
+share. An adapter the app builds and injects when it is given a Redis address.
 
-Imports the domains it relays (`rooms`, `lobby`), `store` and `shared`."""
+May import `rooms`, `store` and `shared`; never `web`, `club`, `lobby` or `practice`.
+"""

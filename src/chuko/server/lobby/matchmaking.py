@@ -28,10 +28,6 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-
 from chuko.core.descriptor import Pool
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.games import descriptors, game_class
@@ -52,8 +48,9 @@ from chuko.server.lobby.seeks import (
     seek_page,
 )
 from chuko.server.rooms.room import NotFound, Seat
-from chuko.server.store.schema import ratings
+from chuko.server.store import rating_rows
 from chuko.server.store.writer import Unavailable
+from chuko.server.store.writes import Refused
 
 if TYPE_CHECKING:
     from chuko.server.rooms.hub import Hub
@@ -345,8 +342,7 @@ def room_opener(hub: Hub) -> OpenRoom:
     pairing's, so a pairing made again (its maker died after making the room, before
     telling anyone) finds the room made and seats nobody twice."""
     shuffle = random.SystemRandom().shuffle if hub.rng is None else hub.rng.shuffle
-    # A second room under one id: refused by the database, through SQLAlchemy or not.
-    duplicate = (IntegrityError, hub.store.engine.dialect.loaded_dbapi.IntegrityError)
+    duplicate = hub.store.key_taken  # a second room under one id
 
     async def open_room(record: Json) -> str:
         rules = game_class(record["game"])
@@ -378,20 +374,11 @@ def rating_reader(store: Store) -> RatingOf:
     """A player's rating on the pool's scale from the `ratings` table, the default when
     they have none (or the database cannot say just now)."""
 
-    def read(player: str, game: str, klass: str) -> Callable[[Connection], float]:
-        query = select(ratings.c.mu).where(ratings.c.player == player,
-                                           ratings.c.game == game, ratings.c["class"] == klass)
-
-        def mu_of(conn: Connection) -> float:
-            mu = conn.execute(query).scalar()
-            return DEFAULT_RATING if mu is None else float(mu) * SCALE
-
-        return mu_of
-
     async def rating_of(player: str, game: str, klass: str) -> float:
         try:
-            return await store.fetch(read(player, game, klass))
-        except (Unavailable, SQLAlchemyError):
+            mu = await store.fetch(rating_rows.mu_of(player, game, klass))
+        except (Unavailable, Refused):
             return DEFAULT_RATING
+        return DEFAULT_RATING if mu is None else mu * SCALE
 
     return rating_of

@@ -1,3 +1,6 @@
-"""Practice as served: the daily Caravan, lessons and puzzles, and the Lab's facts.
+"""Practice as the server serves it: the daily Caravan, the lessons, the rated Crossroads
+puzzles and the Lab's facts, each with its reads and writes through `store` (the web answers
+their requests).
 
-Imports `rooms`, `store` and `shared`; never the club or the lobby."""
+May import `rooms`, `store` and `shared`; never `web`, `cluster`, `club` or `lobby`.
+"""

@@ -1,4 +1,5 @@
-"""The rooms: a room and its game, opening rooms and taking seats, the move path, bots,
-clocks, forfeits, presence, history and hints.
+"""The rooms: a room and its hub, its move path, bots, clocks, forfeits, presence, history
+and hints.
 
-Imports `store` and `shared`; tells the other domains what happened through events."""
+May import `store` and `shared`; never `web`, `cluster`, `club`, `lobby` or `practice`.
+"""

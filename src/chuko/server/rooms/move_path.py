@@ -9,8 +9,6 @@ import logging
 import time
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import State
 from chuko.server.rooms.endings import ranks
@@ -90,7 +88,7 @@ class MovePath(HubBase):
             await commit
         except db.Unavailable:
             raise db.Unavailable(MOVE_NOT_SAVED) from None
-        except SQLAlchemyError as error:  # the database refused it (the end's ratings, say)
+        except db.Refused as error:  # the database refused it (the end's ratings, say)
             log.error("Room %s: move %d could not be stored: %s", room.id, number,
                       str(error).splitlines()[0])
             raise db.Unavailable(MOVE_NOT_SAVED) from None

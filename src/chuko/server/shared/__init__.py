@@ -1,4 +1,5 @@
-"""What every part of the server does the same way: JSON messages read and written, a
-client's limits (token buckets, caps), the pool for costly work, and the event bus.
+"""What every part of the server shares: the player (`players.py`), the messages' JSON, the
+limits of what a client may ask, the pool of costly work and the event bus (`bus.py`).
 
-Imports nothing of the server."""
+Imports nothing else of the server.
+"""

@@ -1,5 +1,6 @@
-"""The store: the database's schema and migrations, the writer that commits, the readers
-that answer off the event loop, and every query the domains make (each domain's reads and
-writes are functions of a module of its own here).
+"""Storage: the schema, its migrations, the writer and the reader, and every query of the
+server (`database.py`, the store's face; `*_rows.py`, each domain's reads and writes). The
+only package of the server that imports SQLAlchemy.
 
-Imports nothing of the server but `shared`."""
+May import `shared`; nothing else of the server.
+"""

@@ -42,6 +42,8 @@ from chuko.server.store.schema import (
 from chuko.server.store.writer import RETRY_AFTER, WRITE_TIMEOUT, Unavailable, Writer
 from chuko.server.store.writes import (
     Conflict,
+    Duplicate,
+    Refused,
     Write,
     append_move,
     expire_waiting,
@@ -51,8 +53,8 @@ from chuko.server.store.writes import (
 )
 
 __all__ = [
-    "READ_TIMEOUT", "RETRY_AFTER", "WRITE_TIMEOUT", "Conflict", "RoomRow", "SeatRow", "Store",
-    "Unavailable", "Write",
+    "READ_TIMEOUT", "RETRY_AFTER", "WRITE_TIMEOUT", "Conflict", "Connection", "Duplicate",
+    "Refused", "RoomRow", "SeatRow", "Store", "Unavailable", "Write",
     "append_move", "expire_waiting", "forfeit", "insert_room", "join_seat", "make_engine",
     "moves", "rooms", "seats", "secret_hash",
 ]
@@ -86,6 +88,12 @@ class Store(Writer):
     def close(self) -> None:
         self.reader.close()
         super().close()
+
+    @property
+    def key_taken(self) -> tuple[type[Exception], ...]:
+        """What a write raises for a row whose key is taken: SQLAlchemy's `Duplicate`, or
+        the driver's own error (the writes of `writes.Direct` run on its cursor)."""
+        return (Duplicate, self.engine.dialect.loaded_dbapi.IntegrityError)
 
     async def fetch(self, query: Callable[[Connection], T]) -> T:
         """`read` off the event loop, within the read timeout: Unavailable past it."""

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from chuko.server.club.players import Player
+from chuko.server.shared.players import Player
 from chuko.server.store.schema import players, seats, sessions
 from chuko.server.store.writes import Conflict, Write
 

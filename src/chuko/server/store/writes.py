@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from chuko.core.errors import ChukoError
 from chuko.server.store.schema import RoomRow, moves, rooms, seats
@@ -26,6 +27,12 @@ Write = Callable[[Connection], Any]
 
 class Conflict(ChukoError):
     """The stored room changed under the write (a seat already taken, a move raced)."""
+
+
+# What the database raises when it refuses a statement (a constraint, a value it cannot
+# hold), and when a row's key is taken: the names the rest of the server catches them by.
+Refused = SQLAlchemyError
+Duplicate = IntegrityError
 
 
 class Direct:

@@ -1,4 +1,7 @@
-"""The transport: the ASGI app and its router, the HTTP API and pages, sockets, connection
-limits, headers, cookies and origin checks.
+"""The transport: the ASGI router and the app it builds (`app.py`), the HTTP API and pages,
+the room's and the lobby's sockets, connection limits, headers, cookies and origin checks.
+Each `*_api.py` reads requests and answers them with what a domain says.
 
-Imports the domains; no domain imports it."""
+May import every other package of the server: it is the top of the server's layers, and
+nothing below imports it.
+"""

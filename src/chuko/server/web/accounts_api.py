@@ -3,11 +3,11 @@ becoming a guest and naming oneself (`POST /api/me`, `/api/me/name`), and an acc
 sign-up, log-in, log-out, new password and deletion (`POST /api/account/…`).
 
 Password checks are limited per address, per address at an account, and per account
-except from a browser the account logged in from (`login_limits.py`); an unknown username
-and a wrong password get the same answer (401, one sentence) after the same work (an
-Argon2 check either way, `passwords.py`), so neither the answer nor its time says which
-names exist. A password is never logged nor sent back. The POST requests are answered as
-bare ASGI by the router (`AccountApi.paths`).
+except from a browser the account logged in from (`club/login_limits.py`; its proof is the
+cookie `chuko_device`); an unknown username and a wrong password get the same answer (401,
+one sentence) after the same work (an Argon2 check either way, `club/passwords.py`), so
+neither the answer nor its time says which names exist. A password is never logged nor
+sent back. The POST requests are answered as bare ASGI by the router (`AccountApi.paths`).
 """
 
 from __future__ import annotations
@@ -16,14 +16,11 @@ import re
 from typing import Any
 
 from fastapi import FastAPI, Request
-from sqlalchemy.exc import IntegrityError
 from starlette.types import Scope
 
 from chuko.core.protocol import Json
-from chuko.server.club.accounts import Accounts
-from chuko.server.club.login_limits import LoginLimits
+from chuko.server.club.login_limits import LoginLimits, device_proof, proves
 from chuko.server.club.passwords import Passwords
-from chuko.server.club.players import Player
 from chuko.server.club.usernames import (
     BadCredentials,
     given_password,
@@ -35,9 +32,11 @@ from chuko.server.club.usernames import (
 )
 from chuko.server.rooms.room import Forbidden
 from chuko.server.shared.limits import Buckets, Clock, Limits, Shared, TooMany
+from chuko.server.shared.players import Player
 from chuko.server.store import player_rows as rows
-from chuko.server.store.writes import Conflict
-from chuko.server.web.cookies import clear_session
+from chuko.server.store.writes import Conflict, Duplicate
+from chuko.server.web.accounts import Accounts
+from chuko.server.web.cookies import DEVICE, DEVICE_AGE, clear_session, cookie_value, set_cookie
 from chuko.server.web.router import Post, ReadBody, client_host
 
 NO_MATCH = "That username and password do not match an account."
@@ -52,6 +51,12 @@ def me(player: Player | None) -> Json:
         return {"player": None}
     return {"player": {"name": player.name, "username": player.username,
                        "guest": player.is_guest}}
+
+
+def _remember_browser(scope: Scope, player_id: str, stored: str) -> None:
+    """Queue the account's proof that it logged in from this browser (`device_proof`) on
+    the response to a password check that succeeded."""
+    set_cookie(scope, DEVICE, device_proof(player_id, stored), DEVICE_AGE)
 
 
 class AccountApi:
@@ -113,21 +118,22 @@ class AccountApi:
         try:
             await self.store.submit(rows.make_account(player.id, username,
                                                       username_key(username), hashed, name))
-        except IntegrityError:  # another worker gave the name away meanwhile
+        except Duplicate:  # another worker gave the name away meanwhile
             raise Conflict(rows.TAKEN) from None
         account = Player(player.id, name, username)
         await self.accounts.open_session(scope, account)
-        self.logins.browsers.remember(scope, account.id, hashed)
+        _remember_browser(scope, account.id, hashed)
         return 201, me(account)
 
     async def login(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
         key = login_key(data.get("username"))
         password = given_password(data.get("password"))
-        await self.logins.admit(scope, key)
+        await self.logins.admit(client_host(scope), key)
         found = await self.store.fetch(rows.login_of(key)) if key else None
-        await self.logins.admit_at_account(scope, key, None if found is None
-                                           else (found[0].id, found[1]))
+        known = found is not None and proves(cookie_value(scope, DEVICE), found[0].id,
+                                             found[1])
+        await self.logins.admit_at_account(key, known)
         if not await self.passwords.check(password, None if found is None else found[1]):
             raise BadCredentials(NO_MATCH)
         if found is None:  # (checked above: the dummy hash never matches)
@@ -137,7 +143,7 @@ class AccountApi:
             stored = await self.passwords.hash(password)
             await self.store.submit(rows.set_password(player.id, stored))
         await self.accounts.open_session(scope, player)
-        self.logins.browsers.remember(scope, player.id, stored)
+        _remember_browser(scope, player.id, stored)
         return 200, me(player)
 
     async def logout(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
@@ -152,7 +158,7 @@ class AccountApi:
         player = await self.accounts.player(scope, create=False)
         if player is None or player.username is None:
             raise Forbidden(NOT_LOGGED_IN)
-        await self.logins.admit(scope, username_key(player.username))
+        await self.logins.admit(client_host(scope), username_key(player.username))
         stored = await self.store.fetch(rows.password_of(player.id))
         if not await self.passwords.check(given, stored):
             raise BadCredentials("That is not your password.")
@@ -166,7 +172,7 @@ class AccountApi:
         hashed = await self.passwords.hash(fresh)
         await self.store.submit(rows.set_password(player.id, hashed))
         await self.accounts.open_session(scope, player, others=True)
-        self.logins.browsers.remember(scope, player.id, hashed)
+        _remember_browser(scope, player.id, hashed)
         return 200, me(player)
 
     async def delete(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:

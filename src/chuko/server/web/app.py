@@ -28,31 +28,35 @@ from fastapi import FastAPI
 from starlette.datastructures import State
 from starlette.types import Scope
 
-from chuko.server.club.accounts import Accounts
-from chuko.server.club.players import Player
-from chuko.server.club.profiles import PlayerLookup, Standings
-from chuko.server.club.sign_outs import Socket, closing_on_sign_out
-from chuko.server.lobby.parts import LobbyParts
-from chuko.server.practice.daily import DailyApi
+from chuko.server.practice.daily import Daily
+from chuko.server.practice.lessons import Lessons
+from chuko.server.practice.puzzles import Puzzles
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.hub_base import WAITING_TTL
 from chuko.server.shared.limits import MAX_BODY, Budget, Clock, Limits
+from chuko.server.shared.players import Player
 from chuko.server.shared.work import Pool
 from chuko.server.store.database import Store
 from chuko.server.store.reader import READ_TIMEOUT
 from chuko.server.store.writer import WRITE_TIMEOUT
 from chuko.server.web import collector
+from chuko.server.web.accounts import Accounts
 from chuko.server.web.accounts_api import AccountApi
 from chuko.server.web.connections import HttpProtocol, WebSocketProtocol
+from chuko.server.web.daily_api import DailyApi
 from chuko.server.web.guard import Guard
 from chuko.server.web.html_pages import add_pages, web_dir
 from chuko.server.web.http_errors import add_refusals
+from chuko.server.web.identify import PlayerLookup
 from chuko.server.web.lessons_api import LessonApi
+from chuko.server.web.lobby_parts import LobbyParts
+from chuko.server.web.profiles_api import ProfileApi
 from chuko.server.web.puzzles_api import PuzzleApi
 from chuko.server.web.redaction import hide_secrets_in_logs
 from chuko.server.web.room_socket import Sockets
 from chuko.server.web.rooms_api import Api
 from chuko.server.web.router import App
+from chuko.server.web.sign_out_sockets import Socket, closing_on_sign_out
 from chuko.solvers import warm_up as warm_solvers
 
 if TYPE_CHECKING:
@@ -119,14 +123,15 @@ def create_app(
     account_api = AccountApi(accounts, limits, clock, open_registration=open_registration,
                              shared=None if cluster is None else cluster.buckets)
     api = Api(hub, limits, clock, budget, identify=accounts.player)
-    daily = DailyApi(store, accounts.player)
+    daily = Daily(store)
+    daily_api = DailyApi(daily, accounts.player)
     # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
     # (The app's state is made first, so the lobby and the standings can read its accounts
     # when asked, and a test can put its own there or set the daily's clock.)
     state = State({"hub": hub, "accounts": accounts, "daily": daily})
     lobby = LobbyParts(hub, _player_of(state), cluster)
     live, lobby_live = _sockets(hub, limits, clock, budget, accounts, lobby, cluster)
-    app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily.paths},
+    app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily_api.paths},
               lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
     app.state, state.lobby = state, lobby
@@ -134,7 +139,7 @@ def create_app(
     add_refusals(app)
     add_club_routes(app, store, budget, state)
     add_pages(app, static_dir or web_dir())
-    for routes in (api, account_api, daily):
+    for routes in (api, account_api, daily_api):
         routes.add_routes(app)
     return app
 
@@ -142,7 +147,7 @@ def create_app(
 def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: Accounts,
              lobby: LobbyParts, cluster: Cluster | None) -> tuple[Socket, Socket]:
     """The game's and the lobby's sockets, each closed as soon as the session it was opened
-    in ends (`sign_outs.py`), on whichever worker of the `cluster` it ends."""
+    in ends (`sign_out_sockets.py`), on whichever worker of the `cluster` it ends."""
     if cluster is not None:
         accounts.sign_outs.tell = cluster.publish_signed_out
         cluster.on_signed_out = accounts.sign_outs.heard
@@ -155,9 +160,9 @@ def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: A
 def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> None:
     """The routes read for the session's player: leaderboards and profiles, the lessons and
     the rated Crossroads puzzles."""
-    Standings(state.hub, budget, _player_of(state)).add_routes(app)
-    LessonApi(store, state.accounts).add_routes(app)
-    PuzzleApi(store, _player_of(state)).add_routes(app)
+    ProfileApi(state.hub, budget, _player_of(state)).add_routes(app)
+    LessonApi(Lessons(store), state.accounts.player).add_routes(app)
+    PuzzleApi(Puzzles(store), _player_of(state)).add_routes(app)
 
 
 # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and socket

@@ -1,8 +1,8 @@
 """The session cookie, `chuko_session`, and the proof that an account logged in from a
-browser, `chuko_device` (`login_limits.py`): read from a request, and set or cleared on its
-response.
+browser, `chuko_device` (`club/login_limits.py`): read from a request, and set or cleared on
+its response.
 
-A part that sets a cookie (`accounts.py`, `login_limits.py`) queues its Set-Cookie header
+A part that sets a cookie (`accounts.py`, `accounts_api.py`) queues its Set-Cookie header
 in the request's scope (`set_cookie`); the router's bare POST answers add what is queued
 to their headers (`queued`), and every other HTTP response gets it through `sending`, so
 FastAPI's routes and the bare ones set cookies the same way. A socket cannot set one (its
@@ -16,14 +16,12 @@ import re
 from starlette.types import Message, Scope, Send
 
 SESSION = "chuko_session"
-# The proof that an account logged in from this browser (`login_limits.KnownBrowsers`),
+# The proof that an account logged in from this browser (`login_limits.device_proof`),
 # kept across log-outs.
 DEVICE = "chuko_device"
-# Browsers keep a cookie at most 400 days: a guest's identity lasts that long unless used
-# again (each use of an old session renews it), an account's session a month; a browser
-# is known to an account for as long as a browser keeps anything.
-GUEST_AGE = 400 * 86400
-ACCOUNT_AGE = 30 * 86400
+# Browsers keep a cookie at most 400 days: a session's cookie lasts as long as the session
+# (`club/sessions.py`); a browser is known to an account for as long as a browser keeps
+# anything.
 DEVICE_AGE = 400 * 86400
 _QUEUED = "chuko.cookies"  # the scope's key for the Set-Cookie headers to send, by name
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")  # a session's secret or a device's proof

@@ -17,12 +17,12 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
-from chuko.server.club.players import Identify, held_seat
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.outbox import Client
 from chuko.server.rooms.quick_messages import QuickMessages
 from chuko.server.rooms.room import Forbidden, NotFound, Room
 from chuko.server.shared.limits import Buckets, Budget, Clock, Costly, Limits, SocketFlow, TooMany
+from chuko.server.web.identify import Identify, held_seat
 from chuko.server.web.router import client_host, query_params
 from chuko.server.web.socket_io import pump, read_message, refusal, refuse, within_rate
 

@@ -19,7 +19,6 @@ from starlette.types import Scope
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
 from chuko.games import descriptor, descriptors, rules_text
-from chuko.server.club.players import Identify, held_seat
 from chuko.server.practice.facts import shipped_facts
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.room import NotFound
@@ -33,6 +32,7 @@ from chuko.server.shared.limits import (
     OpenRooms,
     TooMany,
 )
+from chuko.server.web.identify import Identify, held_seat
 from chuko.server.web.router import Post, ReadBody, client_host
 
 log = logging.getLogger("chuko.server")

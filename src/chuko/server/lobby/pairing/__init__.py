@@ -1,4 +1,6 @@
-"""Pairing, pure: who plays whom in a pool's wave (`waves`), by a maximum-weight matching
-(`blossom`) or along a line of ratings (`line`, `sweep`).
+"""Quick pairing: who plays whom among the players waiting in one pool (`waves.py`), by the
+neighbour pairing on the line sorted by rating, an exact sweep, or Edmonds' blossom. Pure:
+nothing here keeps state.
 
-Imports nothing of the server."""
+Imports nothing else of the server.
+"""

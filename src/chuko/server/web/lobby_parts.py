@@ -1,7 +1,8 @@
 """The lobby as the app holds it (`LobbyParts`): its board (in memory, or in the cluster's
-Redis), the matchmaker, the feed and the sockets, and the loops that run while the app does
-(`start`, `stop`). Pairing is led by the worker that holds the cluster's lease, the one that
-runs the bots and timers; the others follow."""
+Redis), the matchmaker and the feed (`lobby/`), the web's sockets on them
+(`lobby_socket.py`), and the loops that run while the app does (`start`, `stop`). Pairing is
+led by the worker that holds the cluster's lease, the one that runs the bots and timers; the
+others follow."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""The reads behind leaderboards, profiles and a player's own games: small queries on one
-connection (`Store.read`), each bounded by a count.
+"""The store's reads behind leaderboards, profiles and a player's own games: small queries
+on one connection (`Store.read`, `Store.fetch`), each bounded by a count.
 
 Nothing read here leaves the server as it is: a player's id is only ever a key between these
-reads and `profiles.py`, which answers with usernames, display names and room ids (a room id
-is public: it is the address of its replay).
+reads and `web/profiles_api.py`, which answers with usernames, display names and room ids (a
+room id is public: it is the address of its replay).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.engine import Connection
 
 from chuko.core.errors import ConfigError
-from chuko.server.club.ratings import PROVISIONAL_GAMES, PROVISIONAL_SIGMA, Rating
+from chuko.server.store.rating_rows import RatingRow
 from chuko.server.store.schema import players, rating_history, ratings, rooms, seats
 
 DELETED = "deleted player"  # what a deleted account's seats and names read
@@ -47,7 +47,7 @@ class Listed:
     at: float  # when it ended (a finished room) or last changed
     seat: int  # the listed player's seat
     seats: list[dict[str, Any]] = field(default_factory=list)
-    rating: Rating | None = None  # the player's rating after it, when it was rated
+    rating: RatingRow | None = None  # the player's rating after it, when it was rated
 
 
 def account(conn: Connection, username: str) -> Account | None:
@@ -64,27 +64,29 @@ def account(conn: Connection, username: str) -> Account | None:
     return Account(row.id, row.username, row.name, row.created)
 
 
-def leaderboard(conn: Connection, game: str, klass: str, count: int) -> list[dict[str, Any]]:
-    """The `count` best settled ratings of accounts in `game` and `klass`, best first (by
-    the shown rating, the mean: as lichess ranks). Provisional ratings and guests are not
-    listed: a guest has no page to link to."""
+def leaderboard(conn: Connection, game: str, klass: str, count: int, *, least_games: int,
+                most_sigma: float) -> list[dict[str, Any]]:
+    """The `count` best settled ratings of accounts in `game` and `klass` (of `least_games`
+    games or more and a `sigma` of `most_sigma` at most), best first (by the shown rating,
+    the mean: as lichess ranks). Provisional ratings and guests are not listed: a guest has
+    no page to link to."""
     found = conn.execute(
         select(players.c.username, ratings.c.mu, ratings.c.sigma, ratings.c.games,
                ratings.c.wins)
         .join(players, players.c.id == ratings.c.player)
         .where(ratings.c.game == game, ratings.c["class"] == klass,
-               ratings.c.games >= PROVISIONAL_GAMES, ratings.c.sigma <= PROVISIONAL_SIGMA,
+               ratings.c.games >= least_games, ratings.c.sigma <= most_sigma,
                players.c.username.is_not(None), players.c.deleted.is_(False))
         .order_by(ratings.c.mu.desc(), players.c.username_key).limit(count)).all()
     return [{"username": row.username,
-             "rating": Rating(row.mu, row.sigma, row.games, row.wins)} for row in found]
+             "rating": RatingRow(row.mu, row.sigma, row.games, row.wins)} for row in found]
 
 
-def player_ratings(conn: Connection, player: str) -> list[tuple[str, str, Rating]]:
+def player_ratings(conn: Connection, player: str) -> list[tuple[str, str, RatingRow]]:
     """Every rating the player has, as (game, class, rating)."""
     found = conn.execute(select(ratings).where(ratings.c.player == player)
                          .order_by(ratings.c.game, ratings.c["class"])).all()
-    return [(row.game, row._mapping["class"], Rating(row.mu, row.sigma, row.games, row.wins))
+    return [(row.game, row._mapping["class"], RatingRow(row.mu, row.sigma, row.games, row.wins))
             for row in found]
 
 
@@ -153,4 +155,4 @@ def _rate_rated(conn: Connection, player: str, listed: dict[str, Listed]) -> Non
         return
     for row in conn.execute(select(rating_history).where(
             rating_history.c.player == player, rating_history.c.room.in_(rated))):
-        listed[row.room].rating = Rating(row.mu, row.sigma)
+        listed[row.room].rating = RatingRow(row.mu, row.sigma)

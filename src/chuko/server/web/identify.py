@@ -1,32 +1,16 @@
-"""Who a request is: a player of the club, a guest or an account holder."""
+"""Who a request is, as the web's parts are told (`Identify`: the accounts' `player`, or a
+test's own; `PlayerLookup`: the same, never making a guest), and the seat it holds in a
+room."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
 from starlette.types import Scope
 
+from chuko.server.shared.players import Player
 from chuko.server.store.writer import Unavailable
-
-
-@dataclass(frozen=True)
-class Player:
-    """A player as the server knows them; `id` never leaves the server.
-
-    A guest has no username; an account holder has one (shown as their
-    profile name), and `name` is the display name either way.
-    """
-
-    id: str
-    name: str
-    username: str | None
-
-    @property
-    def is_guest(self) -> bool:
-        """Whether this player plays without an account."""
-        return self.username is None
 
 
 class Identify(Protocol):
@@ -34,6 +18,9 @@ class Identify(Protocol):
     them so that a test may pass its own."""
 
     async def __call__(self, scope: Scope, *, create: bool) -> Player | None: ...
+
+
+PlayerLookup = Callable[[Scope], Awaitable[Player | None]]
 
 
 def seat_of(seats: Iterable[Any], player: Player | None) -> int | None:
