@@ -68,7 +68,7 @@ def check_views(state: State):
         view, full = state.view(seat), state.full_view(seat)
         assert keeps_shape(full, view), broke("full views keep the view's shape")
         assert reveals(full, view), broke("hidden values are null")
-        for held in seat_lists(full, state.game.descriptor.seat_lists):
+        for held in seat_lists(full, state.game.descriptor.traits.seat_lists):
             assert isinstance(held, list) and len(held) == players, \
                 broke("seat lists have a value per seat")
 
@@ -203,7 +203,7 @@ def test_descriptor_options_defaults_and_examples_make_games(game_id):
     assert described.id == game_id == game.id and game.title == described.title, rule
     json.dumps(described.to_json())
     default = game.from_options({})
-    assert described.min_players <= default.players <= (described.max_players or 10**6), rule
+    assert game.min_players <= default.players <= (game.max_players or 10**6), rule
     for option in described.options:
         assert option.value(None) == option.default, rule
     with refused(ChukoError, "descriptors make games"):
@@ -230,7 +230,7 @@ def test_every_bot_level_plays_a_move_the_engine_accepts(game_id):
 def test_what_the_study_varies_makes_games_and_its_turn_counts_are_whole(game_id):
     """Every combination of the values the descriptor's study tries is a game its bot
     lineups can seat, and the game's count of turns by kind reads a finished record."""
-    study = descriptor(game_id).study
+    study = descriptor(game_id).integrations.study
     names = [varied.option for varied in study.varies]
     for values in itertools.product(*(varied.values for varied in study.varies)):
         options = dict(zip(names, values, strict=True))
@@ -382,12 +382,12 @@ def test_explicit_chance_games_end_and_replay_from_their_records(game_id, index)
 # --- encodings for research environments (core/encoding.py) ------------------------------------
 
 # A stepwise encoding builds every move from a dozen masks: seconds per game, so slow.
-ENCODED = [pytest.param(gid, i, marks=() if descriptor(gid).lists_moves else pytest.mark.slow)
-           for gid, i in CASES if descriptor(gid).encoding]
+ENCODED = [pytest.param(gid, i, marks=() if game_class(gid).lists_moves else pytest.mark.slow)
+           for gid, i in CASES if descriptor(gid).integrations.encoding]
 
 
 def load_encoding(game):
-    module, _, factory = game.descriptor.encoding.partition(":")
+    module, _, factory = game.descriptor.integrations.encoding.partition(":")
     return getattr(import_module(module), factory)(game)
 
 

@@ -94,7 +94,7 @@ class LessonApi:
         done = await self._progress(request)
         found = []
         for game_id in game_ids():
-            if descriptor(game_id).lessons is None:
+            if descriptor(game_id).integrations.lessons is None:
                 continue
             steps = _steps(game_id)
             found.append({"game": game_id, "title": descriptor(game_id).title,
@@ -136,5 +136,5 @@ def _shown(found: Step) -> Json:
         state = found.position()
         seat = data["seat"]
         data["legal"] = ([str(move) for move in state.legal_moves(seat)]
-                         if state.game.descriptor.lists_moves else [])
+                         if state.game.lists_moves else [])
     return data
