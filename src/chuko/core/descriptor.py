@@ -170,9 +170,10 @@ class Traits:
     - `players_option`: the "int" option that sets the number of seats, which a game whose
       number of players varies names (None: the seats are fixed).
     - `information`: "perfect" where every seat's view shows the whole state, so no seat
-      ever holds a secret (OpenSpiel's perfect information; the deal may still be chance);
-      else "imperfect".
-    - `chance`: the deal (or a draw later) is left to chance, so seeds deal different games.
+      ever holds a secret (OpenSpiel's perfect information; the deal may still be chance;
+      rule 'perfect information hides nothing'); else "imperfect".
+    - `chance`: the deal (or a draw later) is left to chance, so seeds deal different games
+      (rule 'seeded deals').
     - `simultaneous`: seats move at once in secret (the front ends word waiting so).
     - `lists_moves`: False where the legal moves are too many to list (Chuchula's ~200,000
       groupings): front ends send no list and bots build their move from the view.

@@ -35,6 +35,8 @@ BUILT_IN = (
 )
 
 log = logging.getLogger("chuko.games")
+# Each installed plug-in the registry left out (its entry point) → why, in one sentence.
+_left_out: dict[str, str] = {}
 
 
 def _game_class(loaded: Any) -> type[Game]:
@@ -57,6 +59,7 @@ def registry() -> dict[str, type[Game]]:
     that fails to load, that the registry refuses, or that reuses an id, is logged and left
     out, so it cannot break the others; a built-in game refused is a bug, raised."""
     games: dict[str, type[Game]] = {}
+    _left_out.clear()
     for name in BUILT_IN:
         game = _game_class(import_module(name))
         wrong = refusal(game)
@@ -66,19 +69,24 @@ def registry() -> dict[str, type[Game]]:
     for point in entry_points(group=ENTRY_POINT_GROUP):
         try:
             game = _game_class(point.load())
-        except Exception:
+        except Exception as error:
             log.exception("The game plug-in %r cannot be loaded.", point.value)
+            _left_out[point.value] = f"Loading it raised {type(error).__name__}: {error}"
             continue
-        wrong = refusal(game)
+        wrong = refusal(game) or (f"The id {game.id!r} is another game's." if game.id in games
+                                  else None)
         if wrong:
             log.error("The game plug-in %r is left out: %s", point.value, wrong)
-            continue
-        if game.id in games:
-            log.error("The game plug-in %r reuses the id %r; it is left out.", point.value,
-                      game.id)
+            _left_out[point.value] = wrong
             continue
         games[game.id] = game
     return games
+
+
+def left_out() -> dict[str, str]:
+    """Each installed plug-in the registry left out (its entry point) → why."""
+    registry()
+    return dict(_left_out)
 
 
 def game_ids() -> list[str]:
