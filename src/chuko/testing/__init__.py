@@ -46,7 +46,7 @@ from .play import (
 __all__ = ["check_game", "conformance_tests"]
 
 Check = Callable[..., None]
-# The checks of a game as a whole, then those of each of its examples.
+# The checks of a game as a whole, and those of each of its examples.
 PER_GAME: tuple[Check, ...] = (
     descriptor_makes_games, seeded_deals_are_reproducible, moves_have_canonical_text,
     any_text_is_a_move_or_a_sentence, bots_play_legal_moves,
@@ -92,10 +92,10 @@ def cases(check: Check, game_ids: tuple[str, ...]) -> list[tuple[Any, ...]]:
 
 
 def check_game(game_id: str) -> None:
-    """Every conformance check on the registered game, at once; AssertionError names the
-    rule of the first one it breaks."""
+    """Every conformance check on the registered game, at once, random games first;
+    AssertionError names the rule of the first one it breaks."""
     _registered(game_id)
-    for check in (*PER_GAME, *PER_EXAMPLE):
+    for check in (*PER_EXAMPLE, *PER_GAME):
         for arguments in cases(check, (game_id,)):
             check(*arguments)
 
