@@ -1,7 +1,8 @@
 """Lessons: short steps that teach a game on its own engine.
 
-A game's descriptor names its lessons as "package:path" of a JSON file (`lessons`), so a
-game from another package ships its own. The file holds `{"steps": [...]}`; a step is
+A game's descriptor names its lesson as a reference to a JSON file of its package
+(`lessons="chuko_takeaway:lessons.json"`), so a game from another package ships its own.
+The file holds `{"steps": [...]}`; a step is
 
 - a position: `options` for `Game.from_options`, a `deal` for `Game.from_deal`, and
   `moves` (texts) played from it before the learner moves; the learner is the seat to move;

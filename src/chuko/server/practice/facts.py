@@ -37,7 +37,7 @@ def _studies(path: Traversable) -> list[dict[str, Any]]:
 
 
 def _own_studies(described: Descriptor) -> list[dict[str, Any]]:
-    """The studies of the game in the file its own package ships (`Descriptor.facts`)."""
+    """The studies of the game in the file its own package ships (`Integrations.facts`)."""
     if described.integrations.facts is None:
         return []
     package, _, path = described.integrations.facts.partition(":")
