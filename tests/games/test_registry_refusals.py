@@ -32,9 +32,10 @@ def refusal(**serving: object) -> str:
     ("bots", "chuko.bots.caravan"),  # a module alone
     ("review", "chuko.bots.caravan:review:again"),
     ("rules", "chuko.games:"),
+    ("lessons", "chuko.games:../README.md"),  # outside its package
 ])
 def test_a_malformed_reference_is_refused_naming_the_game_and_the_field(field, reference):
-    shape = "package:path/of/file" if field == "rules" else "module:attribute"
+    shape = "package:path/of/file" if field in ("rules", "lessons") else "module:attribute"
     assert refusal(**{field: reference}) == (
         f"The game 'toy' has a {field} reference {reference!r} that is not of the form "
         f"\"{shape}\".")

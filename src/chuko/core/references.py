@@ -23,7 +23,7 @@ from .descriptor import SCRIPTS, SCRIPTS_PACKAGE, Descriptor, Integrations
 
 MODULE = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 CODE = re.compile(rf"({MODULE}):([A-Za-z_]\w*)")
-FILE = re.compile(rf"({MODULE}):((?:[\w.-]+/)*[\w-][\w.-]*)")
+FILE = re.compile(rf"({MODULE}):((?:[\w-][\w.-]*/)*[\w-][\w.-]*)")  # no "..", no "/x"
 
 
 def split(reference: str) -> tuple[str, str]:
@@ -69,9 +69,8 @@ def _problem(field: str, reference: object) -> str | None:
     if where is None:
         return f"names the {'package' if data else 'module'} {module!r}, which is not installed"
     if data:
-        found = where.parent if where.name == "__init__.py" else where if where.is_dir() \
-            else None
-        if found is None or not (found / name).is_file():
+        folder = where if where.is_dir() else where.parent
+        if where.suffix == ".py" and where.name != "__init__.py" or not (folder / name).is_file():
             return f"names the file {name!r}, which the package {module!r} does not hold"
         return None
     if not _defines(module, where, name):
