@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 from .errors import ConfigError
 from .numbers import whole_number
@@ -158,7 +158,8 @@ class Study:
     turn_kinds: str | None = None
 
 
-INFORMATION = ("perfect", "imperfect")
+Information = Literal["perfect", "imperfect"]
+INFORMATION: tuple[Information, ...] = get_args(Information)
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ class Traits:
     min_players: int
     max_players: int | None
     players_option: str | None = None
-    information: str = "imperfect"
+    information: Information = "imperfect"
     chance: bool = True
     simultaneous: bool = False
     lists_moves: bool = True
@@ -236,7 +237,8 @@ class Integrations:
       generic study of bot games varies.
     - `screen`: the browser's screen, a file of the front end's scripts
       ("chuko.web:js/chuko.js"); None: the generic screen.
-    - `rules`: the rules text (Markdown), "package:path"; None: the summary only.
+    - `rules`: the rules text (Markdown), a file of the game's package; None: the summary
+      only.
     - `lessons`: the game's lesson (JSON steps, read by practice/lessons.py); None: none.
     - `facts`: facts for the Lab that a game from another package ships with it (a study,
       a list of studies, or {"studies": [...]}, as `chuko study --json` writes them); None:
