@@ -207,10 +207,10 @@ def main(argv: list[str] | None = None) -> None:
     else:
         loops[PEER] = uno
     for described in descriptors():
-        if described.encoding is None:
+        if described.integrations.encoding is None:
             continue
         batched_goal, aec_goal = GOALS.get(described.id, DEFAULT_GOALS)
-        if described.twin is not None:
+        if described.integrations.twin is not None:
             name = f"{described.title}, batched"
             loops[name], goals[name] = batched_loop(described.id), batched_goal
             loops[f"{described.title}, vector step"] = vector_step_loop(described.id)

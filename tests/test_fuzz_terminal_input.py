@@ -23,8 +23,8 @@ GAMES = {
     "chuchula": ["--seed", "1", "--players", "2", "--vs", "random", "--length", "1"],
 }
 # Every other registered game is played by the generic terminal player, with its options.
-GENERIC = [d for d in descriptors() if d.id not in GAMES and "play" not in d.commands
-           and d.lists_moves]
+GENERIC = [d for d in descriptors() if d.id not in GAMES and "play" not in d.integrations.commands
+           and d.traits.lists_moves]
 GAMES.update({d.id: ["--seed", "1", "--vs", d.levels[0]] for d in GENERIC})
 # CHUKO_FUZZ=500 runs a longer search than the suite's default.
 FUZZ = settings(max_examples=int(os.environ.get("CHUKO_FUZZ", "25")), deadline=None,

@@ -68,7 +68,7 @@ def test_each_built_in_game_has_rules_that_open_with_its_title(game):
 
 @pytest.mark.parametrize("game", BUILT_IN_GAMES, ids=lambda game: game.id)
 def test_docs_rules_is_the_very_file_the_package_ships(game):
-    package, _, path = game.descriptor.rules.partition(":")
+    package, _, path = game.descriptor.integrations.rules.partition(":")
     shipped = Path(str(files(package).joinpath(path)))
     in_docs = ROOT / "docs" / "rules" / f"{game.id}.md"
     assert in_docs.samefile(shipped)

@@ -20,7 +20,7 @@ NAMES = ["Ann", "Bob"]
 def test_the_plugin_is_registered_through_its_entry_point():
     assert GAME in game_ids()
     assert game_class(GAME).__module__ == "chuko_goofspiel.game"
-    assert descriptor(GAME).simultaneous and descriptor(GAME).screen is None
+    assert descriptor(GAME).traits.simultaneous and descriptor(GAME).integrations.screen is None
 
 
 def test_a_secret_bid_is_null_for_everyone_but_its_bidder_until_the_other_bid():

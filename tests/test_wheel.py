@@ -72,7 +72,7 @@ def test_the_wheel_carries_license_urls_classifiers_rules_and_schemas(installed)
     assert [r.split("<")[0].split(">")[0] for r in base] == ["rich"]
     for game in registry().values():
         if game.__module__ in BUILT_IN:
-            package, _, path = game.descriptor.rules.partition(":")
+            package, _, path = game.descriptor.integrations.rules.partition(":")
             assert f"{package.replace('.', '/')}/{path}" in names
     assert {"chuko/data/record.schema.json", "chuko/data/position.schema.json",
             "chuko/data/ladder-v1.json", "chuko/data/bot-versions.json",

@@ -219,7 +219,8 @@ def read_rules(game_id: str) -> str:
         return rules_text(game_id)
     except (FileNotFoundError, ModuleNotFoundError) as error:
         described = descriptor(game_id)
-        raise ConfigError(f"The rules of {described.title} are missing: {described.rules} "
+        raise ConfigError(f"The rules of {described.title} are missing: "
+                          f"{described.integrations.rules} "
                           "cannot be read.") from error
 
 

@@ -10,7 +10,7 @@ from chuko.analysis.simulate import make_bots, ordinal, simulate
 from chuko.core.errors import ConfigError
 from chuko.games import descriptors, game_class
 
-LISTING = [d.id for d in descriptors() if d.lists_moves]
+LISTING = [d.id for d in descriptors() if d.traits.lists_moves]
 
 
 def summary(run_chuko, game_id, *argv):

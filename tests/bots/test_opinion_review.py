@@ -33,7 +33,7 @@ def finished(game, levels, seed):
     players = [make_bot(game.id, level, Random(seed * 7 + k)) for k, level in enumerate(levels)]
     while state.outcome is None:
         seat = state.to_move[0]
-        legal = state.legal_moves(seat) if game.descriptor.lists_moves else []
+        legal = state.legal_moves(seat) if game.lists_moves else []
         state.play(seat, players[seat].choose(state.view(seat), legal))
     return state
 
@@ -144,4 +144,4 @@ def test_a_long_chuchula_game_is_reviewed_only_so_far(monkeypatch):
 
 @pytest.mark.parametrize("game_id", ["chuko", "chuchula", "crossroads", "caravan"])
 def test_every_game_of_chuko_names_its_review_in_its_descriptor(game_id):
-    assert game_class(game_id).descriptor.review == f"chuko.bots.{game_id}:review"
+    assert game_class(game_id).descriptor.integrations.review == f"chuko.bots.{game_id}:review"

@@ -240,7 +240,7 @@ def test_a_chuchula_grouping_is_one_step_a_card_but_the_last(run_chuko):
 
 
 def test_steps_of_a_game_without_an_environment_are_refused_in_a_sentence(run_chuko):
-    bare = [g for g in game_ids() if game_class(g).descriptor.encoding is None]
+    bare = [g for g in game_ids() if game_class(g).descriptor.integrations.encoding is None]
     if not bare:
         pytest.skip("every installed game has an environment")
     err = refused(run_chuko("export", bare[0], "--games", "1", "--steps"))

@@ -60,7 +60,7 @@ def test_every_help_that_takes_a_list_of_levels_says_how_it_fills_the_seats(run_
         for game in commands()[verb]:
             status, out, _ = run_chuko(verb, game, "--help")
             flat = " ".join(out.split())
-            most = descriptor(game).max_players  # None: no limit
+            most = descriptor(game).traits.max_players  # None: no limit
             several = most is None or most > 2 or verb == "simulate"
             if status == 0 and several and ("--vs" in out or "--bots" in out):
                 assert RULE in flat, (verb, game)

@@ -48,7 +48,7 @@ def test_play_and_rules_help_list_every_registered_game(run_chuko, verb):
 
 def test_a_verb_a_game_names_for_itself_lists_just_the_games_that_serve_it(run_chuko):
     verb = "solve"
-    serving = [d for d in descriptors() if verb in d.commands]
+    serving = [d for d in descriptors() if verb in d.integrations.commands]
     assert serving, "a game of this package names its own solve command"
     status, out, _ = run_chuko(verb, "--help")
     assert status == 0

@@ -3,19 +3,19 @@ refused where the game is declared, not halfway through a study."""
 
 import pytest
 
-from chuko.core.descriptor import Descriptor, Option, Study, Varied
+from chuko.core.descriptor import Descriptor, Integrations, Option, Study, Traits, Varied
 from chuko.core.errors import ConfigError
 
 STONES = Option("stones", "Stones", "int", 15, min=1, max=99)
 
 
 def declare(*varies: Varied) -> Descriptor:
-    return Descriptor("toy", "Toy", "a toy", 2, 2, options=(STONES,),
-                      study=Study(varies=varies))
+    return Descriptor("toy", "Toy", "a toy", Traits(2, 2), options=(STONES,),
+                      integrations=Integrations(study=Study(varies=varies)))
 
 
 def test_a_study_may_vary_its_games_options():
-    assert declare(Varied("stones", (5, 10))).study.varies[0].values == (5, 10)
+    assert declare(Varied("stones", (5, 10))).integrations.study.varies[0].values == (5, 10)
 
 
 @pytest.mark.parametrize("varied", [Varied("pack", ("standard",)), Varied("stones", ())])

@@ -40,7 +40,7 @@ def test_ansi_rendering_draws_the_whole_table_and_human_prints_it(game_id, capsy
     full = env.state.full_view(None)
     assert text.splitlines()[0].strip("─ ") == title and len(text.splitlines()) > 5
     assert text.rstrip().endswith(f"To move: {env.agent_selection}.") or (
-        env.game.descriptor.simultaneous)
+        env.game.descriptor.traits.simultaneous)
     # every seat's cards are on the table, as an onlooker sees them
     hands = full.get("hands") or []
     assert all(str(card) in text for hand in hands for card in hand)

@@ -137,7 +137,7 @@ def play_side_by_side(options, actions, seed, fast=False):
 
 
 def test_chuko_names_its_twin_and_every_option_is_covered():
-    assert descriptor("chuko").twin == "chuko.envs.twins.chuko:twin"
+    assert descriptor("chuko").integrations.twin == "chuko.envs.twins.chuko:twin"
     for options in CONFIGS + [{"players": 3, "turn_limit": 0}]:
         made = twin(make_game("chuko", options))
         assert made.observation_shape == load_encoding(made.game).observation_shape

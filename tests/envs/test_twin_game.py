@@ -2,6 +2,8 @@
 rebuilt from the deal and the actions only when read and agrees with every observation,
 and a twin that offers only the protocol's calls plays the same games."""
 
+from types import SimpleNamespace
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -70,10 +72,10 @@ def test_a_twin_with_only_the_protocols_calls_plays_the_same_games(monkeypatch):
 def test_without_numba_the_aec_environment_plays_on_the_engine(monkeypatch):
     from chuko.envs import vector
 
-    def no_numba(name):
+    def no_numba(reference):
         raise ModuleNotFoundError("No module named 'numba'", name="numba")
 
-    monkeypatch.setattr(vector, "import_module", no_numba)
+    monkeypatch.setattr(vector, "references", SimpleNamespace(load=no_numba))
     with pytest.raises(vector.ConfigError, match="fast"):
         vector.vector_env("chuko", 2)
     env = aec_env("chuko", players=3)

@@ -92,7 +92,8 @@ def test_an_illegal_action_is_refused_in_a_sentence_and_bad_setups_too():
 
 
 def test_a_game_without_a_twin_has_no_vector_environment(monkeypatch):
-    monkeypatch.setattr(chuko.Game, "descriptor", replace(chuko.DESCRIPTOR, twin=None))
+    bare = replace(chuko.DESCRIPTOR.integrations, twin=None)
+    monkeypatch.setattr(chuko.Game, "descriptor", replace(chuko.DESCRIPTOR, integrations=bare))
     with pytest.raises(ConfigError, match="no compiled twin"):
         vector_env("chuko", 2)
 

@@ -6,17 +6,15 @@ outcome handed to the twin after it."""
 
 from __future__ import annotations
 
-from importlib import import_module
-
 import numpy as np
 
+from chuko.core import references
 from chuko.envs.common import load_encoding, make_game, returns
 
 
 def load_twin(game):
     """The twin the game's descriptor names, for this configuration."""
-    module, _, factory = game.descriptor.twin.partition(":")
-    return getattr(import_module(module), factory)(game)
+    return references.load(game.descriptor.integrations.twin)(game)
 
 
 class Pair:

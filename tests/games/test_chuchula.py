@@ -353,7 +353,7 @@ def test_bad_options_are_refused_with_one_sentence(options, message):
 def test_the_descriptors_limits_are_the_constructors():
     descriptor = Game.descriptor
     players = descriptor.option("players")
-    assert (players.min, players.max) == (descriptor.min_players, descriptor.max_players)
+    assert (players.min, players.max) == (Game.min_players, Game.max_players)
     for option in descriptor.options:
         if option.kind == "int":
             for good in (option.min, option.max):

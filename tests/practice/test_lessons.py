@@ -21,7 +21,7 @@ def test_every_built_in_game_has_a_lesson_of_five_to_ten_steps_ending_in_a_real_
         assert 5 <= len(steps) <= 10, game_id
         assert steps[-1].play is not None and all(s.play is None for s in steps[:-1])
         level = steps[-1].play.get("level")
-        if descriptor(game_id).max_players != 1:  # a game against a weak bot
+        if descriptor(game_id).traits.max_players != 1:  # a game against a weak bot
             assert level in ("random", "easy") and level in descriptor(game_id).levels
         steps[-1].game()  # its options are the game's
 
@@ -35,7 +35,7 @@ def test_each_expected_move_is_legal_and_right_and_each_wrong_move_gets_its_sent
     state = found.position()
     seat = state.to_move[0]
     assert found.expect and found.text and "{" not in found.text
-    legal = {str(move) for move in state.legal_moves(seat)} if descriptor(game_id).lists_moves \
+    legal = {str(move) for move in state.legal_moves(seat)} if state.game.lists_moves \
         else None
     for text in found.expect:
         verdict = found.judge(text)

@@ -38,7 +38,8 @@ def test_a_games_own_file_speaks_for_that_game_alone_and_a_broken_one_is_left_ou
     # Chükö's facts, named as the plug-in's own: none of their studies is the plug-in's.
     borrowed = {PLUGIN: "chuko:data/facts/chuko.json", "caravan": "chuko_takeaway:rules.md",
                 "crossroads": "no_such_package:facts.json"}
-    changed = [dataclasses.replace(d, facts=borrowed.get(d.id, d.facts)) for d in descriptors()]
+    changed = [dataclasses.replace(d, integrations=dataclasses.replace(
+        d.integrations, facts=borrowed.get(d.id, d.integrations.facts))) for d in descriptors()]
     monkeypatch.setattr(facts, "descriptors", lambda: changed)
     assert all(not g["studies"] for g in facts.shipped_facts(tmp_path / "none")["games"])
 

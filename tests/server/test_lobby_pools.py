@@ -23,7 +23,7 @@ from lobby_helpers import (
     present,
 )
 
-from chuko.core.descriptor import Descriptor, Pool
+from chuko.core.descriptor import Descriptor, Pool, Traits
 from chuko.core.errors import ConfigError
 from chuko.server.lobby.matchmaking import pool_catalog
 from chuko.server.lobby.pairing.waves import Wave
@@ -44,7 +44,7 @@ def test_pools_come_from_every_games_descriptor_and_a_plug_in_has_its_own():
 
 
 def test_a_descriptor_refuses_a_pool_the_game_cannot_seat_or_configure():
-    base = dict(id="x", title="X", summary="", min_players=2, max_players=2)
+    base = dict(id="x", title="X", summary="", traits=Traits(min_players=2, max_players=2))
     with pytest.raises(ValueError, match="seats 3"):
         Descriptor(**base, pools=(Pool("three", "Three", 3),))
     with pytest.raises(ConfigError):

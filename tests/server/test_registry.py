@@ -242,7 +242,8 @@ def test_a_game_without_hints_says_so_and_is_not_hintable(make_client, monkeypat
     from dataclasses import replace
 
     rules = game_class("caravan")
-    monkeypatch.setattr(rules, "descriptor", replace(rules.descriptor, hints=None))
+    monkeypatch.setattr(rules, "descriptor", replace(
+        rules.descriptor, integrations=replace(rules.descriptor.integrations, hints=None)))
     client = make_client()
     room = new_room(client, "caravan", [{"kind": "me"}])
     with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:

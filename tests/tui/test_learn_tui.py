@@ -14,7 +14,7 @@ GAMES = ["chuko", "crossroads", "caravan", "chuchula"]
 
 def _answer(game_id: str, text: str) -> list[str]:
     # A Chuchula grouping is typed whole, then committed with y.
-    return [text, "y"] if not descriptor(game_id).lists_moves else [text]
+    return [text, "y"] if not descriptor(game_id).traits.lists_moves else [text]
 
 
 @pytest.mark.parametrize("game_id", GAMES)

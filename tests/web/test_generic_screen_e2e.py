@@ -12,7 +12,7 @@ MAX_TURNS = 20
 
 
 def test_a_plug_in_game_is_played_and_replayed_on_the_generic_screen(pages, shot):
-    assert descriptor(GAME).screen is None  # it ships no screen of its own
+    assert descriptor(GAME).integrations.screen is None  # it ships no screen of its own
     page = pages.new()
     create_room(page, GAME, options={"stones": 9, "most": 3}, seats=[("me",), ("bot", "random")])
     page.wait_for_url("**/room/**#token=*")
@@ -73,13 +73,13 @@ def test_a_secret_bid_game_names_the_seats_of_its_lists_per_seat(pages, shot):
     entry of hands, bids, commits and scores, and of each round's bids and points, under its
     seat; the bot's bid stays hidden until the round is complete, and the finished game's
     replay names it."""
-    assert descriptor(SECRET).screen is None and descriptor(SECRET).seat_lists
+    assert descriptor(SECRET).integrations.screen is None and descriptor(SECRET).traits.seat_lists
     page = pages.new()
     create_room(page, SECRET, options={"cards": 4}, seats=[("me",), ("bot", "random")])
     page.wait_for_url("**/room/**#token=*")
     page.locator(".gv-move:enabled").first.wait_for()
     _wait_for_the_bots_secret_bid(page)  # the bot bids first, so its bid is a secret
-    top = [key for key in descriptor(SECRET).seat_lists if key in snapshot(page)["view"]]
+    top = [key for key in descriptor(SECRET).traits.seat_lists if key in snapshot(page)["view"]]
     assert top == ["hands", "bids", "committed", "scores"]
     for key in top:
         labels = page.locator(f"dd[data-key='{key}'] > .gv-seats > dt").all_inner_texts()

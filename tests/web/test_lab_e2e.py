@@ -120,7 +120,7 @@ def test_the_lab_says_when_no_facts_are_shipped(pages, tmp_path, monkeypatch):
     monkeypatch.setattr(facts, "FACTS", tmp_path / "none")
     # nor any game of another package
     monkeypatch.setattr(facts, "descriptors",
-                        lambda: [d for d in descriptors() if d.facts is None])
+                        lambda: [d for d in descriptors() if d.integrations.facts is None])
     page = pages.new()
     page.goto("/lab")
     page.get_by_text("No facts are shipped with this installation yet.").wait_for()

@@ -12,10 +12,10 @@ no bots module gets the random bot, which picks among the legal moves.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import import_module
 from random import Random
 from typing import Any, Protocol
 
+from chuko.core import references
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.games import descriptor
@@ -87,29 +87,27 @@ def make_bot(game_id: str, level: str, rng: Random | None = None, **options: Any
         known = ", ".join(described.levels)
         raise ConfigError(f"There is no {level!r} bot for {described.title}; choose from {known}.")
     rng = rng or Random()
-    if described.bots is None:
+    if described.integrations.bots is None:
         return RandomBot(rng)
-    bot: Bot = import_module(described.bots).make_bot(level, rng, **options)
+    bot: Bot = references.load(described.integrations.bots)(level, rng, **options)
     return bot
 
 
 def review(game: Game, record: Json) -> list[Json | None] | None:
-    """The game's post-game review of a finished record (see `Descriptor.review`), one verdict
+    """The game's post-game review of a finished record (see `Integrations.review`), one verdict
     per move (None for a move it leaves out); None when the game has no review."""
-    named = game.descriptor.review
+    named = game.descriptor.integrations.review
     if named is None:
         return None
-    module, _, function = named.partition(":")
-    verdicts: list[Json | None] = getattr(import_module(module), function)(record)
+    verdicts: list[Json | None] = references.load(named)(record)
     return verdicts
 
 
 def make_adviser(game: Game) -> Adviser | None:
     """The hint provider the game's descriptor names, for this configuration; None when the
     game gives no hints."""
-    named = game.descriptor.hints
+    named = game.descriptor.integrations.hints
     if named is None:
         return None
-    module, _, factory = named.partition(":")
-    adviser: Adviser = getattr(import_module(module), factory)(game)
+    adviser: Adviser = references.load(named)(game)
     return adviser

@@ -26,12 +26,12 @@ import os
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import import_module
 from random import Random
 from typing import Any
 
 import numpy as np
 
+from chuko.core import references
 from chuko.core.encoding import Encoding
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json
@@ -59,11 +59,10 @@ class Policy:
 
 def game_encoding(game: Game) -> Encoding:
     """The encoding the game's descriptor names, for this configuration."""
-    named = game.descriptor.encoding
+    named = game.descriptor.integrations.encoding
     if named is None:
         raise ConfigError(f"{game.title} has no encoding for a trained policy to read.")
-    module, _, factory = named.partition(":")
-    encoding: Encoding = getattr(import_module(module), factory)(game)
+    encoding: Encoding = references.load(named)(game)
     return encoding
 
 
@@ -78,7 +77,7 @@ def observation_check(game: Game, encoding: Encoding) -> str:
 def describe(game: Game, encoding: Encoding, options: Json, layers: list[int]) -> Json:
     """The metadata a policy file for `game` carries (the module docstring)."""
     return {"format": FORMAT, "game": game.id, "options": dict(options),
-            "encoding": game.descriptor.encoding,
+            "encoding": game.descriptor.integrations.encoding,
             "observation_shape": list(encoding.observation_shape),
             "observation_check": observation_check(game, encoding),
             "layers": list(layers),

@@ -1,4 +1,4 @@
-"""What every game's post-game review shares (see `Descriptor.review`): the engine replays a
+"""What every game's post-game review shares (see `Integrations.review`): the engine replays a
 finished record and each move is judged at the position it was chosen in.
 
 A review by an exact solver (Crossroads, Caravan) says what a move cost. A review by the

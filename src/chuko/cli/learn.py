@@ -15,12 +15,13 @@ from typing import Any
 
 from chuko.bots import make_bot
 from chuko.console import Quit, console
+from chuko.core import references
 from chuko.core.errors import IllegalMove
 from chuko.games import descriptor
 from chuko.practice.lessons import Step, lesson, step
 
 HELP: dict[str, str] = {}  # the verb's line in main.py serves every game
-GENERIC_SCREEN = "chuko.tui.generic"
+GENERIC_SCREEN = "chuko.tui.generic:run"
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -33,7 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 
 def _screen_module(game_id: str) -> Any:
-    return import_module(descriptor(game_id).commands.get("play", GENERIC_SCREEN))
+    """The module of the game's terminal screen, whose `screen(state, bots)` teaches."""
+    play = descriptor(game_id).integrations.commands.get("play", GENERIC_SCREEN)
+    return import_module(references.split(play)[0])
 
 
 def _teach(found: Step, total: int) -> None:

@@ -1,12 +1,13 @@
 """The `chuko` command: `chuko <verb> <game> [options]`.
 
-Each (verb, game) pair is served by a module with `add_arguments(parser, game_id)` and
-`run(args) -> int` (and optionally `HELP`, game id → description). The verbs a game serves
-come from its descriptor's `commands`; a verb it leaves out falls back to a generic front
-end where one exists. This file names no game: it builds the parser from the registry,
-imports only the module of the pair asked for, and dispatches. Errors the project raises
-on purpose become one line on standard error and exit status 2, and so does a module of an
-optional extra that is not installed (the package's own metadata says which extra).
+Each (verb, game) pair is served by a reference "module:run" to `run(args) -> int`, whose
+module has `add_arguments(parser, game_id)` (and optionally `HELP`, game id →
+description). The verbs a game serves come from its descriptor's `commands`; a verb it
+leaves out falls back to a generic front end where one exists. This file names no game:
+it builds the parser from the registry, imports only the module of the pair asked for,
+and dispatches. Errors the project raises on purpose become one line on standard error and
+exit status 2, and so does a module of an optional extra that is not installed (the
+package's own metadata says which extra).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from importlib.metadata import PackageNotFoundError, requires
 from types import ModuleType
 
 import chuko
+from chuko.core import references
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError
 from chuko.games import descriptors
@@ -29,19 +31,20 @@ from chuko.games import descriptors
 # The command is named after the package (a game shares the name, so it is not spelt out).
 PROG = chuko.__name__
 MENU = "chuko.tui.menu"
-# verb → (module, which games it serves): the front end for games that name none of their own
+# verb → (command, which games it serves): the front end for games that name none of their own
 GENERIC: dict[str, tuple[str, Callable[[Descriptor], bool]]] = {
-    "play": ("chuko.tui.generic", lambda described: described.lists_moves),
-    "simulate": ("chuko.analysis.simulate", lambda described: True),
-    "rules": ("chuko.cli.rules", lambda described: True),
-    "arena": ("chuko.analysis.arena", lambda described: True),
-    "export": ("chuko.cli.export", lambda described: True),
-    "study": ("chuko.analysis.study.command", lambda described: True),
-    "learn": ("chuko.cli.learn", lambda described: described.lessons is not None),
+    "play": ("chuko.tui.generic:run", lambda described: described.traits.lists_moves),
+    "simulate": ("chuko.analysis.simulate:run", lambda described: True),
+    "rules": ("chuko.cli.rules:run", lambda described: True),
+    "arena": ("chuko.analysis.arena:run", lambda described: True),
+    "export": ("chuko.cli.export:run", lambda described: True),
+    "study": ("chuko.analysis.study.command:run", lambda described: True),
+    "learn": ("chuko.cli.learn:run",
+              lambda described: described.integrations.lessons is not None),
 }
-NO_GAME = {"serve": "chuko.cli.serve", "design": "chuko.analysis.design",
-           "accounts": "chuko.cli.accounts", "puzzle": "chuko.cli.puzzle",
-           "daily": "chuko.cli.daily"}  # take no game
+NO_GAME = {"serve": "chuko.cli.serve:run", "design": "chuko.analysis.design:run",
+           "accounts": "chuko.cli.accounts:run", "puzzle": "chuko.cli.puzzle:run",
+           "daily": "chuko.cli.daily:run"}  # take no game
 
 VERB_HELP = {
     "play": "play a game in the terminal (with no game named: a menu)",
@@ -86,17 +89,18 @@ def say_error(sentence: str) -> None:
 
 
 def commands() -> dict[str, dict[str, str]]:
-    """verb → {game id → module} over every registered game, the verbs this file knows
-    first; a verb that takes no game maps "" to its module."""
+    """verb → {game id → command} over every registered game, the verbs this file knows
+    first; a verb that takes no game maps "" to its command."""
     found: dict[str, dict[str, str]] = {verb: {} for verb in VERB_HELP}
     for described in descriptors():
-        for verb, module in described.commands.items():
-            found.setdefault(verb, {})[described.id] = module
-        for verb, (module, serves) in GENERIC.items():
-            if verb not in described.commands and serves(described):
-                found[verb][described.id] = module
-    for verb, module in NO_GAME.items():
-        found[verb] = {"": module}
+        own = described.integrations.commands
+        for verb, command in own.items():
+            found.setdefault(verb, {})[described.id] = command
+        for verb, (command, serves) in GENERIC.items():
+            if verb not in own and serves(described):
+                found[verb][described.id] = command
+    for verb, command in NO_GAME.items():
+        found[verb] = {"": command}
     return {verb: games for verb, games in found.items() if games}
 
 
@@ -134,6 +138,16 @@ def _describe(module: ModuleType, key: str, fallback: str) -> str:
     return str(helps.get(key) or fallback)
 
 
+def _serve(parser: argparse.ArgumentParser, command: str, game: str, line: str) -> None:
+    """Give `parser` the command's arguments, description and handler (its module
+    imported)."""
+    module_name, entry = references.split(command)
+    module = import_module(module_name)
+    parser.description = _describe(module, game, line)
+    module.add_arguments(parser, game)
+    parser.set_defaults(handler=getattr(module, entry))
+
+
 def _games_epilog() -> str:
     width = max(len(d.id) for d in descriptors())
     lines = [f"  {d.id:<{width}}  {d.title} — {d.summary}" for d in descriptors()]
@@ -157,21 +171,15 @@ def build_parser(argv: list[str], table: dict[str, dict[str, str]]) -> argparse.
         verb_parser = verbs.add_parser(verb, help=said, description=said[0].upper() + said[1:])
         if "" in games:
             if argv[:1] == [verb]:
-                module = import_module(games[""])
-                verb_parser.description = _describe(module, "", said)
-                module.add_arguments(verb_parser, "")
-                verb_parser.set_defaults(handler=module.run)
+                _serve(verb_parser, games[""], "", said)
             continue
         per_game = verb_parser.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
-        for game, module_name in games.items():
+        for game, command in games.items():
             described = described_by[game]
             line = f"{described.title} — {described.summary}"
             game_parser = per_game.add_parser(game, help=line)
             if argv[:2] == [verb, game]:
-                module = import_module(module_name)
-                game_parser.description = _describe(module, game, line)
-                module.add_arguments(game_parser, game)
-                game_parser.set_defaults(handler=module.run)
+                _serve(game_parser, command, game, line)
     return parser
 
 

@@ -1,5 +1,5 @@
-"""The rules of the protocol that the conformance suite (tests/test_conformance.py) checks
-on every registered game, one sentence each. The suite words every failure with `broke`,
+"""The rules of the protocol that the conformance suite (`chuko.testing`) checks on every
+registered game, one sentence each. The suite words every failure with `broke`,
 and docs/architecture.md lists every sentence, so a game's author reads the rules before a
 test fails and, when one does, reads which rule it broke.
 """
@@ -10,8 +10,8 @@ RULES: dict[str, str] = {
     "games end": "A game of random legal moves ends, with an outcome holding one score "
                  "per seat, nobody to move and no legal move left.",
     "views are JSON": "`view(seat)` is JSON-ready for every seat and for a spectator (None).",
-    "seeded deals": "`new(seed)` deals the same game for the same seed and different games "
-                    "for different seeds.",
+    "seeded deals": "`new(seed)` deals the same game for the same seed, and different games "
+                    "for different seeds where the traits leave the deal to `chance`.",
     "refused moves change nothing": "A move that is not legal (another seat's move, text "
                                     "that is no move) raises a ChukoError and leaves the "
                                     "state exactly as it was.",
@@ -26,9 +26,14 @@ RULES: dict[str, str] = {
     "full views keep the view's shape": "`full_view(seat)` is `view(seat)` with the nulls "
                                         "filled in: the same keys (it may add some), the "
                                         "same list lengths, and every other value the same.",
-    "seat lists have a value per seat": "Under every key the descriptor names in "
+    "seat lists have a value per seat": "Under every key the descriptor's traits name in "
                                         "`seat_lists`, at any depth, a view holds a list "
                                         "with one entry per seat, in seat order.",
+    "seat numbers name a seat": "Under every key the descriptor's traits name in "
+                                "`seat_numbers`, at any depth, a view holds a seat's number "
+                                "or null.",
+    "perfect information hides nothing": "Where the traits say the information is perfect, "
+                                         "every seat's view is its full view.",
     "moves are described": "`describe` and `describe_revealed` give one sentence about each "
                            "move, which ends with the result when the move ended the game.",
     "move text is canonical": "`parse_move(str(move))` gives the move back, and its text "
@@ -39,8 +44,8 @@ RULES: dict[str, str] = {
                                             "`notation`, `play` accepts exactly the texts "
                                             "of the legal moves.",
     "descriptors make games": "The descriptor's option defaults, and its examples, make "
-                              "games; an unknown option is refused; it names at least one "
-                              "bot level and one example.",
+                              "games, seated as its traits say; an unknown option is "
+                              "refused; it names at least one bot level and one example.",
     "bots play legal moves": "Every bot level of the descriptor chooses a move the engine "
                              "accepts.",
     "deals rebuild the game": "`from_deal(record()['deal'])` starts the recorded game again, "

@@ -2,15 +2,16 @@
 the game's module, and read by the menu, `--help`, `/api/games`, the home page, simulations
 and the conformance suite. Nothing outside a game's own files names it.
 
-Modules a game's descriptor names (its bots, hints, terminal screen, commands) are given
-as import paths, so the rules layer never imports a layer above it.
+A descriptor says what a game is (`Traits`) apart from what serves it (`Integrations`):
+its bots, screens, hints, lessons, studies, each named by a reference "module:attr" that
+the registry checks when it loads, so the rules layer never imports a layer above it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Literal, get_args
 
 from .errors import ConfigError
 from .numbers import whole_number
@@ -18,6 +19,8 @@ from .packs import PACKS
 
 Json = dict[str, Any]
 
+# Where the browser loads a game's screen from: the front end's scripts.
+SCRIPTS_PACKAGE, SCRIPTS = "chuko.web", "js/"
 OPTION_KINDS = ("int", "choice", "text", "pack")
 MAX_OPTION_TEXT = 2_000
 
@@ -138,9 +141,9 @@ class Varied:
 class Study:
     """What `chuko study GAME` measures for the designer.
 
-    - `module`: the game's own study (under chuko.analysis.study, with
-      `add_arguments(parser, game_id)` and `run_study(args)`); None: the generic study of
-      bot games, which plays every combination of `varies` with each of `lineups`.
+    - `module`: the game's own study, "module:run_study" (under chuko.analysis.study), whose
+      module also has `add_arguments(parser, game_id)`; None: the generic study of bot
+      games, which plays every combination of `varies` with each of `lineups`.
     - `varies`: the options the generic study tries, each with its values; its table has a
       column per option, in this order, and the first varies slowest.
     - `lineups`: the bot lineups it tries (such as "easy" or "hard,easy"); empty: the
@@ -153,6 +156,119 @@ class Study:
     varies: tuple[Varied, ...] = ()
     lineups: tuple[str, ...] = ()
     turn_kinds: str | None = None
+
+
+Information = Literal["perfect", "imperfect"]
+INFORMATION: tuple[Information, ...] = get_args(Information)
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What a game is, which front ends, environments and the conformance suite read
+    rather than name the game.
+
+    - `min_players`, `max_players`: the seats a game may have (None: no upper bound).
+    - `players_option`: the "int" option that sets the number of seats, which a game whose
+      number of players varies names (None: the seats are fixed).
+    - `information`: "perfect" where every seat's view shows the whole state, so no seat
+      ever holds a secret (OpenSpiel's perfect information; the deal may still be chance;
+      rule 'perfect information hides nothing'); else "imperfect".
+    - `chance`: the deal (or a draw later) is left to chance, so seeds deal different games
+      (rule 'seeded deals').
+    - `simultaneous`: seats move at once in secret (the front ends word waiting so).
+    - `lists_moves`: False where the legal moves are too many to list (Chuchula's ~200,000
+      groupings): front ends send no list and bots build their move from the view.
+    - `seat_lists`: the view's keys, at any depth, whose lists hold one entry per seat in
+      seat order (scores, bids, hand sizes), so the generic screens label each entry with
+      its seat's name (rule 'seat lists have a value per seat').
+    - `seat_numbers`: the view's keys, at any depth, whose value is one seat's number (a
+      dealer) or null (rule 'seat numbers name a seat').
+    """
+
+    min_players: int
+    max_players: int | None
+    players_option: str | None = None
+    information: Information = "imperfect"
+    chance: bool = True
+    simultaneous: bool = False
+    lists_moves: bool = True
+    seat_lists: tuple[str, ...] = ()
+    seat_numbers: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.information not in INFORMATION:
+            raise ValueError(f"the information {self.information!r} is not one of "
+                             f"{INFORMATION}")
+        if self.max_players is not None and not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"{self.min_players} to {self.max_players} players is no range")
+
+
+@dataclass(frozen=True)
+class Integrations:
+    """What serves a game, each named by a reference "module:attr": an attribute of a
+    module for code, a file inside a package for data ("chuko.games:rules/chuko.md"). The
+    registry checks every reference when it loads (`chuko.core.references`), and a front
+    end imports a module only when it uses it, so the rules layer never imports a layer
+    above it.
+
+    - `bots`: "module:make_bot"; `make_bot(level, rng, **options)` gives a bot. None: the
+      protocol's random bot. Rule 'bots play legal moves': every level's choice is a move
+      the engine accepts.
+    - `hints`: "module:factory"; `factory(game)` gives an object whose `hint(state, seat)`
+      answers `{"values": {move text: label}, "note": sentence}`, and `"outlook"` (each
+      move's "win", "draw" or "loss") where it knows how each move ends. None: no hints.
+    - `review`: "module:function"; `function(record)` judges a finished game's moves, one
+      `{"text": sentence, "mistake": bool}` per move in order ("best", "lost 1 point: taking
+      14 to the right end would have won by 1 point instead of drawing"), with `better`
+      (the better move's text, for the board to mark) where it names one and `"opinion":
+      True` where it is the bots' judgement rather than a solver's; None for a move past a
+      bounded review's budget. None: no post-game review.
+    - `commands`: command-line verbs the game serves itself, verb → "module:run", whose
+      module also has `add_arguments(parser, game_id)` and optionally `HELP`; `play` is its
+      terminal screen. Verbs it leaves out fall back to the generic front end where one
+      exists.
+    - `encoding`: "module:factory"; `factory(game)` gives the game's `Encoding`
+      (core/encoding.py) for research environments: integer actions, observation arrays.
+      None: the game offers no environment. Rule 'encodings number the legal moves'.
+    - `twin`: "module:factory"; `factory(game)` gives a compiled twin of the rules for
+      batched environments (chuko/envs/twins: the engine stays the reference, and a
+      differential test holds the twin to it). None: no vector environment.
+    - `study`: what `chuko study` measures (`Study`): the game's own study, or what the
+      generic study of bot games varies.
+    - `screen`: the browser's screen, a file of the front end's scripts
+      ("chuko.web:js/chuko.js"); None: the generic screen.
+    - `rules`: the rules text (Markdown), a file of the game's package; None: the summary
+      only.
+    - `lessons`: the game's lesson (JSON steps, read by practice/lessons.py); None: none.
+    - `facts`: facts for the Lab that a game from another package ships with it (a study,
+      a list of studies, or {"studies": [...]}, as `chuko study --json` writes them); None:
+      only those in chuko's own data folder.
+    """
+
+    bots: str | None = None
+    hints: str | None = None
+    review: str | None = None
+    commands: Mapping[str, str] = field(default_factory=dict)
+    encoding: str | None = None
+    twin: str | None = None
+    study: Study = Study()
+    screen: str | None = None
+    rules: str | None = None
+    lessons: str | None = None
+    facts: str | None = None
+
+    # The fields that name a file of a package rather than an attribute of a module.
+    FILES: ClassVar[tuple[str, ...]] = ("screen", "rules", "lessons", "facts")
+
+    def references(self) -> dict[str, str]:
+        """Every reference by the field that holds it ("commands.play", "study.module"),
+        the ones left out omitted."""
+        found = {name: getattr(self, name) for name in (
+            "bots", "hints", "review", "encoding", "twin", "screen", "rules", "lessons",
+            "facts")}
+        found |= {f"commands.{verb}": target for verb, target in self.commands.items()}
+        found |= {"study.module": self.study.module, "study.turn_kinds": self.study.turn_kinds}
+        return {name: target for name, target in found.items() if target is not None}
 
 
 # The clocks a quick-pairing pool offers unless it says otherwise: seconds a move, and a
@@ -193,86 +309,56 @@ class Pool:
 
 @dataclass(frozen=True)
 class Descriptor:
-    """A game's self-description.
+    """A game's self-description: what it is (`traits`), what serves it (`integrations`),
+    and the settings and set-ups every front end offers.
 
     - `options`: the settings `Game.from_options` reads, in the order forms show them.
     - `levels`: bot levels, weakest first (`perfect` where an exact solver exists).
-    - `bots`: module with `make_bot(level, rng, **options)`; None: the protocol's random bot.
-      Rule 'bots play legal moves': every level's choice is a move the engine accepts.
-    - `hints`: "module:factory"; `factory(game)` gives an object whose `hint(state, seat)`
-      answers `{"values": {move text: label}, "note": sentence}`, and `"outlook"` (each
-      move's "win", "draw" or "loss") where it knows how each move ends. None: no hints.
-    - `review`: "module:function"; `function(record)` judges a finished game's moves, one
-      `{"text": sentence, "mistake": bool}` per move in order ("best", "lost 1 point: taking
-      14 to the right end would have won by 1 point instead of drawing"), with `better`
-      (the better move's text, for the board to mark) where it names one and `"opinion":
-      True` where it is the bots' judgement rather than a solver's; None for a move past a
-      bounded review's budget. None: no post-game review.
-    - `commands`: command-line verbs the game serves itself, verb → module with
-      `HELP`, `add_arguments(parser, game_id)` and `run(args)`; `play` is its terminal
-      screen. Verbs it leaves out fall back to the generic front end where one exists.
-    - `encoding`: "module:factory"; `factory(game)` gives the game's `Encoding`
-      (core/encoding.py) for research environments: integer actions, observation arrays.
-      None: the game offers no environment. Rule 'encodings number the legal moves'.
-    - `twin`: "module:factory"; `factory(game)` gives a compiled twin of the rules for
-      batched environments (chuko/envs/twins: the engine stays the reference, and a
-      differential test holds the twin to it). None: no vector environment.
-    - `study`: what `chuko study` measures (`Study`): the game's own study module, or what
-      the generic study of bot games varies.
-    - `screen`: the browser screen module under /static/js/; None: the generic screen.
-    - `rules`: "package:path" of the rules text (Markdown); None: the summary only.
-    - `lessons`: "package:path" of the game's lesson (JSON steps, read by practice/lessons.py);
-      None: no lesson.
-    - `facts`: "package:path" of facts for the Lab that a game from another package ships
-      with it (a study, a list of studies, or {"studies": [...]}, as `chuko study --json`
-      writes them); None: only those in chuko's own data folder.
     - `examples`: option mappings the conformance suite plays, as small as can be.
     - `notation`: the characters of the move notation, for the conformance check that
       `play` accepts exactly the legal moves (empty: skipped).
-    - `simultaneous`: seats move at once in secret (the front ends word waiting so).
-    - `seat_lists`: the view's keys, at any depth, whose lists hold one entry per seat in
-      seat order (scores, bids, hand sizes), so the generic screens label each entry with
-      its seat's name (rule 'seat lists have a value per seat').
-    - `lists_moves`: False where the legal moves are too many to list (Chuchula's ~200,000
-      groupings): front ends send no list and bots build their move from the view.
     - `pools`: the standard set-ups the lobby's quick pairing offers (`Pool`); none for a
-      game played alone.
+      game played alone. The registry refuses a pool whose options seat another number of
+      players than it says.
     """
 
     id: str
     title: str
     summary: str
-    min_players: int
-    max_players: int | None
+    traits: Traits
+    integrations: Integrations = Integrations()
     options: tuple[Option, ...] = ()
     levels: tuple[str, ...] = ("random",)
-    bots: str | None = None
-    hints: str | None = None
-    review: str | None = None
-    commands: Mapping[str, str] = field(default_factory=dict)
-    encoding: str | None = None
-    twin: str | None = None
-    study: Study = Study()
-    screen: str | None = None
-    rules: str | None = None
-    lessons: str | None = None
-    facts: str | None = None
     examples: tuple[Mapping[str, Any], ...] = ({},)
     notation: str = ""
-    simultaneous: bool = False
-    seat_lists: tuple[str, ...] = ()
-    lists_moves: bool = True
     pools: tuple[Pool, ...] = ()
 
     def __post_init__(self) -> None:
         known = {o.name: o for o in self.options}
+        self._check_players_option()
         self._check_pools()
-        for varied in self.study.varies:
+        for varied in self.integrations.study.varies:
             if varied.option not in known or not varied.values:
                 raise ValueError(f"{self.id}'s study varies {varied.option!r}, which is not "
                                  "one of its options with values to try")
             for value in varied.values:
                 known[varied.option].value(value)  # a ConfigError names a bad value
+
+    def _check_players_option(self) -> None:
+        """Where the number of players varies, an option sets it: a whole number within the
+        game's seats."""
+        named = self.traits.players_option
+        if named is None and self.traits.min_players != self.traits.max_players:
+            raise ValueError(f"{self.id} seats a varying number of players, so its "
+                             "players_option must name the option that sets it")
+        if named is None:
+            return
+        option = next((o for o in self.options if o.name == named), None)
+        top = self.traits.max_players
+        if option is None or option.kind != "int" or (option.min or 0) < self.traits.min_players \
+                or (top is not None and (option.max is None or option.max > top)):
+            raise ValueError(f"{self.id}'s players_option {named!r} is not one of its whole "
+                             "number options within its players")
 
     def _check_pools(self) -> None:
         """A pool's id is unique, its seats within the game's and its options readable."""
@@ -281,13 +367,18 @@ class Descriptor:
             if not pool.id or "/" in pool.id or ids.count(pool.id) > 1:
                 raise ValueError(f"{self.id}'s pool id {pool.id!r} is empty, holds a slash "
                                  "or is given twice")
-            top = self.max_players if self.max_players is not None else pool.players
-            if not self.min_players <= pool.players <= top or pool.players < 2:
+            low, top = self.traits.min_players, self.traits.max_players
+            if not low <= pool.players <= (pool.players if top is None else top) \
+                    or pool.players < 2:
                 raise ValueError(f"{self.id}'s pool {pool.id!r} seats {pool.players} "
                                  "players, which the game does not allow")
-            self.read_options(pool.options)  # a ConfigError names a bad option
+            values = self.read_options(pool.options)  # a ConfigError names a bad option
             if not pool.clocks or any(clock.get("kind") != "move" for clock in pool.clocks):
                 raise ValueError(f"{self.id}'s pool {pool.id!r} needs clocks, each per move")
+            named = self.traits.players_option
+            if named is not None and values[named] != pool.players:
+                raise ValueError(f"{self.id}'s pool {pool.id!r} seats {pool.players} players "
+                                 f"but its options set {named} to {values[named]}")
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -327,22 +418,27 @@ class Descriptor:
                 values[option.name] = cap
         return values
 
+    def screen_file(self) -> str | None:
+        """The browser's screen module, as a path under /static/js/."""
+        screen = self.integrations.screen
+        return None if screen is None else screen.partition(":")[2].removeprefix(SCRIPTS)
+
     def to_json(self) -> Json:
         """What `GET /api/games` tells the browser about the game."""
         return {
             "id": self.id,
             "title": self.title,
             "summary": self.summary,
-            "min_players": self.min_players,
-            "max_players": self.max_players,
+            "min_players": self.traits.min_players,
+            "max_players": self.traits.max_players,
             "options": [o.to_json() for o in self.options],
             "levels": list(self.levels),
-            "hints": self.hints is not None,
-            "review": self.review is not None,
-            "lessons": self.lessons is not None,
-            "screen": self.screen,
-            "simultaneous": self.simultaneous,
-            "seat_lists": list(self.seat_lists),
-            "lists_moves": self.lists_moves,
+            "hints": self.integrations.hints is not None,
+            "review": self.integrations.review is not None,
+            "lessons": self.integrations.lessons is not None,
+            "screen": self.screen_file(),
+            "simultaneous": self.traits.simultaneous,
+            "seat_lists": list(self.traits.seat_lists),
+            "lists_moves": self.traits.lists_moves,
             "pools": [pool.to_json(self.id) for pool in self.pools],
         }

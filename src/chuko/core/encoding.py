@@ -35,9 +35,6 @@ class Encoding(Protocol):
     # The least and greatest value any entry of an observation can take, in every position
     # of this configuration (the environments' observation spaces).
     observation_bounds: tuple[float, float]
-    # True when every seat's view shows the whole state, so that no seat ever holds a
-    # secret (OpenSpiel's perfect information); a game's deal may still be chance.
-    perfect_information: bool
     # The most decisions and chance events after the deal in one game of this
     # configuration; None when the rules set no bound (a game that may go on and on).
     max_game_length: int | None

@@ -83,8 +83,9 @@ class Game(ABC):
         described = cls.__dict__.get("descriptor")
         if described is not None:
             cls.id, cls.title, cls.summary = described.id, described.title, described.summary
-            cls.min_players, cls.max_players = described.min_players, described.max_players
-            cls.lists_moves = described.lists_moves
+            traits = described.traits
+            cls.min_players, cls.max_players = traits.min_players, traits.max_players
+            cls.lists_moves = traits.lists_moves
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None = None, *,

@@ -58,11 +58,12 @@ def gym_id(game_id: str) -> str:
 
 def _register() -> None:
     for described in descriptors():
-        if described.encoding is not None and gym_id(described.id) not in gymnasium.registry:
+        serves = described.integrations
+        if serves.encoding is not None and gym_id(described.id) not in gymnasium.registry:
             # A game of one seat with a compiled twin is also a vector environment:
             # gymnasium.make_vec(id, num_envs=...) (vector_gym.py).
-            vector = (VECTOR_ENTRY_POINT if described.twin is not None
-                      and described.max_players == 1 else None)
+            vector = (VECTOR_ENTRY_POINT if serves.twin is not None
+                      and described.traits.max_players == 1 else None)
             gymnasium.register(gym_id(described.id), entry_point="chuko.envs:gym_env",
                                vector_entry_point=vector, kwargs={"game_id": described.id})
 

@@ -11,10 +11,10 @@ pays its score.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib import import_module
 from random import Random
 from typing import Any
 
+from chuko.core import references
 from chuko.core.encoding import Encoding
 from chuko.core.errors import ConfigError, IllegalMove
 from chuko.core.protocol import Game, State
@@ -31,11 +31,10 @@ def make_game(game_id: str, options: Mapping[str, Any]) -> Game:
 def load_encoding(game: Game) -> Encoding:
     """The game's encoding for this configuration, from the factory its descriptor names;
     ConfigError when the game offers none."""
-    named = game.descriptor.encoding
+    named = game.descriptor.integrations.encoding
     if named is None:
         raise ConfigError(f"{game.title} offers no research environment.")
-    module, _, factory = named.partition(":")
-    encoding: Encoding = getattr(import_module(module), factory)(game)
+    encoding: Encoding = references.load(named)(game)
     return encoding
 
 

@@ -92,22 +92,24 @@ def _parameters(described: Descriptor) -> dict[str, Any]:
     return {option.name: _spiel_value(option, option.default) for option in described.options}
 
 
-def _game_type(described: Descriptor, encoding: Encoding) -> pyspiel.GameType:
-    """The game's type; its kind of information is the configuration's (`encoding`)."""
-    alone = described.max_players == 1
+def _game_type(described: Descriptor) -> pyspiel.GameType:
+    """The game's type, from its descriptor's traits."""
+    traits = described.traits
+    alone = traits.max_players == 1
     information = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=PREFIX + described.id,
         long_name=f"{described.title} (chuko)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=(information.PERFECT_INFORMATION if encoding.perfect_information
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if traits.chance
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=(information.PERFECT_INFORMATION if traits.information == "perfect"
                      else information.IMPERFECT_INFORMATION),
         utility=(pyspiel.GameType.Utility.GENERAL_SUM if alone
                  else pyspiel.GameType.Utility.ZERO_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=described.max_players or MOST_SEATS,
-        min_num_players=described.min_players,
+        max_num_players=traits.max_players or MOST_SEATS,
+        min_num_players=traits.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -152,7 +154,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=None if players == 1 else 0.0,
             max_game_length=self._longest(),
         )
-        super().__init__(_game_type(described, self.encoding), info, spiel)
+        super().__init__(_game_type(described), info, spiel)
 
     def _longest(self) -> int:
         """A ceiling on the nodes of one game: the deal's, then the encoding's bound on the
@@ -426,7 +428,7 @@ class Observer:
 def _register() -> None:
     registered = set(pyspiel.registered_names())
     for described in descriptors():
-        if described.encoding is None or PREFIX + described.id in registered:
+        if described.integrations.encoding is None or PREFIX + described.id in registered:
             continue
 
         # A class per game: OpenSpiel keeps what it registers until the interpreter ends, and
@@ -435,9 +437,7 @@ def _register() -> None:
         name = f"Spiel_{described.id}"
         game = type(name, (SpielGame,), {"described": described, "__module__": __name__})
         globals()[name] = game
-        # Registered with the default configuration's type; each loaded game has its own.
-        default = load_encoding(make_game(described.id, {}))
-        pyspiel.register_game(_game_type(described, default), game)
+        pyspiel.register_game(_game_type(described), game)
 
 
 _register()

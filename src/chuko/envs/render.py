@@ -45,7 +45,7 @@ def table_text(state: State, names: Sequence[str]) -> str:
     drawn = Console(file=io.StringIO(), width=WIDTH, color_system=None, highlight=False,
                     force_terminal=False)
     drawn.rule(game.title)
-    drawn.print(view_table(state.full_view(None), game.descriptor.seat_lists, names, None))
+    drawn.print(view_table(state.full_view(None), game.descriptor.traits.seat_lists, names, None))
     drawn.print(status(state, names))
     text: str = drawn.file.getvalue()  # type: ignore[attr-defined]
     return "".join(line.rstrip() + "\n" for line in text.splitlines())

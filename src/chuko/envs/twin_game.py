@@ -39,7 +39,7 @@ def twin_game(encoding: Encoding) -> TwinGame | None:
     twin does not cover the configuration, or it cannot say what its games were dealt
     (`dealt`: no engine state could be rebuilt)."""
     game = encoding.game
-    if game.descriptor.twin is None:
+    if game.descriptor.integrations.twin is None:
         return None
     try:
         twin = load_twin(game)

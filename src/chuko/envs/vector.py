@@ -30,13 +30,13 @@ the same games.
 
 from __future__ import annotations
 
-from importlib import import_module
 from random import Random
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from chuko.core import references
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game
 
@@ -49,18 +49,17 @@ _SEED_BITS = 63
 def load_twin(game: Game) -> Twin:
     """The compiled twin of `game`'s configuration, from the factory its descriptor names;
     ConfigError when the game has none or the twin does not cover the configuration."""
-    named = game.descriptor.twin
+    named = game.descriptor.integrations.twin
     if named is None:
         raise ConfigError(f"{game.title} has no compiled twin, so no vector environment.")
-    module, _, factory = named.partition(":")
     try:
-        made = import_module(module)
+        make = references.load(named)
     except ImportError as missing:
         if (missing.name or "").partition(".")[0] != "numba":
             raise
         raise ConfigError("Compiled twins need numba: install the `fast` extra "
                           "(pip install 'chuko[fast]').") from None
-    twin: Twin = getattr(made, factory)(game)
+    twin: Twin = make(game)
     return twin
 
 

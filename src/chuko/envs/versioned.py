@@ -62,7 +62,7 @@ def install(package: str) -> dict[str, ModuleType]:
     `from package import x_v0` and `import package.x_v0` find it); returns them by name."""
     made = {}
     for described in descriptors():
-        if described.encoding is None:
+        if described.integrations.encoding is None:
             continue
         module = sys.modules.get(f"{package}.{module_name(described.id)}")
         made[module_name(described.id)] = module or _module(package, described.id)

@@ -18,10 +18,10 @@ import logging
 from functools import cache
 from importlib import import_module
 from importlib.metadata import entry_points
-from importlib.resources import files
 from types import ModuleType
 from typing import Any
 
+from chuko.core import references
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game
@@ -35,6 +35,8 @@ BUILT_IN = (
 )
 
 log = logging.getLogger("chuko.games")
+# Each installed plug-in the registry left out (its entry point) → why, in one sentence.
+_left_out: dict[str, str] = {}
 
 
 def _game_class(loaded: Any) -> type[Game]:
@@ -44,27 +46,47 @@ def _game_class(loaded: Any) -> type[Game]:
     return found
 
 
+def refusal(game: type[Game]) -> str | None:
+    """Why the registry refuses a game, in one sentence naming it and the field at fault
+    (a reference that is malformed or names nothing there); None when it takes it."""
+    wrong = references.problems(game.descriptor)
+    return wrong[0] if wrong else None
+
+
 @cache
 def registry() -> dict[str, type[Game]]:
     """Game id → Game class: the built-in games, then every installed plug-in. A plug-in
-    that fails to load, or reuses an id, is logged and left out, so it cannot break the
-    others."""
+    that fails to load, that the registry refuses, or that reuses an id, is logged and left
+    out, so it cannot break the others; a built-in game refused is a bug, raised."""
     games: dict[str, type[Game]] = {}
+    _left_out.clear()
     for name in BUILT_IN:
         game = _game_class(import_module(name))
+        wrong = refusal(game)
+        if wrong:
+            raise ConfigError(wrong)
         games[game.id] = game
     for point in entry_points(group=ENTRY_POINT_GROUP):
         try:
             game = _game_class(point.load())
-        except Exception:
+        except Exception as error:
             log.exception("The game plug-in %r cannot be loaded.", point.value)
+            _left_out[point.value] = f"Loading it raised {type(error).__name__}: {error}"
             continue
-        if game.id in games:
-            log.error("The game plug-in %r reuses the id %r; it is left out.", point.value,
-                      game.id)
+        wrong = refusal(game) or (f"The id {game.id!r} is another game's." if game.id in games
+                                  else None)
+        if wrong:
+            log.error("The game plug-in %r is left out: %s", point.value, wrong)
+            _left_out[point.value] = wrong
             continue
         games[game.id] = game
     return games
+
+
+def left_out() -> dict[str, str]:
+    """Each installed plug-in the registry left out (its entry point) → why."""
+    registry()
+    return dict(_left_out)
 
 
 def game_ids() -> list[str]:
@@ -92,7 +114,6 @@ def rules_text(game_id: str) -> str:
     """The game's rules as Markdown, from the file its descriptor names (the summary where
     it names none): the one text the terminal and the browser both show."""
     described = descriptor(game_id)
-    if described.rules is None:
+    if described.integrations.rules is None:
         return f"# {described.title}\n\n{described.summary[0].upper()}{described.summary[1:]}.\n"
-    package, _, path = described.rules.partition(":")
-    return files(package).joinpath(path).read_text(encoding="utf-8")
+    return references.read_text(described.integrations.rules)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import Descriptor, Option, Study, pack_option
+from chuko.core.descriptor import Descriptor, Integrations, Option, Study, Traits, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
@@ -32,8 +32,21 @@ DESCRIPTOR = Descriptor(
     id="caravan",
     title="Caravan",
     summary="solitaire: one caravan of all 12 cards, with face-down bridges",
-    min_players=1,
-    max_players=1,
+    # The pack is the face-up layout and bridges stay known once laid (the view shows
+    # them): the one seat sees the whole state.
+    traits=Traits(min_players=1, max_players=1, information="perfect"),
+    integrations=Integrations(
+        bots="chuko.bots.caravan:make_bot",
+        hints="chuko.bots.caravan:Adviser",
+        review="chuko.bots.caravan:review",
+        commands={"play": "chuko.tui.caravan:run", "solve": "chuko.cli.solve:run"},
+        screen="chuko.web:js/caravan.js",
+        rules="chuko.games:rules/caravan.md",
+        lessons="chuko.games:lessons/caravan.json",
+        encoding="chuko.games.encodings.caravan:encoding",
+        twin="chuko.envs.twins.caravan:twin",
+        study=Study("chuko.analysis.study.caravan:run_study"),
+    ),
     options=(
         pack_option(),
         Option("bridges", "Bridges", "int", BRIDGE_LEVELS["standard"], min=0, max=MAX_BRIDGES,
@@ -41,16 +54,6 @@ DESCRIPTOR = Descriptor(
                named=tuple(BRIDGE_LEVELS.items())),
     ),
     levels=("random", "easy", "hard", "perfect"),
-    bots="chuko.bots.caravan",
-    hints="chuko.bots.caravan:Adviser",
-    review="chuko.bots.caravan:review",
-    commands={"play": "chuko.tui.caravan", "solve": "chuko.cli.solve"},
-    screen="caravan.js",
-    rules="chuko.games:rules/caravan.md",
-    lessons="chuko.games:lessons/caravan.json",
-    encoding="chuko.games.encodings.caravan:encoding",
-    twin="chuko.envs.twins.caravan:twin",
-    study=Study("chuko.analysis.study.caravan"),
     examples=({}, {"bridges": 0}, {"bridges": 11, "pack": "2-13"}),
     notation="ABCDEFGHIJKLR*",
 )

@@ -18,7 +18,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
-from chuko.core.descriptor import Descriptor, Option, Pool, Study
+from chuko.core.descriptor import Descriptor, Integrations, Option, Pool, Study, Traits
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
@@ -313,8 +313,22 @@ DESCRIPTOR = Descriptor(
     id="chuchula",
     title="Chuchula",
     summary="52 cards: four ranked groups of three meet position by position",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
+    traits=Traits(min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, players_option="players",
+                  simultaneous=True, lists_moves=False, seat_numbers=("dealer",)),
+    integrations=Integrations(
+        bots="chuko.bots.chuchula:make_bot",
+        hints="chuko.bots.chuchula:Adviser",
+        review="chuko.bots.chuchula:review",
+        commands={"play": "chuko.tui.chuchula:run",
+                  "simulate": "chuko.analysis.simulate_chuchula:run",
+                  "advise": "chuko.cli.advise:run"},
+        screen="chuko.web:js/chuchula.js",
+        rules="chuko.games:rules/chuchula.md",
+        lessons="chuko.games:lessons/chuchula.json",
+        encoding="chuko.games.encodings.chuchula:encoding",
+        twin="chuko.envs.twins.chuchula:twin",
+        study=Study("chuko.analysis.study.chuchula:run_study"),
+    ),
     options=(
         Option("players", "Players", "int", 4, min=MIN_PLAYERS, max=MAX_PLAYERS,
                help=f"{MIN_PLAYERS} to {MAX_PLAYERS}"),
@@ -324,20 +338,7 @@ DESCRIPTOR = Descriptor(
                help="how many rounds, or the points to reach"),
     ),
     levels=("random", "easy", "hard"),
-    bots="chuko.bots.chuchula",
-    hints="chuko.bots.chuchula:Adviser",
-    review="chuko.bots.chuchula:review",
-    commands={"play": "chuko.tui.chuchula", "simulate": "chuko.analysis.simulate_chuchula",
-              "advise": "chuko.cli.advise"},
-    screen="chuchula.js",
-    rules="chuko.games:rules/chuchula.md",
-    lessons="chuko.games:lessons/chuchula.json",
-    encoding="chuko.games.encodings.chuchula:encoding",
-    twin="chuko.envs.twins.chuchula:twin",
-    study=Study("chuko.analysis.study.chuchula"),
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
-    simultaneous=True,
-    lists_moves=False,
     # Grouping thirteen cards takes longer than a move of the other games.
     pools=(Pool("four", "4 players, 5 rounds", 4, {"players": 4, "mode": "rounds", "length": 5},
                 ({"kind": "move", "seconds": 30, "reserve": 90},

@@ -22,7 +22,16 @@ from math import gcd
 from random import Random, SystemRandom
 from typing import Any, ClassVar, TypeGuard
 
-from chuko.core.descriptor import Descriptor, Option, Pool, Study, Varied, pack_option
+from chuko.core.descriptor import (
+    Descriptor,
+    Integrations,
+    Option,
+    Pool,
+    Study,
+    Traits,
+    Varied,
+    pack_option,
+)
 from chuko.core.errors import ChukoError, ConfigError, IllegalMove, ParseError
 from chuko.core.packs import PACKS, as_pack
 from chuko.core.protocol import Game as BaseGame
@@ -46,8 +55,22 @@ DESCRIPTOR = Descriptor(
     id="chuko",
     title="Chükö",
     summary="the shedding game: share a factor, go lower, or reset",
-    min_players=2,
-    max_players=None,  # K3: limited by the pack, at most N − 1
+    # K3: limited by the pack, at most N − 1
+    traits=Traits(min_players=2, max_players=None, players_option="players"),
+    integrations=Integrations(
+        bots="chuko.bots.chuko:make_bot",
+        hints="chuko.bots.chuko:Adviser",
+        review="chuko.bots.chuko:review",
+        commands={"play": "chuko.tui.chuko:run"},
+        screen="chuko.web:js/chuko.js",
+        rules="chuko.games:rules/chuko.md",
+        lessons="chuko.games:lessons/chuko.json",
+        encoding="chuko.games.encodings.chuko:encoding",
+        twin="chuko.envs.twins.chuko:twin",
+        study=Study(varies=(Varied("pack", ("standard", "plain", "primes", "2-30", "2-100")),
+                            Varied("players", (2, 3, 4))),
+                    lineups=("easy",), turn_kinds="chuko.games.chuko:turn_kinds"),
+    ),
     options=(
         Option("players", "Players", "int", 2, min=2,
                help="at least 2; a pack of N cards serves at most N − 1"),
@@ -59,20 +82,8 @@ DESCRIPTOR = Descriptor(
                max_online=MAX_ONLINE_TURN_LIMIT),
     ),
     levels=("random", "easy", "hard"),
-    bots="chuko.bots.chuko",
-    hints="chuko.bots.chuko:Adviser",
-    review="chuko.bots.chuko:review",
-    commands={"play": "chuko.tui.chuko"},
-    screen="chuko.js",
-    rules="chuko.games:rules/chuko.md",
-    lessons="chuko.games:lessons/chuko.json",
     examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
     notation="0123456789r",
-    encoding="chuko.games.encodings.chuko:encoding",
-    twin="chuko.envs.twins.chuko:twin",
-    study=Study(varies=(Varied("pack", ("standard", "plain", "primes", "2-30", "2-100")),
-                        Varied("players", (2, 3, 4))),
-                lineups=("easy",), turn_kinds="chuko.games.chuko:turn_kinds"),
     pools=(Pool("duel", "Heads-up", 2, {"players": 2, "pack": "standard"}),
            Pool("four", "4 players", 4, {"players": 4, "pack": "standard"})),
 )

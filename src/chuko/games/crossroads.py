@@ -13,7 +13,7 @@ from functools import lru_cache
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import Descriptor, Option, Pool, Study, pack_option
+from chuko.core.descriptor import Descriptor, Integrations, Option, Pool, Study, Traits, pack_option
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
@@ -27,8 +27,21 @@ DESCRIPTOR = Descriptor(
     id="crossroads",
     title="Crossroads",
     summary="two players draft from the layout and build scoring trails",
-    min_players=2,
-    max_players=2,
+    # The whole pack is the face-up layout and each seat's view shows every trail and
+    # point: no seat holds a secret (ruling C1).
+    traits=Traits(min_players=2, max_players=2, information="perfect"),
+    integrations=Integrations(
+        bots="chuko.bots.crossroads:make_bot",
+        hints="chuko.bots.crossroads:Adviser",
+        review="chuko.bots.crossroads:review",
+        commands={"play": "chuko.tui.crossroads:run", "solve": "chuko.cli.solve:run"},
+        screen="chuko.web:js/crossroads.js",
+        rules="chuko.games:rules/crossroads.md",
+        lessons="chuko.games:lessons/crossroads.json",
+        encoding="chuko.games.encodings.crossroads:encoding",
+        twin="chuko.envs.twins.crossroads:twin",
+        study=Study("chuko.analysis.study.crossroads:run_study"),
+    ),
     options=(
         pack_option(),
         Option("rounds", "Rounds", "choice", 1, choices=(1, 2),
@@ -38,16 +51,6 @@ DESCRIPTOR = Descriptor(
                help="random, or the seat that starts (0 the first seat, 1 the second)"),
     ),
     levels=("random", "easy", "hard", "perfect"),
-    bots="chuko.bots.crossroads",
-    hints="chuko.bots.crossroads:Adviser",
-    review="chuko.bots.crossroads:review",
-    commands={"play": "chuko.tui.crossroads", "solve": "chuko.cli.solve"},
-    screen="crossroads.js",
-    rules="chuko.games:rules/crossroads.md",
-    lessons="chuko.games:lessons/crossroads.json",
-    encoding="chuko.games.encodings.crossroads:encoding",
-    twin="chuko.envs.twins.crossroads:twin",
-    study=Study("chuko.analysis.study.crossroads"),
     examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),
     notation="ABCDEFGHIJKLR",
     pools=(Pool("match", "Two-round match", 2, {"rounds": 2}),),

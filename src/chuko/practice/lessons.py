@@ -1,7 +1,8 @@
 """Lessons: short steps that teach a game on its own engine.
 
-A game's descriptor names its lessons as "package:path" of a JSON file (`lessons`), so a
-game from another package ships its own. The file holds `{"steps": [...]}`; a step is
+A game's descriptor names its lesson as a reference to a JSON file of its package
+(`lessons="chuko_takeaway:lessons.json"`), so a game from another package ships its own.
+The file holds `{"steps": [...]}`; a step is
 
 - a position: `options` for `Game.from_options`, a `deal` for `Game.from_deal`, and
   `moves` (texts) played from it before the learner moves; the learner is the seat to move;
@@ -23,9 +24,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.resources import files
 from typing import Any
 
+from chuko.core import references
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.numbers import factor_words, pair_words
 from chuko.core.protocol import Game, Json, State
@@ -159,11 +160,10 @@ def _step(game_id: str, number: int, entry: Any) -> Step:
 @lru_cache(maxsize=64)  # one per game: registered games are few
 def lesson(game_id: str) -> tuple[Step, ...]:
     """The steps of `game_id`'s lesson, in order; LessonError when it has none."""
-    named = descriptor(game_id).lessons
+    named = descriptor(game_id).integrations.lessons
     if named is None:
         raise LessonError(f"{descriptor(game_id).title} has no lesson yet.")
-    package, _, path = named.partition(":")
-    data = json.loads(files(package).joinpath(path).read_text(encoding="utf-8"))
+    data = json.loads(references.read_text(named))
     entries = data.get("steps") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not entries:
         raise LessonError(f"The {game_id} lesson lists no steps.")
@@ -180,4 +180,4 @@ def step(game_id: str, number: int) -> Step:
 
 def games_with_lessons(ids: Sequence[str]) -> list[str]:
     """Those of `ids` whose descriptor names a lesson, in order."""
-    return [game_id for game_id in ids if descriptor(game_id).lessons is not None]
+    return [game_id for game_id in ids if descriptor(game_id).integrations.lessons is not None]

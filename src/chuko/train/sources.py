@@ -16,11 +16,11 @@ the greatest return the game allows, so they lie in [-1, 1].
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any, Protocol
 
 import numpy as np
 
+from chuko.core import references
 from chuko.core.encoding import Encoding
 from chuko.core.errors import ConfigError
 from chuko.envs import aec_env, gym_env
@@ -132,12 +132,11 @@ def load_twin(game_id: str, **options: Any) -> Any:
     """The compiled twin the game's descriptor names, for this configuration; ConfigError
     when it names none."""
     game = make_game(game_id, options)
-    named = game.descriptor.twin
+    named = game.descriptor.integrations.twin
     if named is None:
         raise ConfigError(f"{game.title} has no compiled twin; train it on the Python "
                           "environments.")
-    module, _, factory = named.partition(":")
-    return getattr(import_module(module), factory)(game)
+    return references.load(named)(game)
 
 
 class TwinSource:

@@ -53,7 +53,7 @@ class GenericSession(Session[State]):
     def show(self, seat: int, listed: Mapping[str, Any]) -> None:
         game = self.state.game
         console.rule(game.title)
-        console.print(view_table(self.state.view(seat), game.descriptor.seat_lists,
+        console.print(view_table(self.state.view(seat), game.descriptor.traits.seat_lists,
                                  self.names, self.reader))
         shown = [f"[cyan]{key})[/] {move}" for key, move in listed.items()]
         moves = self.state.legal_moves(seat)
@@ -68,7 +68,7 @@ def screen(state: State, bots: Mapping[int, Bot]) -> GenericSession:
 def run(args: argparse.Namespace) -> int:
     rules = game_class(args.game)
     described = rules.descriptor
-    if not described.lists_moves:
+    if not described.traits.lists_moves:
         raise ConfigError(f"{described.title} does not list its moves, so it needs a "
                           "terminal screen of its own.")
     game = game_from_flags(args)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import Descriptor, Option
+from chuko.core.descriptor import Descriptor, Integrations, Option, Traits
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
@@ -20,14 +20,12 @@ DESCRIPTOR = Descriptor(
     id="goofspiel",
     title="Goofspiel",
     summary="bid a card in secret for each prize turned up; the higher bid takes it",
-    min_players=2,
-    max_players=2,
+    traits=Traits(min_players=2, max_players=2, simultaneous=True,
+                  seat_lists=("hands", "bids", "committed", "scores", "points")),
+    integrations=Integrations(rules="chuko_goofspiel:rules.md"),
     options=(Option("cards", "Cards each", "int", 5, min=1, max=13),),
-    rules="chuko_goofspiel:rules.md",
     examples=({}, {"cards": 2}),
     notation="0123456789",
-    simultaneous=True,
-    seat_lists=("hands", "bids", "committed", "scores", "points"),
 )
 
 SEATS = (0, 1)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar
 
-from chuko.core.descriptor import Descriptor, Option, Pool, Study, Varied
+from chuko.core.descriptor import Descriptor, Integrations, Option, Pool, Study, Traits, Varied
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
@@ -18,20 +18,21 @@ DESCRIPTOR = Descriptor(
     id="takeaway",
     title="Take-away",
     summary="take 1 to 3 stones from the pile; whoever takes the last stone wins",
-    min_players=2,
-    max_players=2,
+    traits=Traits(min_players=2, max_players=2, information="perfect"),
+    integrations=Integrations(
+        bots="chuko_takeaway.bots:make_bot",
+        rules="chuko_takeaway:rules.md",
+        lessons="chuko_takeaway:lessons.json",  # a lesson of its own, on the generic screen
+        # Perfect play wins for the first player unless the stones are a multiple of most + 1.
+        study=Study(varies=(Varied("stones", (12, 15, 20)), Varied("most", (2, 3))),
+                    lineups=("random", "perfect")),
+        facts="chuko_takeaway:facts.json",
+    ),
     options=(
         Option("stones", "Stones", "int", 15, min=1, max=99),
         Option("most", "Most taken at once", "int", 3, min=1, max=9),
     ),
     levels=("random", "perfect"),
-    bots="chuko_takeaway.bots",
-    rules="chuko_takeaway:rules.md",
-    lessons="chuko_takeaway:lessons.json",  # a lesson of its own, on the generic screen
-    # Perfect play wins for the first player unless the stones are a multiple of most + 1.
-    study=Study(varies=(Varied("stones", (12, 15, 20)), Varied("most", (2, 3))),
-                lineups=("random", "perfect")),
-    facts="chuko_takeaway:facts.json",
     examples=({}, {"stones": 4, "most": 1}),
     notation="0123456789",
     # The lobby pairs strangers for it with no change to the server.

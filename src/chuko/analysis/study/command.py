@@ -5,20 +5,26 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 from random import SystemRandom
 from typing import Any
 
 from chuko.console import add_option_flags, option_values
+from chuko.core import references
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json
 from chuko.games import game_class
 
 
-def _module(game_id: str) -> Any:
-    """The game's own study, as its descriptor names it, or the study of bot games."""
-    return import_module(game_class(game_id).descriptor.study.module or f"{__package__}.play")
+def _study(game_id: str) -> tuple[Any, Callable[[argparse.Namespace], Json]]:
+    """The game's own study as its descriptor names it, or the study of bot games: its
+    module (for its flags) and its `run_study`."""
+    own = game_class(game_id).descriptor.integrations.study.module
+    module_name, entry = references.split(own or f"{__package__}.play:run_study")
+    module = import_module(module_name)
+    return module, getattr(module, entry)
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -29,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     parser.add_argument("--json", action="store_true", help="print the study as JSON")
     parser.add_argument("--report", metavar="FILE.html",
                         help="write a self-contained HTML report with plots (the lab extra)")
-    _module(game_id).add_arguments(parser, game_id)
+    _study(game_id)[0].add_arguments(parser, game_id)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         args.seed = SystemRandom().randrange(2**31)
     if args.report:
         _check_writable(Path(args.report))
-    study: Json = _module(args.game).run_study(args)
+    study: Json = _study(args.game)[1](args)
     if args.report:
         from .report import html_report
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from importlib import import_module
 from math import prod
 from random import Random
 from typing import Any
@@ -25,6 +24,7 @@ from chuko.analysis.simulate import simulate
 from chuko.analysis.stats import mean_interval
 from chuko.bots import parse_levels
 from chuko.console import LINEUP_HELP, OPTION_DEST, option_flag, option_values
+from chuko.core import references
 from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
@@ -33,7 +33,6 @@ from chuko.games import game_class
 from . import until
 from .command import positive
 
-SEATS = "players"  # the option that sets the number of seats, where a game has one
 PLACES = 101  # a cell's seed comes from its place in the grid, each coordinate below this
 ONE_WORD_KINDS = ("pack", "text")  # values that may hold commas: one value per flag
 
@@ -44,8 +43,7 @@ def _turn_counter(named: str | None) -> TurnCounter | None:
     """The game's count of a record's turns by kind (`Study.turn_kinds`), if it has one."""
     if named is None:
         return None
-    module, _, function = named.partition(":")
-    counter: TurnCounter = getattr(import_module(module), function)
+    counter: TurnCounter = references.load(named)
     return counter
 
 
@@ -54,7 +52,7 @@ def cell(game_id: str, options: Mapping[str, Any], bots: str, games: int, seed: 
     cls = game_class(game_id)
     game = cls.from_options(dict(options), bots_only=True)
     lineup = parse_levels(bots, game.id, game.players, "--bots")
-    count = _turn_counter(cls.descriptor.study.turn_kinds)
+    count = _turn_counter(cls.descriptor.integrations.study.turn_kinds)
     kinds: list[Mapping[str, int]] = []
 
     def heard(index: int, state: State, names: list[str]) -> None:
@@ -201,8 +199,9 @@ def _varied(cells: list[Json]) -> list[str]:
 
 def _where(described: Descriptor, c: Json) -> str:
     """A cell's configuration in words: 'Pack standard, 2 players'."""
+    seats = described.traits.players_option
     parts = [f"{described.option(name).label} {value}" for name, value in c["options"].items()
-             if name != SEATS]
+             if name != seats]
     return ", ".join([*parts, f"{c['players']} players"])
 
 
@@ -252,7 +251,7 @@ def _lineup(bots: str) -> str:
 def _plots(described: Descriptor, cells: list[Json], method: str) -> list[Json]:
     """Win rate and length against the number of players where it varies, and the win
     rate by each other varied option."""
-    others = [name for name in _varied(cells) if name != SEATS]
+    others = [name for name in _varied(cells) if name != described.traits.players_option]
     plots = _against_players(cells, others, method)
     for name in others:
         values = list(dict.fromkeys(c["options"][name] for c in cells))
@@ -308,7 +307,8 @@ def _by_option(described: Descriptor, cells: list[Json], name: str, values: list
                method: str) -> Json:
     """The first player's win rate by the values of the option `name`: a bar per value
     for each combination of the rest (the number of players, the other options, bots)."""
-    rest = [other for other in _varied(cells) if other not in (name, SEATS)]
+    rest = [other for other in _varied(cells)
+            if other not in (name, described.traits.players_option)]
 
     def key(c: Json) -> tuple[int, tuple[Any, ...], str]:
         return c["players"], tuple(c["options"][other] for other in rest), c["bots"]
@@ -337,7 +337,7 @@ def _by_option(described: Descriptor, cells: list[Json], name: str, values: list
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
     described = game_class(game_id).descriptor
-    declared = {varied.option: varied.values for varied in described.study.varies}
+    declared = {varied.option: varied.values for varied in described.integrations.study.varies}
     for option in described.options:
         how = ("repeated for several" if option.kind in ONE_WORD_KINDS else
                "repeated or separated by commas for several")
@@ -346,7 +346,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                             dest=OPTION_DEST + option.name,
                             help=f"{option.label}: a value to try, {how} (default "
                                  f"{tried})".replace("%", "%%"))
-    lineups = ", ".join(described.study.lineups or described.levels[:1])
+    lineups = ", ".join(described.integrations.study.lineups or described.levels[:1])
     parser.add_argument("--bots", action="append", metavar="LINEUP",
                         help=f"a bot lineup such as {described.levels[-1]} or "
                              f"{described.levels[-1]},{described.levels[0]}, repeated for "
@@ -359,7 +359,8 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 def varied_values(described: Descriptor, given: Mapping[str, list[str]]) -> dict[str, list[Any]]:
     """Each varied option's values, in order: the study's own, each replaced by the values
     given on the command line, then the other options given there."""
-    declared = {varied.option: list(varied.values) for varied in described.study.varies}
+    varies = described.integrations.study.varies
+    declared = {varied.option: list(varied.values) for varied in varies}
     named = [*declared, *(o.name for o in described.options
                           if o.name in given and o.name not in declared)]
     found = {}
@@ -384,7 +385,7 @@ def _words(option: Option, texts: list[str]) -> list[str]:
 def run_study(args: argparse.Namespace) -> Json:
     described = game_class(args.game).descriptor
     varied = varied_values(described, option_values(args))
-    lineups = args.bots or list(described.study.lineups or described.levels[:1])
+    lineups = args.bots or list(described.integrations.study.lineups or described.levels[:1])
     configurations = prod(len(values) for values in varied.values()) * len(lineups)
     asked = until.read(args)
     if asked is None:

@@ -52,9 +52,6 @@ class CaravanEncoding(LayoutActions):
     min_utility = 0.0
     max_utility = 1.0
     observation_bounds = (0.0, 1.0)  # flags, matches, and counts over their greatest
-    # The pack is the face-up layout and bridges stay known once laid (the view shows
-    # them): the one seat sees the whole state.
-    perfect_information = True
     # At most one move per card of the layout, and no chance after the deal.
     max_game_length = MOVES_PER_LAYOUT
 

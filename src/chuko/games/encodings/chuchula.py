@@ -325,8 +325,6 @@ class ChuchulaEncoding:
     observation_dtype = "float32"
     min_utility = 0.0
     observation_bounds = (0.0, 1.0)  # flags and fractions (the module docstring)
-    # Hands are dealt in secret and groupings committed in secret (ruling H4).
-    perfect_information = False
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -112,8 +112,6 @@ class ChukoEncoding:
     observation_dtype = "float32"
     min_utility = 0.0
     max_utility = 1.0
-    # Hands are secret: a seat's view shows the others' hand sizes, not their cards.
-    perfect_information = False
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -52,9 +52,6 @@ class CrossroadsEncoding(LayoutActions):
     observation_shape = (SIZE,)
     observation_dtype = "float32"
     observation_bounds = (0.0, 1.0)  # flags, matches, and points over their greatest
-    # The whole pack is the face-up layout and each seat's view shows every trail and
-    # point: no seat holds a secret (ruling C1).
-    perfect_information = True
 
     def __init__(self, game: Crossroads) -> None:
         super().__init__(KINDS)

@@ -15,7 +15,7 @@ from chuko.server.rooms.room import Room, Seat
 
 def classes_of(game_id: str) -> list[str]:
     """The rating classes a game can be played in, by its descriptor's seat range."""
-    described = descriptor(game_id)
+    described = descriptor(game_id).traits
     most = described.max_players
     found = {class_of(n) for n in (2, 3) if described.min_players <= n and (most is None
                                                                             or n <= most)}

@@ -37,10 +37,10 @@ def _studies(path: Traversable) -> list[dict[str, Any]]:
 
 
 def _own_studies(described: Descriptor) -> list[dict[str, Any]]:
-    """The studies of the game in the file its own package ships (`Descriptor.facts`)."""
-    if described.facts is None:
+    """The studies of the game in the file its own package ships (`Integrations.facts`)."""
+    if described.integrations.facts is None:
         return []
-    package, _, path = described.facts.partition(":")
+    package, _, path = described.integrations.facts.partition(":")
     try:
         resource = files(package).joinpath(path)
     except ModuleNotFoundError:

@@ -17,7 +17,7 @@ class Hints(HubBase):
     async def hint(self, room: Room, seat: int | None) -> Json:
         if seat is None:
             raise Forbidden("Spectators get no hints.")
-        if room.descriptor.hints is None:
+        if room.descriptor.integrations.hints is None:
             raise ConfigError(f"{room.descriptor.title} gives no hints.")
         if not room.hintable:
             raise ConfigError("Hints are only for games without a second human player.")

@@ -173,7 +173,7 @@ class Room:
     @property
     def hintable(self) -> bool:
         """Hints where the game gives them and no second human plays (web protocol)."""
-        return (self.descriptor.hints is not None
+        return (self.descriptor.integrations.hints is not None
                 and sum(s.kind == "human" for s in self.seats) <= 1)
 
     def holder(self, token: str) -> int | None:
@@ -253,8 +253,8 @@ class Room:
                 "round_ended": moment.state.round_ended,
                 "bots_wait": bots_wait,
                 "rematch": self.rematch,
-                "simultaneous": self.descriptor.simultaneous,
-                "hints": self.descriptor.hints is not None,
+                "simultaneous": self.descriptor.traits.simultaneous,
+                "hints": self.descriptor.integrations.hints is not None,
                 "hintable": self.hintable,
             })
             if keep:
