@@ -22,6 +22,7 @@ from chuko.server.rooms.outbox import Client
 from chuko.server.rooms.room import Forbidden, Room
 from chuko.server.store import database as db
 from chuko.server.store.database import Store
+from chuko.server.web.app import CLUB_TERMS
 
 PER_MOVE = {"kind": "move", "seconds": 30, "reserve": 60}
 
@@ -47,7 +48,8 @@ def run(url: str, scenario: Callable[[Store, Clock], Awaitable[None]]) -> None:
 
 
 def hub_on(store: Store, clock: Clock, seed: int = 1, **options) -> Hub:
-    return Hub(store, bot_delay=0, round_pause=0, rng=Random(seed), clock=clock, **options)
+    return Hub(store, CLUB_TERMS, bot_delay=0, round_pause=0, rng=Random(seed), clock=clock,
+               **options)
 
 
 async def open_table(hub: Hub, game: str, people: int, clock: dict | None = PER_MOVE,
@@ -87,7 +89,7 @@ def clock_of(room: Room, seat: int | None = None) -> list[dict]:
 async def settle(hub: Hub, room: Room) -> None:
     """Let the room's bots play until a person is to move or the game is over."""
     for _ in range(4000):  # the bots think in threads, and the store writes in one
-        if not room.bots_to_move() and (room.bot_task is None or room.bot_task.done()):
+        if not room.bots_to_move() and not hub.bots.thinking(room):
             return
         await asyncio.sleep(0.005)
     raise AssertionError("The bots did not finish.")

@@ -45,11 +45,12 @@ class Workers:
         from chuko.server.cluster.workers import Cluster
         from chuko.server.rooms.hub import Hub
         from chuko.server.store.database import Store
+        from chuko.server.web.app import CLUB_TERMS
 
         for n in range(2):
             store = Store(URL)
             store.start()
-            hub = Hub(store, bot_delay=0, round_pause=0, rng=Random(n), grace=GRACE)
+            hub = Hub(store, CLUB_TERMS, bot_delay=0, round_pause=0, rng=Random(n), grace=GRACE)
             hub.cluster = Cluster(hub, self.redis_url, name=self.name, lease_seconds=1.0)
             self.hubs.append(hub)
             await hub.cluster.start()

@@ -24,12 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, cast
 
-from chuko.bots import Adviser
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
 from chuko.core.words import bot_name, seat_names
-from chuko.server.club.ratings import unrated_sentence
 from chuko.server.rooms.clocks import Clocks, realtime
 from chuko.server.rooms.endings import forfeit_sentence, ranks
 from chuko.server.rooms.moment import Moment
@@ -93,7 +91,7 @@ class Pause:
         return max(0.0, self.until - time.monotonic())
 
 
-@dataclass
+@dataclass(eq=False)  # a room is itself: the services keep what they know of it by it
 class Room:
     id: str
     game_id: str
@@ -108,11 +106,6 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     watchers: int = 0  # the clients without a seat
-    bot_task: asyncio.Task | None = None
-    adviser: Adviser | None = None
-    # A finished game's review and its first mistake (history.py), worked out once: small,
-    # and kept with the room rather than in the pages' cache, where big chunks push it out.
-    review: tuple[list[Json | None] | None, int | None] | None = None
     pause: Pause | None = None
     created: float = 0.0  # the hub's clock when the room was made
     closed: str | None = None  # why an expired room closed, in one sentence
@@ -121,6 +114,7 @@ class Room:
     started: float | None = None  # when play began (the hub's clock)
     ended: float | None = None
     result: Json | None = None  # a forfeit's end, and the order seats went to bots
+    unrated: str | None = None  # why its rated end changed no rating, in words (the club's)
     # Seats whose sockets are all gone, and since when (the hub's clock): after the grace
     # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
     away: dict[int, float] = field(default_factory=dict)
@@ -233,7 +227,7 @@ class Room:
             self._texts_version = moment.version
         keep = moment.version == self._texts_version
         bots_wait = self.bots_wait(moment.version)
-        unrated = unrated_sentence(self.result) if moment.status == "over" else None
+        unrated = self.unrated if moment.status == "over" else None
         shared_key = (None, moment.status, bots_wait, self.rematch, labels, self.watchers,
                       tuple((s.connected, s.joined, s.gone) for s in self.seats), unrated)
         shared = self._texts.get(shared_key) if keep else None

@@ -43,15 +43,19 @@ class GameOver:
 
 @dataclass(frozen=True, slots=True)
 class SeatLeft:
-    """A seat's player has left the room (all their sockets gone past the grace)."""
+    """A seat's player is out of the game before its end, and a bot plays the seat from now
+    on (a table of three or more; heads-up, the game ends instead: `GameOver`). `reason`:
+    "resigned", "timeout", or "left" (every socket gone past the grace)."""
 
     room_id: str
     seat: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ClockFlagged:
-    """A seat's clock ran out."""
+    """A seat's clock ran out, and the forfeit that follows is committed (`GameOver` or
+    `SeatLeft` tells what it did)."""
 
     room_id: str
     seat: int

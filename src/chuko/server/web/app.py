@@ -29,13 +29,16 @@ from starlette.datastructures import State
 from starlette.types import Scope
 
 from chuko.server.club.accounts import Accounts
+from chuko.server.club.labels import passes_for_a_label
 from chuko.server.club.players import Player
 from chuko.server.club.profiles import PlayerLookup, Standings
+from chuko.server.club.ratings import apply_result, unrated_sentence
 from chuko.server.club.sign_outs import Socket, closing_on_sign_out
 from chuko.server.lobby.parts import LobbyParts
 from chuko.server.practice.daily import DailyApi
+from chuko.server.rooms.expiry import WAITING_TTL
 from chuko.server.rooms.hub import Hub
-from chuko.server.rooms.hub_base import WAITING_TTL
+from chuko.server.rooms.terms import ClubTerms
 from chuko.server.shared.limits import MAX_BODY, Budget, Clock, Limits
 from chuko.server.shared.work import Pool
 from chuko.server.store.database import Store
@@ -78,6 +81,10 @@ SERVING: dict[str, Any] = {"ws_max_size": 4 * MAX_BODY, "ws_per_message_deflate"
                            "http": HttpProtocol, "ws": WebSocketProtocol,
                            "proxy_headers": False, "timeout_graceful_shutdown": 5}
 
+# What the rooms take from the club: its ratings applied at a rated end, and its words and
+# labels (the rooms import nothing of the club).
+CLUB_TERMS = ClubTerms(apply_result, unrated_sentence, passes_for_a_label)
+
 
 def create_app(
     db_url: str,
@@ -110,7 +117,7 @@ def create_app(
     `timeouts`: the seconds a database read, and a write, may take (`store.py`)."""
     limits = limits or Limits()
     store = Store(db_url, read_timeout=timeouts[0], write_timeout=timeouts[1])
-    hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
+    hub = Hub(store, CLUB_TERMS, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
               work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
     cluster = _cluster(hub, redis_url, cluster_name, lease_seconds)
