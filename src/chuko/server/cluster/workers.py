@@ -281,7 +281,6 @@ class Cluster:
     def attend(self, room: Room) -> None:
         """A room comes into memory: its sockets here are shared; the lease holder works
         out its absences, any other worker reads them as shared."""
-        room.on_seat = self.presence.changed
         if self.leader:
             self.presence.judge(room.id, room)
         else:

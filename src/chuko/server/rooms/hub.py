@@ -92,6 +92,7 @@ class Hub:
         self.closing = False
         # The operations the routes, the sockets and the cluster call, by their names.
         self.room, self.sweep = self.lifecycle.room, self.lifecycle.sweep
+        self.connect, self.disconnect = self.lifecycle.connect, self.lifecycle.disconnect
         self.create, self.open_room = self.opening.create, self.opening.open_room
         self.join, self.rematch, self.follow = (self.opening.join, self.opening.rematch,
                                                 self.opening.follow)

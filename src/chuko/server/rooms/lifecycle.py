@@ -24,6 +24,7 @@ from chuko.server.rooms.deadlines import Deadlines
 from chuko.server.rooms.endings import people
 from chuko.server.rooms.expiry import Expiry
 from chuko.server.rooms.move_path import MovePath
+from chuko.server.rooms.outbox import Client
 from chuko.server.rooms.peers import Peers
 from chuko.server.rooms.room import NotFound, Room, Seat
 from chuko.server.rooms.terms import ClubTerms
@@ -120,15 +121,33 @@ class Rooms:
         return room
 
     def attend(self, room: Room) -> None:
-        """Tie a room in memory to the clock and the timer; its people's seats count as away
-        from now until their sockets come. In a cluster the lease holder decides absences
-        from every worker's sockets, and tells the others (`presence.py`)."""
-        room.now, room.grace, room.on_away = self.clock, self.grace, self.deadlines.schedule
-        room.watch_away = self.peers.alone
+        """Tie a room in memory to the clock; its people's seats count as away from now
+        until their sockets come. In a cluster the lease holder decides absences from every
+        worker's sockets, and tells the others (`presence.py`)."""
+        room.now, room.grace = self.clock, self.grace
         now = self.clock()
         room.away = {s.seat: now for s in room.seats
-                     if s.kind == "human" and not s.connections and room.watch_away}
+                     if s.kind == "human" and not s.connections and self.peers.alone}
         self.peers.attend(room)
+
+    def connect(self, room: Room, client: Client) -> None:
+        """A socket on the room opened: it is sent the state now, and its seat, if any, is
+        present (alone, as this worker's sockets say; in a cluster, as the lease holder
+        decides from every worker's: `presence.py`)."""
+        first = room.join(client)
+        if client.seat is not None and self.peers.alone:
+            room.away.pop(client.seat, None)
+        if first:
+            self.peers.seat_changed(room)
+
+    def disconnect(self, room: Room, client: Client) -> None:
+        """A socket on the room closed: when it was its seat's last, the seat is away from
+        now (the timer ends its grace) and the cluster, if any, shares it."""
+        if room.forget(client) and client.seat is not None:
+            if self.peers.alone:
+                room.away[client.seat] = self.clock()
+                self.deadlines.schedule(room)
+            self.peers.seat_changed(room)
 
     async def room(self, room_id: str) -> Room:
         """A room by id, loaded from the database if it is not in memory; a room that has

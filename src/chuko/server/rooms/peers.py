@@ -10,10 +10,19 @@ from typing import Protocol
 from chuko.server.rooms.room import Room
 
 
+class SeatPresence(Protocol):
+    """The cluster's sharing of who is at which table (`presence.Presence`)."""
+
+    def changed(self, room: Room) -> None: ...
+
+
 class ClusterPart(Protocol):
     """What the rooms ask of this worker's part in a cluster (`cluster.workers.Cluster`)."""
 
     leader: bool  # this worker runs the bots and timers
+
+    @property
+    def presence(self) -> SeatPresence: ...
 
     def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
                 kind: str = "change") -> None: ...
@@ -61,6 +70,12 @@ class Peers:
         """A room came into memory: the cluster shares its sockets and absences."""
         if self.cluster is not None:
             self.cluster.attend(room)
+
+    def seat_changed(self, room: Room) -> None:
+        """A seat of the room gained its first socket here or lost its last: the cluster, if
+        any, shares it."""
+        if self.cluster is not None:
+            self.cluster.presence.changed(room)
 
     def judge(self, room: Room) -> None:
         """The lease holder works out the room's absences again (a seat a bot took is

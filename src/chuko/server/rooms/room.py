@@ -119,13 +119,7 @@ class Room:
     # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
     away: dict[int, float] = field(default_factory=dict)
     grace: float = 60.0
-    # Whether this worker's sockets alone decide absences (not in a cluster, where the
-    # lease holder decides them from every worker's: presence.py).
-    watch_away: bool = True
     now: Callable[[], float] = time.time  # the hub's clock
-    on_away: Callable[[Room], None] | None = None  # the hub's timer learns of a seat gone
-    # A seat's first socket here came or its last went (a cluster shares it: presence.py).
-    on_seat: Callable[[Room], None] | None = None
     # (labels, names, the seats' entries in messages), worked out again only when a label
     # changes (a player joins under a name), not for each client at each move. One value,
     # replaced whole, since the log's captions read the names from a worker thread.
@@ -334,8 +328,8 @@ class Room:
         return self.closed if outcome is None else outcome.describe(names, seat)
 
     def forget(self, client: Client) -> bool:
-        """Drop a client; True when a finished or expired room has nobody left (it may leave
-        memory)."""
+        """Drop a client; True when it was its seat's last socket here (the seat no longer
+        shows as connected)."""
         watcher = client.seat is None and client in self.clients
         self.clients.discard(client)
         if watcher:  # the others learn there is one fewer
@@ -345,18 +339,19 @@ class Room:
             seat = self.seats[client.seat]
             seat.connections -= 1
             if seat.connections == 0:
-                if self.watch_away:
-                    self.away[seat.seat] = self.now()
-                    if self.on_away is not None:
-                        self.on_away(self)
-                if self.on_seat is not None:
-                    self.on_seat(self)
                 self.tell_presence()
+                return True
+        return False
+
+    @property
+    def idle(self) -> bool:
+        """A finished or expired room with nobody left (it may leave memory)."""
         return self.status in ("over", "expired") and not self.clients
 
-    def join(self, client: Client) -> None:
+    def join(self, client: Client) -> bool:
         """Add a client and send it the state now; the others learn of it only when its seat
-        now shows as connected, or when it watches (the count of watchers)."""
+        now shows as connected, or when it watches (the count of watchers). True when it is
+        its seat's first socket here."""
         self.clients.add(client)
         client.send_state(self.moment())
         if client.seat is None:  # a watcher: the others learn there is one more
@@ -365,12 +360,10 @@ class Room:
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections += 1
-            if self.watch_away:  # (else the cluster's lease holder decides: presence.py)
-                self.away.pop(seat.seat, None)
             if seat.connections == 1:
-                if self.on_seat is not None:
-                    self.on_seat(self)
                 self.tell_presence(client)
+                return True
+        return False
 
     def tell_presence(self, joining: Client | None = None) -> None:
         """Every seat's presence and the count of watchers to every client but `joining`
