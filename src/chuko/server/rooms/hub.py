@@ -3,7 +3,8 @@ call. It builds the rooms' services, each given its collaborators, and names the
 operations for the routes:
 
 - `Rooms` (`lifecycle.py`): the rooms in memory, loaded when asked for, resumed at start,
-  swept for those that waited too long (`Expiry`, `expiry.py`);
+  swept for those that waited too long (`Expiry`, `expiry.py`), their sockets come and
+  gone;
 - `Opening` (`opening.py`): new rooms and their seats taken, rematches;
 - `MovePath` (`move_path.py`): every move checked, stored, then sent, and the moves other
   workers stored caught up;

@@ -2,7 +2,8 @@
 without either importing the other (lila's `Bus` is the model).
 
 An event is a small frozen value (`MoveStored`, `GameOver`, `SeatLeft`, `ClockFlagged`,
-`PlayerPaired`), published once what it tells is committed. A subscriber is a plain
+`PlayerPaired`), published once what it tells is committed, by the worker that committed
+it (in a cluster the others catch up without telling their bus). A subscriber is a plain
 function of the event, called in the order subscribers were added, on the event loop's
 thread: it must not block (work that takes time is scheduled by the subscriber as a task
 or on a pool of its own). One that raises is logged and the others still hear the event:
