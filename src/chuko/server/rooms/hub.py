@@ -31,7 +31,6 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from chuko.server.rooms import page_cache as pages
 from chuko.server.rooms.bot_maker import BotMaker
 from chuko.server.rooms.bots import Bots
 from chuko.server.rooms.deadlines import Deadlines
@@ -42,6 +41,7 @@ from chuko.server.rooms.history import History
 from chuko.server.rooms.lifecycle import Rooms
 from chuko.server.rooms.move_path import MovePath
 from chuko.server.rooms.opening import Opening
+from chuko.server.rooms.page_cache import Lru
 from chuko.server.rooms.peers import ClusterPart, Peers
 from chuko.server.rooms.room import Room
 from chuko.server.rooms.terms import ClubTerms
@@ -70,7 +70,6 @@ class Hub:
         self.rng = rng
         self.bus = bus or Bus()
         self.rooms: dict[str, Room] = {}
-        self.pages = pages.Lru()  # captions, replay chunks and reviews, by room and version
         # Hints and pages not kept are worked out here, never in the threads moves use.
         self.work = work or Pool()
         self.peers = Peers()
@@ -88,7 +87,7 @@ class Hub:
         self.opening = Opening(store, now, rng, self.lifecycle, self.moves, maker, self.bots,
                                self.peers, terms)
         self.hints = Hints(self.work)
-        self.history = History(self.pages, self.work)
+        self.history = History(Lru(), self.work)
         self.sweeper: asyncio.Task | None = None
         self.closing = False
         # The operations the routes, the sockets and the cluster call, by their names.
@@ -109,6 +108,16 @@ class Hub:
         """The hub's clock now (the services read it through this, so a test may change
         `clock`)."""
         return self.clock()
+
+    @property
+    def pages(self) -> Lru:
+        """The cache of history pages (captions, replay chunks, and the club's game pages),
+        by room and version; a test may give its own."""
+        return self.history.pages
+
+    @pages.setter
+    def pages(self, kept: Lru) -> None:
+        self.history.pages = kept
 
     @property
     def cluster(self) -> ClusterPart | None:
