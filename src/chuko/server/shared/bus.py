@@ -22,12 +22,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class MoveStored:
-    """A room's move is committed: the room is at `version` now (`seat` None: a bot's or
-    the table's own step, such as a new round)."""
+    """A room's move is committed: the room is at `version` now, by the move of `seat`
+    (a person's or a bot's)."""
 
     room_id: str
     version: int
-    seat: int | None
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
