@@ -56,10 +56,11 @@ class Forfeits:
     clock ran out or whose player left (the timer's)."""
 
     def __init__(self, store: db.Store, clock: Callable[[], float], grace: float,
-                 moves: MovePath, bots: BotMaker, peers: Peers, bus: Bus,
+                 moves: MovePath, maker: BotMaker, peers: Peers, bus: Bus,
                  terms: ClubTerms) -> None:
         self.store, self.clock, self.grace = store, clock, grace
-        self.moves, self.bots, self.peers, self.bus, self.terms = moves, bots, peers, bus, terms
+        self.moves, self.maker, self.peers, self.bus = moves, maker, peers, bus
+        self.terms = terms
 
     # -- what players ask -------------------------------------------------------------------
 
@@ -137,7 +138,7 @@ class Forfeits:
                     room.status = "over"
                     self.terms.ended(room, now, commit.result())
                 else:
-                    self.bots.take_over(room, seat, level, reason)
+                    self.maker.take_over(room, seat, level, reason)
                 room.broadcast()
                 self.peers.tell(room, reload=True)
                 if reason == "timeout":

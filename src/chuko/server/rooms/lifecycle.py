@@ -1,7 +1,8 @@
 """The rooms' lifecycle in this worker (`Rooms`): rebuilt from the store when first asked for,
 or at start (the rooms in play with bots, which may have moves to make), swept for those that
-waited too long for their players, and let go at a stop or when another worker of a cluster
-takes over the bots and timers.
+waited too long for their players, their sockets come and gone. The hub starts the sweep
+with the timer, and stops them with the bots at a stop or when another worker of a cluster
+takes over the bots and timers (`Hub.restore`, `Hub.step_down`).
 
 A room is stored as the record of its deal, a secret seed and its moves (`store.py`), and
 rebuilt from them (`rebuild`).

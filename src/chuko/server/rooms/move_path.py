@@ -39,9 +39,9 @@ class MovePath:
     """Moves played, stored, and sent."""
 
     def __init__(self, store: db.Store, clock: Callable[[], float], deadlines: Deadlines,
-                 bots: BotMaker, peers: Peers, bus: Bus, terms: ClubTerms, *,
+                 maker: BotMaker, peers: Peers, bus: Bus, terms: ClubTerms, *,
                  round_pause: float, waiting_ttl: float) -> None:
-        self.store, self.clock, self.deadlines, self.bots = store, clock, deadlines, bots
+        self.store, self.clock, self.deadlines, self.maker = store, clock, deadlines, maker
         self.peers, self.bus, self.terms = peers, bus, terms
         self.round_pause, self.waiting_ttl = round_pause, waiting_ttl
 
@@ -140,7 +140,7 @@ class MovePath:
         for held, kept in zip(room.seats, row.seats, strict=True):
             held.joined, held.token_hash, held.name = kept.joined, kept.token_hash, kept.name
             if kept.gone and not held.gone and kept.level is not None:
-                self.bots.take_over(room, held.seat, kept.level, kept.gone)
+                self.maker.take_over(room, held.seat, kept.level, kept.gone)
         room.rematch = row.rematch
         room.result, room.ended = row.result, row.ended
         self.terms.word(room)
