@@ -3,7 +3,6 @@ for the pairing's waves (neighbours in rating order), so the lobby is tested on 
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,16 +92,3 @@ def matchmaker(kv=None, clock=None, rooms=None, prefix="test", **options) -> Mat
 
 async def present(made: Matchmaker, players, seconds: float = 60.0) -> None:
     await made.board.touch([p.id for p in players], made.board.clock() + seconds, made.me)
-
-
-def allow_rated_rooms(hub) -> None:
-    """Until the rooms take `rated` and `clock` (the clocks' part), a room opened with them
-    drops them: the lobby's own tests do not depend on that part."""
-    opening = hub._open
-    if "rated" in inspect.signature(opening).parameters:
-        return
-
-    async def _open(game_id, game, values, seats, rematch_of=None, **_):
-        return await opening(game_id, game, values, seats, rematch_of)
-
-    hub._open = _open

@@ -36,7 +36,7 @@ async def rated_table(hub: Hub, store: Store, clock: dict | None = PER_MOVE,
     room.rated = True
     for seat, player in zip(room.seats, holders, strict=True):
         seat.player = player
-    seated(room)
+    seated(hub, room)
     return room
 
 
@@ -85,7 +85,7 @@ def test_claiming_before_the_second_move_aborts_the_game(tmp_path):
         hub = hub_on(store, clock)
         room = await rated_table(hub, store, None, first="0")
         room.seats[1].name = "Bob"
-        room.forget(next(c for c in room.clients if c.seat == 1))
+        hub.disconnect(room, next(c for c in room.clients if c.seat == 1))
         clock.now += hub.grace
         await hub.claim(room, 0)
         assert room.result == {"kind": "aborted", "seat": 1, "why": "left",

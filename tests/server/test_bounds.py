@@ -13,9 +13,11 @@ from server_helpers import new_room
 
 from chuko.games.chuko import Game
 from chuko.server.rooms.hub import Hub
+from chuko.server.rooms.lifecycle import Rooms
 from chuko.server.rooms.room import Room
 from chuko.server.store import database as db
 from chuko.server.store.database import Conflict, Store
+from chuko.server.web.app import CLUB_TERMS
 
 HOUR = 3600.0
 
@@ -70,16 +72,16 @@ def test_start_rebuilds_only_rooms_in_play_with_bots_and_old_waiting_rooms_expir
     url = f"sqlite:///{tmp_path}/rooms.db"
     clock = Clock()
     built = []
-    from_row = Hub._room_from_row
+    from_row = Rooms.from_row
 
     def counted(self, row):
         built.append(row.id)
         return from_row(self, row)
 
-    monkeypatch.setattr(Hub, "_room_from_row", counted)
+    monkeypatch.setattr(Rooms, "from_row", counted)
 
     async def scenario(store: Store) -> None:
-        hub = Hub(store, bot_delay=3600, rng=Random(2), clock=clock)
+        hub = Hub(store, CLUB_TERMS, bot_delay=3600, rng=Random(2), clock=clock)
         bots = await hub.create("crossroads", {}, [{"kind": "me"},
                                                    {"kind": "bot", "level": "random"}])
         record = hub.rooms[bots["room"]].state.record()
@@ -90,7 +92,7 @@ def test_start_rebuilds_only_rooms_in_play_with_bots_and_old_waiting_rooms_expir
         await hub.close()
 
         clock.now += 1
-        again = Hub(store, bot_delay=3600, clock=clock)
+        again = Hub(store, CLUB_TERMS, bot_delay=3600, clock=clock)
         built.clear()
         await again.restore()  # as the app's start does
         assert built == [bots["room"]]  # was all 3,001 unfinished rooms
@@ -114,7 +116,7 @@ def test_a_waiting_room_expires_when_asked_for_after_its_time(tmp_path):
     clock = Clock()
 
     async def scenario(store: Store) -> None:
-        hub = Hub(store, bot_delay=0, rng=Random(3), clock=clock, waiting_ttl=2 * HOUR)
+        hub = Hub(store, CLUB_TERMS, bot_delay=0, rng=Random(3), clock=clock, waiting_ttl=2 * HOUR)
         made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
         room_id = made["room"]
         invite = made["invites"][0]["url"].rsplit("/", 1)[1]
@@ -129,7 +131,7 @@ def test_a_waiting_room_expires_when_asked_for_after_its_time(tmp_path):
         with pytest.raises(Conflict, match="^This room has closed"):
             await hub.join(room_id, invite)
         # Loaded afresh (after a restart), it stays closed and says why.
-        fresh = Hub(store, clock=clock, waiting_ttl=2 * HOUR)
+        fresh = Hub(store, CLUB_TERMS, clock=clock, waiting_ttl=2 * HOUR)
         assert (await fresh.room(room_id)).snapshot(0)["result"] == closed
         with pytest.raises(Conflict, match="^This room has closed"):
             await fresh.join(room_id, invite)
@@ -141,7 +143,7 @@ def test_a_join_racing_the_sweep_is_refused_by_the_database(tmp_path):
     clock = Clock()
 
     async def scenario(store: Store) -> None:
-        hub = Hub(store, bot_delay=0, rng=Random(4), clock=clock)
+        hub = Hub(store, CLUB_TERMS, bot_delay=0, rng=Random(4), clock=clock)
         made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
         # Another server's sweep closed it in the database a moment after it was made.
         await store.submit(db.expire_waiting(clock.now + 1))

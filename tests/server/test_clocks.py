@@ -22,6 +22,7 @@ from chuko.server.rooms.outbox import Client
 from chuko.server.rooms.room import Forbidden, Room
 from chuko.server.store import database as db
 from chuko.server.store.database import Store
+from chuko.server.web.app import CLUB_TERMS
 
 PER_MOVE = {"kind": "move", "seconds": 30, "reserve": 60}
 
@@ -47,7 +48,8 @@ def run(url: str, scenario: Callable[[Store, Clock], Awaitable[None]]) -> None:
 
 
 def hub_on(store: Store, clock: Clock, seed: int = 1, **options) -> Hub:
-    return Hub(store, bot_delay=0, round_pause=0, rng=Random(seed), clock=clock, **options)
+    return Hub(store, CLUB_TERMS, bot_delay=0, round_pause=0, rng=Random(seed), clock=clock,
+               **options)
 
 
 async def open_table(hub: Hub, game: str, people: int, clock: dict | None = PER_MOVE,
@@ -62,11 +64,11 @@ async def open_table(hub: Hub, game: str, people: int, clock: dict | None = PER_
     return hub.rooms[made["room"]], tokens
 
 
-def seated(room: Room) -> list[Client]:
+def seated(hub: Hub, room: Room) -> list[Client]:
     """A socket on every person's seat, so nobody counts as gone."""
     clients = [Client(room, seat.seat) for seat in room.seats if seat.kind == "human"]
     for client in clients:
-        room.join(client)
+        hub.connect(room, client)
     return clients
 
 
@@ -87,7 +89,7 @@ def clock_of(room: Room, seat: int | None = None) -> list[dict]:
 async def settle(hub: Hub, room: Room) -> None:
     """Let the room's bots play until a person is to move or the game is over."""
     for _ in range(4000):  # the bots think in threads, and the store writes in one
-        if not room.bots_to_move() and (room.bot_task is None or room.bot_task.done()):
+        if not room.bots_to_move() and not hub.bots.thinking(room):
             return
         await asyncio.sleep(0.005)
     raise AssertionError("The bots did not finish.")
@@ -97,7 +99,7 @@ def test_a_per_move_clock_counts_each_move_and_eats_the_reserve(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "crossroads", 2, first="0")
-        seated(room)
+        seated(hub, room)
         assert room.started == clock.now
         # A first move has the first-move limit's 30 s at most, none of it reserve.
         assert clock_of(room) == [{"left": 30.0, "reserve": 0.0, "running": True},
@@ -144,7 +146,7 @@ def test_running_out_of_time_heads_up_ends_the_game_and_the_player_loses(tmp_pat
         hub = hub_on(store, clock)
         room, tokens = await open_table(hub, "crossroads", 2, first="0", )
         room.seats[1].name = "Bob"
-        seated(room)
+        seated(hub, room)
         await opening(hub, room, Random(5))
         clock.now += 89.9
         await hub.check_clocks()
@@ -175,7 +177,7 @@ def test_running_out_of_time_at_a_table_of_three_hands_the_seat_to_the_easy_bot(
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "chuchula", 3, players=3, length=2)
-        seated(room)
+        seated(hub, room)
         assert [s["running"] for s in clock_of(room)] == [True, True, True]
         clock.now += 20
         for seat in (0, 1, 2):  # the first round, every seat's first move in time
@@ -232,7 +234,7 @@ def test_resigning_at_a_table_of_three_passes_the_seat_to_the_bot(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "chuko", 3, None, players=3)
-        seated(room)
+        seated(hub, room)
         await opening(hub, room, Random(1))
         await hub.resign(room, 2)
         await hub.resign(room, 0)
@@ -253,10 +255,10 @@ def test_a_player_gone_for_the_grace_period_lets_the_opponent_claim_the_game(tmp
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "crossroads", 2, None, first="0")
         room.seats[0].name = "Ann"
-        host, friend = seated(room)
+        host, friend = seated(hub, room)
         await opening(hub, room, Random(1))
         hub.schedule(room)
-        room.forget(friend)  # every socket of seat 1 gone
+        hub.disconnect(room, friend)  # every socket of seat 1 gone
         clock.now += 59
         await hub.check_clocks()
         assert room.snapshot(0)["claimable"] == []
@@ -284,10 +286,10 @@ def test_coming_back_within_the_grace_period_keeps_the_seat(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
         room, _ = await open_table(hub, "chuko", 3, None, players=3)
-        clients = seated(room)
-        room.forget(clients[2])
+        clients = seated(hub, room)
+        hub.disconnect(room, clients[2])
         clock.now += 30
-        room.join(Client(room, 2))
+        hub.connect(room, Client(room, 2))
         clock.now += 60
         await hub.check_clocks()
         assert [s.gone for s in room.seats] == [None, None, None]
@@ -299,9 +301,9 @@ def test_a_player_gone_from_a_table_of_three_is_handed_to_the_bot(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock, grace=10)
         room, _ = await open_table(hub, "chuko", 3, None, players=3)
-        clients = seated(room)
+        clients = seated(hub, room)
         await opening(hub, room, Random(1))
-        room.forget(clients[1])
+        hub.disconnect(room, clients[1])
         clock.now += 10
         await hub.check_clocks()
         assert [s.gone for s in room.seats] == [None, "left", None]
@@ -368,7 +370,7 @@ def test_bots_seats_have_no_clock_and_a_normal_end_is_stored_when_it_came(tmp_pa
         made = await hub.create("crossroads", {"first": "1"}, [
             {"kind": "me"}, {"kind": "bot", "level": "random"}], PER_MOVE)
         room = hub.rooms[made["room"]]
-        seated(room)
+        seated(hub, room)
         rng = Random(3)
         while room.status != "over":
             await settle(hub, room)
@@ -441,8 +443,8 @@ def test_a_game_against_bots_waits_for_its_player(tmp_path):
             {"kind": "me"}, {"kind": "bot", "level": "random"},
             {"kind": "bot", "level": "random"}])
         room = hub.rooms[made["room"]]
-        (player,) = seated(room)
-        room.forget(player)
+        (player,) = seated(hub, room)
+        hub.disconnect(room, player)
         clock.now += 3600
         await hub.check_clocks()
         assert room.seats[0].kind == "human" and room.seats[0].gone is None
@@ -481,7 +483,7 @@ def test_a_rematch_keeps_the_clock_and_gives_gone_seats_back_to_their_players(tm
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)
         room, tokens = await open_table(hub, "chuko", 3, players=3)
-        seated(room)
+        seated(hub, room)
         await opening(hub, room, Random(1))
         await hub.resign(room, 1)
         room.status = "over"  # as if the game had gone on to its end

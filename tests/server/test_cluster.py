@@ -233,6 +233,7 @@ async def two_workers(redis_url: str) -> AsyncIterator[tuple[Any, Any]]:
     from chuko.server.cluster.workers import Cluster
     from chuko.server.rooms.hub import Hub
     from chuko.server.store.database import Store
+    from chuko.server.web.app import CLUB_TERMS
 
     name = f"test-{uuid.uuid4().hex[:8]}"
     hubs: list[Hub] = []
@@ -241,7 +242,7 @@ async def two_workers(redis_url: str) -> AsyncIterator[tuple[Any, Any]]:
         for n in range(2):
             store = Store(URL)
             store.start()
-            hub = Hub(store, bot_delay=0, round_pause=0, rng=Random(n))
+            hub = Hub(store, CLUB_TERMS, bot_delay=0, round_pause=0, rng=Random(n))
             hub.cluster = cluster = Cluster(hub, redis_url, name=name)
             hubs.append(hub)
             clusters.append(cluster)

@@ -45,11 +45,12 @@ class Workers:
         from chuko.server.cluster.workers import Cluster
         from chuko.server.rooms.hub import Hub
         from chuko.server.store.database import Store
+        from chuko.server.web.app import CLUB_TERMS
 
         for n in range(2):
             store = Store(URL)
             store.start()
-            hub = Hub(store, bot_delay=0, round_pause=0, rng=Random(n), grace=GRACE)
+            hub = Hub(store, CLUB_TERMS, bot_delay=0, round_pause=0, rng=Random(n), grace=GRACE)
             hub.cluster = Cluster(hub, self.redis_url, name=self.name, lease_seconds=1.0)
             self.hubs.append(hub)
             await hub.cluster.start()
@@ -74,16 +75,16 @@ class Workers:
                                     * (len(homes) - 1))
         first = await hubs[0].room(made["room"])
         sockets = [Client(first, 0)]
-        first.join(sockets[0])
+        hubs[0].connect(first, sockets[0])
         await asyncio.sleep(0.5)  # its socket is shared while the room waits
         for invite in made["invites"]:
             code = invite["url"].rsplit("/", 1)[1]
             await hubs[invite["seat"]].join(made["room"], code)
         rooms = [first] + [await hub.room(made["room"]) for hub in hubs[1:]]
         await until(lambda: all(room.status == "playing" for room in rooms))
-        for seat, room in enumerate(rooms[1:], 1):
+        for seat, (hub, room) in enumerate(zip(hubs[1:], rooms[1:], strict=True), 1):
             sockets.append(Client(room, seat))
-            room.join(sockets[-1])
+            hub.connect(room, sockets[-1])
         return [rooms, sockets]
 
 
@@ -117,7 +118,7 @@ def test_a_heads_up_player_who_left_is_claimed_from_whichever_workers_hold_them(
             assert stays.claimable(0) == [] and goes.claimable(1) == []
             with pytest.raises(ConfigError, match="nothing to claim"):
                 await cluster.hubs[stayer].claim(stays, 0)
-            goes.forget(socket)
+            cluster.hubs[leaver].disconnect(goes, socket)
             await until(lambda: stays.claimable(0) == [1], GRACE + 5)
             await cluster.hubs[stayer].claim(stays, 0)
             assert stays.status == "over" and stays.result == {"kind": "left", "seat": 1}
@@ -145,9 +146,9 @@ def test_a_player_who_comes_back_on_another_worker_is_not_gone(redis_url):
         async with Workers(redis_url) as cluster:
             (stays, goes), (_, socket) = await cluster.table(
                 "crossroads", {"rounds": 1, "first": "0"}, [0, 1])
-            goes.forget(socket)  # leaves worker 1 …
+            cluster.hubs[1].disconnect(goes, socket)  # leaves worker 1 …
             back = await cluster.hubs[0].room(stays.id)
-            back.join(Client(back, 1))  # … and comes back through worker 0
+            cluster.hubs[0].connect(back, Client(back, 1))  # … and comes back through worker 0
             await asyncio.sleep(GRACE + 0.5)
             assert stays.claimable(0) == [] and 1 not in stays.away
 
@@ -164,7 +165,7 @@ def test_a_three_player_seat_whose_player_left_goes_to_a_bot(redis_url, how):
             await asyncio.sleep(GRACE + 0.5)
             assert [s.kind for s in rooms[0].seats] == ["human"] * 3
             if how == "closes":
-                rooms[2].forget(sockets[2])
+                cluster.hubs[1].disconnect(rooms[2], sockets[2])
             else:  # the worker dies: nothing said, its heartbeat lapses
                 for task in cluster.hubs[1].cluster._loops:
                     task.cancel()

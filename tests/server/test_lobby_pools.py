@@ -15,7 +15,6 @@ import pytest
 from lobby_helpers import (
     Clock,
     Rooms,
-    allow_rated_rooms,
     guests,
     matchmaker,
     members,
@@ -220,7 +219,6 @@ def test_a_leader_dying_between_reading_and_recording_leaves_the_players_waiting
 def test_a_wave_makes_a_real_room_with_each_player_in_a_seat(make_client):
     client = make_client()
     lobby = client.app.state.lobby
-    allow_rated_rooms(client.app.state.hub)
     lobby.matchmaker.pair = lambda pool, now: [tuple(sorted(w.player for w in pool))]
     players = guests(2)
 

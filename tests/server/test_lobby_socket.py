@@ -5,7 +5,7 @@ with one message; bad messages and floods are refused in one sentence."""
 
 from __future__ import annotations
 
-from lobby_helpers import Guest, allow_rated_rooms
+from lobby_helpers import Guest
 
 from chuko.server.shared.limits import Buckets
 
@@ -67,7 +67,6 @@ def test_a_pool_joined_in_one_tab_shows_in_the_other_and_a_pairing_tells_both_pl
         make_client):
     client = make_client()
     identified(client)
-    allow_rated_rooms(client.app.state.hub)
     lobby = client.app.state.lobby
     lobby.matchmaker.pair = lambda pool, now: [tuple(sorted(w.player for w in pool))]
     with lobby_socket(client, "ann") as tab1, lobby_socket(client, "ann") as tab2, \
@@ -91,7 +90,6 @@ def test_a_pool_joined_in_one_tab_shows_in_the_other_and_a_pairing_tells_both_pl
 def test_a_seek_posted_shows_in_anothers_list_and_one_message_joins_it(make_client):
     client = make_client()
     identified(client)
-    allow_rated_rooms(client.app.state.hub)
     with lobby_socket(client, "ann") as ann, lobby_socket(client, "bob") as bob:
         until(ann, "you"), until(bob, "you")
         ann.send_json({"type": "seek", "game": "takeaway", "options": {"stones": 9}})

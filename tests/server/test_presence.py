@@ -13,10 +13,11 @@ from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.outbox import Client
 from chuko.server.rooms.room import Room
 from chuko.server.store.database import Store
+from chuko.server.web.app import CLUB_TERMS
 
 
 async def open_room(store: Store) -> Room:
-    hub = Hub(store, bot_delay=0, rng=Random(1))
+    hub = Hub(store, CLUB_TERMS, bot_delay=0, rng=Random(1))
     created = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
     return hub.rooms[created["room"]]
 

@@ -146,7 +146,7 @@ def test_a_rated_end_that_does_not_count_says_why_on_every_worker(tmp_path):
             add_room(store.engine, "crossroads", pair, seed=seed, ended=clock.now - 60)
         seat, last = await to_last_move(one, room, Random(7))
         told: list[bool] = []
-        one._tell = lambda _room, reload=False: told.append(reload)
+        one.peers.tell = lambda _room, reload=False: told.append(reload)  # type: ignore[method-assign]
         other = hub_on(store, clock, seed=2)
         there = await other.room(room.id)
         await one.play(room, seat, last)

@@ -19,6 +19,7 @@ from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.outbox import Client
 from chuko.server.shared.limits import Limits, Rate
 from chuko.server.store.database import Store
+from chuko.server.web.app import CLUB_TERMS
 
 
 class Clock:
@@ -52,7 +53,7 @@ def test_sockets_reading_alike_share_one_view_per_version_and_nothing_kept_goes_
         store = Store("sqlite://")
         store.start()
         try:
-            hub = Hub(store, bot_delay=0, rng=Random(1))
+            hub = Hub(store, CLUB_TERMS, bot_delay=0, rng=Random(1))
             made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
             room = hub.rooms[made["room"]]
             view = type(room.state).view

@@ -205,13 +205,14 @@ def test_a_move_whose_task_is_cancelled_while_it_is_written_is_still_the_rooms(d
     from random import Random
 
     from chuko.server.rooms.hub import Hub
+    from chuko.server.web.app import CLUB_TERMS
 
     async def scenario():
         store = db.Store(db_url)
         store.start()
         gate = threading.Event()
         try:
-            hub = Hub(store, bot_delay=0, rng=Random(5))
+            hub = Hub(store, CLUB_TERMS, bot_delay=0, rng=Random(5))
             made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
             await hub.join(made["room"], made["invites"][0]["url"].rsplit("/", 1)[1])
             room = hub.rooms[made["room"]]

@@ -225,11 +225,12 @@ def test_a_move_refused_for_time_that_lands_later_is_caught_up_by_the_next_one(
     from chuko.core.errors import ChukoError
     from chuko.server.rooms.hub import Hub
     from chuko.server.rooms.move_path import MOVE_NOT_SAVED
+    from chuko.server.web.app import CLUB_TERMS
 
     async def scenario() -> None:
         store = db.Store(db_url, write_timeout=TIMEOUT)
         store.start()
-        hub = Hub(store, bot_delay=0, rng=Random(5))
+        hub = Hub(store, CLUB_TERMS, bot_delay=0, rng=Random(5))
         gate = threading.Event()
         try:
             made = await hub.create("crossroads", {}, [{"kind": "me"}, {"kind": "friend"}])
@@ -271,11 +272,12 @@ def test_a_leader_that_cannot_read_the_rooms_in_play_goes_on_leading(db_url):
     """Taking the cluster's lease while the database cannot be read is logged, not an
     error that would end the worker's heartbeat."""
     from chuko.server.rooms.hub import Hub
+    from chuko.server.web.app import CLUB_TERMS
 
     async def scenario() -> None:
         store = db.Store(db_url)
         store.start()
-        hub = Hub(store, bot_delay=0)
+        hub = Hub(store, CLUB_TERMS, bot_delay=0)
 
         async def unreadable() -> list:
             raise db.Unavailable()
@@ -283,7 +285,7 @@ def test_a_leader_that_cannot_read_the_rooms_in_play_goes_on_leading(db_url):
         store.fetch_resumable = unreadable  # type: ignore[method-assign]
         try:
             await hub.lead()
-            assert hub._sweeper is not None  # leading: the sweep runs
+            assert hub.sweeper is not None  # leading: the sweep runs
         finally:
             await hub.close()
             await asyncio.to_thread(store.close)

@@ -83,7 +83,7 @@ def given_password(value: Any) -> str:
 
 def read_display_name(value: Any) -> str:
     """A display name a player chooses: the rules of a seat's name (`lobby.read_name`)."""
-    name = read_name(value)
+    name = read_name(value, passes_for_a_label)
     if name is None:
         raise ConfigError("Give the name to show.")
     return name

@@ -252,7 +252,7 @@ class Cluster:
             return
         keep = (room.clients or room.lock.locked()
                 or (self.leader and (any(s.kind == "bot" for s in room.seats) or room.away
-                                     or room.id in self.hub._deadlines)))
+                                     or self.hub.deadlines.has_deadline(room.id))))
         if not keep:
             # Nobody here needs it: forgotten rather than kept up to date, read again when
             # asked for.
@@ -281,7 +281,6 @@ class Cluster:
     def attend(self, room: Room) -> None:
         """A room comes into memory: its sockets here are shared; the lease holder works
         out its absences, any other worker reads them as shared."""
-        room.on_seat = self.presence.changed
         if self.leader:
             self.presence.judge(room.id, room)
         else:

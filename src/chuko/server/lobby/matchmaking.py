@@ -361,8 +361,8 @@ def room_opener(hub: Hub) -> OpenRoom:
                                                ("clock", record["clock"])) if value}
         room_id = f"{int(float(record['at'])):08x}{record['id']}"
         try:
-            room = await hub._open(record["game"], game, values, seats, room_id=room_id,
-                                   **extra)
+            room = await hub.open_room(record["game"], game, values, seats,
+                                       room_id=room_id, **extra)
         except duplicate:  # made already
             room = await hub.room(room_id)
         return room.id

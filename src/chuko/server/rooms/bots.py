@@ -1,49 +1,73 @@
-"""The server's bots: made for a room's bot seats, and run one move at a time while one of
-them is to move. Between rounds the bots wait (`Pause`) so people can read the round's
-result, unless a seat says "next"."""
+"""The server's bots, run one move at a time while one of them is to move (`Bots`). Between
+rounds the bots wait (`Pause`) so people can read the round's result, unless a seat says
+"next".
+
+The bots start when a room comes into memory or a seat is taken, and after every move this
+worker stores or a seat a bot takes over: they hear `MoveStored` and `SeatLeft` on the bus.
+The bots themselves are made by `bot_maker.py`.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-import secrets
-from random import Random
 
-from chuko.bots import make_bot
 from chuko.core.errors import ChukoError, ConfigError
-from chuko.server.rooms.hub_base import HubBase
+from chuko.server.rooms.move_path import MovePath
+from chuko.server.rooms.peers import Peers
 from chuko.server.rooms.room import Forbidden, Room
+from chuko.server.shared.bus import Bus, MoveStored, SeatLeft
 from chuko.server.store import database as db
 
 log = logging.getLogger("chuko.server")
 
 
-class BotRunner(HubBase):
-    """A room's bots, run while one of them is to move (in a cluster, on the worker holding
-    the lease)."""
+class Bots:
+    """The rooms' bots, run while one of them is to move (in a cluster, on the worker holding
+    the lease): one task per room at most, while its bots think."""
 
-    def _child_rng(self) -> Random:
-        return secrets.SystemRandom() if self.rng is None else Random(self.rng.getrandbits(64))
+    def __init__(self, rooms: dict[str, Room], moves: MovePath, peers: Peers, bus: Bus,
+                 delay: float) -> None:
+        self.rooms, self.moves, self.peers, self.delay = rooms, moves, peers, delay
+        self.tasks: dict[Room, asyncio.Task] = {}  # by room, while its bots think
+        self.closed = False
+        bus.subscribe(MoveStored, self._heard)
+        bus.subscribe(SeatLeft, self._heard)
 
-    def _make_bots(self, room: Room) -> None:
-        for seat in room.seats:  # those without one yet (a seat a bot took over, too)
-            if seat.kind == "bot" and seat.level is not None and seat.bot is None:
-                options = self.bot_options.get(room.game_id, {}).get(seat.level, {})
-                seat.bot = make_bot(room.game_id, seat.level, self._child_rng(), **options)
+    def _heard(self, event: MoveStored | SeatLeft) -> None:
+        room = self.rooms.get(event.room_id)
+        if room is not None:
+            self.kick(room)
+
+    def thinking(self, room: Room) -> bool:
+        """Whether the room's bots are running (thinking, or waiting out a pause)."""
+        task = self.tasks.get(room)
+        return task is not None and not task.done()
 
     def kick(self, room: Room) -> None:
         """Start the room's bots if one of them must move and none is thinking already (in a
         cluster, only the worker holding the lease runs bots)."""
-        if self._closing or not room.bots_to_move():
+        if self.closed or not room.bots_to_move() or not self.peers.runs_timers():
             return
-        if self.cluster is not None and not self.cluster.leader:
-            return
-        if room.bot_task is None or room.bot_task.done():
-            room.bot_task = asyncio.get_running_loop().create_task(self._bots(room))
+        if not self.thinking(room):
+            task = asyncio.get_running_loop().create_task(self._bots(room))
+            self.tasks[room] = task
+            task.add_done_callback(lambda done: self._done(room, done))
+
+    def _done(self, room: Room, task: asyncio.Task) -> None:
+        if self.tasks.get(room) is task:
+            del self.tasks[room]
+
+    def stop(self) -> list[asyncio.Task]:
+        """Stop every room's bots (another worker runs them now); the tasks stopped."""
+        tasks = [task for task in self.tasks.values() if not task.done()]
+        for task in tasks:
+            task.cancel()
+        return tasks
 
     async def _bots(self, room: Room) -> None:
-        while not self._closing:
+        while not self.closed:
             waiting = room.bots_to_move()
             if not waiting:
                 return
@@ -54,17 +78,16 @@ class BotRunner(HubBase):
                     await asyncio.wait_for(pause.over.wait(), pause.left())
                 room.pause = None
                 room.broadcast()
-                if self.cluster is not None:
-                    self.cluster.publish(room.id, pause.version, kind="state")
+                self.peers.publish(room.id, pause.version, kind="state")
                 continue
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)  # so people can follow the bots' moves
+            if self.delay:
+                await asyncio.sleep(self.delay)  # so people can follow the bots' moves
             seat = waiting[0]
             state, version = room.state, room.version
             legal = state.legal_moves(seat.seat) if state.game.lists_moves else []
             try:
                 move = await asyncio.to_thread(seat.bot.choose, state.view(seat.seat), legal)
-                await self.play(room, seat.seat, str(move), by_bot=True)
+                await self.moves.play(room, seat.seat, str(move), by_bot=True)
             except db.Unavailable:
                 # The database is away: the bot moves again once it is back.
                 await asyncio.sleep(db.RETRY_AFTER)
@@ -87,5 +110,4 @@ class BotRunner(HubBase):
         if pause is None or room.bots_wait(room.version) is None:
             raise ConfigError("No round is waiting to start.")
         pause.over.set()
-        if self.cluster is not None:  # the bots may wait on another worker
-            self.cluster.publish(room.id, pause.version, kind="next")
+        self.peers.publish(room.id, pause.version, kind="next")  # the bots may wait there

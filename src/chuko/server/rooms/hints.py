@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from typing import cast
+from weakref import WeakKeyDictionary
 
 from chuko.bots import Adviser, make_adviser
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
-from chuko.server.rooms.hub_base import HubBase
 from chuko.server.rooms.room import Forbidden, Room
+from chuko.server.shared.work import Pool
 
 
-class Hints(HubBase):
+class Hints:
     """Hints, worked out in the pool (`work`) by an adviser made once per room."""
+
+    def __init__(self, work: Pool) -> None:
+        self.work = work
+        # Made once per room in memory: an adviser may keep what it learns about the deal.
+        self.advisers: WeakKeyDictionary[Room, Adviser] = WeakKeyDictionary()
 
     async def hint(self, room: Room, seat: int | None) -> Json:
         if seat is None:
@@ -23,9 +29,10 @@ class Hints(HubBase):
             raise ConfigError("Hints are only for games without a second human player.")
         if room.status != "playing" or seat not in room.state.to_move:
             raise ConfigError("Hints are given on your turn.")
-        if room.adviser is None:
-            # Made once per room: an adviser may keep what it learns about the deal. The
-            # descriptor names a provider (checked above), so one is made.
-            room.adviser = cast(Adviser, await self.work.run(make_adviser, room.state.game))
+        adviser = self.advisers.get(room)
+        if adviser is None:
+            # The descriptor names a provider (checked above), so one is made.
+            adviser = cast(Adviser, await self.work.run(make_adviser, room.state.game))
+            adviser = self.advisers.setdefault(room, adviser)
         state = room.state.copy()
-        return {"type": "hint", **await self.work.run(room.adviser.hint, state, seat)}
+        return {"type": "hint", **await self.work.run(adviser.hint, state, seat)}

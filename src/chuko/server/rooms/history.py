@@ -1,6 +1,6 @@
 """A room's history a page at a time: its move log and a finished game's replay, worked out
-in the pool (`work`) and kept in `pages` (`pages.py`); a finished game's review, worked out
-once in the pool, is kept with its room."""
+in the pool (`work`) and kept in `pages` (`page_cache.py`); a finished game's review, worked
+out once in the pool, is kept for as long as its room is in memory."""
 
 from __future__ import annotations
 
@@ -8,20 +8,29 @@ import json
 from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, TypeVar, cast
+from weakref import WeakKeyDictionary
 
 from chuko.bots import review
 from chuko.core.protocol import Json
 from chuko.server.rooms import page_cache as pages
-from chuko.server.rooms.hub_base import HubBase
 from chuko.server.rooms.moment import Moment
+from chuko.server.rooms.page_cache import Lru
 from chuko.server.rooms.room import Room
+from chuko.server.shared.work import Pool
 from chuko.server.store import database as db
 
 T = TypeVar("T")
+Review = tuple[list[Json | None] | None, int | None]  # the verdicts, and the first mistake's
 
 
-class History(HubBase):
+class History:
     """Log pages and replay pages, cut from what `pages` keeps."""
+
+    def __init__(self, pages: Lru, work: Pool) -> None:
+        self.pages, self.work = pages, work
+        # Each finished game's review: small, and kept apart from the pages' cache, where
+        # big chunks push it out.
+        self.reviews: WeakKeyDictionary[Room, Review] = WeakKeyDictionary()
 
     async def _kept(self, key: Hashable, make: Callable[[], T], size: Callable[[T], int]) -> T:
         """What `pages` keeps for `key`, else `make()` worked out in the pool and kept."""
@@ -65,7 +74,8 @@ class History(HubBase):
                            high=pages.LOG_PAGE_MAX)
         return pages.log_page(await self._kept_captions(room, seat, moment), upto, size)
 
-    def _review(self, room: Room) -> tuple[list[Json | None] | None, int | None]:
+    @staticmethod
+    def _review(room: Room) -> Review:
         """The finished game's review, and its first mistake's move (None: none)."""
         verdicts = review(room.state.game, room.state.record())
         mistake = next((k + 1 for k, v in enumerate(verdicts or []) if v and v.get("mistake")),
@@ -88,9 +98,10 @@ class History(HubBase):
                            else pages.FRAMES_PAGE, low=1, high=high)
         moment = room.moment()
         lines = await self._kept_captions(room, seat, moment)
-        if room.review is None:  # bounded work (each game's review keeps to a budget)
-            room.review = await self.work.run(self._review, room)
-        verdicts, mistake = room.review
+        found = self.reviews.get(room)
+        if found is None:  # bounded work (each game's review keeps to a budget)
+            found = self.reviews.setdefault(room, await self.work.run(self._review, room))
+        verdicts, mistake = found
         total = len(lines) + 1
         step = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE
         origin = first - first % step

@@ -1,6 +1,8 @@
-"""The rooms' lifecycle in this worker: rebuilt from the store when first asked for, or at
-start (the rooms in play with bots, which may have moves to make), and let go at a stop or
-when another worker of a cluster takes over the bots and timers.
+"""The rooms' lifecycle in this worker (`Rooms`): rebuilt from the store when first asked for,
+or at start (the rooms in play with bots, which may have moves to make), swept for those that
+waited too long for their players, their sockets come and gone. The hub starts the sweep
+with the timer, and stops them with the bots at a stop or when another worker of a cluster
+takes over the bots and timers (`Hub.restore`, `Hub.step_down`).
 
 A room is stored as the record of its deal, a secret seed and its moves (`store.py`), and
 rebuilt from them (`rebuild`).
@@ -9,21 +11,29 @@ rebuilt from them (`rebuild`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import State
 from chuko.games import game_class
+from chuko.server.rooms.bot_maker import BotMaker
+from chuko.server.rooms.bots import Bots
 from chuko.server.rooms.clocks import Clocks
+from chuko.server.rooms.deadlines import Deadlines
 from chuko.server.rooms.endings import people
-from chuko.server.rooms.hub_base import HubBase, expired_sentence
+from chuko.server.rooms.expiry import Expiry
+from chuko.server.rooms.move_path import MovePath
+from chuko.server.rooms.outbox import Client
+from chuko.server.rooms.peers import Peers
 from chuko.server.rooms.room import NotFound, Room, Seat
+from chuko.server.rooms.terms import ClubTerms
 from chuko.server.store import database as db
 
 log = logging.getLogger("chuko.server")
+
+SWEEP_EVERY = 3600.0  # the longest time between two sweeps for rooms that have waited too long
 
 
 def rebuild(row: db.RoomRow, clocks: Clocks | None = None,
@@ -59,64 +69,41 @@ def rebuild(row: db.RoomRow, clocks: Clocks | None = None,
     return state, last[0] if last else None
 
 
-class Lifecycle(HubBase):
-    """Rooms into memory and out of it; the bots and the sweep started and stopped."""
+class Rooms:
+    """The rooms in memory (`held`, by id): loaded when asked for, resumed at start, swept."""
 
-    async def restore(self) -> int:
+    def __init__(self, store: db.Store, clock: Callable[[], float], grace: float,
+                 held: dict[str, Room], peers: Peers, terms: ClubTerms, deadlines: Deadlines,
+                 maker: BotMaker, moves: MovePath, bots: Bots, expiry: Expiry) -> None:
+        self.store, self.clock, self.grace, self.held = store, clock, grace, held
+        self.peers, self.terms, self.deadlines = peers, terms, deadlines
+        self.maker, self.moves, self.bots, self.expiry = maker, moves, bots, expiry
+
+    async def resume(self) -> int:
         """Rebuild the rooms in play with bots (whose bots may have moves to make) and start
-        them, and start the sweep for rooms that waited too long; the count rebuilt. Other
-        rooms are loaded when first asked for. In a cluster, the worker that takes the lease
-        does this (`lead`)."""
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
-        self._start_timer()
+        them; the count rebuilt. Other rooms are loaded when first asked for."""
         count = 0
         for row in await self.store.fetch_resumable():
-            held = self.rooms.get(row.id)
-            if held is not None:  # in memory already, and kept up to date
-                self.kick(held)
-                self.schedule(held)
+            kept = self.held.get(row.id)
+            if kept is not None:  # in memory already, and kept up to date
+                self._go_on(kept)
                 continue
             try:
-                room = self._room_from_row(row)
+                room = self.from_row(row)
             except ChukoError as error:
                 log.error("Room %s cannot be restored: %s", row.id, error)
                 continue
-            self.rooms[room.id] = room
-            self.kick(room)
-            self.schedule(room)
+            self.held[room.id] = room
+            self._go_on(room)
             count += 1
         return count
 
-    async def lead(self) -> None:
-        """This worker took the cluster's lease: it runs the bots and the sweep now. When the
-        rooms in play cannot be read just then, it says so and goes on leading: each such
-        room is rebuilt, its bots and clocks going on, when it is next asked for."""
-        if not self._closing:
-            try:
-                await self.restore()
-            except db.Unavailable as error:
-                log.warning("The rooms in play could not be read to resume them: %s", error)
+    def _go_on(self, room: Room) -> None:
+        """A room in memory goes on: its bots move if they must, its deadline is noted."""
+        self.bots.kick(room)
+        self.deadlines.schedule(room)
 
-    def step_down(self) -> list[asyncio.Task]:
-        """Stop the bots and the sweep (another worker runs them now); the tasks stopped."""
-        tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
-        for task in (self._sweeper, self._timer):
-            if task is not None:
-                tasks.append(task)
-        self._sweeper = self._timer = None
-        self._deadlines.clear()  # the timers' new runner rebuilds them from the store
-        self._heap.clear()
-        for task in tasks:
-            task.cancel()
-        return tasks
-
-    async def close(self) -> None:
-        self._closing = True
-        for task in self.step_down():
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-
-    def _room_from_row(self, row: db.RoomRow) -> Room:
+    def from_row(self, row: db.RoomRow) -> Room:
         """The room as it was (`rebuild`), its last move too, so `last` reads the same after
         a restart."""
         clocks = (None if row.clock is None
@@ -127,50 +114,94 @@ class Lifecycle(HubBase):
         room = Room(row.id, row.game, row.options, state, seats, row.version, row.status,
                     last, row.rematch, row.rematch_of, created=row.created, rated=row.rated,
                     clocks=clocks, started=row.started, ended=row.ended, result=row.result)
+        self.terms.word(room)
         if room.status == "expired":
-            room.closed = expired_sentence(self.waiting_ttl)
-        self._attend(room)
-        self._make_bots(room)
+            room.closed = self.expiry.sentence
+        self.attend(room)
+        self.maker.seat_bots(room)
         return room
 
-    def _attend(self, room: Room) -> None:
-        """Tie a room in memory to the hub's clock and timer; its people's seats count as
-        away from now until their sockets come. In a cluster the lease holder decides
-        absences from every worker's sockets, and tells the others (`presence.py`)."""
-        room.now, room.grace, room.on_away = self.now, self.grace, self.schedule
-        room.watch_away = self.cluster is None
+    def attend(self, room: Room) -> None:
+        """Tie a room in memory to the clock; its people's seats count as away from now
+        until their sockets come. In a cluster the lease holder decides absences from every
+        worker's sockets, and tells the others (`presence.py`)."""
+        room.now, room.grace = self.clock, self.grace
         now = self.clock()
         room.away = {s.seat: now for s in room.seats
-                     if s.kind == "human" and not s.connections and room.watch_away}
-        if self.cluster is not None:
-            self.cluster.attend(room)
+                     if s.kind == "human" and not s.connections and self.peers.alone}
+        self.peers.attend(room)
+
+    def connect(self, room: Room, client: Client) -> None:
+        """A socket on the room opened: it is sent the state now, and its seat, if any, is
+        present (alone, as this worker's sockets say; in a cluster, as the lease holder
+        decides from every worker's: `presence.py`)."""
+        first = room.join(client)
+        if client.seat is not None and self.peers.alone:
+            room.away.pop(client.seat, None)
+        if first:
+            self.peers.seat_changed(room)
+
+    def disconnect(self, room: Room, client: Client) -> None:
+        """A socket on the room closed: when it was its seat's last, the seat is away from
+        now (the timer ends its grace) and the cluster, if any, shares it."""
+        if room.forget(client) and client.seat is not None:
+            if self.peers.alone:
+                room.away[client.seat] = self.clock()
+                self.deadlines.schedule(room)
+            self.peers.seat_changed(room)
 
     async def room(self, room_id: str) -> Room:
         """A room by id, loaded from the database if it is not in memory; a room that has
         waited too long for its players expires now."""
-        room = self.rooms.get(room_id)
+        room = self.held.get(room_id)
         if room is None:
             row = None
             if isinstance(room_id, str) and 0 < len(room_id) <= 32:
                 row = await self.store.fetch_room(room_id)
             if row is None:
                 raise NotFound(f"There is no room {room_id!r}.")
-            room = self.rooms.get(room_id)
+            room = self.held.get(room_id)
             if room is None:
-                room = self.rooms[room_id] = self._room_from_row(row)
-                if self.cluster is not None:
+                room = self.held[room_id] = self.from_row(row)
+                if not self.peers.alone:
                     # A move another worker stored while the row was being read was announced
                     # before this worker held the room, so nothing here caught it up.
                     async with room.lock:
-                        await self.catch_up(room)
-                self.kick(room)
-                self.schedule(room)
-        elif self.cluster is not None and (room.status == "waiting" or (
+                        await self.moves.catch_up(room)
+                self._go_on(room)
+        elif not self.peers.alone and (room.status == "waiting" or (
                 room.status == "over" and room.rematch is None)):
             # A seat taken or a rematch asked for on another worker may not have been
             # announced yet, and its player may come here next: read the header again.
             async with room.lock:
-                await self.catch_up(room, reload=True)
-        if room.status == "waiting" and room.created <= self.clock() - self.waiting_ttl:
-            await self._expire(room)
+                await self.moves.catch_up(room, reload=True)
+        if room.status == "waiting" and room.created <= self.expiry.cutoff():
+            await self.expiry.expire(room)
         return room
+
+    async def sweep(self) -> int:
+        """Expire every room, stored or in memory, that has waited too long; rooms in memory
+        that nobody watches leave it. How many stored rooms were closed."""
+        cutoff = self.expiry.cutoff()
+        closed = await self.expiry.expire_stored(cutoff)
+        for room in list(self.held.values()):
+            if room.status == "waiting" and room.created <= cutoff:
+                await self.expiry.expire(room)
+                if not room.clients:
+                    self.held.pop(room.id, None)
+        return closed
+
+    async def sweep_now_and_then(self) -> None:
+        """Sweep at once, then every SWEEP_EVERY seconds at most (a quarter of the time a
+        room may wait, when that is shorter), until stopped."""
+        while True:
+            try:
+                closed = await self.sweep()
+            except db.Unavailable:
+                log.warning("The sweep for expired rooms waits for the database.")
+            except Exception:  # a failed sweep must not stop the next one
+                log.exception("The sweep for expired rooms failed.")
+            else:
+                if closed:
+                    log.info("Closed %d room(s) that waited too long for players.", closed)
+            await asyncio.sleep(min(SWEEP_EVERY, max(self.expiry.waiting_ttl / 4, 1.0)))

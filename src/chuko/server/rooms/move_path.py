@@ -1,19 +1,27 @@
 """The one path every move takes (a player's or a bot's): checked by the engine on a copy of
 the state, appended to the room's move log in the database, and only then made the room's
 state and sent to every client. Moves another worker stored first are caught up the same
-way (`catch_up`)."""
+way (`catch_up`). A move this worker stored is told on the bus (`MoveStored`, then `GameOver`
+when it ended the game)."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import State
+from chuko.server.rooms.bot_maker import BotMaker
+from chuko.server.rooms.commits import stored
+from chuko.server.rooms.deadlines import Deadlines
 from chuko.server.rooms.endings import ranks
-from chuko.server.rooms.hub_base import HubBase, expired_sentence, stored
+from chuko.server.rooms.expiry import expired_sentence
+from chuko.server.rooms.peers import Peers
 from chuko.server.rooms.room import Forbidden, Pause, Room, clocked
+from chuko.server.rooms.terms import ClubTerms
+from chuko.server.shared.bus import Bus, GameOver, MoveStored
 from chuko.server.store import database as db
 
 log = logging.getLogger("chuko.server")
@@ -25,8 +33,15 @@ MOVE_NOT_SAVED = ("The game cannot be saved right now; your move was not played.
                   "in a moment.")
 
 
-class MovePath(HubBase):
+class MovePath:
     """Moves played, stored, and sent."""
+
+    def __init__(self, store: db.Store, clock: Callable[[], float], deadlines: Deadlines,
+                 maker: BotMaker, peers: Peers, bus: Bus, terms: ClubTerms, *,
+                 round_pause: float, waiting_ttl: float) -> None:
+        self.store, self.clock, self.deadlines, self.maker = store, clock, deadlines, maker
+        self.peers, self.bus, self.terms = peers, bus, terms
+        self.round_pause, self.waiting_ttl = round_pause, waiting_ttl
 
     async def play(self, room: Room, seat: int | None, text: Any, *,
                    by_bot: bool = False) -> None:
@@ -56,7 +71,6 @@ class MovePath(HubBase):
                     if attempt == CONFLICT_RETRIES:
                         raise
                     await self.catch_up(room)
-        self.kick(room)
 
     async def _append(self, room: Room, seat: int, text: str) -> None:
         """Check the move on a copy of the state, store it, then make it the room's (the
@@ -71,7 +85,7 @@ class MovePath(HubBase):
         at = self.clock()
         deadline = None if room.clocks is None else room.clocks.deadline(seat)
         if deadline is not None and at >= deadline:
-            self.schedule(room)
+            self.deadlines.schedule(room)
             raise ConfigError("Your time has run out.")
         after = room.state.copy()
         move = after.game.parse_move(text)
@@ -80,8 +94,9 @@ class MovePath(HubBase):
         status = "over" if outcome is not None else "playing"
         number = room.version + 1
         # A rated game's end carries its ratings, to commit with the final move or not at all.
-        then = None if outcome is None else self._rated_end(
-            room, ranks(len(room.seats), list(outcome.scores), room.result))
+        places = None if outcome is None else ranks(len(room.seats), list(outcome.scores),
+                                                     room.result)
+        then = None if places is None else self.terms.rated_end(room, places, at)
         append = db.append_move(room.id, number, seat, str(move), status, at, then)
         commit = self.store.submit(append)
         try:
@@ -95,11 +110,15 @@ class MovePath(HubBase):
         finally:
             if stored(commit):
                 if status == "over":
-                    self._ended(room, at, append.outcome)
+                    self.terms.ended(room, at, append.outcome)
                 self.advance(room, number, after, status, (seat, move), at)
                 # Only now: a move is durable before anyone is told. Other workers read a
                 # rated end's header again, which says whether it counted.
-                self._tell(room, reload=status == "over" and room.rated)
+                self.peers.tell(room, reload=status == "over" and room.rated)
+                self.bus.publish(MoveStored(room.id, number, seat))
+                if places is not None:
+                    self.bus.publish(GameOver(room.id, room.game_id, room.rated,
+                                              tuple(places), room.result))
 
     async def catch_up(self, room: Room, reload: bool = False) -> None:
         """Play the moves stored after `room.version` (by other workers, or by a commit cut
@@ -119,14 +138,15 @@ class MovePath(HubBase):
         for held, kept in zip(room.seats, row.seats, strict=True):
             held.joined, held.token_hash, held.name = kept.joined, kept.token_hash, kept.name
             if kept.gone and not held.gone and kept.level is not None:
-                self._hand_over(room, held.seat, kept.level, kept.gone)
+                self.maker.take_over(room, held.seat, kept.level, kept.gone)
         room.rematch = row.rematch
         room.result, room.ended = row.result, row.ended
+        self.terms.word(room)
         if row.version == room.version:
             room.status = row.status
         # After the status: a clock is timed only in a game in play.
         if room.started is None and row.started is not None:
-            self._start_clocks(room, row.started)
+            self.start_clocks(room, row.started)
         if room.status == "expired" and room.closed is None:
             room.closed = expired_sentence(self.waiting_ttl)
         room.broadcast()
@@ -140,15 +160,15 @@ class MovePath(HubBase):
         if room.clocks is not None:
             room.clocks.moved(last_move[0], after.to_move if status == "playing" else (),
                               clocked(room), at)
-            self.schedule(room)
+            self.deadlines.schedule(room)
         if status == "playing" and after.round_ended and self.round_pause > 0 and all(
                 room.seats[s].kind == "bot" for s in after.to_move):
             room.pause = Pause(number, time.monotonic() + self.round_pause)
         room.broadcast()
 
-    def _start_clocks(self, room: Room, at: float) -> None:
+    def start_clocks(self, room: Room, at: float) -> None:
         """Play began at `at` (the room's last seat taken): its clocks run from then."""
         room.started = at
         if room.clocks is not None:
             room.clocks.start(room.state.to_move, clocked(room), at)
-            self.schedule(room)
+            self.deadlines.schedule(room)

@@ -1,10 +1,13 @@
-"""Making rooms and taking their seats: a new room (`create`), a seat taken through an invite
-(`join`), and a finished room played again with the same seats (`rematch`, `follow`)."""
+"""Making rooms and taking their seats (`Opening`): a new room (`create`, or `open_room` for a
+table already seated, such as the lobby's), a seat taken through an invite (`join`), and a
+finished room played again with the same seats (`rematch`, `follow`)."""
 
 from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Callable
+from random import Random
 from typing import Any
 
 from chuko.core.descriptor import Descriptor
@@ -12,11 +15,16 @@ from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json
 from chuko.core.words import count
 from chuko.games import game_class
-from chuko.server.club.labels import passes_for_a_label
+from chuko.server.rooms.bot_maker import BotMaker
+from chuko.server.rooms.bots import Bots
 from chuko.server.rooms.clocks import Clocks, read_control
+from chuko.server.rooms.commits import stored
 from chuko.server.rooms.endings import people
-from chuko.server.rooms.hub_base import HubBase, expired_sentence, stored
+from chuko.server.rooms.lifecycle import Rooms
+from chuko.server.rooms.move_path import MovePath
+from chuko.server.rooms.peers import Peers
 from chuko.server.rooms.room import Forbidden, NotFound, Room, Seat
+from chuko.server.rooms.terms import ClubTerms
 from chuko.server.store import database as db
 
 SEAT_KINDS = ("me", "bot", "friend")
@@ -35,10 +43,10 @@ def new_room_id(created: float) -> str:
     return f"{int(created):08x}{secrets.token_urlsafe(8)}"
 
 
-def read_name(value: Any) -> str | None:
+def read_name(value: Any, passes_for_a_label: Callable[[str], bool]) -> str | None:
     """A player's display name as given in a request, trimmed; None when none is given,
     ConfigError (one sentence) when it is not one, or could pass for one of the server's
-    own labels (`labels.py`)."""
+    own labels (`passes_for_a_label`: the club's `labels.py`)."""
     if value is None:
         return None
     if not isinstance(value, str):
@@ -56,8 +64,15 @@ def read_name(value: Any) -> str | None:
     return name
 
 
-class Lobby(HubBase):
+class Opening:
     """New rooms, and their seats taken."""
+
+    def __init__(self, store: db.Store, clock: Callable[[], float], rng: Random | None,
+                 rooms: Rooms, moves: MovePath, maker: BotMaker, bots: Bots, peers: Peers,
+                 terms: ClubTerms) -> None:
+        self.store, self.clock, self.rng, self.rooms = store, clock, rng, rooms
+        self.moves, self.maker, self.bots, self.peers = moves, maker, bots, peers
+        self.terms = terms
 
     async def create(self, game_id: Any, options: Any, seat_specs: Any,
                      clock: Any = None, player: str | None = None) -> Json:
@@ -87,13 +102,13 @@ class Lobby(HubBase):
                 seat.invite_hash = db.secret_hash(invite)
                 invites.append({"seat": number, "invite": invite})
             seats.append(seat)
-        room = await self._open(game_id, game, values, seats, clock=control)
+        room = await self.open_room(game_id, game, values, seats, clock=control)
         return {"room": room.id, "seat": seat_of_creator, "token": token,
                 "invites": [{"seat": i["seat"], "url": f"/join/{room.id}/{i['invite']}"}
                             for i in invites],
                 "watch_url": f"/watch/{room.id}"}
 
-    async def _open(self, game_id: str, game: Game, values: Json, seats: list[Seat],
+    async def open_room(self, game_id: str, game: Game, values: Json, seats: list[Seat],
                     rematch_of: Room | None = None, *, rated: bool = False,
                     clock: Json | None = None, room_id: str | None = None) -> Room:
         """Deal a new room for `seats`, `rated` or not, with the time control `clock`
@@ -113,10 +128,10 @@ class Lobby(HubBase):
                     rematch_of=None if rematch_of is None else rematch_of.id, created=created,
                     rated=rated, clocks=clocks)
         room.status = "playing" if all(s.joined for s in seats) else "waiting"
-        self._attend(room)
+        self.rooms.attend(room)
         if room.status == "playing":
-            self._start_clocks(room, created)
-        self._make_bots(room)
+            self.moves.start_clocks(room, created)
+        self.maker.seat_bots(room)
         chance = secrets.randbits(63) if self.rng is None else self.rng.getrandbits(63)
         state.reseed(chance)
         row = db.RoomRow(room.id, game_id, values, room.status, 0, dealt,
@@ -124,14 +139,13 @@ class Lobby(HubBase):
                          created=room.created, seed=chance, rated=rated, clock=clock,
                          started=room.started)
         await self.store.submit(db.insert_room(row))
-        self.rooms[room.id] = room
-        self._tell(room)
-        self.kick(room)
+        self.rooms.held[room.id] = room
+        self.peers.tell(room)
+        self.bots.kick(room)
         return room
 
-    @staticmethod
-    def _seat_specs(described: Descriptor, specs: Any) -> list[tuple[str, str | None,
-                                                                     str | None]]:
+    def _seat_specs(self, described: Descriptor,
+                    specs: Any) -> list[tuple[str, str | None, str | None]]:
         """(kind, level, name) per seat from the request's seat specs."""
         if not isinstance(specs, list) or not specs:
             raise ConfigError("List the seats: each is me, a bot of a level, or a friend.")
@@ -145,7 +159,7 @@ class Lobby(HubBase):
             if kind == "bot" and level not in levels:
                 raise ConfigError(f"A {described.title} bot's level must be one of "
                                   f"{', '.join(levels)}, not {level!r}.")
-            name = read_name(spec.get("name"))
+            name = read_name(spec.get("name"), self.terms.passes_for_a_label)
             if name is not None and kind != "me":
                 raise ConfigError("Only your own seat takes a name here: a friend gives theirs "
                                   "when joining, and bots are named by their level.")
@@ -158,10 +172,10 @@ class Lobby(HubBase):
                    player: str | None = None) -> Json:
         """Take the seat an invite opens, under `name` (for `player`, when known); NotFound
         or db.Conflict otherwise."""
-        room = await self.room(room_id)
+        room = await self.rooms.room(room_id)
         if not isinstance(invite, str) or not invite:
             raise NotFound("That invite is not valid for this room.")
-        chosen = read_name(name)
+        chosen = read_name(name, self.terms.passes_for_a_label)
         digest = db.secret_hash(invite)
         seat = next((s for s in room.seats
                      if s.invite_hash and hmac.compare_digest(s.invite_hash, digest)), None)
@@ -191,7 +205,7 @@ class Lobby(HubBase):
             started = self.clock() if status == "playing" and room.started is None else None
             joining = self.store.submit(db.join_seat(
                 room.id, seat.seat, token_hash, name, status, refusal,
-                expired_sentence(self.waiting_ttl), holder, started))
+                self.rooms.expiry.sentence, holder, started))
             try:
                 await joining
             finally:
@@ -200,10 +214,10 @@ class Lobby(HubBase):
                     seat.player = holder
                     room.status = status
                     if started is not None:
-                        self._start_clocks(room, started)
+                        self.moves.start_clocks(room, started)
         room.broadcast()
-        self._tell(room, reload=True)
-        self.kick(room)
+        self.peers.tell(room, reload=True)
+        self.bots.kick(room)
         return token
 
     @staticmethod
@@ -220,7 +234,7 @@ class Lobby(HubBase):
         seat (as `player`, when known, else as the seat's player before); the others' seats
         wait for them to follow, each kept for the player who held it. Once a rematch
         exists, asking again follows it."""
-        room = await self.room(room_id)
+        room = await self.rooms.room(room_id)
         seat = self._player(room, token)
         if room.status != "over":
             raise db.Conflict("A rematch can be asked for once the game is over.")
@@ -235,31 +249,31 @@ class Lobby(HubBase):
                          for s in room.seats]
                 seats[seat].token_hash, seats[seat].joined = db.secret_hash(fresh), True
                 seats[seat].player = player or seats[seat].player
-                rematch = await self._open(
+                rematch = await self.open_room(
                     room.game_id, room.state.game, room.options, seats, rematch_of=room,
                     rated=room.rated, clock=None if room.clocks is None else room.clocks.control)
                 room.rematch = rematch.id
                 room.broadcast()
-                self._tell(room, reload=True)
+                self.peers.tell(room, reload=True)
                 return {"room": rematch.id, "seat": seat, "token": fresh}
         return await self.follow(room.id, token, player)
 
     async def follow(self, room_id: Any, token: Any, player: str | None = None) -> Json:
         """Take one's seat in a rematch with one's token of the finished room; `room_id` may
         name either room. Once per seat: db.Conflict after."""
-        room = await self.room(room_id)
+        room = await self.rooms.room(room_id)
         if not isinstance(token, str) or not token:
             raise Forbidden("Follow with your seat's token from the finished game.")
         # A token is one room's: of the room before, when `room` is the rematch; of `room`
         # itself, when `room` is the finished game.
-        before = None if room.rematch_of is None else await self.room(room.rematch_of)
+        before = None if room.rematch_of is None else await self.rooms.room(room.rematch_of)
         seat = None if before is None else before.holder(token)
         rematch = room
         if seat is None:
             seat = self._player(room, token)
             if room.rematch is None:
                 raise NotFound("Nobody has asked for a rematch of this game yet.")
-            rematch = await self.room(room.rematch)
+            rematch = await self.rooms.room(room.rematch)
         fresh = await self._take(rematch, rematch.seats[seat], rematch.seats[seat].name,
                                  "That seat has already moved to the rematch.",
                                  player or rematch.seats[seat].player)

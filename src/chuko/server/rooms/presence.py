@@ -13,7 +13,7 @@ worker does not.
   counts (`view`) from those messages, read whole when it takes the lease or its listening
   is cut, and drops a worker's once its heartbeat has lapsed. A person's seat is away when
   no worker holds a socket of it; the holder notes since when (`Room.away`), holding the
-  room for its timer, and ends the grace as one worker would (`forfeits.py`).
+  room for its timer, and ends the grace as one worker would (`timer.py`).
 - **Who else needs it.** A player may claim a game on any worker, so every worker holding
   the room learns its absences from the holder: a message `away` on the room's channel,
   and the key `{name}:away:{room}` for a worker that loads the room later.

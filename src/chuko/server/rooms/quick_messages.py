@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from chuko.core.errors import ChukoError
-from chuko.server.rooms.hub_base import ClusterPart
 from chuko.server.rooms.outbox import Client
+from chuko.server.rooms.peers import ClusterPart
 from chuko.server.rooms.room import Forbidden, Room
 from chuko.server.shared.limits import Buckets, Clock, Rate, TooMany
 

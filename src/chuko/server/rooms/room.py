@@ -24,12 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, cast
 
-from chuko.bots import Adviser
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
 from chuko.core.words import bot_name, seat_names
-from chuko.server.club.ratings import unrated_sentence
 from chuko.server.rooms.clocks import Clocks, realtime
 from chuko.server.rooms.endings import forfeit_sentence, ranks
 from chuko.server.rooms.moment import Moment
@@ -93,7 +91,7 @@ class Pause:
         return max(0.0, self.until - time.monotonic())
 
 
-@dataclass
+@dataclass(eq=False)  # a room is itself: the services keep what they know of it by it
 class Room:
     id: str
     game_id: str
@@ -108,11 +106,6 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     watchers: int = 0  # the clients without a seat
-    bot_task: asyncio.Task | None = None
-    adviser: Adviser | None = None
-    # A finished game's review and its first mistake (history.py), worked out once: small,
-    # and kept with the room rather than in the pages' cache, where big chunks push it out.
-    review: tuple[list[Json | None] | None, int | None] | None = None
     pause: Pause | None = None
     created: float = 0.0  # the hub's clock when the room was made
     closed: str | None = None  # why an expired room closed, in one sentence
@@ -121,17 +114,12 @@ class Room:
     started: float | None = None  # when play began (the hub's clock)
     ended: float | None = None
     result: Json | None = None  # a forfeit's end, and the order seats went to bots
+    unrated: str | None = None  # why its rated end changed no rating, in words (the club's)
     # Seats whose sockets are all gone, and since when (the hub's clock): after the grace
     # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
     away: dict[int, float] = field(default_factory=dict)
     grace: float = 60.0
-    # Whether this worker's sockets alone decide absences (not in a cluster, where the
-    # lease holder decides them from every worker's: presence.py).
-    watch_away: bool = True
     now: Callable[[], float] = time.time  # the hub's clock
-    on_away: Callable[[Room], None] | None = None  # the hub's timer learns of a seat gone
-    # A seat's first socket here came or its last went (a cluster shares it: presence.py).
-    on_seat: Callable[[Room], None] | None = None
     # (labels, names, the seats' entries in messages), worked out again only when a label
     # changes (a player joins under a name), not for each client at each move. One value,
     # replaced whole, since the log's captions read the names from a worker thread.
@@ -233,7 +221,7 @@ class Room:
             self._texts_version = moment.version
         keep = moment.version == self._texts_version
         bots_wait = self.bots_wait(moment.version)
-        unrated = unrated_sentence(self.result) if moment.status == "over" else None
+        unrated = self.unrated if moment.status == "over" else None
         shared_key = (None, moment.status, bots_wait, self.rematch, labels, self.watchers,
                       tuple((s.connected, s.joined, s.gone) for s in self.seats), unrated)
         shared = self._texts.get(shared_key) if keep else None
@@ -340,8 +328,8 @@ class Room:
         return self.closed if outcome is None else outcome.describe(names, seat)
 
     def forget(self, client: Client) -> bool:
-        """Drop a client; True when a finished or expired room has nobody left (it may leave
-        memory)."""
+        """Drop a client; True when it was its seat's last socket here (the seat no longer
+        shows as connected)."""
         watcher = client.seat is None and client in self.clients
         self.clients.discard(client)
         if watcher:  # the others learn there is one fewer
@@ -351,18 +339,19 @@ class Room:
             seat = self.seats[client.seat]
             seat.connections -= 1
             if seat.connections == 0:
-                if self.watch_away:
-                    self.away[seat.seat] = self.now()
-                    if self.on_away is not None:
-                        self.on_away(self)
-                if self.on_seat is not None:
-                    self.on_seat(self)
                 self.tell_presence()
+                return True
+        return False
+
+    @property
+    def idle(self) -> bool:
+        """A finished or expired room with nobody left (it may leave memory)."""
         return self.status in ("over", "expired") and not self.clients
 
-    def join(self, client: Client) -> None:
+    def join(self, client: Client) -> bool:
         """Add a client and send it the state now; the others learn of it only when its seat
-        now shows as connected, or when it watches (the count of watchers)."""
+        now shows as connected, or when it watches (the count of watchers). True when it is
+        its seat's first socket here."""
         self.clients.add(client)
         client.send_state(self.moment())
         if client.seat is None:  # a watcher: the others learn there is one more
@@ -371,12 +360,10 @@ class Room:
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections += 1
-            if self.watch_away:  # (else the cluster's lease holder decides: presence.py)
-                self.away.pop(seat.seat, None)
             if seat.connections == 1:
-                if self.on_seat is not None:
-                    self.on_seat(self)
                 self.tell_presence(client)
+                return True
+        return False
 
     def tell_presence(self, joining: Client | None = None) -> None:
         """Every seat's presence and the count of watchers to every client but `joining`

@@ -2,7 +2,8 @@
 without either importing the other (lila's `Bus` is the model).
 
 An event is a small frozen value (`MoveStored`, `GameOver`, `SeatLeft`, `ClockFlagged`,
-`PlayerPaired`), published once what it tells is committed. A subscriber is a plain
+`PlayerPaired`), published once what it tells is committed, by the worker that committed
+it (in a cluster the others catch up without telling their bus). A subscriber is a plain
 function of the event, called in the order subscribers were added, on the event loop's
 thread: it must not block (work that takes time is scheduled by the subscriber as a task
 or on a pool of its own). One that raises is logged and the others still hear the event:
@@ -21,12 +22,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class MoveStored:
-    """A room's move is committed: the room is at `version` now (`seat` None: a bot's or
-    the table's own step, such as a new round)."""
+    """A room's move is committed: the room is at `version` now, by the move of `seat`
+    (a person's or a bot's)."""
 
     room_id: str
     version: int
-    seat: int | None
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +44,19 @@ class GameOver:
 
 @dataclass(frozen=True, slots=True)
 class SeatLeft:
-    """A seat's player has left the room (all their sockets gone past the grace)."""
+    """A seat's player is out of the game before its end, and a bot plays the seat from now
+    on (a table of three or more; heads-up, the game ends instead: `GameOver`). `reason`:
+    "resigned", "timeout", or "left" (every socket gone past the grace)."""
 
     room_id: str
     seat: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ClockFlagged:
-    """A seat's clock ran out."""
+    """A seat's clock ran out, and the forfeit that follows is committed (`GameOver` or
+    `SeatLeft` tells what it did)."""
 
     room_id: str
     seat: int

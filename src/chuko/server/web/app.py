@@ -28,11 +28,14 @@ from fastapi import FastAPI
 from starlette.datastructures import State
 from starlette.types import Scope
 
+from chuko.server.club.labels import passes_for_a_label
+from chuko.server.club.ratings import apply_result, unrated_sentence
 from chuko.server.practice.daily import Daily
 from chuko.server.practice.lessons import Lessons
 from chuko.server.practice.puzzles import Puzzles
+from chuko.server.rooms.expiry import WAITING_TTL
 from chuko.server.rooms.hub import Hub
-from chuko.server.rooms.hub_base import WAITING_TTL
+from chuko.server.rooms.terms import ClubTerms
 from chuko.server.shared.limits import MAX_BODY, Budget, Clock, Limits
 from chuko.server.shared.players import Player
 from chuko.server.shared.work import Pool
@@ -82,6 +85,10 @@ SERVING: dict[str, Any] = {"ws_max_size": 4 * MAX_BODY, "ws_per_message_deflate"
                            "http": HttpProtocol, "ws": WebSocketProtocol,
                            "proxy_headers": False, "timeout_graceful_shutdown": 5}
 
+# What the rooms take from the club: its ratings applied at a rated end, and its words and
+# labels (the rooms import nothing of the club).
+CLUB_TERMS = ClubTerms(apply_result, unrated_sentence, passes_for_a_label)
+
 
 def create_app(
     db_url: str,
@@ -114,7 +121,7 @@ def create_app(
     `timeouts`: the seconds a database read, and a write, may take (`store.py`)."""
     limits = limits or Limits()
     store = Store(db_url, read_timeout=timeouts[0], write_timeout=timeouts[1])
-    hub = Hub(store, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
+    hub = Hub(store, CLUB_TERMS, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
               bot_options=bot_options, waiting_ttl=waiting_ttl,
               work=Pool(limits.workers, limits.waiting_jobs), grace=limits.leave_grace)
     cluster = _cluster(hub, redis_url, cluster_name, lease_seconds)

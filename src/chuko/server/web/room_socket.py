@@ -90,7 +90,7 @@ class Sockets:
         admit = partial(self.budget.admit, address=client_host(scope), room_id=room.id)
         say = partial(self.quick.say, room, seat, cluster=hub.cluster)
         moment = room.moment()
-        room.join(client)  # the client's first state is this moment's version
+        hub.connect(room, client)  # the client's first state is this moment's version
         sender = None
         try:
             # The log is a replay of the game, in a thread; before the first move it is empty.
@@ -110,7 +110,8 @@ class Sockets:
                 if reply is not None:
                     client.send(reply)
         finally:
-            if room.forget(client):
+            hub.disconnect(room, client)
+            if room.idle:
                 hub.rooms.pop(room.id, None)  # finished and unwatched: reloaded on demand
             if sender is not None:
                 sender.cancel()

@@ -16,11 +16,13 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
-# Nullable columns added after the first release, before migrations: table → columns.
-_LATER = {
-    "rooms": [sa.Column("rematch", sa.String(32)), sa.Column("rematch_of", sa.String(32))],
-    "seats": [sa.Column("name", sa.String(24))],
-}
+
+def _later() -> dict[str, list[sa.Column]]:
+    """The nullable columns added after the first release, before migrations, by table: new
+    each time (a column belongs to the one table it is given to)."""
+    return {"rooms": [sa.Column("rematch", sa.String(32)),
+                      sa.Column("rematch_of", sa.String(32))],
+            "seats": [sa.Column("name", sa.String(24))]}
 
 
 def upgrade() -> None:
@@ -36,7 +38,7 @@ def upgrade() -> None:
             sa.Column("record", sa.Text, nullable=False),
             sa.Column("created", sa.Float, nullable=False),
             sa.Column("updated", sa.Float, nullable=False),
-            *_LATER["rooms"],
+            *_later()["rooms"],
         )
         op.create_index("rooms_status", "rooms", ["status"])
     if "seats" not in have:
@@ -49,7 +51,7 @@ def upgrade() -> None:
             sa.Column("token_hash", sa.String(64)),
             sa.Column("invite_hash", sa.String(64)),
             sa.Column("joined", sa.Boolean, nullable=False),
-            *_LATER["seats"],
+            *_later()["seats"],
         )
     if "moves" not in have:
         op.create_table(
@@ -61,9 +63,9 @@ def upgrade() -> None:
             sa.Column("at", sa.Float, nullable=False),
         )
     inspector = sa.inspect(op.get_bind())
-    for table, columns in _LATER.items():
+    for table, columns in _later().items():
         present = {column["name"] for column in inspector.get_columns(table)}
         for column in columns:
             if column.name not in present:
-                op.add_column(table, column._copy())
+                op.add_column(table, column)
 
