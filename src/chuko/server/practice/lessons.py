@@ -48,7 +48,7 @@ def shown(found: Step) -> Json:
         state = found.position()
         seat = data["seat"]
         data["legal"] = ([str(move) for move in state.legal_moves(seat)]
-                         if state.game.descriptor.lists_moves else [])
+                         if state.game.lists_moves else [])
     return data
 
 
@@ -69,7 +69,7 @@ class Lessons:
         """Every game with a lesson: its title, how many steps and how many are `done`."""
         found = []
         for game_id in game_ids():
-            if descriptor(game_id).lessons is None:
+            if descriptor(game_id).integrations.lessons is None:
                 continue
             steps = steps_of(game_id)
             found.append({"game": game_id, "title": descriptor(game_id).title,
