@@ -7,17 +7,17 @@
   uniform over 0-60 s (windows from `pairing.window`: 50 points at once, +10 a second, 500
   from 45 s on). Printed: the median of several waves on one pool; then, over pools of the
   same kind (other seeds), how many the parity bound proves whole, how many waves fell back
-  from the best pairing (pairing's docstring, 4) and the slowest wave; then the same over
+  from the best pairing (`waves.py`'s docstring, 4) and the slowest wave; then the same over
   pools of 100 players, where parts are hard more often.
 - the pairing's bounds: blossom on the hardest parts it is given (`BLOSSOM_MOST` players,
   every pair acceptable) and a sweep that runs out of its budget, with the runs it falls
   back to.
-- the whole wave: the same 10,000 players in a board in memory (`lobby_board.py`), through
+- the whole wave: the same 10,000 players in a board in memory (`lobby/board.py`), through
   `Matchmaker.claim_wave` as the lease holder runs it: the pool read, paired (in a thread)
   and every pairing recorded. The rooms of its 5,000 pairs are made afterwards, 64 at a
   time, and are not in this figure. The collector runs on the server's schedule
-  (`collector.py`). Goal under 200 ms.
-- the lobby's updates (`lobby_feed.py`).
+  (`web/collector.py`). Goal under 200 ms.
+- the lobby's updates (`bench/lobby_feed.py`).
 
     python -m bench lobby [--players 10000] [--runs 7] [--seeds 20] [--small 100]
                           [--sockets N] [--churn N] [--seconds S] [--quick]

@@ -1,6 +1,6 @@
 """Draws docs/server.svg, the picture of the server in docs/architecture.md: on the left its
-packages, each above those it may import; on the right the events on the bus, who publishes
-them and who hears them. Plain Python, no dependency:
+packages, each above those it may import; on the right the events on the bus: for each, the
+modules that publish it and those that hear it. Plain Python, no dependency:
 
     python docs/server_picture.py        # writes docs/server.svg beside this file
 
@@ -25,17 +25,18 @@ PACKAGES = [
      20, 70, 600, 62, "web"),
     ("lobby/", ["pools, seeks, matchmaking;", "pairing/: pure pairing"],
      20, 172, 190, 62, "domain"),
-    ("club/", ["players, accounts, sessions,", "ratings, standings, profiles"],
+    ("club/", ["sessions, passwords, names,", "log-in limits, ratings, profiles"],
      225, 172, 190, 62, "domain"),
     ("practice/", ["the daily, the Lab's facts,", "lessons and puzzles as served"],
      430, 172, 190, 62, "domain"),
-    ("rooms/", ["a room, opening rooms and taking seats, the move path,",
-                "bots, clocks, forfeits, presence, history, hints"],
+    ("rooms/", ["the hub and its services: a room, opening, the move path, bots,",
+                "clocks and deadlines, forfeits, presence, peers, history, hints"],
      20, 274, 600, 62, "rooms"),
     ("store/", ["schema, migrations, the writer and its lanes,",
-                "the readers, and every query"],
+                "the readers, every query (database.py, *_rows.py)"],
      20, 376, 600, 62, "store"),
-    ("shared/", ["messages, limits, the work pool,", "the event bus (bus.py)"],
+    ("shared/", ["messages, limits, the work pool, the player (players.py),",
+                 "the event bus (bus.py)"],
      20, 478, 600, 62, "shared"),
 ]
 CLUSTER = ("cluster/", ["an adapter the app builds:", "Redis, the lease,", "shared buckets"],
@@ -43,12 +44,17 @@ CLUSTER = ("cluster/", ["an adapter the app builds:", "Redis, the lease,", "shar
 # (from the bottom of one row, to the top of the next): the imports run downwards only.
 IMPORTS = [(132, 172), (234, 274), (336, 376), (438, 478)]
 
-EVENTS = ["MoveStored", "GameOver", "SeatLeft", "ClockFlagged", "PlayerPaired"]
-PUBLISHERS = [("rooms/", "once committed"), ("lobby/", "PlayerPaired")]
-SUBSCRIBERS = [("cluster/", "tells the other workers"),
-               ("rooms/: bots", "move when it is theirs"),
-               ("rooms/: clocks' timer", "times the clocks"),
-               ("lobby/", "who is at a table")]
+# event, who publishes it, who hears it (each one or two lines; empty: nobody)
+EVENTS = [
+    ("MoveStored", ["rooms/move_path.py", "a move committed"],
+     ["rooms/bots.py", "the next bot moves"]),
+    ("GameOver", ["rooms/move_path.py,", "rooms/forfeits.py"],
+     ["rooms/deadlines.py", "the room's deadline"]),
+    ("SeatLeft", ["rooms/forfeits.py", "a bot takes the seat"],
+     ["rooms/bots.py,", "rooms/deadlines.py"]),
+    ("ClockFlagged", ["rooms/forfeits.py", "a clock run out"], []),
+    ("PlayerPaired", [], []),
+]
 
 
 def box(x: int, y: int, width: int, height: int, fill: str, dashed: bool = False) -> str:
@@ -98,34 +104,39 @@ def packages_panel() -> list[str]:
         drawn += [arrow(x, top, x, bottom - 2, GREY, "import") for x in (115, 320, 525)]
     drawn.append(arrow(660, 109, 622, 101, GREY, "import", dashed=True))
     drawn.append(text(745, 168, "built by web/app.py,", 12, colour=GREY, anchor="middle"))
-    drawn.append(text(745, 184, "hears the bus", 12, colour=GREY, anchor="middle"))
+    drawn.append(text(745, 184, "told each change by rooms/peers.py", 12, colour=GREY,
+                      anchor="middle"))
+    return drawn
+
+
+def end_box(x: int, y: int, lines: list[str], fill: str, nobody: str) -> list[str]:
+    """One end of an event's row: the modules at that end, or a grey word for nobody."""
+    if not lines:
+        return [text(x + 65, y + 25, nobody, 11, colour=GREY, anchor="middle")]
+    drawn = [box(x, y, 130, 40, fill)]
+    drawn += [text(x + 65, y + 17 + 14 * i, line, 11, "bold" if line.startswith("rooms/")
+                   else "normal", INK if line.startswith("rooms/") else GREY, "middle")
+              for i, line in enumerate(lines)]
     return drawn
 
 
 def events_panel() -> list[str]:
-    left, bus_x, right = 660, 790, 930
+    left, bus_x, right, row = 660, 815, 960, 50
     drawn = [text(left, 232, "Events on the bus", 17, "bold"),
-             text(left, 250, "published once committed, heard by their subscribers", 12,
-                  colour=GREY)]
-    bus_top, row = 270, 66
-    bus_height = row * len(SUBSCRIBERS) - row + 44
-    drawn.append(box(bus_x, bus_top, 110, bus_height, FILL["shared"]))
-    drawn.append(text(bus_x + 55, bus_top + 24, "shared/bus.py", 12, "bold", anchor="middle"))
-    drawn += [text(bus_x + 55, bus_top + 62 + 34 * i, event, 12, colour=EVENT,
-                   anchor="middle") for i, event in enumerate(EVENTS)]
-    for i, (name, note) in enumerate(PUBLISHERS):
-        y = bus_top + 40 + 110 * i
-        drawn += [box(left, y, 100, 44, FILL["rooms" if i == 0 else "domain"]),
-                  text(left + 50, y + 18, name, 13, "bold", anchor="middle"),
-                  text(left + 50, y + 34, note, 11, colour=GREY, anchor="middle"),
-                  arrow(left + 100, y + 22, bus_x - 2, y + 22, EVENT, "event")]
-    for i, (name, note) in enumerate(SUBSCRIBERS):
-        y = bus_top + row * i
-        fill = FILL["cluster" if i == 0 else "rooms" if i < 3 else "domain"]
-        drawn += [box(right, y, 160, 44, fill),
-                  text(right + 80, y + 18, name, 12, "bold", anchor="middle"),
-                  text(right + 80, y + 34, note, 11, colour=GREY, anchor="middle"),
-                  arrow(bus_x + 110, y + 22, right - 2, y + 22, EVENT, "event")]
+             text(left, 250, "published once committed; the cluster is told apart, "
+                  "not over the bus", 12, colour=GREY)]
+    bus_top = 262
+    drawn.append(box(bus_x, bus_top, 120, 30 + row * len(EVENTS), FILL["shared"]))
+    drawn.append(text(bus_x + 60, bus_top + 18, "shared/bus.py", 12, "bold", anchor="middle"))
+    for i, (event, publishers, subscribers) in enumerate(EVENTS):
+        y = bus_top + 28 + row * i
+        drawn.append(text(bus_x + 60, y + 25, event, 12, colour=EVENT, anchor="middle"))
+        drawn += end_box(left, y, publishers, FILL["rooms"], "published by none")
+        drawn += end_box(right, y, subscribers, FILL["rooms"], "heard by none")
+        if publishers:
+            drawn.append(arrow(left + 130, y + 20, bus_x - 2, y + 20, EVENT, "event"))
+        if subscribers:
+            drawn.append(arrow(bus_x + 120, y + 20, right - 2, y + 20, EVENT, "event"))
     return drawn
 
 

@@ -1,5 +1,5 @@
 """Token buckets that every worker of a cluster shares, in its Redis (`SharedBuckets`): the
-log-in limits (`account_api.py`) count each password check once, whichever worker gets it,
+log-in limits (`club/login_limits.py`) count each password check once, whichever worker gets it,
 so the 11th wrong password in a minute is refused on any of them.
 
 A bucket is one small hash `{name}:bucket:{kind}:{key's digest}` ({tokens, stamp}) worked

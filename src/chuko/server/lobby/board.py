@@ -1,6 +1,6 @@
 """The lobby's shared state, as every worker sees it (`Board`): who waits in which pool,
 the open seeks, the pairings being made, who has a lobby socket open. It lives in a `Kv`
-(`lobby_store.py`): this worker's memory, or Redis for a cluster.
+(`kv.py`): this worker's memory, or Redis for a cluster.
 
 Keys, under the cluster's prefix `{p}:lobby:`: `where` (player → the pool they wait in),
 `pool:{id}` (player → their entry), `seeks` (id → seek), `mine` (player → the ids of the

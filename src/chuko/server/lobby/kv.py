@@ -1,6 +1,6 @@
 """Where the lobby keeps its pools and seeks: a few hashes of JSON text, in this worker's
 memory (`MemoryKv`) or, for a cluster of workers, in Redis under the cluster's prefix
-(`RedisKv`). The lobby's logic (`lobby_board.py`) is written once over this small interface.
+(`RedisKv`). The lobby's logic (`board.py`) is written once over this small interface.
 
 Every change is a `commit(checks, ops)`: it applies its writes only if each hash field
 checked still holds the text read before (compare-and-set), all at once. In Redis that is

@@ -5,7 +5,7 @@ with no change here. Every `LobbyLimits.wave` seconds the pairing leader (the wo
 the cluster's lease, or the only worker) runs one wave per pool: heads-up pools through
 `pairing.pair_wave`, larger tables through `pairing.fill_tables` (bots complete a table
 for players who allowed it after their chosen wait), each clock's players apart and guests
-apart from accounts (`lobby_plan.py`). A player found gone just before a pairing is
+apart from accounts (`plan.py`). A player found gone just before a pairing is
 recorded is taken out of the pool instead, and the others wait on. Each pair or table is
 claimed on the board all at once or not at all (`Board.claim`), then its room is made and
 its players told. A pairing recorded and not told (its worker died between the two) is made

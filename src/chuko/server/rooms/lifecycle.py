@@ -4,7 +4,7 @@ waited too long for their players, their sockets come and gone. The hub starts t
 with the timer, and stops them with the bots at a stop or when another worker of a cluster
 takes over the bots and timers (`Hub.restore`, `Hub.step_down`).
 
-A room is stored as the record of its deal, a secret seed and its moves (`store.py`), and
+A room is stored as the record of its deal, a secret seed and its moves (`store/database.py`), and
 rebuilt from them (`rebuild`).
 """
 

@@ -23,7 +23,7 @@ class Speaker(Protocol):
 
 class Outbox:
     """What a socket has to send, in order, and the sender's wait for it: the room sockets'
-    (`Client`) and the lobby's (`lobby_feed.LobbyClient`). A client that falls too far
+    (`Client`) and the lobby's (`lobby.feed.LobbyClient`). A client that falls too far
     behind is `cut_off`: its socket is closed, and it reconnects afresh."""
 
     __slots__ = ("_queue", "_waiter", "cut_off")

@@ -68,9 +68,9 @@ class Limits:
     refusals: Rate = Rate(20, 200)
     rooms: Rate = Rate(1, 10)  # per address: rooms made
     seats: Rate = Rate(2, 20)  # per address: joins, follows and rematches
-    # Accounts (`account_api.py`): guests made, per address (each is a row in the
+    # Accounts (`web/accounts_api.py`): guests made, per address (each is a row in the
     # database); log-ins (and other password checks, each an Argon2 hash's 64 MiB and
-    # 0.1 s, `login_limits.py`): 10 a minute from one address at one account, 20 a minute
+    # 0.1 s, `club/login_limits.py`): 10 a minute from one address at one account, 20 a minute
     # from one address at any, and 10 a minute at one account from everywhere after a
     # burst of 60, not counted from a browser the account logged in from; accounts made,
     # per address.

@@ -4,8 +4,8 @@ taken, rooms expired, a move appended.
 A move's row has the primary key (room, number), and accepting move n also moves the room's
 `version` from n − 1 to n in the same transaction: two writers of the same move, even in two
 processes on one PostgreSQL database, cannot both succeed (the second gets `Conflict`). That is
-what lets several workers share rooms (`cluster.py`): whichever commits first decides the move,
-and the other catches up from `Store.moves(room, after=version)`.
+what lets several workers share rooms (`cluster/workers.py`): whichever commits first decides
+the move, and the other catches up from `Store.moves(room, after=version)`.
 """
 
 from __future__ import annotations

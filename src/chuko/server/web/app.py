@@ -2,13 +2,14 @@
 WebSockets, as docs/web-protocol.md describes them.
 
 `create_app(db_url)` builds an app bound to one database from its parts: the router
-(`router.App`), the pages (`html_pages.py`), the JSON API (`api.py`), the game's sockets
-(`socket_session.py`) and the hub of rooms (`hub.py`) on the store (`store.py`). Starting it
-rebuilds the rooms in play with bots to move and lets them go on (others load when first
-asked for). What a client may ask is bounded by `limits.py`; every response carries the
-security headers of `SECURITY_HEADERS` (`guard.py`), and the server's access log shows no
-seat token or invite code (`redaction.py`). While the app runs the garbage collector keeps
-the schedule of `collector.py`.
+(`router.App`), the pages (`html_pages.py`), the HTTP API (`*_api.py`), the game's sockets
+(`room_socket.py`) and the hub of rooms (`rooms/hub.py`) on the store
+(`store/database.py`). Starting it rebuilds the rooms in play with bots to move and lets them
+go on (others load when first asked for). What a client may ask is bounded by
+`shared/limits.py`; every response carries the security headers of `SECURITY_HEADERS`
+(`guard.py`), and the server's access log shows no seat token or invite code
+(`redaction.py`). While the app runs the garbage collector keeps the schedule of
+`collector.py`.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ log = logging.getLogger("chuko.server")
 # garbage cycle behind (`connections.py`). uvicorn closes a message longer than
 # `ws_max_size` bytes with 1009 and no sentence; a message of MAX_BODY characters may take
 # up to 4 bytes each in UTF-8, so below that bound the app's own check answers
-# (`socket_session.py`), and the bound still caps what a socket's message may hold in
+# (`socket_io.py`), and the bound still caps what a socket's message may hold in
 # memory. The client's address is the connection's: `chuko serve --forwarded-allow-ips`
 # trusts a proxy's X-Forwarded-For. A stop (SIGTERM, Ctrl-C) waits at most
 # `timeout_graceful_shutdown` seconds for requests in flight, whatever they wait on, then
@@ -115,10 +116,11 @@ def create_app(
     {"hard": {"simulations": 200}}; `limits` what one client may ask (`Limits()` by default),
     measured on `clock` (tests pass their own); `waiting_ttl` the seconds a room may wait
     for its players before it expires. With `redis_url` the app is one worker of a cluster
-    named `cluster_name` that shares the database's rooms through Redis (`cluster.py`;
-    `lease_seconds`: how long a dead worker's lease on the bots lasts). Anyone may play as a
-    guest; with `open_registration` False nobody may make an account (`accounts.py`).
-    `timeouts`: the seconds a database read, and a write, may take (`store.py`)."""
+    named `cluster_name` that shares the database's rooms through Redis
+    (`cluster/workers.py`; `lease_seconds`: how long a dead worker's lease on the bots
+    lasts). Anyone may play as a guest; with `open_registration` False nobody may make an
+    account (`accounts.py`). `timeouts`: the seconds a database read, and a write, may take
+    (`store/reader.py`, `store/writer.py`)."""
     limits = limits or Limits()
     store = Store(db_url, read_timeout=timeouts[0], write_timeout=timeouts[1])
     hub = Hub(store, CLUB_TERMS, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
@@ -180,8 +182,8 @@ NO_TELEMETRY = {"tracing": False, "metrics": False, "logs": False}
 
 def _cluster(hub: Hub, redis_url: str | None, name: str | None,
              lease_seconds: float | None) -> Cluster | None:
-    """With `redis_url`, this worker's part in the cluster `name` (`cluster.py`); None for a
-    server alone (which needs no Redis client installed)."""
+    """With `redis_url`, this worker's part in the cluster `name` (`cluster/workers.py`); None
+    for a server alone (which needs no Redis client installed)."""
     if redis_url is None:
         return None
     from chuko.server.cluster.workers import LEASE_SECONDS, NAME, Cluster

@@ -1,6 +1,6 @@
 """The lobby's socket, `/lobby/ws` (docs/web-protocol.md, "The lobby"): a player's live view
 of the pools and seeks, served as bare ASGI by the router (`router.App`). Its player is the
-request's (`identify`, the session cookie); it is told the lists (`lobby_feed.Feed`), its
+request's (`identify`, the session cookie); it is told the lists (`lobby.feed.Feed`), its
 player's own state (`you`) and, once paired, the room (`paired`, never a token: the room
 knows its seats' players). Its messages (join or leave a pool, post, join or cancel a seek)
 are answered one at a time, within the lobby's limits.

@@ -1,7 +1,7 @@
 """A game's socket, `/ws/{room}` (docs/web-protocol.md): a player's or a spectator's live
 session on a room, served as bare ASGI by the router (`router.App`). It is admitted within
-the limits of `limits.py`, sent the log and the room's states through its outbox
-(`client.Client`), and its messages (a move, a hint, "next", a ping, a log page) are
+the limits of `shared/limits.py`, sent the log and the room's states through its outbox
+(`rooms.outbox.Client`), and its messages (a move, a hint, "next", a ping, a log page) are
 answered one at a time.
 """
 

@@ -1,6 +1,6 @@
 """The JSON API (docs/web-protocol.md): the games and their rules, rooms made and joined,
 a room's state, its log and its replay a page at a time. What one address may ask is
-counted against the limits of `limits.py`.
+counted against the limits of `shared/limits.py`.
 
 The POST requests (a room made, a seat taken, a rematch asked for or followed) are answered
 as bare ASGI by the router (`Api.posts`, `router.App`); the GET requests are FastAPI's

@@ -1,4 +1,4 @@
-"""What every socket of the server does the same way, the rooms' (`socket_session.py`) and
+"""What every socket of the server does the same way, the rooms' (`room_socket.py`) and
 the lobby's (`lobby_socket.py`): a message read and checked before it is acted on, the
 rate of a socket's messages, its outbox pumped in order, and a refusal that closes it."""
 

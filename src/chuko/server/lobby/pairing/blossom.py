@@ -1,4 +1,4 @@
-"""Quick pairing by Edmonds' blossom algorithm (`pairing.py`): the best pairing of a part of
+"""Quick pairing by Edmonds' blossom algorithm (`waves.py`): the best pairing of a part of
 the sorted line (ratings `t`, windows `w`) by networkx's maximum weight matching, exact on
 any input in time cubic in the part's size, so it is given small parts only.
 

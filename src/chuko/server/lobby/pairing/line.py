@@ -1,4 +1,4 @@
-"""Quick pairing's linear pieces (`pairing.py`), on a pool's players sorted by rating:
+"""Quick pairing's linear pieces (`waves.py`), on a pool's players sorted by rating:
 ratings `t`, windows `w`. Who may meet anyone, where the line falls into independent parts,
 the neighbour pairing of a part and the parity bound that can prove it best.
 """
@@ -40,7 +40,7 @@ def parts(t: list[float], w: list[float]) -> list[list[int]]:
 
 
 def certified(t: list[float], w: list[float]) -> Pairs | None:
-    """The neighbour pairing of a part when it is provably optimal (`pairing.py`),
+    """The neighbour pairing of a part when it is provably optimal (`waves.py`),
     else None."""
     count, cost, pairs = neighbour_pairs(t, w)
     bound = parity_bound(t)

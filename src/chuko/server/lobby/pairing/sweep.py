@@ -1,4 +1,4 @@
-"""Quick pairing's exact sweep (`pairing.py`): the best pairing of a part of the sorted line
+"""Quick pairing's exact sweep (`waves.py`): the best pairing of a part of the sorted line
 that the neighbour pairing could not be proved best for, within a budget of states.
 
 Exact on any input, but the number of states it expands is not bounded by the part's size:

@@ -11,7 +11,7 @@ says (`Wave.exact`). Ratings are on the pool's scale; the window's defaults assu
 scale centred on 1500 (e.g. 60 × an openskill mu, so a new player's 25 shows as 1500).
 
 How a heads-up wave is found, on the players sorted by rating (`t`, windows `w`), in
-`pairing_line.py` unless named:
+`line.py` unless named:
 
 1. A player no one may meet is left out, and the line is cut wherever no acceptable pair
    can span (no player left of the cut reaches past it, or none right of it reaches back):
@@ -24,11 +24,11 @@ How a heads-up wave is found, on the players sorted by rating (`t`, windows `w`)
    pools of the bench's kind (`bench/bench_lobby.py`) it proves 18 in 20 pools of 10,000
    players whole, and 84 in 100 of 100 players.
 3. A part it does not prove, of at most `BLOSSOM_MOST` players, is solved exactly by
-   Edmonds' blossom algorithm (`pairing_blossom.py`, networkx): cubic in the part's size,
+   Edmonds' blossom algorithm (`blossom.py`, networkx): cubic in the part's size,
    which sets `BLOSSOM_MOST`: a part of 100 takes 0.3-0.75 s here, which the wave (run off
    the event loop, every 1.5 s) affords, so that a pool of up to 100 players is always
    paired exactly.
-4. A larger part goes to an exact sweep (`pairing_sweep.py`). It is fast on most such parts
+4. A larger part goes to an exact sweep (`sweep.py`). It is fast on most such parts
    (a 10,000-player part the proof missed costs it 0.2-0.4 s) but unbounded on some: 3
    pools in 100 of 100 players of the bench's kind kept it over 30 s. So it stops after
    `SWEEP_BUDGET` units of work plus `SWEEP_PER_PLAYER` for each player of the part (a
