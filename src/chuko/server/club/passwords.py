@@ -1,6 +1,6 @@
 """Passwords, hashed with Argon2id (`argon2-cffi`, at the library's default parameters:
-memory-hard, about 50 ms and 64 MiB a hash) and checked in a pool of their own, so a flood
-of log-ins waits there or is refused (503) rather than stalling moves.
+memory-hard, 64 MiB a hash and a time docs/performance.md measures) and checked in a pool
+of their own, so a flood of log-ins waits there or is refused (503) rather than stalling moves.
 
 A log-in for a name that has no account is checked against a dummy hash of the same
 parameters, so it takes as long as a wrong password: the time of the answer does not say

@@ -1,5 +1,5 @@
 """A pool's wave worked out (`plan`): pure work over the pool's entries as stored, run in a
-thread of its own (tens of milliseconds for ten thousand players).
+thread of its own (its time for ten thousand players: docs/performance.md, "The lobby").
 
 A pool's players are paired only with players who chose the same clock and who play alike:
 accounts among accounts, into rated rooms; guests among guests, into casual ones (rated play

@@ -69,11 +69,11 @@ class Limits:
     rooms: Rate = Rate(1, 10)  # per address: rooms made
     seats: Rate = Rate(2, 20)  # per address: joins, follows and rematches
     # Accounts (`web/accounts_api.py`): guests made, per address (each is a row in the
-    # database); log-ins (and other password checks, each an Argon2 hash's 64 MiB and
-    # 0.1 s, `club/login_limits.py`): 10 a minute from one address at one account, 20 a minute
-    # from one address at any, and 10 a minute at one account from everywhere after a
-    # burst of 60, not counted from a browser the account logged in from; accounts made,
-    # per address.
+    # database); log-ins (and other password checks, each an Argon2 hash's 64 MiB and its
+    # CPU, docs/performance.md; `club/login_limits.py`): 10 a minute from one address at
+    # one account, 20 a minute from one address at any, and 10 a minute at one account
+    # from everywhere after a burst of 60, not counted from a browser the account logged
+    # in from; accounts made, per address.
     guests: Rate = Rate(1, 30)
     logins_per_address: Rate = Rate(20 / 60, 20)
     logins_per_address_and_account: Rate = Rate(10 / 60, 10)

@@ -71,8 +71,8 @@ log = logging.getLogger("chuko.server")
 # uvicorn's settings for this app, which `chuko serve` passes on (and the bench's echo
 # peer too, the limit the server is measured against). No permessage-deflate: a state
 # message is about 1 KB, which each socket would compress again in a zlib stream of its own
-# (about 25 µs a message, 5% of the CPU a move costs, and some 50 KB of memory per socket,
-# measured with websockets' extension), to save less than 1 KB a move at a player's pace.
+# (its CPU and memory per socket are in docs/performance.md, "Figures the server's design
+# rests on"), to save less than 1 KB a move at a player's pace.
 # Its protocols are uvicorn's, made to bound slow and numerous connections and to leave no
 # garbage cycle behind (`connections.py`). uvicorn closes a message longer than
 # `ws_max_size` bytes with 1009 and no sentence; a message of MAX_BODY characters may take

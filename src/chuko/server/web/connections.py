@@ -23,9 +23,9 @@ Cycles: two of uvicorn's objects outlive their connection in a reference cycle:
 A game's socket lives long enough for its cycle (with the connection's buffers) to reach the
 collector's oldest generation, where only a full collection frees it, and the server makes
 those rare (`collector.py`). Measured before these classes, at the end of 60 s of saturated
-play: each of about 15,000 closed WebSockets was still in memory, waiting for one. Dropping
-the parser once it has no more to read breaks each cycle, so reference counting frees the
-rest at once.
+play: every closed WebSocket was still in memory, waiting for one (docs/performance.md has
+the count). Dropping the parser once it has no more to read breaks each cycle, so reference
+counting frees the rest at once.
 """
 
 from __future__ import annotations

@@ -120,11 +120,11 @@ class App(FastAPI):
     for a new room; `paths`, by their exact path). A request that would change something
     from another site's page is refused first, whatever its route (`origin.forgery`). Those
     layers do nothing these need (a socket's refusals are its own messages; a POST reads its
-    one JSON body itself, `read_object`), and they cost: about a hundred objects per socket
-    that the garbage collector walks (the coroutine of each layer, a copy of the scope for
-    each, exit stacks, closures), a few calls through them for every message sent, and about
-    0.15 ms of CPU per request (measured in-process): two requests make and join a room, and
-    that is some 5% of all a game of 15 moves costs the server."""
+    one JSON body itself, `read_object`), and they cost: objects per socket that the garbage
+    collector walks (the coroutine of each layer, a copy of the scope for each, exit stacks,
+    closures), a few calls through them for every message sent, and CPU on every request,
+    two of which make and join a room (docs/performance.md, "Memory and pauses", measures
+    both)."""
 
     def __init__(self, *, live: Live | None = None, posts: Mapping[str, Post] | None = None,
                  paths: Mapping[str, Post] | None = None, lobby: LobbyLive | None = None,

@@ -15,8 +15,8 @@ from chuko.server.lobby.pairing.line import Pairs, certified
 
 def blossom(t: list[float], w: list[float]) -> Pairs:
     """The pairing of most pairs, then least total gap, of the players in `t` (sorted)."""
-    # Imported at the first hard part, not with the server: networkx takes 0.15 s to load,
-    # and most servers' waves never need it.
+    # Imported at the first hard part, not with the server: networkx is slow to load
+    # (docs/performance.md), and most servers' waves never need it.
     import networkx as nx
 
     n = len(t)

@@ -3,7 +3,8 @@ that the neighbour pairing could not be proved best for, within a budget of stat
 
 Exact on any input, but the number of states it expands is not bounded by the part's size:
 where the neighbour pairing falls short at both ends of a part, many wide windows over a
-sparse stretch of ratings multiply them (some pools of 100 players take more than 30 s).
+sparse stretch of ratings multiply them (some pools of 100 players take many seconds:
+docs/performance.md).
 So it stops, returning None, once it has expanded `budget` states in all.
 """
 

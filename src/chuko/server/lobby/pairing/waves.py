@@ -21,23 +21,23 @@ How a heads-up wave is found, on the players sorted by rating (`t`, windows `w`)
    total gap equals `parity_bound`: any matching of that size, on any set S of players,
    spans each gap between sorted neighbours at least (number of S left of it) mod 2 times,
    and a matching's total gap is the sum of the gaps times how many pairs span them. On
-   pools of the bench's kind (`bench/bench_lobby.py`) it proves 18 in 20 pools of 10,000
-   players whole, and 84 in 100 of 100 players.
+   pools of the bench's kind (`bench/bench_lobby.py`) it proves most pools whole
+   (docs/performance.md, "The lobby").
 3. A part it does not prove, of at most `BLOSSOM_MOST` players, is solved exactly by
    Edmonds' blossom algorithm (`blossom.py`, networkx): cubic in the part's size,
-   which sets `BLOSSOM_MOST`: a part of 100 takes 0.3-0.75 s here, which the wave (run off
-   the event loop, every 1.5 s) affords, so that a pool of up to 100 players is always
-   paired exactly.
+   which sets `BLOSSOM_MOST`: the time a part of 100 takes (docs/performance.md) is what the
+   wave (run off the event loop, every 1.5 s) affords, so that a pool of up to 100 players
+   is always paired exactly.
 4. A larger part goes to an exact sweep (`sweep.py`). It is fast on most such parts
-   (a 10,000-player part the proof missed costs it 0.2-0.4 s) but unbounded on some: 3
-   pools in 100 of 100 players of the bench's kind kept it over 30 s. So it stops after
-   `SWEEP_BUDGET` units of work plus `SWEEP_PER_PLAYER` for each player of the part (a
-   tenth to a fifth of a second on those three, which blossom now takes). The part is then
+   (a 10,000-player part the proof missed) but unbounded on some of the bench's pools of
+   100 players (docs/performance.md gives both times). So it stops after `SWEEP_BUDGET`
+   units of work plus `SWEEP_PER_PLAYER` for each player of the part (a fraction of a
+   second on those, which blossom now takes). The part is then
    cut into runs of at most `BLOSSOM_MOST` players, each paired best (its neighbour pairing
    where the parity bound proves it, else blossom): the best within each run, not
    necessarily across the cuts.
    The wave counts the part in `Wave.fallen_back` and is not exact; the lobby logs it. None
-   of 20 of the bench's pools of 10,000 falls back; forced to (a part over 100 players that
+   of the bench's pools falls back; forced to (a part over 100 players that
    the sweep gives up on), a wave can make one pair fewer than the best.
 """
 
@@ -55,9 +55,10 @@ from chuko.server.lobby.pairing.sweep import exact
 WINDOW_START = 50.0  # rating points a player accepts as soon as they join
 WINDOW_GROWTH = 10.0  # more points for each second of waiting
 WINDOW_CAP = 500.0  # the widest gap anyone accepts, however long they wait
-BLOSSOM_MOST = 100  # the largest part blossom is given: cubic, 0.3-0.75 s at 100 players
+BLOSSOM_MOST = 100  # the largest part blossom is given (cubic: docs/performance.md)
 # The sweep's work on a part before it falls back: this much, and so much more per player
-# (an easy stretch costs it a few units a player; a hard part of 100 runs out in 0.1-0.2 s).
+# (an easy stretch costs it a few units a player; a hard part of 100 runs out in a fraction
+# of a second, docs/performance.md).
 SWEEP_BUDGET = 20_000
 SWEEP_PER_PLAYER = 10
 
