@@ -60,19 +60,20 @@ class Clock:
 
 
 class Rooms:
-    """A room opener that records each pairing and names its room."""
+    """A room opener that records each pairing, names its room and seats its players in
+    the pairing's order."""
 
     def __init__(self) -> None:
         self.made: list[dict[str, Any]] = []
         self.fail = False
 
-    async def __call__(self, record: dict[str, Any]) -> str:
+    async def __call__(self, record: dict[str, Any]) -> tuple[str, list[str | None]]:
         if self.fail:
             from chuko.core.errors import ChukoError
 
             raise ChukoError("The database is away.")
         self.made.append(record)
-        return f"room{len(self.made)}"
+        return f"room{len(self.made)}", [p["player"] for p in record["players"]]
 
 
 async def rated(player: str, game: str, klass: str) -> float:

@@ -3,7 +3,8 @@ joins and leaves with one toggle, waits in one pool at most, is paired once and 
 themself; waves make rooms with the players in seats; players gone are not paired; a
 pairing left half made by a dead leader is made later, and players a dead leader read but
 did not record stay for the next wave. A wave pairs in a thread, off the event loop, and
-records its pairings each on its own."""
+records its pairings each on its own. Each player seated is published on the bus
+(`PlayerPaired`), the app's hub's own, and told their room by the board that hears it."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from chuko.core.descriptor import Descriptor, Pool, Traits
 from chuko.core.errors import ConfigError
 from chuko.server.lobby.matchmaking import pool_catalog
 from chuko.server.lobby.pairing.waves import Wave
+from chuko.server.shared.bus import Bus, PlayerPaired
 
 
 def run(coroutine):
@@ -101,6 +103,28 @@ def test_a_wave_pairs_the_waiting_players_once_each_with_the_pools_options():
                and room["rated"] and room["bots"] == 0
                and room["clock"] == {"kind": "move", "seconds": 10, "reserve": 30}
                for room in rooms.made)
+
+
+def test_a_pool_pairing_two_players_publishes_each_with_their_room_and_seat():
+    bus = Bus()
+    heard: list[PlayerPaired] = []
+    bus.subscribe(PlayerPaired, heard.append)
+    made = matchmaker(bus=bus)
+    told: list[tuple[str, dict]] = []
+    players = guests(2)
+
+    async def go():
+        await made.board.kv.start(lambda player, message: told.append((player, message)))
+        await present(made, players)
+        for player in players:
+            await made.toggle(player, "chuko/duel", None)
+        assert await made.wave() == 1
+
+    run(go())
+    assert heard == [PlayerPaired("p000", "room1", 0), PlayerPaired("p001", "room1", 1)]
+    # The board heard them too, and told each player their room.
+    assert told == [("p000", {"type": "paired", "room": "room1"}),
+                    ("p001", {"type": "paired", "room": "room1"})]
 
 
 def test_two_tabs_of_one_player_are_one_entry_never_paired_with_itself():
@@ -237,6 +261,27 @@ def test_a_wave_makes_a_real_room_with_each_player_in_a_seat(make_client):
     assert sorted(seat.player for seat in room.seats) == ["p000", "p001"]
     assert sorted(seat.name for seat in room.seats) == ["Guest 0", "Guest 1"]
     assert room.options["stones"] == 20
+
+
+def test_the_apps_lobby_publishes_its_pairings_on_the_hubs_bus(make_client):
+    client = make_client()
+    lobby, hub = client.app.state.lobby, client.app.state.hub
+    heard: list[PlayerPaired] = []
+    hub.bus.subscribe(PlayerPaired, heard.append)
+    lobby.matchmaker.pair = lambda pool, now: [tuple(sorted(w.player for w in pool))]
+    players = guests(2)
+
+    async def go():
+        await lobby.board.touch([p.id for p in players], lobby.board.clock() + 60, "alone")
+        for player in players:
+            await lobby.matchmaker.toggle(player, "takeaway/twenty", None)
+        assert await lobby.matchmaker.wave() == 1
+
+    client.portal.call(go)
+    assert len(heard) == 2
+    room = hub.rooms[heard[0].room_id]
+    assert {(e.player, e.seat) for e in heard} == {
+        (seat.player, seat.seat) for seat in room.seats}
 
 
 def test_a_wave_pairs_off_the_event_loop_and_logs_a_wave_that_is_not_the_best(caplog):

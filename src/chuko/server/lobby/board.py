@@ -32,6 +32,7 @@ from typing import Any
 from chuko.core.errors import ChukoError
 from chuko.server.lobby.kv import Check, Group, Kv, Op
 from chuko.server.rooms.room import Forbidden, NotFound
+from chuko.server.shared.bus import PlayerPaired
 from chuko.server.shared.limits import Full, TooMany
 from chuko.server.shared.messages import dumps, loads
 from chuko.server.store.writes import Conflict
@@ -159,13 +160,16 @@ class Board:
 
     async def settle(self, record: Json, room_id: str) -> None:
         """A recorded pairing's room is made: forget the record, remember each player's room
-        for a while and tell them."""
+        for a while."""
         players = [seat["player"] for seat in record["players"]]
         ops: list[Op] = [("hdel", self.making, record["id"], "")]
         ops += [("setex", self.paired_key(player), PAIRED_KEEP, room_id) for player in players]
         await self.kv.commit([], ops)
-        for player in players:
-            self.kv.tell(player, {"type": "paired", "room": room_id})
+
+    def tell_paired(self, paired: PlayerPaired) -> None:
+        """Tell a player seated by the lobby their room, on whichever worker holds their
+        lobby sockets (the store's channel, in a cluster)."""
+        self.kv.tell(paired.player, {"type": "paired", "room": paired.room_id})
 
     async def records(self) -> list[Json]:
         """The pairings recorded and not settled."""

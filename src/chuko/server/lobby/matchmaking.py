@@ -8,8 +8,10 @@ for players who allowed it after their chosen wait), each clock's players apart 
 apart from accounts (`plan.py`). A player found gone just before a pairing is
 recorded is taken out of the pool instead, and the others wait on. Each pair or table is
 claimed on the board all at once or not at all (`Board.claim`), then its room is made and
-its players told. A pairing recorded and not told (its worker died between the two) is made
-by the leader after `LobbyLimits.keep_making` seconds, so no player waiting is lost.
+`PlayerPaired` is published for each of its players (`shared/bus.py`): the board, which
+subscribes, tells them on the worker holding their sockets. A pairing recorded and not told
+(its worker died between the two) is made by the leader after `LobbyLimits.keep_making`
+seconds, so no player waiting is lost.
 
 A wave reads its pool, pairs it in a thread of its own (a wave of thousands takes tens of
 milliseconds to compute, and a hard part up to a few hundred: the event loop must not wait
@@ -48,6 +50,7 @@ from chuko.server.lobby.seeks import (
     seek_page,
 )
 from chuko.server.rooms.room import NotFound, Seat
+from chuko.server.shared.bus import Bus, PlayerPaired
 from chuko.server.store import rating_rows
 from chuko.server.store.writer import Unavailable
 from chuko.server.store.writes import Refused
@@ -60,7 +63,8 @@ log = logging.getLogger("chuko.server")
 
 Json = dict[str, Any]
 AT_ONCE = 64  # rooms of one wave made at once (the store commits them together)
-OpenRoom = Callable[[Json], Awaitable[str]]  # a recorded pairing → its new room's id
+# A recorded pairing → its new room's id, and the player at each of its seats (None: a bot).
+OpenRoom = Callable[[Json], Awaitable[tuple[str, list[str | None]]]]
 RatingOf = Callable[[str, str, str], Awaitable[float]]  # (player, game, class) → rating
 Alive = Callable[[str], Awaitable[bool]]  # whether a worker (`me`) still runs
 
@@ -85,13 +89,17 @@ class Matchmaker:
     """The lobby's pools and seeks on `board`; `open_room` makes a pairing's room,
     `rating_of` reads a player's rating, `leading()` says whether this worker runs the
     waves, `alive(worker)` whether the worker that recorded a pairing still runs; `pair`
-    and `fill` are the pairing's waves (tests pass their own)."""
+    and `fill` are the pairing's waves (tests pass their own). Each player seated is
+    published on `bus` (the app's), which the board hears to tell them."""
 
     def __init__(self, board: Board, open_room: OpenRoom, rating_of: RatingOf, *,
                  limits: LobbyLimits | None = None, leading: Callable[[], bool] = lambda: True,
                  me: str = "alone", pair: PairHeadsUp | None = None,
-                 fill: FillTables | None = None, alive: Alive | None = None) -> None:
+                 fill: FillTables | None = None, alive: Alive | None = None,
+                 bus: Bus | None = None) -> None:
         self.board, self.open_room, self.rating_of = board, open_room, rating_of
+        self.bus = bus or Bus()
+        self.bus.subscribe(PlayerPaired, board.tell_paired)
         self.limits = limits or LobbyLimits()
         self.leading, self.me = leading, me
         self.alive = alive or _always
@@ -270,11 +278,11 @@ class Matchmaker:
                         await self.board.cancel(taker["player"], seek["id"])
 
     async def _make(self, record: Json) -> int:
-        """Make a recorded pairing's room and tell its players; 1 if it was made. A room
-        that cannot be made now stays recorded, made again later."""
+        """Make a recorded pairing's room and publish its players seated; 1 if it was made.
+        A room that cannot be made now stays recorded, made again later."""
         self._making.add(record["id"])
         try:
-            room_id = await self.open_room(record)
+            room_id, seated = await self.open_room(record)
         except ChukoError as error:
             log.warning("A pairing's room could not be made (%s); it is tried again.", error)
             return 0
@@ -284,6 +292,9 @@ class Matchmaker:
         finally:
             self._making.discard(record["id"])
         await self.board.settle(record, room_id)
+        for seat, player in enumerate(seated):
+            if player is not None:
+                self.bus.publish(PlayerPaired(player, room_id, seat))
         return 1
 
     async def recover(self) -> int:
@@ -340,11 +351,12 @@ def room_opener(hub: Hub) -> OpenRoom:
     """Make a pairing's room on `hub`: its players in seats (in a random order), bots of
     the game's second level (or its only one) in the seats left. The room's id is the
     pairing's, so a pairing made again (its maker died after making the room, before
-    telling anyone) finds the room made and seats nobody twice."""
+    telling anyone) finds the room made and seats nobody twice. Its answer: the room's id and
+    the player at each seat."""
     shuffle = random.SystemRandom().shuffle if hub.rng is None else hub.rng.shuffle
     duplicate = hub.store.key_taken  # a second room under one id
 
-    async def open_room(record: Json) -> str:
+    async def open_room(record: Json) -> tuple[str, list[str | None]]:
         rules = game_class(record["game"])
         described = rules.descriptor
         values = described.read_online(record["options"], bots_only=False)
@@ -365,7 +377,7 @@ def room_opener(hub: Hub) -> OpenRoom:
                                        room_id=room_id, **extra)
         except duplicate:  # made already
             room = await hub.room(room_id)
-        return room.id
+        return room.id, [seat.player for seat in room.seats]
 
     return open_room
 

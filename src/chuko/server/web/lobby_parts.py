@@ -34,7 +34,7 @@ class LobbyParts:
             self.board, room_opener(hub), rating_reader(hub.store), limits=limits,
             leading=(lambda: True) if cluster is None else (lambda: cluster.leader),
             me="alone" if cluster is None else cluster.me,
-            alive=None if cluster is None else cluster.alive)
+            alive=None if cluster is None else cluster.alive, bus=hub.bus)
         self.feed = Feed(self.board, list(self.matchmaker.pools), every=limits.every,
                          grace=limits.grace, first=limits.first_seeks,
                          worker=self.matchmaker.me)
