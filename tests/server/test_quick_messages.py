@@ -13,6 +13,7 @@ from server_helpers import join, new_room, state_at
 from chuko.server.cluster.workers import Cluster
 from chuko.server.rooms.outbox import MAX_BEHIND, Client
 from chuko.server.rooms.quick_messages import PHRASES
+from chuko.server.shared.bus import Bus
 
 
 class Clock:
@@ -134,7 +135,7 @@ def test_phrases_are_not_kept_a_socket_opened_later_hears_none(make_client):
 def test_a_phrase_from_another_worker_reaches_this_workers_sockets():
     clients = {Client(SimpleNamespace(), seat) for seat in (0, 1, None)}
     room = SimpleNamespace(id="r1", seats=[object(), object()], clients=clients)
-    cluster = Cluster(SimpleNamespace(rooms={"r1": room}), "redis://127.0.0.1:1/0")
+    cluster = Cluster(SimpleNamespace(rooms={"r1": room}, bus=Bus()), "redis://127.0.0.1:1/0")
     cluster._on_event("r1", {"worker": "another", "kind": "said", "seat": 1, "phrase": "gg"})
     # Nonsense on the bus is dropped, not passed on.
     for seat, phrase in ((5, "gg"), (1, "rude words"), ("1", "gg")):

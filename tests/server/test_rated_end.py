@@ -19,6 +19,7 @@ from chuko.server.club.ratings import apply_result
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.move_path import MOVE_NOT_SAVED
 from chuko.server.rooms.room import Room
+from chuko.server.shared.bus import RoomChanged
 from chuko.server.store import database as db
 from chuko.server.store.database import Store
 from chuko.server.store.schema import moves, rating_history, ratings, rooms
@@ -146,7 +147,7 @@ def test_a_rated_end_that_does_not_count_says_why_on_every_worker(tmp_path):
             add_room(store.engine, "crossroads", pair, seed=seed, ended=clock.now - 60)
         seat, last = await to_last_move(one, room, Random(7))
         told: list[bool] = []
-        one.peers.tell = lambda _room, reload=False: told.append(reload)  # type: ignore[method-assign]
+        one.bus.subscribe(RoomChanged, lambda changed: told.append(changed.reload))
         other = hub_on(store, clock, seed=2)
         there = await other.room(room.id)
         await one.play(room, seat, last)

@@ -3,14 +3,16 @@ which decides every move, and one Redis, which tells them what changed and which
 the bots and timers.
 
 - **The bus.** Whatever changes a room's stored state (a move, a seat taken, a rematch linked,
-  an expiry) is published, once it is committed, on the room's channel `{name}:room:{id}` as
-  `{"worker", "version", "reload", "bots"}`. Every worker listens to all rooms' channels (one
-  pattern subscription) and acts only for the rooms it holds in memory: it reads the moves it
-  lacks from the store (`Store.moves(room, after=version)`), plays them through the engine one
-  by one and sends each version to its own sockets, as if it had accepted them itself
-  (`Hub.catch_up`). A room's header (seats, status, rematch) is read again when `reload` says so.
-  The message carries no move: the database is the one truth, and a message lost while Redis
-  was away is made up for by catching up every room held when the bus is back.
+  an expiry) is published by the rooms, once it is committed, on the app's event bus as a
+  `RoomChanged` (`shared/bus.py`); the cluster hears it there and passes it on in Redis, on
+  the room's channel `{name}:room:{id}`, as `{"worker", "kind", "version", "reload", "bots"}`.
+  Every worker listens to all rooms' channels (one pattern subscription) and acts only for
+  the rooms it holds in memory: it reads the moves it lacks from the store
+  (`Store.moves(room, after=version)`), plays them through the engine one by one and sends
+  each version to its own sockets, as if it had accepted them itself (`Hub.catch_up`). A
+  room's header (seats, status, rematch) is read again when `reload` says so. The message
+  carries no move: the database is the one truth, and a message lost while Redis was away is
+  made up for by catching up every room held when the bus is back.
 - **One writer per move.** The store's version-checked append lets one of two workers that
   accept a move for the same version commit it; the other gets `Conflict`, catches up, and
   checks the move again against the new state (`Hub.play`): accepted if it still holds (seats
@@ -48,6 +50,7 @@ from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.presence import Presence, apply_away
 from chuko.server.rooms.quick_messages import PHRASES, tell
 from chuko.server.rooms.room import Room
+from chuko.server.shared.bus import RoomChanged
 from chuko.server.store.writer import Unavailable
 
 log = logging.getLogger("chuko.server")
@@ -72,7 +75,8 @@ def connect(url: str) -> aioredis.Redis:
 
 
 class Cluster:
-    """This worker's part in a cluster: its bus, its lease, and catching rooms up."""
+    """This worker's part in a cluster: its bus, its lease, and catching rooms up. It hears
+    the rooms' changes on `hub.bus` from the moment it is made."""
 
     def __init__(self, hub: Hub, url: str, *, name: str = NAME,
                  lease_seconds: float = LEASE_SECONDS) -> None:
@@ -94,6 +98,7 @@ class Cluster:
         # Sessions ended on a worker, whose sockets every worker closes (`sign_outs.py`).
         self.signed_out = f"{name}:signed-out"
         self.on_signed_out: Callable[[dict[str, Any]], None] | None = None
+        hub.bus.subscribe(RoomChanged, self.relay)
 
     def channel(self, room_id: str) -> str:
         return f"{self.name}:room:{room_id}"
@@ -139,15 +144,13 @@ class Cluster:
 
     # -- the bus ------------------------------------------------------------------------------
 
-    def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
-                kind: str = "change") -> None:
-        """Tell the other workers that a room changed (call once the change is committed):
-        `version` is its moves now, `reload` that its header changed, `bots` that its bots
-        have a move to make. `kind` "next" passes on a seat's "next" (end the round's
-        pause), "state" that the pause is over."""
-        message = json.dumps({"worker": self.me, "kind": kind, "version": version,
-                              "reload": reload, "bots": bots})
-        self._outbox.put_nowait((self.channel(room_id), message))
+    def relay(self, changed: RoomChanged) -> None:
+        """Tell the other workers of a room's change heard on this worker's event bus (what
+        its fields say: `RoomChanged`)."""
+        message = json.dumps({"worker": self.me, "kind": changed.kind,
+                              "version": changed.version, "reload": changed.reload,
+                              "bots": changed.bots})
+        self._outbox.put_nowait((self.channel(changed.room_id), message))
 
     def publish_said(self, room_id: str, seat: int, phrase: str) -> None:
         """Pass a quick message on to the room's sockets on the other workers."""

@@ -17,7 +17,7 @@ from chuko.core.errors import ChukoError, ConfigError
 from chuko.server.rooms.move_path import MovePath
 from chuko.server.rooms.peers import Peers
 from chuko.server.rooms.room import Forbidden, Room
-from chuko.server.shared.bus import Bus, MoveStored, SeatLeft
+from chuko.server.shared.bus import Bus, MoveStored, RoomChanged, SeatLeft
 from chuko.server.store import database as db
 
 log = logging.getLogger("chuko.server")
@@ -30,6 +30,7 @@ class Bots:
     def __init__(self, rooms: dict[str, Room], moves: MovePath, peers: Peers, bus: Bus,
                  delay: float) -> None:
         self.rooms, self.moves, self.peers, self.delay = rooms, moves, peers, delay
+        self.bus = bus
         self.tasks: dict[Room, asyncio.Task] = {}  # by room, while its bots think
         self.closed = False
         bus.subscribe(MoveStored, self._heard)
@@ -78,7 +79,7 @@ class Bots:
                     await asyncio.wait_for(pause.over.wait(), pause.left())
                 room.pause = None
                 room.broadcast()
-                self.peers.publish(room.id, pause.version, kind="state")
+                self.bus.publish(RoomChanged(room.id, pause.version, kind="state"))
                 continue
             if self.delay:
                 await asyncio.sleep(self.delay)  # so people can follow the bots' moves
@@ -110,4 +111,5 @@ class Bots:
         if pause is None or room.bots_wait(room.version) is None:
             raise ConfigError("No round is waiting to start.")
         pause.over.set()
-        self.peers.publish(room.id, pause.version, kind="next")  # the bots may wait there
+        # The bots may wait there.
+        self.bus.publish(RoomChanged(room.id, pause.version, kind="next"))

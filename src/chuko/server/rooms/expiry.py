@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 from chuko.core.words import count
 from chuko.server.rooms.commits import stored
-from chuko.server.rooms.peers import Peers
+from chuko.server.rooms.peers import changed
 from chuko.server.rooms.room import Room
+from chuko.server.shared.bus import Bus, RoomChanged
 from chuko.server.store import database as db
 
 WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it expires
@@ -27,8 +28,8 @@ class Expiry:
     """Rooms still waiting past `waiting_ttl`, closed and stored as expired."""
 
     def __init__(self, store: db.Store, clock: Callable[[], float], waiting_ttl: float,
-                 peers: Peers) -> None:
-        self.store, self.clock, self.waiting_ttl, self.peers = store, clock, waiting_ttl, peers
+                 bus: Bus) -> None:
+        self.store, self.clock, self.waiting_ttl, self.bus = store, clock, waiting_ttl, bus
         self.sentence = expired_sentence(waiting_ttl)
 
     def cutoff(self) -> float:
@@ -48,12 +49,12 @@ class Expiry:
                 if stored(closing):
                     room.status, room.closed = "expired", self.sentence
         room.broadcast()
-        self.peers.tell(room, reload=True)
+        self.bus.publish(changed(room, reload=True))
 
     async def expire_stored(self, cutoff: float) -> int:
         """Expire every stored room still waiting that was made by `cutoff` (those in memory
         too, as stored: the caller closes those after); how many were closed."""
         expired = await self.store.submit(db.expire_waiting(cutoff))
         for room_id in expired:
-            self.peers.publish(room_id, 0, reload=True)
+            self.bus.publish(RoomChanged(room_id, 0, reload=True))
         return len(expired)

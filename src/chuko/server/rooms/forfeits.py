@@ -22,7 +22,7 @@ from chuko.server.rooms.bot_maker import BotMaker
 from chuko.server.rooms.commits import stored
 from chuko.server.rooms.endings import ABORT_BEFORE, people, ranks
 from chuko.server.rooms.move_path import MovePath
-from chuko.server.rooms.peers import Peers
+from chuko.server.rooms.peers import Peers, changed
 from chuko.server.rooms.room import Forbidden, Room
 from chuko.server.rooms.terms import ClubTerms
 from chuko.server.shared.bus import Bus, ClockFlagged, GameOver, SeatLeft
@@ -140,7 +140,7 @@ class Forfeits:
                 else:
                     self.maker.take_over(room, seat, level, reason)
                 room.broadcast()
-                self.peers.tell(room, reload=True)
+                self.bus.publish(changed(room, reload=True))
                 if reason == "timeout":
                     self.bus.publish(ClockFlagged(room.id, seat))
                 self.bus.publish(

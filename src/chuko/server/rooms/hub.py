@@ -10,12 +10,15 @@ operations for the routes:
   workers stored caught up;
 - `Bots` (`bots.py`, made by `BotMaker`), `Forfeits` (`forfeits.py`), the rooms' `Deadlines`
   and their `Timer` (`deadlines.py`, `timer.py`), `Hints` and `History`;
-- `Peers` (`peers.py`): this worker's cluster, if any, told of each change.
+- `Peers` (`peers.py`): this worker's cluster, if any: who runs the bots and timers, who
+  is at which table.
 
 What the club decides (ratings, which names pass for the server's labels) comes in as
 `ClubTerms` (`terms.py`). What happened is told on the bus (`shared/bus.py`): the move path
 publishes `MoveStored` and `GameOver`, the forfeits `ClockFlagged`, `GameOver` and
-`SeatLeft`; the bots and the deadlines subscribe, and so may anyone else.
+`SeatLeft`; the bots and the deadlines subscribe, and so may anyone else. Each committed
+change to a room is published as a `RoomChanged` too, which a cluster hears to tell its
+other workers.
 
 Nothing here knows which game a room plays: its rules, options, bot levels, hints and
 replays all come from the game's class and descriptor in the registry.
@@ -76,16 +79,16 @@ class Hub:
         now, bus = self.now, self.bus
         self.deadlines = Deadlines(self.rooms, now, grace, self.peers, bus)
         maker = BotMaker(rng, bot_options or {})
-        self.moves = MovePath(store, now, self.deadlines, maker, self.peers, bus, terms,
+        self.moves = MovePath(store, now, self.deadlines, maker, bus, terms,
                               round_pause=round_pause, waiting_ttl=waiting_ttl)
         self.bots = Bots(self.rooms, self.moves, self.peers, bus, bot_delay)
         self.lifecycle = Rooms(store, now, grace, self.rooms, self.peers, terms,
                                self.deadlines, maker, self.moves, self.bots,
-                               Expiry(store, now, waiting_ttl, self.peers))
+                               Expiry(store, now, waiting_ttl, bus))
         self.forfeits = Forfeits(store, now, grace, self.moves, maker, self.peers, bus, terms)
         self.timer = Timer(self.deadlines, self.lifecycle, self.forfeits, self.peers)
         self.opening = Opening(store, now, rng, self.lifecycle, self.moves, maker, self.bots,
-                               self.peers, terms)
+                               bus, terms)
         self.hints = Hints(self.work)
         self.history = History(Lru(), self.work)
         self.sweeper: asyncio.Task | None = None

@@ -18,7 +18,7 @@ from chuko.server.rooms.commits import stored
 from chuko.server.rooms.deadlines import Deadlines
 from chuko.server.rooms.endings import ranks
 from chuko.server.rooms.expiry import expired_sentence
-from chuko.server.rooms.peers import Peers
+from chuko.server.rooms.peers import changed
 from chuko.server.rooms.room import Forbidden, Pause, Room, clocked
 from chuko.server.rooms.terms import ClubTerms
 from chuko.server.shared.bus import Bus, GameOver, MoveStored
@@ -37,10 +37,10 @@ class MovePath:
     """Moves played, stored, and sent."""
 
     def __init__(self, store: db.Store, clock: Callable[[], float], deadlines: Deadlines,
-                 maker: BotMaker, peers: Peers, bus: Bus, terms: ClubTerms, *,
+                 maker: BotMaker, bus: Bus, terms: ClubTerms, *,
                  round_pause: float, waiting_ttl: float) -> None:
         self.store, self.clock, self.deadlines, self.maker = store, clock, deadlines, maker
-        self.peers, self.bus, self.terms = peers, bus, terms
+        self.bus, self.terms = bus, terms
         self.round_pause, self.waiting_ttl = round_pause, waiting_ttl
 
     async def play(self, room: Room, seat: int | None, text: Any, *,
@@ -114,7 +114,7 @@ class MovePath:
                 self.advance(room, number, after, status, (seat, move), at)
                 # Only now: a move is durable before anyone is told. Other workers read a
                 # rated end's header again, which says whether it counted.
-                self.peers.tell(room, reload=status == "over" and room.rated)
+                self.bus.publish(changed(room, reload=status == "over" and room.rated))
                 self.bus.publish(MoveStored(room.id, number, seat))
                 if places is not None:
                     self.bus.publish(GameOver(room.id, room.game_id, room.rated,

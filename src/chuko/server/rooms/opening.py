@@ -22,9 +22,10 @@ from chuko.server.rooms.commits import stored
 from chuko.server.rooms.endings import people
 from chuko.server.rooms.lifecycle import Rooms
 from chuko.server.rooms.move_path import MovePath
-from chuko.server.rooms.peers import Peers
+from chuko.server.rooms.peers import changed
 from chuko.server.rooms.room import Forbidden, NotFound, Room, Seat
 from chuko.server.rooms.terms import ClubTerms
+from chuko.server.shared.bus import Bus
 from chuko.server.store import database as db
 
 SEAT_KINDS = ("me", "bot", "friend")
@@ -68,10 +69,10 @@ class Opening:
     """New rooms, and their seats taken."""
 
     def __init__(self, store: db.Store, clock: Callable[[], float], rng: Random | None,
-                 rooms: Rooms, moves: MovePath, maker: BotMaker, bots: Bots, peers: Peers,
+                 rooms: Rooms, moves: MovePath, maker: BotMaker, bots: Bots, bus: Bus,
                  terms: ClubTerms) -> None:
         self.store, self.clock, self.rng, self.rooms = store, clock, rng, rooms
-        self.moves, self.maker, self.bots, self.peers = moves, maker, bots, peers
+        self.moves, self.maker, self.bots, self.bus = moves, maker, bots, bus
         self.terms = terms
 
     async def create(self, game_id: Any, options: Any, seat_specs: Any,
@@ -140,7 +141,7 @@ class Opening:
                          started=room.started)
         await self.store.submit(db.insert_room(row))
         self.rooms.held[room.id] = room
-        self.peers.tell(room)
+        self.bus.publish(changed(room))
         self.bots.kick(room)
         return room
 
@@ -216,7 +217,7 @@ class Opening:
                     if started is not None:
                         self.moves.start_clocks(room, started)
         room.broadcast()
-        self.peers.tell(room, reload=True)
+        self.bus.publish(changed(room, reload=True))
         self.bots.kick(room)
         return token
 
@@ -254,7 +255,7 @@ class Opening:
                     rated=room.rated, clock=None if room.clocks is None else room.clocks.control)
                 room.rematch = rematch.id
                 room.broadcast()
-                self.peers.tell(room, reload=True)
+                self.bus.publish(changed(room, reload=True))
                 return {"room": rematch.id, "seat": seat, "token": fresh}
         return await self.follow(room.id, token, player)
 

@@ -1,13 +1,24 @@
-"""This worker's peers as the rooms see them (`Peers`): the other workers of a cluster, told
-of each change to a room once it is committed, or none for a server alone. The cluster
-(`cluster.workers.Cluster`) is named here by what the rooms ask of it (`ClusterPart`), so
-the rooms need not import the cluster, which is built on them."""
+"""This worker's peers as the rooms see them (`Peers`): the other workers of a cluster, or
+none for a server alone; whether this worker runs the bots and timers, and who is at which
+table, shared. The cluster (`cluster.workers.Cluster`) is named here by what the rooms ask
+of it (`ClusterPart`), so the rooms need not import the cluster, which is built on them.
+Each committed change to a room is not told to the cluster here but published on the bus
+(`changed`, a `RoomChanged`), which the cluster hears."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
 from chuko.server.rooms.room import Room
+from chuko.server.shared.bus import RoomChanged
+
+
+def changed(room: Room, reload: bool = False) -> RoomChanged:
+    """The event of a committed change to `room` (`reload`: its header changed). Its `bots`
+    asks the lease holder to hold the room: its bots must move, or its clocks run (their
+    timer is the holder's)."""
+    return RoomChanged(room.id, room.version, reload, bool(room.bots_to_move()) or (
+        room.status == "playing" and room.clocks is not None))
 
 
 class SeatPresence(Protocol):
@@ -23,9 +34,6 @@ class ClusterPart(Protocol):
 
     @property
     def presence(self) -> SeatPresence: ...
-
-    def publish(self, room_id: str, version: int, *, reload: bool = False, bots: bool = False,
-                kind: str = "change") -> None: ...
 
     def publish_said(self, room_id: str, seat: int, phrase: str) -> None: ...
 
@@ -50,21 +58,6 @@ class Peers:
     def runs_timers(self) -> bool:
         """Whether this worker runs the bots and timers (alone, or holding the lease)."""
         return self.cluster is None or self.cluster.leader
-
-    def tell(self, room: Room, reload: bool = False) -> None:
-        """Tell the other workers that the room changed (`reload`: its header)."""
-        if self.cluster is not None:
-            # `bots` asks the lease holder to hold the room: its bots must move, or its
-            # clocks run (their timer is the holder's).
-            self.cluster.publish(room.id, room.version, reload=reload,
-                                 bots=bool(room.bots_to_move()) or (
-                                     room.status == "playing" and room.clocks is not None))
-
-    def publish(self, room_id: str, version: int, *, reload: bool = False,
-                kind: str = "change") -> None:
-        """Pass an event of the room on to the other workers, if any (`ClusterPart.publish`)."""
-        if self.cluster is not None:
-            self.cluster.publish(room_id, version, reload=reload, kind=kind)
 
     def attend(self, room: Room) -> None:
         """A room came into memory: the cluster shares its sockets and absences."""

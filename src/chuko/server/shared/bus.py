@@ -2,12 +2,12 @@
 without either importing the other (lila's `Bus` is the model).
 
 An event is a small frozen value (`MoveStored`, `GameOver`, `SeatLeft`, `ClockFlagged`,
-`PlayerPaired`), published once what it tells is committed, by the worker that committed
-it (in a cluster the others catch up without telling their bus). A subscriber is a plain
-function of the event, called in the order subscribers were added, on the event loop's
-thread: it must not block (work that takes time is scheduled by the subscriber as a task
-or on a pool of its own). One that raises is logged and the others still hear the event:
-the room that published it goes on.
+`PlayerPaired`, `RoomChanged`), published once what it tells is committed, by the worker
+that committed it (in a cluster the others catch up without telling their bus). A
+subscriber is a plain function of the event, called in the order subscribers were added, on
+the event loop's thread: it must not block (work that takes time is scheduled by the
+subscriber as a task or on a pool of its own). One that raises is logged and the others
+still hear the event: the room that published it goes on.
 """
 
 from __future__ import annotations
@@ -71,8 +71,24 @@ class PlayerPaired:
     seat: int
 
 
-Event = MoveStored | GameOver | SeatLeft | ClockFlagged | PlayerPaired
-E = TypeVar("E", MoveStored, GameOver, SeatLeft, ClockFlagged, PlayerPaired)
+@dataclass(frozen=True, slots=True)
+class RoomChanged:
+    """A room's stored state changed and the change is committed (a move, a seat taken or
+    left, a rematch linked, an expiry, an end), or its round's pause moved on: what another
+    worker holding the room must catch up on. `version` is its moves now; `reload`, that its
+    header changed; `bots`, that the worker running the bots and timers must hold it (its
+    bots have a move to make, or its clocks run); `kind` "change", else "next" (a seat ends
+    the round's pause) or "state" (the pause is over)."""
+
+    room_id: str
+    version: int
+    reload: bool = False
+    bots: bool = False
+    kind: str = "change"
+
+
+Event = MoveStored | GameOver | SeatLeft | ClockFlagged | PlayerPaired | RoomChanged
+E = TypeVar("E", MoveStored, GameOver, SeatLeft, ClockFlagged, PlayerPaired, RoomChanged)
 
 
 class Bus:
