@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-WIDTH, HEIGHT = 1100, 560
+WIDTH, HEIGHT = 1100, 610
 FONT = "font-family='Helvetica, Arial, sans-serif'"
 INK, GREY, EVENT = "#222", "#888", "#b5451b"
 FILL = {"web": "#e8f0fb", "domain": "#eef7e8", "rooms": "#fdf3e1", "store": "#f3eafa",
@@ -53,7 +53,10 @@ EVENTS = [
     ("SeatLeft", ["rooms/forfeits.py", "a bot takes the seat"],
      ["rooms/bots.py,", "rooms/deadlines.py"]),
     ("ClockFlagged", ["rooms/forfeits.py", "a clock run out"], []),
-    ("PlayerPaired", [], []),
+    ("PlayerPaired", ["lobby/matchmaking.py", "a player seated"],
+     ["lobby/board.py", "tells them their room"]),
+    ("RoomChanged", ["rooms/*.py", "any change committed"],
+     ["cluster/workers.py", "passed on in Redis"]),
 ]
 
 
@@ -104,35 +107,41 @@ def packages_panel() -> list[str]:
         drawn += [arrow(x, top, x, bottom - 2, GREY, "import") for x in (115, 320, 525)]
     drawn.append(arrow(660, 109, 622, 101, GREY, "import", dashed=True))
     drawn.append(text(745, 168, "built by web/app.py,", 12, colour=GREY, anchor="middle"))
-    drawn.append(text(745, 184, "told each change by rooms/peers.py", 12, colour=GREY,
+    drawn.append(text(745, 184, "hears RoomChanged on the bus", 12, colour=GREY,
                       anchor="middle"))
     return drawn
 
 
-def end_box(x: int, y: int, lines: list[str], fill: str, nobody: str) -> list[str]:
-    """One end of an event's row: the modules at that end, or a grey word for nobody."""
+# The package a module at an end of an event's row is in, by its folder: its colour.
+END_FILL = {"rooms": FILL["rooms"], "lobby": FILL["domain"], "cluster": FILL["cluster"]}
+
+
+def end_box(x: int, y: int, lines: list[str], nobody: str) -> list[str]:
+    """One end of an event's row: the modules at that end (in their package's colour), or a
+    grey word for nobody."""
     if not lines:
         return [text(x + 65, y + 25, nobody, 11, colour=GREY, anchor="middle")]
-    drawn = [box(x, y, 130, 40, fill)]
-    drawn += [text(x + 65, y + 17 + 14 * i, line, 11, "bold" if line.startswith("rooms/")
-                   else "normal", INK if line.startswith("rooms/") else GREY, "middle")
-              for i, line in enumerate(lines)]
+    drawn = [box(x, y, 130, 40, END_FILL[lines[0].split("/")[0]])]
+    for i, line in enumerate(lines):
+        module = "/" in line
+        drawn.append(text(x + 65, y + 17 + 14 * i, line, 11, "bold" if module else "normal",
+                          INK if module else GREY, "middle"))
     return drawn
 
 
 def events_panel() -> list[str]:
     left, bus_x, right, row = 660, 815, 960, 50
     drawn = [text(left, 232, "Events on the bus", 17, "bold"),
-             text(left, 250, "published once committed; the cluster is told apart, "
-                  "not over the bus", 12, colour=GREY)]
+             text(left, 250, "published once committed, heard on the same worker",
+                  12, colour=GREY)]
     bus_top = 262
     drawn.append(box(bus_x, bus_top, 120, 30 + row * len(EVENTS), FILL["shared"]))
     drawn.append(text(bus_x + 60, bus_top + 18, "shared/bus.py", 12, "bold", anchor="middle"))
     for i, (event, publishers, subscribers) in enumerate(EVENTS):
         y = bus_top + 28 + row * i
         drawn.append(text(bus_x + 60, y + 25, event, 12, colour=EVENT, anchor="middle"))
-        drawn += end_box(left, y, publishers, FILL["rooms"], "published by none")
-        drawn += end_box(right, y, subscribers, FILL["rooms"], "heard by none")
+        drawn += end_box(left, y, publishers, "published by none")
+        drawn += end_box(right, y, subscribers, "heard by none")
         if publishers:
             drawn.append(arrow(left + 130, y + 20, bus_x - 2, y + 20, EVENT, "event"))
         if subscribers:
