@@ -44,6 +44,7 @@ from redis.exceptions import RedisError
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.server.cluster.shared_buckets import SharedBuckets
+from chuko.server.cluster.unheld import Unheld
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.presence import Presence, apply_away
 from chuko.server.rooms.quick_messages import PHRASES, tell
@@ -86,9 +87,7 @@ class Cluster:
         self.leader = False  # holds the lease: runs the bots and timers
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._pending: dict[str, tuple[int, bool]] = {}  # room → (version wanted, reload)
-        # Changes heard for rooms not held, (when, version, reload), oldest first: a room
-        # being read meanwhile misses them (`attend`).
-        self._unheld: dict[str, tuple[float, int, bool]] = {}
+        self.unheld = Unheld(lambda: hub.store.reader.timeout + 1.0)
         self._tasks: set[asyncio.Task] = set()
         self._loops: list[asyncio.Task] = []
         self._adopting: set[str] = set()  # rooms the lease holder is loading
@@ -234,8 +233,7 @@ class Cluster:
         version = int(event.get("version", 0))
         room = self.hub.rooms.get(room_id)
         if room is None:
-            if event.get("kind", "change") == "change":
-                self._heard_unheld(room_id, version, bool(event.get("reload")))
+            self.unheld.heard(room_id, event)
             if self.leader and event.get("bots") and event.get("kind") != "said":
                 self.spawn(self._adopt(room_id))
             return
@@ -283,27 +281,10 @@ class Cluster:
 
     # -- presence -----------------------------------------------------------------------------
 
-    def _heard_unheld(self, room_id: str, version: int, reload: bool) -> None:
-        """Remember a change to a room this worker does not hold, for a read of it that may
-        be under way (`attend`); forget what no read under way can have missed."""
-        now = time.monotonic()
-        kept_for = self.hub.store.reader.timeout + 1.0  # a read takes no longer
-        while self._unheld:
-            oldest = next(iter(self._unheld))
-            if now - self._unheld[oldest][0] <= kept_for:
-                break
-            del self._unheld[oldest]
-        _, wanted, again = self._unheld.pop(room_id, (now, 0, False))
-        self._unheld[room_id] = (now, max(wanted, version), again or reload)
-
     def attend(self, room: Room) -> None:
-        """A room comes into memory: its sockets here are shared; the lease holder works
-        out its absences, any other worker reads them as shared. A change announced while
-        it was being read (a move, or an end with no move: a resignation, a claim) may not
-        be in the row read: it is caught up."""
-        heard = self._unheld.pop(room.id, None)
-        if heard is not None:
-            self._refresh(room, heard[1], heard[2])
+        """A room comes into memory (caught up on what changed as it was read: `unheld.py`):
+        its sockets here are shared; the lease holder works out its absences, others read them."""
+        self.unheld.catch_up(room, self._refresh)
         room.on_seat = self.presence.changed
         if self.leader:
             self.presence.judge(room.id, room)
