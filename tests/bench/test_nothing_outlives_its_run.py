@@ -34,7 +34,7 @@ child = popen(["sleep", "600"])
 forked = multiprocessing.get_context("fork").Process(target=ending_with_parent(time.sleep),
                                                      args=(600,), daemon=True)
 forked.start()
-print(json.dumps([child.pid, forked.pid]), flush=True)
+print(json.dumps({"pids": [child.pid, forked.pid]}), flush=True)
 time.sleep(600)
 """
 
@@ -47,7 +47,7 @@ from bench.serverload import Pace, fork_clients
 directory = Path(sys.argv[1])
 server = Server.chuko(directory, gc_log=directory / "gc.json").start()
 clients = fork_clients(2, server.port, 2, Pace(think=(0.2, 0.5)), time.monotonic(), 0.0)
-print(json.dumps([server.pid] + [client.pid for client in clients]), flush=True)
+print(json.dumps({"pids": [server.pid] + [client.pid for client in clients]}), flush=True)
 time.sleep(600)
 """
 
@@ -67,13 +67,16 @@ with redis_server(directory) as redis:
                           gc_log=directory / "gc.json").start()
     while len(family(server.pid)) < 3:  # the supervisor and both workers
         time.sleep(0.05)
-    print(json.dumps([server.pid, postgres.process.pid]), flush=True)
+    print(json.dumps({"pids": [server.pid, postgres.process.pid],
+                      "leftover": str(postgres.directory)}), flush=True)
     time.sleep(600)
 """
 
 
-def started(script: str, directory: Path) -> tuple[subprocess.Popen[str], list[int]]:
-    """The script in a process of its own; the pids it names once its processes are up."""
+def started(script: str, directory: Path,
+            request: pytest.FixtureRequest) -> tuple[subprocess.Popen[str], list[int]]:
+    """The script in a process of its own; the pids it names once its processes are up (and
+    a directory it names, removed at the end of the test)."""
     process = popen([sys.executable, "-c", script, str(directory)], cwd=ROOT, text=True,
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None
@@ -85,7 +88,10 @@ def started(script: str, directory: Path) -> tuple[subprocess.Popen[str], list[i
     line = process.stdout.readline()
     if not line:
         pytest.fail(f"the bench ended: {process.communicate()[1][-3000:]}")
-    return process, json.loads(line)
+    said = json.loads(line)
+    if "leftover" in said:  # what the killed bench cannot remove: its PostgreSQL's directory
+        request.addfinalizer(lambda: shutil.rmtree(said["leftover"], ignore_errors=True))
+    return process, said["pids"]
 
 
 def assert_all_end_with(process: subprocess.Popen[str], named: list[int]) -> None:
@@ -100,20 +106,20 @@ def assert_all_end_with(process: subprocess.Popen[str], named: list[int]) -> Non
     assert not left, f"still running after their bench was killed: {sorted(left)}"
 
 
-def test_a_killed_process_takes_the_children_it_started_and_forked_with_it(tmp_path):
-    process, named = started(CHILDREN, tmp_path)
+def test_a_killed_process_takes_the_children_it_started_and_forked_with_it(tmp_path, request):
+    process, named = started(CHILDREN, tmp_path, request)
     assert_all_end_with(process, named)
 
 
 @pytest.mark.slow
-def test_a_killed_server_bench_takes_its_server_and_client_processes_with_it(tmp_path):
-    process, named = started(SERVER_AND_CLIENTS, tmp_path)
+def test_a_killed_server_bench_takes_its_server_and_client_processes_with_it(tmp_path, request):
+    process, named = started(SERVER_AND_CLIENTS, tmp_path, request)
     assert_all_end_with(process, named)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(binaries() is None or shutil.which("redis-server") is None,
                     reason="PostgreSQL and Redis are not installed")
-def test_a_killed_cluster_bench_takes_its_workers_and_databases_with_it(tmp_path):
-    process, named = started(CLUSTER, tmp_path)
+def test_a_killed_cluster_bench_takes_its_workers_and_databases_with_it(tmp_path, request):
+    process, named = started(CLUSTER, tmp_path, request)
     assert_all_end_with(process, named)
