@@ -44,6 +44,7 @@ from redis.exceptions import RedisError
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.server.cluster.shared_buckets import SharedBuckets
+from chuko.server.cluster.unheld import Unheld
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.presence import Presence, apply_away
 from chuko.server.rooms.quick_messages import PHRASES, tell
@@ -86,6 +87,7 @@ class Cluster:
         self.leader = False  # holds the lease: runs the bots and timers
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._pending: dict[str, tuple[int, bool]] = {}  # room → (version wanted, reload)
+        self.unheld = Unheld(lambda: hub.store.reader.timeout + 1.0)
         self._tasks: set[asyncio.Task] = set()
         self._loops: list[asyncio.Task] = []
         self._adopting: set[str] = set()  # rooms the lease holder is loading
@@ -231,6 +233,7 @@ class Cluster:
         version = int(event.get("version", 0))
         room = self.hub.rooms.get(room_id)
         if room is None:
+            self.unheld.heard(room_id, event)
             if self.leader and event.get("bots") and event.get("kind") != "said":
                 self.spawn(self._adopt(room_id))
             return
@@ -279,8 +282,10 @@ class Cluster:
     # -- presence -----------------------------------------------------------------------------
 
     def attend(self, room: Room) -> None:
-        """A room comes into memory: its sockets here are shared; the lease holder works
-        out its absences, any other worker reads them as shared."""
+        """A room comes into memory (caught up on what changed as it was read: `unheld.py`):
+        its sockets here are shared; the lease holder works out its absences, any other
+        worker reads them as shared."""
+        self.unheld.catch_up(room, self._refresh)
         if self.leader:
             self.presence.judge(room.id, room)
         else:
