@@ -25,6 +25,7 @@ def no_app_running(collector_schedule):
     collector.start()
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_a_running_app_freezes_what_it_started_with_and_makes_full_collections_rare(
         make_client):
     before = gc.get_threshold()

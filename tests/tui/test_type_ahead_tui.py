@@ -56,6 +56,7 @@ class Terminal:
             os.close(self.master)
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_a_move_typed_while_the_hint_is_worked_out_is_dropped():
     terminal = Terminal("play", "caravan", "--seed", "1")
     try:
