@@ -4,9 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Every extra, so the whole project (browser app, environments, lab) works from one install.
-EXTRAS := dev,web,rl,fast,postgres,cluster,lab
+EXTRAS := dev,web,rl,fast,postgres,cluster,lab,testing
 # RLCard is only the envs bench's peer (python -m bench envs), never a dependency.
 BENCH_STAMP := $(VENV)/.bench-installed
+
+# pytest rewrites the asserts of some 300 test modules as it imports them; kept as bytecode,
+# that work is done once rather than on every run by each worker.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install test test-fast play bench lint serve clean
 

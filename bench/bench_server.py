@@ -41,19 +41,16 @@ worker processes (PostgreSQL's and Redis's count as other work).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.postgres_process import free_port
+from bench.redis_process import redis_server
 from bench.server_process import (
     Server,
     cpu_seconds,
@@ -395,25 +392,3 @@ def empty(url: str) -> None:
             conn.execute(text("TRUNCATE moves, seats, rooms CASCADE"))
     finally:
         store.close()
-
-
-@contextlib.contextmanager
-def redis_server(directory: Path) -> Iterator[str]:
-    """A private redis-server on a free port that keeps nothing on disk; its URL."""
-    import redis
-
-    port = free_port()
-    process = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                                "--save", "", "--appendonly", "no", "--dir", str(directory)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        client = redis.Redis(port=port)
-        for _ in range(100):
-            with contextlib.suppress(redis.ConnectionError):
-                client.ping()
-                break
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(10)

@@ -15,12 +15,13 @@ import argparse
 import asyncio
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench.children import popen
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,8 @@ async def run(sockets: int, rate: float, seconds: float) -> dict[str, float]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     stats = str(Path(tempfile.gettempdir()) / f"lobby-feed-{port}.json")
-    process = subprocess.Popen([sys.executable, "-m", "bench.lobby_feed", "--serve",
-                                str(port), "--churn", str(rate), "--stats", stats])
+    process = popen([sys.executable, "-m", "bench.lobby_feed", "--serve", str(port),
+                     "--churn", str(rate), "--stats", stats])
     try:
         url = f"ws://127.0.0.1:{port}/lobby/ws"
         await wait_for_port(port)

@@ -3,20 +3,27 @@ again: what the outage test and the soak take away from the chuko server under t
 
 Debian's binaries (`/usr/lib/postgresql/N/bin`, the package `postgresql`). PostgreSQL will not
 run as root, so as root its commands run as the `postgres` user, on a directory it owns.
-Nothing is kept: fsync is off, and `close` removes the directory.
+Nothing is kept: fsync is off, and `close` removes the directory. The server is a child of
+the process that started it, never a daemon, and ends with it (`bench/children.py`): its
+backends follow the server.
 """
 
 from __future__ import annotations
 
-import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+from bench.children import popen
+
+STOP_WAIT = 60.0  # seconds a stop may take
 
 
 def binaries() -> Path | None:
@@ -50,6 +57,7 @@ class PostgresProcess:
         self.directory = Path(tempfile.mkdtemp(prefix="chuko-pg-"))
         self.data = self.directory / "data"
         self._as_postgres = os.geteuid() == 0
+        self.process: subprocess.Popen[Any] | None = None
         if self._as_postgres:
             shutil.chown(self.directory, "postgres")
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "chuko", "--no-sync",
@@ -64,19 +72,45 @@ class PostgresProcess:
             raise RuntimeError(f"{program} failed: {done.stderr.strip() or done.stdout}")
 
     def start(self) -> None:
-        options = (f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l",
-                  str(self.directory / "log"), "-w", "start")
+        """Start the server and wait until it takes connections."""
+        user: dict[str, Any] = ({"user": "postgres", "group": "postgres", "extra_groups": []}
+                                if self._as_postgres else {})
+        with (self.directory / "log").open("ab") as log:
+            self.process = popen(
+                [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
+                 "-k", str(self.directory), "-c", "listen_addresses=127.0.0.1",
+                 "-c", "fsync=off", "-c", "synchronous_commit=off",
+                 "-c", "full_page_writes=off"],
+                stdout=log, stderr=subprocess.STDOUT, **user)
+        deadline = time.monotonic() + STOP_WAIT
+        while not self._ready():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self._end(signal.SIGQUIT)
+                raise RuntimeError("PostgreSQL did not start: see "
+                                   f"{self.directory / 'log'}.")
+            time.sleep(0.05)
+
+    def _ready(self) -> bool:
+        return subprocess.run([str(self.bin / "pg_isready"), "-q", "-h", "127.0.0.1", "-p",
+                               str(self.port)], timeout=STOP_WAIT).returncode == 0
+
+    def _end(self, how: signal.Signals) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(how)
+            try:
+                self.process.wait(STOP_WAIT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
 
     def stop(self) -> float:
-        """Stop it at once (`-m fast`: connections are cut, as in a crash or a failover);
-        the seconds it took."""
+        """Stop it at once (SIGINT, PostgreSQL's "fast" shutdown: connections are cut, as in
+        a crash or a failover); the seconds it took."""
         began = time.monotonic()
-        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self._end(signal.SIGINT)
         return time.monotonic() - began
 
     def close(self) -> None:
-        with contextlib.suppress(RuntimeError):  # stopped already
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        """Stop it (its "immediate" shutdown) if it runs, and remove its directory."""
+        self._end(signal.SIGQUIT)
         shutil.rmtree(self.directory, ignore_errors=True)

@@ -8,24 +8,25 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from bench.children import family, kill_group, popen, stop
 from bench.postgres_process import free_port
 from bench.serverload import request
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+STOP_GRACE = 30.0  # seconds a stopping server has to write its profile and end
 # Runs a server under cProfile (CPU time of the event loop's thread only: the database
 # writer and `to_thread` work are not in it) and writes the profile when uvicorn has shut
-# down. uvicorn raises the SIGTERM it caught again once done: a handler that does nothing
-# lets it return.
+# down. uvicorn raises the SIGTERM it caught again once done: a handler that exits lets the
+# profile be written, and ends a server told to stop before uvicorn handles signals.
 _PROFILED = """
 import cProfile, signal, sys, time
 from chuko.cli.main import main
-signal.signal(signal.SIGTERM, lambda *_: None)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 out, sys.argv = sys.argv[1], ["chuko", *sys.argv[2:]]
 profiler = cProfile.Profile(time.thread_time)
 profiler.enable()
@@ -43,7 +44,7 @@ finally:
 _GC_TIMED = """
 import collections, gc, json, signal, sys, time
 from chuko.cli.main import main
-signal.signal(signal.SIGTERM, lambda *_: None)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 out, sys.argv = sys.argv[1], ["chuko", *sys.argv[2:]]
 pauses, began = [], [0.0, 0.0]
 def timed(phase, info):
@@ -89,19 +90,8 @@ def cpu_seconds(pid: int, thread: int | None = None) -> float:
 
 def tree_cpu_seconds(pid: int) -> float:
     """CPU seconds of a process and every process under it (uvicorn's workers)."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-    family, total = {pid}, 0.0
-    grown = True
-    while grown:
-        grown = False
-        for child, parent in parents.items():
-            if parent in family and child not in family:
-                family.add(child)
-                grown = True
-    for member in family:
+    total = 0.0
+    for member in family(pid):
         with contextlib.suppress(OSError):
             total += cpu_seconds(member)
     return total
@@ -122,8 +112,9 @@ def machine_cpu() -> tuple[float, float]:
 
 
 class Server:
-    """A server subprocess on a fixed port; `restart()` brings it back on the same database
-    after `kill()` (SIGKILL, nothing flushed)."""
+    """A server subprocess on a fixed port; `start()` brings it back on the same database
+    after `kill()` (SIGKILL, nothing flushed). It leads a process group of its own (its
+    workers' too), and ends with the bench that started it (`bench/children.py`)."""
 
     def __init__(self, command: list[str], ready_path: str, log: Path,
                  env: dict[str, str] | None = None) -> None:
@@ -157,8 +148,8 @@ class Server:
 
     def start(self) -> Server:
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT,
-                                            env=self.env)
+            self.process = popen(self.command, own_group=True, stdout=out,
+                                 stderr=subprocess.STDOUT, env=self.env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -174,19 +165,14 @@ class Server:
         raise RuntimeError(f"The server did not start; see {self.log}.")
 
     def kill(self) -> None:
+        """SIGKILL to the server and its workers."""
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
+            kill_group(self.process)
 
     def stop(self) -> None:
         """SIGTERM (uvicorn shuts down cleanly, a profile is written), SIGKILL if stuck."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        if self.process is not None:
+            stop(self.process, STOP_GRACE)
 
 
 def gc_pauses(log: Path, start: float, end: float) -> str:

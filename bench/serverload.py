@@ -25,6 +25,7 @@ from typing import Any
 
 import websockets
 
+from bench.children import ending_with_parent
 from chuko.server.rooms.move_path import MOVE_NOT_SAVED as UNSAVED
 
 SESSION_COOKIE = "chuko_session"
@@ -343,14 +344,14 @@ def run_clients(port: int, slots: list[int], pace: Pace, start_at: float, ramp: 
 
 def fork_clients(workers: int, port: int, slots: int, pace: Pace, start_at: float,
                  ramp: float, echo_moves: int = 0) -> list[Clients]:
-    """Fork `workers` client processes sharing `slots` game slots."""
+    """Fork `workers` client processes sharing `slots` game slots; they end with this one."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
     started = []
     for w in range(workers):
         receive, send = context.Pipe(duplex=False)
-        process = context.Process(target=_client_main, daemon=True, args=(
+        process = context.Process(target=ending_with_parent(_client_main), daemon=True, args=(
             send, port, list(range(w, slots, workers)), pace, start_at, ramp, echo_moves))
         process.start()
         send.close()

@@ -42,6 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.children import ending_with_parent
 from bench.postgres_process import PostgresProcess, binaries
 from bench.server_process import Server, rss_mb
 from bench.serverload import (
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
         stop_at = started + span
         context = multiprocessing.get_context("fork")
         pipes = [context.Pipe(duplex=False) for _ in range(2)]
-        abusers = [context.Process(target=abuse_main, daemon=True,
+        abusers = [context.Process(target=ending_with_parent(abuse_main), daemon=True,
                                    args=(send, server.port, stop_at, floods))
                    for (_, send), floods in zip(pipes, (True, False), strict=True)]
         try:

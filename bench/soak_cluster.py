@@ -29,9 +29,7 @@ import argparse
 import asyncio
 import contextlib
 import os
-import shutil
 import signal
-import subprocess
 import tempfile
 import threading
 import time
@@ -41,7 +39,8 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
-from bench.postgres_process import PostgresProcess, binaries, free_port
+from bench.postgres_process import PostgresProcess, binaries
+from bench.redis_process import redis_server
 from bench.server_process import Server
 from bench.serverload import Pace, Tally, collect, fork_clients, percentile
 from bench.soak_rated import Applied, check_acked, fork_rated, rated_rooms_applied
@@ -53,24 +52,14 @@ RATED_SHARE = 4  # one game in this many at a time is rated
 
 
 @contextlib.contextmanager
-def redis_server() -> Iterator[str]:
+def given_or_own_redis(directory: Path) -> Iterator[str]:
     """CHUKO_TEST_REDIS, else a private redis-server that keeps nothing on disk."""
     given = os.environ.get("CHUKO_TEST_REDIS")
     if given:
         yield given
         return
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise RuntimeError("Redis is not installed (apt-get install redis-server).")
-    port = free_port()
-    process = subprocess.Popen([binary, "--port", str(port), "--save", "", "--appendonly",
-                                "no", "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL)
-    try:
-        time.sleep(0.5)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(10)
+    with redis_server(directory) as url:
+        yield url
 
 
 def hold_a_room_lock(engine: Engine, seconds: float) -> tuple[float, float, str]:
@@ -137,7 +126,7 @@ def main(args: argparse.Namespace, think: tuple[float, float]) -> None:
         raise SystemExit("The two-worker soak needs PostgreSQL (apt-get install postgresql).")
     span = args.minutes * 60
     windows: dict[str, tuple[float, float]] = {}
-    with tempfile.TemporaryDirectory() as tmp, redis_server() as redis:
+    with tempfile.TemporaryDirectory() as tmp, given_or_own_redis(Path(tmp)) as redis:
         postgres = PostgresProcess()
         postgres.start()
         watcher = create_engine(postgres.url.replace("postgresql:", "postgresql+psycopg:"))

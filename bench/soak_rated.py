@@ -24,6 +24,7 @@ import websockets
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
+from bench.children import ending_with_parent
 from bench.serverload import (
     KINDS,
     MIX,
@@ -160,12 +161,13 @@ def _rated_main(send: Any, port: int, slots: int, pace: Pace, start_at: float,
 
 
 def fork_rated(port: int, slots: int, pace: Pace, start_at: float, ramp: float) -> Clients:
-    """A client process of `slots` rated slots, started over `ramp` seconds."""
+    """A client process of `slots` rated slots, started over `ramp` seconds; it ends with
+    this one."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_rated_main, daemon=True,
+    process = context.Process(target=ending_with_parent(_rated_main), daemon=True,
                               args=(send, port, slots, pace, start_at, ramp))
     process.start()
     send.close()

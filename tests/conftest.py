@@ -24,6 +24,26 @@ settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+# The long differential runs (a compiled twin against its engine over a million random
+# actions) play a seeded tenth of their actions by default; whole with --full or this set to 1.
+FULL_DIFFERENTIAL = "CHUKO_FULL_DIFFERENTIAL"
+SAMPLED_SHARE = 10
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true",
+                     help="run the long differential tests whole rather than a seeded tenth "
+                          f"(also {FULL_DIFFERENTIAL}=1)")
+
+
+@pytest.fixture(scope="session")
+def differential_actions(pytestconfig):
+    """`differential_actions(whole)`: how many of a long differential run's `whole` random
+    actions to play: all of them with --full (or CHUKO_FULL_DIFFERENTIAL=1), else a tenth."""
+    full = pytestconfig.getoption("--full") or os.environ.get(FULL_DIFFERENTIAL) == "1"
+    return lambda whole: whole if full else whole // SAMPLED_SHARE
+
+
 @pytest.fixture
 def run_chuko(monkeypatch, capsys):
     """Run `chuko ARGS` in-process with the given standard input; (status, stdout, stderr)."""

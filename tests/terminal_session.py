@@ -17,6 +17,8 @@ import termios
 import time
 from pathlib import Path
 
+from chuko.cli.lifetime import end_with_parent
+
 ROOT = Path(__file__).resolve().parents[1]
 CHUKO = [sys.executable, "-c", "import sys; from chuko.cli.main import main; sys.exit(main())"]
 # CSI and OSC sequences, and the few of two or three characters
@@ -40,8 +42,10 @@ class Terminal:
         path = os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
         environment = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns),
                        "LINES": str(rows), "PYTHONPATH": path, **(env or {})}
+        parent = os.getpid()
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the terminal's size is set before anything runs
+            end_with_parent(parent)  # a test killed outright takes its terminal with it
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
             os.chdir(cwd)
             os.execvpe(argv[0], argv, environment)

@@ -85,6 +85,7 @@ def test_exact_caravan_on_a_pack_of_equal_cards_matches_the_per_deal_solver():
     assert sum(result["distinct"]) == len({canonical(pack, lay) for lay in layouts})
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_exact_caravan_on_a_shard_of_standard_matches_the_per_deal_solver():
     pack = read_pack("standard")
     shard = 5275  # 360 distinct deals

@@ -220,6 +220,7 @@ SLIPS = re.compile(r"\b1 points\b|\b1 moves\b|\(s\)|ruling|\bpts\b")
 @pytest.mark.parametrize("game", [Crossroads(first=0, rounds=2), Caravan(bridges=1),
                                   chuchula.Game(players=2), chuko.Game(players=3)],
                          ids=["crossroads", "caravan", "chuchula", "chuko"])
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_hint_labels_are_phrases_without_notation_ids_or_plural_slips(game):
     adviser = make_adviser(game)
     rng = random.Random(3)

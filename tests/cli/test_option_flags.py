@@ -45,6 +45,7 @@ def test_the_walk_covers_built_in_and_plug_in_games_on_every_verb():
     assert {verb for verb, _ in PAIRS} >= {*PLAYING, "solve", "advise", "study", "rules"}
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @pytest.mark.parametrize(("verb", "game"), PAIRS)
 def test_every_option_flag_has_the_descriptors_name_default_and_choices(verb, game):
     described = descriptor(game)

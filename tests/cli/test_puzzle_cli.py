@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from chuko.practice.puzzles import by_id
 from terminal_session import chuko
 
@@ -17,6 +19,7 @@ def wrong_move(ident: str) -> str:
     return next(str(m) for m in state.legal_moves(state.to_move[0]) if str(m) != puzzle.answer)
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_a_puzzle_in_a_terminal_judges_the_typed_move_and_shows_the_theme_after():
     session = chuko("puzzle", "--id", PUZZLE, columns=80)
     try:

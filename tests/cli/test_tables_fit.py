@@ -29,6 +29,7 @@ def words_of(table):
         yield from cell.split()
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @pytest.mark.parametrize("columns", [80, 60])
 def test_a_study_on_a_terminal_fits_its_width_and_breaks_no_word(study, columns):
     session = chuko(*STUDY, columns=columns)

@@ -144,6 +144,7 @@ def test_the_caravan_example_plays_both_policies_and_prints_their_win_rates(caps
     assert random_won <= oracle_won
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_the_caravan_example_shows_its_progress_on_a_terminal():
     session = Terminal([sys.executable, str(EXAMPLE), "--episodes", "30"], columns=100)
     random_bar = session.expect(r"masked random.*\d+/30")

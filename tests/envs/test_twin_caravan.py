@@ -33,8 +33,11 @@ def test_twin_agrees_with_the_engine_on_a_fixed_deal():
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 4])
 @pytest.mark.parametrize("options", MILLION)
-def test_twin_agrees_with_the_engine_over_a_million_random_actions(options, seed):
-    assert play(configuration("caravan", **options), 125_000, rows=256, seed=seed) >= 125_000
+def test_twin_agrees_with_the_engine_over_a_million_random_actions(options, seed,
+                                                                  differential_actions):
+    """A seeded tenth of the million unless the run is --full (tests/conftest.py)."""
+    actions = differential_actions(125_000)
+    assert play(configuration("caravan", **options), actions, rows=256, seed=seed) >= actions
 
 
 def test_a_rule_changed_in_the_twin_is_caught():

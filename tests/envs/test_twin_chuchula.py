@@ -148,9 +148,12 @@ LONG_ACTIONS = 1_000_000 // len(LONG_RUN) + 1
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "mode", "length"), LONG_RUN)
-def test_the_twin_plays_a_million_random_actions_as_the_engine_does(players, mode, length):
+def test_the_twin_plays_a_million_random_actions_as_the_engine_does(players, mode, length,
+                                                                    differential_actions):
+    """A seeded tenth of the million unless the run is --full (tests/conftest.py)."""
     game, played, seed = Game(players, mode, length), 0, 1000 * players + length
-    while played < LONG_ACTIONS:
+    actions = differential_actions(LONG_ACTIONS)
+    while played < actions:
         played += compare(game, games=10, seed=seed)
         seed += 1
 

@@ -156,9 +156,12 @@ MILLION_SHARE = 1_000_000 // len(CONFIGS)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("number", range(len(CONFIGS)))
-def test_the_twin_steps_as_the_engine_does_for_a_million_random_actions(number):
-    played = play_side_by_side(CONFIGS[number], MILLION_SHARE, seed=number, fast=True)
-    assert played >= MILLION_SHARE and MILLION_SHARE * len(CONFIGS) == 1_000_000
+def test_the_twin_steps_as_the_engine_does_for_a_million_random_actions(
+        number, differential_actions):
+    """A seeded tenth of the million unless the run is --full (tests/conftest.py)."""
+    actions = differential_actions(MILLION_SHARE)
+    played = play_side_by_side(CONFIGS[number], actions, seed=number, fast=True)
+    assert played >= actions and MILLION_SHARE * len(CONFIGS) == 1_000_000
 
 
 def test_observations_lie_in_the_encodings_bounds():

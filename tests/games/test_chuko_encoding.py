@@ -58,6 +58,7 @@ def test_the_descriptor_names_the_encoding_and_actions_number_the_distinct_value
             enc.action(bad)
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @pytest.mark.parametrize("pack", PACKS)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_masks_are_the_legal_moves_and_the_tracker_equals_the_views_observation(players, pack):

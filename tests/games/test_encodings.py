@@ -133,6 +133,7 @@ def exact_mask(hand, partial):
     return mask
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_the_masks_equal_a_listing_of_every_completion_over_many_hands_and_partials():
     game = Chuchula(players=4)
     encoding, rng = chuchula.encoding(game), random.Random(11)

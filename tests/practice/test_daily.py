@@ -44,6 +44,7 @@ def test_the_last_date_still_has_its_deal():
     assert deal_for(datetime.date.max).par in (0, 1)
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_the_permutation_is_one_to_one_on_a_sample():
     sample = range(0, 200_000)
     images = {permuted(i) for i in sample}

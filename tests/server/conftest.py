@@ -1,29 +1,55 @@
 """Fixtures for the server tests: an app on a fresh SQLite file, a Redis for the tests of
-several workers (helpers live in server_helpers.py)."""
+several workers (helpers live in server_helpers.py).
+
+Two costs of starting an app are paid once per session rather than per test: migrating a
+new SQLite file to the newest schema (each test's database is a copy of one migrated at the
+start), and the collector's schedule (`server/web/collector.py`), whose first app freezes the
+whole heap after a full collection, which in a test process walks every module the session
+imported. The session holds the schedule as a running app would, so each app finds it made.
+"""
 
 from __future__ import annotations
 
 import os
 import random
 import shutil
-import subprocess
-import time
 import warnings
+from pathlib import Path
 
 import pytest
-from bench.postgres_process import free_port
+from bench.redis_process import redis_server
 
 with warnings.catch_warnings():  # starlette's TestClient warns about its httpx use
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 from chuko.server import create_app
+from chuko.server.store.database import Store
+from chuko.server.web import collector
 
 FAST_BOTS = {"chuko": {"hard": {"simulations": 20}}}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def collector_schedule():
+    """The collector's schedule made for the whole session (test_collector.py lets it go)."""
+    collector.start()
+    yield
+    collector.stop()
+
+
+@pytest.fixture(scope="session")
+def migrated_db(tmp_path_factory) -> Path:
+    """A SQLite database at the newest schema, holding nothing."""
+    path = tmp_path_factory.mktemp("migrated") / "chuko.db"
+    Store(f"sqlite:///{path}").close()
+    return path
+
+
 @pytest.fixture
-def db_url(tmp_path) -> str:
+def db_url(tmp_path, migrated_db) -> str:
+    """The test's own database: a copy of the migrated one."""
+    shutil.copyfile(migrated_db, tmp_path / "chuko.db")
     return f"sqlite:///{tmp_path}/chuko.db"
 
 
@@ -56,28 +82,8 @@ def redis_url(tmp_path_factory):
     if given:
         yield given
         return
-    binary = shutil.which("redis-server")
-    if binary is None:
+    if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server) and "
                     "CHUKO_TEST_REDIS is not set")
-    port = free_port()
-    directory = tmp_path_factory.mktemp("redis")
-    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
-                                "--save", "", "--appendonly", "no", "--dir", str(directory)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        import redis
-
-        client = redis.Redis(port=port)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        else:
-            pytest.skip("redis-server did not start")
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(10)
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url

@@ -137,15 +137,16 @@ def stored_record(client, room_id: str) -> dict:
 
 def start_serve(args: list[str], log: Path) -> tuple[int, subprocess.Popen]:
     """`chuko serve ARGS` on a free port, its output in `log`: the port and the process, once
-    it answers (AssertionError with its log if it does not within a minute)."""
+    it answers (AssertionError with its log if it does not within a minute). It ends with
+    the test's process, however that ends (`bench/children.py`)."""
     import httpx
+    from bench.children import popen
     from bench.postgres_process import free_port
 
     port = free_port()
     with log.open("ab") as out:
-        process = subprocess.Popen([sys.executable, "-m", "chuko.cli.main", "serve",
-                                    "--port", str(port), *args],
-                                   stdout=out, stderr=subprocess.STDOUT)
+        process = popen([sys.executable, "-m", "chuko.cli.main", "serve", "--port", str(port),
+                         *args], stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         assert process.poll() is None, log.read_text()

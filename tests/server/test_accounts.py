@@ -123,6 +123,7 @@ def test_a_guest_who_never_chose_a_name_is_shown_by_their_username(browser):
     "admin", "ROOT", "Chuko", "system", "deleted", "guest", "Guest42", "hardbot", "Easy_bot",
     "perfect-bot", "HardBot1", "Spectator", "Y0u", "ab", "a" * 21, "1abc", "_abc", "al ice",
     "alice!", "álice", 42, None])
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_reserved_and_malformed_usernames_are_refused_with_a_sentence(browser, username):
     refused = browser().post("/api/account/signup",
                                  json={"username": username, "password": PASSWORD})
@@ -245,6 +246,7 @@ BAD_BODIES = [b"not json", b"[1, 2]", b'{"username": {"a": [1]}, "password": ["x
 @pytest.mark.parametrize("path", ["/api/me", "/api/me/name", "/api/account/signup",
                                   "/api/account/login", "/api/account/logout",
                                   "/api/account/password", "/api/account/delete"])
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_bad_input_gets_a_4xx_with_a_sentence_never_a_500(browser, path):
     client = browser()
     client.post("/api/me", json={})  # a guest: every action reaches its checks

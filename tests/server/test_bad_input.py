@@ -49,6 +49,7 @@ BAD_MESSAGES = [
 ]
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @pytest.mark.parametrize(("text", "says"), BAD_MESSAGES, ids=[b[1] for b in BAD_MESSAGES])
 def test_a_bad_message_gets_a_sentence_and_changes_nothing(duel, text, says):
     client, room, tokens = duel
@@ -230,6 +231,7 @@ def test_random_socket_messages_get_an_answer_and_the_room_keeps_its_rules(duel,
     assert after["view"]["moves"][: len(before["view"]["moves"])] == before["view"]["moves"]
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @FUZZ
 @given(body=JSON)
 def test_random_room_requests_get_a_sentence_not_a_crash(make_client, body):

@@ -256,7 +256,7 @@ async def two_workers(redis_url: str) -> AsyncIterator[tuple[Any, Any]]:
             await asyncio.to_thread(hub.store.close)
 
 
-async def _read_during_a_move(redis_url: str) -> None:
+async def _read_during_a_move(redis_url: str, resign: bool = False) -> None:
     async with two_workers(redis_url) as (a, b):
         made = await a.create("crossroads", {"rounds": 1, "first": "0"},
                               [{"kind": "me"}, {"kind": "friend"}])
@@ -269,7 +269,7 @@ async def _read_during_a_move(redis_url: str) -> None:
 
         def hear(room: str, event: dict) -> None:
             on_event(room, event)
-            if room == room_id and event.get("version") == 1:
+            if room == room_id and (event.get("reload") if resign else event.get("version")):
                 announced.set()
 
         b.cluster._on_event = hear  # type: ignore[method-assign]
@@ -286,11 +286,29 @@ async def _read_during_a_move(redis_url: str) -> None:
         reading = asyncio.create_task(b.room(room_id))
         assert await asyncio.to_thread(read.wait, 10)
         held = await a.room(room_id)
-        await a.play(held, 0, held.legal(0, held.moment())[0])
+        if resign:
+            await a.resign(held, 0)
+        else:
+            await a.play(held, 0, held.legal(0, held.moment())[0])
         await asyncio.wait_for(announced.wait(), 10)  # heard while B was still reading
         go_on.set()
         room = await reading
-        assert room.version == 1 and room.moment().version == 1
+        if resign:
+            deadline = time.monotonic() + 10  # B catches the room up once it holds it
+            while room.status != "over":
+                assert time.monotonic() < deadline, "B holds the ended game as in play"
+                await asyncio.sleep(0.02)
+            assert room.result is not None and room.result["seat"] == 0
+        else:
+            assert room.version == 1 and room.moment().version == 1
+
+
+def test_a_game_ended_without_a_move_while_a_worker_reads_the_room_reaches_that_worker(
+        redis_url):
+    """Worker B reads a room in play just as worker A stores its end with no move (a
+    resignation; a claim is the same write): A's announcement reaches B before B holds the
+    room. B must still hold the room as over, or a seat there plays on in a game that ended."""
+    asyncio.run(_read_during_a_move(redis_url, resign=True))
 
 
 def test_a_message_the_bus_cannot_handle_leaves_the_worker_listening(redis_url):

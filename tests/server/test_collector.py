@@ -7,6 +7,8 @@ from __future__ import annotations
 import gc
 import warnings
 
+import pytest
+
 from chuko.server import create_app
 from chuko.server.web import collector
 
@@ -15,6 +17,15 @@ with warnings.catch_warnings():  # starlette's TestClient warns about its httpx 
     from fastapi.testclient import TestClient
 
 
+@pytest.fixture(autouse=True)
+def no_app_running(collector_schedule):
+    """Each test starts where a server process starts: the session's hold let go meanwhile."""
+    collector.stop()
+    yield
+    collector.start()
+
+
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_a_running_app_freezes_what_it_started_with_and_makes_full_collections_rare(
         make_client):
     before = gc.get_threshold()

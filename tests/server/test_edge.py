@@ -23,6 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
+from bench.children import popen
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -87,7 +88,7 @@ def chuko_serve(tmp_path: Path, *options: str):
     port = free_port()
     log = tmp_path / "serve.log"
     with log.open("ab") as out:
-        process = subprocess.Popen(
+        process = popen(
             [sys.executable, "-m", "chuko.cli.main", "serve", "--port", str(port),
              "--db", f"sqlite:///{tmp_path}/chuko.db", "--bot-delay", "0", *options],
             stdout=out, stderr=subprocess.STDOUT)

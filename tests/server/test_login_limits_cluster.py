@@ -80,6 +80,7 @@ def guesses(workers: list[TestClient], username: str, n: int, many: bool = False
             for k in range(n)]
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @pytest.mark.skipif(not URL, reason="CHUKO_TEST_POSTGRES is not set")
 @pytest.mark.parametrize("per", list(BUCKETS))
 def test_the_eleventh_wrong_password_in_a_minute_is_refused_by_either_worker(

@@ -152,6 +152,7 @@ def test_a_table_has_at_least_two_seats():
         fill_tables([], NOW, 1)
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_the_exact_sweep_alone_matches_networkx_where_the_parity_bound_proves_nothing():
     # Waves use the sweep only on the parts the neighbour pairing cannot be proved best for;
     # here it solves every whole pool, so its exactness is not left to those few parts.
@@ -217,6 +218,7 @@ def bench_pool(players: int, seed: int) -> list[Waiting]:
             for i in range(players)]
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @pytest.mark.parametrize("seed", [19, 32, 62])
 def test_the_pools_the_sweep_is_slowest_on_are_paired_exactly_by_blossom(seed):
     # Of 100 such pools of 100 players these three kept the unbounded sweep over 30 s: their

@@ -268,6 +268,58 @@ def test_a_move_refused_for_time_that_lands_later_is_caught_up_by_the_next_one(
     asyncio.run(scenario())
 
 
+def test_the_bots_go_on_after_a_move_sent_again_finds_a_late_landed_one_and_is_refused(
+        db_url, monkeypatch):
+    """A person's move refused for time lands later; sent again, it finds the stored game
+    ahead, the room catches up to the bot's turn, and the move is refused there: the bot
+    still moves (nothing else would tell it: the move it follows was not told as stored)."""
+    from random import Random
+
+    from chuko.core.errors import ChukoError
+    from chuko.server.rooms.hub import Hub
+    from chuko.server.web.app import CLUB_TERMS
+
+    async def scenario() -> None:
+        store = db.Store(db_url, write_timeout=TIMEOUT)
+        store.start()
+        hub = Hub(store, CLUB_TERMS, bot_delay=0, rng=Random(5))
+        gate = threading.Event()
+        try:
+            made = await hub.create("crossroads", {}, [{"kind": "me"},
+                                                       {"kind": "bot", "level": "random"}])
+            room = await hub.room(made["room"])
+            assert room.state.to_move == (0,) and not hub.bots.thinking(room)
+            move = room.legal(0, room.moment())[0]
+            append = db.append_move
+
+            def late(*args):
+                write = append(*args)
+                return lambda conn: (gate.wait(WAIT), write(conn))
+
+            monkeypatch.setattr(db, "append_move", late)
+            with pytest.raises(db.Unavailable):
+                await hub.play(room, 0, move)
+            monkeypatch.undo()
+            gate.set()
+            for _ in range(int(WAIT / 0.01)):  # the refused move lands after all
+                if (await store.fetch_room(room.id)).version == 1:
+                    break
+                await asyncio.sleep(0.01)
+            with pytest.raises(ChukoError):  # caught up: the bot's turn, not this seat's
+                await hub.play(room, 0, move)
+            assert room.version == 1 and room.state.to_move == (1,)
+            bot = hub.bots.tasks.get(room)
+            assert bot is not None, "the bot was not told it is to move"
+            await bot
+            assert room.version == (await store.fetch_room(room.id)).version == 2
+        finally:
+            gate.set()
+            await hub.close()
+            await asyncio.to_thread(store.close)
+
+    asyncio.run(scenario())
+
+
 def test_a_leader_that_cannot_read_the_rooms_in_play_goes_on_leading(db_url):
     """Taking the cluster's lease while the database cannot be read is logged, not an
     error that would end the worker's heartbeat."""

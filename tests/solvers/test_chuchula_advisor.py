@@ -55,6 +55,7 @@ def best_by_brute_force(hand, players):
     return best
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_advice_is_the_best_of_all_groupings_under_the_model(players):
     advice = advise(EXAMPLE_HAND, players)

@@ -22,6 +22,7 @@ def opening(game: str) -> str:
     return " ".join(paragraph.split()[:6])
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_rules_are_paged_then_the_position_is_drawn_again(tmp_path, game):
     options, position, prompt = GAMES[game]

@@ -7,11 +7,11 @@ from __future__ import annotations
 import os
 import re
 import select
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from bench.children import popen
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
@@ -27,7 +27,7 @@ class Terminal:
     def __init__(self, *argv: str) -> None:
         self.master, slave = pty.openpty()
         env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "100", "TERM": "xterm"}
-        self.process = subprocess.Popen(
+        self.process = popen(
             [sys.executable, "-c", "from chuko.cli.main import main; raise SystemExit(main())",
              *argv], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
         os.close(slave)
@@ -56,6 +56,7 @@ class Terminal:
             os.close(self.master)
 
 
+@pytest.mark.slow  # seconds: in make test, not make test-fast
 def test_a_move_typed_while_the_hint_is_worked_out_is_dropped():
     terminal = Terminal("play", "caravan", "--seed", "1")
     try:

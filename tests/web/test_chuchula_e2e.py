@@ -138,6 +138,30 @@ def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
     assert loose.count() == 13
 
 
+# A busy page: its timers run late (a second and a half for a zero delay).
+LATE_TIMERS = """
+const original = window.setTimeout;
+window.setTimeout = (run, delay, ...rest) => original(run, delay || 1500, ...rest);
+"""
+
+
+def test_a_key_pressed_right_after_a_drag_is_the_players_even_on_a_busy_page(pages):
+    """A drag swallows the click its release makes, until a timer lets go; a card picked
+    with Enter before that timer has run is picked all the same."""
+    page = start(pages, "desktop")
+    page.context.add_init_script(LATE_TIMERS)
+    page.reload()
+    loose = page.locator(".hand.loose .card")
+    card = loose.first.get_attribute("data-card")
+    loose.first.drag_to(page.locator(".group-slot[data-slot='3']"))
+    page.locator(f".group-slot [data-card='{card}']").drag_to(page.locator(".hand.loose"))
+    assert group_cards(page, 3) == []
+    card = loose.first.get_attribute("data-card")
+    loose.first.press("Enter")
+    page.locator(f".hand.loose [data-card='{card}'][aria-pressed='true']").wait_for(
+        timeout=1000)  # well before the late timer
+
+
 def test_the_pause_after_a_round_waits_for_you_while_the_bot_groups_the_next(pages, shot):
     """Chuchula's seats group at once: the bot commits round 2 straight away, yet the pause
     keeps round 1's result on screen until you close it."""

@@ -24,9 +24,11 @@ import dataclasses
 import json
 import math
 import os
+import signal
 import sys
 from typing import Any
 
+from chuko.cli.lifetime import end_with_parent
 from chuko.core.errors import ConfigError
 from chuko.server.shared.limits import Edge
 from chuko.server.store.reader import READ_TIMEOUT
@@ -126,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
                              if edge.proxies else {})}
     if args.workers > 1:
         # The worker processes inherit it; each bounds its own connections (`worker_app`).
-        os.environ[SETTINGS] = json.dumps({**settings, "edge": dataclasses.asdict(edge)})
+        os.environ[SETTINGS] = json.dumps({**settings, "edge": dataclasses.asdict(edge),
+                                           "supervisor": os.getpid()})
         print(serving_on, flush=True)
         uvicorn.run("chuko.cli.serve:worker_app", factory=True, workers=args.workers,
                     host=args.host, port=args.port, log_level="info", **serving)
@@ -205,6 +208,10 @@ def worker_app() -> Any:
     from chuko.server.web.connections import configure
 
     settings = json.loads(os.environ[SETTINGS])
+    supervisor = settings.pop("supervisor", None)  # None: called in-process (tests)
+    if supervisor is not None:
+        # A worker whose supervisor was killed stops too, rather than serve unsupervised.
+        end_with_parent(supervisor, signal.SIGTERM)
     configure(Edge(**settings.pop("edge")))
     try:
         return create_app(**settings)

@@ -2,17 +2,16 @@
 which decides every move, and one Redis, which tells them what changed and which of them runs
 the bots and timers.
 
-- **The bus.** Whatever changes a room's stored state (a move, a seat taken, a rematch linked,
-  an expiry) is published by the rooms, once it is committed, on the app's event bus as a
-  `RoomChanged` (`shared/bus.py`); the cluster hears it there and passes it on in Redis, on
-  the room's channel `{name}:room:{id}`, as `{"worker", "kind", "version", "reload", "bots"}`.
-  Every worker listens to all rooms' channels (one pattern subscription) and acts only for
-  the rooms it holds in memory: it reads the moves it lacks from the store
-  (`Store.moves(room, after=version)`), plays them through the engine one by one and sends
-  each version to its own sockets, as if it had accepted them itself (`Hub.catch_up`). A
-  room's header (seats, status, rematch) is read again when `reload` says so. The message
-  carries no move: the database is the one truth, and a message lost while Redis was away is
-  made up for by catching up every room held when the bus is back.
+- **The bus.** Each committed change to a room (a move, a seat taken, a rematch linked, an
+  expiry) is heard on the app's event bus (`RoomChanged`, `shared/bus.py`) and published on the
+  room's channel `{name}:room:{id}` as `{"worker", "kind", "version", "reload", "bots"}`. Every
+  worker listens to all rooms' channels (one pattern subscription) and acts only for the rooms it
+  holds in memory: it reads the moves it lacks from the store
+  (`Store.moves(room, after=version)`), plays them through the engine one by one and sends each
+  version to its own sockets, as if it had accepted them itself (`Hub.catch_up`). A room's header
+  (seats, status, rematch) is read again when `reload` says so. The message carries no move: the
+  database is the one truth, and a message lost while Redis was away is made up for by catching
+  up every room held when the bus is back.
 - **One writer per move.** The store's version-checked append lets one of two workers that
   accept a move for the same version commit it; the other gets `Conflict`, catches up, and
   checks the move again against the new state (`Hub.play`): accepted if it still holds (seats
@@ -46,6 +45,7 @@ from redis.exceptions import RedisError
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.server.cluster.shared_buckets import SharedBuckets
+from chuko.server.cluster.unheld import Unheld
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.presence import Presence, apply_away
 from chuko.server.rooms.quick_messages import PHRASES, tell
@@ -75,8 +75,7 @@ def connect(url: str) -> aioredis.Redis:
 
 
 class Cluster:
-    """This worker's part in a cluster: its bus, its lease, and catching rooms up. It hears
-    the rooms' changes on `hub.bus` from the moment it is made."""
+    """This worker's part in a cluster: its bus, its lease, and catching rooms up."""
 
     def __init__(self, hub: Hub, url: str, *, name: str = NAME,
                  lease_seconds: float = LEASE_SECONDS) -> None:
@@ -90,6 +89,7 @@ class Cluster:
         self.leader = False  # holds the lease: runs the bots and timers
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._pending: dict[str, tuple[int, bool]] = {}  # room → (version wanted, reload)
+        self.unheld = Unheld(lambda: hub.store.reader.timeout + 1.0)
         self._tasks: set[asyncio.Task] = set()
         self._loops: list[asyncio.Task] = []
         self._adopting: set[str] = set()  # rooms the lease holder is loading
@@ -145,8 +145,7 @@ class Cluster:
     # -- the bus ------------------------------------------------------------------------------
 
     def relay(self, changed: RoomChanged) -> None:
-        """Tell the other workers of a room's change heard on this worker's event bus (what
-        its fields say: `RoomChanged`)."""
+        """Pass a room's change, heard on this worker's event bus, on to the other workers."""
         message = json.dumps({"worker": self.me, "kind": changed.kind,
                               "version": changed.version, "reload": changed.reload,
                               "bots": changed.bots})
@@ -234,6 +233,7 @@ class Cluster:
         version = int(event.get("version", 0))
         room = self.hub.rooms.get(room_id)
         if room is None:
+            self.unheld.heard(room_id, event)
             if self.leader and event.get("bots") and event.get("kind") != "said":
                 self.spawn(self._adopt(room_id))
             return
@@ -282,8 +282,10 @@ class Cluster:
     # -- presence -----------------------------------------------------------------------------
 
     def attend(self, room: Room) -> None:
-        """A room comes into memory: its sockets here are shared; the lease holder works
-        out its absences, any other worker reads them as shared."""
+        """A room comes into memory (caught up on what changed as it was read: `unheld.py`):
+        its sockets here are shared; the lease holder works out its absences, any other
+        worker reads them as shared."""
+        self.unheld.catch_up(room, self._refresh)
         if self.leader:
             self.presence.judge(room.id, room)
         else:

@@ -99,7 +99,7 @@ class Hub:
         self.create, self.open_room = self.opening.create, self.opening.open_room
         self.join, self.rematch, self.follow = (self.opening.join, self.opening.rematch,
                                                 self.opening.follow)
-        self.play, self.catch_up = self.moves.play, self.moves.catch_up
+        self.catch_up = self.moves.catch_up
         self.kick, self.next_round = self.bots.kick, self.bots.next_round
         self.resign, self.claim = self.forfeits.resign, self.forfeits.claim
         self.schedule, self.check_clocks = self.deadlines.schedule, self.timer.check_clocks
@@ -111,6 +111,17 @@ class Hub:
         """The hub's clock now (the services read it through this, so a test may change
         `clock`)."""
         return self.clock()
+
+    async def play(self, room: Room, seat: int | None, text: Any) -> None:
+        """A person's move down the move path (`MovePath.play`), after which the room's bots
+        go on if one of them is to move, whatever came of it: a move refused once it was
+        checked again, after the room caught up with a move stored late (one whose waiter
+        was refused for time), leaves the room at a bot's turn that no `MoveStored` told
+        the bots of, and they would never move."""
+        try:
+            await self.moves.play(room, seat, text)
+        finally:
+            self.bots.kick(room)
 
     @property
     def pages(self) -> Lru:

@@ -193,7 +193,13 @@ export function draggable(el, drop) {
       ghost.remove();
       el.classList.remove("lifted");
       mark(null);
-      const swallow = (click) => { click.stopPropagation(); click.preventDefault(); };
+      // The click the pointer's release makes is not a tap; one the keyboard makes (a key
+      // pressed before this timer has run, on a busy page) is the player's own.
+      const swallow = (click) => {
+        if (click.detail === 0) return;
+        click.stopPropagation();
+        click.preventDefault();
+      };
       window.addEventListener("click", swallow, { capture: true, once: true });
       setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 0);
       if (event.type === "pointerup") drop(dropAt(event.clientX, event.clientY), event.clientX, event.clientY);
