@@ -210,8 +210,10 @@ def worker_app() -> Any:
     settings = json.loads(os.environ[SETTINGS])
     supervisor = settings.pop("supervisor", None)  # None: called in-process (tests)
     if supervisor is not None:
-        # A worker whose supervisor was killed stops too, rather than serve unsupervised.
-        end_with_parent(supervisor, signal.SIGTERM)
+        # A worker whose supervisor was killed ends too, rather than serve unsupervised; at
+        # once, since a graceful stop may wait on a database or Redis that went down with
+        # the supervisor, and each move it acknowledged is committed already.
+        end_with_parent(supervisor, signal.SIGKILL)
     configure(Edge(**settings.pop("edge")))
     try:
         return create_app(**settings)
