@@ -240,8 +240,8 @@ def test_a_leader_dying_between_reading_and_recording_leaves_the_players_waiting
     run(go())
 
 
-def test_a_wave_makes_a_real_room_with_each_player_in_a_seat(make_client):
-    client = make_client()
+def pair_two_guests_in_one_wave(client) -> None:
+    """Two guests in the app's take-away pool, paired by its lobby in one wave."""
     lobby = client.app.state.lobby
     lobby.matchmaker.pair = lambda pool, now: [tuple(sorted(w.player for w in pool))]
     players = guests(2)
@@ -251,9 +251,16 @@ def test_a_wave_makes_a_real_room_with_each_player_in_a_seat(make_client):
         for player in players:
             await lobby.matchmaker.toggle(player, "takeaway/twenty", None)
         assert await lobby.matchmaker.wave() == 1
-        return await lobby.board.paired_room("p000"), await lobby.board.paired_room("p001")
 
-    first, second = client.portal.call(go)
+    client.portal.call(go)
+
+
+def test_a_wave_makes_a_real_room_with_each_player_in_a_seat(make_client):
+    client = make_client()
+    pair_two_guests_in_one_wave(client)
+    board = client.app.state.lobby.board
+    first = client.portal.call(board.paired_room, "p000")
+    second = client.portal.call(board.paired_room, "p001")
     assert first == second is not None
     state = client.get(f"/api/rooms/{first}").json()
     assert state["game"] == "takeaway" and state["status"] == "playing"
@@ -265,19 +272,10 @@ def test_a_wave_makes_a_real_room_with_each_player_in_a_seat(make_client):
 
 def test_the_apps_lobby_publishes_its_pairings_on_the_hubs_bus(make_client):
     client = make_client()
-    lobby, hub = client.app.state.lobby, client.app.state.hub
+    hub = client.app.state.hub
     heard: list[PlayerPaired] = []
     hub.bus.subscribe(PlayerPaired, heard.append)
-    lobby.matchmaker.pair = lambda pool, now: [tuple(sorted(w.player for w in pool))]
-    players = guests(2)
-
-    async def go():
-        await lobby.board.touch([p.id for p in players], lobby.board.clock() + 60, "alone")
-        for player in players:
-            await lobby.matchmaker.toggle(player, "takeaway/twenty", None)
-        assert await lobby.matchmaker.wave() == 1
-
-    client.portal.call(go)
+    pair_two_guests_in_one_wave(client)
     assert len(heard) == 2
     room = hub.rooms[heard[0].room_id]
     assert {(e.player, e.seat) for e in heard} == {
