@@ -61,7 +61,13 @@ def run_chuko(monkeypatch, capsys):
 
 
 def pytest_collection_modifyitems(items):
-    """Every browser test is an e2e test (make test-fast leaves them out)."""
+    """Every browser test is an e2e test (make test-fast leaves them out), and they run last.
+
+    Last, because a worker's browser (`tests/web/conftest.py`, for the session) keeps
+    playwright's event loop set as the running loop of the main thread: a test after it on
+    the same worker could not `asyncio.run`. xdist hands each worker its tests in this
+    order, so once a worker starts a browser test it runs no other kind."""
     for item in items:
         if "tests/web/" in item.nodeid or item.nodeid.startswith("web/"):
             item.add_marker(pytest.mark.e2e)
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
