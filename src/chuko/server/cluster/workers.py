@@ -5,26 +5,23 @@ the bots and timers.
 - **The bus.** Each committed change to a room (a move, a seat taken, a rematch linked, an
   expiry) is heard on the app's event bus (`RoomChanged`, `shared/bus.py`) and published on the
   room's channel `{name}:room:{id}` as `{"worker", "kind", "version", "reload", "bots"}`. Every
-  worker listens to all rooms' channels (one pattern subscription) and acts only for the rooms it
-  holds in memory: it reads the moves it lacks from the store
-  (`Store.moves(room, after=version)`), plays them through the engine one by one and sends each
-  version to its own sockets, as if it had accepted them itself (`Hub.catch_up`). A room's header
-  (seats, status, rematch) is read again when `reload` says so. The message carries no move: the
-  database is the one truth, and a message lost while Redis was away is made up for by catching
-  up every room held when the bus is back.
+  worker listens to all rooms' channels (one pattern subscription) and acts only for the rooms
+  it holds in memory: it reads the moves it lacks (`Store.moves(room, after=version)`), plays
+  them through the engine one by one and sends each version to its own sockets, as if it had
+  accepted them itself (`Hub.catch_up`). Its header is read again when `reload` says so. The
+  message carries no move: the database is the one truth, and a message lost while Redis was
+  away is made up for by catching up every room held when the bus is back.
 - **One writer per move.** The store's version-checked append lets one of two workers that
   accept a move for the same version commit it; the other gets `Conflict`, catches up, and
   checks the move again against the new state (`Hub.play`): accepted if it still holds (seats
   that move at once), refused with the engine's sentence otherwise (the same move sent twice).
-  That is what a single worker does with two moves queued on a room's lock.
 - **The lease.** One worker at a time runs the bots and the timers (the sweep for expired
   rooms; the round pauses, which only hold bots back): the one holding `{name}:lease` in Redis
   (`SET NX PX`, renewed every third of its time by compare-and-set). On taking it, a worker
   rebuilds the rooms in play with bots (`Hub.restore`); a room that later needs its bots is
   announced with `bots` true, and the holder loads it. When the holder dies its lease runs out
   and another worker takes it within `lease_seconds` and a third; a holder that cannot renew
-  stops its bots before its lease can have run out. Were two workers ever to move one bot at
-  once, the store would still accept one of the moves.
+  stops its bots before its lease can have run out.
 """
 
 from __future__ import annotations
@@ -58,6 +55,7 @@ log = logging.getLogger("chuko.server")
 NAME = "chuko-server"  # the default prefix of the cluster's keys and channels in Redis
 LEASE_SECONDS = 3.0  # how long a dead worker's lease keeps the bots waiting, at most
 CATCH_UP_AGAIN = 0.5  # seconds before a catch-up the database refused is tried again
+STOP_STEP = 2.0  # seconds each step of a stop may take
 # Compare-and-set on the lease: only its holder renews or releases it.
 _RENEW = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
           "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
@@ -117,21 +115,23 @@ class Cluster:
         self._loops.append(asyncio.create_task(self._hold_lease()))
 
     async def stop(self) -> None:
-        """Publish what is queued, hand the lease back at once, stop listening."""
+        """Publish what is queued, hand the lease back at once, stop listening: each step
+        within STOP_STEP seconds, so a Redis call that never answers cannot hold the stop."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._drain(), 2)
-        if self.leader:
-            self.leader = False
-            with contextlib.suppress(RedisError, OSError):
-                await self.redis.eval(_RELEASE, 1, self.lease_key, self.me)  # type: ignore[misc]
-        for task in [*self._loops, *self._tasks]:
+            await asyncio.wait_for(self._drain(), STOP_STEP)
+        leader, self.leader = self.leader, False
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            if leader:
+                await asyncio.wait_for(self.redis.eval(  # type: ignore[misc]
+                    _RELEASE, 1, self.lease_key, self.me), STOP_STEP)
+        tasks = [*self._loops, *self._tasks]
+        for task in tasks:
             task.cancel()
-        for task in [*self._loops, *self._tasks]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.delete(self.alive_key)
-            await self.redis.aclose()
+        if tasks:
+            await asyncio.wait(tasks, timeout=STOP_STEP)
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await asyncio.wait_for(self.redis.delete(self.alive_key), STOP_STEP)
+            await asyncio.wait_for(self.redis.aclose(), STOP_STEP)
 
     async def _drain(self) -> None:
         while not self._outbox.empty():
