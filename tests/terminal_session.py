@@ -46,6 +46,11 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the terminal's size is set before anything runs
             end_with_parent(parent)  # a test killed outright takes its terminal with it
+            # The program starts as a shell starts it, whatever the test process left set:
+            # Ctrl-C and the other keys' signals at their defaults, none of them held back.
+            for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP):
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, ())
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
             os.chdir(cwd)
             os.execvpe(argv[0], argv, environment)
