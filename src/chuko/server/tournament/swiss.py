@@ -27,7 +27,10 @@ each through some repeated pair, and a cycle that leaves the part of a repeated 
 deviates by at least twice the span of each of its two sides (its players at even and at
 odd steps), at least 4 × reach for every part whose repeated pair it holds: more than the
 part's own best. Otherwise the part's reach doubles, up to the whole round, which blossom
-pairs exactly at any size.
+pairs exactly at any size but in time cubic in it: so when a repeat forces players out of
+their score group (the two leaders of a long event have met), a round of hundreds of
+players takes seconds or more; short of that a round of 2,000 takes milliseconds
+(docs/performance.md).
 """
 
 from __future__ import annotations
