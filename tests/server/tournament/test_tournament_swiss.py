@@ -105,6 +105,39 @@ def test_the_round_is_the_best_of_every_pairing_on_random_small_rounds():
     assert checked > 300 and unpairable > 5  # both kinds were met
 
 
+def swiss_history(rng: Random, players: int, rounds: int) -> list[Entrant]:
+    """`players` after up to `rounds` rounds paired by `pair_round` itself, with random
+    results: the repeats its folds meet are those of a real event."""
+    entrants = [entrant(f"p{k}", 0.0, float(rng.choice((1400, 1500, rng.randrange(2000)))))
+                for k in range(players)]
+    for _ in range(rounds):
+        try:
+            found = pair_round(entrants)
+        except NoPairing:
+            break
+        gained = {p: rng.choice((0.0, 0.5, 1.0)) for p, _ in found.pairs}
+        gained |= {b: 1.0 - gained[a] for a, b in found.pairs}
+        opponent = {a: b for a, b in found.pairs} | {b: a for a, b in found.pairs}
+        entrants = [Entrant(e.id, e.score + gained.get(e.id, 1.0), e.rating,
+                            e.opponents | {opponent[e.id]} if e.id in opponent else e.opponents,
+                            e.had_bye or e.id == found.bye) for e in entrants]
+    return entrants
+
+
+def test_the_round_is_the_best_of_every_pairing_after_rounds_it_paired_itself():
+    rng = Random(77)
+    for _ in range(200):
+        players = rng.randrange(2, 11)
+        entrants = swiss_history(rng, players, rng.randrange(1, players + 1))
+        best = best_by_brute_force(entrants)
+        if best is None:
+            with pytest.raises(NoPairing):
+                pair_round(entrants)
+        else:
+            found = pair_round(entrants)
+            assert (found.bye, cost_of(entrants, found)) == best
+
+
 def test_no_two_players_meet_twice_and_everyone_but_the_bye_plays():
     entrants = random_round(Random(7), 41, 4)
     found = pair_round(entrants)
