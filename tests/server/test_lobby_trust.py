@@ -28,7 +28,7 @@ from test_lobby_socket import identified, lobby_socket, until
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.server.lobby.feed import Feed, LobbyClient
 from chuko.server.lobby.kv import MemoryKv
-from chuko.server.lobby.seeks import LobbyLimits, new_seek
+from chuko.server.lobby.seeks import LobbyLimits, Standing, new_seek
 from chuko.server.rooms.room import Forbidden
 
 SLOW = {"kind": "move", "seconds": 60, "reserve": 120}
@@ -327,7 +327,7 @@ async def open_seeks(made, count: int) -> None:
     for n in range(count):
         read = {"game": "chuko", "options": {"players": 2, "pack": "standard"}, "players": 2,
                 "rated": False, "range": None, "clock": None}
-        seek = new_seek(read, f"poster{n}", f"Guest {n}", 1500.0, 1_000_000.0 + n,
+        seek = new_seek(read, f"poster{n}", f"Guest {n}", Standing(), 1_000_000.0 + n,
                         f"10.0.{n // 256}.{n % 256}")
         await made.board.post(seek, 3, 10, 10_000)
 

@@ -41,6 +41,7 @@ from chuko.server.lobby.seeks import (
     SCALE,
     SEEK_CLOCKS,
     LobbyLimits,
+    Standing,
     may_play,
     new_seek,
     public_seek,
@@ -52,6 +53,7 @@ from chuko.server.lobby.seeks import (
 from chuko.server.rooms.room import NotFound, Seat
 from chuko.server.shared.bus import Bus, PlayerPaired
 from chuko.server.store import rating_rows
+from chuko.server.store.rating_rows import RatingRow
 from chuko.server.store.writer import Unavailable
 from chuko.server.store.writes import Refused
 
@@ -65,7 +67,7 @@ Json = dict[str, Any]
 AT_ONCE = 64  # rooms of one wave made at once (the store commits them together)
 # A recorded pairing → its new room's id, and the player at each of its seats (None: a bot).
 OpenRoom = Callable[[Json], Awaitable[tuple[str, list[str | None]]]]
-RatingOf = Callable[[str, str, str], Awaitable[float]]  # (player, game, class) → rating
+RatingOf = Callable[[str, str, str], Awaitable[Standing]]  # (player, game, class) → rating
 Alive = Callable[[str], Awaitable[bool]]  # whether a worker (`me`) still runs
 
 
@@ -123,8 +125,9 @@ class Matchmaker:
         menu = tuple(dict(choice) for choice in pool.clocks)
         chosen = menu[0] if clock is None else read_choice(clock, menu, "this pool")
         waits = self._bots_after(bots_after)
-        rating = await self.rating_of(player.id, game_id, rating_class(pool.players))
-        entry = {"player": player.id, "name": player.name, "pool": pool_id, "rating": rating,
+        standing = await self.rating_of(player.id, game_id, rating_class(pool.players))
+        entry = {"player": player.id, "name": player.name, "pool": pool_id,
+                 "rating": standing.rating,
                  "since": self.board.clock(), "bots_after": waits, "clock": chosen,
                  "rated": player.username is not None}
         await self.board.toggle(entry)
@@ -156,8 +159,8 @@ class Matchmaker:
         accounts only; within the caps on a player's, an address's and all open seeks."""
         read = read_seek(data)
         may_play(read["rated"], player.username)
-        rating = await self.rating_of(player.id, read["game"], rating_class(read["players"]))
-        seek = new_seek(read, player.id, player.name, rating, self.board.clock(), address)
+        standing = await self.rating_of(player.id, read["game"], rating_class(read["players"]))
+        seek = new_seek(read, player.id, player.name, standing, self.board.clock(), address)
         limits = self.limits
         await self.board.post(seek, limits.seeks_per_player, limits.seeks_per_address,
                               limits.seeks_in_all)
@@ -177,9 +180,9 @@ class Matchmaker:
         may_play(seek["rated"], player.username)
         if raw:
             await self._still_here(seek)
-        rating = await self.rating_of(player.id, seek["game"], rating_class(seek["players"])) \
-            if raw else DEFAULT_RATING
-        taker = {"player": player.id, "name": player.name, "rating": rating}
+        standing = await self.rating_of(player.id, seek["game"],
+                                        rating_class(seek["players"])) if raw else Standing()
+        taker = {"player": player.id, "name": player.name, "rating": standing.rating}
         record = await self.board.accept(seek_id, taker, self._record_base())
         if record is None:
             return {"type": "joined", "seek": seek_id}
@@ -382,15 +385,16 @@ def room_opener(hub: Hub) -> OpenRoom:
     return open_room
 
 
-def rating_reader(store: Store) -> RatingOf:
-    """A player's rating on the pool's scale from the `ratings` table, the default when
-    they have none (or the database cannot say just now)."""
+def rating_reader(store: Store, text: Callable[[RatingRow | None], str]) -> RatingOf:
+    """A player's rating on the pool's scale from the `ratings` table, in words by `text`
+    (the club's: "1500?" while provisional), the default when they have none (or the
+    database cannot say just now)."""
 
-    async def rating_of(player: str, game: str, klass: str) -> float:
+    async def rating_of(player: str, game: str, klass: str) -> Standing:
         try:
-            mu = await store.fetch(rating_rows.mu_of(player, game, klass))
+            row = await store.fetch(rating_rows.rating_of(player, game, klass))
         except (Unavailable, Refused):
-            return DEFAULT_RATING
-        return DEFAULT_RATING if mu is None else mu * SCALE
+            return Standing()
+        return Standing(DEFAULT_RATING if row is None else row.mu * SCALE, text(row))
 
     return rating_of

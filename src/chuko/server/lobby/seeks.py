@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from chuko.core.descriptor import QUICK_CLOCKS
 from chuko.core.errors import ConfigError
@@ -25,6 +25,16 @@ SCALE = 60.0  # display points per unit of an openskill mu (25 → 1500)
 # The clocks a seek may choose: a pool's quick ones, and days a move for slow play.
 SEEK_CLOCKS: tuple[Json, ...] = (*(dict(clock) for clock in QUICK_CLOCKS),
                                  {"kind": "days", "days": 1}, {"kind": "days", "days": 3})
+
+
+class Standing(NamedTuple):
+    """A player's rating as the lobby pairs and shows it: on the display scale, and in
+    words, as the club writes it ("1500?" while provisional)."""
+
+    rating: float = DEFAULT_RATING
+    text: str = f"{DEFAULT_RATING:.0f}?"
+
+
 ACCOUNTS_ONLY = ("Rated games are for players with an account: sign up on the Account page "
                  "(/account) to play rated; as a guest you play casual games.")
 
@@ -112,11 +122,13 @@ def read_range(given: Any) -> list[int] | None:
     return [low, high]
 
 
-def new_seek(read: Json, player: str, name: str, rating: float, now: float,
+def new_seek(read: Json, player: str, name: str, standing: Standing, now: float,
              address: str) -> Json:
-    """The seek as stored: what was read, with its id, poster, their address and time."""
+    """The seek as stored: what was read, with its id, poster (and their rating), their
+    address and time."""
     return {**read, "id": secrets.token_urlsafe(9), "player": player, "name": name,
-            "address": address, "rating": round(rating), "created": now, "takers": []}
+            "address": address, "rating": round(standing.rating),
+            "rating_text": standing.text, "created": now, "takers": []}
 
 
 def public_seek(seek: Json) -> Json:
@@ -124,7 +136,8 @@ def public_seek(seek: Json) -> Json:
     return {"id": seek["id"], "game": seek["game"], "title": descriptor(seek["game"]).title,
             "options": seek["options"], "players": seek["players"], "rated": seek["rated"],
             "range": seek["range"], "clock": seek.get("clock"), "by": seek["name"],
-            "rating": seek["rating"], "seats_left": seek["players"] - 1 - len(seek["takers"]),
+            "rating": seek["rating"], "rating_text": seek["rating_text"],
+            "seats_left": seek["players"] - 1 - len(seek["takers"]),
             "created": seek["created"]}
 
 

@@ -6,6 +6,7 @@ when it ended the game)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -142,6 +143,9 @@ class MovePath:
         room.rematch = row.rematch
         room.result, room.ended = row.result, row.ended
         self.terms.word(room)
+        if room.rated and row.status == "over":  # rated here: the changes to show
+            with contextlib.suppress(db.Unavailable):
+                await self.terms.read_ratings(self.store, room)
         if row.version == room.version:
             room.status = row.status
         # After the status: a clock is timed only in a game in play.
