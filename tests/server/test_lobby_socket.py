@@ -6,7 +6,6 @@ with one message; bad messages and floods are refused in one sentence."""
 from __future__ import annotations
 
 from lobby_helpers import Guest
-
 from sqlalchemy import insert
 
 from chuko.server.shared.limits import Buckets

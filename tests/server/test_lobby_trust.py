@@ -110,7 +110,9 @@ def test_another_clock_of_ones_pool_moves_the_player_to_it_and_the_same_one_leav
 
 
 @pytest.mark.parametrize("clock, says", [
-    ({"kind": "days", "days": 3}, "The clocks of this pool are 10 s a move \\+ 30 s; "),
+    ({"kind": "days", "days": 2}, "The clocks of this pool are 10 s a move \\+ 30 s; .*; "
+                                  "3 days a move, not 2 days a move\\.$"),
+    ({"kind": "move", "seconds": 20, "reserve": 30}, "not 20 s a move \\+ 30 s\\.$"),
     ({"kind": "move", "seconds": float("inf"), "reserve": 30}, "whole number from 5 to 600"),
     ("fast", "A clock is null"),
 ])

@@ -42,6 +42,7 @@ from chuko.server.lobby.seeks import (
     SEEK_CLOCKS,
     LobbyLimits,
     Standing,
+    lapsed,
     may_play,
     new_seek,
     public_seek,
@@ -49,6 +50,7 @@ from chuko.server.lobby.seeks import (
     read_choice,
     read_seek,
     seek_page,
+    waits_away,
 )
 from chuko.server.rooms.room import NotFound, Seat
 from chuko.server.shared.bus import Bus, PlayerPaired
@@ -65,6 +67,7 @@ log = logging.getLogger("chuko.server")
 
 Json = dict[str, Any]
 AT_ONCE = 64  # rooms of one wave made at once (the store commits them together)
+LAPSES_EVERY = 60.0  # seconds between two looks for slow seeks that have lapsed
 # A recorded pairing → its new room's id, and the player at each of its seats (None: a bot).
 OpenRoom = Callable[[Json], Awaitable[tuple[str, list[str | None]]]]
 RatingOf = Callable[[str, str, str], Awaitable[Standing]]  # (player, game, class) → rating
@@ -109,6 +112,7 @@ class Matchmaker:
         self.fill = fill or (lambda pool, now, n: pairing.fill_tables(pool, now, n))
         self.pools = pool_catalog()
         self._making: set[str] = set()  # pairings this worker is making a room for
+        self._lapses_at = 0.0  # when `tidy` next looks for slow seeks that have lapsed
         self._loop: asyncio.Task | None = None
 
     # -- what a player asks -------------------------------------------------------------------
@@ -192,7 +196,10 @@ class Matchmaker:
 
     async def _still_here(self, seek: Json) -> None:
         """Before a seek is joined, whoever of it left the lobby is out of it: a taker gone
-        leaves it; its poster gone takes it down (NotFound)."""
+        leaves it; its poster gone takes it down (NotFound). A seek with days a move waits
+        for its players away (`waits_away`)."""
+        if waits_away(seek.get("clock")):
+            return
         gone = await self.board.absent([seek["player"], *(t["player"] for t in seek["takers"])])
         for player in [seek["player"]] if seek["player"] in gone else gone:
             with contextlib.suppress(ChukoError):  # taken or changed meanwhile
@@ -260,9 +267,15 @@ class Matchmaker:
         return {p: raw for p, raw in stored.items() if p not in gone}
 
     async def _gone(self, pool_id: str, stored: dict[str, str]) -> set[str]:
-        """Those of the pool's `stored` entries whose player has no lobby socket open,
-        taken out of the pool."""
-        gone = await self.board.absent(list(stored)) if stored else set()
+        """Those of the pool's `stored` entries whose player has no lobby socket open (but
+        for a wait with days a move: `waits_away`), or whose slow wait has lapsed, taken
+        out of the pool."""
+        entries = {player: json.loads(raw) for player, raw in stored.items()}
+        now = self.board.clock()
+        quick = [p for p, entry in entries.items() if not waits_away(entry.get("clock"))]
+        gone = await self.board.absent(quick) if quick else set()
+        gone |= {p for p, entry in entries.items()
+                 if lapsed(entry.get("clock"), float(entry["since"]), now, self.limits)}
         if gone:
             await self.board.drop(pool_id, {player: stored[player] for player in gone})
         return gone
@@ -315,17 +328,24 @@ class Matchmaker:
         return made
 
     async def tidy(self) -> None:
-        """Take down the seeks of players gone (no lobby socket past the grace), and forget
-        the addresses with no seek open."""
+        """Take down the seeks of players gone (no lobby socket past the grace) but those
+        with days a move, which wait for them (`waits_away`) until they lapse; forget the
+        addresses with no seek open."""
         await self.board.prune_addresses()
         gone = set(await self.board.forget_absent(self.limits.grace))
-        if not gone:
+        now = self.board.clock()
+        if not gone and now < self._lapses_at:
             return
+        self._lapses_at = now + LAPSES_EVERY
         _, seeks = await self.board.snapshot([])
         for raw in seeks.values():
             seek = json.loads(raw)
+            clock = seek.get("clock")
+            away = set() if waits_away(clock) else gone
+            if lapsed(clock, float(seek["created"]), now, self.limits):
+                away = {seek["player"]}
             for player in [seek["player"], *(t["player"] for t in seek["takers"])]:
-                if player in gone:
+                if player in away:
                     with contextlib.suppress(ChukoError):  # taken or changed meanwhile
                         await self.board.cancel(player, seek["id"])
                     break

@@ -11,11 +11,11 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from chuko.core.descriptor import QUICK_CLOCKS
+from chuko.core.descriptor import QUICK_CLOCKS, SLOW_CLOCKS
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
 from chuko.games import descriptor, game_class
-from chuko.server.rooms.clocks import read_control
+from chuko.server.rooms.clocks import read_control, realtime
 from chuko.server.rooms.room import Forbidden
 from chuko.server.shared.limits import Rate
 
@@ -23,8 +23,7 @@ RATING_LOW, RATING_HIGH = 0, 4000  # the ratings a seek's range may name (displa
 DEFAULT_RATING = 1500.0  # a player with no rating yet, on the display scale
 SCALE = 60.0  # display points per unit of an openskill mu (25 → 1500)
 # The clocks a seek may choose: a pool's quick ones, and days a move for slow play.
-SEEK_CLOCKS: tuple[Json, ...] = (*(dict(clock) for clock in QUICK_CLOCKS),
-                                 {"kind": "days", "days": 1}, {"kind": "days", "days": 3})
+SEEK_CLOCKS: tuple[Json, ...] = tuple(dict(clock) for clock in QUICK_CLOCKS + SLOW_CLOCKS)
 
 
 class Standing(NamedTuple):
@@ -56,6 +55,26 @@ class LobbyLimits:
     grace: float = 10.0  # seconds a player's seeks stay up after their last socket closed
     bots_after: tuple[float, float] = (5.0, 300.0)  # the waits a player may choose
     keep_making: float = 30.0  # seconds before a pairing left half made is taken up again
+    slow_wait: float = 7 * 86_400.0  # seconds a wait or seek with days a move stays up
+
+
+def waits_away(clock: Json | None) -> bool:
+    """Whether a pool entry or a seek with this clock stays up while its player is away.
+
+    A quick clock's game needs its players at the table at once: a player paired while no
+    lobby socket of theirs is open would lose their first move's seconds before they knew,
+    so a quick wait or seek ends with their last socket (a seek after `grace`). With days a
+    move (correspondence), a game paired while its player is away loses nothing: they have a
+    day or more for their first move and find the game on their home page and in their own
+    games (`GET /api/me/games`). So, as lichess keeps a correspondence seek open while its
+    poster is away, such a wait or seek stays up until its player leaves it, is paired, or
+    `slow_wait` has passed since it began (the board keeps nobody waiting for ever)."""
+    return clock is not None and not realtime(clock)
+
+
+def lapsed(clock: Json | None, since: float, now: float, limits: LobbyLimits) -> bool:
+    """Whether a wait or seek that waits away (`waits_away`), begun at `since`, is over."""
+    return waits_away(clock) and now - since >= limits.slow_wait
 
 
 def read_seek(data: Json) -> Json:
