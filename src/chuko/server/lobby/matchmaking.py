@@ -25,20 +25,17 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from chuko.core.descriptor import Pool
 from chuko.core.errors import ChukoError, ConfigError
-from chuko.games import descriptors, game_class
+from chuko.games import descriptors
 from chuko.server.lobby.board import Board
 from chuko.server.lobby.pairing import waves as pairing
 from chuko.server.lobby.plan import FillTables, PairHeadsUp, plan
 from chuko.server.lobby.seeks import (
-    DEFAULT_RATING,
-    SCALE,
     SEEK_CLOCKS,
     LobbyLimits,
     Standing,
@@ -52,16 +49,8 @@ from chuko.server.lobby.seeks import (
     seek_page,
     waits_away,
 )
-from chuko.server.rooms.room import NotFound, Seat
+from chuko.server.rooms.room import NotFound
 from chuko.server.shared.bus import Bus, PlayerPaired
-from chuko.server.store import rating_rows
-from chuko.server.store.rating_rows import RatingRow
-from chuko.server.store.writer import Unavailable
-from chuko.server.store.writes import Refused
-
-if TYPE_CHECKING:
-    from chuko.server.rooms.hub import Hub
-    from chuko.server.store.database import Store
 
 log = logging.getLogger("chuko.server")
 
@@ -317,7 +306,7 @@ class Matchmaker:
         """Make the rooms of pairings recorded and left unmade (their worker died, or the
         database was away): at once when their worker is gone, else once it has had
         `keep_making` seconds; the rooms made. Making one twice is harmless: a pairing's
-        room has an id of its own (`room_opener`)."""
+        room has an id of its own (`wiring.room_opener`)."""
         before = self.board.clock() - self.limits.keep_making
         made = 0
         for record in await self.board.records():
@@ -368,53 +357,3 @@ class Matchmaker:
 
 async def _always(worker: str) -> bool:
     return True
-
-
-def room_opener(hub: Hub) -> OpenRoom:
-    """Make a pairing's room on `hub`: its players in seats (in a random order), bots of
-    the game's second level (or its only one) in the seats left. The room's id is the
-    pairing's, so a pairing made again (its maker died after making the room, before
-    telling anyone) finds the room made and seats nobody twice. Its answer: the room's id and
-    the player at each seat."""
-    shuffle = random.SystemRandom().shuffle if hub.rng is None else hub.rng.shuffle
-    duplicate = hub.store.key_taken  # a second room under one id
-
-    async def open_room(record: Json) -> tuple[str, list[str | None]]:
-        rules = game_class(record["game"])
-        described = rules.descriptor
-        values = described.read_online(record["options"], bots_only=False)
-        game = rules.configure(values, bots_only=False)
-        people = list(record["players"])
-        shuffle(people)
-        level = described.levels[min(1, len(described.levels) - 1)]
-        seats = [Seat(n, "human", None, None, None, True, p["name"], player=p["player"])
-                 for n, p in enumerate(people)]
-        seats += [Seat(n, "bot", level, None, None, True)
-                  for n in range(len(people), game.players)]
-        # Casual and clockless are the defaults of a room.
-        extra = {key: value for key, value in (("rated", record["rated"]),
-                                               ("clock", record["clock"])) if value}
-        room_id = f"{int(float(record['at'])):08x}{record['id']}"
-        try:
-            room = await hub.open_room(record["game"], game, values, seats,
-                                       room_id=room_id, **extra)
-        except duplicate:  # made already
-            room = await hub.room(room_id)
-        return room.id, [seat.player for seat in room.seats]
-
-    return open_room
-
-
-def rating_reader(store: Store, text: Callable[[RatingRow | None], str]) -> RatingOf:
-    """A player's rating on the pool's scale from the `ratings` table, in words by `text`
-    (the club's: "1500?" while provisional), the default when they have none (or the
-    database cannot say just now)."""
-
-    async def rating_of(player: str, game: str, klass: str) -> Standing:
-        try:
-            row = await store.fetch(rating_rows.rating_of(player, game, klass))
-        except (Unavailable, Refused):
-            return Standing()
-        return Standing(DEFAULT_RATING if row is None else row.mu * SCALE, text(row))
-
-    return rating_of

@@ -14,8 +14,9 @@ from chuko.server.club.ratings import Shown
 from chuko.server.lobby.board import Board
 from chuko.server.lobby.feed import Feed
 from chuko.server.lobby.kv import Kv, MemoryKv, RedisKv
-from chuko.server.lobby.matchmaking import Matchmaker, rating_reader, room_opener
+from chuko.server.lobby.matchmaking import Matchmaker
 from chuko.server.lobby.seeks import LobbyLimits
+from chuko.server.lobby.wiring import rating_reader, room_opener
 from chuko.server.store.rating_rows import RatingRow
 from chuko.server.web.lobby_socket import Identify, LobbySockets
 
