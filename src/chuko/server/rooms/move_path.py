@@ -128,6 +128,10 @@ class MovePath:
         rematch too. The caller holds `room.lock`."""
         store = self.store
         row = await store.fetch_room(room.id, False) if reload else None
+        if row is not None and room.rated and row.status == "over":
+            # Rated on another worker: the changes, in the end's own state message.
+            with contextlib.suppress(db.Unavailable):
+                await self.terms.read_ratings(self.store, room)
         for seat, text, at in await store.fetch_timed_moves(room.id, room.version):
             after = room.state.copy()
             move = after.game.parse_move(text)
@@ -143,9 +147,6 @@ class MovePath:
         room.rematch = row.rematch
         room.result, room.ended = row.result, row.ended
         self.terms.word(room)
-        if room.rated and row.status == "over":  # rated here: the changes to show
-            with contextlib.suppress(db.Unavailable):
-                await self.terms.read_ratings(self.store, room)
         if row.version == room.version:
             room.status = row.status
         # After the status: a clock is timed only in a game in play.
