@@ -170,6 +170,10 @@ def test_a_rated_game_played_out_moves_both_ratings_onto_the_profiles(pages, sho
     ann.wait_for_url(re.compile(r"/leaderboard/[\w-]+$"))
     ann.goto("/leaderboard/crossroads")
     ann.locator(".board-table").first.wait_for()
+    to_profile = ann.locator("header nav.site a.profile")
+    to_profile.wait_for()  # on every page, not marked as this one
+    assert to_profile.get_attribute("href") == f"/@/{names[0]}"
+    assert to_profile.get_attribute("aria-current") is None
     ranked = ann.locator(".board-table tbody:not(.provisional-rows) td:nth-child(2)")
     assert not set(names) & set(ranked.all_inner_texts())
     below = ann.locator(".board-table tr.provisional td:nth-child(2)").all_inner_texts()
@@ -334,6 +338,7 @@ def test_every_page_links_to_the_lobby_the_leaderboards_and_the_account(pages):
     name = page.locator("#me strong").inner_text()
     page.goto("/rules/chuko")
     page.locator("header nav.site a.account", has_text=name).wait_for()
+    assert page.locator("header nav.site a.profile").count() == 0  # a guest has no profile
     page.goto("/leaderboard")
     page.wait_for_url(re.compile(r"/leaderboard/[\w-]+$"))
     page.locator("#board-title", has_text="leaderboard").wait_for()
