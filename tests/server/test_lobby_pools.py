@@ -25,7 +25,7 @@ from lobby_helpers import (
 
 from chuko.core.descriptor import Descriptor, Pool, Traits
 from chuko.core.errors import ConfigError
-from chuko.server.lobby.matchmaking import pool_catalog
+from chuko.server.lobby.matchmaking import LAPSES_EVERY, pool_catalog
 from chuko.server.lobby.pairing.waves import Wave
 from chuko.server.shared.bus import Bus, PlayerPaired
 
@@ -366,11 +366,11 @@ def test_a_wait_with_days_a_move_lapses_after_the_lobbys_slow_wait():
     async def go():
         await present(made, [slow], 10)
         await made.toggle(slow, "chuko/duel", None, DAILY)
-        clock.now += made.limits.slow_wait - 1
-        await made.wave()
+        clock.now += made.limits.slow_wait - LAPSES_EVERY
+        await made.tidy()
         still = (await made.you(slow.id))["pool"]
-        clock.now += 1
-        await made.wave()
+        clock.now += LAPSES_EVERY  # the next look for lapsed waits
+        await made.tidy()
         return still, (await made.you(slow.id))["pool"]
 
     assert run(go()) == ("chuko/duel", None)

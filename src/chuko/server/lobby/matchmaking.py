@@ -51,12 +51,13 @@ from chuko.server.lobby.seeks import (
 )
 from chuko.server.rooms.room import NotFound
 from chuko.server.shared.bus import Bus, PlayerPaired
+from chuko.server.shared.messages import loads
 
 log = logging.getLogger("chuko.server")
 
 Json = dict[str, Any]
 AT_ONCE = 64  # rooms of one wave made at once (the store commits them together)
-LAPSES_EVERY = 60.0  # seconds between two looks for slow seeks that have lapsed
+LAPSES_EVERY = 60.0  # seconds between two looks for slow waits and seeks that have lapsed
 # A recorded pairing → its new room's id, and the player at each of its seats (None: a bot).
 OpenRoom = Callable[[Json], Awaitable[tuple[str, list[str | None]]]]
 RatingOf = Callable[[str, str, str], Awaitable[Standing]]  # (player, game, class) → rating
@@ -101,7 +102,7 @@ class Matchmaker:
         self.fill = fill or (lambda pool, now, n: pairing.fill_tables(pool, now, n))
         self.pools = pool_catalog()
         self._making: set[str] = set()  # pairings this worker is making a room for
-        self._lapses_at = 0.0  # when `tidy` next looks for slow seeks that have lapsed
+        self._lapses_at = 0.0  # when `tidy` next looks for slow waits and seeks lapsed
         self._loop: asyncio.Task | None = None
 
     # -- what a player asks -------------------------------------------------------------------
@@ -257,14 +258,9 @@ class Matchmaker:
 
     async def _gone(self, pool_id: str, stored: dict[str, str]) -> set[str]:
         """Those of the pool's `stored` entries whose player has no lobby socket open (but
-        for a wait with days a move: `waits_away`), or whose slow wait has lapsed, taken
-        out of the pool."""
-        entries = {player: json.loads(raw) for player, raw in stored.items()}
-        now = self.board.clock()
-        quick = [p for p, entry in entries.items() if not waits_away(entry.get("clock"))]
-        gone = await self.board.absent(quick) if quick else set()
-        gone |= {p for p, entry in entries.items()
-                 if lapsed(entry.get("clock"), float(entry["since"]), now, self.limits)}
+        for a wait with days a move: `waits_away`), taken out of the pool."""
+        gone = await self.board.absent(list(stored)) if stored else set()
+        gone = {p for p in gone if not waits_away(loads(stored[p]).get("clock"))}
         if gone:
             await self.board.drop(pool_id, {player: stored[player] for player in gone})
         return gone
@@ -318,14 +314,18 @@ class Matchmaker:
 
     async def tidy(self) -> None:
         """Take down the seeks of players gone (no lobby socket past the grace) but those
-        with days a move, which wait for them (`waits_away`) until they lapse; forget the
-        addresses with no seek open."""
+        with days a move, which wait for them (`waits_away`); every LAPSES_EVERY seconds,
+        the waits and seeks with days a move that have lapsed too; forget the addresses
+        with no seek open."""
         await self.board.prune_addresses()
         gone = set(await self.board.forget_absent(self.limits.grace))
         now = self.board.clock()
-        if not gone and now < self._lapses_at:
+        lapsing = now >= self._lapses_at
+        if lapsing:
+            self._lapses_at = now + LAPSES_EVERY
+            await self._drop_lapsed_waits(now)
+        elif not gone:
             return
-        self._lapses_at = now + LAPSES_EVERY
         _, seeks = await self.board.snapshot([])
         for raw in seeks.values():
             seek = json.loads(raw)
@@ -338,6 +338,16 @@ class Matchmaker:
                     with contextlib.suppress(ChukoError):  # taken or changed meanwhile
                         await self.board.cancel(player, seek["id"])
                     break
+
+    async def _drop_lapsed_waits(self, now: float) -> None:
+        """Take out of their pools the waits with days a move begun `slow_wait` ago."""
+        for pool_id in self.pools:
+            stored = await self.board.waiting(pool_id)
+            over = {player: raw for player, raw in stored.items()
+                    if lapsed((entry := loads(raw)).get("clock"), float(entry["since"]), now,
+                              self.limits)}
+            if over:
+                await self.board.drop(pool_id, over)
 
     async def run(self) -> None:
         """The waves, while the app runs: on the leader only."""
