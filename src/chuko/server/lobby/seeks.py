@@ -1,8 +1,10 @@
 """Open seeks and the lobby's limits: a seek as a player posts it over the lobby socket
 (`read_seek`, any game and options its descriptor allows, casual or rated, a rating range,
 a clock from the lobby's menu), checked in one sentence; who may play rated (`may_play`);
-what other players see of a seek (`public_seek`: never a player's id or address) and a page
-of them (`seek_page`); and what one player may ask of the lobby (`LobbyLimits`)."""
+what other players see of a seek (`public_seek`: never a player's id or address, its
+poster's rating as the club writes it, `Standing`) and a page of them (`seek_page`); what
+one player may ask of the lobby (`LobbyLimits`); and which waits and seeks stay up while
+their player is away (`waits_away`: days a move)."""
 
 from __future__ import annotations
 

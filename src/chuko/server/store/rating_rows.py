@@ -160,15 +160,14 @@ def seat_points(conn: Connection, room_id: str, game: str, klass: str) -> list[S
                               ratings.c["class"] == klass))}
     points: list[SeatPoint | None] = []
     for player in players_of:
-        point = None if player is None else here.get(player)
         if player is None:
             points.append(None)
-        elif point is None:
+        elif player in here:
+            points.append(rated_point(conn, here[player]))
+        else:
             row = current.get(player)
             points.append(SeatPoint(None if row is None else
                                     RatingRow(row.mu, row.sigma, row.games, row.wins), False))
-        else:
-            points.append(rated_point(conn, point))
     return points
 
 
