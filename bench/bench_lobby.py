@@ -43,6 +43,7 @@ from chuko.server.lobby.pairing.blossom import blossom
 from chuko.server.lobby.pairing.line import certified, has_partner, parts
 from chuko.server.lobby.pairing.sweep import exact
 from chuko.server.lobby.pairing.waves import Waiting, pair_wave
+from chuko.server.lobby.seeks import Standing
 from chuko.server.web import collector
 
 GOAL_MS = 200.0
@@ -131,8 +132,8 @@ async def board_of(pool: list[Waiting]) -> Matchmaker:
     async def no_room(record: dict) -> str:
         return "room"
 
-    async def rating(player: str, game: str, klass: str) -> float:
-        return 1500.0
+    async def rating(player: str, game: str, klass: str) -> Standing:
+        return Standing()
 
     made = Matchmaker(board, no_room, rating)
     await kv.commit([], [op for p in pool for op in (

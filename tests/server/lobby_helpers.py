@@ -9,7 +9,7 @@ from typing import Any
 from chuko.server.lobby.board import Board
 from chuko.server.lobby.kv import MemoryKv
 from chuko.server.lobby.matchmaking import Matchmaker
-from chuko.server.lobby.seeks import LobbyLimits
+from chuko.server.lobby.seeks import LobbyLimits, Standing
 
 HOME = "192.0.2.1"  # the address the tests' seeks are posted from
 QUICK = {"kind": "move", "seconds": 30, "reserve": 60}  # a pool's and a seek's clock
@@ -76,8 +76,9 @@ class Rooms:
         return f"room{len(self.made)}", [p["player"] for p in record["players"]]
 
 
-async def rated(player: str, game: str, klass: str) -> float:
-    return 1500.0 + int(player[1:]) if player[1:].isdigit() else 1500.0
+async def rated(player: str, game: str, klass: str) -> Standing:
+    rating = 1500.0 + int(player[1:]) if player[1:].isdigit() else 1500.0
+    return Standing(rating, f"{rating:.0f}?")
 
 
 def matchmaker(kv=None, clock=None, rooms=None, prefix="test", **options) -> Matchmaker:

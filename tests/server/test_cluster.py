@@ -354,3 +354,51 @@ async def _catch_up_refused(redis_url: str, garbage: bool = False) -> None:
                 break
             await asyncio.sleep(0.01)
         assert watched.version == 1 and b.rooms.get(made["room"]) is watched
+
+
+def test_a_rated_game_on_two_workers_shows_both_seats_change_on_each(workers):
+    """A rated duel of two accounts, each seat on its own worker: both are shown their
+    ratings before play, and at the end both workers show each seat's change, the one that
+    stored the end from its write, the other from the database once told of it."""
+    from sqlalchemy import update
+
+    from chuko.server.store.database import Store
+    from chuko.server.store.schema import seats, secret_hash
+    from club_seed import add_player, add_room
+
+    store = Store(URL)
+    try:
+        engine = store.engine
+        suffix = uuid.uuid4().hex[:6]
+        holders = [add_player(engine, f"ann{suffix}"), add_player(engine, f"bob{suffix}")]
+        room, _ = add_room(engine, "crossroads", holders, status="playing",
+                           options={"rounds": 1}, names=["Ann", "Bob"])
+        with engine.begin() as conn:
+            for seat in (0, 1):
+                conn.execute(update(seats).where(seats.c.room == room, seats.c.seat == seat)
+                             .values(token_hash=secret_hash(f"token{seat}{suffix}")))
+    finally:
+        store.close()
+    a, b = workers(2)
+    sockets = [a.socket(room, f"token0{suffix}"), b.socket(room, f"token1{suffix}")]
+    seen: list[list[dict]] = [[], []]
+
+    def play(seat: int) -> None:
+        seen[seat] = play_out(sockets[seat], random_chooser(seat + 1))
+
+    try:
+        threads = [threading.Thread(target=play, args=(seat,)) for seat in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+    finally:
+        for ws in sockets:
+            ws.close()
+    states = [[m for m in messages if m["type"] == "state"] for messages in seen]
+    assert [s[0]["seats"][0]["rating"]["text"] for s in states] == ["1500?", "1500?"]
+    ends = [[seat["rating"] for seat in s[-1]["seats"]] for s in states]
+    assert ends[0] == ends[1], ends
+    assert all(rating["change"] is not None for rating in ends[0])  # 0 for a draw
+    assert [r["rating"] - r["change"] for r in ends[0]] == [1500, 1500]
+    assert ends[0][0]["change"] == -ends[0][1]["change"]

@@ -107,7 +107,7 @@ def test_state_snapshots_carry_the_protocol_fields_and_nothing_else(make_client)
     assert state["bots_wait"] is None and state["rematch"] is None
     assert state["seats"][1] == {"seat": 1, "kind": "bot", "level": "random",
                                  "name": "Random bot", "connected": True, "joined": True,
-                                 "gone": None}
+                                 "gone": None, "rating": None}  # a casual room: no ratings
     assert state["seats"][0]["name"] == "Host"
     assert state["seats"][0]["connected"] is False  # no socket open yet
     assert state["title"] == "Crossroads" and state["simultaneous"] is False

@@ -25,7 +25,7 @@ from lobby_helpers import (
 
 from chuko.core.descriptor import Descriptor, Pool, Traits
 from chuko.core.errors import ConfigError
-from chuko.server.lobby.matchmaking import pool_catalog
+from chuko.server.lobby.matchmaking import LAPSES_EVERY, pool_catalog
 from chuko.server.lobby.pairing.waves import Wave
 from chuko.server.shared.bus import Bus, PlayerPaired
 
@@ -322,3 +322,55 @@ def test_a_waves_pairings_are_recorded_each_on_its_own_and_one_changed_meanwhile
         assert list(await made.board.waiting("chuko/duel")) == ["p003"]
 
     run(go())
+
+
+DAILY = {"kind": "days", "days": 1}
+
+
+def test_every_pool_offers_quick_clocks_and_days_a_move():
+    for game_id, pool in pool_catalog().values():
+        kinds = [clock["kind"] for clock in pool.clocks]
+        assert "move" in kinds and "days" in kinds, game_id
+
+
+def test_players_waiting_with_days_a_move_stay_while_away_and_are_paired():
+    clock = Clock()
+    rooms = Rooms()
+    made = matchmaker(clock=clock, rooms=rooms)
+    slow, slower, quick = guests(3)
+
+    async def go():
+        await present(made, [slow, slower, quick], 10)
+        await made.toggle(slow, "chuko/duel", None, DAILY)
+        await made.toggle(quick, "chuko/duel", None)
+        # Their last sockets close: the quick wait ends, the slow one stays.
+        assert await made.board.closed(quick.id, made.me) is True
+        assert await made.board.closed(slow.id, made.me) is False
+        clock.now += 3600  # an hour later, nobody at the lobby
+        await made.toggle(slower, "chuko/duel", None, DAILY)
+        assert (await made.you(slow.id))["clock"] == DAILY
+        assert (await made.you(quick.id))["pool"] is None
+        return await made.wave()
+
+    assert run(go()) == 1
+    (record,) = rooms.made
+    assert sorted(p["player"] for p in record["players"]) == [slow.id, slower.id]
+    assert record["clock"] == DAILY
+
+
+def test_a_wait_with_days_a_move_lapses_after_the_lobbys_slow_wait():
+    clock = Clock()
+    made = matchmaker(clock=clock)
+    (slow,) = guests(1)
+
+    async def go():
+        await present(made, [slow], 10)
+        await made.toggle(slow, "chuko/duel", None, DAILY)
+        clock.now += made.limits.slow_wait - LAPSES_EVERY
+        await made.tidy()
+        still = (await made.you(slow.id))["pool"]
+        clock.now += LAPSES_EVERY  # the next look for lapsed waits
+        await made.tidy()
+        return still, (await made.you(slow.id))["pool"]
+
+    assert run(go()) == ("chuko/duel", None)

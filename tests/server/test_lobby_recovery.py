@@ -8,7 +8,7 @@ import asyncio
 
 from lobby_helpers import Clock, Rooms, guests, matchmaker, present
 
-from chuko.server.lobby.matchmaking import room_opener
+from chuko.server.lobby.wiring import room_opener
 
 
 def test_a_pairing_whose_maker_is_gone_is_made_at_once_and_one_whose_maker_runs_waits():

@@ -201,3 +201,36 @@ def test_a_socket_gets_at_most_two_updates_a_second_whatever_the_churn():
         for gone in message.get("gone", ()):
             seeks.pop(gone)
     assert sorted(seeks) == sorted(feed.seeks)
+
+
+def test_a_seek_with_days_a_move_stays_up_while_its_poster_is_away_until_it_lapses():
+    clock = Clock()
+    rooms = Rooms()
+    made = matchmaker(clock=clock, rooms=rooms)
+    poster, quick, taker = guests(3)
+    daily = {"kind": "days", "days": 1}
+
+    async def go():
+        await present(made, [poster, quick], 5)
+        await made.post(poster, {"game": "chuko", "clock": daily}, HOME)
+        await made.post(quick, {"game": "chuko"}, HOME)
+        clock.now += 6 + made.limits.grace  # both gone past the grace
+        await made.tidy()
+        open_now = [seek["by"] for seek in (await made.listing())["seeks"]]
+        await present(made, [taker], 60)
+        (seek,) = (await made.listing())["seeks"]
+        await made.accept(taker, seek["id"])  # its poster away: joined all the same
+        return open_now
+
+    assert run(go()) == ["Guest 0"]
+    (record,) = rooms.made
+    assert record["clock"] == daily
+    assert sorted(p["player"] for p in record["players"]) == [poster.id, taker.id]
+
+    async def lapse():
+        await made.post(poster, {"game": "chuko", "clock": daily}, HOME)
+        clock.now += made.limits.slow_wait
+        await made.tidy()
+        return (await made.listing())["seeks"]
+
+    assert run(lapse()) == []

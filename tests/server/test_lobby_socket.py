@@ -6,8 +6,10 @@ with one message; bad messages and floods are refused in one sentence."""
 from __future__ import annotations
 
 from lobby_helpers import Guest
+from sqlalchemy import insert
 
 from chuko.server.shared.limits import Buckets
+from chuko.server.store.schema import players, ratings
 
 
 def identified(client) -> None:
@@ -130,3 +132,24 @@ def test_seeks_posted_too_fast_are_refused_by_the_players_bucket(make_client):
             assert until(ws, "you")["seeks"] == []
         ws.send_json({"type": "seek", "game": "takeaway"})
         assert "Too many seeks just now" in until(ws, "error")["message"]
+
+
+def test_a_seek_shows_its_posters_rating_with_a_question_mark_while_provisional(make_client):
+    client = make_client()
+    identified(client)
+    engine = client.app.state.hub.store.engine
+    with engine.begin() as conn:  # Ann: settled at 1800 in takeaway's duels; Bob: no rating
+        conn.execute(insert(players).values(id="ann", username="ann", username_key="ann",
+                                            name="Ann", created=1.0, deleted=False))
+        conn.execute(insert(ratings).values(player="ann", game="takeaway", **{"class": "duel"},
+                                            mu=30.0, sigma=3.0, games=20, wins=12, updated=1.0))
+    with lobby_socket(client, "ann") as ann, lobby_socket(client, "bob") as bob:
+        until(ann, "you"), until(bob, "you")
+        ann.send_json({"type": "seek", "game": "takeaway", "options": {"stones": 9}})
+        (settled,) = until(bob, "update")["seeks"]
+        bob.send_json({"type": "seek", "game": "takeaway", "options": {"stones": 9}})
+        assert len(until(bob, "you")["seeks"]) == 1
+        listed = client.get("/api/lobby").json()["seeks"]
+    assert (settled["by"], settled["rating"], settled["rating_text"]) == ("Ann", 1800, "1800")
+    assert {seek["by"]: (seek["rating"], seek["rating_text"]) for seek in listed} == {
+        "Ann": (1800, "1800"), "Bob": (1500, "1500?")}

@@ -28,7 +28,7 @@ from test_lobby_socket import identified, lobby_socket, until
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.server.lobby.feed import Feed, LobbyClient
 from chuko.server.lobby.kv import MemoryKv
-from chuko.server.lobby.seeks import LobbyLimits, new_seek
+from chuko.server.lobby.seeks import LobbyLimits, Standing, new_seek
 from chuko.server.rooms.room import Forbidden
 
 SLOW = {"kind": "move", "seconds": 60, "reserve": 120}
@@ -110,7 +110,9 @@ def test_another_clock_of_ones_pool_moves_the_player_to_it_and_the_same_one_leav
 
 
 @pytest.mark.parametrize("clock, says", [
-    ({"kind": "days", "days": 3}, "The clocks of this pool are 10 s a move \\+ 30 s; "),
+    ({"kind": "days", "days": 2}, "The clocks of this pool are 10 s a move \\+ 30 s; .*; "
+                                  "3 days a move, not 2 days a move\\.$"),
+    ({"kind": "move", "seconds": 20, "reserve": 30}, "not 20 s a move \\+ 30 s\\.$"),
     ({"kind": "move", "seconds": float("inf"), "reserve": 30}, "whole number from 5 to 600"),
     ("fast", "A clock is null"),
 ])
@@ -327,7 +329,7 @@ async def open_seeks(made, count: int) -> None:
     for n in range(count):
         read = {"game": "chuko", "options": {"players": 2, "pack": "standard"}, "players": 2,
                 "rated": False, "range": None, "clock": None}
-        seek = new_seek(read, f"poster{n}", f"Guest {n}", 1500.0, 1_000_000.0 + n,
+        seek = new_seek(read, f"poster{n}", f"Guest {n}", Standing(), 1_000_000.0 + n,
                         f"10.0.{n // 256}.{n % 256}")
         await made.board.post(seek, 3, 10, 10_000)
 

@@ -56,6 +56,22 @@ def test_the_leaderboard_lists_settled_accounts_best_first(engine, make_client):
     assert board["players"][0]["text"] == "1800" and not board["players"][0]["provisional"]
     multi = make_client().get("/api/leaderboard/chuko?class=multi").json()
     assert [p["username"] for p in multi["players"]] == ["many"]
+    # The board is short of settled players: the provisional fill it below them, best first,
+    # unranked and saying so; never a guest or a deleted account.
+    assert [(p["username"], p["text"], p["provisional"], "rank" in p)
+            for p in board["provisional"]] == [("newish", "2400?", True, False),
+                                               ("unsure", "2400?", True, False)]
+
+
+def test_a_full_board_of_settled_players_lists_no_provisional_one(engine, make_client):
+    for n in range(3):
+        rating(engine, add_player(engine, f"settled{n}"), "chuko", "duel", 30.0 - n)
+    rating(engine, add_player(engine, "newish"), "chuko", "duel", 40.0, games=3)
+    full = make_client().get("/api/leaderboard/chuko?count=3").json()
+    assert [p["username"] for p in full["players"]] == ["settled0", "settled1", "settled2"]
+    assert full["provisional"] == []
+    roomy = make_client().get("/api/leaderboard/chuko?count=4").json()
+    assert [p["username"] for p in roomy["provisional"]] == ["newish"]
 
 
 def test_leaderboard_refusals_say_why(make_client):
@@ -112,6 +128,12 @@ def test_a_profile_has_ratings_history_and_the_newest_games_first(club, make_cli
                                         "profile": None, "gone": None}
     assert (against_gone["seat"], against_gone["result"]) == (1, "lost")
     assert against_gone["rating"]["rating"] < 1500 + 400
+    # Each rated game says the change it made: its rating less the one before it.
+    rated = [g["rating"] for g in reversed(games) if g["rated"]]
+    shown = [1500] + [r["rating"] for r in rated]
+    assert [r["change"] for r in rated] == [b - a for a, b in zip(shown, shown[1:], strict=False)]
+    assert rated[0]["change"] != 0
+    assert [p["rating"] for p in profile["history"]] == shown[1:]
     first = games[-1]  # crossroads seed 1: the second seat won
     assert (first["result"], first["place"], first["seats"][1]["profile"]) == ("lost", 1, "bob")
     assert first["sentence"].startswith("Bobby won")

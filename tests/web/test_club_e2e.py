@@ -22,13 +22,20 @@ def test_the_leaderboard_lists_settled_players_best_first(pages, shot, club_url,
     viewport = DESKTOP if size == "desktop" else PHONE
     page = pages.new(**viewport, base_url=club_url)
     page.goto("/leaderboard/crossroads")
-    rows = page.locator(".board-table tbody tr")
+    rows = page.locator(".board-table tbody:not(.provisional-rows) tr")
     rows.first.wait_for()
     assert page.locator("h1").inner_text() == "Crossroads leaderboard"
     names = rows.locator("td:nth-child(2)").all_inner_texts()
-    assert sorted(names) == ["Ann", "bob"]  # Cy is provisional: not listed
+    assert sorted(names) == ["Ann", "bob"]
     ratings = [int(text.split()[0]) for text in rows.locator("td:nth-child(3)").all_inner_texts()]
     assert ratings == sorted(ratings, reverse=True)
+    # Cy is provisional: below the two settled, unranked, said to be so and shown with ?.
+    below = page.locator(".board-table tbody.provisional-rows")
+    assert "Provisional" in below.locator("th").inner_text()
+    (cy,) = below.locator("tr.provisional").all()
+    assert cy.locator("td:nth-child(2)").inner_text() == "cy"
+    assert cy.locator("td.rank").inner_text() == "–"
+    assert cy.locator("td:nth-child(3) strong").inner_text().endswith("?")
     assert page.locator("#board-nav a.current").inner_text() == "Crossroads"
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     shot(page, f"club-leaderboard-{size}")
@@ -56,6 +63,10 @@ def test_a_profile_shows_ratings_a_history_plot_and_pages_through_games(pages, s
     assert items.count() == 20
     first = items.first
     assert "casual" in first.inner_text() and "Guesty" in first.inner_text()
+    # Each rated game says the change it made: "+168", "−88" (a typographic minus).
+    changes = page.locator(".game-item .game-side .change").all_inner_texts()
+    assert len(changes) == 19 and all(re.fullmatch(r"[+\u2212±]\d+", c) for c in changes)
+    assert first.locator(".change").count() == 0
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     shot(page, f"club-profile-{size}")
     page.locator("#more").click()
@@ -82,12 +93,45 @@ def test_the_club_pages_name_no_game(name):
         assert re.search(rf"(?<![\w.-]){re.escape(game)}(?![\w.-])", text) is None, (name, game)
 
 
-def test_a_leaderboard_with_no_settled_rating_says_how_to_get_on_it(pages, shot, club_url):
+def test_a_leaderboard_with_no_settled_rating_lists_the_provisional_ones(pages, shot,
+                                                                          club_url):
+    """One rated Chükö game of four: nobody is settled, so the board says so and lists the
+    four below, provisional, best first."""
     page = pages.new(**PHONE, base_url=club_url)
     page.goto("/leaderboard/chuko?class=multi")
-    page.locator(".empty").wait_for()
-    assert "after 10" in page.locator(".empty").inner_text()
+    page.locator(".board-table").wait_for()
+    assert "No settled ratings yet" in page.locator(".board-table tbody").first.inner_text()
+    below = page.locator(".board-table tbody.provisional-rows tr.provisional")
+    assert sorted(below.locator("td:nth-child(2)").all_inner_texts()) == ["Ann", "bob", "cy",
+                                                                           "dee"]
+    assert below.first.locator("td:nth-child(2)").inner_text() == "Ann"  # the winner first
+    assert "10 rated games" in page.locator(".provisional-head").inner_text()
     tabs = page.locator("#classes a")
     assert tabs.all_inner_texts() == ["Heads-up", "Multiplayer"]
     assert page.locator("#classes a.current").inner_text() == "Multiplayer"
     shot(page, "club-leaderboard-empty-phone")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_finished_rated_game_shows_each_seats_rating_and_change(pages, shot, club_url, size):
+    """Ann and Bob's last duel, watched once over: each seat chip has its rating beside the
+    name, and the end panel each seat's rating after the game and the change it made, the
+    same changes as their profiles' game lists."""
+    viewport = DESKTOP if size == "desktop" else PHONE
+    page = pages.new(**viewport, base_url=club_url)
+    games = page.request.get(f"{club_url}/api/players/ann/games").json()["games"]
+    duel = next(game for game in games if game["game"] == "crossroads")
+    page.goto(f"/watch/{duel['room']}")
+    changes = page.locator("#status .rating-changes li")
+    changes.first.wait_for()
+    assert changes.count() == 2
+    mine = {item.locator(".who").inner_text(): item.locator(".change").inner_text()
+            for item in changes.all()}
+    sign = "+" if duel["rating"]["change"] > 0 else "\u2212"
+    assert mine["Ann Rivers"] == f"{sign}{abs(duel['rating']['change'])}"
+    assert sorted(text[0] for text in mine.values()) == ["+", "\u2212"]
+    chips = page.locator("#seats .seat-chip[data-seat] .seat-rating").all_inner_texts()
+    assert str(duel["rating"]["rating"]) in chips and all(re.fullmatch(r"\d+\??", c)
+                                                         for c in chips)
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shot(page, f"club-rating-change-{size}", full_page=False)

@@ -102,16 +102,38 @@ def test_four_people_fill_a_four_player_table_from_its_pool(pages, shot):
 
 
 def test_a_rated_game_played_out_moves_both_ratings_onto_the_profiles(pages, shot):
-    """Two accounts paired in Crossroads' pool play the match to its end. Both ratings
-    change; one game leaves them provisional ("1540?"), which their profiles show and the
-    leaderboard, listing settled ratings only, does not."""
+    """Two accounts paired in Crossroads' pool ("rated · 30 s + 1 min") play the match to its
+    end, their seats showing "1500?" beside their names. Both ratings change, by what the
+    end panel says ("+40", "−40"); one game leaves them provisional ("1540?"), which their
+    profiles show, and the leaderboard lists them below the settled, unranked."""
     names = [f"ann_{secrets.token_hex(3)}", f"bob_{secrets.token_hex(3)}"]
     made = iter(names)
-    ann, bob = pair(pages, "crossroads/match", DESKTOP, PHONE,
-                    ready=lambda page: sign_up(page, next(made)))
+
+    def ready(page):
+        sign_up(page, next(made))
+        page.goto("/lobby")
+        button = page.locator("button.pool[data-pool='crossroads/match'][data-clock='30+60']")
+        # Once the lobby's socket has said who plays: an account's buttons are rated.
+        button.locator("span", has_text="rated").wait_for()
+        assert button.locator("span").inner_text() == "rated · 30 s + 1 min"
+
+    ann, bob = pair(pages, "crossroads/match", DESKTOP, PHONE, ready=ready)
+    # Each seat's rating beside its name: newcomers, provisional.
+    for page in (ann, bob):
+        page.locator("#seats .seat-chip[data-seat] .seat-rating").first.wait_for()
+        assert page.locator("#seats .seat-chip[data-seat] .seat-rating").all_inner_texts() == [
+            "1500?", "1500?"]
     play_out(ann, bob)
     for page in (ann, bob):
         assert_shows_the_result(page)
+    # The end panel: each seat's rating after the game and the change it made.
+    ends = {}
+    for page, size in ((ann, "desktop"), (bob, "phone")):
+        mine = page.locator("#status .rating-changes li.me")
+        mine.wait_for()
+        ends[page] = mine.locator(".change").inner_text()
+        assert re.fullmatch(r"[+\u2212±]\d+", ends[page]), ends[page]
+        shot(page, f"club-flows-end-{size}", full_page=False)
     room = room_of(ann)
     shown, results = {}, []
     for page, name, size in ((ann, names[0], "desktop"), (bob, names[1], "phone")):
@@ -126,6 +148,12 @@ def test_a_rated_game_played_out_moves_both_ratings_onto_the_profiles(pages, sho
         assert card.locator(".history-plot circle").count() == 1
         game = page.locator(f".game-item[data-room='{room}']")
         assert "rated" in game.inner_text() and f"rating {shown[name][0]}" in game.inner_text()
+        change = int(ends[page].replace("\u2212", "-").replace("±", ""))
+        assert game.locator(".change").inner_text() == ends[page]
+        assert shown[name][0] == 1500 + change
+        # The header's link to one's own profile, marked as the page one is on.
+        profile = page.locator("header nav.site a.profile")
+        assert profile.get_attribute("aria-current") == "page"
         results.append(game.locator(".result").inner_text().lower())  # won, lost or draw
         assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
         shot(page, f"club-flows-profile-{size}")
@@ -136,13 +164,20 @@ def test_a_rated_game_played_out_moves_both_ratings_onto_the_profiles(pages, sho
         assert bob_rating > 1500 > ann_rating
     else:  # a drawn match: level still, both surer
         assert results == ["draw", "draw"] and ann_rating == bob_rating
-    # The header's Leaderboards link: the first game's board; Crossroads' lists neither yet.
+    # The header's Leaderboards link: the first game's board; Crossroads' ranks neither
+    # yet, and lists both below the settled, provisional.
     ann.locator("header nav.site a", has_text="Leaderboards").click()
     ann.wait_for_url(re.compile(r"/leaderboard/[\w-]+$"))
     ann.goto("/leaderboard/crossroads")
-    ann.locator(".empty, .board-table").first.wait_for()
-    listed = ann.locator(".board-table td:nth-child(2)").all_inner_texts()
-    assert not set(names) & set(listed)
+    ann.locator(".board-table").first.wait_for()
+    to_profile = ann.locator("header nav.site a.profile")
+    to_profile.wait_for()  # on every page, not marked as this one
+    assert to_profile.get_attribute("href") == f"/@/{names[0]}"
+    assert to_profile.get_attribute("aria-current") is None
+    ranked = ann.locator(".board-table tbody:not(.provisional-rows) td:nth-child(2)")
+    assert not set(names) & set(ranked.all_inner_texts())
+    below = ann.locator(".board-table tr.provisional td:nth-child(2)").all_inner_texts()
+    assert set(names) <= set(below)
     bob.goto("/leaderboard/crossroads")
     bob.locator(".empty, .board-table").first.wait_for()
     shot(ann, "club-flows-leaderboard-desktop")
@@ -303,6 +338,7 @@ def test_every_page_links_to_the_lobby_the_leaderboards_and_the_account(pages):
     name = page.locator("#me strong").inner_text()
     page.goto("/rules/chuko")
     page.locator("header nav.site a.account", has_text=name).wait_for()
+    assert page.locator("header nav.site a.profile").count() == 0  # a guest has no profile
     page.goto("/leaderboard")
     page.wait_for_url(re.compile(r"/leaderboard/[\w-]+$"))
     page.locator("#board-title", has_text="leaderboard").wait_for()

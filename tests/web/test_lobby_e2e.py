@@ -34,3 +34,31 @@ def test_a_seek_posted_on_one_page_is_joined_with_one_click_on_another(pages, sh
     host.wait_for_url("**/room/**")
     guest.wait_for_url("**/room/**")
     assert host.url.split("/room/")[1] == guest.url.split("/room/")[1]
+
+
+def test_a_guest_waiting_with_days_a_move_may_close_the_page_and_finds_the_game_at_home(
+        pages, shot):
+    """Days a move need no presence: the first guest waits, reads that they may close the
+    page and does; the second clicks the same clock later and lands in the game; the first
+    finds it on their home page, their turn or not, with days to move."""
+    first, second = lobby(pages, 1280, 800), lobby(pages, 390, 844)
+    daily = "button.pool[data-pool='crossroads/match'][data-clock='1d']"
+    first.locator(f"{daily} span", has_text="casual · 1 day").wait_for()
+    first.click(daily)
+    waiting = first.locator(f"{daily}.waiting")
+    waiting.wait_for()
+    assert "you may close the page" in waiting.inner_text()
+    shot(first, "lobby-desktop-days-waiting", full_page=False)
+    context = first.context
+    first.close()
+    second.click(daily)
+    second.wait_for_url("**/room/**", timeout=6000)
+    room = second.url.split("/room/")[1].split("#")[0]
+    home = context.new_page()
+    home.goto("/")
+    row = home.locator(f"#your-games .in-play .your-game[data-room='{room}']")
+    row.wait_for()
+    row.locator("a.continue").click()
+    home.wait_for_url(f"**/room/{room}")
+    home.locator("#status.playing").wait_for()
+    assert home.locator("#seats .seat-chip.me").count() == 1

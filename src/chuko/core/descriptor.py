@@ -271,13 +271,19 @@ class Integrations:
         return {name: target for name, target in found.items() if target is not None}
 
 
-# The clocks a quick-pairing pool offers unless it says otherwise: seconds a move, and a
-# reserve for the moves that take longer (10 s + 30 s, 30 s + 1 min, 1 min + 2 min).
+# The quick clocks a pool offers unless it says otherwise: seconds a move, and a reserve for
+# the moves that take longer (10 s + 30 s, 30 s + 1 min, 1 min + 2 min).
 QUICK_CLOCKS: tuple[Mapping[str, Any], ...] = (
     {"kind": "move", "seconds": 10, "reserve": 30},
     {"kind": "move", "seconds": 30, "reserve": 60},
     {"kind": "move", "seconds": 60, "reserve": 120},
 )
+# And the slow ones: days a move (correspondence), for players who come and go.
+SLOW_CLOCKS: tuple[Mapping[str, Any], ...] = (
+    {"kind": "days", "days": 1},
+    {"kind": "days", "days": 3},
+)
+CLOCK_KINDS = ("move", "days")
 
 
 @dataclass(frozen=True)
@@ -291,15 +297,16 @@ class Pool:
       ones left out take their defaults).
     - `clocks`: the time controls a player may choose from (each a small menu's entry, as
       `POST /api/rooms` takes it: `{"kind": "move", "seconds": 30, "reserve": 60}`); the
-      first is the one chosen when a player names none. Players wait at the table, so
-      every one is per move, never days; and every pool's room has a clock.
+      first is the one chosen when a player names none: per move (`QUICK_CLOCKS`), and
+      days a move (`SLOW_CLOCKS`), which the lobby pairs while its players are away.
+      Every pool's room has a clock.
     """
 
     id: str
     label: str
     players: int
     options: Mapping[str, Any] = field(default_factory=dict)
-    clocks: tuple[Mapping[str, Any], ...] = QUICK_CLOCKS
+    clocks: tuple[Mapping[str, Any], ...] = QUICK_CLOCKS + SLOW_CLOCKS
 
     def to_json(self, game_id: str) -> Json:
         return {"id": f"{game_id}/{self.id}", "game": game_id, "label": self.label,
@@ -373,8 +380,10 @@ class Descriptor:
                 raise ValueError(f"{self.id}'s pool {pool.id!r} seats {pool.players} "
                                  "players, which the game does not allow")
             values = self.read_options(pool.options)  # a ConfigError names a bad option
-            if not pool.clocks or any(clock.get("kind") != "move" for clock in pool.clocks):
-                raise ValueError(f"{self.id}'s pool {pool.id!r} needs clocks, each per move")
+            if not pool.clocks or any(clock.get("kind") not in CLOCK_KINDS
+                                      for clock in pool.clocks):
+                raise ValueError(f"{self.id}'s pool {pool.id!r} needs clocks, each per move "
+                                 "or days a move")
             named = self.traits.players_option
             if named is not None and values[named] != pool.players:
                 raise ValueError(f"{self.id}'s pool {pool.id!r} seats {pool.players} players "

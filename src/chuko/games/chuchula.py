@@ -18,7 +18,15 @@ from random import Random
 from typing import Any, ClassVar
 
 from chuko.core.deck52 import DECK, Card, cards_text, parse_cards, sort_hand
-from chuko.core.descriptor import Descriptor, Integrations, Option, Pool, Study, Traits
+from chuko.core.descriptor import (
+    SLOW_CLOCKS,
+    Descriptor,
+    Integrations,
+    Option,
+    Pool,
+    Study,
+    Traits,
+)
 from chuko.core.errors import ConfigError, IllegalMove, ParseError
 from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
@@ -343,7 +351,7 @@ DESCRIPTOR = Descriptor(
     pools=(Pool("four", "4 players, 5 rounds", 4, {"players": 4, "mode": "rounds", "length": 5},
                 ({"kind": "move", "seconds": 30, "reserve": 90},
                  {"kind": "move", "seconds": 60, "reserve": 120},
-                 {"kind": "move", "seconds": 120, "reserve": 240})),),
+                 {"kind": "move", "seconds": 120, "reserve": 240}, *SLOW_CLOCKS)),),
 )
 
 

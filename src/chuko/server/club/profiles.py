@@ -1,6 +1,7 @@
 """What a profile shows of the club: the rating classes a game is played in, a finished
 game rebuilt for its result, each seat's place and the word for it ("won", "2nd of 4"), and
-a rating as the pages read it (`web/profiles_api.py` serves them)."""
+a rating as the pages read it, with the change a game made (`web/profiles_api.py` serves
+them)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from dataclasses import fields
 from typing import Any
 
 from chuko.games import descriptor
-from chuko.server.club.ratings import CLASSES, Rating, class_of, ranks_of
+from chuko.server.club.ratings import CLASSES, Rating, class_of, ranks_of, seat_shown
 from chuko.server.rooms.lifecycle import rebuild
 from chuko.server.rooms.room import Room, Seat
+from chuko.server.store.rating_rows import SeatPoint
 
 
 def classes_of(game_id: str) -> list[str]:
@@ -68,3 +70,10 @@ def shown_rating(rating: Rating, games: bool = True) -> dict[str, Any]:
     else:  # a history point: its number and uncertainty only
         del shown["provisional"], shown["text"]
     return shown
+
+
+def rated_here(point: SeatPoint) -> dict[str, Any]:
+    """A finished game's rating in a player's game list: after it, its uncertainty, and the
+    change it made (`seat_shown`'s)."""
+    rating = Rating() if point.rating is None else Rating(*point.rating)
+    return {**shown_rating(rating, games=False), "change": seat_shown(point)["change"]}

@@ -16,25 +16,29 @@ keeps the room rated and its player is placed last (the room's `places`). A room
 seat of its own, or a seat with no known player, is never rated.
 
 A rated room's result is applied by `apply_result`, which the write that ends the game
-carries (the final move's `Append`, or a forfeit's): the end and the ratings commit in one
-transaction, or neither does. It decides there whether the game counts (`UNRATED`: an
-aborted game, fewer than MIN_MOVES moves by a seat, a pair's games together past
-PAIR_GAMES in PAIR_WINDOW, a provisional rating's past NEWCOMER_GAMES in NEWCOMER_WINDOW),
-its players' rows locked so that two rooms ending at once cannot both slip under a limit,
-and stores a reason it does not in `rooms.result`. It is idempotent per room:
+carries (`rated_end`, in the final move's `Append` or a forfeit's): the end and the ratings
+commit in one transaction, or neither does. It decides there whether the game counts
+(`UNRATED`: an aborted game, fewer than MIN_MOVES moves by a seat, a pair's games together
+past PAIR_GAMES in PAIR_WINDOW, a provisional rating's past NEWCOMER_GAMES in
+NEWCOMER_WINDOW), its players' rows locked so that two rooms ending at once cannot both slip
+under a limit, and stores a reason it does not in `rooms.result`. It is idempotent per room:
 `rating_history`'s key (player, room) shows it was applied.
+
+A rated room shows each seat's rating beside its name (`seat_ratings`), and once it has
+rated them, the change it made ("+12", "−9" on the shown scale).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from chuko.core.protocol import Json
+from chuko.server.rooms.terms import RatedEnd, SeatRatings
 from chuko.server.store import rating_rows as rows
 from chuko.server.store.database import Connection
 from chuko.server.store.writes import Write
@@ -101,6 +105,11 @@ class Shown:
         return cls(round(CENTRE + (mu - MODEL.mu) * SCALE), round(2 * sigma * SCALE),
                    games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA)
 
+    @classmethod
+    def of_row(cls, row: rows.RatingRow | None) -> Shown:
+        """A stored rating as shown (None: a newcomer's)."""
+        return (Rating() if row is None else Rating(*row)).shown
+
     def text(self) -> str:
         """"1500?" while provisional, else "1623"."""
         return f"{self.rating}{'?' if self.provisional else ''}"
@@ -131,6 +140,44 @@ def rate(before: Sequence[Rating | None], ranks: Sequence[int]) -> list[Rating]:
     after = MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
     return [Rating(team[0].mu, team[0].sigma, r.games + 1, r.wins + won(rank, ranks))
             for team, r, rank in zip(after, current, ranks, strict=True)]
+
+
+# -- the ratings a rated room shows by its seats -----------------------------------------------
+
+
+def seat_ratings(room_id: str, game: str, seats: int) -> Callable[[Connection], SeatRatings]:
+    """The read of each seat's rating in a rated room, as its seats show it (`seat_shown`);
+    None for a seat with no player or a bot's own."""
+    klass = class_of(seats)
+
+    def read(conn: Connection) -> SeatRatings:
+        if klass is None:
+            return [None] * seats
+        return [None if point is None else seat_shown(point)
+                for point in rows.seat_points(conn, room_id, game, klass)]
+
+    return read
+
+
+def seat_shown(point: rows.SeatPoint) -> Json:
+    """A seat's rating in its room: after the room where the room rated it, with the
+    change it made (`change`: shown points, + or −), else as it stands (`change` null)."""
+    now = Shown.of_row(point.rating)
+    change = now.rating - Shown.of_row(point.before).rating if point.rated_here else None
+    return {"rating": now.rating, "provisional": now.provisional, "text": now.text(),
+            "change": change}
+
+
+def rated_end(room_id: str, game: str, ranks: Sequence[int], now: float) -> Write:
+    """The write a rated room's end carries (`apply_result`), answering a `RatedEnd`: why
+    it changed no rating, and the seats' ratings after it, read in its transaction."""
+    apply = apply_result(room_id, game, ranks, now)
+
+    def write(conn: Connection) -> RatedEnd:
+        unrated = apply(conn)
+        return RatedEnd(unrated, seat_ratings(room_id, game, len(ranks))(conn))
+
+    return write
 
 
 # -- the write that applies a finished room's result -------------------------------------------

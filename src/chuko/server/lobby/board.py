@@ -11,8 +11,9 @@ room a player was last paired into, kept a short while for a socket that reconne
 
 A player is here while some worker's word for them holds: a worker holding a socket of
 theirs renews it every few seconds, and the moment their last socket there closes it says
-so, and takes them out of their pool if no other worker holds one (`closed`). A worker that
-dies stops renewing: its word lapses within `LobbyLimits.grace`.
+so, and takes them out of their pool if no other worker holds one (`closed`), unless they
+wait with days a move (`seeks.waits_away`). A worker that dies stops renewing: its word
+lapses within `LobbyLimits.grace`.
 
 A player waits in one pool at most (membership is the player's, not a socket's), and a
 pairing takes its players out of their pool, takes down their seeks and records itself in
@@ -31,6 +32,7 @@ from typing import Any
 
 from chuko.core.errors import ChukoError
 from chuko.server.lobby.kv import Check, Group, Kv, Op
+from chuko.server.lobby.seeks import waits_away
 from chuko.server.rooms.room import Forbidden, NotFound
 from chuko.server.shared.bus import PlayerPaired
 from chuko.server.shared.limits import Full, TooMany
@@ -199,18 +201,23 @@ class Board:
 
     async def closed(self, player: str, worker: str) -> bool:
         """The player's last lobby socket on `worker` closed: they are out of their pool
-        unless a socket of theirs is open on another worker. Whether they left it."""
+        unless a socket of theirs is open on another worker, or they wait with days a move
+        (`seeks.waits_away`). Whether they left it."""
         now = self.clock()
 
         async def attempt() -> tuple[list[Check], list[Op], Any]:
             raw, pool = await self.kv.hget(self.here, player), await self.kv.hget(self.where,
                                                                                   player)
+            entry = None if pool is None else await self.kv.hget(self.pool_key(pool), player)
             workers = {**_workers(raw), worker: now}
-            gone = all(until <= now for until in workers.values())
+            gone = all(until <= now for until in workers.values()) and not (
+                entry is not None and waits_away(json.loads(entry).get("clock")))
             ops: list[Op] = [("hset", self.here, player, json.dumps(workers))]
             ops += _out_of_pool(self, player, pool) if gone else []
-            return [(self.here, player, raw), (self.where, player, pool)], ops, \
-                gone and pool is not None
+            checks: list[Check] = [(self.here, player, raw), (self.where, player, pool)]
+            if pool is not None:
+                checks.append((self.pool_key(pool), player, entry))
+            return checks, ops, gone and pool is not None
 
         return bool(await self._change(attempt))
 

@@ -25,22 +25,21 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from chuko.core.descriptor import Pool
 from chuko.core.errors import ChukoError, ConfigError
-from chuko.games import descriptors, game_class
+from chuko.games import descriptors
 from chuko.server.lobby.board import Board
 from chuko.server.lobby.pairing import waves as pairing
 from chuko.server.lobby.plan import FillTables, PairHeadsUp, plan
 from chuko.server.lobby.seeks import (
-    DEFAULT_RATING,
-    SCALE,
     SEEK_CLOCKS,
     LobbyLimits,
+    Standing,
+    lapsed,
     may_play,
     new_seek,
     public_seek,
@@ -48,24 +47,20 @@ from chuko.server.lobby.seeks import (
     read_choice,
     read_seek,
     seek_page,
+    waits_away,
 )
-from chuko.server.rooms.room import NotFound, Seat
+from chuko.server.rooms.room import NotFound
 from chuko.server.shared.bus import Bus, PlayerPaired
-from chuko.server.store import rating_rows
-from chuko.server.store.writer import Unavailable
-from chuko.server.store.writes import Refused
-
-if TYPE_CHECKING:
-    from chuko.server.rooms.hub import Hub
-    from chuko.server.store.database import Store
+from chuko.server.shared.messages import loads
 
 log = logging.getLogger("chuko.server")
 
 Json = dict[str, Any]
 AT_ONCE = 64  # rooms of one wave made at once (the store commits them together)
+LAPSES_EVERY = 60.0  # seconds between two looks for slow waits and seeks that have lapsed
 # A recorded pairing → its new room's id, and the player at each of its seats (None: a bot).
 OpenRoom = Callable[[Json], Awaitable[tuple[str, list[str | None]]]]
-RatingOf = Callable[[str, str, str], Awaitable[float]]  # (player, game, class) → rating
+RatingOf = Callable[[str, str, str], Awaitable[Standing]]  # (player, game, class) → rating
 Alive = Callable[[str], Awaitable[bool]]  # whether a worker (`me`) still runs
 
 
@@ -107,6 +102,7 @@ class Matchmaker:
         self.fill = fill or (lambda pool, now, n: pairing.fill_tables(pool, now, n))
         self.pools = pool_catalog()
         self._making: set[str] = set()  # pairings this worker is making a room for
+        self._lapses_at = 0.0  # when `tidy` next looks for slow waits and seeks lapsed
         self._loop: asyncio.Task | None = None
 
     # -- what a player asks -------------------------------------------------------------------
@@ -123,8 +119,9 @@ class Matchmaker:
         menu = tuple(dict(choice) for choice in pool.clocks)
         chosen = menu[0] if clock is None else read_choice(clock, menu, "this pool")
         waits = self._bots_after(bots_after)
-        rating = await self.rating_of(player.id, game_id, rating_class(pool.players))
-        entry = {"player": player.id, "name": player.name, "pool": pool_id, "rating": rating,
+        standing = await self.rating_of(player.id, game_id, rating_class(pool.players))
+        entry = {"player": player.id, "name": player.name, "pool": pool_id,
+                 "rating": standing.rating,
                  "since": self.board.clock(), "bots_after": waits, "clock": chosen,
                  "rated": player.username is not None}
         await self.board.toggle(entry)
@@ -156,8 +153,8 @@ class Matchmaker:
         accounts only; within the caps on a player's, an address's and all open seeks."""
         read = read_seek(data)
         may_play(read["rated"], player.username)
-        rating = await self.rating_of(player.id, read["game"], rating_class(read["players"]))
-        seek = new_seek(read, player.id, player.name, rating, self.board.clock(), address)
+        standing = await self.rating_of(player.id, read["game"], rating_class(read["players"]))
+        seek = new_seek(read, player.id, player.name, standing, self.board.clock(), address)
         limits = self.limits
         await self.board.post(seek, limits.seeks_per_player, limits.seeks_per_address,
                               limits.seeks_in_all)
@@ -177,9 +174,9 @@ class Matchmaker:
         may_play(seek["rated"], player.username)
         if raw:
             await self._still_here(seek)
-        rating = await self.rating_of(player.id, seek["game"], rating_class(seek["players"])) \
-            if raw else DEFAULT_RATING
-        taker = {"player": player.id, "name": player.name, "rating": rating}
+        standing = await self.rating_of(player.id, seek["game"],
+                                        rating_class(seek["players"])) if raw else Standing()
+        taker = {"player": player.id, "name": player.name, "rating": standing.rating}
         record = await self.board.accept(seek_id, taker, self._record_base())
         if record is None:
             return {"type": "joined", "seek": seek_id}
@@ -189,7 +186,10 @@ class Matchmaker:
 
     async def _still_here(self, seek: Json) -> None:
         """Before a seek is joined, whoever of it left the lobby is out of it: a taker gone
-        leaves it; its poster gone takes it down (NotFound)."""
+        leaves it; its poster gone takes it down (NotFound). A seek with days a move waits
+        for its players away (`waits_away`)."""
+        if waits_away(seek.get("clock")):
+            return
         gone = await self.board.absent([seek["player"], *(t["player"] for t in seek["takers"])])
         for player in [seek["player"]] if seek["player"] in gone else gone:
             with contextlib.suppress(ChukoError):  # taken or changed meanwhile
@@ -257,9 +257,10 @@ class Matchmaker:
         return {p: raw for p, raw in stored.items() if p not in gone}
 
     async def _gone(self, pool_id: str, stored: dict[str, str]) -> set[str]:
-        """Those of the pool's `stored` entries whose player has no lobby socket open,
-        taken out of the pool."""
+        """Those of the pool's `stored` entries whose player has no lobby socket open (but
+        for a wait with days a move: `waits_away`), taken out of the pool."""
         gone = await self.board.absent(list(stored)) if stored else set()
+        gone = {p for p in gone if not waits_away(loads(stored[p]).get("clock"))}
         if gone:
             await self.board.drop(pool_id, {player: stored[player] for player in gone})
         return gone
@@ -301,7 +302,7 @@ class Matchmaker:
         """Make the rooms of pairings recorded and left unmade (their worker died, or the
         database was away): at once when their worker is gone, else once it has had
         `keep_making` seconds; the rooms made. Making one twice is harmless: a pairing's
-        room has an id of its own (`room_opener`)."""
+        room has an id of its own (`wiring.room_opener`)."""
         before = self.board.clock() - self.limits.keep_making
         made = 0
         for record in await self.board.records():
@@ -312,20 +313,41 @@ class Matchmaker:
         return made
 
     async def tidy(self) -> None:
-        """Take down the seeks of players gone (no lobby socket past the grace), and forget
-        the addresses with no seek open."""
+        """Take down the seeks of players gone (no lobby socket past the grace) but those
+        with days a move, which wait for them (`waits_away`); every LAPSES_EVERY seconds,
+        the waits and seeks with days a move that have lapsed too; forget the addresses
+        with no seek open."""
         await self.board.prune_addresses()
         gone = set(await self.board.forget_absent(self.limits.grace))
-        if not gone:
+        now = self.board.clock()
+        lapsing = now >= self._lapses_at
+        if lapsing:
+            self._lapses_at = now + LAPSES_EVERY
+            await self._drop_lapsed_waits(now)
+        elif not gone:
             return
         _, seeks = await self.board.snapshot([])
         for raw in seeks.values():
             seek = json.loads(raw)
+            clock = seek.get("clock")
+            away = set() if waits_away(clock) else gone
+            if lapsed(clock, float(seek["created"]), now, self.limits):
+                away = {seek["player"]}
             for player in [seek["player"], *(t["player"] for t in seek["takers"])]:
-                if player in gone:
+                if player in away:
                     with contextlib.suppress(ChukoError):  # taken or changed meanwhile
                         await self.board.cancel(player, seek["id"])
                     break
+
+    async def _drop_lapsed_waits(self, now: float) -> None:
+        """Take out of their pools the waits with days a move begun `slow_wait` ago."""
+        for pool_id in self.pools:
+            stored = await self.board.waiting(pool_id)
+            over = {player: raw for player, raw in stored.items()
+                    if lapsed((entry := loads(raw)).get("clock"), float(entry["since"]), now,
+                              self.limits)}
+            if over:
+                await self.board.drop(pool_id, over)
 
     async def run(self) -> None:
         """The waves, while the app runs: on the leader only."""
@@ -345,52 +367,3 @@ class Matchmaker:
 
 async def _always(worker: str) -> bool:
     return True
-
-
-def room_opener(hub: Hub) -> OpenRoom:
-    """Make a pairing's room on `hub`: its players in seats (in a random order), bots of
-    the game's second level (or its only one) in the seats left. The room's id is the
-    pairing's, so a pairing made again (its maker died after making the room, before
-    telling anyone) finds the room made and seats nobody twice. Its answer: the room's id and
-    the player at each seat."""
-    shuffle = random.SystemRandom().shuffle if hub.rng is None else hub.rng.shuffle
-    duplicate = hub.store.key_taken  # a second room under one id
-
-    async def open_room(record: Json) -> tuple[str, list[str | None]]:
-        rules = game_class(record["game"])
-        described = rules.descriptor
-        values = described.read_online(record["options"], bots_only=False)
-        game = rules.configure(values, bots_only=False)
-        people = list(record["players"])
-        shuffle(people)
-        level = described.levels[min(1, len(described.levels) - 1)]
-        seats = [Seat(n, "human", None, None, None, True, p["name"], player=p["player"])
-                 for n, p in enumerate(people)]
-        seats += [Seat(n, "bot", level, None, None, True)
-                  for n in range(len(people), game.players)]
-        # Casual and clockless are the defaults of a room.
-        extra = {key: value for key, value in (("rated", record["rated"]),
-                                               ("clock", record["clock"])) if value}
-        room_id = f"{int(float(record['at'])):08x}{record['id']}"
-        try:
-            room = await hub.open_room(record["game"], game, values, seats,
-                                       room_id=room_id, **extra)
-        except duplicate:  # made already
-            room = await hub.room(room_id)
-        return room.id, [seat.player for seat in room.seats]
-
-    return open_room
-
-
-def rating_reader(store: Store) -> RatingOf:
-    """A player's rating on the pool's scale from the `ratings` table, the default when
-    they have none (or the database cannot say just now)."""
-
-    async def rating_of(player: str, game: str, klass: str) -> float:
-        try:
-            mu = await store.fetch(rating_rows.mu_of(player, game, klass))
-        except (Unavailable, Refused):
-            return DEFAULT_RATING
-        return DEFAULT_RATING if mu is None else mu * SCALE
-
-    return rating_of

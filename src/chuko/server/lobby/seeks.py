@@ -1,21 +1,23 @@
 """Open seeks and the lobby's limits: a seek as a player posts it over the lobby socket
 (`read_seek`, any game and options its descriptor allows, casual or rated, a rating range,
 a clock from the lobby's menu), checked in one sentence; who may play rated (`may_play`);
-what other players see of a seek (`public_seek`: never a player's id or address) and a page
-of them (`seek_page`); and what one player may ask of the lobby (`LobbyLimits`)."""
+what other players see of a seek (`public_seek`: never a player's id or address, its
+poster's rating as the club writes it, `Standing`) and a page of them (`seek_page`); what
+one player may ask of the lobby (`LobbyLimits`); and which waits and seeks stay up while
+their player is away (`waits_away`: days a move)."""
 
 from __future__ import annotations
 
 import math
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from chuko.core.descriptor import QUICK_CLOCKS
+from chuko.core.descriptor import QUICK_CLOCKS, SLOW_CLOCKS
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
 from chuko.games import descriptor, game_class
-from chuko.server.rooms.clocks import read_control
+from chuko.server.rooms.clocks import read_control, realtime
 from chuko.server.rooms.room import Forbidden
 from chuko.server.shared.limits import Rate
 
@@ -23,8 +25,17 @@ RATING_LOW, RATING_HIGH = 0, 4000  # the ratings a seek's range may name (displa
 DEFAULT_RATING = 1500.0  # a player with no rating yet, on the display scale
 SCALE = 60.0  # display points per unit of an openskill mu (25 → 1500)
 # The clocks a seek may choose: a pool's quick ones, and days a move for slow play.
-SEEK_CLOCKS: tuple[Json, ...] = (*(dict(clock) for clock in QUICK_CLOCKS),
-                                 {"kind": "days", "days": 1}, {"kind": "days", "days": 3})
+SEEK_CLOCKS: tuple[Json, ...] = tuple(dict(clock) for clock in QUICK_CLOCKS + SLOW_CLOCKS)
+
+
+class Standing(NamedTuple):
+    """A player's rating as the lobby pairs and shows it: on the display scale, and in
+    words, as the club writes it ("1500?" while provisional)."""
+
+    rating: float = DEFAULT_RATING
+    text: str = f"{DEFAULT_RATING:.0f}?"
+
+
 ACCOUNTS_ONLY = ("Rated games are for players with an account: sign up on the Account page "
                  "(/account) to play rated; as a guest you play casual games.")
 
@@ -46,6 +57,26 @@ class LobbyLimits:
     grace: float = 10.0  # seconds a player's seeks stay up after their last socket closed
     bots_after: tuple[float, float] = (5.0, 300.0)  # the waits a player may choose
     keep_making: float = 30.0  # seconds before a pairing left half made is taken up again
+    slow_wait: float = 7 * 86_400.0  # seconds a wait or seek with days a move stays up
+
+
+def waits_away(clock: Json | None) -> bool:
+    """Whether a pool entry or a seek with this clock stays up while its player is away.
+
+    A quick clock's game needs its players at the table at once: a player paired while no
+    lobby socket of theirs is open would lose their first move's seconds before they knew,
+    so a quick wait or seek ends with their last socket (a seek after `grace`). With days a
+    move (correspondence), a game paired while its player is away loses nothing: they have a
+    day or more for their first move and find the game on their home page and in their own
+    games (`GET /api/me/games`). So, as lichess keeps a correspondence seek open while its
+    poster is away, such a wait or seek stays up until its player leaves it, is paired, or
+    `slow_wait` has passed since it began (the board keeps nobody waiting for ever)."""
+    return clock is not None and not realtime(clock)
+
+
+def lapsed(clock: Json | None, since: float, now: float, limits: LobbyLimits) -> bool:
+    """Whether a wait or seek that waits away (`waits_away`), begun at `since`, is over."""
+    return waits_away(clock) and now - since >= limits.slow_wait
 
 
 def read_seek(data: Json) -> Json:
@@ -112,11 +143,13 @@ def read_range(given: Any) -> list[int] | None:
     return [low, high]
 
 
-def new_seek(read: Json, player: str, name: str, rating: float, now: float,
+def new_seek(read: Json, player: str, name: str, standing: Standing, now: float,
              address: str) -> Json:
-    """The seek as stored: what was read, with its id, poster, their address and time."""
+    """The seek as stored: what was read, with its id, poster (and their rating), their
+    address and time."""
     return {**read, "id": secrets.token_urlsafe(9), "player": player, "name": name,
-            "address": address, "rating": round(rating), "created": now, "takers": []}
+            "address": address, "rating": round(standing.rating),
+            "rating_text": standing.text, "created": now, "takers": []}
 
 
 def public_seek(seek: Json) -> Json:
@@ -124,7 +157,8 @@ def public_seek(seek: Json) -> Json:
     return {"id": seek["id"], "game": seek["game"], "title": descriptor(seek["game"]).title,
             "options": seek["options"], "players": seek["players"], "rated": seek["rated"],
             "range": seek["range"], "clock": seek.get("clock"), "by": seek["name"],
-            "rating": seek["rating"], "seats_left": seek["players"] - 1 - len(seek["takers"]),
+            "rating": seek["rating"], "rating_text": seek["rating_text"],
+            "seats_left": seek["players"] - 1 - len(seek["takers"]),
             "created": seek["created"]}
 
 

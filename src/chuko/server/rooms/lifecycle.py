@@ -11,6 +11,7 @@ rebuilt from them (`rebuild`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Collection
 from typing import Any
@@ -177,6 +178,11 @@ class Rooms:
                 await self.moves.catch_up(room, reload=True)
         if room.status == "waiting" and room.created <= self.expiry.cutoff():
             await self.expiry.expire(room)
+        if room.rated and room.ratings is None:
+            # Shown beside the seats' names; read again when asked next if the database
+            # cannot say just now.
+            with contextlib.suppress(db.Unavailable):
+                await self.terms.read_ratings(self.store, room)
         return room
 
     async def sweep(self) -> int:

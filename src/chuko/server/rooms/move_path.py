@@ -6,6 +6,7 @@ when it ended the game)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -127,6 +128,10 @@ class MovePath:
         rematch too. The caller holds `room.lock`."""
         store = self.store
         row = await store.fetch_room(room.id, False) if reload else None
+        if row is not None and room.rated and row.status == "over":
+            # Rated on another worker: the changes, in the end's own state message.
+            with contextlib.suppress(db.Unavailable):
+                await self.terms.read_ratings(self.store, room)
         for seat, text, at in await store.fetch_timed_moves(room.id, room.version):
             after = room.state.copy()
             move = after.game.parse_move(text)

@@ -115,6 +115,10 @@ class Room:
     ended: float | None = None
     result: Json | None = None  # a forfeit's end, and the order seats went to bots
     unrated: str | None = None  # why its rated end changed no rating, in words (the club's)
+    # A rated room's seats' ratings ({rating, provisional, text, change}, the club's; None
+    # for a seat with no rated player), replaced whole (`show_ratings`); None: not read yet
+    # (or a casual room).
+    ratings: list[Json | None] | None = None
     # Seats whose sockets are all gone, and since when (the hub's clock): after the grace
     # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
     away: dict[int, float] = field(default_factory=dict)
@@ -130,11 +134,16 @@ class Room:
     # version, so a room keeps a few messages at most.
     _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, repr=False)
     _texts_version: int = field(default=-1, init=False, repr=False)
+    _ratings_text: str = field(default="null", init=False, repr=False)
 
     @property
     def names(self) -> list[str]:
         """What every sentence calls each seat (a seat's name may come with its player)."""
         return self._naming()[1]
+
+    def show_ratings(self, ratings: list[Json | None]) -> None:
+        """The seats' ratings to show from now on (read, or changed by the room's end)."""
+        self.ratings, self._ratings_text = ratings, json.dumps(ratings)
 
     def renamed(self) -> None:
         """A seat's entry changed with its label kept (a bot took it over): work the
@@ -223,17 +232,20 @@ class Room:
         bots_wait = self.bots_wait(moment.version)
         unrated = self.unrated if moment.status == "over" else None
         shared_key = (None, moment.status, bots_wait, self.rematch, labels, self.watchers,
-                      tuple((s.connected, s.joined, s.gone) for s in self.seats), unrated)
+                      tuple((s.connected, s.joined, s.gone) for s in self.seats), unrated,
+                      self._ratings_text)
         shared = self._texts.get(shared_key) if keep else None
         if shared is None:
+            ratings = self.ratings or [None] * len(self.seats)
             shared = dumps({
                 "type": "state",
                 "room": self.id,
                 "game": self.game_id,
                 "title": self.descriptor.title,
                 "status": moment.status,
-                "seats": [{**entry, "connected": s.connected, "joined": s.joined, "gone": s.gone}
-                          for entry, s in zip(entries, self.seats, strict=True)],
+                "seats": [{**entry, "connected": s.connected, "joined": s.joined, "gone": s.gone,
+                           "rating": rating}
+                          for entry, s, rating in zip(entries, self.seats, ratings, strict=True)],
                 "watchers": self.watchers,
                 "rated": self.rated,
                 "unrated": unrated,

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from chuko.server.store.schema import moves, players, rating_history, ratings, rooms, seats
@@ -119,13 +119,68 @@ def store_rating(conn: Connection, player: str, game: str, klass: str, room_id: 
         sigma=rating.sigma, at=at))
 
 
-def mu_of(player: str, game: str, klass: str) -> Callable[[Connection], float | None]:
-    """The mean of the player's rating in `game` and `klass` (None: they have none)."""
+def rating_of(player: str, game: str, klass: str) -> Callable[[Connection], RatingRow | None]:
+    """The player's rating in `game` and `klass` (None: they have none)."""
 
-    def read(conn: Connection) -> float | None:
-        mu = conn.execute(select(ratings.c.mu).where(
+    def read(conn: Connection) -> RatingRow | None:
+        row = conn.execute(select(ratings.c.mu, ratings.c.sigma, ratings.c.games,
+                                  ratings.c.wins).where(
             ratings.c.player == player, ratings.c.game == game,
-            ratings.c["class"] == klass)).scalar()
-        return None if mu is None else float(mu)
+            ratings.c["class"] == klass)).first()
+        return None if row is None else RatingRow(row.mu, row.sigma, row.games, row.wins)
 
     return read
+
+
+class SeatPoint(NamedTuple):
+    """A rated room's seat as its player's rating shows there: `rating` after the room when
+    it was rated (`games`: their rated games in its class up to it), else as it stands
+    (None: no rating yet); `before`, their rating before the room when it was rated (None:
+    it was their first)."""
+
+    rating: RatingRow | None
+    rated_here: bool
+    before: RatingRow | None = None
+
+
+def seat_points(conn: Connection, room_id: str, game: str, klass: str) -> list[SeatPoint | None]:
+    """Each seat's rating in the room (None: a seat with no player, or a bot's own); for a
+    player the room rated, the history point it made and the point before it."""
+    found = seat_holders(conn, room_id)
+    players_of = [None if row.player is None or (row.kind == "bot" and row.gone is None)
+                  else str(row.player) for row in found]
+    held = [p for p in players_of if p is not None]
+    if not held:
+        return [None] * len(found)
+    here = {row.player: row for row in conn.execute(
+        select(rating_history).where(rating_history.c.room == room_id,
+                                     rating_history.c.player.in_(held)))}
+    current = {row.player: row for row in conn.execute(
+        select(ratings).where(ratings.c.player.in_(held), ratings.c.game == game,
+                              ratings.c["class"] == klass))}
+    points: list[SeatPoint | None] = []
+    for player in players_of:
+        if player is None:
+            points.append(None)
+        elif player in here:
+            points.append(rated_point(conn, here[player]))
+        else:
+            row = current.get(player)
+            points.append(SeatPoint(None if row is None else
+                                    RatingRow(row.mu, row.sigma, row.games, row.wins), False))
+    return points
+
+
+def rated_point(conn: Connection, point: Any) -> SeatPoint:
+    """The rating a history point shows, its games counted, with the point before it."""
+    earlier = or_(rating_history.c.at < point.at,
+                  and_(rating_history.c.at == point.at, rating_history.c.room < point.room))
+    same = (rating_history.c.player == point.player, rating_history.c.game == point.game,
+            rating_history.c["class"] == point._mapping["class"])
+    games = conn.execute(select(func.count()).where(*same, earlier)).scalar() or 0
+    before = conn.execute(select(rating_history.c.mu, rating_history.c.sigma)
+                          .where(*same, earlier)
+                          .order_by(rating_history.c.at.desc(), rating_history.c.room.desc())
+                          .limit(1)).first()
+    return SeatPoint(RatingRow(point.mu, point.sigma, games + 1), True,
+                     None if before is None else RatingRow(before.mu, before.sigma, games))

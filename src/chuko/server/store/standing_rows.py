@@ -15,7 +15,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.engine import Connection
 
 from chuko.core.errors import ConfigError
-from chuko.server.store.rating_rows import RatingRow
+from chuko.server.store.rating_rows import RatingRow, SeatPoint, rated_point
 from chuko.server.store.schema import players, rating_history, ratings, rooms, seats
 
 DELETED = "deleted player"  # what a deleted account's seats and names read
@@ -47,7 +47,7 @@ class Listed:
     at: float  # when it ended (a finished room) or last changed
     seat: int  # the listed player's seat
     seats: list[dict[str, Any]] = field(default_factory=list)
-    rating: RatingRow | None = None  # the player's rating after it, when it was rated
+    rating: SeatPoint | None = None  # the player's rating after it and before, if it rated them
 
 
 def account(conn: Connection, username: str) -> Account | None:
@@ -65,17 +65,18 @@ def account(conn: Connection, username: str) -> Account | None:
 
 
 def leaderboard(conn: Connection, game: str, klass: str, count: int, *, least_games: int,
-                most_sigma: float) -> list[dict[str, Any]]:
+                most_sigma: float, settled: bool = True) -> list[dict[str, Any]]:
     """The `count` best settled ratings of accounts in `game` and `klass` (of `least_games`
     games or more and a `sigma` of `most_sigma` at most), best first (by the shown rating,
-    the mean: as lichess ranks). Provisional ratings and guests are not listed: a guest has
-    no page to link to."""
+    the mean: as lichess ranks); with `settled` false, the best provisional ones (the
+    others). Guests are not listed: a guest has no page to link to."""
+    is_settled = and_(ratings.c.games >= least_games, ratings.c.sigma <= most_sigma)
     found = conn.execute(
         select(players.c.username, ratings.c.mu, ratings.c.sigma, ratings.c.games,
                ratings.c.wins)
         .join(players, players.c.id == ratings.c.player)
         .where(ratings.c.game == game, ratings.c["class"] == klass,
-               ratings.c.games >= least_games, ratings.c.sigma <= most_sigma,
+               is_settled if settled else ~is_settled,
                players.c.username.is_not(None), players.c.deleted.is_(False))
         .order_by(ratings.c.mu.desc(), players.c.username_key).limit(count)).all()
     return [{"username": row.username,
@@ -149,10 +150,10 @@ def _seat_everyone(conn: Connection, listed: dict[str, Listed]) -> None:
 
 
 def _rate_rated(conn: Connection, player: str, listed: dict[str, Listed]) -> None:
-    """The player's rating after each listed rated room."""
+    """The player's rating after each listed room that rated them, and before it."""
     rated = [room_id for room_id, room in listed.items() if room.rated]
     if not rated:
         return
     for row in conn.execute(select(rating_history).where(
             rating_history.c.player == player, rating_history.c.room.in_(rated))):
-        listed[row.room].rating = RatingRow(row.mu, row.sigma)
+        listed[row.room].rating = rated_point(conn, row)

@@ -30,7 +30,7 @@ from starlette.datastructures import State
 from starlette.types import Scope
 
 from chuko.server.club.labels import passes_for_a_label
-from chuko.server.club.ratings import apply_result, unrated_sentence
+from chuko.server.club.ratings import rated_end, seat_ratings, unrated_sentence
 from chuko.server.practice.daily import Daily
 from chuko.server.practice.lessons import Lessons
 from chuko.server.practice.puzzles import Puzzles
@@ -86,9 +86,9 @@ SERVING: dict[str, Any] = {"ws_max_size": 4 * MAX_BODY, "ws_per_message_deflate"
                            "http": HttpProtocol, "ws": WebSocketProtocol,
                            "proxy_headers": False, "timeout_graceful_shutdown": 5}
 
-# What the rooms take from the club: its ratings applied at a rated end, and its words and
-# labels (the rooms import nothing of the club).
-CLUB_TERMS = ClubTerms(apply_result, unrated_sentence, passes_for_a_label)
+# What the rooms take from the club: its ratings applied at a rated end and shown by the
+# seats, and its words and labels (the rooms import nothing of the club).
+CLUB_TERMS = ClubTerms(rated_end, unrated_sentence, passes_for_a_label, seat_ratings)
 
 
 def create_app(

@@ -10,16 +10,24 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
+from chuko.server.club.ratings import Shown
 from chuko.server.lobby.board import Board
 from chuko.server.lobby.feed import Feed
 from chuko.server.lobby.kv import Kv, MemoryKv, RedisKv
-from chuko.server.lobby.matchmaking import Matchmaker, rating_reader, room_opener
+from chuko.server.lobby.matchmaking import Matchmaker
 from chuko.server.lobby.seeks import LobbyLimits
+from chuko.server.lobby.wiring import rating_reader, room_opener
+from chuko.server.store.rating_rows import RatingRow
 from chuko.server.web.lobby_socket import Identify, LobbySockets
 
 if TYPE_CHECKING:
     from chuko.server.cluster.workers import Cluster
     from chuko.server.rooms.hub import Hub
+
+
+def rating_text(row: RatingRow | None) -> str:
+    """A stored rating as the lobby shows it, by the club's rule ("1500?")."""
+    return Shown.of_row(row).text()
 
 
 class LobbyParts:
@@ -31,7 +39,8 @@ class LobbyParts:
         kv: Kv = MemoryKv() if cluster is None else RedisKv(cluster.redis, cluster.name)
         self.board = Board(kv, "local" if cluster is None else cluster.name)
         self.matchmaker = Matchmaker(
-            self.board, room_opener(hub), rating_reader(hub.store), limits=limits,
+            self.board, room_opener(hub), rating_reader(hub.store, rating_text),
+            limits=limits,
             leading=(lambda: True) if cluster is None else (lambda: cluster.leader),
             me="alone" if cluster is None else cluster.me,
             alive=None if cluster is None else cluster.alive, bus=hub.bus)

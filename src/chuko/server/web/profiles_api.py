@@ -29,6 +29,7 @@ from chuko.server.club.profiles import (
     classes_of,
     finished_room,
     places_of,
+    rated_here,
     result_word,
     shown_rating,
 )
@@ -85,10 +86,17 @@ class ProfileApi:
         rows = await self._read(lambda conn: standings.leaderboard(
             conn, game_id, klass, size, least_games=PROVISIONAL_GAMES,
             most_sigma=PROVISIONAL_SIGMA))
+        # While the settled are fewer than the board holds, the best provisional ratings
+        # fill it below them, unranked: a new club's board is not empty.
+        below = await self._read(lambda conn: standings.leaderboard(
+            conn, game_id, klass, size - len(rows), least_games=PROVISIONAL_GAMES,
+            most_sigma=PROVISIONAL_SIGMA, settled=False)) if len(rows) < size else []
         return {"game": game_id, "title": title, "class": klass, "classes": offered,
                 "players": [{"rank": rank, "username": row["username"],
                              **shown_rating(Rating(*row["rating"]))}
-                            for rank, row in enumerate(rows, 1)]}
+                            for rank, row in enumerate(rows, 1)],
+                "provisional": [{"username": row["username"],
+                                 **shown_rating(Rating(*row["rating"]))} for row in below]}
 
     async def _account(self, request: Request, username: str) -> standings.Account:
         """The account of `username`, the look-up counted first (`Budget.look_up`): an
@@ -150,8 +158,7 @@ class ProfileApi:
                          place=None if places is None else places[room.seat],
                          result="aborted" if aborted else None if places is None
                          else result_word(places[room.seat], places))
-            entry["rating"] = (None if room.rating is None
-                               else shown_rating(Rating(*room.rating), games=False))
+            entry["rating"] = None if room.rating is None else rated_here(room.rating)
         return entry
 
     async def _result(self, room_id: str) -> tuple[list[int] | None, str, bool]:

@@ -38,6 +38,12 @@ export function ratingText(shown) {
   h("small.deviation", { text: ` ±${shown.deviation}` }));
 }
 
+/** A rating change as players read it: "+12", "−9" (a typographic minus), "±0". */
+export function ratingChange(change) {
+  if (change > 0) return `+${change}`;
+  return change < 0 ? `\u2212${-change}` : "\u00b10";
+}
+
 export const percent = (rate) => (rate === null || rate === undefined ? "–"
   : `${Math.round(rate * 100)}%`);
 

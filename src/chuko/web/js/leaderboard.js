@@ -1,5 +1,6 @@
 // /leaderboard/{game}: the best settled ratings of a game, heads-up or multiplayer
-// (?class=duel|multi), from GET /api/leaderboard/{game}. A bare /leaderboard (the header's
+// (?class=duel|multi), from GET /api/leaderboard/{game}, and below them while they are few
+// the best provisional ones. A bare /leaderboard (the header's
 // link) shows the first game that has one.
 
 import { api, fill, games, h, notice } from "./dom.js";
@@ -24,21 +25,34 @@ function tabs(board) {
     })) : []);
 }
 
+function rows(players) {
+  return players.map((p) => h("tr", { class: p.provisional ? "provisional" : "" },
+    h("td.rank", { text: p.rank ? String(p.rank) : "–" }),
+    h("td", {}, h("a", { href: `/@/${encodeURIComponent(p.username)}`, text: p.username })),
+    h("td", {}, ratingText(p)),
+    h("td.num", { text: String(p.games) }),
+    h("td.num", { text: percent(p.win_rate) })));
+}
+
+/** The settled players ranked; while they are few, the provisional ones below them, unranked
+ * and said to be provisional (the server sends them only then). */
 function table(board) {
-  if (!board.players.length) {
-    return h("p.empty", { text: "No settled ratings yet. Play rated games from the lobby: a "
-      + "player is listed here after 10 of them." });
+  const provisional = board.provisional || [];
+  if (!board.players.length && !provisional.length) {
+    return h("p.empty", { text: "No ratings yet. Play rated games from the lobby: a "
+      + "player is ranked here after 10 of them." });
   }
+  const caption = `${board.title}, ${CLASS_NAMES[board.class].toLowerCase()}`;
   return h("div.table-wrap", {}, h("table.board-table", {},
-    h("caption.sr-only", { text: `${board.title}, ${CLASS_NAMES[board.class].toLowerCase()}` }),
+    h("caption.sr-only", { text: caption }),
     h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Games", "Win rate"].map((c) => h(
       "th", { scope: "col", text: c })))),
-    h("tbody", {}, board.players.map((p) => h("tr", {},
-      h("td.rank", { text: String(p.rank) }),
-      h("td", {}, h("a", { href: `/@/${encodeURIComponent(p.username)}`, text: p.username })),
-      h("td", {}, ratingText(p)),
-      h("td.num", { text: String(p.games) }),
-      h("td.num", { text: percent(p.win_rate) }))))));
+    board.players.length ? h("tbody", {}, rows(board.players))
+      : h("tbody", {}, h("tr", {}, h("td.muted", { colspan: "5", text: "No settled ratings yet." }))),
+    provisional.length ? h("tbody.provisional-rows", {},
+      h("tr", {}, h("th.provisional-head", { scope: "rowgroup", colspan: "5",
+        text: "Provisional (shown with ?): not ranked until 10 rated games settle them" })),
+      rows(provisional)) : null));
 }
 
 async function main() {

@@ -123,26 +123,36 @@ function duration(seconds) {
   return seconds >= 60 && seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }
 
-/** A clock as its button says it ("10 s + 30 s"), and in full ("10 s a move + 30 s reserve"). */
+/** A clock as its button says it ("10 s + 30 s", "3 days" under a "days a move" line), and
+ * in full ("10 s a move + 30 s reserve", "3 days a move"). */
 function clockText(clock, full = false) {
   if (!clock) return "no clock";
-  if (clock.kind === "days") return `${clock.days} day${clock.days === 1 ? "" : "s"} a move`;
+  if (clock.kind === "days") return `${clock.days} day${clock.days === 1 ? "" : "s"}${full ? " a move" : ""}`;
   return full ? `${duration(clock.seconds)} a move + ${duration(clock.reserve)} reserve`
     : `${duration(clock.seconds)} + ${duration(clock.reserve)}`;
 }
 
 const clockKey = (clock) => (clock ? JSON.stringify([clock.kind, clock.seconds, clock.reserve, clock.days]) : "");
+/** A clock's short name in the page ("30+60", "1d"), as tests and styles find its button. */
+const clockId = (clock) => (clock.kind === "days" ? `${clock.days}d` : `${clock.seconds}+${clock.reserve}`);
+/** Days a move: the lobby keeps the wait or seek while its player is away (the server's rule). */
+const slow = (clock) => Boolean(clock) && clock.kind === "days";
 
 function poolCard(pool) {
   const count = state.counts[pool.id] ?? pool.waiting ?? 0;
   const title = state.games.find((game) => game.id === pool.game)?.title || pool.game;
   const kind = state.guest === null ? "" : state.guest ? "casual" : "rated";
-  const buttons = pool.clocks.map((clock) => clockButton(pool, clock, kind));
+  // The quick clocks, then days a move on a line of their own.
+  const quick = pool.clocks.filter((clock) => !slow(clock)).map((clock) => clockButton(pool, clock, kind));
+  const days = pool.clocks.filter(slow).map((clock) => clockButton(pool, clock, kind));
   const card = kept(`pool ${pool.id}`, JSON.stringify([count, title, kind]), () => h(
     "div.pool-card", {}, h("div.pool-head", {}, h("strong", { text: title }),
       h("span", { text: pool.label }), h("small.muted", { text: `${count} waiting` })),
-    h("div.pool-clocks")));
-  place(card.querySelector(".pool-clocks"), buttons);
+    h("div.pool-clocks.quick"), h("div.pool-clocks.slow", {},
+      h("small.muted.slow-label", { text: "Days a move:" }), h("span.slow-clocks"))));
+  place(card.querySelector(".pool-clocks.quick"), quick);
+  place(card.querySelector(".slow-clocks"), days);
+  card.querySelector(".pool-clocks.slow").hidden = !days.length;
   return card;
 }
 
@@ -151,7 +161,7 @@ function clockButton(pool, clock, kind) {
   const button = kept(`pool ${pool.id} ${clockKey(clock)}`, JSON.stringify([mine, kind]), () => h(
     `button.pool${mine ? ".waiting" : ""}`, {
       type: "button", "aria-pressed": mine ? "true" : "false",
-      dataset: { pool: pool.id, clock: `${clock.seconds}+${clock.reserve}` },
+      dataset: { pool: pool.id, clock: clockId(clock) },
       title: kind ? `${kind}, ${clockText(clock, true)}` : clockText(clock, true),
       onclick: () => {
         const choice = document.getElementById("bots-after").value;
@@ -160,7 +170,8 @@ function clockButton(pool, clock, kind) {
       },
     }, h("span", { text: kind ? `${kind} · ${clockText(clock)}` : clockText(clock) }),
     h("small.muted")));
-  const text = mine ? `waiting ${waited(state.you.since)} — click to leave` : "";
+  const text = !mine ? "" : slow(clock) ? "waiting — you may close the page; click to leave"
+    : `waiting ${waited(state.you.since)} — click to leave`;
   const small = button.querySelector("small");
   if (small.textContent !== text) small.textContent = text;
   small.hidden = !mine;
@@ -185,8 +196,8 @@ function seekRow(seek) {
   return kept(`seek ${seek.id}`, JSON.stringify([seek, mine, joined]), () => h("li.seek", {},
     h("div.seek-text", {}, h("strong", { text: seek.title }),
       h("span", { text: ` ${seek.players} players · ${seek.rated ? "rated" : "casual"} · ` +
-        `${clockText(seek.clock)}${range}` }),
-      h("small.muted", { text: `${seek.by} (${seek.rating}) · ${optionsText(seek)} · ` +
+        `${clockText(seek.clock, slow(seek.clock))}${range}` }),
+      h("small.muted", { text: `${seek.by} (${seek.rating_text}) · ${optionsText(seek)} · ` +
         `${seek.seats_left} seat${seek.seats_left === 1 ? "" : "s"} left` })),
     action));
 }

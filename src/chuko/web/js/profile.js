@@ -4,7 +4,7 @@
 
 import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
-import { boardNav, CLASS_NAMES, day, percent, playerLink, ratingText } from "./club.js";
+import { boardNav, CLASS_NAMES, day, percent, playerLink, ratingChange, ratingText } from "./club.js";
 import { drawHistory } from "./ratingplot.js";
 
 const username = decodeURIComponent(location.pathname.slice(3));
@@ -50,7 +50,9 @@ function gameItem(game) {
       game.sentence ? h("div.muted.small", { text: game.sentence }) : null),
     h("div.game-side", {},
       h("span.muted.small", { text: day(game.at) }),
-      game.rating ? h("span.small", { text: `rating ${game.rating.rating}` }) : null,
+      game.rating ? h("span.small", {}, `rating ${game.rating.rating} `,
+        game.rating.change === null ? null : h(`span.change.${game.rating.change > 0 ? "up"
+          : game.rating.change < 0 ? "down" : "same"}`, { text: ratingChange(game.rating.change) })) : null,
       h("a.button.small", { href: game.replay, text: "Replay", "aria-label": `Replay: ${game.title}, ${day(game.at)}` })));
 }
 

@@ -9,6 +9,7 @@ import { api, copyText, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
 import { remember, rememberRoom, roomInfo, savedName, saveName } from "./store.js";
 import { RoomSocket } from "./socket.js";
 import { listing, seatLabel } from "./seats.js";
+import { ratingChange } from "./club.js";
 import { bubble, chatControls, hear } from "./chat.js";
 import { clockChip, takeClocks } from "./clocks.js";
 import { confirmDialog } from "./confirm.js";
@@ -111,6 +112,7 @@ function drawSeats(msg) {
     h("span.name", { text: seatLabel(msg, seat.seat) }),
     // What the others call you, next to "You".
     mine && seat.name ? h("span.level", { text: seat.name }) : null,
+    seatRating(seat.rating),
     h("span.sr-only", {
       text: seat.kind === "bot" ? "" : online ? " (connected)" : " (not connected)",
     }),
@@ -124,6 +126,28 @@ function drawSeats(msg) {
   if (isSpectator(msg)) chips.unshift(watcherChip(msg.watchers, true));
   else chips.push(watcherChip(msg.watchers, false));
   fill($("seats"), chips);
+}
+
+/** A rated room's seat rating beside its name: "1779?" while provisional. */
+function seatRating(rating) {
+  if (!rating) return null;
+  return h("span.seat-rating", {
+    text: rating.text,
+    title: rating.provisional ? "Rating (provisional: too few rated games to be sure yet)" : "Rating",
+  });
+}
+
+/** A rated game's end: each seat's rating after it and the change it made ("+12", "−9"). */
+function ratingChanges(msg) {
+  const rated = msg.seats.filter((seat) => seat.rating && seat.rating.change !== null);
+  if (!rated.length) return null;
+  return h("ul.rating-changes", { "aria-label": "rating changes" }, rated.map((seat) => {
+    const { change, text } = seat.rating;
+    return h("li", { class: seat.seat === msg.seat ? "me" : "" },
+      h("span.who", { text: seatLabel(msg, seat.seat) }),
+      h("span.seat-rating", { text: text }),
+      h(`span.change.${change > 0 ? "up" : change < 0 ? "down" : "same"}`, { text: ratingChange(change) }));
+  }));
 }
 
 function waitingText(msg) {
@@ -224,6 +248,7 @@ function endPanel(msg) {
     // A rated game that changed no rating says why ("Not rated: …", "Game aborted" above).
     msg.unrated ? h("p.unrated", { text: msg.unrated }) : null,
     standings(msg),
+    ratingChanges(msg),
     rematch,
     h("div.actions.end-actions", {},
       rematchAction(msg),
@@ -239,7 +264,8 @@ function endPanel(msg) {
 function drawStatus(msg) {
   const box = $("status");
   const over = msg.status === "over";
-  const key = JSON.stringify([statusText(msg), over && [msg.rematch, page.busy, msg.view.outcome, msg.unrated]]);
+  const key = JSON.stringify([statusText(msg), over && [msg.rematch, page.busy, msg.view.outcome, msg.unrated,
+    msg.seats.map((seat) => seat.rating)]]);
   box.className = `status ${msg.status}${isMyTurn(msg) ? " my-turn" : ""}${over ? " end-panel" : ""}`;
   // Redrawn only when it says something new: a live region reads every change aloud.
   if (box.dataset.key === key) return;

@@ -1,20 +1,41 @@
 // What every page shares about its visitor: the header's links to the club (the lobby, the
-// leaderboards, the Lab, the account, named after the player once known), and making the
-// visitor a guest before a request whose seat should be theirs. The server records a seat's
-// player only for a request with a session (docs/web-protocol.md, "Accounts"), so a room
-// made or joined before it would be the browser's alone, lost to an account made later.
+// leaderboards, the Lab, the account, named after the player once known, and an account's
+// own profile), and making the visitor a guest before a request whose seat should be
+// theirs. The server records a seat's player only for a request with a session
+// (docs/web-protocol.md, "Accounts"), so a room made or joined before it would be the
+// browser's alone, lost to an account made later.
 
 import { api } from "./dom.js";
 
 let guest = null;
 
-/** The account link says who plays here: the display name once there is a player. */
+/** The account link says who plays here: the display name once there is a player; an
+ * account's player has a link to their own profile beside it. */
 export function showPlayer(player) {
   const link = document.querySelector("header.top nav.site a.account");
   if (!link) return;
   link.textContent = player ? player.name : "Account";
   link.title = player ? (player.guest ? "You play as a guest: your account page"
     : `Logged in as ${player.username}`) : "Sign up or log in";
+  showProfileLink(link, player && !player.guest ? player.username : null);
+}
+
+/** "Profile" before the account link, to /@/{username}; none for a guest or nobody. */
+function showProfileLink(account, username) {
+  let link = account.parentElement.querySelector("a.profile");
+  if (!username) { if (link) link.remove(); return; }
+  const href = `/@/${encodeURIComponent(username)}`;
+  if (!link) {
+    link = document.createElement("a");
+    link.className = "profile";
+    link.textContent = "Profile";
+    account.before(link);
+  }
+  link.href = href;
+  link.title = `Your profile: ${username}`;
+  const here = decodeURIComponent(location.pathname) === `/@/${username}`;
+  link.classList.toggle("current", here);
+  if (here) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
 }
 
 /** Make the visitor a guest (`POST /api/me`) unless they are a player already; once per
