@@ -71,3 +71,25 @@ def test_whom_one_takes_challenges_from_is_kept_and_checked(people):
     assert people.as_("ann").get("/api/me/people").json()["challenges_from"] == "follows"
     refused = people.post("ann", "/api/me/challenges-from", choice="friends")
     assert refused.status_code == 400 and '"nobody"' in refused.json()["error"]
+
+
+def test_a_blocked_players_quick_messages_are_hidden_from_the_blocker_alone(people):
+    sent = people.post("ann", "/api/challenges", to="bob", game="chuko").json()
+    room_id = people.post("bob", "/api/challenges/accept", id=sent["id"]).json()["room"]
+    people.post("ann", "/api/people/block", username="bob")
+    with people.as_("ann").websocket_connect(f"/ws/{room_id}") as ann, \
+            people.as_("bob").websocket_connect(f"/ws/{room_id}") as bob, \
+            people.as_("cid").websocket_connect(f"/ws/{room_id}") as cid:
+        bob.send_json({"type": "say", "phrase": "gg"})
+        for ws in (bob, cid):
+            assert said_or_pong(ws)["type"] == "said"
+        ann.send_json({"type": "ping"})
+        assert said_or_pong(ann)["type"] == "pong"  # bob's phrase never came before it
+
+
+def said_or_pong(ws) -> dict:
+    for _ in range(20):
+        message = ws.receive_json()
+        if message["type"] in ("said", "pong"):
+            return message
+    raise AssertionError("neither a phrase nor a pong")

@@ -165,7 +165,8 @@ def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: A
         cluster.on_signed_out = accounts.sign_outs.heard
     closing = partial(closing_on_sign_out, sign_outs=accounts.sign_outs,
                       session=accounts.session)
-    return {"live": closing(Sockets(hub, limits, clock, budget, identify=accounts.player)),
+    return {"live": closing(Sockets(hub, limits, clock, budget, identify=accounts.player,
+                                    hidden=parts[1].hidden)),
             "lobby": closing(parts[0].sockets), "me": closing(parts[1].sockets)}
 
 

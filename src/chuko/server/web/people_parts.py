@@ -12,6 +12,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from starlette.types import Scope
+
 from chuko.core.errors import ChukoError
 from chuko.server.challenge.challenges import Challenges
 from chuko.server.club.relations import Relations
@@ -46,6 +48,7 @@ class PeopleParts:
         self.challenges = Challenges(hub, self.channel.tell, hub.now)
         self.turns = Turns(hub.store, hub.rooms, hub.room, hub.bus, self.channel.tell)
         self.sockets = MeSockets(self.channel, self.challenges, self.turns, player)
+        self.player = player
         self.people_api = PeopleApi(self.relations, self.channel, player, budget, clock)
         self.challenge_api = ChallengeApi(self.challenges, player, clock)
         self.leading: Callable[[], bool] = ((lambda: True) if cluster is None
@@ -61,6 +64,17 @@ class PeopleParts:
     def apis(self) -> tuple[PeopleApi, ChallengeApi]:
         """The requests' handlers, each adding its GET routes (`add_routes`)."""
         return self.people_api, self.challenge_api
+
+    async def hidden(self, scope: Scope) -> frozenset[str]:
+        """The players a request's player blocks, whose quick messages their room sockets
+        are not sent; none while the database cannot say (the socket still opens)."""
+        try:
+            player = await self.player(scope)
+            if player is None or player.is_guest:
+                return frozenset()
+            return await self.relations.blocked_ids(player.id)
+        except ChukoError:
+            return frozenset()
 
     async def start(self) -> None:
         await self.channel.start()
