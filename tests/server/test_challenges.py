@@ -150,3 +150,20 @@ def test_challenges_sent_in_a_burst_are_refused_past_the_rate(people):
     api.sends = Buckets(SENDS, lambda: 0.0)  # a clock that stands still
     answers = [send(people, "ann", "nosuch").status_code for _ in range(SENDS.burst + 1)]
     assert answers == [404] * SENDS.burst + [429]
+
+
+def test_a_finished_games_opponent_is_challenged_to_another_like_it(people):
+    first = send(people, "ann", "bob", **RATED).json()
+    room_id = people.post("bob", "/api/challenges/accept", id=first["id"]).json()["room"]
+    early = people.post("ann", "/api/challenges", room=room_id)
+    assert early.status_code == 400 and "finished game" in early.json()["error"]
+    hub = people.client.app.state.hub
+    room = hub.rooms[room_id]
+    people.client.portal.call(hub.resign, room, room.seats[0].seat)
+    again = people.post("ann", "/api/challenges", room=room_id)
+    assert again.status_code == 201, again.text
+    made = again.json()
+    assert (made["to"]["username"], made["game"], made["rated"], made["clock"]) == (
+        "bob", "chuko", True, RATED["clock"])
+    stranger = people.post("cid", "/api/challenges", room=room_id)
+    assert stranger.status_code == 404 and stranger.json()["error"] == "You played no such game."

@@ -99,7 +99,10 @@ class Challenges:
 
     async def send(self, player: Player, data: Json) -> Json:
         """`player` challenges the account `data["to"]` (its username) to the game `data`
-        describes; the challenge as shown."""
+        describes, or the opponent of the finished game `data["room"]` to another like it;
+        the challenge as shown."""
+        if "room" in data:
+            data = {**data, **await self._again(player, data["room"])}
         game_id, options, clock, rated = read_terms(data)
         to = await self._challenged(player, data.get("to"), rated)
         now = self.clock()
@@ -113,6 +116,25 @@ class Challenges:
         self.tell(to.id, {"type": "challenge", "event": "received", "challenge": shown})
         self.tell(player.id, {"type": "challenge", "event": "sent", "challenge": shown})
         return shown
+
+    async def _again(self, player: Player, room_id: Any) -> Json:
+        """The terms of a challenge to the opponent of `player`'s finished heads-up game
+        `room_id`: the same game, options, clock and rated."""
+        row = None
+        if isinstance(room_id, str) and 0 < len(room_id) <= 32:
+            row = await self.store.fetch_room(room_id, with_moves=False)
+        if row is None or player.id not in (seat.player for seat in row.seats):
+            raise NotFound("You played no such game.")
+        if row.status != "over" or len(row.seats) != 2:
+            raise ConfigError("Challenge from a finished game of two.")
+        other = next(seat.player for seat in row.seats if seat.player != player.id)
+        username = None if other is None else await self.store.fetch(
+            lambda conn: people_rows.username_of(conn, other))
+        if username is None:
+            raise ConfigError("Your opponent has no account, so no challenge can reach them: "
+                              "play them again with a rematch or an invite.")
+        return {"to": username, "game": row.game, "options": row.options,
+                "clock": row.clock, "rated": row.rated}
 
     async def _challenged(self, player: Player, username: Any,
                           rated: bool) -> standing_rows.Account:

@@ -80,6 +80,12 @@ def blocked_ids(conn: Connection, player: str) -> frozenset[str]:
         blocks.c.blocker == player)).scalars())
 
 
+def username_of(conn: Connection, player: str) -> str | None:
+    """The username of an account not deleted; None for a guest or a deleted account."""
+    return conn.execute(select(players.c.username).where(
+        players.c.id == player, players.c.deleted.is_(False))).scalar()
+
+
 def preference(conn: Connection, player: str) -> str | None:
     """Whom the player takes challenges from: None (everyone), "follows" or "nobody"."""
     return conn.execute(select(players.c.challenges).where(players.c.id == player)).scalar()

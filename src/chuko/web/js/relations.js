@@ -104,3 +104,20 @@ export async function showFollowedGames(box) {
       h("a", { href: `/@/${encodeURIComponent(g.username)}`, text: g.name }), ` played ${g.title} · `,
       h("a", { href: g.replay, text: "replay" })))));
 }
+
+/** The end panel's "Challenge" of a finished heads-up game against a person: another game
+ * like it, sent to the opponent (POST /api/challenges with the room; the server finds them,
+ * and says so when they have no account). Null for a spectator or a game against a bot. */
+export function challengeAgain(room, msg, spectator) {
+  const other = msg.seats.length === 2 ? msg.seats.find((seat) => seat.seat !== msg.seat) : null;
+  if (spectator || !other || other.kind !== "human") return null;
+  return h("button.challenge-again", { type: "button", text: "Challenge", onclick: async (event) => {
+    event.currentTarget.disabled = true;
+    try {
+      await api("/api/challenges", { room });
+      notice("Challenge sent: the bell shows the answer.", "good");
+    } catch (error) {
+      notice(error.message, "error");
+    }
+  } });
+}
