@@ -93,3 +93,12 @@ def said_or_pong(ws) -> dict:
         if message["type"] in ("said", "pong"):
             return message
     raise AssertionError("neither a phrase nor a pong")
+
+
+def test_a_followed_account_in_a_game_lists_the_room_to_watch(people):
+    sent = people.post("ann", "/api/challenges", to="bob", game="chuko").json()
+    room_id = people.post("bob", "/api/challenges/accept", id=sent["id"]).json()["room"]
+    people.post("cid", "/api/people/follow", username="bob")
+    following = people.as_("cid").get("/api/me/people").json()["following"]
+    assert following[0]["playing"] == [{"room": room_id, "url": f"/room/{room_id}",
+                                        "title": "Chükö"}]

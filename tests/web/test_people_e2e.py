@@ -1,6 +1,7 @@
 """People in Chromium: two accounts; ann follows bob from his profile and challenges him
 there; bob's bell rings on the page he has open, he accepts from its dropdown, and both land
-in the room, seated. Then ann's people page lists bob, online and playing, to watch."""
+in the room. He resigns; ann challenges him again from the end panel, and he declines with
+a reason her bell shows. Then ann's people page lists bob, online."""
 
 from __future__ import annotations
 
@@ -38,14 +39,24 @@ def test_a_challenge_from_a_profile_rings_the_bell_and_accepting_seats_both(page
     bob_page.wait_for_url("**/room/*")
     ann_page.wait_for_url("**/room/*")
     assert ann_page.url.rsplit("/", 1)[1] == bob_page.url.rsplit("/", 1)[1]
-    for page in (ann_page, bob_page):
-        page.locator("#hand, .hand, .board").first.wait_for()
+    # From the finished game's end panel, ann challenges bob again; he declines, saying why.
+    bob_page.locator("button.resign").click()
+    bob_page.locator("dialog.ask", has_text="Resign this game?").locator("button.go").click()
+    ann_page.locator("#status.over button.challenge-again").click()
+    ann_page.locator("#notice.good").get_by_text("Challenge sent").wait_for()
+    shots(shot, ann_page, "people-end-panel")
+    bob_page.locator("header.top button.bell .bell-count", has_text="1").wait_for()
+    bob_page.locator("header.top button.bell").click()
+    again = bob_page.locator(".bell-menu li.challenge", has_text=f"{ann} challenges you")
+    again.get_by_role("combobox").select_option("later")
+    again.get_by_role("button", name="Decline").click()
+    ann_page.locator("header.top button.bell").click()
+    ann_page.locator(".bell-menu").get_by_text(f"{bob} declined: Later, please.").wait_for()
     people = pages.new()
     people.context.add_cookies(ann_page.context.cookies())
     people.goto("/people")
     row = people.locator("li.person", has_text=bob)
     row.locator(".online", has_text="online").wait_for()
-    row.get_by_role("link", name="Watch Chükö").wait_for()
     shots(shot, people, "people-following")
 
 
