@@ -1,7 +1,8 @@
 """People in Chromium: two accounts; ann follows bob from his profile and challenges him
 there; bob's bell rings on the page he has open, he accepts from its dropdown, and both land
 in the room. He resigns; ann challenges him again from the end panel, and he declines with
-a reason her bell shows. Then ann's people page lists bob, online."""
+a reason her bell shows. Then ann's people page lists bob, online, and her home page his
+finished game."""
 
 from __future__ import annotations
 
@@ -58,6 +59,11 @@ def test_a_challenge_from_a_profile_rings_the_bell_and_accepting_seats_both(page
     row = people.locator("li.person", has_text=bob)
     row.locator(".online", has_text="online").wait_for()
     shots(shot, people, "people-following")
+    people.goto("/")
+    followed = people.locator("#followed-games")
+    followed.get_by_text(f"{bob} played Chükö").wait_for()
+    followed.get_by_role("link", name="replay").wait_for()
+    shots(shot, people, "people-home")
 
 
 def shots(shot, page, name: str) -> None:
