@@ -167,3 +167,11 @@ def test_a_finished_games_opponent_is_challenged_to_another_like_it(people):
         "bob", "chuko", True, RATED["clock"])
     stranger = people.post("cid", "/api/challenges", room=room_id)
     assert stranger.status_code == 404 and stranger.json()["error"] == "You played no such game."
+
+
+def test_a_deleted_accounts_challenges_are_no_longer_listed(people):
+    send(people, "ann", "bob")
+    assert len(people.as_("bob").get("/api/challenges").json()["received"]) == 1
+    deleted = people.post("ann", "/api/account/delete", password="correct horse battery")
+    assert deleted.status_code == 200, deleted.text
+    assert people.as_("bob").get("/api/challenges").json()["received"] == []

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import Select, and_, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
@@ -66,9 +66,16 @@ def challenge(conn: Connection, challenge_id: str) -> Challenge | None:
 
 def pending_of(conn: Connection, player: str, now: float,
                count: int) -> tuple[list[Challenge], list[Challenge]]:
-    """The pending challenges `player` received and those they sent, newest first."""
-    return (_read(conn, and_(challenges.c.challenged == player, _pending(now)), count),
-            _read(conn, and_(challenges.c.challenger == player, _pending(now)), count))
+    """The pending challenges `player` received and those they sent, newest first (none
+    with a deleted account: it can no longer be answered)."""
+    live = and_(_pending(now), challenges.c.challenger.not_in(_deleted()),
+                challenges.c.challenged.not_in(_deleted()))
+    return (_read(conn, and_(challenges.c.challenged == player, live), count),
+            _read(conn, and_(challenges.c.challenger == player, live), count))
+
+
+def _deleted() -> Select[tuple[str]]:
+    return select(players.c.id).where(players.c.deleted.is_(True))
 
 
 def send(made: Challenge, most: int) -> Write:
