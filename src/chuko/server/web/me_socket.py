@@ -1,4 +1,4 @@
-"""The player's own socket, `/me/ws` (docs/web-protocol.md, "The player's channel"), open on
+"""The player's own socket, `/me/ws` (docs/web-protocol.md, "People"), open on
 every page: it keeps its player online (`notify/channel.py`), is first sent their pending
 challenges and the rooms where it is their turn (`hello`), then every notice told to them
 (a challenge received or answered, a turn come or gone), on whichever worker it is open.

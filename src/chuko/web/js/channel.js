@@ -1,10 +1,10 @@
 // The player's own socket, /me/ws, open on every page with the club's header
-// (docs/web-protocol.md, "The player's channel"): it keeps the player online, and puts two
+// (docs/web-protocol.md, "People"): it keeps the player online, and puts two
 // things in the header: the bell, with a count of the challenges received and a dropdown to
 // accept (a reason chosen) or decline them and to cancel those sent, and the badge "Your
 // turn in 2 games". Whose turn it is, the server says (from each game's engine); this page
-// only keeps the set of rooms it was told. An accepted challenge sends both players to its
-// room.
+// only keeps the set of rooms it was told. An accepted challenge takes the page that accepted
+// it and the page that sent it to its room (the players' other pages say so in the bell).
 
 import { api, fill, h } from "./dom.js";
 import { s } from "./svg.js";
@@ -15,7 +15,9 @@ const REASONS = [["generic", "Not now, thanks."], ["later", "Later, please."],
   ["game", "Not this game, please."], ["clock", "Not this clock, please."],
   ["casual", "A casual game, please."], ["rated", "A rated game, please."]];
 
-const state = { received: new Map(), sent: new Map(), turns: new Set(), said: "" };
+// `said`: the bell's last word ({text, href?}); `mine`: the challenges this page sent,
+// whose acceptance takes it to the room (the player's other pages are only told).
+const state = { received: new Map(), sent: new Map(), turns: new Set(), said: null, mine: new Set() };
 let parts = null;
 
 /** A clock as a challenge shows it: "30 s + 1 min", "3 days a move", "no clock". */
@@ -84,7 +86,7 @@ async function answer(path, body) {
     const done = await api(path, body);
     if (done.url) location.href = done.url;
   } catch (error) {
-    state.said = error.message;
+    state.said = { text: error.message };
     draw();
   }
 }
@@ -95,7 +97,8 @@ function draw() {
   parts.button.classList.toggle("ringing", n > 0);
   parts.button.title = n ? `${n} challenge${n === 1 ? "" : "s"} for you` : "Challenges";
   fill(parts.menu,
-    state.said ? h("p.bell-said", { role: "status", text: state.said }) : null,
+    state.said ? h("p.bell-said", { role: "status" }, state.said.text,
+      state.said.href ? [" ", h("a", { href: state.said.href, text: "Go to the game" })] : null) : null,
     h("h2.bell-title", { text: "Challenges" }),
     n ? h("ul.challenges", {}, [...state.received.values()].map(received))
       : h("p.muted.small", { text: "No challenge for you." }),
@@ -122,8 +125,12 @@ function heard(msg) {
       const mine = state.sent.get(c.id);
       state.received.delete(c.id);
       state.sent.delete(c.id);
-      if (msg.event === "declined" && mine) state.said = `${mine.to.name} declined: ${c.reason_text}`;
-      if (msg.event === "accepted" && msg.room) location.href = `/room/${encodeURIComponent(msg.room)}`;
+      if (msg.event === "declined" && mine) state.said = { text: `${mine.to.name} declined: ${c.reason_text}` };
+      if (msg.event === "accepted" && msg.room) {
+        const href = `/room/${encodeURIComponent(msg.room)}`;
+        if (state.mine.has(c.id)) location.href = href;
+        else state.said = { text: `${c.from.name} and ${c.to.name}: the game has started.`, href };
+      }
     }
   } else return;
   draw();
@@ -148,6 +155,11 @@ function connect(delay = 1000) {
     const wait = refused ? MAX_DELAY_MS : delay;
     setTimeout(() => connect(Math.min(delay * 2, MAX_DELAY_MS)), wait);
   });
+}
+
+/** This page sent the challenge `id`: its acceptance takes the page to the room. */
+export function expectAnswer(id) {
+  state.mine.add(id);
 }
 
 /** Open the player's channel on this page, once a player is known (a visitor with no

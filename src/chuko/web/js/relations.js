@@ -5,7 +5,7 @@
 // the home page's list of the games those one follows finished lately.
 
 import { api, fill, games as catalog, h, notice } from "./dom.js";
-import { clockText } from "./channel.js";
+import { clockText, expectAnswer } from "./channel.js";
 
 const CLOCKS = [null, { kind: "move", seconds: 30, reserve: 60 }, { kind: "move", seconds: 60, reserve: 180 },
   { kind: "days", days: 1 }, { kind: "days", days: 3 }];
@@ -46,8 +46,8 @@ function challengeForm(username, games) {
       values[option.name] = option.choices.find((v) => String(v) === select.value);
     }
     try {
-      await api("/api/challenges", { to: username, game: chosen.id, options: values,
-        clock: CLOCKS[Number(clock.value)], rated: rated.checked });
+      expectAnswer((await api("/api/challenges", { to: username, game: chosen.id, options: values,
+        clock: CLOCKS[Number(clock.value)], rated: rated.checked })).id);
       notice(`Challenge sent to ${username}: the bell shows their answer.`, "good");
       form.hidden = true;
     } catch (error) {
@@ -114,7 +114,7 @@ export function challengeAgain(room, msg, spectator) {
   return h("button.challenge-again", { type: "button", text: "Challenge", onclick: async (event) => {
     event.currentTarget.disabled = true;
     try {
-      await api("/api/challenges", { room });
+      expectAnswer((await api("/api/challenges", { room })).id);
       notice("Challenge sent: the bell shows the answer.", "good");
     } catch (error) {
       notice(error.message, "error");
