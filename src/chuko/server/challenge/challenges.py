@@ -150,6 +150,8 @@ class Challenges:
         if rated and player.is_guest:
             raise Forbidden("Rated challenges are between accounts: sign up on the Account "
                             "page (/account), or make this one casual.")
+        # How the challenged stands with the challenger: follows them, blocks them, or is
+        # blocked by them.
         between, choice, waiting = await self.store.fetch(lambda conn: (
             people_rows.between(conn, to.id, player.id), people_rows.preference(conn, to.id),
             rows.pending_of(conn, player.id, self.clock(), LISTED)[1]))
