@@ -23,12 +23,11 @@ PACKAGES = [
     ("web/", ["the transport: the ASGI app and router, the HTTP API (*_api.py),",
               "pages, sockets, connection limits, headers, cookies, origin"],
      20, 70, 600, 62, "web"),
-    ("lobby/", ["pools, seeks, matchmaking;", "pairing/: pure pairing"],
-     20, 172, 190, 62, "domain"),
-    ("club/", ["sessions, passwords, names,", "log-in limits, ratings, profiles"],
-     225, 172, 190, 62, "domain"),
-    ("practice/", ["the daily, the Lab's facts,", "lessons and puzzles as served"],
-     430, 172, 190, 62, "domain"),
+    ("lobby/", ["pools, seeks,", "matchmaking"], 20, 172, 112, 62, "domain"),
+    ("club/", ["sessions, ratings,", "follows, blocks"], 138, 172, 112, 62, "domain"),
+    ("practice/", ["daily, lessons,", "puzzles, facts"], 256, 172, 112, 62, "domain"),
+    ("challenge/", ["challenges sent", "and answered"], 374, 172, 112, 62, "domain"),
+    ("notify/", ["each player's", "channel, turns"], 492, 172, 112, 62, "domain"),
     ("rooms/", ["the hub and its services: a room, opening, the move path, bots,",
                 "clocks and deadlines, forfeits, presence, peers, history, hints"],
      20, 274, 600, 62, "rooms"),
@@ -56,7 +55,7 @@ EVENTS = [
     ("PlayerPaired", ["lobby/matchmaking.py", "a player seated"],
      ["lobby/board.py", "tells them their room"]),
     ("RoomChanged", ["rooms/*.py", "any change committed"],
-     ["cluster/workers.py", "passed on in Redis"]),
+     ["cluster/workers.py,", "notify/turns.py"]),
 ]
 
 

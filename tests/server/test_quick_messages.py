@@ -134,7 +134,7 @@ def test_phrases_are_not_kept_a_socket_opened_later_hears_none(make_client):
 
 def test_a_phrase_from_another_worker_reaches_this_workers_sockets():
     clients = {Client(SimpleNamespace(), seat) for seat in (0, 1, None)}
-    room = SimpleNamespace(id="r1", seats=[object(), object()], clients=clients)
+    room = SimpleNamespace(id="r1", seats=[SimpleNamespace(player=None)] * 2, clients=clients)
     cluster = Cluster(SimpleNamespace(rooms={"r1": room}, bus=Bus()), "redis://127.0.0.1:1/0")
     cluster._on_event("r1", {"worker": "another", "kind": "said", "seat": 1, "phrase": "gg"})
     # Nonsense on the bus is dropped, not passed on.

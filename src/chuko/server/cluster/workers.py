@@ -397,4 +397,4 @@ def tell_said(room: Room, event: dict[str, Any]) -> None:
     """A quick message said on another worker, to this worker's sockets on the room."""
     seat, phrase = event.get("seat"), event.get("phrase")
     if isinstance(seat, int) and 0 <= seat < len(room.seats) and phrase in PHRASES:
-        tell(room.clients, seat, str(phrase))
+        tell(room, seat, str(phrase))

@@ -152,11 +152,12 @@ return done
 
 class RedisKv:
     """The store in Redis, shared by the cluster's workers (`redis` is the cluster's
-    client, `prefix` its name)."""
+    client, `prefix` its name); its messages for players go over `{prefix}:{topic}:tell`
+    (the players' own channel, `notify/channel.py`, has a topic of its own)."""
 
-    def __init__(self, redis: Any, prefix: str) -> None:
+    def __init__(self, redis: Any, prefix: str, topic: str = "lobby") -> None:
         self.redis = redis
-        self.channel = f"{prefix}:lobby:tell"
+        self.channel = f"{prefix}:{topic}:tell"
         self._listener: asyncio.Task | None = None
         self._outbox: set[asyncio.Task] = set()
 

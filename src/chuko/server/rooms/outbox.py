@@ -58,12 +58,14 @@ class Client(Outbox):
     are sent once, the newest. The outbox gives out JSON text, ready for the socket (a
     state's text is shared with the room's other clients that read it alike: `state_text`)."""
 
-    __slots__ = ("room", "seat")
+    __slots__ = ("hides", "room", "seat")
 
-    def __init__(self, room: Speaker, seat: int | None) -> None:
+    def __init__(self, room: Speaker, seat: int | None,
+                 hides: frozenset[str] = frozenset()) -> None:
         super().__init__()  # cut off once MAX_BEHIND states behind
         self.room = room
         self.seat = seat
+        self.hides = hides  # the players whose quick messages it is not sent (blocked)
 
     def send(self, message: Json) -> None:
         self._queue.append(message)

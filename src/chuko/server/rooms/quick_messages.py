@@ -4,7 +4,8 @@ free text, so nothing needs moderating; a phrase is passed on, never stored, and
 may say a few in a row, then one every few seconds (`Limits.says`).
 
 In a cluster the phrase reaches the room's sockets on the other workers through the bus
-(`Cluster.publish_said`); each worker counts its own sockets' phrases.
+(`Cluster.publish_said`); each worker counts its own sockets' phrases. A socket whose player
+blocks the speaker is not sent them (`Client.hides`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from chuko.core.errors import ChukoError
-from chuko.server.rooms.outbox import Client
 from chuko.server.rooms.peers import ClusterPart
 from chuko.server.rooms.room import Forbidden, Room
 from chuko.server.shared.limits import Buckets, Clock, Rate, TooMany
@@ -29,10 +29,13 @@ def said(seat: int, phrase: str) -> dict[str, Any]:
     return {"type": "said", "seat": seat, "phrase": phrase}
 
 
-def tell(clients: set[Client], seat: int, phrase: str) -> None:
-    """Pass a phrase on to every client of a room, not to one already far behind."""
-    for client in clients:
-        client.send_passing(said(seat, phrase))
+def tell(room: Room, seat: int, phrase: str) -> None:
+    """Pass a phrase of `seat` on to every client of `room`, not to one already far behind
+    nor to one whose player blocks the seat's."""
+    speaker = room.seats[seat].player
+    for client in room.clients:
+        if speaker is None or speaker not in client.hides:
+            client.send_passing(said(seat, phrase))
 
 
 def read_phrase(value: Any) -> str:
@@ -59,6 +62,6 @@ class QuickMessages:
         code = read_phrase(phrase)
         if not self.buckets.take((room.id, seat)):
             raise TooMany("Too many quick messages: wait a few seconds before the next.")
-        tell(room.clients, seat, code)
+        tell(room, seat, code)
         if cluster is not None:
             cluster.publish_said(room.id, seat, code)

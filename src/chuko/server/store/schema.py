@@ -99,6 +99,9 @@ players = Table(
     Column("password_hash", Text),  # Argon2id, PHC string
     Column("created", Float, nullable=False),
     Column("deleted", Boolean, nullable=False, default=False),
+    # Whom the account takes challenges from (migration 0007): null for everyone,
+    # "follows" for those it follows, "nobody".
+    Column("challenges", String(8)),
 )
 
 # Server-side sessions: the cookie holds a secret whose SHA-256 is the row's key; logging out
@@ -203,6 +206,47 @@ puzzle_tries = Table(
     Column("puzzle", String(16), primary_key=True),
     Column("solved", Boolean, nullable=False),
     Column("at", Float, nullable=False),
+)
+
+# People (migration 0007): who follows whom and who blocks whom, since when.
+follows = Table(
+    "follows",
+    metadata,
+    Column("follower", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("followed", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("since", Float, nullable=False),
+    Index("follows_followed", "followed"),
+)
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("blocker", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("blocked", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("since", Float, nullable=False),
+    Index("blocks_blocked", "blocked"),
+)
+
+# A challenge from one player to another (migration 0007): its game, options (JSON), clock
+# (JSON, null: none) and whether it is rated; its `status` is pending, accepted, declined,
+# cancelled or expired; a declined one keeps the reason chosen, an accepted one its room.
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("challenger", String(32), ForeignKey("players.id"), nullable=False),
+    Column("challenged", String(32), ForeignKey("players.id"), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("clock", Text),
+    Column("rated", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("reason", String(16)),
+    Column("room", String(32)),
+    Index("challenges_to", "challenged", "status"),
+    Index("challenges_from", "challenger", "status"),
+    Index("challenges_due", "status", "expires"),
 )
 
 moves = Table(

@@ -54,6 +54,7 @@ from chuko.server.web.http_errors import add_refusals
 from chuko.server.web.identify import PlayerLookup
 from chuko.server.web.lessons_api import LessonApi
 from chuko.server.web.lobby_parts import LobbyParts
+from chuko.server.web.people_parts import PeopleParts
 from chuko.server.web.profiles_api import ProfileApi
 from chuko.server.web.puzzles_api import PuzzleApi
 from chuko.server.web.redaction import hide_secrets_in_logs
@@ -134,36 +135,39 @@ def create_app(
     api = Api(hub, limits, clock, budget, identify=accounts.player)
     daily = Daily(store)
     daily_api = DailyApi(daily, accounts.player)
-    # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
-    # (The app's state is made first, so the lobby and the standings can read its accounts
-    # when asked, and a test can put its own there or set the daily's clock.)
+    # Players are the session's (a page makes a guest first: POST /api/me). The state comes
+    # first: the parts read its accounts when asked, and a test may put its own there.
     state = State({"hub": hub, "accounts": accounts, "daily": daily})
     lobby = LobbyParts(hub, _player_of(state), cluster)
-    live, lobby_live = _sockets(hub, limits, clock, budget, accounts, lobby, cluster)
-    app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily_api.paths},
-              lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
+    people = PeopleParts(hub, _player_of(state), budget, clock, cluster)
+    app = App(posts=api.posts, paths={**account_api.paths, **daily_api.paths, **people.paths},
+              **_sockets(hub, limits, clock, budget, accounts, (lobby, people), cluster),
+              lifespan=_lifespan(store, hub, cluster, (lobby, people), account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
-    app.state, state.lobby = state, lobby
+    app.state, state.lobby, state.people = state, lobby, people
     app.add_middleware(Guard)
     add_refusals(app)
     add_club_routes(app, store, budget, state)
     add_pages(app, static_dir or web_dir())
-    for routes in (api, account_api, daily_api):
+    for routes in (api, account_api, daily_api, *people.apis):
         routes.add_routes(app)
     return app
 
 
 def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: Accounts,
-             lobby: LobbyParts, cluster: Cluster | None) -> tuple[Socket, Socket]:
-    """The game's and the lobby's sockets, each closed as soon as the session it was opened
-    in ends (`sign_out_sockets.py`), on whichever worker of the `cluster` it ends."""
+             parts: tuple[LobbyParts, PeopleParts],
+             cluster: Cluster | None) -> dict[str, Socket]:
+    """The game's, the lobby's and the player's own sockets, as `App` takes them
+    (`live`, `lobby`, `me`), each closed as soon as the session it was opened in ends
+    (`sign_out_sockets.py`), on whichever worker of the `cluster` it ends."""
     if cluster is not None:
         accounts.sign_outs.tell = cluster.publish_signed_out
         cluster.on_signed_out = accounts.sign_outs.heard
     closing = partial(closing_on_sign_out, sign_outs=accounts.sign_outs,
                       session=accounts.session)
-    return (closing(Sockets(hub, limits, clock, budget, identify=accounts.player)),
-            closing(lobby.sockets))
+    return {"live": closing(Sockets(hub, limits, clock, budget, identify=accounts.player,
+                                    hidden=parts[1].hidden)),
+            "lobby": closing(parts[0].sockets), "me": closing(parts[1].sockets)}
 
 
 def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> None:
@@ -196,8 +200,8 @@ def _cluster(hub: Hub, redis_url: str | None, name: str | None,
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 
 
-def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts,
-              close: Callable[[], None]) -> Lifespan:
+def _lifespan(store: Store, hub: Hub, cluster: Cluster | None,
+              parts: tuple[LobbyParts, PeopleParts], close: Callable[[], None]) -> Lifespan:
     """What the app does as it starts (the writer, the rooms to restore, the collector's
     schedule, the solvers' kernels loaded in the background: `_warming`) and as it stops,
     in reverse (and then `close`: the passwords' pool)."""
@@ -211,12 +215,14 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts
         elif restored := await hub.restore():
             log.info("Resumed %d room(s) in play with bots.", restored)
         collector.start()
-        await lobby.start()
+        for part in parts:
+            await part.start()
         app.state.warming = _warming()
         try:
             yield
         finally:
-            await lobby.stop()
+            for part in reversed(parts):
+                await part.stop()
             collector.stop()
             if cluster is not None:
                 await cluster.stop()

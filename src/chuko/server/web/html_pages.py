@@ -16,7 +16,7 @@ PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
          "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html",
          "puzzles": "puzzles.html", "learn": "learn.html",
-         "daily": "daily.html"}
+         "daily": "daily.html", "people": "people.html"}
 
 
 def _page_route(static: Path, name: str) -> Callable[[], Awaitable[Response]]:
@@ -50,6 +50,7 @@ PLAIN = {
     "/account": "account",  # sign up, log in and out, a new password, a deleted account
     "/lobby": "lobby",  # quick pairing and open seeks (server/lobby/matchmaking.py)
     "/puzzles": "puzzles",  # Crossroads puzzles, rated (server/web/puzzles_api.py)
+    "/people": "people",  # those one follows and blocks (server/web/people_api.py)
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -28,15 +28,20 @@ from chuko.server.web.socket_io import pump, read_message, refusal, refuse, with
 
 log = logging.getLogger("chuko.server")
 
+# The players whose quick messages a request's player does not see (those they block).
+Hidden = Callable[[Scope], Awaitable[frozenset[str]]]
+
+
 class Sockets:
     """The game's sockets on `hub`, within `limits` measured on `clock`; `budget` counts the
     costly messages (hints, log pages) with the API's pages. A socket opened without a
     token is the seat of its session's player (found by `identify`), if they hold one."""
 
     def __init__(self, hub: Hub, limits: Limits, clock: Clock, budget: Budget,
-                 identify: Identify | None = None) -> None:
+                 identify: Identify | None = None, hidden: Hidden | None = None) -> None:
         self.hub, self.limits, self.clock, self.budget = hub, limits, clock, budget
         self.identify = identify
+        self.hidden = hidden  # whose quick messages a socket's player does not see
         self.opened = Buckets(limits.connects, clock)  # per address
         self.quick = QuickMessages(limits.says, clock)  # per seat
 
@@ -85,7 +90,8 @@ class Sockets:
         """Send the socket the log and the room's states, and answer its messages, until
         it closes."""
         hub = self.hub
-        client = Client(room, seat)
+        client = Client(room, seat, frozenset() if self.hidden is None
+                        else await self.hidden(scope))
         flow = SocketFlow(self.limits, self.clock)
         admit = partial(self.budget.admit, address=client_host(scope), room_id=room.id)
         say = partial(self.quick.say, room, seat, cluster=hub.cluster)

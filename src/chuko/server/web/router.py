@@ -128,10 +128,11 @@ class App(FastAPI):
 
     def __init__(self, *, live: Live | None = None, posts: Mapping[str, Post] | None = None,
                  paths: Mapping[str, Post] | None = None, lobby: LobbyLive | None = None,
-                 **options: Any) -> None:
+                 me: LobbyLive | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.live = live
         self.lobby = lobby  # the lobby's socket, `/lobby/ws`, answered the same way
+        self.me = me  # the player's own socket, `/me/ws`, as well
         self.posts = dict(posts or {})
         self.paths = dict(paths or {})
 
@@ -143,6 +144,9 @@ class App(FastAPI):
                 return
             if self.lobby is not None and scope["path"] == "/lobby/ws":
                 await self.lobby(scope, receive, send)
+                return
+            if self.me is not None and scope["path"] == "/me/ws":
+                await self.me(scope, receive, send)
                 return
         elif scope["type"] == "http":
             refused = forgery(scope)

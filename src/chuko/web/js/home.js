@@ -6,6 +6,7 @@
 import { api, copyText, fill, games, h, notice } from "./dom.js";
 import { showYourGames } from "./continue.js";
 import { presetField } from "./presets.js";
+import { showFollowedGames } from "./relations.js";
 import { becomeGuest, knownPlayer, offerAccountName } from "./site.js";
 import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
 
@@ -294,6 +295,7 @@ async function main() {
   // A first visitor (no session yet) is offered the lessons before anything else.
   knownPlayer().then((player) => { document.getElementById("learn-offer").hidden = Boolean(player); });
   showYourGames(document.getElementById("your-games")).catch(() => {});
+  showFollowedGames(document.getElementById("followed-games")).catch(() => {});
   const root = document.getElementById("games");
   try {
     fill(root, (await games()).map(gamePanel));

@@ -6,6 +6,7 @@ import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
 import { boardNav, CLASS_NAMES, day, percent, playerLink, ratingChange, ratingText } from "./club.js";
 import { drawHistory } from "./ratingplot.js";
+import { showRelations } from "./relations.js";
 
 const username = decodeURIComponent(location.pathname.slice(3));
 
@@ -97,6 +98,7 @@ async function main() {
     profile.daily && profile.daily.best ? h("p.daily-streak", {
       text: `Daily Caravan streak: ${profile.daily.current} won in a row (best ${profile.daily.best}).`,
     }) : null);
+  showRelations(document.getElementById("relations"), profile.username);
   fill(ratings, profile.ratings.length ? profile.ratings.map((r) => ratingCard(r, profile.history))
     : h("p.muted", { text: "No rated games yet." }));
   showGames(list, profile.games, more, profile.next);

@@ -19,6 +19,7 @@ import { guardLeaving, leaveFreely } from "./leaving.js";
 import { becomeGuest, offerAccountName } from "./site.js";
 import { signalControls, startSignals, turnSignal } from "./signals.js";
 import { answered, asked, thinkingNote } from "./hints.js";
+import { challengeAgain } from "./relations.js";
 import { watchInvite, watcherChip } from "./watchers.js";
 
 const $ = (id) => document.getElementById(id);
@@ -256,6 +257,7 @@ function endPanel(msg) {
       // offer, the lobby pairs again.
       !page.token && !isSpectator(msg)
         ? h("a.button.primary.to-lobby", { href: "/lobby", text: "Back to the lobby" }) : null,
+      challengeAgain(page.room, msg, isSpectator(msg)),
       h("a.button.new-game", { href: `/#game-${encodeURIComponent(msg.game)}`, text: "New game" }),
       h("a.button.replay", { href: `/replay/${encodeURIComponent(page.room)}${token}`, text: "Replay" })),
   ];

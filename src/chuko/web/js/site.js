@@ -5,6 +5,7 @@
 // (docs/web-protocol.md, "Accounts"), so a room made or joined before it would be the
 // browser's alone, lost to an account made later.
 
+import { openChannel } from "./channel.js";
 import { api } from "./dom.js";
 
 let guest = null;
@@ -43,6 +44,7 @@ function showProfileLink(account, username) {
 export function becomeGuest() {
   guest = guest || api("/api/me", {}).then(({ player }) => {
     showPlayer(player);
+    openChannel(player);
     return player;
   }).catch(() => null);
   return guest;
@@ -65,5 +67,8 @@ export async function offerAccountName(field) {
 }
 
 if (document.querySelector("header.top nav.site a.account")) {
-  knownPlayer().then((player) => { if (!guest) showPlayer(player); });
+  knownPlayer().then((player) => {
+    if (!guest) showPlayer(player);
+    openChannel(player);
+  });
 }
