@@ -80,6 +80,8 @@ def test_a_blocked_players_quick_messages_are_hidden_from_the_blocker_alone(peop
     with people.as_("ann").websocket_connect(f"/ws/{room_id}") as ann, \
             people.as_("bob").websocket_connect(f"/ws/{room_id}") as bob, \
             people.as_("cid").websocket_connect(f"/ws/{room_id}") as cid:
+        for ws in (ann, bob, cid):  # each socket's first state: the room holds it now
+            ws.receive_json()
         bob.send_json({"type": "say", "phrase": "gg"})
         for ws in (bob, cid):
             assert said_or_pong(ws)["type"] == "said"
