@@ -205,6 +205,65 @@ puzzle_tries = Table(
     Column("at", Float, nullable=False),
 )
 
+# Tournaments (migration 0008). A tournament's settings, and where it is: upcoming,
+# running or over, and its `round` (a Swiss's rounds paired, an arena's waves). One made
+# from the server's schedule carries its `schedule_key`, so each is made once. The password
+# is an entry code, kept as a SHA-256 of the tournament's id and the code.
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),  # JSON
+    Column("clock", Text, nullable=False),  # JSON: its games' time control
+    Column("rated", Boolean, nullable=False),
+    Column("system", String(8), nullable=False),  # "arena" | "swiss"
+    Column("table_size", Integer, nullable=False),
+    Column("starts_at", Float, nullable=False),
+    Column("minutes", Integer),  # an arena's length
+    Column("rounds", Integer),  # a Swiss's rounds
+    Column("rating_min", Integer),
+    Column("rating_max", Integer),
+    Column("password_hash", String(64)),
+    Column("created_by", String(32), ForeignKey("players.id")),  # null: the schedule's
+    Column("created", Float, nullable=False),
+    Column("schedule_key", String(96), unique=True),
+    Column("status", String(8), nullable=False),  # upcoming | running | over
+    Column("round", Integer, nullable=False),
+    Column("started", Float),
+    Column("ended", Float),
+    Index("tournaments_status", "status", "starts_at"),
+    Index("tournaments_creator", "created_by", "status"),
+)
+
+# Who entered a tournament, their rating when they did (what pairings go by) and whether
+# they have withdrawn, or (an arena) paused.
+tournament_players = Table(
+    "tournament_players",
+    metadata,
+    Column("tournament", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("name", String(24), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("joined_at", Float, nullable=False),
+    Column("withdrawn", Boolean, nullable=False),
+    Column("paused", Boolean, nullable=False),
+)
+
+# Each pairing, recorded before its room is made: the room's id chosen up front (null for a
+# bye), the players by seat (JSON). Its result is its room's stored end, never copied here.
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("tournament", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True, autoincrement=False),
+    Column("slot", Integer, primary_key=True, autoincrement=False),
+    Column("room_id", String(32), unique=True),
+    Column("players", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
 moves = Table(
     "moves",
     metadata,

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable
 from functools import partial
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from fastapi import FastAPI
 from starlette.datastructures import State
@@ -61,6 +61,7 @@ from chuko.server.web.room_socket import Sockets
 from chuko.server.web.rooms_api import Api
 from chuko.server.web.router import App
 from chuko.server.web.sign_out_sockets import Socket, closing_on_sign_out
+from chuko.server.web.tournament_parts import TournamentParts
 from chuko.solvers import warm_up as warm_solvers
 
 if TYPE_CHECKING:
@@ -107,6 +108,7 @@ def create_app(
     lease_seconds: float | None = None,
     open_registration: bool = True,
     timeouts: tuple[float, float] = (READ_TIMEOUT, WRITE_TIMEOUT),
+    schedule: str | None = None,
 ) -> App:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
@@ -120,7 +122,7 @@ def create_app(
     (`cluster/workers.py`; `lease_seconds`: how long a dead worker's lease on the bots
     lasts). Anyone may play as a guest; with `open_registration` False nobody may make an
     account (`accounts.py`). `timeouts`: the seconds a database read, and a write, may take
-    (`store/reader.py`, `store/writer.py`)."""
+    (`store/reader.py`, `store/writer.py`); `schedule` a TOML file of recurring tournaments."""
     limits = limits or Limits()
     store = Store(db_url, read_timeout=timeouts[0], write_timeout=timeouts[1])
     hub = Hub(store, CLUB_TERMS, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
@@ -134,21 +136,20 @@ def create_app(
     api = Api(hub, limits, clock, budget, identify=accounts.player)
     daily = Daily(store)
     daily_api = DailyApi(daily, accounts.player)
-    # The lobby's player is the session's; a guest is made by the page first (POST /api/me).
-    # (The app's state is made first, so the lobby and the standings can read its accounts
-    # when asked, and a test can put its own there or set the daily's clock.)
+    # Players are the session's (a page makes a guest first: POST /api/me). The state comes
+    # first: the parts read its accounts when asked, and a test may put its own there.
     state = State({"hub": hub, "accounts": accounts, "daily": daily})
-    lobby = LobbyParts(hub, _player_of(state), cluster)
-    live, lobby_live = _sockets(hub, limits, clock, budget, accounts, lobby, cluster)
+    loops = _loops(hub, state, limits, clock, cluster, schedule)
+    live, lobby_live = _sockets(hub, limits, clock, budget, accounts, loops.lobby, cluster)
     app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily_api.paths},
-              lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, lobby, account_api.close),
+              lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, loops, account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
-    app.state, state.lobby = state, lobby
+    app.state, state.lobby, state.tournaments = state, loops.lobby, loops.tournaments
     app.add_middleware(Guard)
     add_refusals(app)
     add_club_routes(app, store, budget, state)
     add_pages(app, static_dir or web_dir())
-    for routes in (api, account_api, daily_api):
+    for routes in (api, account_api, daily_api, loops.tournaments.api):
         routes.add_routes(app)
     return app
 
@@ -196,11 +197,27 @@ def _cluster(hub: Hub, redis_url: str | None, name: str | None,
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 
 
-def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts,
+class Loops(NamedTuple):
+    """The parts with loops that run while the app does."""
+
+    lobby: LobbyParts
+    tournaments: TournamentParts
+
+
+def _loops(hub: Hub, state: State, limits: Limits, clock: Clock, cluster: Cluster | None,
+           schedule: str | None) -> Loops:
+    """The lobby's and the tournaments' parts, their players the session's."""
+    return Loops(LobbyParts(hub, _player_of(state), cluster),
+                 TournamentParts(hub, state.accounts.player, limits, clock, cluster, schedule))
+
+
+def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, loops: Loops,
               close: Callable[[], None]) -> Lifespan:
     """What the app does as it starts (the writer, the rooms to restore, the collector's
-    schedule, the solvers' kernels loaded in the background: `_warming`) and as it stops,
-    in reverse (and then `close`: the passwords' pool)."""
+    schedule, the lobby's and the tournaments' loops, the solvers' kernels loaded in the
+    background: `_warming`) and as it stops, in reverse (and then `close`: the passwords'
+    pool)."""
+    lobby, tournaments = loops
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -212,10 +229,12 @@ def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, lobby: LobbyParts
             log.info("Resumed %d room(s) in play with bots.", restored)
         collector.start()
         await lobby.start()
+        tournaments.start()
         app.state.warming = _warming()
         try:
             yield
         finally:
+            await tournaments.stop()
             await lobby.stop()
             collector.stop()
             if cluster is not None:
