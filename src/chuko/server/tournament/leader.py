@@ -28,7 +28,7 @@ from chuko.server.store.tournament_rows import EntrantRow, GameRow, TournamentRo
 from chuko.server.tournament.director import Director
 from chuko.server.tournament.opener import OpenGame
 from chuko.server.tournament.pages import ends_at
-from chuko.server.tournament.rounds import Contender, Played
+from chuko.server.tournament.rounds import Contender, Played, Rules
 from chuko.server.tournament.schedule import Entry, due
 
 log = logging.getLogger("chuko.server")
@@ -45,11 +45,15 @@ class Leader:
                  leading: Callable[[], bool] = lambda: True, every: float = EVERY,
                  schedule: Sequence[Entry] = (), rng: random.Random | None = None) -> None:
         self.director, self.open_game, self.leading = director, open_game, leading
-        self.store, self.rules, self.clock = director.store, director.rules, director.clock
+        self.store, self.clock = director.store, director.clock
         self.every, self.schedule = every, tuple(schedule)
         self.rng = rng or random.SystemRandom()
         self._seen: dict[str, set[str]] = {}  # by arena: the finished rooms looked at
         self._scheduled: set[str] = set()  # the schedule's keys made already
+
+    @property
+    def rules(self) -> Rules:
+        return self.director.rules
 
     async def run(self) -> None:
         """The passes, while the app runs: on the leader only."""

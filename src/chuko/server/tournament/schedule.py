@@ -44,9 +44,9 @@ class Entry:
     offset: int
 
     def next_start(self, now: float) -> float:
-        """The first start at or after `now`."""
+        """The first start after `now` (at a start, the one after it is next)."""
         base = math.floor(now / self.period) * self.period + self.offset
-        return float(base if base >= now else base + self.period)
+        return float(base if base > now else base + self.period)
 
     def instance(self, now: float) -> tuple[str, Settings]:
         """The next tournament of the entry: its schedule key and its settings."""
