@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                         "--no-open-registration only guests play")
     parser.add_argument("--schedule", metavar="FILE", default=None,
                         help="a TOML file of recurring tournaments the server makes (e.g. an "
-                        "hourly arena; docs/tournaments.md)")
+                        "hourly arena; docs/club.md, Tournaments)")
     parser.add_argument("--read-timeout", type=float, metavar="SECONDS", default=READ_TIMEOUT,
                         help="seconds a read of the database may take before the request is "
                         f"refused with a sentence (default {READ_TIMEOUT:g})")

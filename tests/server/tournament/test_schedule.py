@@ -6,6 +6,7 @@ entry."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from tournament_kit import NOW, club
@@ -79,6 +80,12 @@ def test_a_wrong_schedule_is_refused_in_one_sentence(tmp_path, text, sentence):
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=sentence):
         load_schedule(path, NOW)
+
+
+def test_the_docs_example_schedule_is_read():
+    example = Path(__file__).resolve().parents[3] / "docs" / "schedule.example.toml"
+    names = [entry.instance(NOW)[1].name for entry in load_schedule(example, NOW)]
+    assert names == ["Hourly Chükö arena", "Daily Crossroads Swiss"]
 
 
 def test_a_missing_schedule_file_is_refused_in_one_sentence(tmp_path):
