@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from random import Random
 
-from chuko.core.errors import ConfigError
 from chuko.server.rooms.hub import Hub
 from chuko.server.shared.players import Player
 from chuko.server.store import tournament_rows as rows
@@ -18,7 +17,7 @@ from chuko.server.store.database import Store
 from chuko.server.tournament.director import Director
 from chuko.server.tournament.leader import Leader
 from chuko.server.tournament.opener import game_opener
-from chuko.server.tournament.rounds import Contender, Played, Standing
+from chuko.server.tournament.rounds import Contender, Field, NoRound, Played, Standing
 from chuko.server.web.app import CLUB_TERMS
 from club_seed import add_player
 
@@ -50,8 +49,9 @@ class FakeRules:
     own): a Swiss by backtracking (the lowest-ranked player without a bye sits out), an
     arena's wave in order of points then id, never the latest opponent again."""
 
-    def standings(self, system: str, players: Sequence[str],
+    def standings(self, system: str, entered: Field,
                   played: Sequence[Played]) -> list[Standing]:
+        players = list(entered.ratings)
         points = {player: 0.0 for player in players}
         sheets: dict[str, list[float]] = {player: [] for player in players}
         worth = 2.0 if system == "arena" else 1.0
@@ -78,7 +78,7 @@ class FakeRules:
                 pairs = _match([c for c in ordered if c is not bye])
                 if pairs is not None:
                     return pairs, bye.id
-        raise ConfigError("No pairing without a repeat.")
+        raise NoRound("No pairing without a repeat.")
 
     def seat_tables(self, contenders: Sequence[Contender], size: int):
         ordered = sorted(contenders, key=lambda c: (-c.score, c.id))

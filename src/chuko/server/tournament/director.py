@@ -21,7 +21,7 @@ from chuko.server.store.database import Store
 from chuko.server.store.tournament_rows import EntrantRow, GameRow, TournamentRow
 from chuko.server.tournament import pages
 from chuko.server.tournament.results import Results
-from chuko.server.tournament.rounds import CoreRules, Rules, Standing
+from chuko.server.tournament.rounds import CoreRules, Field, Rules, Standing
 from chuko.server.tournament.settings import (
     Settings,
     password_hash,
@@ -152,7 +152,10 @@ class Director:
         kept = self._standings.get(tournament.id)
         if kept is not None and kept[0] == mark:
             return kept[1]  # type: ignore[no-any-return]
-        standings = await asyncio.to_thread(self.rules.standings, tournament.system,
-                                            [e.player for e in entrants], played)
+        entered = Field({e.player: e.rating for e in entrants},
+                        frozenset(e.player for e in entrants if e.withdrawn),
+                        tournament.table_size)
+        standings = await asyncio.to_thread(self.rules.standings, tournament.system, entered,
+                                            played)
         self._standings.put(tournament.id, (mark, standings), 64 * (1 + len(standings)))
         return standings

@@ -28,7 +28,7 @@ from chuko.server.store.tournament_rows import EntrantRow, GameRow, TournamentRo
 from chuko.server.tournament.director import Director
 from chuko.server.tournament.opener import OpenGame
 from chuko.server.tournament.pages import ends_at
-from chuko.server.tournament.rounds import Contender, Played, Rules
+from chuko.server.tournament.rounds import Contender, NoRound, Played, Rules
 from chuko.server.tournament.schedule import Entry, due
 
 log = logging.getLogger("chuko.server")
@@ -78,6 +78,8 @@ class Leader:
                 await self._lead(tournament, now)
             except ChukoError as error:
                 log.warning("Tournament %s: %s", tournament.id, error)
+            except Exception:  # one tournament's failure leaves the others led
+                log.exception("Tournament %s could not be led", tournament.id)
 
     async def make_scheduled(self) -> int:
         """Make the schedule's next tournaments not made yet; how many were."""
@@ -160,7 +162,12 @@ class Leader:
             await self._finish(tournament, now)
             return
         if tournament.table_size == 2:
-            pairs, bye = await asyncio.to_thread(self.rules.pair_swiss, contenders)
+            try:
+                pairs, bye = await asyncio.to_thread(self.rules.pair_swiss, contenders)
+            except NoRound as error:
+                log.info("Tournament %s ends early: %s", tournament.id, error)
+                await self._finish(tournament, now)
+                return
             pairings: list[Pairing] = [self._seated(pair) for pair in pairs]
             pairings += [(bye,)] if bye is not None else []
         else:
