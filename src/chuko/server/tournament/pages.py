@@ -70,7 +70,8 @@ def page(tournament: TournamentRow, entrants: Sequence[EntrantRow], games: Seque
             "options": tournament.options,
             "rules": rules_in_words(tournament.system, tournament.table_size,
                                     tournament.minutes, tournament.rounds),
-            "tiebreaks": list(TIEBREAKS) if tournament.system == "swiss" else [],
+            "tiebreaks": list(TIEBREAKS) if tournament.system == "swiss"
+            and tournament.table_size == 2 else [],
             "standings": lines,
             "pairings": _pairings(tournament, games, names),
             "playing": [{"room": g.room_id, "round": g.round,

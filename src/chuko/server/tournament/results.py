@@ -54,19 +54,30 @@ class Results:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.kept = Lru(max_entries=KEPT)
+        self._working: dict[str, asyncio.Future[Ending | None]] = {}  # by room, once each
 
     async def ending(self, game: GameRow) -> Ending | None:
-        """The game's ending; None while its room is not over (or not made)."""
-        if game.room_id is None or game.status != "over":
+        """The game's ending; None while its room is not over (or not made). Many asking
+        at once for one not kept yet wait for the one working it out."""
+        room_id = game.room_id
+        if room_id is None or game.status != "over":
             return None
-        found = self.kept.get(game.room_id)
-        if found is None:
-            row = await self.store.fetch_room(game.room_id)
-            if row is None:
-                return None
-            found = await asyncio.to_thread(ending_of, row)
-            self.kept.put(game.room_id, found, 64)
-        return found  # type: ignore[no-any-return]
+        found = self.kept.get(room_id)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        working = self._working.get(room_id)
+        if working is None:
+            working = self._working[room_id] = asyncio.ensure_future(self._work_out(room_id))
+            working.add_done_callback(lambda _: self._working.pop(room_id, None))
+        return await asyncio.shield(working)
+
+    async def _work_out(self, room_id: str) -> Ending | None:
+        row = await self.store.fetch_room(room_id)
+        if row is None:
+            return None
+        found = await asyncio.to_thread(ending_of, row)
+        self.kept.put(room_id, found, 64)
+        return found
 
     async def played(self, games: Sequence[GameRow]) -> list[Played]:
         """The tournament's finished games and byes, as the scoring reads them."""

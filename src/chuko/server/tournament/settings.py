@@ -160,19 +160,23 @@ def rules_in_words(system: str, table_size: int, minutes: int | None,
         return [f"An arena of {minutes} minutes: when your game ends you are paired again "
                 "at once, with a player near you in points and rating (never the same "
                 "opponent twice in a row).",
-                "A win scores 2 points and a draw 1; after two wins in a row each win "
-                "scores double until you fail to win.",
+                "A win scores 2 points and a draw 1; after two wins in a row you are on "
+                "fire: a win scores 4 and a draw 2, until a draw or a loss ends the "
+                "streak.",
                 "You may pause and come back; a player who loses a game without making a "
                 "move is paused. Games still running at the end count.",
                 "Ties in points are broken by rating at entry."]
-    table = ("each round pairs players within their score group, never against the same "
-             "opponent twice; with an odd number one player has a bye, worth a win"
-             if table_size == 2 else
-             f"each round seats tables of {table_size} by score, and each place at a "
-             "table scores placement points, the first the most")
-    return [f"A Swiss of {rounds} rounds: {table}.",
-            "A win scores 1, a draw ½ and a loss 0. Players who join late enter the next "
-            "round with 0; withdrawn players are not paired.",
-            "Ties are broken by Buchholz (the sum of your opponents' scores), then by "
-            "Sonneborn–Berger (the scores of the opponents you beat, and half of those you "
-            "drew with)."]
+    late = ("Players who join late enter the next round with 0; withdrawn players are not "
+            "paired.")
+    if table_size > 2:
+        return [f"A Swiss of {rounds} rounds: each round seats tables of {table_size} by "
+                "score (bots take the seats left), and a place scores a point for each "
+                "player placed below it and half for each tied with it.", late,
+                "Ties in points are broken by rating at entry."]
+    return [f"A Swiss of {rounds} rounds: each round pairs players within their score "
+            "group, never against the same opponent twice; with an odd number one player "
+            "has a bye, worth a win.",
+            f"A win scores 1, a draw ½ and a loss 0. {late}",
+            "Ties are broken by Buchholz (the sum of your opponents' scores; a bye counts "
+            "as a game against your own score), then by Sonneborn–Berger (the scores of "
+            "the opponents you beat, and half of those you drew with), then by rating."]
