@@ -34,6 +34,7 @@ from chuko.server.tournament.schedule import Entry, due
 log = logging.getLogger("chuko.server")
 
 EVERY = 2.0  # seconds between the leader's passes (an arena's waves)
+AT_ONCE = 64  # rooms made at once
 Pairing = tuple[str, ...]  # players by seat; one alone is a bye
 
 
@@ -111,11 +112,20 @@ class Leader:
                           games: Sequence[GameRow]) -> int:
         """Make every recorded game of the tournament whose room does not exist yet; how
         many this call made."""
+        return await self._open_all(tournament, [(g.room_id, g.players) for g in games
+                                                 if g.room_id is not None and g.status is None],
+                                    entrants)
+
+    async def _open_all(self, tournament: TournamentRow, games: Sequence[tuple[str, Pairing]],
+                        entrants: Sequence[EntrantRow]) -> int:
+        """Make the rooms of `games` (room id, players), AT_ONCE at a time (the store
+        commits them together); how many this call made."""
         names = {e.player: e.name for e in entrants}
         made = 0
-        for game in games:
-            if game.room_id is not None and game.status is None:
-                made += await self._open(tournament, game.room_id, game.players, names)
+        for start in range(0, len(games), AT_ONCE):
+            made += sum(await asyncio.gather(*(
+                self._open(tournament, room_id, players, names)
+                for room_id, players in games[start:start + AT_ONCE])))
         return made
 
     async def _open(self, tournament: TournamentRow, room_id: str, players: Pairing,
@@ -137,11 +147,9 @@ class Leader:
                     for players in pairings]
         await self.store.submit(rows.record_round(tournament.id, tournament.round,
                                                   recorded, now))
-        names = {e.player: e.name for e in entrants}
-        for room_id, players in recorded:
-            if room_id is not None:
-                await self._open(tournament, room_id, players, names)
-        return [room_id for room_id, _ in recorded if room_id is not None]
+        games = [(room_id, players) for room_id, players in recorded if room_id is not None]
+        await self._open_all(tournament, games, entrants)
+        return [room_id for room_id, _ in games]
 
     async def _finish(self, tournament: TournamentRow, now: float) -> None:
         await self.store.submit(rows.finish(tournament.id, now))
