@@ -49,7 +49,8 @@ def test_an_account_makes_a_tournament_that_a_guest_joins(make_client):
     assert joined.status_code == 200, joined.text
     assert joined.json()["you"] == {"joined": True, "withdrawn": False, "paused": False,
                                     "room": None}
-    assert guest.get(f"/api/tournaments/{page['id']}").json()["players"] == 1
+    seen = guest.get(f"/api/tournaments/{page['id']}").json()
+    assert seen["players"] == 1 and seen["you"]["joined"]  # the guest made for the join
     assert host.get(f"/api/tournaments/{page['id']}").json()["you"]["joined"] is False
     assert guest.post("/api/tournaments", json=settings("swiss", starts_at=soon)) \
         .status_code == 403
