@@ -1,6 +1,7 @@
 """Tournaments over HTTP: an account makes one (a guest may not; a wrong setting is a 400
 with its sentence), it is listed as upcoming, a guest joins a casual one and is told so on
-its page, a wrong password is a 403, and making too many from one account is a 429."""
+its page, a wrong password is a 403, making too many from one account is a 429, and an
+account's profile lists the tournaments it entered."""
 
 from __future__ import annotations
 
@@ -72,3 +73,18 @@ def test_a_wrong_password_is_refused_and_too_many_tournaments_are_a_429(make_cli
     answers = [host.post("/api/tournaments", json=settings("arena", starts_at=soon))
                .status_code for _ in range(4)]
     assert answers == [200, 200, 429, 429]  # three upcoming of one's own at most
+
+
+def test_a_profile_lists_the_tournaments_its_account_entered(make_client):
+    host = browser(make_client)
+    host.post("/api/account/signup", json={"username": "carol",
+                                           "password": "correct horse battery"})
+    soon = time.time() + 3600
+    made = [host.post("/api/tournaments", json=settings("swiss", starts_at=soon + n)).json()
+            for n in range(2)]
+    host.post(f"/api/tournaments/{made[0]['id']}/join", json={})
+    entered = host.get("/api/players/Carol/tournaments")
+    assert entered.status_code == 200
+    assert [(t["id"], t["players"]) for t in entered.json()["tournaments"]] == [
+        (made[0]["id"], 1)]
+    assert host.get("/api/players/nobody/tournaments").status_code == 404

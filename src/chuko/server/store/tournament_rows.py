@@ -244,3 +244,13 @@ def counts(conn: Connection, tournament_ids: list[str]) -> dict[str, int]:
     rows = conn.execute(select(c.tournament, func.count()).where(and_(
         c.tournament.in_(tournament_ids), c.withdrawn.is_(False))).group_by(c.tournament))
     return {tournament: int(count) for tournament, count in rows}
+
+
+def entered_by(conn: Connection, player: str, count: int) -> list[TournamentRow]:
+    """The latest `count` tournaments the player entered, the latest to start first."""
+    found = conn.execute(
+        select(tournaments).join(tournament_players,
+                                 tournament_players.c.tournament == tournaments.c.id)
+        .where(tournament_players.c.player == player)
+        .order_by(tournaments.c.starts_at.desc()).limit(count)).all()
+    return [_tournament(row) for row in found]

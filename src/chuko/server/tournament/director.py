@@ -32,6 +32,7 @@ from chuko.server.tournament.settings import (
 Json = dict[str, Any]
 UPCOMING_CAP = 3  # upcoming tournaments one account may have made
 STANDINGS_KEPT = 256  # tournaments whose standings a worker keeps
+ENTERED_LISTED = 20  # the tournaments a player's profile lists, the latest
 RatingOf = Callable[[str, str, int], Awaitable[float]]  # (player, game, table size) → rating
 
 
@@ -133,6 +134,13 @@ class Director:
         listed = await self.store.fetch(rows.listing)
         counts = await self.store.fetch(lambda conn: rows.counts(conn, [t.id for t in listed]))
         return pages.listing(listed, counts)
+
+    async def entered_by(self, player_id: str) -> Json:
+        """The latest tournaments a player entered (a profile's list)."""
+        listed = await self.store.fetch(
+            lambda conn: rows.entered_by(conn, player_id, ENTERED_LISTED))
+        counts = await self.store.fetch(lambda conn: rows.counts(conn, [t.id for t in listed]))
+        return {"tournaments": [pages.summary(t, counts.get(t.id, 0)) for t in listed]}
 
     async def page(self, tournament_id: Any, player: Player | None) -> Json:
         """A tournament's page, and the asking player's part in it."""

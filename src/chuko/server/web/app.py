@@ -139,7 +139,7 @@ def create_app(
     # Players are the session's (a page makes a guest first: POST /api/me). The state comes
     # first: the parts read its accounts when asked, and a test may put its own there.
     state = State({"hub": hub, "accounts": accounts, "daily": daily})
-    loops = _loops(hub, state, limits, clock, cluster, schedule)
+    loops = _loops(hub, state, limits, clock, budget, cluster, schedule)
     live, lobby_live = _sockets(hub, limits, clock, budget, accounts, loops.lobby, cluster)
     app = App(live=live, posts=api.posts, paths={**account_api.paths, **daily_api.paths},
               lobby=lobby_live, lifespan=_lifespan(store, hub, cluster, loops, account_api.close),
@@ -204,11 +204,12 @@ class Loops(NamedTuple):
     tournaments: TournamentParts
 
 
-def _loops(hub: Hub, state: State, limits: Limits, clock: Clock, cluster: Cluster | None,
-           schedule: str | None) -> Loops:
+def _loops(hub: Hub, state: State, limits: Limits, clock: Clock, budget: Budget,
+           cluster: Cluster | None, schedule: str | None) -> Loops:
     """The lobby's and the tournaments' parts, their players the session's."""
     return Loops(LobbyParts(hub, _player_of(state), cluster),
-                 TournamentParts(hub, state.accounts.player, limits, clock, cluster, schedule))
+                 TournamentParts(hub, state.accounts.player, limits, clock, budget, cluster,
+                                 schedule))
 
 
 def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, loops: Loops,

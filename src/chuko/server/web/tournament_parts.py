@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from chuko.server.lobby.matchmaking import rating_reader
 from chuko.server.lobby.seeks import rating_class
-from chuko.server.shared.limits import Clock, Limits
+from chuko.server.shared.limits import Budget, Clock, Limits
 from chuko.server.tournament.director import Director, RatingOf
 from chuko.server.tournament.leader import Leader
 from chuko.server.tournament.opener import game_opener
@@ -36,16 +36,18 @@ def _rating_of(hub: Hub) -> RatingOf:
 
 class TournamentParts:
     """The tournaments of the app on `hub`, alone or as one worker of `cluster`; `schedule`,
-    the operator's TOML file of recurring tournaments (`tournament/schedule.py`)."""
+    the operator's TOML file of recurring tournaments (`tournament/schedule.py`); `limits`
+    on `clock` count the requests, and `budget` the profiles looked up."""
 
     def __init__(self, hub: Hub, identify: Identify, limits: Limits, clock: Clock,
-                 cluster: Cluster | None = None, schedule: str | None = None) -> None:
+                 budget: Budget, cluster: Cluster | None = None,
+                 schedule: str | None = None) -> None:
         self.director = Director(hub.store, _rating_of(hub), clock=hub.clock)
         entries = [] if schedule is None else load_schedule(schedule, time.time())
         self.leader = Leader(
             self.director, game_opener(hub), schedule=entries,
             leading=(lambda: True) if cluster is None else (lambda: cluster.leader))
-        self.api = TournamentApi(self.director, identify, limits, clock,
+        self.api = TournamentApi(self.director, identify, limits, clock, budget,
                                  shared=None if cluster is None else cluster.buckets)
         self._task: asyncio.Task | None = None
 

@@ -1,7 +1,8 @@
 """Tournaments over HTTP (docs/web-protocol.md, "Tournaments"): `GET /api/tournaments` (the
 list), `GET /api/tournaments/{id}` (a tournament's page, with the asking player's part),
 `POST /api/tournaments` (make one, for accounts) and `POST /api/tournaments/{id}/join`,
-`/withdraw`, `/pause` and `/resume`. What they answer is the director's
+`/withdraw`, `/pause` and `/resume`, and `GET /api/players/{username}/tournaments` (those
+an account entered, counted as a profile's look-up). What they answer is the director's
 (`tournament/director.py`); this module finds the request's player and counts the
 requests: tournaments made per account and per address (in the cluster's buckets when
 there is one), and the other posts per address as seats taken are."""
@@ -14,8 +15,19 @@ from fastapi import FastAPI, Request
 
 from chuko.core.errors import ChukoError
 from chuko.server.rooms.room import Forbidden, NotFound
-from chuko.server.shared.limits import Buckets, Clock, Limits, Shared, TooMany, take_shared
+from chuko.server.shared.limits import (
+    Buckets,
+    Budget,
+    Clock,
+    Limits,
+    Shared,
+    TooMany,
+    take_shared,
+)
+from chuko.server.store import standing_rows
+from chuko.server.store.schema import secret_hash
 from chuko.server.tournament.director import Director
+from chuko.server.web.cookies import session_secret
 from chuko.server.web.identify import Identify
 from chuko.server.web.router import client_host, read_object
 
@@ -29,8 +41,9 @@ class TournamentApi:
     `limits` (on `clock`, or in the buckets a cluster's workers `shared`) count them."""
 
     def __init__(self, director: Director, identify: Identify, limits: Limits, clock: Clock,
-                 *, shared: Shared | None = None) -> None:
+                 budget: Budget, *, shared: Shared | None = None) -> None:
         self.director, self.identify, self.shared = director, identify, shared
+        self.budget = budget  # profiles looked up
         self.creates = Buckets(limits.tournaments, clock)  # per account and per address
         self.actions = Buckets(limits.seats, clock)  # per address
 
@@ -39,6 +52,7 @@ class TournamentApi:
         app.get("/api/tournaments/{tournament_id}")(self.page)
         app.post("/api/tournaments")(self.create)
         app.post("/api/tournaments/{tournament_id}/{action}")(self.act)
+        app.get("/api/players/{username}/tournaments")(self.entered)
 
     async def listing(self) -> Json:
         return await self.director.listing()
@@ -46,6 +60,18 @@ class TournamentApi:
     async def page(self, request: Request, tournament_id: str) -> Json:
         player = await self.identify(request.scope, create=False)
         return await self.director.page(tournament_id, player)
+
+    async def entered(self, request: Request, username: str) -> Json:
+        """The latest tournaments an account entered; counted as a profile's look-up (the
+        answer says whether the name exists)."""
+        secret = session_secret(request.scope)
+        self.budget.look_up(client_host(request.scope),
+                            None if secret is None else secret_hash(secret))
+        found = await self.director.store.fetch(
+            lambda conn: standing_rows.account(conn, username))
+        if found is None:
+            raise NotFound(f"Nobody plays here as {username[:standing_rows.MAX_USERNAME]!r}.")
+        return await self.director.entered_by(found.id)
 
     async def create(self, request: Request) -> Json:
         """A new tournament of the session's account; its page."""
