@@ -1,5 +1,6 @@
 """An arena led pass by pass on a real store and real rooms: a player is paired again at
-the next pass after their game ends (never with the same opponent straight away); a player
+the next pass after their game ends (never with the same opponent straight away), which
+comes at once when the game ended on the leader's own worker; a player
 who loses a game without making a move is paused, and not paired until they resume; at its
 end time the arena ends, pairs nobody more, and a game still running then counts when it
 ends. A game's result is read from its room, so however often its end is read (pass after
@@ -8,8 +9,11 @@ pass, by another director), it counts once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from tournament_kit import club, decide, opening, settings
+
+from chuko.server.shared.bus import GameOver
 
 
 async def _arena(made, count: int = 3, minutes: int = 30):
@@ -82,5 +86,29 @@ def test_the_arena_ends_at_its_time_and_a_game_running_then_counts_once(db_url):
                 assert [(line["name"], line["points"]) for line in page["standings"]] == [
                     (ann.name, 2.0), (bob.name, 0.0)]
                 assert page["final"] and page["podium"][0]["name"] == ann.name
+
+    asyncio.run(scenario())
+
+
+def test_a_game_ending_on_the_leaders_worker_brings_the_next_pass_at_once(db_url):
+    async def scenario() -> None:
+        async with club(db_url) as made:
+            arena, (ann, bob, cid) = await _arena(made)
+            made.hub.bus.subscribe(GameOver, made.leader.game_over)
+            made.leader.every = 3600.0  # no pass but those a game's end brings
+            await made.leader.tick()
+            (first,) = await made.games(arena)
+            running = asyncio.create_task(made.leader.run())
+            try:
+                await decide(made.hub, first.room_id, loser=first.players.index(bob.id))
+                for _ in range(200):
+                    if len(await made.games(arena)) == 2:
+                        break
+                    await asyncio.sleep(0.01)
+                assert {ann.id, cid.id} == set((await made.games(arena))[1].players)
+            finally:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
 
     asyncio.run(scenario())

@@ -16,6 +16,7 @@ exist, and a room made twice is refused by the database, so no game is made twic
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -23,6 +24,7 @@ from dataclasses import replace
 
 from chuko.core.errors import ChukoError
 from chuko.server.rooms.opening import new_room_id
+from chuko.server.shared.bus import GameOver
 from chuko.server.store import tournament_rows as rows
 from chuko.server.store.tournament_rows import EntrantRow, GameRow, TournamentRow
 from chuko.server.tournament.director import Director
@@ -51,15 +53,26 @@ class Leader:
         self.rng = rng or random.SystemRandom()
         self._seen: dict[str, set[str]] = {}  # by arena: the finished rooms looked at
         self._scheduled: set[str] = set()  # the schedule's keys made already
+        self._playing: set[str] = set()  # the rooms in play at the last pass
+        self._woken = asyncio.Event()
 
     @property
     def rules(self) -> Rules:
         return self.director.rules
 
+    def game_over(self, event: GameOver) -> None:
+        """A game ended on this worker (`shared/bus.py`): when it was a tournament's, the
+        next pass comes at once, so its players are paired again without waiting."""
+        if event.room_id in self._playing:
+            self._woken.set()
+
     async def run(self) -> None:
-        """The passes, while the app runs: on the leader only."""
+        """The passes, while the app runs: on the leader only, every `every` seconds, or at
+        once after a tournament's game ended here."""
         while True:
-            await asyncio.sleep(self.every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), self.every)
+            self._woken.clear()
             if not self.leading():
                 self._seen.clear()  # another leads: what it did is not looked at here
                 continue
@@ -72,6 +85,7 @@ class Leader:
 
     async def tick(self) -> None:
         """One pass over every tournament with work to do."""
+        self._playing.clear()
         await self.make_scheduled()
         now = self.clock()
         for tournament in await self.store.fetch(lambda conn: rows.to_lead(conn, now)):
@@ -100,6 +114,8 @@ class Leader:
             tournament = replace(tournament, status="running", started=now)
         entrants, games = await self.store.fetch(
             lambda conn: (rows.entrants(conn, tournament.id), rows.games(conn, tournament.id)))
+        self._playing.update(g.room_id for g in games if g.room_id is not None
+                             and g.status != "over")
         await self.make_unmade(tournament, entrants, games)
         if tournament.system == "arena":
             await self._arena(tournament, entrants, games, now)
@@ -148,6 +164,7 @@ class Leader:
         await self.store.submit(rows.record_round(tournament.id, tournament.round,
                                                   recorded, now))
         games = [(room_id, players) for room_id, players in recorded if room_id is not None]
+        self._playing.update(room_id for room_id, _ in games)
         await self._open_all(tournament, games, entrants)
         return [room_id for room_id, _ in games]
 

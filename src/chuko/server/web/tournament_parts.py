@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from chuko.server.lobby.matchmaking import rating_reader
 from chuko.server.lobby.seeks import rating_class
+from chuko.server.shared.bus import GameOver
 from chuko.server.shared.limits import Budget, Clock, Limits
 from chuko.server.tournament.director import Director, RatingOf
 from chuko.server.tournament.leader import Leader
@@ -47,6 +48,7 @@ class TournamentParts:
         self.leader = Leader(
             self.director, game_opener(hub), schedule=entries,
             leading=(lambda: True) if cluster is None else (lambda: cluster.leader))
+        hub.bus.subscribe(GameOver, self.leader.game_over)
         self.api = TournamentApi(self.director, identify, limits, clock, budget,
                                  shared=None if cluster is None else cluster.buckets)
         self._task: asyncio.Task | None = None
