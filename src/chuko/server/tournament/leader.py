@@ -156,9 +156,9 @@ class Leader:
         return False
 
     async def record(self, tournament: TournamentRow, pairings: Sequence[Pairing],
-                     entrants: Sequence[EntrantRow], now: float) -> list[str]:
+                     entrants: Sequence[EntrantRow], now: float) -> None:
         """Record a round of pairings (its rooms' ids chosen now) with the round's advance,
-        then make their rooms; the rooms' ids."""
+        then make their rooms."""
         recorded = [(None if len(players) == 1 else new_room_id(now), players)
                     for players in pairings]
         await self.store.submit(rows.record_round(tournament.id, tournament.round,
@@ -166,7 +166,6 @@ class Leader:
         games = [(room_id, players) for room_id, players in recorded if room_id is not None]
         self._playing.update(room_id for room_id, _ in games)
         await self._open_all(tournament, games, entrants)
-        return [room_id for room_id, _ in games]
 
     async def _finish(self, tournament: TournamentRow, now: float) -> None:
         await self.store.submit(rows.finish(tournament.id, now))
