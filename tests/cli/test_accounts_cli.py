@@ -9,8 +9,9 @@ import pytest
 
 from chuko.server.shared.players import Player
 from chuko.server.store import migrations
+from chuko.server.store.engine import make_engine
 from chuko.server.store.player_rows import make_account, new_guest
-from chuko.server.store.schema import RoomRow, SeatRow, make_engine, players, sessions
+from chuko.server.store.schema import RoomRow, SeatRow, players, sessions
 from chuko.server.store.writes import insert_room
 
 CREATED = 1_767_225_600.0  # 2026-01-01 00:00 UTC

@@ -28,3 +28,15 @@ def test_a_served_number_that_is_no_finite_sensible_one_is_one_sentence_and_stat
     assert status == 2
     assert "serving" not in out
     assert err.startswith("chuko: ") and err.count("\n") == 1
+
+
+def test_a_wrong_tournament_schedule_is_one_sentence_naming_the_entry_and_status_2(
+        run_chuko, tmp_path):
+    schedule = tmp_path / "schedule.toml"
+    schedule.write_text('[[tournament]]\nevery = "week"\n', encoding="utf-8")
+    status, out, err = run_chuko("serve", "--port", "8799", "--db", "sqlite:///:memory:",
+                                 "--schedule", str(schedule))
+    assert status == 2
+    assert "serving" not in out
+    assert err.startswith("chuko: The schedule's tournament 1 recurs every") \
+        and err.count("\n") == 1

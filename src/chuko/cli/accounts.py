@@ -50,7 +50,7 @@ def _engine(url: str) -> Engine:
     from sqlalchemy.engine import make_url
 
     from chuko.server.store import migrations
-    from chuko.server.store.schema import make_engine
+    from chuko.server.store.engine import make_engine
 
     engine = make_engine(url)
     database = make_url(url).database

@@ -26,6 +26,7 @@ import math
 import os
 import signal
 import sys
+import time
 from typing import Any
 
 from chuko.cli.lifetime import end_with_parent
@@ -63,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
                         default=True,
                         help="let visitors make accounts (default); with "
                         "--no-open-registration only guests play")
+    parser.add_argument("--schedule", metavar="FILE", default=None,
+                        help="a TOML file of recurring tournaments the server makes (e.g. an "
+                        "hourly arena; docs/club.md, Tournaments)")
     parser.add_argument("--read-timeout", type=float, metavar="SECONDS", default=READ_TIMEOUT,
                         help="seconds a read of the database may take before the request is "
                         f"refused with a sentence (default {READ_TIMEOUT:g})")
@@ -117,6 +121,10 @@ def run(args: argparse.Namespace) -> int:
     if args.redis:
         check_cluster(args.db, args.redis)
     check_database(args.db)
+    if args.schedule is not None:
+        from chuko.server.tournament.schedule import load_schedule
+
+        load_schedule(args.schedule, time.time())  # a wrong file is refused before serving
     edge = edge_of(args)
     settings = app_settings(args)
     serving_on = (f"chuko: serving on http://{args.host}:{args.port}"
@@ -147,7 +155,7 @@ def app_settings(args: argparse.Namespace) -> dict[str, Any]:
     return {"db_url": args.db, "bot_delay": args.bot_delay, "round_pause": args.round_pause,
             "waiting_ttl": args.waiting_hours * 3600, "redis_url": args.redis,
             "cluster_name": args.cluster_name, "open_registration": args.open_registration,
-            "timeouts": (args.read_timeout, args.write_timeout)}
+            "timeouts": (args.read_timeout, args.write_timeout), "schedule": args.schedule}
 
 
 def edge_of(args: argparse.Namespace) -> Edge:
@@ -189,7 +197,7 @@ def check_database(db_url: str) -> None:
     from sqlalchemy.exc import SQLAlchemyError
 
     from chuko.server.store.database import reason
-    from chuko.server.store.schema import make_engine
+    from chuko.server.store.engine import make_engine
 
     engine = make_engine(db_url)
     try:

@@ -103,6 +103,9 @@ class Limits:
     # they are counted too: 30 at once (a leaderboard's players opened one after another),
     # then one every two seconds.
     profiles: Rate = Rate(0.5, 30)
+    # Tournaments made, per account and per address: a few at once, then one every 10
+    # minutes (an account holds at most a few upcoming ones anyway, `tournament/director.py`).
+    tournaments: Rate = Rate(1 / 600, 5)
     # Quick messages, per seat: three in a row ("Good luck", "Thanks", …), then one every
     # five seconds, so the phrases at a table read as greetings and not as a flood.
     says: Rate = Rate(0.2, 3)

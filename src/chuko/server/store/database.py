@@ -29,11 +29,11 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from chuko.core.errors import ConfigError
 from chuko.server.store import migrations
+from chuko.server.store.engine import make_engine
 from chuko.server.store.reader import READ_TIMEOUT, Reader
 from chuko.server.store.schema import (
     RoomRow,
     SeatRow,
-    make_engine,
     moves,
     rooms,
     seats,

@@ -3,7 +3,7 @@ in time (`READ_TIMEOUT` seconds, `chuko serve --read-timeout`).
 
 A read that has not answered by then is refused with `Unavailable` (HTTP 503 with
 Retry-After, or an `error` on a socket) and its thread is left to finish on its own: the
-database's own timeouts (`schema.make_engine`) usually end it soon after, a stopped database
+database's own timeouts (`engine.make_engine`) usually end it soon after, a stopped database
 backend only when it goes on. While every thread is held by such a read, new reads are
 refused at once rather than queued behind them; as each stuck read ends, its thread serves
 again, so the store recovers by itself when the database answers. The loop's default

@@ -1,5 +1,5 @@
-"""The database's schema, as the newest migration leaves it (`migrations/versions`), and the
-engine that reaches it.
+"""The database's schema, as the newest migration leaves it (`migrations/versions`) (the
+engine that reaches it is `engine.py`'s).
 
 A game is stored once (docs/architecture.md, 'Storage'): its room's row is the header (the
 game, its options, the record its moves start from — for a new room the deal, `record()`
@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
-    Engine,
     Float,
     ForeignKey,
     Index,
@@ -35,17 +33,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    create_engine,
-    event,
 )
-from sqlalchemy.engine import make_url
-from sqlalchemy.pool import StaticPool
-
-from chuko.core.errors import ConfigError
-
-CONNECT_TIMEOUT = 2  # seconds to reach PostgreSQL (libpq's least)
-BUSY_TIMEOUT = 5.0  # seconds SQLite waits for another connection's lock, unless told
-POOL_TIMEOUT = 1.0  # seconds to wait for a free connection of the pool
 
 metadata = MetaData()
 
@@ -249,6 +237,65 @@ challenges = Table(
     Index("challenges_due", "status", "expires"),
 )
 
+# Tournaments (migration 0008). A tournament's settings, and where it is: upcoming,
+# running or over, and its `round` (a Swiss's rounds paired, an arena's waves). One made
+# from the server's schedule carries its `schedule_key`, so each is made once. The password
+# is an entry code, kept as a SHA-256 of the tournament's id and the code.
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),  # JSON
+    Column("clock", Text, nullable=False),  # JSON: its games' time control
+    Column("rated", Boolean, nullable=False),
+    Column("system", String(8), nullable=False),  # "arena" | "swiss"
+    Column("table_size", Integer, nullable=False),
+    Column("starts_at", Float, nullable=False),
+    Column("minutes", Integer),  # an arena's length
+    Column("rounds", Integer),  # a Swiss's rounds
+    Column("rating_min", Integer),
+    Column("rating_max", Integer),
+    Column("password_hash", String(64)),
+    Column("created_by", String(32), ForeignKey("players.id")),  # null: the schedule's
+    Column("created", Float, nullable=False),
+    Column("schedule_key", String(96), unique=True),
+    Column("status", String(8), nullable=False),  # upcoming | running | over
+    Column("round", Integer, nullable=False),
+    Column("started", Float),
+    Column("ended", Float),
+    Index("tournaments_status", "status", "starts_at"),
+    Index("tournaments_creator", "created_by", "status"),
+)
+
+# Who entered a tournament, their rating when they did (what pairings go by) and whether
+# they have withdrawn, or (an arena) paused.
+tournament_players = Table(
+    "tournament_players",
+    metadata,
+    Column("tournament", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("name", String(24), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("joined_at", Float, nullable=False),
+    Column("withdrawn", Boolean, nullable=False),
+    Column("paused", Boolean, nullable=False),
+)
+
+# Each pairing, recorded before its room is made: the room's id chosen up front (null for a
+# bye), the players by seat (JSON). Its result is its room's stored end, never copied here.
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("tournament", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True, autoincrement=False),
+    Column("slot", Integer, primary_key=True, autoincrement=False),
+    Column("room_id", String(32), unique=True),
+    Column("players", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
 moves = Table(
     "moves",
     metadata,
@@ -300,62 +347,3 @@ class RoomRow:
     ended: float | None = None
     result: dict[str, Any] | None = None  # how it ended when the engine did not say
     times: list[float] = field(default_factory=list)  # when each of `moves` was played
-
-
-def make_engine(url: str, timeout: float | None = None) -> Engine:
-    """An engine for `sqlite:///path`, `sqlite://` (memory) or `postgresql://…` (psycopg 3).
-    With `timeout` (seconds), the database itself gives up a statement, or a wait for a
-    lock, after that long (the store's reads and writes are bounded in time: a thread left
-    waiting on the database is freed soon after its waiter was refused), and the pool lends
-    a connection within a second or refuses."""
-    try:
-        parsed = make_url(url)
-    except Exception:
-        raise ConfigError(
-            f"{url!r} is not a database URL: use sqlite:///var/chuko.db or postgresql://…"
-        ) from None
-    backend = parsed.get_backend_name()
-    if backend == "sqlite":
-        path = parsed.database
-        memory = path in (None, "", ":memory:")
-        if path and not memory:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # A file's pool lends a connection within POOL_TIMEOUT when the store is timed.
-        waiting = {} if memory or timeout is None else {"pool_timeout": POOL_TIMEOUT}
-        engine = create_engine(
-            parsed,
-            connect_args={"check_same_thread": False},
-            poolclass=StaticPool if memory else None,
-            **waiting,
-        )
-        busy = round((timeout or BUSY_TIMEOUT) * 1000)
-        event.listen(engine, "connect", lambda connection, _: _sqlite_pragmas(connection, busy))
-        return engine
-    if backend == "postgresql":
-        if parsed.drivername == "postgresql":
-            parsed = parsed.set(drivername="postgresql+psycopg")
-        # A bounded wait to connect: while the database is away, a read or the writer's
-        # attempt to reach it again must not hang (libpq waits for ever by default).
-        connect_args: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT}
-        if timeout is None:
-            return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
-        waits = round(timeout * 1000)
-        given = parsed.query.get("options")  # the URL's own (a search_path, say) come first
-        connect_args["options"] = " ".join([*([given] if isinstance(given, str) else []),
-                                            f"-c statement_timeout={waits}",
-                                            f"-c lock_timeout={waits}"])
-        # Room for the reader's threads, the writer's lanes and those left waiting on a
-        # stuck statement; a connection not free within POOL_TIMEOUT is a refusal.
-        return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args,
-                             pool_size=12, max_overflow=12, pool_timeout=POOL_TIMEOUT)
-    raise ConfigError(f"The database must be sqlite or postgresql, not {backend!r}.")
-
-
-def _sqlite_pragmas(connection: Any, busy_ms: int) -> None:
-    cursor = connection.cursor()
-    # WAL lets readers go on while the writer commits; FULL keeps every commit on disk.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()

@@ -19,11 +19,11 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from functools import partial
 from pathlib import Path
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fastapi import FastAPI
 from starlette.datastructures import State
@@ -62,6 +62,7 @@ from chuko.server.web.room_socket import Sockets
 from chuko.server.web.rooms_api import Api
 from chuko.server.web.router import App
 from chuko.server.web.sign_out_sockets import Socket, closing_on_sign_out
+from chuko.server.web.tournament_parts import TournamentParts
 from chuko.solvers import warm_up as warm_solvers
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ def create_app(
     lease_seconds: float | None = None,
     open_registration: bool = True,
     timeouts: tuple[float, float] = (READ_TIMEOUT, WRITE_TIMEOUT),
+    schedule: str | None = None,
 ) -> App:
     """The app on database `db_url` (`sqlite:///…` or `postgresql://…`). `bot_delay` is the
     pause before each bot move (so people can follow them); `round_pause` the seconds bots
@@ -121,7 +123,7 @@ def create_app(
     (`cluster/workers.py`; `lease_seconds`: how long a dead worker's lease on the bots
     lasts). Anyone may play as a guest; with `open_registration` False nobody may make an
     account (`accounts.py`). `timeouts`: the seconds a database read, and a write, may take
-    (`store/reader.py`, `store/writer.py`)."""
+    (`store/reader.py`, `store/writer.py`); `schedule` a TOML file of recurring tournaments."""
     limits = limits or Limits()
     store = Store(db_url, read_timeout=timeouts[0], write_timeout=timeouts[1])
     hub = Hub(store, CLUB_TERMS, bot_delay=bot_delay, round_pause=round_pause, rng=rng,
@@ -135,23 +137,33 @@ def create_app(
     api = Api(hub, limits, clock, budget, identify=accounts.player)
     daily = Daily(store)
     daily_api = DailyApi(daily, accounts.player)
-    # Players are the session's (a page makes a guest first: POST /api/me). The state comes
-    # first: the parts read its accounts when asked, and a test may put its own there.
+    # The state comes first: the parts read its accounts when asked (a test may set its own).
     state = State({"hub": hub, "accounts": accounts, "daily": daily})
-    lobby = LobbyParts(hub, _player_of(state), cluster)
-    people = PeopleParts(hub, _player_of(state), budget, clock, cluster)
+    lobby, people, tournaments = parts = _parts(hub, state, limits, clock, budget, cluster,
+                                                schedule)
     app = App(posts=api.posts, paths={**account_api.paths, **daily_api.paths, **people.paths},
               **_sockets(hub, limits, clock, budget, accounts, (lobby, people), cluster),
-              lifespan=_lifespan(store, hub, cluster, (lobby, people), account_api.close),
+              lifespan=_lifespan(store, hub, cluster, parts, account_api.close),
               docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
-    app.state, state.lobby, state.people = state, lobby, people
+    app.state, state.lobby, state.people, state.tournaments = state, lobby, people, tournaments
     app.add_middleware(Guard)
     add_refusals(app)
     add_club_routes(app, store, budget, state)
     add_pages(app, static_dir or web_dir())
-    for routes in (api, account_api, daily_api, *people.apis):
+    for routes in (api, account_api, daily_api, *people.apis, tournaments.api):
         routes.add_routes(app)
     return app
+
+
+def _parts(hub: Hub, state: State, limits: Limits, clock: Clock, budget: Budget,
+           cluster: Cluster | None,
+           schedule: str | None) -> tuple[LobbyParts, PeopleParts, TournamentParts]:
+    """The lobby, the people and the tournaments, each with its loops; their players are the
+    session's (a page makes a guest first: POST /api/me)."""
+    return (LobbyParts(hub, _player_of(state), cluster),
+            PeopleParts(hub, _player_of(state), budget, clock, cluster),
+            TournamentParts(hub, state.accounts.player, limits, clock, budget, cluster,
+                            schedule))
 
 
 def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: Accounts,
@@ -200,11 +212,20 @@ def _cluster(hub: Hub, redis_url: str | None, name: str | None,
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 
 
-def _lifespan(store: Store, hub: Hub, cluster: Cluster | None,
-              parts: tuple[LobbyParts, PeopleParts], close: Callable[[], None]) -> Lifespan:
+class Part(Protocol):
+    """A part of the app with loops that run while it does (the lobby, the people, the
+    tournaments): started in order once the rooms are up, stopped in reverse."""
+
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+def _lifespan(store: Store, hub: Hub, cluster: Cluster | None, parts: Sequence[Part],
+              close: Callable[[], None]) -> Lifespan:
     """What the app does as it starts (the writer, the rooms to restore, the collector's
-    schedule, the solvers' kernels loaded in the background: `_warming`) and as it stops,
-    in reverse (and then `close`: the passwords' pool)."""
+    schedule, the lobby's and the tournaments' loops, the solvers' kernels loaded in the
+    background: `_warming`) and as it stops, in reverse (and then `close`: the passwords'
+    pool)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
