@@ -83,6 +83,20 @@ def club(own_app):
     return url, clock, ratings
 
 
+def shots(shot, page, name: str) -> None:
+    """The whole page as a desktop (1280×800, light and dark) and a phone (390×844) show
+    it, then back."""
+    before = page.viewport_size
+    for look, width, height, scheme in (("desktop", 1280, 800, "light"),
+                                        ("desktop-dark", 1280, 800, "dark"),
+                                        ("phone", 390, 844, "light")):
+        page.set_viewport_size({"width": width, "height": height})
+        page.emulate_media(color_scheme=scheme)
+        shot(page, f"{name}-{look}")
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size(before)
+
+
 def new_player(pages, url: str, name: str):
     """A guest named `name`, on a page of their own."""
     page = pages.new(base_url=url)
@@ -102,7 +116,7 @@ def make_tournament(pages, url: str, **settings) -> str:
     return answer.json()["id"]
 
 
-def make_swiss_on_the_page(pages, url: str) -> str:
+def make_swiss_on_the_page(pages, url: str, shot) -> str:
     """An account makes a 4-round Swiss with the list's form (the server's refusal of a
     rating range upside down shown first); its id, from the page it is sent to."""
     host = pages.new(base_url=url)
@@ -118,8 +132,9 @@ def make_swiss_on_the_page(pages, url: str) -> str:
     form.locator("#t-low").fill("1800")
     form.locator("#t-high").fill("1200")
     form.locator("button[type=submit]").click()
-    host.locator("#notice.error", has_text="A rating range's lowest rating must be below "
+    host.locator("#make-refused", has_text="A rating range's lowest rating must be below "
                  "its highest.").wait_for()
+    shots(shot, host, "tournament-make-refused")
     form.locator("#t-low").fill("")
     form.locator("#t-high").fill("")
     form.locator("button[type=submit]").click()
@@ -149,15 +164,17 @@ def sent_to_game(page, played: set[str]) -> str:
     return room
 
 
-def finish(winner, loser) -> None:
+def finish(winner, loser, shot=None) -> None:
     """Two moves, then the loser resigns through their page; both read the end and go back
-    to the tournament from the end panel."""
+    to the tournament from the end panel (the loser's screenshot first, given `shot`)."""
     play_out(winner, loser, until=lambda state: state["version"] >= 2)
     loser.locator("button.resign").click()
     loser.locator("dialog.ask button.go").click()
     for page in (winner, loser):
         page.locator("#status.over").wait_for()
     assert loser.locator("#status").inner_text().startswith("You resigned")
+    if shot is not None:
+        shots(shot, loser, "tournament-game-over")
     for page in (winner, loser):
         page.locator("a.to-tournament").click()
         page.wait_for_url("**/tournament/**")
@@ -167,7 +184,7 @@ def test_a_swiss_of_five_runs_four_rounds_to_the_podium_with_the_tie_breaks_work
         pages, club, shot):
     url, clock, ratings = club
     ratings.update(SWISS_RATINGS)
-    tournament = make_swiss_on_the_page(pages, url)
+    tournament = make_swiss_on_the_page(pages, url, shot)
     players = {name: new_player(pages, url, name) for name in SWISS_RATINGS}
     for page in players.values():
         join(page, tournament)
@@ -186,7 +203,7 @@ def test_a_swiss_of_five_runs_four_rounds_to_the_podium_with_the_tie_breaks_work
             assert rooms[first] == rooms[second]
             winner = WINNER[pair]
             loser = second if winner == first else first
-            finish(players[winner], players[loser])
+            finish(players[winner], players[loser], shot if number == 1 else None)
     ann = players["Ann"]
     ann.locator("#podium-box:not([hidden])").wait_for()
     final = standings(ann, tournament)
@@ -204,13 +221,15 @@ def test_a_swiss_of_five_runs_four_rounds_to_the_podium_with_the_tie_breaks_work
         "Buchholz", "Sonneborn–Berger"]
     assert ann.locator("#pairings .round[data-round='1']", has_text="Eve has a bye").count() == 1
     assert "Buchholz" in ann.locator("#rules").inner_text()
-    shot(ann, "tournament-swiss-podium")
+    shots(shot, ann, "tournament-swiss-podium")
 
 
 def test_an_arena_of_six_guests_pairs_again_as_games_end_and_ends_at_its_time(
         pages, club, shot):
     url, clock, _ = club
     tournament = make_tournament(pages, url, system="arena", minutes=5)
+    later = make_tournament(pages, url, system="swiss", rounds=5, name="Sunday Swiss",
+                            starts_at=time.time() + 3 * HOUR, password="knight")
     names = ["Ann", "Bea", "Cid", "Dee", "Eve", "Fay"]  # the earlier in the list wins
     players = {name: new_player(pages, url, name) for name in names}
     for page in players.values():
@@ -227,7 +246,6 @@ def test_an_arena_of_six_guests_pairs_again_as_games_end_and_ends_at_its_time(
     rooms = {name: sent_to_game(players[name], played[name]) for name in names}
     wave = [frozenset(n for n in names if rooms[n] == room) for room in set(rooms.values())]
     assert sorted(map(len, wave)) == [2, 2, 2]
-    shot(players["Ann"], "tournament-arena-room")
     first, second, third = sorted(wave, key=lambda pair: min(map(names.index, pair)))
     decide(first)  # its two are each other's latest opponent: they wait
     decide(second)  # four wait: paired again, across the two games
@@ -240,7 +258,14 @@ def test_an_arena_of_six_guests_pairs_again_as_games_end_and_ends_at_its_time(
     watcher = pages.new(base_url=url)
     watcher.goto(f"/tournament/{tournament}")
     watcher.locator("#playing a", has_text="Watch").first.wait_for()
-    shot(watcher, "tournament-arena-running")
+    shots(shot, watcher, "tournament-arena-running")
+    watcher.goto("/tournaments")
+    watcher.locator(f"#running .event[data-id='{tournament}']").wait_for()
+    upcoming = watcher.locator(f"#upcoming .event[data-id='{later}']")
+    assert upcoming.locator(".tag").text_content() == "password"
+    assert upcoming.locator(".countdown").inner_text().startswith("in 2 h ")
+    shots(shot, watcher, "tournament-list-running")
+    watcher.goto(f"/tournament/{tournament}")
     clock.ahead = HOUR + 6 * 60  # past its end: nobody is paired again
     for pair in wave_two:
         decide(pair)
@@ -255,4 +280,7 @@ def test_an_arena_of_six_guests_pairs_again_as_games_end_and_ends_at_its_time(
     assert final["podium"][0]["points"] == max(points.values())
     shown = watcher.locator("#podium li .name").all_inner_texts()
     assert shown == [line["name"] for line in final["podium"]]
-    shot(watcher, "tournament-arena-podium")
+    shots(shot, watcher, "tournament-arena-podium")
+    watcher.goto("/tournaments")
+    watcher.locator(f"#finished .event[data-id='{tournament}']").wait_for()
+    shots(shot, watcher, "tournament-list-finished")

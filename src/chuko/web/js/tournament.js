@@ -13,7 +13,9 @@ import { rememberTournamentRooms } from "./store.js";
 
 const POLL_MS = 2000;
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
-const TIEBREAK_NAMES = { buchholz: "Buchholz", sonneborn_berger: "Sonneborn–Berger" };
+// Each tie-break's name, and its short form for a phone's narrow table.
+const TIEBREAK_NAMES = { buchholz: ["Buchholz", "Bh"], sonneborn_berger: ["Sonneborn–Berger", "SB"] };
+const PLACES = ["1st", "2nd", "3rd"];
 const SENT = `tournament-sent:${id}`;  // the rooms this tab was sent to already
 
 let shown = null;
@@ -94,7 +96,7 @@ function standings(t) {
   const row = (line) => h("tr", { dataset: { name: line.name },
     class: [line.withdrawn ? "withdrawn" : "", line.paused ? "paused" : ""].join(" ").trim() || undefined },
   h("td.rank", { text: String(line.rank) }),
-  h("td.name", {}, line.name, line.on_fire ? h("span.fire", { title: "On a streak: a win scores double", text: " 🔥" }) : null,
+  h("td.name", {}, line.name, line.on_fire ? h("span.tag.fire", { title: "On a streak: a win scores double", text: "on fire" }) : null,
     line.withdrawn ? h("span.tag", { text: "withdrawn" }) : null,
     line.paused && !line.withdrawn ? h("span.tag", { text: "paused" }) : null),
   h("td.num.points", { text: points(line.points) }),
@@ -102,7 +104,10 @@ function standings(t) {
   breaks.map((name) => h("td.num", { dataset: { tiebreak: name }, text: points(line.tiebreaks[name] ?? 0) })));
   return [h("thead", {}, h("tr", {}, h("th.rank", { text: "#" }), h("th", { text: "Player" }),
     h("th.num", { text: "Points" }), h("th", { text: "Games" }),
-    breaks.map((name) => h("th.num", { text: TIEBREAK_NAMES[name] || name })))),
+    breaks.map((name) => {
+      const [long, short] = TIEBREAK_NAMES[name] || [name, name];
+      return h("th.num", { title: long }, h("span.long", { text: long }), h("span.short", { text: short }));
+    }))),
   h("tbody", {}, t.standings.length ? t.standings.map(row)
     : h("tr", {}, h("td.muted", { colspan: 4 + breaks.length, text: "Nobody has joined yet." })))];
 }
@@ -128,7 +133,7 @@ function show(t) {
   podium.hidden = !t.podium;
   if (t.podium) {
     fill(document.getElementById("podium"), t.podium.map((line) => h("li", { dataset: { rank: String(line.rank) } },
-      h("span.place", { text: ["🥇", "🥈", "🥉"][line.rank - 1] || String(line.rank) }),
+      h("span.place", { text: PLACES[line.rank - 1] || `${line.rank}th` }),
       h("span.name", { text: line.name }), h("span.muted", { text: ` ${points(line.points)} points` }))));
   }
   fill(document.getElementById("standings"), standings(t));

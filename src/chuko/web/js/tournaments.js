@@ -67,12 +67,15 @@ async function make(event) {
   event.preventDefault();
   const form = event.target;
   const button = form.querySelector("button[type=submit]");
+  const refused = document.getElementById("make-refused");
   button.disabled = true;
   try {
     const made = await api("/api/tournaments", settings(form));
     location.href = made.url;
   } catch (error) {
-    notice(error.message, "error");
+    // Beside the button pressed, where the eye is.
+    refused.textContent = error.message;
+    refused.hidden = false;
   } finally {
     button.disabled = false;
   }
