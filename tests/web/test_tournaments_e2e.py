@@ -222,6 +222,13 @@ def test_a_swiss_of_five_runs_four_rounds_to_the_podium_with_the_tie_breaks_work
     assert ann.locator("#pairings .round[data-round='1']", has_text="Eve has a bye").count() == 1
     assert "Buchholz" in ann.locator("#rules").inner_text()
     shots(shot, ann, "tournament-swiss-podium")
+    # Ann makes her guest an account: her profile lists the tournament she played.
+    username = f"ann_{secrets.token_hex(3)}"
+    sign_up(ann, username)
+    ann.goto(f"/@/{username}")
+    entered = ann.locator(f"#tournaments .event[data-id='{tournament}']")
+    entered.wait_for()
+    assert "Friday Swiss" in entered.inner_text() and entered.get_attribute("data-status") == "over"
 
 
 def test_an_arena_of_six_guests_pairs_again_as_games_end_and_ends_at_its_time(
@@ -265,6 +272,11 @@ def test_an_arena_of_six_guests_pairs_again_as_games_end_and_ends_at_its_time(
     assert upcoming.locator(".tag").text_content() == "password"
     assert upcoming.locator(".countdown").inner_text().startswith("in 2 h ")
     shots(shot, watcher, "tournament-list-running")
+    watcher.goto("/lobby")  # the lobby's panel: the running one, then the next to come
+    events = watcher.locator("#events .event")
+    events.nth(1).wait_for()
+    assert events.evaluate_all("els => els.map(e => e.dataset.id)") == [tournament, later]
+    shots(shot, watcher, "tournament-lobby-panel")
     watcher.goto(f"/tournament/{tournament}")
     clock.ahead = HOUR + 6 * 60  # past its end: nobody is paired again
     for pair in wave_two:
