@@ -2,7 +2,9 @@
 round, no pairing twice, the standings and tie-breaks against a table worked by hand) and
 an arena of six guests, each player on a page of their own that sends them to each game;
 the games are ended through the room pages (two moves, then the loser resigns) and lead
-back to the tournament.
+back to the tournament. On the way: the list's form and a refusal, the list and the
+lobby's panel, a password asked at joining, a profile's tournaments; screenshots of the
+list, a running tournament, the podiums and a game's end (desktop, dark and phone).
 
 The app is the test's own: its tournaments' clock is moved by the test (to start an event
 made for later once everyone is in, and to end an arena), and the ratings players enter
@@ -277,6 +279,16 @@ def test_an_arena_of_six_guests_pairs_again_as_games_end_and_ends_at_its_time(
     events.nth(1).wait_for()
     assert events.evaluate_all("els => els.map(e => e.dataset.id)") == [tournament, later]
     shots(shot, watcher, "tournament-lobby-panel")
+    # The password's tournament asks for it: a wrong one is refused in a sentence.
+    watcher.goto(f"/tournament/{later}")
+    entry = watcher.locator("form.join-form")
+    entry.locator("input[name=password]").fill("bishop")
+    entry.get_by_role("button", name="Join").click()
+    watcher.locator("#notice.error", has_text="That is not the tournament's password.").wait_for()
+    entry.locator("input[name=password]").fill("knight")
+    entry.get_by_role("button", name="Join").click()
+    watcher.locator("#you", has_text="You are in").wait_for()
+    assert watcher.locator("#standings tbody tr").count() == 1
     watcher.goto(f"/tournament/{tournament}")
     clock.ahead = HOUR + 6 * 60  # past its end: nobody is paired again
     for pair in wave_two:

@@ -8,7 +8,7 @@ import "./site.js";
 import { clockText } from "./clocktext.js";
 import { api, fill, h, notice } from "./dom.js";
 import { countdown, eventKind, localTime, tick } from "./events.js";
-import { becomeGuest, showPlayer } from "./site.js";
+import { becomeGuest } from "./site.js";
 import { rememberTournamentRooms } from "./store.js";
 
 const POLL_MS = 2000;
@@ -19,6 +19,7 @@ const PLACES = ["1st", "2nd", "3rd"];
 const SENT = `tournament-sent:${id}`;  // the rooms this tab was sent to already
 
 let shown = null;
+let pollFailed = false;  // the notice says the last poll failed
 
 const points = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.5$/, "½").replace(/^0½/, "½"));
 
@@ -42,9 +43,8 @@ function head(t) {
 
 async function act(action, body = {}) {
   try {
-    if (action === "join") await becomeGuest();
+    if (action === "join") await becomeGuest();  // a visitor plays as a guest
     const page = await api(`/api/tournaments/${encodeURIComponent(id)}/${action}`, body);
-    if (action === "join") showPlayer((await api("/api/me")).player);
     notice("");
     show(page);
   } catch (error) {
@@ -162,11 +162,19 @@ function sendToGame(t) {
 async function poll() {
   try {
     show(await api(`/api/tournaments/${encodeURIComponent(id)}`));
+    if (pollFailed) notice("");  // the server answers again; an action's refusal stays
+    pollFailed = false;
   } catch (error) {
-    if (!shown) fill(document.getElementById("head"), h("h1", { text: "Tournament" }));
+    pollFailed = true;
     notice(error.message, "error");
+    // A tournament never shown (none by that id) is not asked for again; one shown is,
+    // the server being back in a moment.
+    if (!shown) {
+      fill(document.getElementById("head"), h("h1", { text: "Tournament" }));
+      return;
+    }
   }
-  if (!shown || !shown.final) setTimeout(poll, POLL_MS);
+  if (!shown.final) setTimeout(poll, POLL_MS);
 }
 
 poll();
