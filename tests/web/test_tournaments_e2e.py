@@ -244,6 +244,7 @@ def test_an_arena_of_six_guests_pairs_again_as_games_end_and_ends_at_its_time(
     for page in players.values():
         join(page, tournament)
     played: dict[str, set[str]] = {name: set() for name in players}
+    shots(shot, players["Ann"], "tournament-upcoming-joined")
     clock.ahead = HOUR
     wins = dict.fromkeys(names, 0)
 
