@@ -40,12 +40,16 @@ def _serve(db: Path, **options):
         if error.name != "chuko.server":
             raise
         pytest.skip("the server half of the browser app (chuko.server) is not in this tree yet")
+    return serve_app(create_app(f"sqlite:///{db}", **options))
+
+
+def serve_app(app):
+    """`app` on a free loopback port, served by uvicorn in a thread: (url, server, thread)."""
     import uvicorn
 
     port = _free_port()
     server = uvicorn.Server(
-        uvicorn.Config(create_app(f"sqlite:///{db}", **options), host="127.0.0.1", port=port,
-                       log_level="warning", lifespan="on")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -116,6 +120,27 @@ def club_url(tmp_path_factory) -> str:
     yield url
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def own_app(tmp_path):
+    """Serves an app the test makes and reaches into: `own_app(**options)` makes it on a
+    database of its own, as `_app` does, and answers (app, url); stopped at the end."""
+    running = []
+
+    def start(**options):
+        from chuko.server import create_app
+
+        options["limits"] = _one_address(options.get("limits"))
+        app = create_app(f"sqlite:///{tmp_path / 'chuko.db'}", **options)
+        url, server, thread = serve_app(app)
+        running.append((server, thread))
+        return app, url
+
+    yield start
+    for server, thread in running:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -29,6 +29,7 @@ SITE_PAGES = {
     "learn-chuko": ("/learn/chuko", ".hand .card"),
     "learn-caravan": ("/learn/caravan", ".layout .card"),
     "daily": ("/daily", "#board .layout"),
+    "tournaments": ("/tournaments", "#upcoming li"),
 }
 CLUB_PAGES = {
     "leaderboard": ("/leaderboard/crossroads", ".board-table tbody tr"),

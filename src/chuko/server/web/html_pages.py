@@ -16,7 +16,8 @@ PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
          "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html",
          "puzzles": "puzzles.html", "learn": "learn.html",
-         "daily": "daily.html", "people": "people.html"}
+         "daily": "daily.html", "people": "people.html", "tournaments": "tournaments.html",
+         "tournament": "tournament.html"}
 
 
 def _page_route(static: Path, name: str) -> Callable[[], Awaitable[Response]]:
@@ -51,6 +52,7 @@ PLAIN = {
     "/lobby": "lobby",  # quick pairing and open seeks (server/lobby/matchmaking.py)
     "/puzzles": "puzzles",  # Crossroads puzzles, rated (server/web/puzzles_api.py)
     "/people": "people",  # those one follows and blocks (server/web/people_api.py)
+    "/tournaments": "tournaments",  # the list, and the form to make one (tournaments_api.py)
 }
 
 
@@ -90,6 +92,11 @@ def add_pages(app: FastAPI, static: Path) -> None:
     @app.get("/@/{username}", include_in_schema=False)
     async def profile_page(username: str) -> Response:
         return page(static, "profile")
+
+    # A tournament's page (it says when there is none, from the API's answer).
+    @app.get("/tournament/{tournament_id}", include_in_schema=False)
+    async def tournament_page(tournament_id: str) -> Response:
+        return page(static, "tournament")
 
     # The daily Caravan: today's deal, or a past day's (the API refuses a day to come).
     @app.get("/daily", include_in_schema=False)

@@ -2,11 +2,14 @@
 // leaves; the button pulses with the time waited), the open seeks updating live with a join
 // button (the newest first sent, older ones a page at a time), and a form to post a seek.
 // Rated play is for accounts: a guest's buttons say casual. Everything lives on one socket, /lobby/ws (docs/web-protocol.md, "The lobby"); once
-// paired, the page goes to the room, where the session's cookie holds the seat.
+// paired, the page goes to the room, where the session's cookie holds the seat. A panel
+// lists the next tournaments.
 
 import { api, fill, games, h, notice } from "./dom.js";
 import { becomeGuest } from "./site.js";
-import { presetField } from "./presets.js";
+import { optionField, readOptions } from "./presets.js";
+import { clockText } from "./clocktext.js";
+import { eventItem, tick } from "./events.js";
 
 const PING_MS = 20000;
 const MAX_DELAY_MS = 8000;
@@ -119,19 +122,6 @@ function place(parent, nodes) {
   if (!same) fill(parent, nodes);
 }
 
-function duration(seconds) {
-  return seconds >= 60 && seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
-}
-
-/** A clock as its button says it ("10 s + 30 s", "3 days" under a "days a move" line), and
- * in full ("10 s a move + 30 s reserve", "3 days a move"). */
-function clockText(clock, full = false) {
-  if (!clock) return "no clock";
-  if (clock.kind === "days") return `${clock.days} day${clock.days === 1 ? "" : "s"}${full ? " a move" : ""}`;
-  return full ? `${duration(clock.seconds)} a move + ${duration(clock.reserve)} reserve`
-    : `${duration(clock.seconds)} + ${duration(clock.reserve)}`;
-}
-
 const clockKey = (clock) => (clock ? JSON.stringify([clock.kind, clock.seconds, clock.reserve, clock.days]) : "");
 /** A clock's short name in the page ("30+60", "1d"), as tests and styles find its button. */
 const clockId = (clock) => (clock.kind === "days" ? `${clock.days}d` : `${clock.seconds}+${clock.reserve}`);
@@ -216,27 +206,9 @@ function render() {
   }
 }
 
-function optionInput(game, option) {
-  const id = `seek-${option.name}`;
-  let input;
-  if (option.kind === "choice") {
-    input = h("select", { id, name: option.name }, option.choices.map((choice) =>
-      h("option", { value: String(choice), text: String(choice),
-        selected: String(choice) === String(option.default) })));
-  } else if (option.kind === "int") {
-    input = h("input", { id, name: option.name, type: "number", value: option.default,
-      min: option.min, max: option.max_online ?? option.max, step: 1, inputmode: "numeric" });
-    const presets = presetField(option, input);
-    if (presets) return presets;
-  } else {
-    input = h("input", { id, name: option.name, type: "text", value: option.default ?? "" });
-  }
-  return h("label.field", { for: id }, h("span", { text: option.label }), input);
-}
-
 function showOptions() {
   const game = state.games.find((g) => g.id === document.getElementById("seek-game").value);
-  fill(document.getElementById("seek-options"), game ? game.options.map((o) => optionInput(game, o)) : []);
+  fill(document.getElementById("seek-options"), game ? game.options.map((o) => optionField(o, "seek")) : []);
 }
 
 function postSeek(event) {
@@ -244,11 +216,7 @@ function postSeek(event) {
   const form = event.target;
   const game = state.games.find((g) => g.id === form.elements.game.value);
   if (!game) return;
-  const options = {};
-  for (const option of game.options) {
-    const value = form.elements.namedItem(option.name)?.value ?? "";
-    if (value !== "") options[option.name] = option.kind === "int" && /^-?\d+$/.test(value) ? Number(value) : value;
-  }
+  const options = readOptions(game, form);
   const [low, high] = [form.elements.low.value, form.elements.high.value];
   const range = low === "" && high === "" ? null : [Number(low || 0), Number(high || 4000)];
   const chosen = form.elements.clock.value;
@@ -256,7 +224,19 @@ function postSeek(event) {
   send({ type: "seek", game: game.id, options, rated: form.elements.rated.value === "true", range, clock });
 }
 
+const EVENTS_SHOWN = 4;
+
+/** The next events: those being played, then the soonest to come (GET /api/tournaments). */
+async function showEvents() {
+  const lists = await api("/api/tournaments");
+  const next = [...lists.running, ...lists.upcoming].slice(0, EVENTS_SHOWN);
+  fill(document.getElementById("events"), next.length ? next.map(eventItem)
+    : h("li.muted", { text: "None planned: make one." }));
+}
+
 async function start() {
+  showEvents().catch(() => fill(document.getElementById("events")));
+  setInterval(tick, 1000);
   try {
     const [catalog, lobby] = await Promise.all([games(), api("/api/lobby")]);
     state.games = catalog.filter((game) => game.max_players === null || game.max_players >= 2);

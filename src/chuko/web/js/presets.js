@@ -1,7 +1,8 @@
-// An option's named values (an "int" option's `named` in the game's descriptor, such as
-// easy 3, standard 2 and hard 1) offered as choices beside its number field, so a phone,
-// which shows no tooltip, has them too. The number stays the form's value: a choice fills
-// it in, and typing a number marks the choice it names, if any.
+// A game's options as a form's fields (`optionField`, `readOptions`), and an option's
+// named values (an "int" option's `named` in the game's descriptor, such as easy 3,
+// standard 2 and hard 1) offered as choices beside its number field, so a phone, which
+// shows no tooltip, has them too. The number stays the form's value: a choice fills it
+// in, and typing a number marks the choice it names, if any.
 
 import { h } from "./dom.js";
 
@@ -38,4 +39,35 @@ export function presetField(option, input) {
   return h("div.field.preset-field", { role: "group", "aria-labelledby": labelId },
     h("div.preset-head", {}, h("span", { id: labelId, text: option.label }), input),
     h("div.presets", {}, buttons));
+}
+
+/** A form's field for a game's `option` (a choice, a number with its named values, or
+ * text), its input's id `${prefix}-${option.name}` and its name the option's. */
+export function optionField(option, prefix) {
+  const id = `${prefix}-${option.name}`;
+  let input;
+  if (option.kind === "choice") {
+    input = h("select", { id, name: option.name }, option.choices.map((choice) =>
+      h("option", { value: String(choice), text: String(choice),
+        selected: String(choice) === String(option.default) })));
+  } else if (option.kind === "int") {
+    input = h("input", { id, name: option.name, type: "number", value: option.default,
+      min: option.min, max: option.max_online ?? option.max, step: 1, inputmode: "numeric" });
+    const presets = presetField(option, input);
+    if (presets) return presets;
+  } else {
+    input = h("input", { id, name: option.name, type: "text", value: option.default ?? "" });
+  }
+  return h("label.field", { for: id }, h("span", { text: option.label }), input);
+}
+
+/** The options `form` says for `game`, as the server takes them (whole numbers as numbers;
+ * a field left empty is the game's default). */
+export function readOptions(game, form) {
+  const options = {};
+  for (const option of game.options) {
+    const value = form.elements.namedItem(option.name)?.value ?? "";
+    if (value !== "") options[option.name] = option.kind === "int" && /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+  return options;
 }

@@ -1,10 +1,12 @@
 // /@/{username}: an account's profile from GET /api/players/{username}: its ratings in each
 // game and class (with their uncertainty, games and win rate, and a plot of their history),
-// then its finished games, newest first, a page at a time, each linking to its replay.
+// then its finished games, newest first, a page at a time, each linking to its replay, and
+// the tournaments it entered (GET /api/players/{username}/tournaments).
 
 import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
 import { boardNav, CLASS_NAMES, day, percent, playerLink, ratingChange, ratingText } from "./club.js";
+import { eventItem } from "./events.js";
 import { drawHistory } from "./ratingplot.js";
 import { showRelations } from "./relations.js";
 
@@ -103,6 +105,13 @@ async function main() {
     : h("p.muted", { text: "No rated games yet." }));
   showGames(list, profile.games, more, profile.next);
   more.addEventListener("click", () => loadMore(list, more));
+  showTournaments().catch((error) => notice(error.message, "error"));
+}
+
+async function showTournaments() {
+  const { tournaments } = await api(`/api/players/${encodeURIComponent(username)}/tournaments`);
+  fill(document.getElementById("tournaments"), tournaments.length ? tournaments.map(eventItem)
+    : h("li.muted", { text: "None yet." }));
 }
 
 main();

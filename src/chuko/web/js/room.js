@@ -6,7 +6,7 @@
 // question before leaving a game in play (leaving.js).
 
 import { api, copyText, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
-import { remember, rememberRoom, roomInfo, savedName, saveName } from "./store.js";
+import { remember, rememberRoom, roomInfo, savedName, saveName, tournamentOf } from "./store.js";
 import { RoomSocket } from "./socket.js";
 import { listing, seatLabel } from "./seats.js";
 import { ratingChange } from "./club.js";
@@ -245,6 +245,7 @@ function endPanel(msg) {
   const rematch = msg.rematch && !roomInfo(msg.rematch).token && !isSpectator(msg)
     ? h("p.rematch-offer", { text: "A rematch has started: follow to keep your seat." }) : null;
   const token = page.token ? `#token=${encodeURIComponent(page.token)}` : "";
+  const tournament = tournamentOf(page.room);
   return [
     // A rated game that changed no rating says why ("Not rated: …", "Game aborted" above).
     msg.unrated ? h("p.unrated", { text: msg.unrated }) : null,
@@ -253,10 +254,13 @@ function endPanel(msg) {
     rematch,
     h("div.actions.end-actions", {},
       rematchAction(msg),
-      // A seat held by the session, not a token (a table the lobby made): no rematch to
-      // offer, the lobby pairs again.
-      !page.token && !isSpectator(msg)
-        ? h("a.button.primary.to-lobby", { href: "/lobby", text: "Back to the lobby" }) : null,
+      // A tournament's game leads back to it (pairing goes on there); a seat held by the
+      // session, not a token (a table the lobby made): no rematch to offer, the lobby
+      // pairs again.
+      tournament ? h("a.button.primary.to-tournament", { href: `/tournament/${encodeURIComponent(tournament)}`,
+        text: "Back to the tournament" })
+        : !page.token && !isSpectator(msg)
+          ? h("a.button.primary.to-lobby", { href: "/lobby", text: "Back to the lobby" }) : null,
       challengeAgain(page.room, msg, isSpectator(msg)),
       h("a.button.new-game", { href: `/#game-${encodeURIComponent(msg.game)}`, text: "New game" }),
       h("a.button.replay", { href: `/replay/${encodeURIComponent(page.room)}${token}`, text: "Replay" })),

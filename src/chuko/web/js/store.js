@@ -2,11 +2,14 @@
 // page or a link without its fragment resumes the seat, and a summary of the game (its
 // title, status and players) for the home page's "your games"; the invite links the creator
 // may still need to hand out; the player's display name; each game's last choices on the
-// home form, so "New game" starts from them; and small settings (sound, quick messages).
+// home form, so "New game" starts from them; the tournament each room seen on a
+// tournament's page belongs to; and small settings (sound, quick messages).
 
 const ROOMS = "chuko.rooms";
 const NAME = "chuko.name";
 const CHOICES = "chuko.choices";
+const TOURNAMENT_ROOMS = "chuko.tournament-rooms";
+const MAX_TOURNAMENT_ROOMS = 200;
 // Rooms remembered at most: the oldest seen go first, those still in play last.
 const MAX_ROOMS = 60;
 
@@ -84,4 +87,24 @@ export function saveChoices(game, choices) {
   const all = read(CHOICES, {});
   all[game] = choices;
   write(CHOICES, all);
+}
+
+/** The rooms a tournament's page shows belong to it: their end panels lead back to it. */
+export function rememberTournamentRooms(tournament, rooms) {
+  const known = read(TOURNAMENT_ROOMS, {});
+  let changed = false;
+  for (const room of rooms) {
+    if (known[room] !== tournament) { delete known[room]; known[room] = tournament; changed = true; }
+  }
+  if (!changed) return;
+  const ids = Object.keys(known);  // in the order they were first seen
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_TOURNAMENT_ROOMS))) delete known[id];
+  write(TOURNAMENT_ROOMS, known);
+}
+
+/** The tournament a room belongs to, as this browser saw it on the tournament's page; null
+ * when it saw none. */
+export function tournamentOf(room) {
+  const id = read(TOURNAMENT_ROOMS, {})[room];
+  return typeof id === "string" ? id : null;
 }
