@@ -14,6 +14,7 @@ import contextlib
 from tournament_kit import club, decide, opening, settings
 
 from chuko.server.shared.bus import GameOver
+from chuko.server.tournament.rounds import CoreRules
 
 
 async def _arena(made, count: int = 3, minutes: int = 30):
@@ -86,6 +87,29 @@ def test_the_arena_ends_at_its_time_and_a_game_running_then_counts_once(db_url):
                 assert [(line["name"], line["points"]) for line in page["standings"]] == [
                     (ann.name, 2.0), (bob.name, 0.0)]
                 assert page["final"] and page["podium"][0]["name"] == ann.name
+
+    asyncio.run(scenario())
+
+
+def test_players_sharing_a_place_on_the_podium_all_stand_on_it(db_url):
+    """Two winners share first place and two losers third: the podium holds all four, not
+    the first three lines of the standings (ties in an arena share a place)."""
+    async def scenario() -> None:
+        async with club(db_url, rules=CoreRules()) as made:
+            arena, players = await _arena(made, count=4, minutes=5)
+            await made.leader.tick()
+            games = await made.games(arena)
+            assert len(games) == 2
+            made.wall.now += 5 * 60
+            await made.leader.tick()
+            for game in games:
+                await decide(made.hub, game.room_id, loser=1, moves=0)
+            for _ in range(2):
+                await made.leader.tick()
+            page = await made.director.page(arena, players[0])
+            assert page["final"]
+            assert [line["rank"] for line in page["standings"]] == [1, 1, 3, 3]
+            assert page["podium"] == page["standings"]
 
     asyncio.run(scenario())
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from tournament_kit import club, decide, settings
 
-pytest.importorskip("chuko.server.tournament.swiss")
-from tournament_kit import club, decide, settings  # noqa: E402
-
-from chuko.server.tournament.rounds import (  # noqa: E402
+from chuko.server.tournament.rounds import (
     Contender,
     CoreRules,
     Field,

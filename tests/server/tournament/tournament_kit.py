@@ -133,7 +133,7 @@ class Club:
 
     def leader_again(self, **options) -> Leader:
         """A new director and leader on the same store (another worker, or a restart)."""
-        director = Director(self.store, rated_1500, rules=FakeRules(), clock=self.wall)
+        director = Director(self.store, rated_1500, rules=self.director.rules, clock=self.wall)
         options.setdefault("open_game", game_opener(self.hub))
         return Leader(director, rng=Random(1), **options)
 
@@ -145,12 +145,14 @@ class Club:
 
 
 @contextlib.asynccontextmanager
-async def club(db_url: str, rating_of=rated_1500) -> AsyncIterator[Club]:
+async def club(db_url: str, rating_of=rated_1500, rules=None) -> AsyncIterator[Club]:
+    """A club on `db_url` whose tournaments pair and score by `rules` (`FakeRules` unless
+    given: the service's tests stand apart from the pure modules')."""
     store = Store(db_url)
     store.start()
     wall = Wall()
     hub = Hub(store, CLUB_TERMS, bot_delay=3600, rng=Random(7), clock=wall)
-    director = Director(store, rating_of, rules=FakeRules(), clock=wall)
+    director = Director(store, rating_of, rules=rules or FakeRules(), clock=wall)
     leader = Leader(director, game_opener(hub), rng=Random(1))
     try:
         yield Club(store, hub, wall, director, leader)

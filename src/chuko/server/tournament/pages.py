@@ -16,7 +16,7 @@ from chuko.server.tournament.settings import rules_in_words
 
 Json = dict[str, Any]
 ROUNDS_SHOWN = 30  # an arena's latest waves on its page (a Swiss shows every round)
-PODIUM = 3
+PODIUM = 3  # the places on the podium: everyone sharing one of them stands there
 
 
 def _title(game_id: str) -> str:
@@ -78,7 +78,7 @@ def page(tournament: TournamentRow, entrants: Sequence[EntrantRow], games: Seque
                          "players": [names.get(p, "?") for p in g.players],
                          "watch": f"/room/{g.room_id}"} for g in in_play],
             "final": over,
-            "podium": lines[:PODIUM] if over else None,
+            "podium": [line for line in lines if line["rank"] <= PODIUM] if over else None,
             "you": None if asking is None else _you(asking, entrants, games)}
 
 

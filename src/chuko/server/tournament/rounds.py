@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
-from typing import Any, Protocol
+from typing import Protocol
 
 from chuko.core.errors import ChukoError
+from chuko.server.tournament import arena, scoring, swiss, tiebreaks
 
 TIEBREAKS = ("buchholz", "sonneborn_berger")  # a Swiss's, in the order they break ties
 
@@ -101,22 +101,17 @@ class Rules(Protocol):
 
 class CoreRules:
     """`Rules` from this package's pure modules (`scoring`, `swiss`, `tiebreaks`,
-    `arena`), each imported when first used."""
-
-    def _module(self, name: str) -> Any:
-        return import_module(f"{__package__}.{name}")
+    `arena`)."""
 
     def standings(self, system: str, entered: Field,
                   played: Sequence[Played]) -> list[Standing]:
         if system == "arena":
             return self._arena(entered, played)
-        scoring = self._module("scoring")
         sheets = _sheets(entered, played, lambda g: scoring.placement_points(g.places),
                          scoring.BYE_POINTS)
         if entered.table_size > 2:
             points = {player: sum(sheet) for player, sheet in sheets.items()}
             return _ranked(entered, points, sheets)
-        tiebreaks = self._module("tiebreaks")
         games = [tiebreaks.Game(g.players[0], g.players[1], scoring.outcomes(g.places)[0])
                  for g in played if len(g.players) == 2]
         byes = [g.players[0] for g in played if g.bye]
@@ -128,8 +123,7 @@ class CoreRules:
 
     def _arena(self, entered: Field, played: Sequence[Played]) -> list[Standing]:
         """2 a win, 1 a draw, doubled on a streak; ties by rating."""
-        scoring = self._module("scoring")
-        history: dict[str, list[str]] = {player: [] for player in entered.ratings}
+        history: dict[str, list[scoring.Outcome]] = {player: [] for player in entered.ratings}
         for game in played:
             if len(game.players) == 2:
                 for player, outcome in zip(game.players, scoring.outcomes(game.places),
@@ -143,7 +137,6 @@ class CoreRules:
 
     def pair_swiss(self, contenders: Sequence[Contender]) -> tuple[list[tuple[str, str]],
                                                                  str | None]:
-        swiss = self._module("swiss")
         entrants = [swiss.Entrant(c.id, c.score, c.rating, c.opponents, c.had_bye)
                     for c in contenders]
         try:
@@ -154,13 +147,11 @@ class CoreRules:
 
     def seat_tables(self, contenders: Sequence[Contender],
                     size: int) -> list[tuple[str, ...]]:
-        arena = self._module("arena")
         tables = arena.seat_tables([arena.TablePlayer(c.id, c.score, c.rating)
                                     for c in contenders], size, True)
         return [tuple(player for player in table if player is not None) for table in tables]
 
     def pair_arena(self, waiting: Sequence[Contender]) -> list[tuple[str, str]]:
-        arena = self._module("arena")
         return list(arena.pair_wave([arena.ArenaWaiting(c.id, int(c.score), c.rating,
                                                         c.last_opponent, c.since)
                                      for c in waiting]))
