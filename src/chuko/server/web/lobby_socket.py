@@ -22,7 +22,7 @@ from chuko.server.lobby.feed import Feed, LobbyClient
 from chuko.server.lobby.matchmaking import Matchmaker, Player
 from chuko.server.shared.limits import Bucket, Buckets, Limits, Rate, TooMany
 from chuko.server.web.router import client_host
-from chuko.server.web.socket_io import pump, read_message, refusal, refuse, within_rate
+from chuko.server.web.socket_io import accept_admitted, pump, read_message, refusal, within_rate
 
 log = logging.getLogger("chuko.server")
 
@@ -46,20 +46,11 @@ class LobbySockets:
         self.toggles = Buckets(self.limits.toggles, clock)  # per player
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (await receive())["type"] != "websocket.connect":
-            return
-        await send({"type": "websocket.accept"})
-        try:
-            player = await self._admit(scope)
-        except ChukoError as error:
-            await refuse(send, str(error), 1008 if isinstance(error, TooMany) else 4403)
-            return
-        except Exception:
-            log.exception("A lobby socket could not be opened")
-            await refuse(send, "The lobby could not be opened just now: reconnect in a moment.",
-                         1011)
-            return
-        await self._serve(receive, send, player, client_host(scope))
+        player = await accept_admitted(
+            receive, send, lambda: self._admit(scope),
+            "The lobby could not be opened just now: reconnect in a moment.", "A lobby socket")
+        if player is not None:
+            await self._serve(receive, send, player, client_host(scope))
 
     async def _admit(self, scope: Scope) -> Player:
         if not self.opened.take(client_host(scope)):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -25,9 +24,7 @@ from chuko.server.notify.turns import Turns
 from chuko.server.shared.limits import Bucket, Buckets, Limits, Rate, TooMany
 from chuko.server.shared.players import Player
 from chuko.server.web.router import client_host
-from chuko.server.web.socket_io import pump, read_message, refusal, refuse, within_rate
-
-log = logging.getLogger("chuko.server")
+from chuko.server.web.socket_io import accept_admitted, pump, read_message, refusal, within_rate
 
 Identify = Callable[[Scope], Awaitable[Player | None]]
 PAGES_PER_PLAYER = 16  # a player's pages open at once on one worker
@@ -46,20 +43,12 @@ class MeSockets:
         self.opened = Buckets(connects, clock)  # per address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (await receive())["type"] != "websocket.connect":
-            return
-        await send({"type": "websocket.accept"})
-        try:
-            player = await self._admit(scope)
-        except ChukoError as error:
-            await refuse(send, str(error), 1008 if isinstance(error, TooMany) else 4403)
-            return
-        except Exception:
-            log.exception("A player's socket could not be opened")
-            await refuse(send, "Your notices could not be opened just now: reload in a "
-                         "moment.", 1011)
-            return
-        await self._serve(receive, send, player)
+        player = await accept_admitted(
+            receive, send, lambda: self._admit(scope),
+            "Your notices could not be opened just now: reload in a moment.",
+            "A player's socket")
+        if player is not None:
+            await self._serve(receive, send, player)
 
     async def _admit(self, scope: Scope) -> Player:
         if not self.opened.take(client_host(scope)):

@@ -1,19 +1,45 @@
-"""What every socket of the server does the same way, the rooms' (`room_socket.py`) and
-the lobby's (`lobby_socket.py`): a message read and checked before it is acted on, the
-rate of a socket's messages, its outbox pumped in order, and a refusal that closes it."""
+"""What every socket of the server does the same way, the rooms' (`room_socket.py`), the
+lobby's (`lobby_socket.py`) and the player's own (`me_socket.py`): a player admitted or
+refused as the socket opens, a message read and checked before it is acted on, the rate of
+a socket's messages, its outbox pumped in order, and a refusal that closes it."""
 
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from starlette.types import Send
+from starlette.types import Receive, Send
 
-from chuko.server.shared.limits import MAX_BODY, MAX_DEPTH, Bucket, too_deep
+from chuko.core.errors import ChukoError
+from chuko.server.shared.limits import MAX_BODY, MAX_DEPTH, Bucket, TooMany, too_deep
 from chuko.server.shared.messages import NOT_FINITE, NotFinite, client_json, dumps
 
+log = logging.getLogger("chuko.server")
+
 SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
+Admitted = TypeVar("Admitted")
+
+
+async def accept_admitted(receive: Receive, send: Send,
+                          admit: Callable[[], Awaitable[Admitted]], failure: str,
+                          what: str) -> Admitted | None:
+    """Accept a socket's connection and admit its player (`admit`): whom `admit` answers,
+    or None once the socket is refused in one sentence (1008 past a limit, 4403 for a
+    player the server does not know, 1011 saying `failure` when admitting failed; `what`
+    names the socket in the log)."""
+    if (await receive())["type"] != "websocket.connect":
+        return None
+    await send({"type": "websocket.accept"})
+    try:
+        return await admit()
+    except ChukoError as error:
+        await refuse(send, str(error), 1008 if isinstance(error, TooMany) else 4403)
+    except Exception:
+        log.exception("%s could not be opened", what)
+        await refuse(send, failure, 1011)
+    return None
 
 
 def refusal(message: str) -> dict[str, str]:
