@@ -316,7 +316,10 @@ def run_trial(server: Server, engine: Engine, lease: redis.Redis, trial: int, pl
     page = _retrying(lambda: entered[0].client.get(f"/api/tournaments/{tournament}"))
     for player in entered:
         player.client.close()
-    check(engine, tournament, rounds, page, done)
+    found = stored(engine, tournament)
+    done.games = sum(room is not None for _, room, _ in found.games)
+    done.byes = len(found.games) - done.games
+    done.wrong += check(found, rounds, page)
     done.seconds = round(time.monotonic() - began, 1)
     return done
 
@@ -338,67 +341,89 @@ def describe(engine: Engine, tournament: str) -> str:
 LOST_BY_SEAT = {"resigned", "timeout", "left", "aborted"}  # an aborted game: its aborter's
 
 
-def check(engine: Engine, tournament: str, rounds: int, page: dict[str, Any],
-          trial: Trial) -> None:
-    """Every invariant of the tournament's rows, and its standings against the rooms'
-    stored ends; each one broken is a sentence in `trial.wrong`."""
-    wrong = trial.wrong
+@dataclass(frozen=True)
+class Stored:
+    """A tournament as the database holds it: its status and round, its games (round, room
+    or None for a bye, players by seat), its players' names, each game's room (status and
+    stored end) and the rooms seating its players (seat → player)."""
+
+    status: str
+    round: int
+    games: list[tuple[int, str | None, list[str]]]
+    names: dict[str, str]
+    ends: dict[str, tuple[str, dict[str, Any]]]
+    seated: dict[str, dict[int, str]]
+
+
+def stored(engine: Engine, tournament: str) -> Stored:
     with engine.connect() as conn:
-        status, recorded = conn.execute(text(
+        status, round_ = conn.execute(text(
             "SELECT status, round FROM tournaments WHERE id = :t"), {"t": tournament}).one()
-        games = conn.execute(text(
-            "SELECT round, slot, room_id, players FROM tournament_games WHERE tournament = :t "
-            "ORDER BY round, slot"), {"t": tournament}).all()
+        games = [(g.round, g.room_id, json.loads(g.players)) for g in conn.execute(text(
+            "SELECT round, room_id, players FROM tournament_games WHERE tournament = :t "
+            "ORDER BY round, slot"), {"t": tournament})]
         names = dict(conn.execute(text(
             "SELECT player, name FROM tournament_players WHERE tournament = :t"),
             {"t": tournament}).all())
-        room_ids = [g.room_id for g in games if g.room_id is not None]
-        ends = {row.id: row for row in conn.execute(text(
-            "SELECT id, status, result FROM rooms WHERE id = ANY(:ids)"), {"ids": room_ids})}
+        ends = {row.id: (row.status, json.loads(row.result or "{}")) for row in conn.execute(
+            text("SELECT id, status, result FROM rooms WHERE id = ANY(:ids)"),
+            {"ids": [room for _, room, _ in games if room is not None]})}
         seated: dict[str, dict[int, str]] = {}
         for room, seat, player in conn.execute(text(
                 "SELECT room, seat, player FROM seats WHERE player = ANY(:p)"),
                 {"p": list(names)}):
             seated.setdefault(room, {})[seat] = player
-    if status != "over" or recorded != rounds:
-        wrong.append(f"the tournament is {status} at round {recorded} of {rounds}")
+    return Stored(status, round_, games, names, ends, seated)
+
+
+def check(found: Stored, rounds: int, page: dict[str, Any]) -> list[str]:
+    """Every invariant of the tournament's rows, and its standings against the rooms'
+    stored ends: a sentence for each one broken."""
+    wrong = []
+    if found.status != "over" or found.round != rounds:
+        wrong.append(f"the tournament is {found.status} at round {found.round} of {rounds}")
+    room_ids = [room for _, room, _ in found.games if room is not None]
     if len(set(room_ids)) != len(room_ids):
         wrong.append("a room belongs to two games")
-    trial.games, trial.byes = len(room_ids), len(games) - len(room_ids)
-    sheets: dict[str, list[float]] = {names[p]: [] for p in names}
     for round_ in range(1, rounds + 1):
-        paired = [p for g in games if g.round == round_ for p in json.loads(g.players)]
+        paired = [p for r, _, players in found.games if r == round_ for p in players]
         if len(paired) != len(set(paired)):
             wrong.append(f"a player is paired twice in round {round_}")
         if not paired:
             wrong.append(f"round {round_} has no pairing")
-    for game in games:
-        players = json.loads(game.players)
-        if game.room_id is None:
-            sheets[names[players[0]]].append(1.0)
-            continue
-        room = ends.get(game.room_id)
-        if room is None:
-            wrong.append(f"round {game.round}'s game {game.room_id} has no room")
-            continue
-        if seated.get(game.room_id) != dict(enumerate(players)):
-            wrong.append(f"room {game.room_id} seats {seated.get(game.room_id)}, not {players}")
-        if room.status != "over":
-            wrong.append(f"round {game.round}'s game {game.room_id} is {room.status}")
-            continue
-        result = json.loads(room.result or "{}")
-        if result.get("kind") not in LOST_BY_SEAT:
-            wrong.append(f"room {game.room_id} ended as {result}: not worked out here")
-            continue
-        for seat, player in enumerate(players):
-            sheets[names[player]].append(0.0 if seat == int(result["seat"]) else 1.0)
-    others = set(seated) - set(room_ids)
+    others = set(found.seated) - set(room_ids)
     if others:
         wrong.append(f"rooms seating the tournament's players outside its games: {others}")
-    expected = {name: (sum(sheet), sheet) for name, sheet in sheets.items()}
+    expected = {name: (sum(sheet), sheet) for name, sheet in sheets(found, wrong).items()}
     given = {line["name"]: (line["points"], line["sheet"]) for line in page["standings"]}
     if given != expected:
         wrong.append(f"the standings {given} are not those of the rooms' ends {expected}")
+    return wrong
+
+
+def sheets(found: Stored, wrong: list[str]) -> dict[str, list[float]]:
+    """Each player's points game by game, worked out from the rooms' stored ends (a bye
+    scores 1); a game whose room is missing, seats others, or has no end it can be read
+    from is a sentence in `wrong`."""
+    worked: dict[str, list[float]] = {name: [] for name in found.names.values()}
+    for round_, room, players in found.games:
+        if room is None:
+            worked[found.names[players[0]]].append(1.0)
+            continue
+        if room not in found.ends:
+            wrong.append(f"round {round_}'s game {room} has no room")
+            continue
+        if found.seated.get(room) != dict(enumerate(players)):
+            wrong.append(f"room {room} seats {found.seated.get(room)}, not {players}")
+        status, result = found.ends[room]
+        if status != "over":
+            wrong.append(f"round {round_}'s game {room} is {status}")
+        elif result.get("kind") not in LOST_BY_SEAT:
+            wrong.append(f"room {room} ended as {result}: not worked out here")
+        else:
+            for seat, player in enumerate(players):
+                worked[found.names[player]].append(0.0 if seat == int(result["seat"]) else 1.0)
+    return worked
 
 
 # -- the run --------------------------------------------------------------------------------
