@@ -10,7 +10,8 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
-ONLY_NAMED = {"soak": "bench.soak", "rated_kill": "bench.rated_kill"}
+ONLY_NAMED = {"soak": "bench.soak", "rated_kill": "bench.rated_kill",
+              "tournament_kill": "bench.tournament_kill"}
 NAMES = sorted(p.stem.removeprefix("bench_") for p in Path(__file__).parent.glob("bench_*.py"))
 
 

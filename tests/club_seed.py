@@ -69,7 +69,9 @@ def add_room(engine, game: str, holders: list[str | None], *, rated: bool = True
     if status != "over":
         moves, outcome = [], None
     room_id = f"{int(ended or time.time()):08x}r{next(_ids):06d}"
-    row = db.RoomRow(room_id, game, values, status, 0, dealt, [
+    # Stored in play while its moves are appended (a move advances a game in play only),
+    # then given its status.
+    row = db.RoomRow(room_id, game, values, "playing", 0, dealt, [
         db.SeatRow(n, "bot" if n in bots else "human", "easy" if n in bots else None,
                    None, None, True, (names or [None] * len(holders))[n], holder)
         for n, holder in enumerate(holders)], created=(ended or time.time()) - 60,

@@ -479,6 +479,27 @@ def test_a_forfeit_racing_a_move_stored_by_another_worker_looks_again(tmp_path):
     run(f"sqlite:///{tmp_path}/c.db", scenario)
 
 
+def test_a_move_on_a_worker_that_missed_a_resignation_is_refused_and_the_end_kept(tmp_path):
+    """Two hubs on one database, as two workers: the other resigns seat 1 (an abort, before
+    any move; the version stays), and this one, never told, is sent seat 0's move: refused
+    as a game over, this worker's room takes the stored end, and the stored game stays
+    over."""
+
+    async def scenario(store: Store, clock: Clock) -> None:
+        one = hub_on(store, clock)
+        room, _ = await open_table(one, "crossroads", 2, first="0")
+        other = hub_on(store, clock, seed=2)
+        await other.resign(await other.room(room.id), 1)
+        with pytest.raises(ConfigError, match="The game is over."):
+            await move(one, room, 0, Random(1))
+        row = store.load(room.id)
+        assert (row.version, row.status, row.moves) == (0, "over", [])
+        assert row.result is not None and row.result["kind"] == "aborted"
+        assert room.status == "over" and room.result == row.result
+
+    run(f"sqlite:///{tmp_path}/c.db", scenario)
+
+
 def test_a_rematch_keeps_the_clock_and_gives_gone_seats_back_to_their_players(tmp_path):
     async def scenario(store: Store, clock: Clock) -> None:
         hub = hub_on(store, clock)

@@ -95,6 +95,22 @@ def test_the_move_log_refuses_a_second_writer_of_the_same_number(db_url):
     assert stored.version == 3 and stored.status == "over" and stored.moves[-1] == (0, "a")
 
 
+def test_a_move_from_a_worker_that_missed_a_resignation_does_not_reopen_the_game(db_url):
+    """A resignation ends a game without a move (the version stays); a worker whose copy
+    of the room missed it (the worker that stored it died before telling the others) may
+    still send move 3 at version 2: refused, the game's end kept."""
+    store = db.Store(db_url)
+    store.start()
+    resigned = db.forfeit("r1", 2, {"kind": "resigned", "seat": 0}, over=True, at=5.0)
+    results = run_behind_a_gate(store, [*moves_1_to(2), resigned,
+                                        db.append_move("r1", 3, 0, "late", "playing")])
+    store.close()
+    assert results[:3] == [None] * 3 and isinstance(results[3], db.Conflict)
+    stored = db.Store(db_url).load("r1")
+    assert stored.status == "over" and stored.version == 2
+    assert stored.result == {"kind": "resigned", "seat": 0}
+
+
 def test_a_room_read_while_a_move_is_appended_holds_together_at_its_version(db_url,
                                                                           monkeypatch):
     """Another worker appends move 3 between the read of the header (at 2) and the read of

@@ -64,14 +64,16 @@ class MovePath:
                     await self._append(room, seat, text)
                     break
                 except db.Conflict:
-                    # The stored game is ahead: another worker stored a move first, or a
-                    # commit cut off by the database going away landed after all. Catch up
-                    # and check the move again against the game as it now is (accepted if
-                    # it still holds, refused with the engine's sentence if not), as one
-                    # worker does with moves queued on the lock.
+                    # The stored game is ahead: another worker stored a move first or ended
+                    # the game (a forfeit, which moves no version), or a commit cut off by
+                    # the database going away landed after all. Catch up, the stored end
+                    # included, and check the move again against the game as it now is
+                    # (accepted if it still holds, refused with the engine's sentence or
+                    # "The game is over." if not), as one worker does with moves queued on
+                    # the lock.
                     if attempt == CONFLICT_RETRIES:
                         raise
-                    await self.catch_up(room)
+                    await self.catch_up(room, reload=True)
 
     async def _append(self, room: Room, seat: int, text: str) -> None:
         """Check the move on a copy of the state, store it, then make it the room's (the

@@ -70,10 +70,12 @@ class Direct:
 
 
 # The statements of the writes made at every move, join and new room, built once: building
-# an SQLAlchemy statement anew for each write cost more than the database's own work.
+# an SQLAlchemy statement anew for each write cost more than the database's own work. A move
+# advances a game in play only: a forfeit ends one without moving its version, and a worker
+# that missed that end must not store a move after it (and set the game playing again).
 _ADVANCE = Direct(update(rooms)
                   .where(rooms.c.id == bindparam("room_id"),
-                         rooms.c.version == bindparam("before"))
+                         rooms.c.version == bindparam("before"), rooms.c.status == "playing")
                   .values(version=bindparam("number"), status=bindparam("status_after"),
                           updated=bindparam("now"), ended=bindparam("ended")))
 _APPEND = Direct(moves.insert())
@@ -211,7 +213,7 @@ class Append:
 def append_move(room_id: str, number: int, seat: int, move: str, status: str,
                 at: float | None = None, then: Write | None = None) -> Append:
     """Append move `number` (1, 2, …) to the room's log, and its status after it; Conflict
-    unless the stored room is at move `number − 1`. The room's row is updated first: on
+    unless the stored room is in play at move `number − 1`. The room's row is updated first: on
     PostgreSQL that locks it, so a second writer of the same number waits for the first
     and then finds the version moved on. `then` runs after it, in the same transaction."""
     return Append(room_id, number, seat, move, status, at, then)
