@@ -22,7 +22,13 @@ from chuko.server.lobby.feed import Feed, LobbyClient
 from chuko.server.lobby.matchmaking import Matchmaker, Player
 from chuko.server.shared.limits import Bucket, Buckets, Limits, Rate, TooMany
 from chuko.server.web.router import client_host
-from chuko.server.web.socket_io import accept_admitted, pump, read_message, refusal, within_rate
+from chuko.server.web.socket_io import (
+    accept_admitted,
+    answer_messages,
+    pump,
+    read_message,
+    refusal,
+)
 
 log = logging.getLogger("chuko.server")
 
@@ -72,18 +78,8 @@ class LobbySockets:
         try:
             await self.feed.add(client)
             await self._greet(client, player)
-            while True:
-                message = await receive()
-                if message["type"] != "websocket.receive":
-                    break
-                allowed = await within_rate(send, messages, refusals, client.send)
-                if allowed is None:
-                    break
-                if not allowed:
-                    continue
-                reply = await self._handle(player, address, message.get("text"))
-                if reply is not None:
-                    client.send(reply)
+            await answer_messages(receive, send, client.send, messages, refusals,
+                                  lambda text: self._handle(player, address, text))
         finally:
             with contextlib.suppress(ChukoError):  # the lobby's store away: presence lapses
                 await self.feed.remove(client)

@@ -24,7 +24,13 @@ from chuko.server.notify.turns import Turns
 from chuko.server.shared.limits import Bucket, Buckets, Limits, Rate, TooMany
 from chuko.server.shared.players import Player
 from chuko.server.web.router import client_host
-from chuko.server.web.socket_io import accept_admitted, pump, read_message, refusal, within_rate
+from chuko.server.web.socket_io import (
+    accept_admitted,
+    answer_messages,
+    pump,
+    read_message,
+    refusal,
+)
 
 Identify = Callable[[Scope], Awaitable[Player | None]]
 PAGES_PER_PLAYER = 16  # a player's pages open at once on one worker
@@ -69,15 +75,7 @@ class MeSockets:
         try:
             await self.channel.add(page)
             await self._hello(page, player)
-            while True:
-                message = await receive()
-                if message["type"] != "websocket.receive":
-                    break
-                allowed = await within_rate(send, messages, refusals, page.send)
-                if allowed is None:
-                    break
-                if allowed:
-                    page.send(_answer(message.get("text")))
+            await answer_messages(receive, send, page.send, messages, refusals, _answer)
         finally:
             self.channel.remove(page)
             sender.cancel()
@@ -95,7 +93,7 @@ class MeSockets:
             page.send(refusal(str(error)))
 
 
-def _answer(text: Any) -> dict[str, Any]:
+async def _answer(text: Any) -> dict[str, Any]:
     data, refused = read_message(text)
     if data is None:
         return refused or refusal("That message cannot be read.")

@@ -89,6 +89,24 @@ async def within_rate(send: Send, messages: Bucket, refusals: Bucket,
     return None
 
 
+async def answer_messages(receive: Receive, send: Send, tell: Callable[[Any], None],
+                          messages: Bucket, refusals: Bucket,
+                          answer: Callable[[Any], Awaitable[dict[str, Any] | None]]) -> None:
+    """A socket's messages until it closes: each counted `within_rate`, then its text
+    answered by `answer` and the reply given to `tell` (None: no reply here)."""
+    while True:
+        message = await receive()
+        if message["type"] != "websocket.receive":
+            return
+        allowed = await within_rate(send, messages, refusals, tell)
+        if allowed is None:
+            return
+        if allowed:
+            reply = await answer(message.get("text"))
+            if reply is not None:
+                tell(reply)
+
+
 async def pump(send: Send, next_text: Callable[[], Awaitable[str | None]]) -> None:
     """Send a client's outbox (`next_text`) in order until the socket closes; close it when
     the client has fallen too far behind (it reconnects and is sent its state afresh)."""
