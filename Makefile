@@ -12,7 +12,7 @@ BENCH_STAMP := $(VENV)/.bench-installed
 # that work is done once rather than on every run by each worker.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install test test-fast play bench lint serve clean
+.PHONY: install test test-fast play bench lint serve clean i18n
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ bench: $(BENCH_STAMP)
 serve: $(STAMP)
 	mkdir -p var
 	$(BIN)/chuko serve --host 127.0.0.1 --port 8000 --db sqlite:///var/chuko.db
+
+# Every message of the sources extracted by domain; each language's catalogue updated
+# (src/chuko/locale/<lang>/LC_MESSAGES/<domain>.po), with what is left untranslated.
+i18n: $(STAMP)
+	$(BIN)/python -m chuko.i18n.extract
 
 # Style, the import layers (pyproject.toml), and types: strict where the rules live.
 lint: $(STAMP)
