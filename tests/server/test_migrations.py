@@ -21,7 +21,7 @@ from chuko.server import create_app
 from chuko.server.store import database as db
 from chuko.server.store import migrations
 
-HEAD = "0008"  # the latest revision: every older database is upgraded to it
+HEAD = "0009"  # the latest revision: every older database is upgraded to it
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

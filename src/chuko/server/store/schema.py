@@ -90,6 +90,8 @@ players = Table(
     # Whom the account takes challenges from (migration 0007): null for everyone,
     # "follows" for those it follows, "nobody".
     Column("challenges", String(8)),
+    # The language the account chose (migration 0009): null for the browser's own.
+    Column("language", String(8)),
 )
 
 # Server-side sessions: the cookie holds a secret whose SHA-256 is the row's key; logging out

@@ -7,6 +7,7 @@
 
 import { openChannel } from "./channel.js";
 import { api } from "./dom.js";
+import "./language.js";
 
 let guest = null;
 
