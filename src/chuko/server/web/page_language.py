@@ -13,6 +13,10 @@ from chuko.i18n import direction, words
 
 _HTML_TAG = re.compile(r"<html\b[^>]*>", re.IGNORECASE)
 _HEAD_END = re.compile(r"</head>", re.IGNORECASE)
+# What makes every page part of the installable app (`installable.py`).
+INSTALLABLE = ('<link rel="manifest" href="/manifest.webmanifest">'
+               '<link rel="apple-touch-icon" href="/icons/192.png">'
+               '<meta name="theme-color" content="#174f35">\n')
 
 
 def translated_page(path: Path, lang: str) -> str:
@@ -29,7 +33,8 @@ def _translated(path: Path, version: int, size: int, lang: str) -> str:
     page = render(path.read_text(encoding="utf-8"), said.gettext)
     page = _HTML_TAG.sub(f'<html lang="{said.lang}" dir="{direction(said.lang)}">', page,
                          count=1)
-    return _HEAD_END.sub(lambda _: catalogue_script(lang) + "\n</head>", page, count=1)
+    return _HEAD_END.sub(lambda _: INSTALLABLE + catalogue_script(lang) + "\n</head>", page,
+                         count=1)
 
 
 def catalogue_script(lang: str) -> str:

@@ -8,6 +8,7 @@
 import { openChannel } from "./channel.js";
 import { api } from "./dom.js";
 import "./language.js";
+import "./offline.js";
 
 let guest = null;
 
