@@ -1,0 +1,140 @@
+"""The rules texts in every shipped language: each game's rules translated whole into
+each language beside the English (rules/<game>.<lang>.md), shaped as the English (the same
+headings at the same levels, the same tables, and every piece of code — the commands,
+moves and card codes a player types — byte for byte), and served in the reader's language
+by the one function every front end reads them through, English where there is no
+translation."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import warnings
+from importlib import import_module
+from importlib.resources import files
+
+import pytest
+
+from chuko.cli import rules as rules_command
+from chuko.games import BUILT_IN, game_ids, rules_text
+from chuko.i18n import DEFAULT, LANGUAGES
+
+GAMES = [import_module(name).Game for name in BUILT_IN]
+TRANSLATED = sorted(set(LANGUAGES) - {DEFAULT})
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+CODE_SPAN = re.compile(r"`[^`\n]+`")
+
+
+def translation_file(game_id: str, lang: str) -> str:
+    """The text of the file rules/<game>.<lang>.md beside the game's English rules."""
+    package, _, path = next(g for g in GAMES if g.id == game_id).descriptor.integrations \
+        .rules.partition(":")
+    translated = path.removesuffix(".md") + f".{lang}.md"
+    return files(package).joinpath(translated).read_text(encoding="utf-8")
+
+
+def headings(text: str) -> list[int]:
+    """The level of each heading, in order."""
+    return [len(hashes) for hashes in re.findall(r"^(#+) ", FENCE.sub("", text), re.M)]
+
+
+def code(text: str) -> list[str]:
+    """Every fenced block, then every inline code span, in order: what is typed or read by
+    the program, never translated."""
+    return FENCE.findall(text) + CODE_SPAN.findall(FENCE.sub("", text))
+
+
+def tables(text: str) -> list[int]:
+    """Each table row's number of cells, in order."""
+    return [line.count("|") for line in text.splitlines() if line.startswith("| ")]
+
+
+CASES = [(game.id, lang) for game in GAMES for lang in TRANSLATED]
+
+
+@pytest.mark.parametrize(("game_id", "lang"), CASES)
+def test_every_shipped_language_has_every_games_rules_translated(game_id, lang):
+    translated = translation_file(game_id, lang)
+    english = rules_text(game_id)
+    assert rules_text(game_id, lang) == translated != english
+    assert translated.splitlines()[0] == english.splitlines()[0]  # "# Chükö": a name
+    assert len(translated.split()) > 0.7 * len(english.split())  # whole, not a summary
+
+
+@pytest.mark.parametrize(("game_id", "lang"), CASES)
+def test_a_translation_keeps_the_headings_tables_and_code_of_the_english(game_id, lang):
+    translated, english = translation_file(game_id, lang), rules_text(game_id)
+    assert headings(translated) == headings(english)
+    assert tables(translated) == tables(english)
+    assert code(translated) == code(english)
+    assert not re.search(r"\b[GCVKH]\d\b", translated)  # no ruling ids, as in English
+    assert re.findall(r"^\d+\) .*", translated, re.M) == []  # no accidental list items
+
+
+def test_the_shape_checks_catch_a_changed_heading_and_a_translated_command():
+    english = "# Game\n\n## Moves\n\nType `hint`.\n\n| a | b |\n| --- | --- |\n"
+    assert headings("# Spiel\n\n### Züge\n") != headings(english)
+    assert code("Gib `tipp` ein.") != code(english)
+    assert tables("| a | b | c |\n") != tables(english)
+
+
+@pytest.mark.parametrize("lang", ["xx", "en", "../chuko", "DE", "", "de_DE"])
+def test_a_language_without_a_translation_reads_the_english(lang):
+    assert rules_text("chuko", lang) == rules_text("chuko") == rules_text("chuko", None)
+
+
+def test_a_regional_language_reads_its_languages_translation():
+    assert rules_text("caravan", "de-AT") == translation_file("caravan", "de")
+
+
+def test_a_game_with_no_translations_reads_its_english_in_every_language():
+    plug_ins = [game_id for game_id in game_ids() if game_id not in {g.id for g in GAMES}]
+    for game_id in plug_ins:
+        assert rules_text(game_id, "de") == rules_text(game_id)
+
+
+def test_chuko_rules_prints_the_rules_in_the_callers_language(capsys):
+    args = argparse.Namespace(game="crossroads", lang="es", json=True, plain=False)
+    assert rules_command.run(args) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["markdown"] == translation_file("crossroads", "es")
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    with warnings.catch_warnings():  # starlette's TestClient warns about its httpx use
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from chuko.server import create_app
+
+    folder = tmp_path_factory.mktemp("rules-server")
+    with TestClient(create_app(f"sqlite:///{folder}/chuko.db", bot_delay=0)) as started:
+        yield started
+
+
+def served(client, game_id: str, **headers: str) -> str:
+    answer = client.get(f"/api/games/{game_id}/rules", headers=headers)
+    assert answer.status_code == 200
+    assert "accept-language" in answer.headers["vary"].lower()
+    return answer.json()["markdown"]
+
+
+def test_the_served_rules_in_german_are_the_german_file(client):
+    german = translation_file("chuko", "de")
+    assert served(client, "chuko", **{"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}) == german
+    assert served(client, "chuko", Cookie="lang=de") == german
+
+
+def test_the_language_cookie_wins_over_the_browsers_and_a_strange_one_is_ignored(client):
+    assert served(client, "chuchula", Cookie="lang=hu", **{"Accept-Language": "es"}) == \
+        translation_file("chuchula", "hu")
+    assert served(client, "chuchula", Cookie="lang=../x", **{"Accept-Language": "es"}) == \
+        translation_file("chuchula", "es")
+
+
+def test_the_served_rules_in_an_unknown_language_are_the_english(client):
+    english = rules_text("caravan")
+    assert served(client, "caravan", **{"Accept-Language": "xx-YY, tlh;q=0.8"}) == english
+    assert served(client, "caravan") == english
