@@ -1,6 +1,6 @@
 """The rules texts in every shipped language: each game's rules translated whole into
 each language beside the English (rules/<game>.<lang>.md), shaped as the English (the same
-headings at the same levels, the same tables, and every piece of code — the commands,
+headings at the same levels, the same tables and lists, and every piece of code — the commands,
 moves and card codes a player types — byte for byte), and served in the reader's language
 by the one function every front end reads them through, English where there is no
 translation."""
@@ -50,6 +50,12 @@ def tables(text: str) -> list[int]:
     return [line.count("|") for line in text.splitlines() if line.startswith("| ")]
 
 
+def list_items(text: str) -> list[str]:
+    """The marker of each line a Markdown reader takes for a list item ("1.", "-"), with
+    its indent: a wrapped line that starts "30. " is one, by accident."""
+    return re.findall(r"^( *(?:\d+[.)]|[-*+])) ", FENCE.sub("", text), re.M)
+
+
 CASES = [(game.id, lang) for game in GAMES for lang in TRANSLATED]
 
 
@@ -63,20 +69,22 @@ def test_every_shipped_language_has_every_games_rules_translated(game_id, lang):
 
 
 @pytest.mark.parametrize(("game_id", "lang"), CASES)
-def test_a_translation_keeps_the_headings_tables_and_code_of_the_english(game_id, lang):
+def test_a_translation_keeps_the_headings_tables_lists_and_code_of_the_english(game_id, lang):
     translated, english = translation_file(game_id, lang), rules_text(game_id)
     assert headings(translated) == headings(english)
     assert tables(translated) == tables(english)
+    assert list_items(translated) == list_items(english)
     assert code(translated) == code(english)
     assert not re.search(r"\b[GCVKH]\d\b", translated)  # no ruling ids, as in English
-    assert re.findall(r"^\d+\) .*", translated, re.M) == []  # no accidental list items
 
 
-def test_the_shape_checks_catch_a_changed_heading_and_a_translated_command():
+def test_the_shape_checks_catch_a_changed_heading_a_translated_command_and_a_stray_list():
     english = "# Game\n\n## Moves\n\nType `hint`.\n\n| a | b |\n| --- | --- |\n"
     assert headings("# Spiel\n\n### Züge\n") != headings(english)
     assert code("Gib `tipp` ein.") != code(english)
     assert tables("| a | b | c |\n") != tables(english)
+    assert list_items("- 2 6 7 8 9 10 11 14 15 21\n  22 30. The") == ["-"]
+    assert list_items("- 2 6 7 8 9 10 11 14 15 21 22\n  30. Das") == ["-", "  30."]
 
 
 @pytest.mark.parametrize("lang", ["xx", "en", "../chuko", "DE", "", "de_DE"])
