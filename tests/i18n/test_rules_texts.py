@@ -1,9 +1,9 @@
 """The rules texts in every shipped language: each game's rules translated whole into
 each language beside the English (rules/<game>.<lang>.md), shaped as the English (the same
-headings at the same levels, the same tables and lists, and every piece of code — the commands,
-moves and card codes a player types — byte for byte), and served in the reader's language
-by the one function every front end reads them through, English where there is no
-translation."""
+headings at the same levels, the same tables and lists, and every piece of code — the
+commands, moves and card codes a player types — byte for byte), naming the browser's
+controls in the words of docs/glossary.md, and served in the reader's language by the one
+function every front end reads them through, English where there is no translation."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import re
 import warnings
 from importlib import import_module
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ GAMES = [import_module(name).Game for name in BUILT_IN]
 TRANSLATED = sorted(set(LANGUAGES) - {DEFAULT})
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)
 CODE_SPAN = re.compile(r"`[^`\n]+`")
+GLOSSARY = Path(__file__).resolve().parents[2] / "docs" / "glossary.md"
 
 
 def translation_file(game_id: str, lang: str) -> str:
@@ -76,6 +78,33 @@ def test_a_translation_keeps_the_headings_tables_lists_and_code_of_the_english(g
     assert list_items(translated) == list_items(english)
     assert code(translated) == code(english)
     assert not re.search(r"\b[GCVKH]\d\b", translated)  # no ruling ids, as in English
+
+
+def glossary_labels(lang: str) -> dict[str, str]:
+    """The browser's labels docs/glossary.md gives: each English label in bold → the one
+    in bold in the language's column, in the same order in the cell."""
+    rows = [line.split("|")[1:-1] for line in GLOSSARY.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ")]
+    column = [cell.strip() for cell in rows[0]].index(LANGUAGES[lang])
+    labels = {}
+    for row in rows:
+        english, translated = (re.findall(r"\*\*(.+?)\*\*", row[i]) for i in (0, column))
+        assert len(english) == len(translated), row
+        labels.update(zip(english, translated, strict=True))
+    return labels
+
+
+@pytest.mark.parametrize(("game_id", "lang"), CASES)
+def test_the_browsers_controls_are_named_in_the_glossarys_words(game_id, lang):
+    """The controls "In the browser" names (its last section, in bold) are the glossary's
+    translations of the English's, which the catalogues' translators follow too."""
+    last_section = re.compile(r"^### [^\n]*\n(?:(?!^#).)*\Z", re.M | re.S)
+    english, translated = (re.findall(r"\*\*(.+?)\*\*", last_section.search(text)[0])
+                           for text in (rules_text(game_id), translation_file(game_id, lang)))
+    labels = glossary_labels(lang)
+    assert english, "the English rules name the browser's controls in bold"
+    assert translated == [labels.get(control, f"(no word for {control!r})")
+                          for control in english]
 
 
 def test_the_shape_checks_catch_a_changed_heading_a_translated_command_and_a_stray_list():
