@@ -6,6 +6,7 @@ catalogue. Read from the source with a small JavaScript scanner: nothing is run.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import chuko
+from chuko.i18n.extract import template
 
 SCRIPTS = Path(chuko.__file__).resolve().parent / "web" / "js"
 
@@ -293,6 +295,27 @@ def unworded(source: str) -> list[str]:
 def test_the_tables_scripts_show_no_sentence_outside_t(name):
     left = unworded((SCRIPTS / name).read_text(encoding="utf-8"))
     assert not left, f"{name} shows these literals without t()/tn(): {left}"
+
+
+# A t()/tn() call's first argument: a string, or strings joined with "+".
+STRING = r'"(?:[^"\\\n]|\\.)*"'
+TRANSLATED = re.compile(rf"(?<![\w$.])tn?\(\s*({STRING}(?:\s*\+\s*{STRING})*)")
+
+
+def called_msgids(source: str) -> set[str]:
+    """The message ids a script's t()/tn() calls name (tn's by its singular)."""
+    return {"".join(json.loads(part) for part in re.findall(STRING, match.group(1)))
+            for match in TRANSLATED.finditer(source)}
+
+
+def test_every_sentence_the_tables_scripts_word_reaches_the_web_catalogue():
+    """The extractor reads what the scripts translate: a t() it cannot see (inside a
+    template literal's ${…}, say) would be shown in English in every language."""
+    extracted = {message.id[0] if isinstance(message.id, tuple | list) else message.id
+                 for message in template("web") if message.id}
+    missing = {name: sorted(called_msgids((SCRIPTS / name).read_text(encoding="utf-8")) - extracted)
+               for name in TABLE_SCRIPTS}
+    assert not {name: ids for name, ids in missing.items() if ids}
 
 
 # Sentences of the table, each in a different place a script shows words: taken out of

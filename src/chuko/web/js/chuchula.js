@@ -238,7 +238,7 @@ function arrange(msg, ctx) {
       },
     },
     moveGroup(h("div.slot-head", { title: t("drag to swap this group with another") },
-      h("span.slot-number", { text: `⠿ ${t("Group {group}", { group: number(slot + 1) })}` }),
+      h("span.slot-number", {}, "⠿ ", t("Group {group}", { group: number(slot + 1) })),
       info ? h("span.group-type", { text: sentenceCase(info.label) })
         : h("span.group-type.open", { text: tn("{n} more", "{n} more", open) })), slot, redraw),
     h("div.slot-cards", {},
@@ -410,7 +410,7 @@ function scoreboard(msg) {
     view.scores.map((score, seat) => h("span.score-chip", {
       class: `score-chip${seat === msg.seat ? " me" : ""}`,
     }, t("{player}: {score}", { player: seatLabel(msg, seat), score: number(score) }),
-    view.committed ? h("span.muted", { text: ` · ${view.committed[seat] ? t("committed") : t("grouping")}` }) : null)));
+    view.committed ? h("span.muted", {}, " · ", view.committed[seat] ? t("committed") : t("grouping")) : null)));
 }
 
 /** The focus a redraw would lose: the card (or button) that had it, found again by key. */

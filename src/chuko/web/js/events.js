@@ -51,7 +51,7 @@ export function eventItem(event) {
     event.password ? h("span.tag", { text: t("password"), title: t("An entry code is asked") }) : null,
     event.scheduled ? h("span.tag", { text: t("club"), title: t("On the club's schedule") }) : null,
     h("span.event-kind.muted", { text: eventKind(event) }),
-    h("span.event-side", {}, when, h("span.muted", { text: ` · ${tn("{n} player", "{n} players", event.players)}` })));
+    h("span.event-side", {}, when, h("span.muted", {}, " · ", tn("{n} player", "{n} players", event.players))));
 }
 
 /** Update every countdown on the page; called each second by pages that list upcoming events. */

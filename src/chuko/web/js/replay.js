@@ -112,8 +112,9 @@ async function main() {
     const game = await gameInfo(replay.game, replay);
     screen = await loadScreen(game);
     const title = replay.title || game.title;
-    $("title").textContent = t("{game} — replay", { game: title });
-    document.title = `${t("{game} — replay", { game: title })} — chükö`;
+    const heading = t("{game} — replay", { game: title });
+    $("title").textContent = heading;
+    document.title = `${heading} — chükö`;
   } catch (error) {
     notice(error.message, "error");
     return;

@@ -119,9 +119,7 @@ function drawSeats(msg) {
     // What the others call you, next to "You".
     mine && seat.name ? h("span.level", { text: seat.name }) : null,
     seatRating(seat.rating),
-    h("span.sr-only", {
-      text: seat.kind === "bot" ? "" : online ? ` ${t("(connected)")}` : ` ${t("(not connected)")}`,
-    }),
+    h("span.sr-only", {}, seat.kind === "bot" ? null : [" ", online ? t("(connected)") : t("(not connected)")]),
     seat.joined ? null : h("span.level", { text: t("not here yet") }),
     seat.gone ? h("span.gone", {
       text: (GONE[seat.gone] || GONE.left)[msg.status === "playing" ? 1 : 0],
