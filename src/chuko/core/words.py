@@ -14,7 +14,8 @@ parameters of one sentence, never by concatenation:
 
 `who()` is `Text("You")` or the seat's name. Where the verb or the grammar changes with
 the subject ("You play" / "Ann plays"; German "Du hast" / "Ann hat"), write two sentences
-and choose with `seat == for_seat` instead of putting `who()` in one. `count()` knows the
+and choose with `seat == for_seat` instead of putting `who()` in one. Sentences that
+follow one another ("Ann played 2. Chükö!") are joined by `sentences()`. `count()` knows the
 nouns of `COUNTED` as catalogue messages; another noun still counts right in English but
 stays English elsewhere, so add a noun there before a game uses it.
 """
@@ -69,6 +70,15 @@ def listing(words: Sequence[str]) -> str:
     if len(words) == 2:
         return Text("{first} and {last}", first=words[0], last=words[1])
     return Text("{first}, {rest}", first=words[0], rest=listing(words[1:]))
+
+
+def sentences(first: str, *more: str) -> str:
+    """Whole sentences said one after the other ("Ann played 2. Chükö!"): one Text, each
+    sentence worded on its own; `first` itself when there is no other."""
+    said = first
+    for sentence in more:
+        said = Text("{sentence} {next}", sentence=said, next=sentence)
+    return said
 
 
 def count(number: int, noun: str, plural: str | None = None) -> Plural:
