@@ -87,8 +87,8 @@ def count(number: int, noun: str, plural: str | None = None) -> Plural:
     counted = COUNTED.get(noun)
     if counted is not None and plural is None:
         return counted(number)
-    one, other = (_literal(word) for word in (noun, plural or noun + "s"))
-    return Plural(f"{{n:,}} {one}", f"{{n:,}} {other}", n=number)
+    forms = ("{n:,} " + _literal(word) for word in (noun, plural or noun + "s"))
+    return Plural(*forms, n=number)  # not in a catalogue: English wherever it is read
 
 
 def _literal(word: str) -> str:
