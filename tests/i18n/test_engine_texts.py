@@ -196,3 +196,12 @@ def test_no_refusal_of_these_modules_is_plain_english(module):
              and getattr(node.exc.func, "id", None) in REFUSALS and node.exc.args
              and isinstance(node.exc.args[0], ast.JoinedStr | ast.Constant)]
     assert plain == [], f"{module}: a refusal raised with a str, not a Text, at lines {plain}"
+
+
+def test_chukos_menu_words_are_catalogued():
+    described = Game.descriptor
+    shown = [described.summary, *(pool.label for pool in described.pools)]
+    for option in described.options:
+        shown += [option.label, option.help]
+    for text in shown:
+        assert catalogued(text), text

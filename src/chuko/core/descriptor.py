@@ -134,10 +134,12 @@ class Option:
         return number
 
 
-def pack_option(default: str = "standard", label: str = "Pack") -> Option:
-    """The pack option every Chükö-card game shares (ruling G5: `standard` by default)."""
-    return Option("pack", label, "pack", default, choices=tuple(PACKS),
-                  help="a pack name, a list such as 2,6,7 or a range such as 2-30")
+def pack_option(default: str = "standard", label: str | None = None) -> Option:
+    """The pack option every Chükö-card game shares (ruling G5: `standard` by default),
+    labelled "Pack" unless `label` says otherwise."""
+    return Option("pack", Text("Pack") if label is None else label, "pack", default,
+                  choices=tuple(PACKS),
+                  help=Text("a pack name, a list such as 2,6,7 or a range such as 2-30"))
 
 
 @dataclass(frozen=True)

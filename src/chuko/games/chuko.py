@@ -55,7 +55,7 @@ MAX_ONLINE_TURN_LIMIT = 2_000
 DESCRIPTOR = Descriptor(
     id="chuko",
     title="Chükö",
-    summary="the shedding game: share a factor, go lower, or reset",
+    summary=Text("the shedding game: share a factor, go lower, or reset"),
     # K3: limited by the pack, at most N − 1
     traits=Traits(min_players=2, max_players=None, players_option="players"),
     integrations=Integrations(
@@ -73,20 +73,21 @@ DESCRIPTOR = Descriptor(
                     lineups=("easy",), turn_kinds="chuko.games.chuko:turn_kinds"),
     ),
     options=(
-        Option("players", "Players", "int", 2, min=2,
-               help="at least 2; a pack of N cards serves at most N − 1"),
+        Option("players", Text("Players"), "int", 2, min=2,
+               help=Text("at least 2; a pack of N cards serves at most N − 1")),
         pack_option(),
-        Option("turn_limit", "Turn limit (0: none)", "int", 0, min=0, max=MAX_TURN_LIMIT,
-               help=f"end with no winner after this many cards played; a game of bots "
-               f"alone stops at {TURN_LIMIT} unless told; a room on a shared server at "
-               f"{MAX_ONLINE_TURN_LIMIT:,} (0 means that there)",
+        Option("turn_limit", Text("Turn limit (0: none)"), "int", 0, min=0, max=MAX_TURN_LIMIT,
+               help=Text("end with no winner after this many cards played; a game of bots "
+                         "alone stops at {bots} unless told; a room on a shared server at "
+                         "{online:,} (0 means that there)", bots=TURN_LIMIT,
+                         online=MAX_ONLINE_TURN_LIMIT),
                max_online=MAX_ONLINE_TURN_LIMIT),
     ),
     levels=("random", "easy", "hard"),
     examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
     notation="0123456789r",
-    pools=(Pool("duel", "Heads-up", 2, {"players": 2, "pack": "standard"}),
-           Pool("four", "4 players", 4, {"players": 4, "pack": "standard"})),
+    pools=(Pool("duel", Text("Heads-up"), 2, {"players": 2, "pack": "standard"}),
+           Pool("four", Text("4 players"), 4, {"players": 4, "pack": "standard"})),
 )
 
 
