@@ -36,6 +36,7 @@ from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Plural, Text
 from chuko.core.words import count
 from chuko.games.chuko import PLAY, Game, Move, State, may_follow, sampler
 
@@ -257,9 +258,9 @@ class HardBot:
         simulations: int | None = None,
     ) -> None:
         if simulations is not None and (not isinstance(simulations, int) or simulations < 1):
-            raise ConfigError("The hard bot's simulations are a positive whole number.")
+            raise ConfigError(Text("The hard bot's simulations are a positive whole number."))
         if simulations is None and (time_limit is None or time_limit <= 0):
-            raise ConfigError("The hard bot needs a positive time per move or simulations.")
+            raise ConfigError(Text("The hard bot needs a positive time per move or simulations."))
         self.rng = rng
         self.time_limit = time_limit
         self.simulations = simulations
@@ -292,8 +293,9 @@ class Adviser:
 
     def hint(self, state: State, seat: int) -> Json:
         move = self.bot.choose(state.view(seat), state.legal_moves(seat))
-        what = "reset" if move.card is None else f"play {move}"
-        return {"values": {str(move): "best"}, "note": f"The hard bot would {what}."}
+        note = (Text("The hard bot would reset.") if move.card is None
+                else Text("The hard bot would play {card}.", card=move.card))
+        return {"values": {str(move): "best"}, "note": note}
 
 
 # -- the post-game review ----------------------------------------------------------------------
@@ -322,25 +324,20 @@ class Decision:
     move: Move
 
 
-def doing(move: Move) -> str:
-    """"reset", "play 14"."""
-    return "reset" if move.is_reset else f"play {move.card}"
-
-
 def only_move(decision: Decision) -> Json:
     forced = decision.move.is_reset and decision.view["phase"] == PLAY
-    return opinion("the only move: no card fitted" if forced else "the only move")
+    return opinion(Text("the only move: no card fitted") if forced else Text("the only move"))
 
 
-def on_purpose(decision: Decision) -> str | None:
+def on_purpose(decision: Decision) -> Text | None:
     """Why a reset with a card that fitted was chosen, as far as the view shows it."""
     view = decision.view
     if not decision.move.is_reset or view["phase"] != PLAY:
         return None
     sizes = view["hand_sizes"]
     if sizes[(view["seat"] + 1) % len(sizes)] == 1:
-        return "reset on purpose here: the next player held one card"
-    return "reset on purpose here"
+        return Text("reset on purpose here: the next player held one card")
+    return Text("reset on purpose here")
 
 
 def judged(decision: Decision, tried: Trials) -> Json:
@@ -349,20 +346,30 @@ def judged(decision: Decision, tried: Trials) -> Json:
     played, chosen = tried.moves.index(decision.move), tried.choice()
     games = count(len(tried.won), "trial game")
     mine, theirs = percent(tried.share(played)), percent(tried.share(chosen))
-    better = doing(tried.moves[chosen])
-    words = [why] if (why := on_purpose(decision)) else []
+    said = {"games": games, "mine": mine, "theirs": theirs}
+    card = tried.moves[chosen].card
     mistake = False
     if played == chosen:
-        words.append(f"the hard bot would {better} too (it won {mine} of {games} from here)")
+        verdict = (Text("the hard bot would reset too (it won {mine} of {games} from here)",
+                        **said) if card is None else
+                   Text("the hard bot would play {card} too (it won {mine} of {games} from "
+                        "here)", card=card, **said))
     elif tried.clearly_better(chosen, played) and (
             tried.share(chosen) - tried.share(played) >= MISTAKE_MARGIN):
-        words.append(f"the hard bot would {better}: it won {theirs} of {games} from here, "
-                     f"this move {mine}")
+        verdict = (Text("the hard bot would reset: it won {theirs} of {games} from here, this "
+                        "move {mine}", **said) if card is None else
+                   Text("the hard bot would play {card}: it won {theirs} of {games} from "
+                        "here, this move {mine}", card=card, **said))
         mistake = True
     else:
-        words.append(f"the hard bot would {better}, but this move did about as well in its "
-                     f"{games} ({mine} against {theirs})")
-    return opinion("; ".join(words), mistake)
+        verdict = (Text("the hard bot would reset, but this move did about as well in its "
+                        "{games} ({mine} against {theirs})", **said) if card is None else
+                   Text("the hard bot would play {card}, but this move did about as well in "
+                        "its {games} ({mine} against {theirs})", card=card, **said))
+    why = on_purpose(decision)
+    if why is not None:
+        verdict = Text("{reason}; {verdict}", reason=why, verdict=verdict)
+    return opinion(verdict, mistake)
 
 
 def review(record: Json) -> list[Json | None]:
@@ -389,8 +396,10 @@ def review(record: Json) -> list[Json | None]:
             verdicts.append(only_move(decision))
             continue
         if budget <= 0:
-            verdicts.append(not_reviewed(f"the first {REVIEW_BUDGET // rounds} moves with a "
-                                         "choice of a game this long"))
+            verdicts.append(not_reviewed(Plural(
+                "the first {n} move with a choice of a game this long",
+                "the first {n} moves with a choice of a game this long",
+                n=REVIEW_BUDGET // rounds)))
             break
         budget -= 1
         moves = advised_first(decision.view, decision.legal)

@@ -35,6 +35,7 @@ from chuko.core import references
 from chuko.core.encoding import Encoding
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json
+from chuko.core.text import Text
 
 FORMAT = 1
 
@@ -61,7 +62,8 @@ def game_encoding(game: Game) -> Encoding:
     """The encoding the game's descriptor names, for this configuration."""
     named = game.descriptor.integrations.encoding
     if named is None:
-        raise ConfigError(f"{game.title} has no encoding for a trained policy to read.")
+        raise ConfigError(Text("{game} has no encoding for a trained policy to read.",
+                                game=game.title))
     encoding: Encoding = references.load(named)(game)
     return encoding
 
@@ -94,7 +96,8 @@ def save_policy(path: str, policy: Policy, dtype: str = "float16") -> None:
         with open(path, "wb") as file:
             np.savez_compressed(file, **arrays)
     except OSError as error:
-        raise ConfigError(f"Cannot write the policy {path}: {error.strerror}.") from None
+        raise ConfigError(Text("Cannot write the policy {path}: {why}.", path=path,
+                                why=error.strerror)) from None
 
 
 def load_policy(path: str) -> Policy:
@@ -103,7 +106,8 @@ def load_policy(path: str) -> Policy:
     try:
         stat = os.stat(path)
     except OSError as error:
-        raise ConfigError(f"Cannot read the policy {path}: {error.strerror}.") from None
+        raise ConfigError(Text("Cannot read the policy {path}: {why}.", path=path,
+                                why=error.strerror)) from None
     return _read_policy(path, stat.st_mtime_ns, stat.st_size)
 
 
@@ -116,12 +120,15 @@ def _read_policy(path: str, mtime_ns: int, size: int) -> Policy:
             weights = tuple((data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
                             for i in range(count))
     except OSError as error:
-        raise ConfigError(f"Cannot read the policy {path}: {error.strerror or error}.") from None
+        raise ConfigError(Text("Cannot read the policy {path}: {why}.", path=path,
+                                why=error.strerror or str(error))) from None
     except (KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile):
-        raise ConfigError(f"{path} is not a policy file written by chuko.train.") from None
+        raise ConfigError(Text("{path} is not a policy file written by chuko.train.",
+                                path=path)) from None
     if metadata.get("format") != FORMAT:
-        raise ConfigError(f"{path} is a policy of format {metadata.get('format')!r}; this "
-                          f"version reads format {FORMAT}.")
+        raise ConfigError(Text("{path} is a policy of format {format}; this version reads "
+                               "format {expected}.", path=path,
+                               format=repr(metadata.get("format")), expected=FORMAT))
     return Policy(weights, metadata)
 
 
@@ -130,18 +137,22 @@ def check_fits(policy: Policy, game: Game, encoding: Encoding, path: str) -> Non
     meta = policy.metadata
     expected = describe(game, encoding, meta.get("options", {}), meta["layers"])
     if meta.get("game") != game.id:
-        raise ConfigError(f"{path} plays {meta.get('game')!r}, not {game.title}.")
+        raise ConfigError(Text("{path} plays {plays}, not {game}.", path=path,
+                               plays=repr(meta.get("game")), game=game.title))
     for key in ("encoding", "observation_shape", "actions"):
         if meta.get(key) != expected[key]:
-            raise ConfigError(f"{path} was trained on another configuration of {game.title} "
-                              f"(options {meta.get('options')}).")
+            raise ConfigError(Text("{path} was trained on another configuration of {game} "
+                                   "(options {options}).", path=path, game=game.title,
+                                   options=str(meta.get("options"))))
     if meta.get("observation_check") != expected["observation_check"]:
-        raise ConfigError(f"{path} was trained on observations {game.title}'s encoding no "
-                          "longer makes; train it again (docs/training.md).")
+        raise ConfigError(Text("{path} was trained on observations {game}'s encoding no "
+                               "longer makes; train it again (docs/training.md).", path=path,
+                               game=game.title))
     sizes = [w.shape for w, _ in policy.weights]
     if sizes[0][0] != expected["observation_shape"][0] or sizes[-1][1] != len(
             expected["actions"]):
-        raise ConfigError(f"{path} holds a network whose sizes do not fit {game.title}.")
+        raise ConfigError(Text("{path} holds a network whose sizes do not fit {game}.",
+                               path=path, game=game.title))
 
 
 class PolicyBot:
@@ -155,7 +166,7 @@ class PolicyBot:
 
     def choose(self, view: Json, legal_moves: list[Any]) -> Any:
         if not legal_moves:
-            raise ConfigError("A policy bot needs the legal moves to choose from.")
+            raise ConfigError(Text("A policy bot needs the legal moves to choose from."))
         mask = np.zeros(self.encoding.num_actions, bool)
         for move in legal_moves:
             mask[self.encoding.action(move)] = True

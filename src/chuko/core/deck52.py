@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import ParseError
+from .text import Text
 
 RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
               11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -25,7 +26,6 @@ _SUIT = r"[SHDC♠♥♦♣]"
 _RANK_FIRST = re.compile(rf"(?:{_RANK}{_SUIT})+")
 _SUIT_FIRST = re.compile(rf"(?:{_SUIT}{_RANK})+")
 _ONE_CARD = re.compile(rf"({_RANK})({_SUIT})|({_SUIT})({_RANK})")
-_HINT = "write a rank (A K Q J 10 9 … 2, T for ten) and a suit (s h d c or ♠ ♥ ♦ ♣), e.g. As or 10♥"
 
 
 @dataclass(frozen=True, order=True, slots=True, repr=False)
@@ -40,7 +40,8 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANK_NAMES or self.suit not in SUITS:
-            raise ParseError(f"There is no card with rank {self.rank!r} and suit {self.suit!r}.")
+            raise ParseError(Text("There is no card with rank {rank} and suit {suit}.",
+                                   rank=repr(self.rank), suit=repr(self.suit)))
 
     def __str__(self) -> str:
         return RANK_NAMES[self.rank] + self.suit
@@ -62,7 +63,7 @@ class Card:
         """One card such as 'As', 'A♠', '♠A', '10h' or 'Th'; ParseError with a hint otherwise."""
         found = _ONE_CARD.fullmatch(text.strip().upper())
         if not found:
-            raise ParseError(f"{text.strip()!r} is not a card: {_HINT}.")
+            raise _not_a_card(text.strip())
         rank, suit = (found[1], found[2]) if found[1] else (found[4], found[3])
         return cls(_RANK_OF[rank], _SUIT_OF[suit.lower()])
 
@@ -84,8 +85,13 @@ def parse_cards(text: str) -> tuple[Card, ...]:
                 cards.extend(Card.parse(piece) for piece in re.findall(one, upper))
                 break
         else:
-            raise ParseError(f"{word!r} is not a card: {_HINT}.")
+            raise _not_a_card(word)
     return tuple(cards)
+
+
+def _not_a_card(word: str) -> ParseError:
+    return ParseError(Text("{word} is not a card: write a rank (A K Q J 10 9 … 2, T for ten) "
+                           "and a suit (s h d c or ♠ ♥ ♦ ♣), e.g. As or 10♥.", word=repr(word)))
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal, get_args
 from .errors import ConfigError
 from .numbers import whole_number
 from .packs import PACKS
+from .text import Text
 
 Json = dict[str, Any]
 
@@ -95,11 +96,12 @@ class Option:
                         given == choice or str(given).strip().lower() == str(choice).lower()):
                     return choice
             known = ", ".join(map(str, self.choices or ()))
-            raise ConfigError(f"{self.label} must be one of {known}, not {given!r}.")
+            raise ConfigError(Text("{option} must be one of {known}, not {given}.",
+                                    option=self.label, known=known, given=repr(given)))
         if isinstance(given, list):
             given = " ".join(map(str, given))
         if not isinstance(given, str) or len(given) > MAX_OPTION_TEXT:
-            raise ConfigError(f"{self.label} must be a short text.")
+            raise ConfigError(Text("{option} must be a short text.", option=self.label))
         return given.strip()
 
     def _int(self, given: Any) -> int:
@@ -110,23 +112,34 @@ class Option:
         negative = text.startswith("-")
         digits = text.lstrip("-")
         number = None if isinstance(given, bool) or len(digits) > 18 else whole_number(digits)
-        names = "".join(f", {name}" for name, _ in self.named)
         if number is None:
-            kind = "a whole number" + (f" or one of{names[1:]}" if names else "")
-            raise ConfigError(f"{self.label} must be {kind}, not {given!r}.")
+            if self.named:
+                raise ConfigError(Text(
+                    "{option} must be a whole number or one of {names}, not {given}.",
+                    option=self.label, names=", ".join(name for name, _ in self.named),
+                    given=repr(given)))
+            raise ConfigError(Text("{option} must be a whole number, not {given}.",
+                                   option=self.label, given=repr(given)))
         number = -number if negative else number
         low = self.min if self.min is not None else number
         high = self.max if self.max is not None else number
         if not low <= number <= high:
-            limits = f"from {self.min}" + (f" to {self.max}" if self.max is not None else " up")
-            raise ConfigError(f"{self.label} must be a whole number {limits}, not {number}.")
+            if self.max is None:
+                raise ConfigError(Text("{option} must be a whole number from {low} up, not "
+                                       "{number}.", option=self.label, low=self.min,
+                                       number=number))
+            raise ConfigError(Text("{option} must be a whole number from {low} to {high}, not "
+                                   "{number}.", option=self.label, low=self.min,
+                                   high=self.max, number=number))
         return number
 
 
-def pack_option(default: str = "standard", label: str = "Pack") -> Option:
-    """The pack option every Chükö-card game shares (ruling G5: `standard` by default)."""
-    return Option("pack", label, "pack", default, choices=tuple(PACKS),
-                  help="a pack name, a list such as 2,6,7 or a range such as 2-30")
+def pack_option(default: str = "standard", label: str | None = None) -> Option:
+    """The pack option every Chükö-card game shares (ruling G5: `standard` by default),
+    labelled "Pack" unless `label` says otherwise."""
+    return Option("pack", Text("Pack") if label is None else label, "pack", default,
+                  choices=tuple(PACKS),
+                  help=Text("a pack name, a list such as 2,6,7 or a range such as 2-30"))
 
 
 @dataclass(frozen=True)
@@ -401,14 +414,16 @@ class Descriptor:
         if given is None:
             given = {}
         if not isinstance(given, Mapping):
-            raise ConfigError("The options must be an object of name → value.")
+            raise ConfigError(Text("The options must be an object of name → value."))
         known = {o.name: o for o in self.options}
         unknown = sorted(str(name) for name in set(given) - set(known))
         if unknown:
-            names = ", ".join(known) or "none"
-            raise ConfigError(
-                f"{self.title} has no option {unknown[0]!r}; its options are {names}."
-            )
+            if not known:
+                raise ConfigError(Text("{game} has no option {name}; its options are none.",
+                                       game=self.title, name=repr(unknown[0])))
+            raise ConfigError(Text("{game} has no option {name}; its options are {names}.",
+                                   game=self.title, name=repr(unknown[0]),
+                                   names=", ".join(known)))
         return {name: option.value(given.get(name)) for name, option in known.items()}
 
     def read_online(self, given: Mapping[str, Any] | None, *, bots_only: bool) -> Json:
@@ -421,8 +436,10 @@ class Descriptor:
             if cap is None:
                 continue
             if value > cap:
-                raise ConfigError(f"{option.label} goes up to {cap:,} in a room on this server, "
-                                  f"not {value:,}; longer games can be played in the terminal.")
+                raise ConfigError(Text("{option} goes up to {most:,} in a room on this server, "
+                                       "not {value:,}; longer games can be played in the "
+                                       "terminal.", option=option.label, most=cap,
+                                       value=value))
             if value == 0 == option.min and not bots_only:
                 values[option.name] = cap
         return values

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .errors import ParseError
 from .numbers import MAX_CARD, whole_number
+from .text import Text
 
 ROWS, COLUMNS = 3, 4
 SIZE = ROWS * COLUMNS
@@ -19,21 +20,22 @@ def parse_layout(text: str) -> tuple[int, ...]:
     """Twelve cards from layout text such as '6 15 10 7 / 9 14 8 11 / 2 21 22 30'."""
     rows = text.strip().split("/")
     if len(rows) != ROWS:
-        raise ParseError(
-            f"A deal is three rows of four cards separated by '/', not {len(rows)} row(s)."
-        )
+        raise ParseError(Text("A deal is three rows of four cards separated by '/', not "
+                              "{rows} row(s).", rows=len(rows)))
     cards: list[int] = []
     for number, row in enumerate(rows, 1):
         words = [w for w in re.split(r"[,\s]+", row.strip()) if w]
         if len(words) != COLUMNS:
-            raise ParseError(f"Row {number} of the deal has {len(words)} card(s); it needs four.")
+            raise ParseError(Text("Row {row} of the deal has {cards} card(s); it needs four.",
+                                   row=number, cards=len(words)))
         for word in words:
             card = whole_number(word)
             if card is None or card < 1:
-                raise ParseError(f"{word!r} in row {number} is not a card (a positive number).")
+                raise ParseError(Text("{word} in row {row} is not a card (a positive number).",
+                                       word=repr(word), row=number))
             if card > MAX_CARD:
-                raise ParseError(f"{word} in row {number} is too large: the largest card is "
-                                 f"{MAX_CARD:,}.")
+                raise ParseError(Text("{word} in row {row} is too large: the largest card is "
+                                      "{most:,}.", word=word, row=number, most=MAX_CARD))
             cards.append(card)
     return tuple(cards)
 
@@ -80,13 +82,12 @@ class LayoutMove:
         """Parse a move case-insensitively; raise ParseError with a hint otherwise."""
         found = _MOVE.match(text.strip().upper())
         if not found:
-            raise ParseError(
-                f"{text.strip()!r} is not a move: write the card's letter A–L, then L or R "
-                "for the end (e.g. BR), or the letter alone for a first card."
-            )
+            raise ParseError(Text(
+                "{word} is not a move: write the card's letter A–L, then L or R for the end "
+                "(e.g. BR), or the letter alone for a first card.", word=repr(text.strip())))
         letter, end, star = found.groups()
         if star and not end:
-            raise ParseError("A bridge needs an end: write e.g. FL* or FR*.")
+            raise ParseError(Text("A bridge needs an end: write e.g. FL* or FR*."))
         return cls(LETTERS.index(letter), end, bool(star))
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from .errors import ConfigError, ParseError
 from .numbers import MAX_CARD, whole_number
+from .text import Text
 
 # ruling G5: `standard` is the default for every Chükö game.
 PACKS: dict[str, tuple[int, ...]] = {
@@ -25,7 +26,8 @@ def parse_pack(text: str) -> tuple[int, ...]:
     """A pack from a name ('plain'), a list ('2,6,7' or '2 6 7') or ranges ('2-13', '2-9,15')."""
     text = text.strip()
     if not text:
-        raise ParseError("The pack is empty: give a name, a list like 2,6,7 or a range like 2-13.")
+        raise ParseError(Text("The pack is empty: give a name, a list like 2,6,7 or a range like "
+                               "2-13."))
     named = PACKS.get(text.lower())
     if named is not None:
         return named
@@ -37,23 +39,24 @@ def parse_pack(text: str) -> tuple[int, ...]:
         if span:
             low, high = int(span[1]), int(span[2])
             if low > high:
-                raise ParseError(f"The range {part} runs backwards: write the low end first.")
+                raise ParseError(Text("The range {range} runs backwards: write the low end first.",
+                                       range=part))
             if high - low >= _MAX_PACK:
-                raise ParseError(f"The range {part} is too large for a pack.")
+                raise ParseError(Text("The range {range} is too large for a pack.", range=part))
             cards.extend(range(low, high + 1))
         elif (card := whole_number(part)) is not None:
             cards.append(card)
         else:
             names = ", ".join(PACKS)
-            raise ParseError(
-                f"{part!r} is not a card, a range or a pack name (named packs: {names})."
-            )
+            raise ParseError(Text(
+                "{word} is not a card, a range or a pack name (named packs: {names}).",
+                word=repr(part), names=names))
         if len(cards) > _MAX_PACK:
-            raise ParseError(f"A pack has at most {_MAX_PACK:,} cards.")
+            raise ParseError(Text("A pack has at most {most:,} cards.", most=_MAX_PACK))
     if any(card < 1 for card in cards):
-        raise ParseError("Cards are positive whole numbers; 0 is not a card.")
+        raise ParseError(Text("Cards are positive whole numbers; 0 is not a card."))
     if any(card > MAX_CARD for card in cards):
-        raise ParseError(f"Cards go up to {MAX_CARD:,}.")
+        raise ParseError(Text("Cards go up to {most:,}.", most=MAX_CARD))
     return tuple(cards)
 
 
@@ -63,13 +66,14 @@ def as_pack(value: Any) -> tuple[int, ...]:
     if isinstance(value, str):
         return parse_pack(value)
     if not isinstance(value, Iterable):
-        raise ConfigError("A pack is a name, a list of cards or a range such as 2-13.")
+        raise ConfigError(Text("A pack is a name, a list of cards or a range such as 2-13."))
     cards = tuple(value)
     if len(cards) > _MAX_PACK:
-        raise ConfigError(f"A pack has at most {_MAX_PACK:,} cards.")
+        raise ConfigError(Text("A pack has at most {most:,} cards.", most=_MAX_PACK))
     if not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= MAX_CARD
                for c in cards):
-        raise ConfigError(f"A pack's cards are whole numbers from 1 to {MAX_CARD:,}.")
+        raise ConfigError(Text("A pack's cards are whole numbers from 1 to {most:,}.",
+                                most=MAX_CARD))
     return cards
 
 

@@ -22,7 +22,8 @@ from typing import Any, ClassVar
 
 from .descriptor import Descriptor
 from .errors import IllegalMove
-from .words import listing, number_text, score_line, who
+from .text import Text
+from .words import listing, number_text, score_line, sentences, who
 
 Json = dict[str, Any]
 # Called by `Game.replay` with each position: (state, seat that moved, move), the deal first
@@ -52,17 +53,28 @@ class Outcome:
         line = score_line(self.scores)
         if not self.winners:
             if len(set(self.scores)) == 1:
-                return f"Draw, {line}." if len(self.scores) > 1 else "The game is over."
-            return f"Nobody won ({line})."
-        winners = listing([who(s, names, for_seat) for s in self.winners])
-        winners = winners[0].upper() + winners[1:]
-        if len(self.scores) == 1:
-            return f"{winners} won." if self.scores[0] else f"{winners} lost."
-        if len(self.scores) == 2:
-            ordered = sorted(self.scores, reverse=True)
-            return f"{winners} won {score_line(ordered)}."
+                return (Text("Draw, {score}.", score=line) if len(self.scores) > 1
+                        else Text("The game is over."))
+            return Text("Nobody won ({score}).", score=line)
+        ordered = score_line(sorted(self.scores, reverse=True))
         best = number_text(max(self.scores))
-        return f"{winners} won with {best} ({line})."
+        if self.winners == (for_seat,):
+            if len(self.scores) == 1:
+                return Text("You won.") if self.scores[0] else Text("You lost.")
+            if len(self.scores) == 2:
+                return Text("You won {score}.", score=ordered)
+            return Text("You won with {best} ({score}).", best=best, score=line)
+        named = [who(s, names, for_seat) for s in self.winners]
+        if not isinstance(named[0], Text):  # a name starts the sentence
+            named[0] = named[0][:1].upper() + named[0][1:]
+        winners = listing(named)
+        if len(self.scores) == 1:
+            return (Text("{winners} won.", winners=winners) if self.scores[0]
+                    else Text("{winners} lost.", winners=winners))
+        if len(self.scores) == 2:
+            return Text("{winners} won {score}.", winners=winners, score=ordered)
+        return Text("{winners} won with {best} ({score}).", winners=winners, best=best,
+                    score=line)
 
 
 class Game(ABC):
@@ -210,7 +222,7 @@ class State(ABC):
     def apply_chance(self, outcome: Any) -> None:
         """Apply one of `chance_outcomes()`; IllegalMove if this is no chance node or the
         outcome is not one of them."""
-        raise IllegalMove("Nothing is left to chance here.")
+        raise IllegalMove(Text("Nothing is left to chance here."))
 
     def reseed(self, seed: int) -> None:
         """Draw the chance events still to come from a generator seeded with `seed`, so that
@@ -228,9 +240,9 @@ class State(ABC):
         if isinstance(move, str):
             move = self.game.parse_move(move)
         if self.outcome is not None:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(Text("The game is over."))
         if seat not in self.to_move:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(Text("It is not your turn."))
         self._apply(seat, move)
 
     @abstractmethod
@@ -263,9 +275,10 @@ class State(ABC):
         a spectator) may know it, naming seats by `names` and `for_seat` as "You"; it ends
         with the result when the move ended the game (rule 'moves are described'). Games
         override this to say more."""
-        text = f"{who(seat, names, for_seat)} played {move}."
+        text = (Text("You played {move}.", move=str(move)) if seat == for_seat
+                else Text("{name} played {move}.", name=names[seat], move=str(move)))
         if self.outcome is not None:
-            text += " " + self.outcome.describe(names, for_seat)
+            return sentences(text, self.outcome.describe(names, for_seat))
         return text
 
     def describe_revealed(self, seat: int, move: Any, names: Sequence[str],

@@ -27,6 +27,7 @@ from chuko.core import references
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game
+from chuko.core.text import Text
 
 ENTRY_POINT_GROUP = "chuko.games"
 BUILT_IN = (
@@ -100,7 +101,8 @@ def game_class(game_id: str) -> type[Game]:
     """A registered game's rules; ConfigError names the known ids."""
     games = registry()
     if not isinstance(game_id, str) or game_id not in games:
-        raise ConfigError(f"There is no game {game_id!r}; the games are {', '.join(games)}.")
+        raise ConfigError(Text("There is no game {game}; the games are {games}.",
+                               game=repr(game_id), games=", ".join(games)))
     return games[game_id]
 
 

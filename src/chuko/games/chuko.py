@@ -38,12 +38,13 @@ from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.protocol import State as BaseState
 from chuko.core.rng import make_rng
-from chuko.core.words import count, who
+from chuko.core.text import Text
+from chuko.core.words import count, sentences
 
 MAX_HAND = 5
 PLAY, RESET = "play", "reset"
 CHANCE = "chance"  # the phase while an explicit chance draw is awaited
-_AWAITING_DRAW = "The reset is waiting for the card it draws, a chance outcome."
+_AWAITING_DRAW = Text("The reset is waiting for the card it draws, a chance outcome.")
 # K8: a game of bots alone ends after this many cards played; people choose their own.
 TURN_LIMIT = 1000
 MAX_TURN_LIMIT = 100_000
@@ -54,7 +55,7 @@ MAX_ONLINE_TURN_LIMIT = 2_000
 DESCRIPTOR = Descriptor(
     id="chuko",
     title="Chükö",
-    summary="the shedding game: share a factor, go lower, or reset",
+    summary=Text("the shedding game: share a factor, go lower, or reset"),
     # K3: limited by the pack, at most N − 1
     traits=Traits(min_players=2, max_players=None, players_option="players"),
     integrations=Integrations(
@@ -72,22 +73,23 @@ DESCRIPTOR = Descriptor(
                     lineups=("easy",), turn_kinds="chuko.games.chuko:turn_kinds"),
     ),
     options=(
-        Option("players", "Players", "int", 2, min=2,
-               help="at least 2; a pack of N cards serves at most N − 1"),
+        Option("players", Text("Players"), "int", 2, min=2,
+               help=Text("at least 2; a pack of N cards serves at most N − 1")),
         pack_option(),
-        Option("turn_limit", "Turn limit (0: none)", "int", 0, min=0, max=MAX_TURN_LIMIT,
-               help=f"end with no winner after this many cards played; a game of bots "
-               f"alone stops at {TURN_LIMIT} unless told; a room on a shared server at "
-               f"{MAX_ONLINE_TURN_LIMIT:,} (0 means that there)",
+        Option("turn_limit", Text("Turn limit (0: none)"), "int", 0, min=0, max=MAX_TURN_LIMIT,
+               help=Text("end with no winner after this many cards played; a game of bots "
+                         "alone stops at {bots} unless told; a room on a shared server at "
+                         "{online:,} (0 means that there)", bots=TURN_LIMIT,
+                         online=MAX_ONLINE_TURN_LIMIT),
                max_online=MAX_ONLINE_TURN_LIMIT),
     ),
     levels=("random", "easy", "hard"),
     examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
     notation="0123456789r",
-    pools=(Pool("duel", "Heads-up", 2, {"players": 2, "pack": "standard"}),
+    pools=(Pool("duel", Text("Heads-up"), 2, {"players": 2, "pack": "standard"}),
            # 29 cards deal the most a hand holds (5) to each of four; the standard 12
            # would deal 2 each, a game of a few forced moves.
-           Pool("four", "4 players", 4, {"players": 4, "pack": "large"})),
+           Pool("four", Text("4 players"), 4, {"players": 4, "pack": "large"})),
 )
 
 
@@ -144,10 +146,9 @@ class Move:
                 return RESET_MOVE
             if word.isascii() and word.isdigit() and len(word) < 19 and int(word) >= 1:
                 return Move(int(word))
-        raise ParseError(
-            f"{text.strip()!r} is not a move: type a card's number (e.g. 15) to play it, "
-            "or 'reset' (r) to draw a card and then play any card."
-        )
+        raise ParseError(Text(
+            "{word} is not a move: type a card's number (e.g. 15) to play it, or 'reset' (r) "
+            "to draw a card and then play any card.", word=repr(text.strip())))
 
 
 RESET_MOVE = Move(None)
@@ -176,14 +177,12 @@ class ChukoOutcome(Outcome):
         won by emptying their hand first.", or "Nobody won: the turn limit of 1,000 cards
         played was reached." """
         if not self.winners:
-            return f"Nobody won: the {_limit_reached(self.turn_limit or 0)}"
+            return Text("Nobody won: the turn limit of {cards} played was reached.",
+                        cards=count(self.turn_limit or 0, "card"))
         winner = self.winners[0]
-        hand = "your hand" if winner == for_seat else "their hand"
-        return f"{who(winner, names, for_seat)} won by emptying {hand} first."
-
-
-def _limit_reached(limit: int) -> str:
-    return f"turn limit of {count(limit, 'card')} played was reached."
+        if winner == for_seat:
+            return Text("You won by emptying your hand first.")
+        return Text("{name} won by emptying their hand first.", name=names[winner])
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -226,23 +225,24 @@ class Game(BaseGame):
         object.__setattr__(self, "pack", pack)
         players = self.players
         if not isinstance(players, int) or isinstance(players, bool) or players < 2:
-            raise ConfigError("Chükö needs at least two players.")
+            raise ConfigError(Text("Chükö needs at least two players."))
         if deal_size(len(pack), players) < 1:
-            raise ConfigError(
-                f"A pack of {count(len(pack), 'card')} cannot be dealt to {players} players: "
-                "each needs at least one card and one more must start the play pile, so it "
-                f"serves at most {count(max(len(pack) - 1, 0), 'player')}."
-            )
+            raise ConfigError(Text(
+                "A pack of {cards} cannot be dealt to {players} players: each needs at least "
+                "one card and one more must start the play pile, so it serves at most {most}.",
+                cards=count(len(pack), "card"), players=players,
+                most=count(max(len(pack) - 1, 0), "player")))
         if self.first is not None and (
             not isinstance(self.first, int) or not 0 <= self.first < players
         ):
-            raise ConfigError(f"The first player is a seat from 0 to {players - 1}.")
+            raise ConfigError(Text("The first player is a seat from 0 to {last}.",
+                                   last=players - 1))
         limit = self.turn_limit
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or not 1 <= limit <= MAX_TURN_LIMIT):
-            raise ConfigError(
-                f"The turn limit is a number of turns from 1 to {MAX_TURN_LIMIT:,} (or none)."
-            )
+            raise ConfigError(Text(
+                "The turn limit is a number of turns from 1 to {most:,} (or none).",
+                most=MAX_TURN_LIMIT))
 
     @property
     def hand_size(self) -> int:
@@ -276,16 +276,17 @@ class Game(BaseGame):
         if not _is_sequence(order) or not (
             set(map(type, order)) <= {int}  # bools and floats compare equal to ints
         ) or sorted(order) != self._sorted_pack:
-            raise ConfigError(f"An order is the {count(len(self.pack), 'card')} of the pack, "
-                              "each as often as the pack has it.")
+            raise ConfigError(Text("An order is the {cards} of the pack, each as often as the "
+                                   "pack has it.", cards=count(len(self.pack), "card")))
         if self.first is not None:
             if isinstance(choices, str) or len(choices):
-                raise ConfigError("This game sets its first player, so a deal chooses nothing.")
+                raise ConfigError(Text("This game sets its first player, so a deal chooses "
+                                       "nothing."))
             first = self.first
         elif (not _is_sequence(choices) or len(choices) != 1
               or not _is_int(choices[0]) or not 0 <= choices[0] < self.players):
-            raise ConfigError(f"The deal chooses the first player: one seat from 0 to "
-                              f"{self.players - 1}.")
+            raise ConfigError(Text("The deal chooses the first player: one seat from 0 to "
+                                   "{last}.", last=self.players - 1))
         else:
             first = choices[0]
         h, p = self.hand_size, self.players
@@ -445,7 +446,7 @@ class State(BaseState):
 
     def random_move(self, seat: int, rng: Random) -> Move:
         if self._over or self._chance or seat != self._seat:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(Text("It is not your turn."))
         card = self._pick(rng)
         return RESET_MOVE if card is None else _move(card)
 
@@ -470,7 +471,7 @@ class State(BaseState):
 
     def _apply(self, seat: int, move: Any) -> None:
         if not isinstance(move, Move):
-            raise IllegalMove(f"{move!r} is not a Chükö move.")
+            raise IllegalMove(Text("{move} is not a Chükö move.", move=repr(move)))
         if move.card is None:
             self.reset()
         else:
@@ -480,13 +481,13 @@ class State(BaseState):
         """The seat to move plays `card`: a normal play (K1) or the card after a reset (K2).
         Raises IllegalMove, changing nothing, when the rules do not allow it."""
         if self._over or self._chance:
-            raise IllegalMove("The game is over." if self._over else _AWAITING_DRAW)
+            raise IllegalMove(Text("The game is over.") if self._over else _AWAITING_DRAW)
         seat = self._seat
         hand = self._hands[seat]
         try:
             at = hand.index(card)
         except ValueError:
-            raise IllegalMove(f"{card} is not in your hand.") from None
+            raise IllegalMove(Text("{card} is not in your hand.", card=card)) from None
         if self._pending:
             del hand[at]
             self._pending = False
@@ -496,10 +497,9 @@ class State(BaseState):
         else:
             top = self._pile[-1]
             if card >= top and gcd(card, top) == 1:  # not may_follow, inlined
-                raise IllegalMove(
-                    f"{card} cannot follow {top}: it shares no prime factor with it and is not "
-                    "lower; reset to play it anyway."
-                )
+                raise IllegalMove(Text(
+                    "{card} cannot follow {top}: it shares no prime factor with it and is not "
+                    "lower; reset to play it anyway.", card=card, top=top))
             del hand[at]
             self._plays[seat] += 1
             self._turns.append((seat, PLAY, card, None, None, len(hand) == 1))
@@ -521,18 +521,19 @@ class State(BaseState):
         shuffling (with explicit chance, the pile's cards in any order). Raises IllegalMove,
         changing nothing, when not allowed."""
         if self._over or self._chance:
-            raise IllegalMove("The game is over." if self._over else _AWAITING_DRAW)
+            raise IllegalMove(Text("The game is over.") if self._over else _AWAITING_DRAW)
         if self._pending:
-            raise IllegalMove("You have already drawn for this reset: now play any card.")
+            raise IllegalMove(Text("You have already drawn for this reset: now play any card."))
         draw, pile = self._draw, self._pile
         order: tuple[int, ...] | None = None
         if draw:
             if recycled is not None:
-                raise IllegalMove("The draw pile is not empty, so nothing is recycled.")
+                raise IllegalMove(Text("The draw pile is not empty, so nothing is recycled."))
         elif len(pile) > 1:
             under = pile[:-1]
             if recycled is not None and Counter(recycled) != Counter(under):
-                raise IllegalMove("The recycled pile must be exactly the cards beneath the top.")
+                raise IllegalMove(Text("The recycled pile must be exactly the cards beneath the "
+                                        "top."))
             if self._explicit:  # no order at all: each draw from it is a chance node
                 under.sort()
             elif recycled is None:
@@ -548,7 +549,7 @@ class State(BaseState):
             self._recycled_at = len(self._turns)
             self._since = [[] for _ in self._hands]
         elif recycled:
-            raise IllegalMove("There is nothing beneath the top card to recycle.")
+            raise IllegalMove(Text("There is nothing beneath the top card to recycle."))
         seat = self._seat
         drew = None
         if draw and self._explicit and self._recycled_at >= 0:
@@ -580,9 +581,9 @@ class State(BaseState):
 
     def apply_chance(self, outcome: Any) -> None:
         if not self._chance:
-            raise IllegalMove("Nothing is left to chance here.")
+            raise IllegalMove(Text("Nothing is left to chance here."))
         if not _is_int(outcome) or outcome not in self._draw:
-            raise IllegalMove(f"{outcome!r} is not a card of the draw pile.")
+            raise IllegalMove(Text("{card} is not a card of the draw pile.", card=repr(outcome)))
         self._draw.remove(outcome)
         seat, kind, _, _, order, _ = self._turns[-1]
         insort(self._hands[seat], outcome)
@@ -612,9 +613,11 @@ class State(BaseState):
         scores = tuple(float(s == self._winner) for s in range(len(self._hands)))
         if self._winner is None:
             limit = self._limit
-            return ChukoOutcome(scores, (), f"The {_limit_reached(limit)}", turn_limit=limit,
-                                truncated=True)
-        return ChukoOutcome(scores, (self._winner,), "The winner emptied their hand first.")
+            reason = Text("The turn limit of {cards} played was reached.",
+                          cards=count(limit, "card"))
+            return ChukoOutcome(scores, (), reason, turn_limit=limit, truncated=True)
+        return ChukoOutcome(scores, (self._winner,),
+                            Text("The winner emptied their hand first."))
 
     def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:
         """One sentence about `seat`'s move just played, as `for_seat` may know it: the card
@@ -624,27 +627,46 @@ class State(BaseState):
         resetting." """
         if isinstance(move, str):
             move = Move.parse(move)
-        mover = who(seat, names, for_seat)
         _, kind, card, drew, recycled, chuko = self._turns[-1]
+        text: str
         if move.card is None:
-            seen = "a card" if seat != for_seat or drew is None else str(drew)
-            if recycled is not None:
-                again = "you" if seat == for_seat else mover
-                text = (f"{mover} reset: the play pile was shuffled into a new draw pile of "
-                        f"{count(len(recycled), 'card')} and {again} drew {seen}.")
-            elif drew is None and not self._chance:
-                text = f"{mover} reset with nothing to draw."
-            else:
-                text = f"{mover} reset and drew {seen}."
+            text = self._reset_words(seat, names, for_seat, drew, recycled)
+        elif seat == for_seat:
+            text = (Text("You played {card} after resetting.", card=move.card) if kind == RESET
+                    else Text("You played {card}.", card=move.card))
         else:
-            text = f"{mover} played {move.card}"
-            text += " after resetting." if kind == RESET else "."
-            if chuko:
-                text += " Chükö!"
+            text = (Text("{name} played {card} after resetting.", name=names[seat],
+                         card=move.card) if kind == RESET
+                    else Text("{name} played {card}.", name=names[seat], card=move.card))
+        if chuko and move.card is not None:
+            text = sentences(text, Text("Chükö!"))
         outcome = self.outcome
         if outcome is not None:
-            text += " " + outcome.describe(names, for_seat)
+            return sentences(text, outcome.describe(names, for_seat))
         return text
+
+    def _reset_words(self, seat: int, names: Sequence[str], for_seat: int | None,
+                     drew: int | None, recycled: tuple[int, ...] | None) -> Text:
+        """A reset as `for_seat` may know it: the card drawn is named to the drawer alone."""
+        name = names[seat]
+        if recycled is not None:
+            cards = count(len(recycled), "card")
+            if seat != for_seat:
+                return Text("{name} reset: the play pile was shuffled into a new draw pile of "
+                            "{cards} and {name} drew a card.", name=name, cards=cards)
+            if drew is None:
+                return Text("You reset: the play pile was shuffled into a new draw pile of "
+                            "{cards} and you drew a card.", cards=cards)
+            return Text("You reset: the play pile was shuffled into a new draw pile of "
+                        "{cards} and you drew {card}.", cards=cards, card=drew)
+        if drew is None and not self._chance:
+            return (Text("You reset with nothing to draw.") if seat == for_seat
+                    else Text("{name} reset with nothing to draw.", name=name))
+        if seat != for_seat:
+            return Text("{name} reset and drew a card.", name=name)
+        if drew is None:
+            return Text("You reset and drew a card.")
+        return Text("You reset and drew {card}.", card=drew)
 
     @property
     def winner(self) -> int | None:
@@ -675,7 +697,8 @@ class State(BaseState):
     def _view(self, seat: int | None, reveal: bool) -> Json:
         players = len(self._hands)
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
-            raise ConfigError(f"There is no seat {seat!r} in a {players}-player game.")
+            raise ConfigError(Text("There is no seat {seat} in a {players}-player game.",
+                                   seat=repr(seat), players=players))
         outcome = self.outcome
         total = len(self._turns)
         last = self._recycled_at
@@ -740,7 +763,7 @@ class State(BaseState):
 
     def record(self) -> Json:
         if self._deal is None:
-            raise ChukoError("A position sampled for search has no game record.")
+            raise ChukoError(Text("A position sampled for search has no game record."))
         hands, top, draw = self._deal
         turns = []
         for seat, kind, card, drew, recycled, _ in self._turns:
@@ -815,8 +838,16 @@ def _is_int(value: Any) -> TypeGuard[int]:
 
 def _ints(value: Any, what: str) -> list[int]:
     if not isinstance(value, list) or not all(_is_int(c) for c in value):
-        raise ConfigError(f"The deal's {what} is not a list of cards.")
+        raise ConfigError(_not_cards(what))
     return value
+
+
+def _not_cards(what: str) -> Text:
+    if what == "hand":
+        return Text("The deal's hand is not a list of cards.")
+    if what == "draw pile":
+        return Text("The deal's draw pile is not a list of cards.")
+    return Text("The deal's recycled pile is not a list of cards.")
 
 
 def _read_deal(game: Game, deal: Any) -> tuple[list[list[int]], int, list[int], int]:
@@ -824,25 +855,28 @@ def _read_deal(game: Game, deal: Any) -> tuple[list[list[int]], int, list[int], 
     `record()["deal"]` (with `first` when the game does not set it); ConfigError in one
     sentence when it is no deal of `game`."""
     if not isinstance(deal, Mapping):
-        raise ConfigError("A deal is an object with hands, a top card and a draw pile.")
+        raise ConfigError(Text("A deal is an object with hands, a top card and a draw pile."))
     hands = deal.get("hands")
     if not isinstance(hands, list) or len(hands) != game.players:
-        raise ConfigError(f"The deal needs {game.players} hands, one for each player.")
+        raise ConfigError(Text("The deal needs {players} hands, one for each player.",
+                                players=game.players))
     hands = [_ints(h, "hand") for h in hands]
     draw = _ints(deal.get("draw"), "draw pile")
     top = deal.get("top")
     if not _is_int(top):
-        raise ConfigError("The deal has no top card.")
+        raise ConfigError(Text("The deal has no top card."))
     if any(len(h) != game.hand_size for h in hands):
-        raise ConfigError(f"Every hand of the deal must hold {count(game.hand_size, 'card')}.")
+        raise ConfigError(Text("Every hand of the deal must hold {cards}.",
+                                cards=count(game.hand_size, "card")))
     if Counter([c for h in hands for c in h] + [top] + draw) != Counter(game.pack):
-        raise ConfigError("The deal does not use exactly the cards of its pack.")
+        raise ConfigError(Text("The deal does not use exactly the cards of its pack."))
     first = deal.get("first", game.first)
     if game.first is not None and first != game.first:
-        raise ConfigError(f"The deal's first player is not seat {game.first}, as the game sets.")
+        raise ConfigError(Text("The deal's first player is not seat {seat}, as the game sets.",
+                                seat=game.first))
     if not _is_int(first) or not 0 <= first < game.players:
-        raise ConfigError(f"The deal must say who plays first: a seat from 0 to "
-                          f"{game.players - 1}.")
+        raise ConfigError(Text("The deal must say who plays first: a seat from 0 to {last}.",
+                               last=game.players - 1))
     return [list(h) for h in hands], top, list(draw), first
 
 
@@ -850,12 +884,12 @@ def _replay(cls: type[Game], record: Json, observe: Observer | None) -> State:
     """Rebuild a game from its record, re-checking the deal and every turn; `observe` sees
     the deal and then each move: a reset, and the card it plays, are two moves."""
     if not isinstance(record, dict) or record.get("game") != Game.id:
-        raise ParseError("That record is not a Chükö game.")
+        raise ParseError(Text("That record is not a Chükö game."))
     if not isinstance(record.get("deal"), dict):
-        raise ParseError("The record has no deal.")
+        raise ParseError(Text("The record has no deal."))
     pack = record.get("pack")
     if not isinstance(pack, list) or not all(_is_int(c) for c in pack):
-        raise ParseError("The record's pack is not a list of cards.")
+        raise ParseError(Text("The record's pack is not a list of cards."))
     game = cls(
         players=record.get("players"),  # type: ignore[arg-type]
         pack=tuple(pack),
@@ -863,38 +897,41 @@ def _replay(cls: type[Game], record: Json, observe: Observer | None) -> State:
         turn_limit=record.get("turn_limit"),
     )
     if game.first is None:
-        raise ParseError("The record does not say who played first.")
+        raise ParseError(Text("The record does not say who played first."))
     hands, top, draw, first = _read_deal(game, record["deal"])
     state = State(game, hands, top, draw, first, make_rng(None),
                   explicit=record.get("explicit_chance") is True)
     turns = record.get("turns", [])
     if not isinstance(turns, list):
-        raise ParseError("The record's turns are not a list.")
+        raise ParseError(Text("The record's turns are not a list."))
     if observe is not None:
         observe(state, None, None)
     for number, turn in enumerate(turns, 1):
         try:
             if state.is_chance:
-                raise ParseError("a turn follows a reset that drew nothing from its pile.")
+                raise ParseError(Text("a turn follows a reset that drew nothing from its "
+                                      "pile."))
             _replay_turn(state, turn, observe)
         except ChukoError as error:
-            raise type(error)(f"Turn {number} of the record: {error}") from None
+            said = error.args[0] if len(error.args) == 1 else str(error)
+            raise type(error)(Text("Turn {number} of the record: {error}", number=number,
+                                   error=said)) from None
     if "winner" in record and record["winner"] != state.winner:
-        raise ParseError("The record's winner is not the one its turns produce.")
+        raise ParseError(Text("The record's winner is not the one its turns produce."))
     return state
 
 
 def _replay_turn(state: State, turn: Any, observe: Observer | None) -> None:
     if not isinstance(turn, dict) or turn.get("kind") not in (PLAY, RESET):
-        raise ParseError("a turn is an object with a kind, 'play' or 'reset'.")
+        raise ParseError(Text("a turn is an object with a kind, 'play' or 'reset'."))
     seat, card = turn.get("seat"), turn.get("card")
     if seat not in state.to_move:
-        raise IllegalMove(f"it is not seat {seat}'s turn.")
+        raise IllegalMove(Text("it is not seat {seat}'s turn.", seat=seat))
     if card is not None and not _is_int(card):
-        raise ParseError(f"{card!r} is not a card.")
+        raise ParseError(Text("{card} is not a card.", card=repr(card)))
     if turn["kind"] == PLAY:
         if card is None:
-            raise ParseError("a play needs its card.")
+            raise ParseError(Text("a play needs its card."))
         state.put(card)
         if observe is not None:
             observe(state, seat, _move(card))
@@ -903,12 +940,13 @@ def _replay_turn(state: State, turn: Any, observe: Observer | None) -> None:
     if recycled is not None:
         recycled = _ints(recycled, "recycled pile")
     elif not state._draw and len(state._pile) > 1:
-        raise ParseError("this reset recycled the play pile but the record lacks its order.")
+        raise ParseError(Text("this reset recycled the play pile but the record lacks its "
+                               "order."))
     state.reset(recycled)
     if state.is_chance and "drew" in turn:  # explicit chance: the draw is the recorded one
         state.apply_chance(turn["drew"])
     if turn.get("drew") != state._turns[-1][3]:
-        raise ParseError("the card drawn is not the next card of the draw pile.")
+        raise ParseError(Text("the card drawn is not the next card of the draw pile."))
     if observe is not None:
         observe(state, seat, RESET_MOVE)
     if card is not None:
@@ -934,7 +972,7 @@ def sampler(view: Json, *, explicit_chance: bool = False) -> Callable[[Random], 
     sampled state leaves its draws from a recycled pile to the caller (`Game.from_order`)."""
     seat = view["seat"]
     if seat is None:
-        raise ConfigError("A spectator has no hand to search from.")
+        raise ConfigError(Text("A spectator has no hand to search from."))
     game = Game(players=view["players"], pack=tuple(view["pack"]), turn_limit=view["turn_limit"])
     hand, pile, sizes = list(view["hand"]), list(view["pile"]), list(view["hand_sizes"])
     hidden = Counter(game.pack)

@@ -21,6 +21,7 @@ from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.layout import COLUMNS, SIZE, LayoutMove, layout_text
+from chuko.core.text import Text
 from chuko.core.words import count
 from chuko.games.caravan import BRIDGE_LEVELS, Caravan, CaravanState
 from chuko.solvers.caravan import CaravanSolver
@@ -117,7 +118,8 @@ def read_day(text: str) -> datetime.date:
     try:
         return datetime.date.fromisoformat(text)
     except (TypeError, ValueError):
-        raise ConfigError(f"{text!r} is not a date written YYYY-MM-DD.") from None
+        raise ConfigError(Text("{text} is not a date written YYYY-MM-DD.",
+                               text=repr(text))) from None
 
 
 def day_of(moment: float) -> datetime.date:
@@ -134,9 +136,9 @@ def playable(day: datetime.date, latest: datetime.date | None = None) -> datetim
     """`day` if its deal is out (from FIRST_DAY to `latest`, today by default); ConfigError
     for a day still to come or before the first."""
     if day > (today() if latest is None else latest):
-        raise ConfigError(f"The daily Caravan of {day.isoformat()} is not out yet.")
+        raise ConfigError(Text("The daily Caravan of {day} is not out yet.", day=day.isoformat()))
     if day < FIRST_DAY:
-        raise ConfigError(f"The daily Caravan starts on {FIRST_DAY.isoformat()}.")
+        raise ConfigError(Text("The daily Caravan starts on {day}.", day=FIRST_DAY.isoformat()))
     return day
 
 
@@ -152,7 +154,8 @@ def deal_for(day: datetime.date) -> Daily:
         if par in PARS:
             assert par is not None
             return Daily(day, layout, par)
-    raise ConfigError(f"No deal of {day.isoformat()} has par 0 or 1.")  # about 1 in 10**10
+    # about 1 in 10**10
+    raise ConfigError(Text("No deal of {day} has par 0 or 1.", day=day.isoformat()))
 
 
 def played(day: datetime.date, moves: Any) -> CaravanState:
@@ -160,11 +163,12 @@ def played(day: datetime.date, moves: Any) -> CaravanState:
     the engine: its sentence (IllegalMove, ParseError) for a move it refuses."""
     if (not isinstance(moves, list) or len(moves) > SIZE
             or not all(isinstance(move, str) for move in moves)):
-        raise ConfigError(f"The moves are a list of at most {SIZE}, such as \"A\" or \"BR\".")
+        raise ConfigError(Text("The moves are a list of at most {most}, such as \"A\" or \"BR\".",
+                               most=SIZE))
     state = deal_for(day).start()
     for move in moves:
         if state.outcome is not None:
-            raise ConfigError("The game is over: no move comes after its last.")
+            raise ConfigError(Text("The game is over: no move comes after its last."))
         state.play(0, move)
     return state
 
@@ -196,9 +200,14 @@ def share_line(day: datetime.date, won: bool, bridges: int, par: int,
     """The line a player shares, with nothing personal in it:
     "chuko daily Caravan 2026-12-02: won with 1 bridge (par 1) in 3:12" (no time where
     `seconds` is None)."""
-    result = f"won with {count(bridges, 'bridge')}" if won else "not won"
-    line = f"chuko daily Caravan {day.isoformat()}: {result} (par {par})"
+    said: dict[str, Any] = {"day": day.isoformat(), "par": par}
+    if seconds is not None:
+        minutes, rest = divmod(max(0, int(seconds)), 60)
+        said["time"] = f"{minutes}:{rest:02d}"
+    if not won:
+        return (Text("chuko daily Caravan {day}: not won (par {par})", **said) if seconds is None
+                else Text("chuko daily Caravan {day}: not won (par {par}) in {time}", **said))
+    said["bridges"] = count(bridges, "bridge")
     if seconds is None:
-        return line
-    minutes, rest = divmod(max(0, int(seconds)), 60)
-    return f"{line} in {minutes}:{rest:02d}"
+        return Text("chuko daily Caravan {day}: won with {bridges} (par {par})", **said)
+    return Text("chuko daily Caravan {day}: won with {bridges} (par {par}) in {time}", **said)
