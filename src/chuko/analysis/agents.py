@@ -2,7 +2,8 @@
 saved policy, each given as one word on the command line.
 
 - `easy` (any level the game's descriptor lists) is the built-in bot of that level.
-- `package.module:factory` (or `path/to/file.py:factory`) names a callable. The arena
+- `package.module:factory` (or `path/to/file.py:factory`) names a callable, its module
+  found in the current folder as well as on the path. The arena
   calls `factory(game, rng)` with the configured `Game` and a seeded `random.Random`, once
   per seat it fills, and it must return a bot: an object with a `level` (a short name) and
   `choose(view, legal_moves) -> move` (the `chuko.bots.Bot` protocol). Like every bot it is
@@ -20,6 +21,8 @@ agent that raises stops the arena with one sentence.
 from __future__ import annotations
 
 import importlib.util
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
@@ -138,6 +141,7 @@ def _import(spec: str, module: str) -> ModuleType:
             loaded = importlib.util.module_from_spec(found)
             found.loader.exec_module(loaded)
             return loaded
+        _current_folder_on_path()
         return import_module(module)
     except AgentError:
         raise
@@ -149,6 +153,14 @@ def _import(spec: str, module: str) -> ModuleType:
     except Exception as error:  # any failure of foreign code is one sentence
         raise AgentError(f"Cannot import {module} for the agent {spec} "
                          f"({one_line(error)}).") from None
+
+
+def _current_folder_on_path() -> None:
+    """Let `mybots:make_bot` name mybots.py in the folder the command runs in, as `python -m`
+    would: the `chuko` script itself starts with only its own folder on the path."""
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
 
 
 def _find_callable(spec: str, module: str, name: str) -> Callable[[Game, Random], Bot]:
