@@ -138,9 +138,10 @@ def _missing(error: ModuleNotFoundError, verb: str) -> int:
     extras = missing_extras(error)
     if not extras:
         raise error
+    command, install = f"{PROG} {verb}", f"pip install '{PROG}[{extras[0]}]'"
     say_error(Text("`{command}` needs {module}, which comes with the {extras} extra: "
-                   "{install}.", command=f"{PROG} {verb}", module=error.name,
-                   extras=" | ".join(extras), install=f"pip install '{PROG}[{extras[0]}]'"))
+                   "{install}.", command=command, module=error.name,
+                   extras=" or ".join(extras), install=install))
     return 2
 
 

@@ -26,14 +26,15 @@ from .layout import (
 HELP = {"caravan": "play the Caravan solitaire, with hints and undo"}
 
 RULES = Text("""\
-[bold]Caravan[/]: place all 12 cards in one caravan. Take one of the yellow cards (the \
+{game}: place all 12 cards in one caravan. Take one of the yellow cards (the \
 leftmost of each row). The first card is free; each later card goes at the left (L) or \
 right (R) end and must share a prime factor with that end's card — unless that end is a \
-face-down bridge, beside which anything goes. Add [bold]*[/] to place a card face down as \
-a bridge (e.g. [bold]FL*[/]); bridges are limited and two may not touch. You win when all \
+face-down bridge, beside which anything goes. Add {star} to place a card face down as \
+a bridge (e.g. {example}); bridges are limited and two may not touch. You win when all \
 12 cards are placed with both ends face up.
-Type a number from the list or the move. [bold]help[/] lists the commands, \
-[bold]rules[/] gives the full rules.""")
+Type a number from the list or the move. {help} lists the commands, {rules} gives the full \
+rules.""", game="[bold]Caravan[/]", star="[bold]*[/]", example="[bold]FL*[/]",
+             help="[bold]help[/]", rules="[bold]rules[/]")
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:

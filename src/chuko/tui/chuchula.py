@@ -44,13 +44,16 @@ from .session import HELP_WORDS, Command, Session
 
 HELP = {"chuchula": "play Chuchula against bots"}
 
-MOVES_HELP = Text("""[bold]Four groups of three, strongest first; the 13th card is left out.[/]
-[cyan]A♠ K♠ Q♠[/] or [cyan]1 2 3[/]  a group: its cards, or their numbers in your hand
-[cyan]K♦ Q♦ J♦ | A♠ 2♦ 3♥ | 9♣ 8♣ 7♥ | 4♥ 4♠ J♥ ; 5♠[/]  a whole grouping at once
-A card is typed with its suit as a letter or a symbol: As or A♠, 10h or T♥.
-Groups, strongest kind first: trial (three of a rank), double sequence (three in a \
-row, one suit), sequence, color (one suit), pair, individual. A-K-Q and A-2-3 are in a \
-row.""")  # one paragraph, wrapped to the terminal between words
+MOVES_HELP = (
+    ("", Text("Four groups of three, strongest first; the 13th card is left out.")),
+    ("A♠ K♠ Q♠", Text("a group: its cards")),
+    ("1 2 3", Text("a group: the cards' numbers in your hand")),
+    ("K♦ Q♦ J♦ | A♠ 2♦ 3♥ | 9♣ 8♣ 7♥ | 4♥ 4♠ J♥ ; 5♠", Text("a whole grouping at once")),
+    ("", Text("A card is typed with its suit as a letter or a symbol: As or A♠, 10h or T♥.")),
+    ("", Text("Groups, strongest kind first: trial (three of a rank), double sequence (three "
+              "in a row, one suit), sequence, color (one suit), pair, individual. A-K-Q and "
+              "A-2-3 are in a row.")),
+)
 
 YES, NO = frozenset({"y", "yes"}), frozenset({"n", "no"})
 
@@ -312,6 +315,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed
     bots = {seat: make_bot(Game.id, level, make_rng(None if seed is None else seed + seat))
             for seat, level in enumerate(levels, 1)}
-    console.print(say(Text("[bold]Chuchula[/], {players} players, {mode}. Type 'help' at any "
-                           "prompt.", players=game.players, mode=game.mode_text)))
+    console.print(say(Text("{game}, {players} players, {mode}. Type 'help' at any prompt.",
+                           game="[bold]Chuchula[/]", players=game.players,
+                           mode=game.mode_text)))
     return ChuchulaSession(game.new(seed), bots).run()

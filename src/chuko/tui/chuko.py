@@ -33,17 +33,20 @@ from .session import Session
 
 HELP = {"chuko": "play Chükö against bots (share a factor, go lower, or reset)"}
 
-RULES = Text("""[bold]Chükö[/]: be the first to empty your hand. On your turn, either
+RULES = Text("""{game}: be the first to empty your hand. On your turn, either
   • play a card that shares a prime factor with the top card or is lower, or
-  • [bold]reset[/]: draw a card, then play any card (the drawn one included).
+  • {reset}: draw a card, then play any card (the drawn one included).
 An empty draw pile is refilled by shuffling the play pile beneath its top card;
 with nothing at all to draw, a reset plays any card without drawing.
 Type a card (15), a choice's letter (a) or r to reset.
-Type help for the commands, rules for the full rules.""")
+Type help for the commands, rules for the full rules.""", game="[bold]Chükö[/]",
+             reset="[bold]reset[/]")
 
-MOVES_HELP = Text("""[cyan]15[/]      play the card 15 (a card is typed by its number)
-[cyan]a[/]       the choice with that letter
-[cyan]r[/]       reset: draw a card, then play any card""")
+MOVES_HELP = (
+    ("15", Text("play the card 15 (a card is typed by its number)")),
+    ("a", Text("the choice with that letter")),
+    ("r", Text("reset: draw a card, then play any card")),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -80,9 +83,9 @@ class ChukoSession(Session[State]):
         sizes = ", ".join(f"{you if s == seat else self.names[s]} {n}"
                           for s, n in enumerate(view["hand_sizes"]))
         top = view["top"]
+        top_card = f"[bold yellow]{top}[/] ({factor_text(top)})"
         console.print("\n" + say(Text("Top card: {top}   Draw pile: {pile}   Hands: {sizes}",
-                                      top=f"[bold yellow]{top}[/] ({factor_text(top)})",
-                                      pile=view["draw_size"], sizes=sizes)))
+                                      top=top_card, pile=view["draw_size"], sizes=sizes)))
         cards = []
         for card in view["hand"]:
             mark = "[green]✓[/]" if card in playable else " "

@@ -27,12 +27,14 @@ from .session import HUMAN
 HELP = {"crossroads": "play Crossroads against a bot or a friend"}
 
 RULES = Text("""\
-[bold]Crossroads[/]: take turns taking one of the yellow cards (the leftmost of each row). \
+{game}: take turns taking one of the yellow cards (the leftmost of each row). \
 Your first card starts your trail; each later card goes at its left (L) or right (R) end \
 and scores 1 when it shares a prime factor with the card at that end. Six cards each; most \
 points wins.
 Type a number from the list, or the move: the card's letter, then L or R (e.g. \
-[bold]BR[/]). [bold]help[/] lists the commands, [bold]rules[/] gives the full rules.""")
+{example}). {help} lists the commands, {rules} gives the full rules.""",
+             game="[bold]Crossroads[/]", example="[bold]BR[/]", help="[bold]help[/]",
+             rules="[bold]rules[/]")
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:

@@ -60,8 +60,9 @@ class DailySession(CaravanSession):
 def play_daily(day: datetime.date) -> int:
     """Play the deal of `day` (out already) at the terminal."""
     daily = deal_for(day)
-    console.print(say(Text("[bold]The daily Caravan of {day}[/]: par {par} (the fewest "
-                           "bridges that win; {allowed} allowed). Undo is free.",
-                           day=day.isoformat(), par=daily.par, allowed=LIMIT)))
+    title = say(Text("The daily Caravan of {day}", day=day.isoformat()))
+    console.print(say(Text("{title}: par {par} (the fewest bridges that win; {allowed} "
+                           "allowed). Undo is free.", title=f"[bold]{title}[/]", par=daily.par,
+                           allowed=LIMIT)))
     console.print(say(RULES))
     return DailySession(daily.start(), day, daily.par).run()

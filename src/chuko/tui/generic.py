@@ -33,8 +33,10 @@ from chuko.games import game_class
 
 from .session import HUMAN, Session
 
-MOVES_HELP = Text("""[cyan]1[/] or [cyan]a[/]  the move with that label
-[cyan]a move[/]  as the game writes it: the text shown after a label""")
+MOVES_HELP = (
+    ("1, a", Text("the move with that label")),
+    ("PLAY 3", Text("a move as the game writes it: the text shown after a label")),
+)
 
 
 def _default_level(levels: Sequence[str]) -> str:
@@ -88,6 +90,6 @@ def run(args: argparse.Namespace) -> int:
     bots = {seat: make_bot(described.id, level, Random(rng.getrandbits(64)))
             for seat, level in zip(others, lineup, strict=True) if level != HUMAN}
     console.print(f"[bold]{say(described.title)}[/]: {say(described.summary)}.")
-    console.print(say(Text("Type [cyan]help[/] for the commands, [cyan]rules[/] for the "
-                           "rules.")))
+    console.print(say(Text("Type {help} for the commands, {rules} for the rules.",
+                           help="[cyan]help[/]", rules="[cyan]rules[/]")))
     return GenericSession(state, bots).run()

@@ -25,9 +25,11 @@ from chuko.games.layout_game import LayoutGame
 
 from .session import Session
 
-MOVES_HELP = Text("""[cyan]number[/]  the move with that number in the list
-[cyan]BR[/]      a move in notation: the card's letter, then L or R for its end
-        (a first card is the letter alone; a Caravan bridge adds *, as in FL*)""")
+MOVES_HELP = (
+    ("number", Text("the move with that number in the list")),
+    ("BR", Text("a move in notation: the card's letter, then L or R for its end (a first card "
+                "is the letter alone; a Caravan bridge adds *, as in FL*)")),
+)
 
 
 Dealt = TypeVar("Dealt", bound=LayoutGame)

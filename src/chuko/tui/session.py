@@ -17,6 +17,7 @@ from string import ascii_lowercase
 from typing import Any, Generic, TypeVar, cast
 
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from chuko.bots import Adviser, Bot, make_adviser
 from chuko.console import (
@@ -71,8 +72,9 @@ class Session(Generic[S]):
     """One game at the terminal: the state, the bots, the seats' names, and the states
     before each of the person's moves (for undo). Every seat without a bot is a person."""
 
-    # How the screen's moves are typed, above the commands in `help`.
-    help_text = ""
+    # How the screen's moves are typed, above the commands in `help`: (what is typed, what
+    # it does) rows; a row with nothing typed is a line of its own.
+    help_text: Sequence[tuple[str, Text]] = ()
     # The screen's own commands, and shared ones it words its own way.
     command_help: Mapping[str, str] = {}
     # What the prompt says it takes, in brackets after "Your move"; nothing: "Your move?"
@@ -191,11 +193,13 @@ class Session(Generic[S]):
         self.history.append(before)
 
     def show_help(self, seat: int) -> None:
-        if self.help_text:
-            console.print(say(self.help_text))
-        for word, text in {**COMMANDS, **self.command_help}.items():
-            if word != HINT or self.hints:
-                console.print(f"[cyan]{word:<7}[/] {say(text)}")
+        rows = [*self.help_text, *((word, text) for word, text
+                                   in {**COMMANDS, **self.command_help}.items()
+                                   if word != HINT or self.hints)]
+        width = max(len(word) for word, _ in rows)
+        for word, text in rows:
+            console.print(f"[cyan]{escape(word):<{width}}[/]  {say(text)}" if word
+                          else say(text))
 
     def show_rules(self, seat: int) -> None:
         """The rules, paged on a terminal, then the position they scrolled away."""
