@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
+from babel.numbers import format_decimal
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
@@ -90,6 +91,14 @@ def listing(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return say(Text("{earlier} and {last}", earlier=", ".join(names[:-1]), last=names[-1]))
+
+
+def decimal(value: float, places: int) -> str:
+    """`value` with `places` decimals as the terminal's language writes them: 0.250 or
+    0,250."""
+    lang = words_now().lang
+    return str(format_decimal(value, format="#,##0." + "0" * places,
+                              locale=lang if lang in LANGUAGES else DEFAULT))
 
 
 def refusal(error: BaseException) -> str:
