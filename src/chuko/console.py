@@ -80,7 +80,7 @@ def say(text: str) -> str:
     return said
 
 
-def number(value: float) -> str:
+def numeral(value: float) -> str:
     """A number as the terminal's language writes it."""
     return words_now().number(value)
 
