@@ -84,6 +84,8 @@ def test_lang_before_the_verb_beats_the_locale(run_chuko, languages_asked, monke
     assert f"{OPEN}Píçk á gámé" in out  # the menu's prompt, said in the language
     status, _, _ = run_chuko("play", stdin="quit\n")
     assert status == 0 and languages_asked[-1] == "es"
+    status, _, _ = run_chuko("--lang=HU", "play", stdin="quit\n")
+    assert status == 0 and languages_asked[-1] == "hu"
 
 
 def test_json_is_never_translated(run_chuko, languages_asked):

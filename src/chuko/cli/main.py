@@ -199,12 +199,12 @@ def build_parser(argv: list[str], table: dict[str, dict[str, str]]) -> argparse.
 
 
 def language(argv: list[str]) -> tuple[str | None, list[str]]:
-    """The code of a leading `--lang CODE` (or `--lang=CODE`) and the arguments after it;
-    None when there is none."""
+    """The code of a leading `--lang CODE` (or `--lang=CODE`), in small letters, and the
+    arguments after it; None when there is none."""
     if argv[:1] == [LANG_FLAG]:
-        return (argv[1] if len(argv) > 1 else ""), argv[2:]
+        return (argv[1].lower() if len(argv) > 1 else ""), argv[2:]
     if argv and argv[0].startswith(LANG_FLAG + "="):
-        return argv[0].partition("=")[2], argv[1:]
+        return argv[0].partition("=")[2].lower(), argv[1:]
     return None, argv
 
 
