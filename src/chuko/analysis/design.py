@@ -131,7 +131,7 @@ def _keyed(items: Sequence[str], flag: str, key_name: str, low: int, high: int,
             raise ConfigError(Text("{item} is not a target for --{flag}: write {key}:TARGET "
                                    "with {key} from {low} to {high}, e.g. {example}.",
                                    item=repr(item), flag=flag, key=key_name, low=low,
-                                   high=high, example=f"{low + 1}:25-40"))
+                                   high=high, example=str(low + 1) + ":25-40"))
         number = int(key)
         targets.append(Target(f"{flag}:{number}", label(number), "%",
                               parse_spec(spec, f"--{flag} {number}")))
@@ -301,7 +301,7 @@ def read_space(cards: str, size: str | None, repeats: bool, targets: Sequence[Ta
     span = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", cards)
     if not span or not 1 <= int(span[1]) <= int(span[2]) <= MAX_CARD:
         raise ConfigError(Text("--cards {cards} is not a range of cards such as 2-40 (from 1 "
-                               "to {most}).", cards=repr(cards), most=f"{MAX_CARD:,}"))
+                               "to {most}).", cards=repr(cards), most=numeral(MAX_CARD)))
     low, high = int(span[1]), int(span[2])
     layout = any(not t.figure.startswith("chuko") for t in targets)
     if size is None:
@@ -321,7 +321,7 @@ def read_space(cards: str, size: str | None, repeats: bool, targets: Sequence[Ta
     if not repeats and high - low + 1 < sizes[1]:
         raise ConfigError(Text("--cards {cards} holds {numbers} different numbers, fewer than "
                                "{size} cards: widen it or allow --repeats.",
-                               cards=f"{low}-{high}", numbers=high - low + 1, size=sizes[1]))
+                               cards=cards.strip(), numbers=high - low + 1, size=sizes[1]))
     return Space(low, high, sizes, repeats)
 
 

@@ -129,9 +129,9 @@ def load_ladder(name: str, game_id: str) -> Ladder:
                       int(entry["games"]), int(entry["seed"]), dict(entry.get("budget", {})),
                       int(entry.get("resamples", RESAMPLES)))
     except (KeyError, TypeError, ValueError, AttributeError) as error:
+        reason = f"{type(error).__name__}: {error}"
         raise ConfigError(Text("Ladder {name} is malformed for {game} ({reason}).", name=name,
-                               game=game_id, reason=f"{type(error).__name__}: {error}")
-                          ) from None
+                               game=game_id, reason=reason)) from None
 
 
 def shipped_ladders() -> list[str]:

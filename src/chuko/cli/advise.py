@@ -44,7 +44,7 @@ def _describe(advice: Advice, players: int) -> str:
     for number, (group, points) in enumerate(pairs, 1):
         cards = " ".join(c.symbol_text for c in group)
         kind = say(group_type(group).label)
-        lines.append(say(Text("Group {number}: {cards}", number=number, cards=f"{cards:<12}"))
+        lines.append(say(Text("Group {number}: {cards}", number=number, cards=cards.ljust(12)))
                      + f" {kind:<16} {decimal(points, 3)}")
     lines.append(say(Text("Left out: {card}", card=advice.grouping.leftover.symbol_text)))
     lines.append(say(Text("Expected points: {points} of 4 against {opponents}",

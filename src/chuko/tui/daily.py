@@ -60,9 +60,9 @@ class DailySession(CaravanSession):
 def play_daily(day: datetime.date) -> int:
     """Play the deal of `day` (out already) at the terminal."""
     daily = deal_for(day)
-    title = say(Text("The daily Caravan of {day}", day=day.isoformat()))
+    title = "[bold]" + say(Text("The daily Caravan of {day}", day=day.isoformat())) + "[/]"
     console.print(say(Text("{title}: par {par} (the fewest bridges that win; {allowed} "
-                           "allowed). Undo is free.", title=f"[bold]{title}[/]", par=daily.par,
+                           "allowed). Undo is free.", title=title, par=daily.par,
                            allowed=LIMIT)))
     console.print(say(RULES))
     return DailySession(daily.start(), day, daily.par).run()
