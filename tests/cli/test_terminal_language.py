@@ -126,3 +126,11 @@ def test_an_engines_refusal_is_said_from_the_errors_text_not_its_english(capsys)
         warn(Plural("{n} point", "{n} points", n=2))
     assert capsys.readouterr().out == "✗ 2 Punkte\n"
     assert refusal(refused) == "7 is not in your hand."  # English again after the block
+
+
+def test_every_terminal_message_is_extracted_whole(capfd):
+    # an f-string inside Text(...) is skipped by the extractor, with a warning
+    messages = [message.id for message in template("terminal") if message.id]
+    assert "Skipping f-string" not in capfd.readouterr().err
+    assert "Your move ({accepts}):" in messages and "Goodbye." in messages
+    assert all("[/]" not in str(message) for message in messages)  # no markup to keep
