@@ -68,6 +68,12 @@ def speaking(lang: str | Words) -> Iterator[Words]:
         _WORDS.reset(token)
 
 
+def spoken() -> Words | None:
+    """The language chosen for this run, if one is: a command run from another (a game
+    from the menu) keeps it."""
+    return _WORDS.get()
+
+
 def words_now() -> Words:
     """The words of the language the terminal speaks: English until one is chosen."""
     return _WORDS.get() or words(DEFAULT)

@@ -43,12 +43,14 @@ def bracketed(terminal_messages) -> Words:
 
 @pytest.fixture
 def languages_asked(monkeypatch, bracketed):
-    """The codes the terminal asks words for, each answered in the bracketed language."""
+    """The codes the terminal asks words for: German answered in the bracketed language,
+    the others as they are."""
     asked: list[str] = []
+    shipped = chuko.console.words
 
     def words(lang: str) -> Words:
         asked.append(lang)
-        return bracketed
+        return bracketed if lang == "de" else shipped(lang)
 
     monkeypatch.setattr(chuko.console, "words", words)
     for name in chuko.console.LOCALE_VARIABLES:
@@ -82,10 +84,16 @@ def test_lang_before_the_verb_beats_the_locale(run_chuko, languages_asked, monke
     status, out, _ = run_chuko("--lang", "de", "play", stdin="help\nquit\n")
     assert status == 0 and languages_asked[-1] == "de"
     assert f"{OPEN}Píçk á gámé" in out  # the menu's prompt, said in the language
-    status, _, _ = run_chuko("play", stdin="quit\n")
-    assert status == 0 and languages_asked[-1] == "es"
+    status, out, _ = run_chuko("play", stdin="quit\n")
+    assert status == 0 and languages_asked[-1] == "es" and OPEN not in out
     status, _, _ = run_chuko("--lang=HU", "play", stdin="quit\n")
     assert status == 0 and languages_asked[-1] == "hu"
+
+
+def test_a_game_started_from_the_menu_keeps_the_language(run_chuko, languages_asked):
+    status, out, _ = run_chuko("--lang", "de", "play", stdin="chuko\nquit\nquit\n")
+    assert status == 0 and languages_asked == ["de"]
+    assert f"{OPEN}Góódbýé.{CLOSE}" in out  # said by the game's own screen
 
 
 def test_json_is_never_translated(run_chuko, languages_asked):

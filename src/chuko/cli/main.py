@@ -27,7 +27,7 @@ from importlib.metadata import PackageNotFoundError, requires
 from types import ModuleType
 
 import chuko
-from chuko.console import locale_language, refusal, say, speaking
+from chuko.console import locale_language, refusal, say, speaking, spoken
 from chuko.core import references
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError
@@ -217,12 +217,12 @@ def _normalise(argv: list[str], table: dict[str, dict[str, str]]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     code, argv = language(list(sys.argv[1:] if argv is None else argv))
-    with speaking(locale_language()):
-        if code is not None and code not in LANGUAGES:
+    if code is not None and code not in LANGUAGES:
+        with speaking(spoken() or locale_language()):
             say_error(Text("There is no language {code}: --lang takes one of {codes}.",
                            code=repr(code), codes=", ".join(LANGUAGES)))
-            return 2
-    with speaking(code or locale_language()):
+        return 2
+    with speaking(code or spoken() or locale_language()):
         try:
             return _run(argv)
         except KeyboardInterrupt as stopped:  # Ctrl-C, even while the command's modules load
