@@ -36,7 +36,7 @@ from chuko.core.protocol import Json, State
 from chuko.core.text import Text
 from chuko.core.words import bot_name, seat_names
 
-PERSON = "Player"  # a second person at the keyboard; the one playing is "You"
+PERSON = Text("Player")  # a second person at the keyboard; the one playing is "You"
 HUMAN = "human"  # the word --vs takes for a person instead of a bot
 
 Command = Callable[[int], None]  # does its thing for the seat whose turn it is
@@ -91,7 +91,7 @@ class Session(Generic[S]):
         players = range(state.game.players)
         self.humans = [seat for seat in players if seat not in self.bots]
         self.names = seat_names([bot_name(self.bots[seat].level) if seat in self.bots
-                                 else PERSON for seat in players])
+                                 else say(PERSON) for seat in players])
         # One person reads the game as "You"; people sharing a keyboard read it as
         # onlookers, and undo is fair only for the one person against bots.
         self.reader: int | None = self.humans[0] if len(self.humans) == 1 else None
