@@ -1,7 +1,10 @@
 """The terminal's shared pieces, used by every terminal front end (play, solve, simulate):
-the console, the prompt, the one-line warning, long text paged, tables that fit where they
-are printed, a game's view as a table of its fields, a game's rules and its options as
-command-line flags.
+the console and the language it speaks, the prompt, the one-line warning, long text paged,
+tables that fit where they are printed, a game's view as a table of its fields, a game's
+rules and its options as command-line flags.
+
+Every sentence the terminal shows is a `Text` (chuko.core.text), worded at the last moment
+by `say` in the language `chuko --lang` or the locale chose (`speaking`).
 
 Input arrives line by line from `ask`; end of input counts as `quit`, so a
 script that runs out of lines ends the game cleanly instead of crashing.
@@ -12,24 +15,103 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
+from babel.numbers import format_decimal
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.table import Table
-from rich.text import Text
+from rich.text import Text as Styled
 
 from chuko.core.descriptor import Descriptor, Option
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json
-from chuko.core.words import number_text, who
+from chuko.core.text import Text
+from chuko.core.words import number_text
 from chuko.games import descriptor, game_class, rules_text
+from chuko.i18n import DEFAULT, LANGUAGES, Words, negotiate, words
 
 console = Console(highlight=False)
+
+# The language the terminal speaks in this run (`speaking` sets it).
+_WORDS: ContextVar[Words | None] = ContextVar("terminal_words", default=None)
+# Where the locale names the language of messages, in the order gettext reads them.
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def locale_language(environ: Mapping[str, str] | None = None) -> str:
+    """The shipped language the locale asks for (LC_ALL, else LC_MESSAGES, else LANG:
+    de_DE.UTF-8 is German), or English."""
+    environ = os.environ if environ is None else environ
+    for name in LOCALE_VARIABLES:
+        value = environ.get(name, "")
+        if value:
+            tag = value.partition(".")[0].partition("@")[0].replace("_", "-")
+            return negotiate(tag, set(LANGUAGES))
+    return DEFAULT
+
+
+@contextmanager
+def speaking(lang: str | Words) -> Iterator[Words]:
+    """The terminal speaks `lang` (a code, or a Words such as a test's) until the block
+    ends."""
+    chosen = lang if isinstance(lang, Words) else words(lang)
+    token = _WORDS.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _WORDS.reset(token)
+
+
+def spoken() -> Words | None:
+    """The language chosen for this run, if one is: a command run from another (a game
+    from the menu) keeps it."""
+    return _WORDS.get()
+
+
+def words_now() -> Words:
+    """The words of the language the terminal speaks: English until one is chosen."""
+    return _WORDS.get() or words(DEFAULT)
+
+
+def say(text: str) -> str:
+    """`text` in the terminal's language: a Text worded through its catalogue, a plain
+    string (a name, a card) as it is."""
+    said: str = words_now().say(text)
+    return said
+
+
+def numeral(value: float) -> str:
+    """A number as the terminal's language writes it."""
+    return words_now().number(value)
+
+
+def listing(names: Sequence[str]) -> str:
+    """Names in a row as the terminal's language lists them: "Ann", "Ann and Bo",
+    "Ann, Bo and Cy"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return say(Text("{earlier} and {last}", earlier=", ".join(names[:-1]), last=names[-1]))
+
+
+def decimal(value: float, places: int) -> str:
+    """`value` with `places` decimals as the terminal's language writes them: 0.250 or
+    0,250."""
+    lang = words_now().lang
+    return str(format_decimal(value, format="#,##0." + "0" * places,
+                              locale=lang if lang in LANGUAGES else DEFAULT))
+
+
+def refusal(error: BaseException) -> str:
+    """The sentence an error carries, in the terminal's language: its first argument (a
+    Text where the engine built one), not `str(error)`, which has lost the Text."""
+    first = error.args[0] if error.args else ""
+    return say(first) if isinstance(first, str) else str(error)
 
 
 # What leaves a game at any prompt; labels for moves must never be one of these.
@@ -41,8 +123,9 @@ class Quit(Exception):
 
 
 def ask(prompt: str, read: Callable[[], str] | None = None) -> str:
-    """One line from the player, stripped; raises Quit on 'quit', 'exit' or end of input."""
-    console.print(f"[bold cyan]{prompt}[/] ", end="")
+    """One line from the player after `prompt` (said in the terminal's language), stripped;
+    raises Quit on 'quit', 'exit' or end of input."""
+    console.print(f"[bold cyan]{say(prompt)}[/] ", end="")
     line = (read or sys.stdin.readline)()
     if not line:
         console.print()
@@ -55,9 +138,11 @@ def ask(prompt: str, read: Callable[[], str] | None = None) -> str:
     return text
 
 
-def warn(message: str) -> None:
-    """One clear line about bad input; the game goes on."""
-    console.print(f"[bold red]✗[/] {message}")
+def warn(message: str | BaseException) -> None:
+    """One clear line about bad input (a sentence, or a refusal's), in the terminal's
+    language; the game goes on."""
+    said = refusal(message) if isinstance(message, BaseException) else say(message)
+    console.print(f"[bold red]✗[/] {said}")
 
 
 def show_long(text: RenderableType) -> None:
@@ -170,7 +255,7 @@ def _lines(text: str, width: int) -> int:
 
 
 def _plain(cell: str) -> str:
-    return Text.from_markup(cell).plain
+    return Styled.from_markup(cell).plain
 
 
 def _width(cell: str) -> int:
@@ -219,9 +304,9 @@ def read_rules(game_id: str, lang: str | None = None) -> str:
         return rules_text(game_id, lang)
     except (FileNotFoundError, ModuleNotFoundError) as error:
         described = descriptor(game_id)
-        raise ConfigError(f"The rules of {described.title} are missing: "
-                          f"{described.integrations.rules} "
-                          "cannot be read.") from error
+        raise ConfigError(Text("The rules of {game} are missing: {file} cannot be read.",
+                               game=described.title,
+                               file=described.integrations.rules)) from error
 
 
 # How every --vs and --bots reads a list of levels (`chuko.bots.parse_levels` applies it).
@@ -310,7 +395,7 @@ def _text(value: Any) -> str:
     if value is None:
         return "·"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return say(Text("yes") if value else Text("no"))
     if isinstance(value, float):
         return number_text(value)
     if isinstance(value, dict):
@@ -319,7 +404,7 @@ def _text(value: Any) -> str:
         if not value:
             return "—"
         if all(isinstance(item, dict) for item in value):
-            return f"{len(value)} so far"
+            return say(Text("{n} so far", n=len(value)))
         nested = any(isinstance(item, list | tuple) for item in value)
         return (" | " if nested else " ").join(_text(item) for item in value)
     return str(value)
@@ -327,8 +412,9 @@ def _text(value: Any) -> str:
 
 def _per_seat(value: list[Any], names: Sequence[str], reader: int | None) -> str:
     """A list with one entry per seat, each after its seat's name: "You 3; Ann 5"."""
-    return "; ".join(f"{who(seat, names, reader)} {_text(item)}"
-                      for seat, item in enumerate(value))
+    you = say(Text("You"))
+    return "; ".join(f"{you if seat == reader else names[seat]} {_text(item)}"
+                     for seat, item in enumerate(value))
 
 
 def view_table(view: Json, seat_lists: Sequence[str], names: Sequence[str],

@@ -227,3 +227,42 @@ def test_a_shipped_trained_policy_is_rated_in_the_arena_beside_the_levels(run_ch
     # The trained policy beats random play clearly: its interval lies above random's 0.
     assert ratings[str(policy)]["low"] > 0
     assert ratings[str(policy)]["games"] == 40
+
+
+LAST_MOVE_BOT = '''
+class LastMove:
+    level = "last"
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def choose(self, view, legal_moves):
+        return legal_moves[-1]
+
+
+def make_bot(game, rng):
+    return LastMove(rng)
+'''
+
+
+@pytest.fixture
+def folder_with_a_bot(tmp_path, monkeypatch):
+    """A folder holding walker_bots.py, the command run in it as the `chuko` script runs:
+    with neither the folder nor "" on the import path."""
+    (tmp_path / "walker_bots.py").write_text(LAST_MOVE_BOT)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [entry for entry in sys.path
+                                      if entry not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "walker_bots", raising=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize("spec", ["walker_bots:make_bot", "walker_bots.py:make_bot"])
+def test_an_agent_in_the_current_folder_is_found_as_a_module_or_a_file(folder_with_a_bot,
+                                                                       spec):
+    (agent,) = read_agents([spec], crossroads())
+    assert agent.kind == "callable" and agent.name == spec
+    state = crossroads().new(1)
+    seat = state.to_move[0]
+    bot = agent.bot(state.game, Random(1), {})
+    assert judged_move(agent, bot, state, seat) is None

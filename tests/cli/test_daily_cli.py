@@ -44,3 +44,13 @@ def test_bad_and_future_dates_exit_with_status_2(run_chuko):
     assert status == 2 and "YYYY-MM-DD" in err
     status, _, err = run_chuko("daily", "--date", "9999-12-31")
     assert status == 2 and "not out yet" in err
+
+
+def test_the_daily_never_offers_a_hint_and_says_why_when_asked_anyway(run_chuko):
+    status, out, _ = run_chuko("daily", "--date", DAY, stdin="help\nhint\nquit\n")
+    assert status == 0
+    prompts = [line for line in out.splitlines() if "Your move" in line]
+    assert prompts and not any("hint" in line.partition(":")[0] for line in prompts)
+    listed = out.split("help\n", 1)[1].split("hint\n", 1)[0]  # what help listed
+    assert "undo" in listed and "rules" in listed and "hint" not in listed
+    assert "The daily gives no hints; undo is free." in out

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from chuko.cli.main import build_parser, commands
+from chuko.cli.main import build_parser, commands, language
 from chuko.cli.main import main as cli_main
 from chuko.games import descriptor, descriptors, game_ids, rules_text
+from chuko.i18n import LANGUAGES
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "chuko"
 # Every command-line module, the menu, the generic front ends and the environments name no
@@ -136,6 +137,8 @@ def documented_commands():
 
 @pytest.mark.parametrize("argv", documented_commands(), ids=" ".join)
 def test_every_documented_command_is_one_the_parser_takes(argv):
+    lang, argv = language(argv)  # a leading --lang CODE, as main reads it
+    assert lang is None or lang in LANGUAGES
     args = build_parser(argv, commands()).parse_args(argv)  # argparse exits on a bad flag
     assert args.verb == argv[0]
 

@@ -66,3 +66,13 @@ def test_an_unknown_puzzle_or_an_illegal_answer_is_one_sentence_and_status_2(run
         "from 1 to 2000."
     status, _, err = run_chuko("puzzle", "--id", "4", "--answer", "CR", "--json")
     assert status == 2 and "is not available" in err and "Traceback" not in err
+
+
+def test_the_puzzle_prompt_takes_help_and_rules_and_quit(run_chuko):
+    status, out, err = run_chuko("puzzle", "--id", PUZZLE, stdin="help\nrules\nquit\n")
+    assert status == 0 and "Traceback" not in out + err
+    assert "is not a move" not in out and "✗" not in out
+    assert "Type the move in notation" in out  # help
+    assert "Perfect play" in out  # the rules of Crossroads
+    assert out.count(f"Crossroads puzzle {PUZZLE}") == 2  # the board again after the rules
+    assert "Theme:" not in out  # quit answered nothing

@@ -51,6 +51,17 @@ def test_the_seeded_command_makes_the_shipped_file_again(tmp_path) -> None:
     assert [p.line() for p in mine(puzzles.SEED, 40)] == first
 
 
+def test_writing_into_a_folder_that_is_not_there_is_one_sentence_and_status_2(
+        tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)  # outside the repository: no src/chuko/data here
+    with pytest.raises(SystemExit) as stopped:
+        puzzles.main(["--count", "2", "--out", "src/chuko/data/crossroads-puzzles.txt"])
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "Traceback" not in said
+    assert "There is no folder src/chuko/data" in said and "repository's root" in said
+
+
 def test_a_puzzle_line_reads_back_as_the_same_puzzle() -> None:
     puzzle = shipped()[0]
     assert Puzzle.parse(puzzle.line()) == puzzle

@@ -133,3 +133,12 @@ def test_cards_are_written_with_suit_symbols_on_every_screen(play):
 def test_each_round_is_headed_in_words_not_option_syntax(play, argv, heading):
     _, out = play(["quit"], "--players", "2", "--seed", str(SEED), *argv)
     assert heading in out
+
+
+def test_the_commit_prompt_takes_help_and_rules_as_every_prompt_does(play):
+    status, out = play(["take", "help", "rules", "y"], "--players", "2", "--length", "1",
+                       "--seed", str(SEED))
+    assert status == 0 and "✗" not in out
+    assert "Type y to commit this grouping, or n to take back its last group." in out
+    assert "# Chuchula" in out or "Chuchula" in out.split("Commit this grouping?")[2]
+    assert "You committed: " in out

@@ -31,3 +31,16 @@ def test_a_game_runs_from_the_menu_and_the_menu_comes_back(run_chuko):
     assert status == 0 and "Traceback" not in out + err
     assert "Goodbye." in out  # the game's own screen was left with quit
     assert out.count("Pick a game") == 2 and described.title in out
+
+
+def test_the_menu_takes_help_and_a_games_rules(monkeypatch, capsys):
+    ids = game_ids()
+    lines = ["help", "rules", "rules 1", f"rules {ids[-1]}", "quit"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    started: list[str] = []
+    assert run_menu(ids, lambda game: started.append(game) or 0) == 0
+    out = capsys.readouterr().out
+    assert started == [] and out.count("✗") == 1  # `rules` alone: name the game
+    assert "rules and a game's number or name" in out and "Name the game after rules" in out
+    menus = [line for line in out.splitlines() if line.startswith("─") and " Games " in line]
+    assert out.count("Pick a game") == 5 and len(menus) == 3  # listed again after rules

@@ -2,7 +2,8 @@
 saved policy, each given as one word on the command line.
 
 - `easy` (any level the game's descriptor lists) is the built-in bot of that level.
-- `package.module:factory` (or `path/to/file.py:factory`) names a callable. The arena
+- `package.module:factory` (or `path/to/file.py:factory`) names a callable, its module
+  found in the current folder as well as on the path. The arena
   calls `factory(game, rng)` with the configured `Game` and a seeded `random.Random`, once
   per seat it fills, and it must return a bot: an object with a `level` (a short name) and
   `choose(view, legal_moves) -> move` (the `chuko.bots.Bot` protocol). Like every bot it is
@@ -20,6 +21,8 @@ agent that raises stops the arena with one sentence.
 from __future__ import annotations
 
 import importlib.util
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
@@ -31,6 +34,7 @@ from typing import Any
 from chuko.bots import Bot, make_bot
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, State
+from chuko.core.text import Text
 from chuko.core.words import bot_name
 
 POLICY_SUFFIX = ".npz"
@@ -75,6 +79,13 @@ class Agent:
         return checked_bot(self, self.make, game, rng)
 
 
+def refusal_of(error: BaseException) -> str:
+    """An error's sentence as it was raised: its first argument (a Text where the engine
+    built one, so the edge can say it in a language), else its text."""
+    first = error.args[0] if error.args else ""
+    return first if isinstance(first, str) else str(error)
+
+
 def one_line(error: BaseException) -> str:
     """An exception as a clause: its type and the first line of its message."""
     text = str(error).strip().splitlines()
@@ -90,7 +101,7 @@ def read_agents(named: Sequence[Agent | str], game: Game) -> list[Agent]:
     specs = [agent.spec for agent in agents]
     for spec in specs:
         if specs.count(spec) > 1:
-            raise ConfigError(f"The arena names {spec!r} twice.")
+            raise ConfigError(Text("The arena names {spec} twice.", spec=repr(spec)))
     return agents
 
 
@@ -102,24 +113,27 @@ def read_agent(spec: str, game: Game) -> Agent:
         return probed(Agent(spec, "policy", _policy_loader(spec)), game)
     module, colon, name = spec.rpartition(":")
     if not colon or not module or not name:
-        raise ConfigError(f"There is no {spec!r} bot; choose from {', '.join(levels)}, or name "
-                          f"an agent as module:callable or a saved policy (.npz).")
+        raise ConfigError(Text("There is no {spec} bot; choose from {levels}, or name an agent "
+                               "as module:callable or a saved policy (.npz).", spec=repr(spec),
+                               levels=", ".join(levels)))
     return probed(Agent(spec, "callable", _find_callable(spec, module, name)), game)
 
 
 def _policy_loader(spec: str) -> Callable[[Game, Random], Bot]:
     if not Path(spec).is_file():
-        raise AgentError(f"There is no saved policy {spec}.")
+        raise AgentError(Text("There is no saved policy {spec}.", spec=spec))
     try:
         policy_bot = import_module(POLICY_MODULE).policy_bot
     except ModuleNotFoundError as error:
         if error.name and POLICY_MODULE.startswith(error.name):
-            raise AgentError(f"Cannot load the policy {spec}: this chuko has no saved-policy "
-                             f"support ({POLICY_MODULE}).") from None
-        raise AgentError(f"Cannot load the policy {spec}: its loader needs {error.name}, "
-                         f"which is not installed.") from None
+            raise AgentError(Text("Cannot load the policy {spec}: this chuko has no "
+                                  "saved-policy support ({module}).", spec=spec,
+                                  module=POLICY_MODULE)) from None
+        raise AgentError(Text("Cannot load the policy {spec}: its loader needs {module}, which "
+                              "is not installed.", spec=spec, module=error.name)) from None
     except (ImportError, AttributeError) as error:
-        raise AgentError(f"Cannot load the policy {spec} ({one_line(error)}).") from None
+        raise AgentError(Text("Cannot load the policy {spec} ({reason}).", spec=spec,
+                              reason=one_line(error))) from None
 
     def load(game: Game, rng: Random) -> Bot:
         bot: Bot = policy_bot(spec, game, rng)
@@ -134,32 +148,44 @@ def _import(spec: str, module: str) -> ModuleType:
         if module.endswith(".py"):
             found = importlib.util.spec_from_file_location(Path(module).stem, module)
             if not Path(module).is_file() or found is None or found.loader is None:
-                raise AgentError(f"There is no file {module} for the agent {spec}.")
+                raise AgentError(Text("There is no file {module} for the agent {spec}.",
+                                      module=module, spec=spec))
             loaded = importlib.util.module_from_spec(found)
             found.loader.exec_module(loaded)
             return loaded
+        _current_folder_on_path()
         return import_module(module)
     except AgentError:
         raise
     except ModuleNotFoundError as error:
         if error.name and (module == error.name or module.startswith(f"{error.name}.")):
-            raise AgentError(f"There is no module {module} for the agent {spec}.") from None
-        raise AgentError(f"Cannot import {module} for the agent {spec} "
-                         f"({one_line(error)}).") from None
+            raise AgentError(Text("There is no module {module} for the agent {spec}.",
+                                  module=module, spec=spec)) from None
+        raise AgentError(Text("Cannot import {module} for the agent {spec} ({reason}).",
+                              module=module, spec=spec, reason=one_line(error))) from None
     except Exception as error:  # any failure of foreign code is one sentence
-        raise AgentError(f"Cannot import {module} for the agent {spec} "
-                         f"({one_line(error)}).") from None
+        raise AgentError(Text("Cannot import {module} for the agent {spec} ({reason}).",
+                              module=module, spec=spec, reason=one_line(error))) from None
+
+
+def _current_folder_on_path() -> None:
+    """Let `mybots:make_bot` name mybots.py in the folder the command runs in, as `python -m`
+    would: the `chuko` script itself starts with only its own folder on the path."""
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
 
 
 def _find_callable(spec: str, module: str, name: str) -> Callable[[Game, Random], Bot]:
     found: Any = _import(spec, module)
     for part in name.split("."):
         if not hasattr(found, part):
-            raise AgentError(f"The module {module} has no {name} for the agent {spec}.")
+            raise AgentError(Text("The module {module} has no {name} for the agent {spec}.",
+                                  module=module, name=name, spec=spec))
         found = getattr(found, part)
     if not callable(found):
-        raise AgentError(f"{name} in {module} is not callable, so it cannot make the agent "
-                         f"{spec}.")
+        raise AgentError(Text("{name} in {module} is not callable, so it cannot make the agent "
+                              "{spec}.", name=name, module=module, spec=spec))
     factory: Callable[[Game, Random], Bot] = found
     return factory
 
@@ -170,13 +196,15 @@ def checked_bot(agent: Agent, make: Callable[[Game, Random], Bot], game: Game,
     try:
         bot = make(game, rng)
     except ChukoError as error:
-        raise AgentError(f"The agent {agent.spec} could not be made: {error}") from None
+        raise AgentError(Text("The agent {spec} could not be made: {reason}", spec=agent.spec,
+                              reason=refusal_of(error))) from None
     except Exception as error:  # foreign code
-        raise AgentError(f"The agent {agent.spec} could not be made ({one_line(error)})."
-                         ) from None
+        raise AgentError(Text("The agent {spec} could not be made ({reason}).",
+                              spec=agent.spec, reason=one_line(error))) from None
     if not callable(getattr(bot, "choose", None)) or not hasattr(bot, "level"):
-        raise AgentError(f"The agent {agent.spec} returned {type(bot).__name__}, not a bot "
-                         f"(an object with `level` and `choose(view, legal_moves)`).")
+        raise AgentError(Text("The agent {spec} returned {kind}, not a bot (an object with "
+                              "`level` and `choose(view, legal_moves)`).", spec=agent.spec,
+                              kind=type(bot).__name__))
     return bot
 
 
@@ -188,8 +216,8 @@ def probed(agent: Agent, game: Game) -> Agent:
     bot = checked_bot(agent, agent.make, game, Random(PROBE_SEED))
     refusal = judged_move(agent, bot, state.copy(), seat)
     if refusal is not None:
-        raise AgentError(f"The agent {agent.spec} played an illegal move on its first turn: "
-                         f"{refusal}")
+        raise AgentError(Text("The agent {spec} played an illegal move on its first turn: "
+                              "{reason}", spec=agent.spec, reason=refusal))
     return agent
 
 
@@ -202,15 +230,16 @@ def judged_move(agent: Agent, bot: Bot, state: State, seat: int) -> str | None:
     except Exception as error:
         if agent.kind == "level":
             raise  # a built-in bot's failure is a bug to see whole
-        raise AgentError(f"The agent {agent.spec} raised {one_line(error)}.") from None
+        raise AgentError(Text("The agent {spec} raised {reason}.", spec=agent.spec,
+                              reason=one_line(error))) from None
     if legal and not isinstance(move, str) and move not in legal:
-        return f"{move!r} is not a legal move."
+        return Text("{move} is not a legal move.", move=repr(move))
     try:
         state.play(seat, move)
     except REFUSALS as error:
         if legal and not isinstance(move, str):
             raise  # a listed legal move the engine refuses is the engine's bug
-        return str(error) or f"{move!r} is not a legal move."
+        return refusal_of(error) or Text("{move} is not a legal move.", move=repr(move))
     return None
 
 

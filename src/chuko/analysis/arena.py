@@ -39,12 +39,15 @@ from chuko.console import (
     add_option_flags,
     console,
     game_from_flags,
+    numeral,
     option_values,
     print_table,
+    say,
 )
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
+from chuko.core.text import Plural, Text
 from chuko.games import game_class
 
 HELP: dict[str, str] = {}
@@ -306,7 +309,7 @@ def arena(game: Game, agents: Sequence[Agent | str], games: int, seed: int | Non
     the same deals for a solitaire, and rate them."""
     contestants = read_agents(agents, game)
     if len(contestants) < 2:
-        raise ConfigError("An arena needs at least two bots.")
+        raise ConfigError(Text("An arena needs at least two bots."))
     rng = make_rng(seed)
     budget = budget or {}
     won = None
@@ -327,38 +330,42 @@ def arena(game: Game, agents: Sequence[Agent | str], games: int, seed: int | Non
 # -- output ---------------------------------------------------------------------------------
 
 def print_arena(result: Arena) -> None:
-    game = result.game
-    what = ("every bot on the same deals" if result.win_rates is not None else
-            "every pair of bots, the seats rotating")
-    console.print(f"[bold]{game.title}[/] arena: {result.games:,} games for {what}.")
+    title = f"[bold]{say(result.game.title)}[/]"
+    console.print(say(
+        Text("{game} arena: {games} games for every bot on the same deals.", game=title,
+             games=numeral(result.games)) if result.win_rates is not None
+        else Text("{game} arena: {games} games for every pair of bots, the seats rotating.",
+                  game=title, games=numeral(result.games))))
     if result.ladder is not None:
         print_ladder(result.ladder)
-    names = {agent.spec: agent.name for agent in result.agents}
-    columns = ["Bot", "Elo", "95% interval", "Games", "Draws"]
+    names = {agent.spec: say(agent.name) for agent in result.agents}
+    columns = [Text("Bot"), Text("Elo"), Text("95% interval"), Text("Games"), Text("Draws")]
     if result.win_rates is not None:
-        columns.append("Wins")
+        columns.append(Text("Wins"))
     if result.forfeits:
-        columns.append("Forfeits")
+        columns.append(Text("Forfeits"))
     rows = []
     for i in sorted(range(len(result.levels)), key=lambda i: -result.ratings.elo[i]):
         spec, found = result.levels[i], result.ratings.intervals[i]
         games, draws = result.totals(spec)
         cells = [names[spec], f"{found.estimate:+.0f}", f"[{found.low:+.0f}, {found.high:+.0f}]",
-                 f"{games:,}", f"{draws:,}"]
+                 numeral(games), numeral(draws)]
         if result.win_rates is not None:
             wins = result.win_rates[spec]
             cells.append(proportion_interval(sum(wins), len(wins)).percent())
         if result.forfeits:
-            cells.append(f"{len(result.forfeits.get(spec, [])):,}")
+            cells.append(numeral(len(result.forfeits.get(spec, []))))
         rows.append(cells)
-    print_table("Ratings (Elo, 95% bootstrap interval)", columns, rows,
-                right=range(1, len(columns)))
+    print_table(say(Text("Ratings (Elo, 95% bootstrap interval)")), [say(c) for c in columns],
+                rows, right=range(1, len(columns)))
     print_matrix(result, names)
     for spec, reasons in result.forfeits.items():
-        console.print(f"{names[spec]} forfeited {len(reasons):,} "
-                      f"{'game' if len(reasons) == 1 else 'games'} by an illegal move; the "
-                      f"first: {reasons[0]}")
-    console.print(f"The first bot, {names[result.levels[0]]}, is rated 0.")
+        console.print(say(Plural(
+            "{name} forfeited {n} game by an illegal move; the first: {reason}",
+            "{name} forfeited {n} games by an illegal move; the first: {reason}",
+            n=len(reasons), name=names[spec], reason=reasons[0])), markup=False)
+    console.print(say(Text("The first bot, {name}, is rated 0.", name=names[result.levels[0]])),
+                  markup=False)
 
 
 def print_matrix(result: Arena, names: dict[str, str]) -> None:
@@ -367,10 +374,12 @@ def print_matrix(result: Arena, names: dict[str, str]) -> None:
     for pairing in result.pairings:
         for row, col in ((pairing.a, pairing.b), (pairing.b, pairing.a)):
             wins, draws, losses = pairing.line(row)
-            cells[row, col] = f"{wins}–{draws}–{losses} of {len(pairing.results)}"
-    unit = "deals compared" if result.win_rates is not None else "games"
-    print_table(f"The row's bot against the column's: wins–draws–losses of n {unit}",
-                ["", *(names[spec] for spec in result.levels)],
+            cells[row, col] = say(Text("{wins}–{draws}–{losses} of {n}", wins=wins, draws=draws,
+                                       losses=losses, n=len(pairing.results)))
+    title = (Text("The row's bot against the column's: wins–draws–losses of n deals compared")
+             if result.win_rates is not None else
+             Text("The row's bot against the column's: wins–draws–losses of n games"))
+    print_table(say(title), ["", *(names[spec] for spec in result.levels)],
                 [[names[row], *(cells.get((row, col), "") for col in result.levels)]
                  for row in result.levels],
                 right=range(1, len(result.levels) + 1))
@@ -379,10 +388,12 @@ def print_matrix(result: Arena, names: dict[str, str]) -> None:
 def print_ladder(ladder: Ladder) -> None:
     budget = "".join(f", {value} {name.replace('_', ' ')}" for name, value in
                      ladder.budget.items())
-    console.print(f"Ladder {ladder.name}: seed {ladder.seed}{budget}. Cite as: "
-                  f"{ladder.citation()}.")
+    console.print(say(Text("Ladder {name}: seed {seed}{budget}. Cite as: {citation}.",
+                           name=ladder.name, seed=ladder.seed, budget=budget,
+                           citation=ladder.citation())), markup=False)
     for sentence in ladder.drift():
-        console.print(f"[yellow]{sentence}[/] Its numbers may differ from the ladder's.")
+        console.print(f"[yellow]{say(sentence)}[/] "
+                      + say(Text("Its numbers may differ from the ladder's.")))
 
 
 def plot_arena(result: Arena, path: str) -> None:
@@ -409,7 +420,8 @@ def plot_arena(result: Arena, path: str) -> None:
     try:
         figure.savefig(path)
     except (OSError, ValueError) as error:
-        raise ConfigError(f"Cannot write the plot {path}: {error}.") from None
+        raise ConfigError(Text("Cannot write the plot {path}: {reason}.", path=path,
+                               reason=str(error))) from None
     finally:
         plt.close(figure)
 
@@ -458,14 +470,16 @@ def read_ladder(args: argparse.Namespace) -> Ladder:
         ("--seed", args.seed is not None), ("search budget", bool(read_budget(args))))
         if given]
     if fixed:
-        raise ConfigError(f"A ladder fixes its bots, games, seed and search budget, so "
-                          f"--ladder takes no {fixed[0]}; add agents with --agent.")
+        raise ConfigError(Text("A ladder fixes its bots, games, seed and search budget, so "
+                               "--ladder takes no {flag}; add agents with --agent.",
+                               flag=fixed[0]))
     ladder = load_ladder(args.ladder, args.game)
     if ladder.game.descriptor.read_options(option_values(args)) != ladder.options:
         values = " ".join(f"--{name.replace('_', '-')} {value}"
                           for name, value in ladder.options.items())
-        raise ConfigError(f"Ladder {ladder.name} plays {ladder.game.title} with {values}; "
-                          f"its options are fixed.")
+        raise ConfigError(Text("Ladder {name} plays {game} with {values}; its options are "
+                               "fixed.", name=ladder.name, game=ladder.game.title,
+                               values=values))
     return ladder
 
 
@@ -482,9 +496,9 @@ def run(args: argparse.Namespace) -> int:
         games, seed, budget = args.games or 100, args.seed, read_budget(args)
     agents = read_agents(specs, game)
     if len(agents) < 2:
-        raise ConfigError("An arena needs at least two bots.")
+        raise ConfigError(Text("An arena needs at least two bots."))
     pairs = len(agents) if game.players == 1 else math.comb(len(agents), 2)
-    with progress_bar(pairs * games, f"{game.title} arena") as advance:
+    with progress_bar(pairs * games, say(Text("{game} arena", game=game.title))) as advance:
         result = arena(game, agents, games, seed, options=options, budget=budget,
                        ladder=ladder, advance=advance,
                        resamples=ladder.resamples if ladder else BOOTSTRAP)

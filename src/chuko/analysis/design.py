@@ -38,11 +38,12 @@ from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.analysis.study.command import positive
 from chuko.bots import parse_levels
-from chuko.console import console, print_table
+from chuko.console import console, numeral, print_table, say
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.numbers import MAX_CARD
 from chuko.core.packs import as_pack, pack_text
 from chuko.core.protocol import Json
+from chuko.core.text import Plural, Text
 
 HELP = {"": "search packs for a target profile: a Caravan ladder, a fair Crossroads, a fair "
             "Chükö"}
@@ -93,16 +94,17 @@ def parse_spec(text: str, what: str) -> Spec:
     if span := _RANGE.match(word):
         low, high = float(span[1]), float(span[2])
         if low > high:
-            raise ConfigError(f"The target {text!r} for {what} runs backwards: write the low "
-                              "end first.")
+            raise ConfigError(Text("The target {target} for {what} runs backwards: write the "
+                                   "low end first.", target=repr(text), what=what))
         return Spec(low, high)
     if around := _AROUND.match(word):
         centre, tolerance = float(around[1]), float(around[2])
         return Spec(centre - tolerance, centre + tolerance)
     if exact := _EXACT.match(word):
         return Spec(float(exact[1]), float(exact[1]))
-    raise ConfigError(f"{text!r} is not a target for {what}: write a range (25-40), a value "
-                      "with a tolerance (50±3 or 50+-3), a value, max or min.")
+    raise ConfigError(Text("{target} is not a target for {what}: write a range (25-40), a "
+                           "value with a tolerance (50±3 or 50+-3), a value, max or min.",
+                           target=repr(text), what=what))
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,10 @@ def _keyed(items: Sequence[str], flag: str, key_name: str, low: int, high: int,
     for item in items:
         key, colon, spec = item.partition(":")
         if not colon or not key.strip().isdigit() or not low <= int(key) <= high:
-            raise ConfigError(f"{item!r} is not a target for --{flag}: write {key_name}:TARGET "
-                              f"with {key_name} from {low} to {high}, e.g. {low + 1}:25-40.")
+            raise ConfigError(Text("{item} is not a target for --{flag}: write {key}:TARGET "
+                                   "with {key} from {low} to {high}, e.g. {example}.",
+                                   item=repr(item), flag=flag, key=key_name, low=low,
+                                   high=high, example=str(low + 1) + ":25-40"))
         number = int(key)
         targets.append(Target(f"{flag}:{number}", label(number), "%",
                               parse_spec(spec, f"--{flag} {number}")))
@@ -138,27 +142,27 @@ def read_targets(args: argparse.Namespace) -> list[Target]:
     """The profile the options ask for; ConfigError with one sentence when a target is
     malformed, repeated or missing, or a percentage lies outside 0–100."""
     targets = _keyed(args.caravan or [], "caravan", "LIMIT", 0, MAX_BRIDGES,
-                     lambda n: f"Caravan, {n} bridge{'' if n == 1 else 's'}")
+                     lambda n: Plural("Caravan, {n} bridge", "Caravan, {n} bridges", n=n))
     targets += _keyed(args.chuko_first or [], "chuko-first", "PLAYERS", 2, MAX_CHUKO_PLAYERS,
-                      lambda n: f"Chükö first, {n} players")
+                      lambda n: Text("Chükö first, {n} players", n=n))
     if args.crossroads_edge is not None:
-        targets.append(Target("crossroads-edge", "Crossroads edge", " points",
+        targets.append(Target("crossroads-edge", Text("Crossroads edge"), " points",
                               parse_spec(args.crossroads_edge, "--crossroads-edge")))
     if args.crossroads_draws is not None:
-        targets.append(Target("crossroads-draws", "Crossroads draws", "%",
+        targets.append(Target("crossroads-draws", Text("Crossroads draws"), "%",
                               parse_spec(args.crossroads_draws, "--crossroads-draws")))
     if not targets:
-        raise ConfigError("Name at least one target: --caravan, --crossroads-edge, "
-                          "--crossroads-draws or --chuko-first.")
+        raise ConfigError(Text("Name at least one target: --caravan, --crossroads-edge, "
+                               "--crossroads-draws or --chuko-first."))
     seen: set[str] = set()
     for target in targets:
         if target.figure in seen:
-            raise ConfigError(f"The target {target.figure} is given twice.")
+            raise ConfigError(Text("The target {figure} is given twice.", figure=target.figure))
         seen.add(target.figure)
         spec = target.spec
         if target.unit == "%" and not spec.goal and not 0 <= spec.low <= spec.high <= 100:
-            raise ConfigError(f"The target for {target.figure} is a percentage: keep it "
-                              "within 0–100.")
+            raise ConfigError(Text("The target for {figure} is a percentage: keep it within "
+                                   "0–100.", figure=target.figure))
     return targets
 
 
@@ -296,8 +300,8 @@ def read_space(cards: str, size: str | None, repeats: bool, targets: Sequence[Ta
     take exactly 12 cards, so with their targets the size is 12."""
     span = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", cards)
     if not span or not 1 <= int(span[1]) <= int(span[2]) <= MAX_CARD:
-        raise ConfigError(f"--cards {cards!r} is not a range of cards such as 2-40 (from 1 to "
-                          f"{MAX_CARD:,}).")
+        raise ConfigError(Text("--cards {cards} is not a range of cards such as 2-40 (from 1 "
+                               "to {most}).", cards=repr(cards), most=numeral(MAX_CARD)))
     low, high = int(span[1]), int(span[2])
     layout = any(not t.figure.startswith("chuko") for t in targets)
     if size is None:
@@ -305,16 +309,19 @@ def read_space(cards: str, size: str | None, repeats: bool, targets: Sequence[Ta
     else:
         found = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", size)
         if not found:
-            raise ConfigError(f"--size {size!r} is not a number of cards (12) or a range (8-20).")
+            raise ConfigError(Text("--size {size} is not a number of cards (12) or a range "
+                                   "(8-20).", size=repr(size)))
         sizes = (int(found[1]), int(found[2] or found[1]))
     if layout and sizes != (LAYOUT_SIZE, LAYOUT_SIZE):
-        raise ConfigError("Caravan and Crossroads are dealt from exactly 12 cards, so with "
-                          "their targets --size is 12.")
+        raise ConfigError(Text("Caravan and Crossroads are dealt from exactly 12 cards, so "
+                               "with their targets --size is 12."))
     if not 2 <= sizes[0] <= sizes[1] <= 1000:
-        raise ConfigError("--size is a number of cards from 2 to 1,000, the low end first.")
+        raise ConfigError(Text("--size is a number of cards from 2 to 1,000, the low end "
+                               "first."))
     if not repeats and high - low + 1 < sizes[1]:
-        raise ConfigError(f"--cards {low}-{high} holds {high - low + 1} different numbers, "
-                          f"fewer than {sizes[1]} cards: widen it or allow --repeats.")
+        raise ConfigError(Text("--cards {cards} holds {numbers} different numbers, fewer than "
+                               "{size} cards: widen it or allow --repeats.",
+                               cards=cards.strip(), numbers=high - low + 1, size=sizes[1]))
     return Space(low, high, sizes, repeats)
 
 
@@ -764,13 +771,20 @@ def search_from(args: argparse.Namespace) -> Search:
 
 def print_result(search: Search, found: list[Candidate], seconds: float) -> None:
     met = sum(c.meets for c in found)
-    refused = (f" ({search.refused:,} could not be dealt for every target)"
-               if search.refused else "")
-    console.print(f"Screened {search.screened:,} packs{refused} on {search.screen:,} deals or "
-                  f"games each, confirmed the best {len(found)} on {search.confirm:,} "
-                  f"({seconds:.0f} s, seed {search.seed}); {met} meet every target.")
-    columns = ["Pack", *(f"{target.label}\n{target.spec.text()}{target.unit}"
-                         for target in search.targets), "Meets"]
+    screened = dict(screened=numeral(search.screened), screen=numeral(search.screen),
+                    best=len(found), confirm=numeral(search.confirm),
+                    seconds=f"{seconds:.0f}", seed=search.seed, met=met)
+    console.print(say(
+        Text("Screened {screened} packs ({refused} could not be dealt for every target) on "
+             "{screen} deals or games each, confirmed the best {best} on {confirm} ({seconds} "
+             "s, seed {seed}); {met} meet every target.", refused=numeral(search.refused),
+             **screened) if search.refused else
+        Text("Screened {screened} packs on {screen} deals or games each, confirmed the best "
+             "{best} on {confirm} ({seconds} s, seed {seed}); {met} meet every target.",
+             **screened)))
+    columns = [say(Text("Pack")),
+               *(f"{say(target.label)}\n{target.spec.text()}{target.unit}"
+                 for target in search.targets), say(Text("Meets"))]
     rows = []
     for candidate in found:
         cells = []
@@ -782,22 +796,22 @@ def print_result(search: Search, found: list[Candidate], seconds: float) -> None
                          f"[{interval.low:.{digits}f}, {interval.high:.{digits}f}][/]")
         # spaces after the commas, so a long pack wraps between cards, not inside one
         rows.append([pack_text(candidate.pack).replace(",", ", "), *cells,
-                     "yes" if candidate.meets else "no"])
+                     say(Text("yes") if candidate.meets else Text("no"))])
     print_table("", columns, rows, right=range(1, len(columns) - 1))
-    console.print("Figures are estimates with 95% intervals (Wilson for rates); a target is "
-                  "met when the estimate lies within it.")
-    loose = [target.label for candidate in found if candidate.meets for target in search.targets
-             if not target.spec.goal and not (
+    console.print(say(Text("Figures are estimates with 95% intervals (Wilson for rates); a "
+                           "target is met when the estimate lies within it.")))
+    loose = [say(target.label) for candidate in found if candidate.meets
+             for target in search.targets if not target.spec.goal and not (
                  target.spec.low <= candidate.figures[target.figure].interval.low
                  and candidate.figures[target.figure].interval.high <= target.spec.high)]
     if loose:
-        console.print(f"A pack that meets a target by its estimate may still miss it: the "
-                      f"interval reaches outside the target for {', '.join(dict.fromkeys(loose))}"
-                      f"; a larger --confirm narrows it.")
+        console.print(say(Text("A pack that meets a target by its estimate may still miss it: "
+                               "the interval reaches outside the target for {targets}; a larger "
+                               "--confirm narrows it.", targets=", ".join(dict.fromkeys(loose)))))
     if not met:
-        console.print("No pack met every target. How close the screened packs came:")
+        console.print(say(Text("No pack met every target. How close the screened packs came:")))
         for line in closeness_words(search.targets, search.pool, search.screen):
-            console.print(f"• {line}")
+            console.print(f"• {say(line)}")
 
 
 def run(args: argparse.Namespace) -> int:

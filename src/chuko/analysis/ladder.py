@@ -29,6 +29,7 @@ from chuko.analysis.agents import Agent, play_judged
 from chuko.bots import Bot
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json
+from chuko.core.text import Text
 from chuko.games import game_class
 
 BOT_VERSIONS = "bot-versions.json"
@@ -87,9 +88,10 @@ def _read(path: Path | Any, what: str) -> Json:
     try:
         found: Json = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ConfigError(f"Cannot read {what}: {error}.") from None
+        raise ConfigError(Text("Cannot read the ladder {name}: {reason}.", name=what,
+                               reason=str(error))) from None
     if not isinstance(found, dict):
-        raise ConfigError(f"{what[0].upper()}{what[1:]} is not a JSON object.")
+        raise ConfigError(Text("The ladder {name} is not a JSON object.", name=what))
     return found
 
 
@@ -103,18 +105,22 @@ def load_ladder(name: str, game_id: str) -> Ladder:
     the game."""
     if name.endswith(".json"):
         if not Path(name).is_file():
-            raise ConfigError(f"There is no ladder file {name}.")
-        found = _read(Path(name), f"the ladder {name}")
+            raise ConfigError(Text("There is no ladder file {name}.", name=name))
+        found = _read(Path(name), name)
     else:
         if not shipped(name).is_file():
-            raise ConfigError(f"There is no ladder {name!r}; the shipped ladders are "
-                              f"{', '.join(shipped_ladders())}.")
-        found = _read(shipped(name), f"the ladder {name}")
+            raise ConfigError(Text("There is no ladder {name}; the shipped ladders are "
+                                   "{ladders}.", name=repr(name),
+                                   ladders=", ".join(shipped_ladders())))
+        found = _read(shipped(name), name)
     entry = found.get("games", {}).get(game_id)
     if not isinstance(entry, dict):
-        covered = ", ".join(found.get("games", {})) or "no game"
+        covered = ", ".join(found.get("games", {}))
         title = game_class(game_id).descriptor.title
-        raise ConfigError(f"Ladder {name} has no {title}; it covers {covered}.")
+        raise ConfigError(Text("Ladder {name} has no {game}; it covers {games}.", name=name,
+                               game=title, games=covered) if covered else
+                          Text("Ladder {name} has no {game}; it covers no game.", name=name,
+                               game=title))
     try:
         game = game_class(game_id).from_options(entry.get("options", {}), bots_only=True)
         return Ladder(str(found.get("ladder", name)), str(found["chuko_version"]), game,
@@ -123,8 +129,9 @@ def load_ladder(name: str, game_id: str) -> Ladder:
                       int(entry["games"]), int(entry["seed"]), dict(entry.get("budget", {})),
                       int(entry.get("resamples", RESAMPLES)))
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise ConfigError(f"Ladder {name} is malformed for {game_id} "
-                          f"({type(error).__name__}: {error}).") from None
+        reason = f"{type(error).__name__}: {error}"
+        raise ConfigError(Text("Ladder {name} is malformed for {game} ({reason}).", name=name,
+                               game=game_id, reason=reason)) from None
 
 
 def shipped_ladders() -> list[str]:

@@ -22,18 +22,22 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.text import Text
+from rich.text import Text as Styled
+
+from chuko.console import say
+from chuko.core.text import Text
 
 
 class TimeLeftColumn(ProgressColumn):
     """'ETA 0:04:10': the time left at the average pace since the start. Rich's own
     estimate looks only at the last 30 seconds, so games slower than that never get one."""
 
-    def render(self, task: Task) -> Text:
+    def render(self, task: Task) -> Styled:
         if not task.completed or task.total is None or task.elapsed is None:
-            return Text("ETA …", style="progress.remaining")
+            return Styled(say(Text("ETA …")), style="progress.remaining")
         left = task.elapsed * (task.total - task.completed) / task.completed
-        return Text(f"ETA {timedelta(seconds=round(left))}", style="progress.remaining")
+        return Styled(say(Text("ETA {left}", left=str(timedelta(seconds=round(left))))),
+                      style="progress.remaining")
 
 
 @contextmanager

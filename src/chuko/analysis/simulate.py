@@ -20,11 +20,20 @@ from typing import Any, TextIO
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import mean_interval, proportion_interval
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags, option_values
+from chuko.console import (
+    LINEUP_HELP,
+    add_option_flags,
+    console,
+    game_from_flags,
+    numeral,
+    option_values,
+    say,
+)
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
+from chuko.core.text import Text
 from chuko.core.words import bot_name, seat_names
 from chuko.games import game_class
 
@@ -88,7 +97,7 @@ def read_bot_games(args: argparse.Namespace) -> tuple[Game, Json, list[str], dic
     """From the flags of `add_bot_game_arguments`: the game, its option values, the lineup
     and the search bots' budget; ConfigError in one sentence for a bad one."""
     if args.games < 1:
-        raise ConfigError("--games must be at least 1.")
+        raise ConfigError(Text("--games must be at least 1."))
     game = game_from_flags(args, bots_only=True)
     lineup = parse_levels(args.bots, game.id, game.players, "--bots")
     return game, game.descriptor.read_options(option_values(args)), lineup, read_budget(args)
@@ -150,7 +159,8 @@ def make_bots(game_id: str, lineup: Sequence[str], rng: Random,
         bots.append(make_bot(game_id, level, Random(seed)))
     if budget and not took:
         names = " or ".join(flag for flag, _, name, *_ in BUDGETS if name in budget)
-        raise ConfigError(f"No bot of the lineup ({', '.join(lineup)}) takes {names}.")
+        raise ConfigError(Text("No bot of the lineup ({lineup}) takes {flags}.",
+                               lineup=", ".join(lineup), flags=names))
     return bots
 
 
@@ -250,46 +260,52 @@ def print_summary(tally: Tally) -> None:
     n = tally.games
     options = " ".join(f"--{name.replace('_', '-')} {value}"
                        for name, value in tally.options.items())
-    seats = "fixed seats" if not tally.rotate else "the seats rotate each game"
-    console.print(f"[bold]{tally.game.title}[/]: {n:,} games of {', '.join(tally.names())} "
-                  f"({seats}).")
+    game, bots = f"[bold]{say(tally.game.title)}[/]", ", ".join(tally.names())
+    console.print(say(
+        Text("{game}: {games} games of {bots} (the seats rotate each game).", game=game,
+             games=numeral(n), bots=bots) if tally.rotate
+        else Text("{game}: {games} games of {bots} (fixed seats).", game=game,
+                  games=numeral(n), bots=bots)))
     if options:
-        console.print(f"Options: {options}")
-    console.print("Win rates with 95% Wilson intervals:")
-    rows = [(f"{ordinal(s + 1)} seat", w, n) for s, w in enumerate(tally.seat_wins)]
+        console.print(say(Text("Options: {options}", options=options)))
+    console.print(say(Text("Win rates with 95% Wilson intervals:")))
+    rows = [(say(Text("{ordinal} seat", ordinal=ordinal(s + 1))), w, n)
+            for s, w in enumerate(tally.seat_wins)]
     rows += list(zip(tally.names(), tally.bot_wins, [n] * len(tally.bot_wins), strict=True))
     if tally.first_known and tally.game.players > 1:
-        rows.append(("whoever moved first", tally.first_wins, tally.first_known))
+        rows.append((say(Text("whoever moved first")), tally.first_wins, tally.first_known))
     width = max(len(label) for label, _, _ in rows) + 2
     for label, wins, out_of in rows:
         rate = proportion_interval(wins, out_of).percent()
-        console.print(f"  {label:<{width}}{wins:7,d}  {rate}")
+        console.print(f"  {label:<{width}}{numeral(wins):>7}  {rate}")
     if tally.draws:
-        console.print(f"Draws: {tally.draws:,}")
+        console.print(say(Text("Draws: {n}", n=numeral(tally.draws))))
     if tally.no_winner:
-        console.print(f"No winner: {tally.no_winner:,}")
+        console.print(say(Text("No winner: {n}", n=numeral(tally.no_winner))))
     if tally.lengths:
-        console.print(f"Moves per game: {mean_interval(tally.lengths)}")
+        console.print(say(Text("Moves per game: {mean}", mean=mean_interval(tally.lengths))))
 
 
 def run(args: argparse.Namespace) -> int:
     game, values, lineup, budget = read_bot_games(args)
     rng = make_rng(args.seed)
 
-    def say(index: int, state: State, names: list[str]) -> None:
+    def tell(index: int, state: State, names: list[str]) -> None:
         assert state.outcome is not None
-        console.print(f"Game {index + 1}: {state.outcome.describe(names, None)}")
+        console.print(say(Text("Game {number}: {result}", number=index + 1,
+                               result=state.outcome.describe(names, None))))
 
     try:
         out = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else None  # noqa: SIM115
     except OSError as error:
-        raise ChukoError(f"Cannot write {args.jsonl}: {error.strerror}.") from None
+        raise ChukoError(Text("Cannot write {path}: {reason}.", path=args.jsonl,
+                              reason=error.strerror)) from None
     try:
-        with progress_bar(args.games, f"{game.title} games") as advance:
+        with progress_bar(args.games, say(Text("{game} games", game=game.title))) as advance:
             tally = simulate(game, lineup, args.games, rng,
                              options=values,
                              rotate=not args.fixed_seats, budget=budget, out=out,
-                             on_result=say if args.verbose else None, advance=advance)
+                             on_result=tell if args.verbose else None, advance=advance)
     finally:
         if out is not None:
             out.close()

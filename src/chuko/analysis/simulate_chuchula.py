@@ -19,11 +19,12 @@ from random import Random
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.stats import Interval, mean_interval, proportion_interval
 from chuko.bots import make_bot, parse_levels
-from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags
+from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags, say
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, Outcome
 from chuko.core.rng import make_rng
-from chuko.core.words import bot_name, count, seat_names
+from chuko.core.text import Plural, Text
+from chuko.core.words import bot_name, seat_names
 from chuko.games.chuchula import DESCRIPTOR, Game
 
 HELP = {Game.id: "bots play many Chuchula rounds; points per round with 95% intervals"}
@@ -98,7 +99,7 @@ def simulate(
     whole, so it may go past `rounds`. Each bot sees only its seat's view. `on_record` hears
     each game's record, `on_result` each game's outcome."""
     if rounds < 1:
-        raise ConfigError("The number of rounds to play must be positive.")
+        raise ConfigError(Text("The number of rounds to play must be positive."))
     options = {"players": len(levels), "mode": mode, "length": length}
     configured = Game.from_options(options, bots_only=True)
     assert isinstance(configured, Game)  # Chuchula's own from_options
@@ -128,21 +129,28 @@ def simulate(
 
 def print_summary(study: Study, game: Game, seed: int | None) -> None:
     levels, names = study.levels, bot_names(study.levels)
-    games = (f"of up to {count(game.length, 'round')}" if game.mode == "rounds"
-             else f"to {count(game.length, 'point')}")
-    console.print(
-        f"[bold]{Game.title}[/], {len(levels)} players: {count(len(study.points[0]), 'round')} "
-        f"in {count(len(study.winners), 'game')} {games}"
-        + (f", seed {seed}" if seed is not None else "") + "."
-    )
+    games = (Plural("of up to {n} round", "of up to {n} rounds", n=game.length)
+             if game.mode == "rounds" else Plural("to {n} point", "to {n} points", n=game.length))
+    rounds = Plural("{n} round", "{n} rounds", n=len(study.points[0]))
+    played = Plural("{n} game", "{n} games", n=len(study.winners))
+    title = f"[bold]{say(Game.title)}[/]"
+    console.print(say(
+        Text("{game}, {players} players: {rounds} in {played} {games}, seed {seed}.",
+             game=title, players=len(levels), rounds=rounds, played=played, games=games,
+             seed=seed) if seed is not None
+        else Text("{game}, {players} players: {rounds} in {played} {games}.", game=title,
+                  players=len(levels), rounds=rounds, played=played, games=games)))
     width = max(len(name) for name in names) + 2
-    console.print(f"{'bot':<{width}}{'points per round [95%]':<28}games won [95%]")
+    bot, per_round = say(Text("bot")), say(Text("points per round [95%]"))
+    won = say(Text("games won [95%]"))
+    console.print(f"{bot:<{width}}{per_round:<28}{won}", markup=False)
     for seat, name in enumerate(names):
         console.print(f"{name:<{width}}{str(study.seat_interval(seat)):<28}"
-                      f"{study.win_interval(seat).percent()}")
+                      f"{study.win_interval(seat).percent()}", markup=False)
     if len(set(levels)) < len(levels):
         for level in dict.fromkeys(levels):
-            console.print(f"{level} bots (pooled): {study.level_interval(level)} per round")
+            console.print(say(Text("{level} bots (pooled): {interval} per round", level=level,
+                                   interval=str(study.level_interval(level)))), markup=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -153,23 +161,25 @@ def run(args: argparse.Namespace) -> int:
     names = bot_names(levels)
     played = 0
 
-    def say(outcome: Outcome) -> None:
+    def tell(outcome: Outcome) -> None:
         nonlocal played
         played += 1
-        console.print(f"Game {played}: {outcome.describe(names, None)}")
+        console.print(say(Text("Game {number}: {result}", number=played,
+                               result=outcome.describe(names, None))))
 
     sink = None
     if args.jsonl:
         try:
             sink = open(args.jsonl, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as error:
-            raise ChukoError(f"Cannot write {args.jsonl}: {error.strerror}.") from None
+            raise ChukoError(Text("Cannot write {path}: {reason}.", path=args.jsonl,
+                                  reason=error.strerror)) from None
     try:
-        with progress_bar(args.rounds, f"{Game.title} rounds") as advance:
+        with progress_bar(args.rounds, say(Text("{game} rounds", game=Game.title))) as advance:
             study = simulate(
                 levels, args.rounds, game.length, args.seed,
                 (lambda r: sink.write(json.dumps(r) + "\n")) if sink else None, advance,
-                say if args.verbose else None, mode=game.mode,
+                tell if args.verbose else None, mode=game.mode,
             )
     finally:
         if sink:

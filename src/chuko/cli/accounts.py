@@ -12,7 +12,9 @@ import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from chuko.console import say
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -39,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         return _delete(args) if args.action == "delete" else _list(args)
     except SQLAlchemyError as error:
         reason = str(error).splitlines()[0].rstrip(".")
-        raise ConfigError(f"The database of --db cannot be used: {reason}.") from None
+        raise ConfigError(Text("The database of --db cannot be used: {reason}.",
+                               reason=reason)) from None
 
 
 def _engine(url: str) -> Engine:
@@ -55,7 +58,7 @@ def _engine(url: str) -> Engine:
     engine = make_engine(url)
     database = make_url(url).database
     if engine.dialect.name == "sqlite" and not (database and Path(database).is_file()):
-        raise ConfigError(f"There is no database at {url!r}.")
+        raise ConfigError(Text("There is no database at {url}.", url=repr(url)))
     migrations.upgrade(engine)
     return engine
 
@@ -70,10 +73,11 @@ def _list(args: argparse.Namespace) -> int:
                            "games": a.games} for a in found]))
         return 0
     if not found:
-        print("No accounts.")
+        print(say(Text("No accounts.")))
         return 0
-    width = max(len("username"), *(len(a.username) for a in found))
-    print(f"{'username':<{width}}  {'created':<20}  games")
+    name, created, games = say(Text("username")), say(Text("created")), say(Text("games"))
+    width = max(len(name), *(len(a.username) for a in found))
+    print(f"{name:<{width}}  {created:<20}  {games}")
     for account in found:
         print(f"{account.username:<{width}}  {_when(account.created):<20}  {account.games}")
     return 0
@@ -86,10 +90,12 @@ def _delete(args: argparse.Namespace) -> int:
     with _engine(args.db).begin() as conn:
         found = account_id(username_key(args.username))(conn)
         if found is None:
-            raise ConfigError(f"There is no account named {args.username!r}.")
+            raise ConfigError(Text("There is no account named {name}.",
+                                   name=repr(args.username)))
         delete_account(found)(conn)
     print(json.dumps({"deleted": args.username}) if args.json
-          else f"Deleted the account {args.username!r}; its sessions are ended.")
+          else say(Text("Deleted the account {name}; its sessions are ended.",
+                        name=repr(args.username))))
     return 0
 
 

@@ -11,11 +11,11 @@ import argparse
 import json
 import sys
 
-from chuko.console import add_option_flags, console, game_from_flags
+from chuko.console import add_option_flags, console, decimal, game_from_flags, say
 from chuko.core.deck52 import cards_text, parse_cards
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json
-from chuko.core.words import count
+from chuko.core.text import Plural, Text
 from chuko.games.chuchula import DESCRIPTOR, Game, group_type
 from chuko.solvers.chuchula_advisor import Advice, advise, check_hand
 
@@ -43,10 +43,13 @@ def _describe(advice: Advice, players: int) -> str:
     pairs = zip(advice.grouping.groups, advice.expected, strict=True)
     for number, (group, points) in enumerate(pairs, 1):
         cards = " ".join(c.symbol_text for c in group)
-        lines.append(f"Group {number}: {cards:<12} {group_type(group).label:<16} {points:.3f}")
-    lines.append(f"Left out: {advice.grouping.leftover.symbol_text}")
-    lines.append(f"Expected points: {advice.total:.3f} of 4 against "
-                 f"{count(players - 1, 'opponent')}")
+        kind = say(group_type(group).label)
+        lines.append(say(Text("Group {number}: {cards}", number=number, cards=cards.ljust(12)))
+                     + f" {kind:<16} {decimal(points, 3)}")
+    lines.append(say(Text("Left out: {card}", card=advice.grouping.leftover.symbol_text)))
+    lines.append(say(Text("Expected points: {points} of 4 against {opponents}",
+                          points=decimal(advice.total, 3),
+                          opponents=Plural("{n} opponent", "{n} opponents", n=players - 1))))
     return "\n".join(lines)
 
 

@@ -31,10 +31,11 @@ from typing import IO, Any
 from chuko.analysis.progress import progress_bar
 from chuko.analysis.simulate import add_bot_game_arguments, read_bot_games, simulate
 from chuko.bots import make_bot
+from chuko.console import listing, say
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
-from chuko.core.words import listing
+from chuko.core.text import Text
 from chuko.games import descriptors, game_class
 
 HELP = {"": "bots play many games and write their records (or solved positions) as data"}
@@ -77,8 +78,12 @@ def solver_values(game: Game) -> Values:
     values = labeller(game.id)
     if values is None:
         solved = [d.title for d in descriptors() if labeller(d.id) is not None]
-        raise ConfigError(f"{game.title} has no exact solver to label positions with; "
-                          f"--positions is for {listing(solved) or 'no game installed'}.")
+        if not solved:
+            raise ConfigError(Text("{game} has no exact solver to label positions with; "
+                                   "--positions is for no game installed.", game=game.title))
+        raise ConfigError(Text("{game} has no exact solver to label positions with; "
+                               "--positions is for {games}.", game=game.title,
+                               games=listing(solved)))
     return values
 
 
@@ -150,7 +155,8 @@ def _opened(path: str | None, binary: bool) -> Iterator[IO[Any]]:
     try:
         out = open(path, "wb" if binary else "w", encoding=None if binary else "utf-8")  # noqa: SIM115
     except OSError as error:
-        raise ChukoError(f"Cannot write {path}: {error.strerror}.") from None
+        raise ChukoError(Text("Cannot write {path}: {reason}.", path=path,
+                              reason=error.strerror)) from None
     with out:
         yield out
 
@@ -172,8 +178,8 @@ def _steps_module() -> Any:
     try:
         from chuko.envs import dataset
     except ImportError as missing:
-        raise ConfigError(f"--steps needs the rl extra (pip install 'chuko[rl]'): "
-                          f"{missing.name} is not installed.") from None
+        raise ConfigError(Text("--steps needs the rl extra (pip install 'chuko[rl]'): {module} "
+                               "is not installed.", module=missing.name)) from None
     return dataset
 
 
@@ -207,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
                 out.write(json.dumps(_steps_module().jsonable(row) if args.steps else row)
                           + "\n")
 
-        with progress_bar(args.games, f"{game.title} games") as advance:
+        with progress_bar(args.games, say(Text("{game} games", game=game.title))) as advance:
             simulate(game, lineup, args.games, make_rng(args.seed),
                      options=options, budget=budget,
                      out=_Lines(take), advance=advance)

@@ -14,9 +14,10 @@ from random import Random
 from typing import Any
 
 from chuko.bots import make_bot
-from chuko.console import Quit, console
+from chuko.console import Quit, console, say
 from chuko.core import references
 from chuko.core.errors import IllegalMove
+from chuko.core.text import Text
 from chuko.games import descriptor
 from chuko.practice.lessons import Step, lesson, step
 
@@ -55,17 +56,22 @@ def _teach(found: Step, total: int) -> None:
         done.append(verdict.sentence)
 
     session.referee = referee
-    console.rule(f"Step {found.number} of {total}: {found.title}")
-    console.print(found.text)
+    show_step(found, total)
     while not done:
         session.human_turn(seat)
-    console.print(f"[bold green]✓[/] {done[0]}")
+    console.print(f"[bold green]✓[/] {say(done[0])}")
+
+
+def show_step(found: Step, total: int) -> None:
+    """The step's heading and what it asks, in the terminal's language."""
+    console.rule(say(Text("Step {number} of {total}: {title}", number=found.number,
+                          total=total, title=found.title)))
+    console.print(say(found.text))
 
 
 def _play(found: Step, total: int) -> int:
     """The last step: a real game on the game's own screen, against the step's bot."""
-    console.rule(f"Step {found.number} of {total}: {found.title}")
-    console.print(found.text)
+    show_step(found, total)
     module = _screen_module(found.game_id)
     parser = argparse.ArgumentParser()
     module.add_arguments(parser, found.game_id)
@@ -89,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             _teach(found, len(steps))
         except Quit:
-            console.print(f"Goodbye: `chuko learn {args.game} --step {found.number}` takes up "
-                          "where you left off.")
+            again = f"chuko learn {args.game} --step {found.number}"
+            console.print(say(Text("Goodbye: `{command}` takes up where you left off.",
+                                   command=again)))
             return 0
     return 0

@@ -8,6 +8,10 @@ it builds the parser from the registry, imports only the module of the pair aske
 and dispatches. Errors the project raises on purpose become one line on standard error and
 exit status 2, and so does a module of an optional extra that is not installed (the
 package's own metadata says which extra).
+
+The terminal speaks the language of `--lang CODE` (before the verb), else the locale's
+(LC_ALL, LC_MESSAGES, LANG), else English: every sentence it shows is a Text said through
+`chuko.console.say`. Machine output (`--json`) and argparse's help stay as they are.
 """
 
 from __future__ import annotations
@@ -23,10 +27,13 @@ from importlib.metadata import PackageNotFoundError, requires
 from types import ModuleType
 
 import chuko
+from chuko.console import locale_language, refusal, say, speaking, spoken
 from chuko.core import references
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.games import descriptors
+from chuko.i18n import LANGUAGES
 
 # The command is named after the package (a game shares the name, so it is not spelt out).
 PROG = chuko.__name__
@@ -62,6 +69,7 @@ VERB_HELP = {
     "study": "facts about a game: exact where feasible, else sampled; tables, JSON, plots",
     "puzzle": "solve a Crossroads puzzle: find the one move that keeps your best result",
 }
+LANG_FLAG = "--lang"
 # Distributions whose module has another name.
 IMPORT_NAMES = {"open_spiel": "pyspiel"}
 
@@ -70,14 +78,16 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit status 2) instead of a usage dump."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        say_error(f"{message[0].upper() + message[1:]}. Try --help.")
+        # argparse's own message stays English, as its help does
+        say_error(Text("{problem}. Try --help.", problem=message[0].upper() + message[1:]))
         self.exit(2)
 
 
 def say_error(sentence: str) -> None:
-    """`chuko: SENTENCE` on standard error: one line for programs, and on a terminal, lines
-    broken between words at its width (the terminal itself would break inside a word)."""
-    line = f"{PROG}: {sentence}"
+    """`chuko: SENTENCE` on standard error, the sentence in the terminal's language: one
+    line for programs, and on a terminal, lines broken between words at its width (the
+    terminal itself would break inside a word)."""
+    line = f"{PROG}: {say(sentence)}"
     if sys.stderr.isatty():
         try:
             width = os.get_terminal_size(sys.stderr.fileno()).columns
@@ -128,8 +138,10 @@ def _missing(error: ModuleNotFoundError, verb: str) -> int:
     extras = missing_extras(error)
     if not extras:
         raise error
-    say_error(f"`{PROG} {verb}` needs {error.name}, which comes with the "
-              f"{' or '.join(extras)} extra: pip install '{PROG}[{extras[0]}]'.")
+    command, install = f"{PROG} {verb}", f"pip install '{PROG}[{extras[0]}]'"
+    say_error(Text("`{command}` needs {module}, which comes with the {extras} extra: "
+                   "{install}.", command=command, module=error.name,
+                   extras=" or ".join(extras), install=install))
     return 2
 
 
@@ -164,6 +176,9 @@ def build_parser(argv: list[str], table: dict[str, dict[str, str]]) -> argparse.
         epilog=_games_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument(LANG_FLAG, metavar="CODE", help=(
+        "the language of what the terminal says, before the verb: one of "
+        f"{', '.join(LANGUAGES)} (default: the locale's, else en)"))
     described_by = {d.id: d for d in descriptors()}
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     for verb, games in table.items():
@@ -183,6 +198,16 @@ def build_parser(argv: list[str], table: dict[str, dict[str, str]]) -> argparse.
     return parser
 
 
+def language(argv: list[str]) -> tuple[str | None, list[str]]:
+    """The code of a leading `--lang CODE` (or `--lang=CODE`), in small letters, and the
+    arguments after it; None when there is none."""
+    if argv[:1] == [LANG_FLAG]:
+        return (argv[1].lower() if len(argv) > 1 else ""), argv[2:]
+    if argv and argv[0].startswith(LANG_FLAG + "="):
+        return argv[0].partition("=")[2].lower(), argv[1:]
+    return None, argv
+
+
 def _normalise(argv: list[str], table: dict[str, dict[str, str]]) -> list[str]:
     """Accept `chuko <game> <verb>` as well as `chuko <verb> <game>`."""
     if len(argv) >= 2 and argv[1] in table and argv[0] not in table:
@@ -191,18 +216,25 @@ def _normalise(argv: list[str], table: dict[str, dict[str, str]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        return _run(argv)
-    except KeyboardInterrupt as stopped:  # Ctrl-C, even while the command's modules load
-        print(file=sys.stderr)  # off the line where the terminal echoed ^C
-        if str(stopped):  # a Stopped that says what was kept
-            say_error(str(stopped))
-        return 130
+    code, argv = language(list(sys.argv[1:] if argv is None else argv))
+    if code is not None and code not in LANGUAGES:
+        with speaking(spoken() or locale_language()):
+            say_error(Text("There is no language {code}: --lang takes one of {codes}.",
+                           code=repr(code), codes=", ".join(LANGUAGES)))
+        return 2
+    with speaking(code or spoken() or locale_language()):
+        try:
+            return _run(argv)
+        except KeyboardInterrupt as stopped:  # Ctrl-C, even while the command's modules load
+            print(file=sys.stderr)  # off the line where the terminal echoed ^C
+            if str(stopped):  # a Stopped that says what was kept
+                say_error(refusal(stopped))
+            return 130
 
 
-def _run(argv: list[str] | None) -> int:
+def _run(argv: list[str]) -> int:
     table = commands()
-    argv = _normalise(list(sys.argv[1:] if argv is None else argv), table)
+    argv = _normalise(argv, table)
     try:
         parser = build_parser(argv, table)  # imports the module of the command asked for
     except ModuleNotFoundError as error:
@@ -217,11 +249,13 @@ def _run(argv: list[str] | None) -> int:
             if args.verb == "play":
                 menu: Callable[..., int] = import_module(MENU).run_menu
                 return menu(list(games), lambda game: main(["play", game]))
-            parser.error(f"the {args.verb} command needs a game: one of {', '.join(games)}")
+            say_error(Text("The {verb} command needs a game: one of {games}. Try --help.",
+                           verb=args.verb, games=", ".join(games)))
+            return 2
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
     except ChukoError as error:
-        say_error(str(error))
+        say_error(refusal(error))
         return 2
     except ModuleNotFoundError as error:
         return _missing(error, args.verb)

@@ -10,14 +10,17 @@ import argparse
 import json
 from random import Random
 
+from rich.markdown import Markdown
 from rich.markup import escape
 
-from chuko.console import Quit, ask, console, warn
+from chuko.console import Quit, ask, console, read_rules, say, show_long, warn
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.practice.puzzle_ratings import Belief, next_puzzle
 from chuko.practice.puzzles import Puzzle, by_id, judge, shipped, task
 from chuko.tui.layout import layout_table
+from chuko.tui.session import HELP_WORDS
 
 HELP = {"": "solve a Crossroads puzzle: find the one move that keeps your best result"}
 
@@ -40,20 +43,54 @@ def pick(args: argparse.Namespace) -> Puzzle:
     return by_id(ident)
 
 
+HOW_TO_ANSWER = Text("Type the move in notation: the card's letter, then L or R for the end "
+                     "of your trail it goes to (BR), or a first card's letter alone. rules "
+                     "shows the rules of Crossroads, quit leaves.")
+
+
 def show(shown: Json) -> None:
     view = shown["state"]
     seat = shown["seat"]
-    console.rule(f"Crossroads puzzle {shown['id']} — rating {shown['rating']}")
+    console.rule(say(Text("Crossroads puzzle {id} — rating {rating}", id=shown["id"],
+                          rating=shown["rating"])))
     console.print(layout_table(view))
-    for who, trail_seat in (("You", seat), ("Opponent", 1 - seat)):
-        trail = " ".join(map(str, view["trails"][trail_seat])) or "(no card yet)"
-        console.print(f"{who:>9}: {view['totals'][trail_seat]} so far, trail {trail}")
-    console.print(f"{shown['prompt']} Moves: {', '.join(shown['legal'])}.")
+    for who, trail_seat in ((Text("You"), seat), (Text("Opponent"), 1 - seat)):
+        trail = " ".join(map(str, view["trails"][trail_seat])) or say(Text("(no card yet)"))
+        so_far = Text("{points} so far, trail {trail}", points=view["totals"][trail_seat],
+                      trail=trail)
+        console.print(f"{say(who):>9}: {say(so_far)}")
+    console.print(say(Text("{task} Moves: {moves}.", task=shown["prompt"],
+                           moves=", ".join(shown["legal"]))))
+    console.print(say(Text("Type your move, help, rules or quit.")), style="dim")
 
 
 def verdict_lines(verdict: Json) -> list[str]:
     colour = "green" if verdict["solved"] else "red"
-    return [f"[{colour}]{escape(verdict['text'])}[/]", f"Theme: {verdict['sentence']}"]
+    return [f"[{colour}]{escape(say(verdict['text']))}[/]",
+            say(Text("Theme: {sentence}", sentence=verdict["sentence"]))]
+
+
+def answered(puzzle: Puzzle, shown: Json, line: str) -> Json | None:
+    """The verdict on a typed line; None after a command (help, rules) or a refused move."""
+    word = line.casefold()
+    if not word:
+        return None
+    if word in HELP_WORDS:
+        console.print(say(HOW_TO_ANSWER))
+        return None
+    if word == "rules":
+        try:
+            show_long(Markdown(read_rules(puzzle.state().game.id)))
+        except ChukoError as error:
+            warn(error)
+            return None
+        show(shown)  # the position the rules scrolled away
+        return None
+    try:
+        return judge(puzzle, line)
+    except ChukoError as error:
+        warn(error)
+        return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,11 +106,9 @@ def run(args: argparse.Namespace) -> int:
     verdict = judge(puzzle, args.answer) if args.answer is not None else None
     while verdict is None:
         try:
-            verdict = judge(puzzle, ask("Your move: "))
+            verdict = answered(puzzle, shown, ask(Text("Your move:")))
         except Quit:
             return 0
-        except ChukoError as error:
-            warn(str(error))
     for line in verdict_lines(verdict):
         console.print(line)
     return 0

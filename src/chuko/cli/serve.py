@@ -30,7 +30,9 @@ import time
 from typing import Any
 
 from chuko.cli.lifetime import end_with_parent
+from chuko.console import refusal, say
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.server.shared.limits import Edge
 from chuko.server.store.reader import READ_TIMEOUT
 from chuko.server.store.writer import WRITE_TIMEOUT
@@ -103,21 +105,22 @@ def run(args: argparse.Namespace) -> int:
     from chuko.server.web.connections import configure
 
     if not 0 < args.port < 65536:
-        raise ConfigError(f"The port must be from 1 to 65535, not {args.port}.")
+        raise ConfigError(Text("The port must be from 1 to 65535, not {port}.", port=args.port))
     if not 0 <= args.bot_delay <= 600:  # NaN too
-        raise ConfigError("The bot delay is 0 to 600 seconds.")
+        raise ConfigError(Text("The bot delay is 0 to 600 seconds."))
     if not 0 <= args.round_pause <= 600:
-        raise ConfigError("The round pause is 0 to 600 seconds.")
+        raise ConfigError(Text("The round pause is 0 to 600 seconds."))
     if not 0 < args.waiting_hours < math.inf:
-        raise ConfigError("Rooms must be given some hours to fill: --waiting-hours above 0.")
+        raise ConfigError(Text("Rooms must be given some hours to fill: --waiting-hours above "
+                               "0."))
     if not (0 < args.read_timeout <= 600 and 0 < args.write_timeout <= 600):
-        raise ConfigError("--read-timeout and --write-timeout must be above 0 and at most "
-                          "600 seconds.")
+        raise ConfigError(Text("--read-timeout and --write-timeout must be above 0 and at "
+                               "most 600 seconds."))
     if args.workers < 1:
-        raise ConfigError("--workers must be 1 or more.")
+        raise ConfigError(Text("--workers must be 1 or more."))
     if args.workers > 1 and not args.redis:
-        raise ConfigError("Several workers share their rooms through Redis: give --redis "
-                          "redis://host:6379/0 (and --db postgresql://…).")
+        raise ConfigError(Text("Several workers share their rooms through Redis: give --redis "
+                               "redis://host:6379/0 (and --db postgresql://…)."))
     if args.redis:
         check_cluster(args.db, args.redis)
     check_database(args.db)
@@ -127,9 +130,11 @@ def run(args: argparse.Namespace) -> int:
         load_schedule(args.schedule, time.time())  # a wrong file is refused before serving
     edge = edge_of(args)
     settings = app_settings(args)
-    serving_on = (f"chuko: serving on http://{args.host}:{args.port}"
-                  + (f" with {args.workers} workers" if args.workers > 1 else "")
-                  + " (Ctrl-C to stop)")
+    address = f"http://{args.host}:{args.port}"
+    serving_on = "chuko: " + say(
+        Text("serving on {address} with {workers} workers (Ctrl-C to stop)", address=address,
+             workers=args.workers) if args.workers > 1
+        else Text("serving on {address} (Ctrl-C to stop)", address=address))
     # Proxy headers only from the proxies named: otherwise any client (even one on the
     # loopback, which uvicorn trusts by default) could name any address for its limits.
     serving = {**SERVING, **({"proxy_headers": True, "forwarded_allow_ips": edge.proxies}
@@ -164,11 +169,11 @@ def edge_of(args: argparse.Namespace) -> Edge:
     from chuko.server.web.connections import proxy_networks
 
     if not (args.header_timeout > 0 and args.body_timeout > 0):
-        raise ConfigError("--header-timeout and --body-timeout must be above 0 seconds.")
+        raise ConfigError(Text("--header-timeout and --body-timeout must be above 0 seconds."))
     if args.max_connections_per_address < 1:
-        raise ConfigError("--max-connections-per-address must be 1 or more.")
+        raise ConfigError(Text("--max-connections-per-address must be 1 or more."))
     if args.max_connections is not None and args.max_connections < 1:
-        raise ConfigError("--max-connections must be 1 or more.")
+        raise ConfigError(Text("--max-connections must be 1 or more."))
     proxy_networks(args.forwarded_allow_ips or "")
     return Edge(header_timeout=args.header_timeout, body_timeout=args.body_timeout,
                 connections_per_address=args.max_connections_per_address,
@@ -180,16 +185,18 @@ def check_cluster(db_url: str, redis_url: str) -> None:
     import redis
 
     if not db_url.startswith("postgresql"):
-        raise ConfigError("Workers share their rooms through a PostgreSQL database: give "
-                          "--db postgresql://user@host/name with --redis.")
+        raise ConfigError(Text("Workers share their rooms through a PostgreSQL database: give "
+                               "--db postgresql://user@host/name with --redis."))
     try:
         redis.Redis.from_url(redis_url, socket_connect_timeout=5).ping()
     except ValueError:
-        raise ConfigError(f"{redis_url!r} is not a Redis URL: use redis://host:6379/0.") from None
+        raise ConfigError(Text("{url} is not a Redis URL: use redis://host:6379/0.",
+                               url=repr(redis_url))) from None
     except redis.RedisError as error:
         # (the URL may hold a password: not repeated)
         reason = str(error).rstrip(".")
-        raise ConfigError(f"The Redis of --redis does not answer: {reason}.") from None
+        raise ConfigError(Text("The Redis of --redis does not answer: {reason}.",
+                               reason=reason)) from None
 
 
 def check_database(db_url: str) -> None:
@@ -205,7 +212,8 @@ def check_database(db_url: str) -> None:
             pass
     except SQLAlchemyError as error:
         # The driver's reason; the URL is not repeated (it may hold a password).
-        raise ConfigError(f"The database of --db cannot be reached: {reason(error)}.") from None
+        raise ConfigError(Text("The database of --db cannot be reached: {reason}.",
+                               reason=reason(error))) from None
     finally:
         engine.dispose()
 
@@ -227,5 +235,5 @@ def worker_app() -> Any:
         return create_app(**settings)
     except ConfigError as error:
         # A worker restarted while the database is away: one sentence, as at the start.
-        print(f"chuko: {error}", file=sys.stderr, flush=True)
+        print(f"chuko: {refusal(error)}", file=sys.stderr, flush=True)
         raise SystemExit(2) from None

@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from rich.table import Table
 
 import chuko
-from chuko.console import add_option_flags, console, option_values
+from chuko.console import add_option_flags, console, option_values, refusal, say
 from chuko.core.errors import ChukoError, ConfigError, ParseError
 from chuko.core.layout import parse_layout, parse_moves
 from chuko.core.protocol import Json, State
+from chuko.core.text import Text
 from chuko.games import game_class
 from chuko.solvers.answers import SOLVERS, Answer, Solver, solver_for
 
@@ -43,11 +44,13 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 def _play(state: State, moves: str) -> None:
     for number, move in enumerate(parse_moves(moves), 1):
         if not state.to_move:
-            raise ParseError(f"Move {number} ({move}) comes after the game is over.")
+            raise ParseError(Text("Move {number} ({move}) comes after the game is over.",
+                                  number=number, move=move))
         try:
             state.play(state.to_move[0], move)
         except ChukoError as error:
-            raise ParseError(f"Move {number} ({move}) is not legal: {error}") from None
+            raise ParseError(Text("Move {number} ({move}) is not legal: {reason}",
+                                  number=number, move=move, reason=error.args[0])) from None
 
 
 def _answer(solver: Solver, args: argparse.Namespace, text: str) -> Answer:
@@ -56,8 +59,9 @@ def _answer(solver: Solver, args: argparse.Namespace, text: str) -> Answer:
     return solver.answer(state)
 
 
-def _answers(args: argparse.Namespace) -> Iterator[tuple[int, str, Answer | None, str | None]]:
-    """(line number, deal text, answer or None, error or None) for each deal asked."""
+def _answers(args: argparse.Namespace
+             ) -> Iterator[tuple[int, str, Answer | None, ChukoError | None]]:
+    """(line number, deal text, answer or None, refusal or None) for each deal asked."""
     game = game_class(args.game)
     solver = solver_for(game)
     game.descriptor.read_options(option_values(args))  # a bad option fails once, not per line
@@ -69,19 +73,21 @@ def _answers(args: argparse.Namespace) -> Iterator[tuple[int, str, Answer | None
         try:
             yield number, text, _answer(solver, args, text), None
         except ChukoError as error:
-            yield number, text, None, str(error)
+            yield number, text, None, error
 
 
 def run(args: argparse.Namespace) -> int:
     failed = False
     for number, text, answer, error in _answers(args):
         if answer is None:
+            assert error is not None
             if args.deal is not None:
-                raise ConfigError(str(error))
+                raise ConfigError(*error.args)
             failed = True
-            print(f"{chuko.__name__}: line {number}: {error}", file=sys.stderr)
+            said = say(Text("line {number}: {reason}", number=number, reason=refusal(error)))
+            print(f"{chuko.__name__}: {said}", file=sys.stderr)
             if args.json:
-                problem: Json = {"line": number, "input": text, "error": error}
+                problem: Json = {"line": number, "input": text, "error": str(error)}
                 print(json.dumps(problem), flush=True)
         elif args.json:
             print(json.dumps(answer.data), flush=True)
@@ -91,14 +97,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(answer: Answer) -> None:
-    console.print(f"[bold]{answer.data['deal']}[/]  moves: "
-                  f"{' '.join(answer.data['moves']) or '—'}")
-    console.print(answer.summary)
+    moves = " ".join(answer.data["moves"]) or "—"
+    console.print(f"[bold]{answer.data['deal']}[/]  " + say(Text("moves: {moves}", moves=moves)))
+    console.print(say(answer.summary))
     if answer.rows:
         table = Table(box=None, padding=(0, 2))
-        table.add_column("move")
-        table.add_column(answer.column, justify="right")
+        table.add_column(say(Text("move")))
+        table.add_column(say(answer.column), justify="right")
         for move, value, best in answer.rows:
-            table.add_row(f"[bold green]{move}[/]" if best else move, value)
+            table.add_row(f"[bold green]{move}[/]" if best else move, say(value))
         console.print(table)
     console.print()

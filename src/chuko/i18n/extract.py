@@ -45,8 +45,9 @@ SOURCES: dict[str, list[Source]] = {
     "engines": [Source(folder, "**.py", "python", PYTHON_KEYWORDS)
                 for folder in ("core", "games", "practice", "bots")],
     "server": [Source("server", "**.py", "python", PYTHON_KEYWORDS)],
-    "terminal": [Source(folder, "**.py", "python", PYTHON_KEYWORDS)
-                 for folder in ("tui", "cli", "analysis")],
+    "terminal": [*(Source(folder, "**.py", "python", PYTHON_KEYWORDS)
+                   for folder in ("tui", "cli", "analysis")),
+                 Source("", "console.py", "python", PYTHON_KEYWORDS)],
     "web": [Source("web/js", "*.js", "javascript", SCRIPT_KEYWORDS)],
     "pages": [Source("web", "*.html", "chuko.i18n.extract:extract_html", {})],
     "lessons": [Source("games/lessons", "*.json", "chuko.i18n.extract:extract_lessons", {})],
@@ -81,7 +82,7 @@ def template(domain: str) -> Catalog:
                                  keywords=source.keywords, strip_comment_tags=True)
         for filename, lineno, message, comments, context in found:
             if message and (message[0] if isinstance(message, tuple) else message):
-                catalog.add(message, None, [(f"{source.folder}/{filename}", lineno)],
+                catalog.add(message, None, [(str(Path(source.folder, filename)), lineno)],
                             auto_comments=comments, context=context)
     return catalog
 

@@ -293,6 +293,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--out", help="file to write (default: standard output)")
     args = parser.parse_args(argv)
+    if args.out and not Path(args.out).parent.is_dir():  # said before minutes of mining
+        parser.exit(2, f"{parser.prog}: There is no folder {Path(args.out).parent} to write "
+                       f"{Path(args.out).name} in; run this from the repository's root or "
+                       "give --out a path in a folder that exists.\n")
     text = "".join(p.line() + "\n" for p in mine(args.seed, args.count))
     if args.out:
         Path(args.out).write_text(text)

@@ -6,10 +6,11 @@ import argparse
 from collections.abc import Mapping
 
 from chuko.bots import Bot
-from chuko.console import add_option_flags, console
+from chuko.console import add_option_flags, console, say
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
+from chuko.core.text import Text
 from chuko.games.caravan import DESCRIPTOR, Caravan, CaravanState
 from chuko.solvers.caravan import CaravanSolver
 
@@ -24,15 +25,16 @@ from .layout import (
 
 HELP = {"caravan": "play the Caravan solitaire, with hints and undo"}
 
-RULES = """\
-[bold]Caravan[/]: place all 12 cards in one caravan. Take one of the yellow cards (the \
+RULES = Text("""\
+{game}: place all 12 cards in one caravan. Take one of the yellow cards (the \
 leftmost of each row). The first card is free; each later card goes at the left (L) or \
 right (R) end and must share a prime factor with that end's card — unless that end is a \
-face-down bridge, beside which anything goes. Add [bold]*[/] to place a card face down as \
-a bridge (e.g. [bold]FL*[/]); bridges are limited and two may not touch. You win when all \
+face-down bridge, beside which anything goes. Add {star} to place a card face down as \
+a bridge (e.g. {example}); bridges are limited and two may not touch. You win when all \
 12 cards are placed with both ends face up.
-Type a number from the list or the move. [bold]help[/] lists the commands, \
-[bold]rules[/] gives the full rules."""
+Type a number from the list or the move. {help} lists the commands, {rules} gives the full \
+rules.""", game="[bold]Caravan[/]", star="[bold]*[/]", example="[bold]FL*[/]",
+             help="[bold]help[/]", rules="[bold]rules[/]")
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -47,23 +49,29 @@ class CaravanSession(LayoutSession[CaravanState]):
         self.solver = CaravanSolver(state.layout, self.bridges)
 
     def show_position(self) -> None:
-        console.rule("Caravan")
+        console.rule(say(Text("Caravan")))
         console.print(layout_table(self.state.view(0)))
-        console.print(f"Caravan ({len(self.state.caravan)}/12): {chain(self.state.caravan)}")
-        console.print(f"Bridges used: {self.state.bridges_used} of {self.bridges}")
+        console.print(say(Text("Caravan ({placed}/12): {chain}", placed=len(self.state.caravan),
+                               chain=chain(self.state.caravan))))
+        console.print(say(Text("Bridges used: {used} of {bridges}",
+                               used=self.state.bridges_used, bridges=self.bridges)))
 
-    def preview(self, move: LayoutMove) -> str:
+    def preview(self, move: LayoutMove) -> Text:
         state = self.state
         card = card_words(state.layout[move.position])
         if move.end is None:
-            return f"take {card} to start the caravan"
-        side = "left" if move.end == "L" else "right"
+            return Text("take {card} to start the caravan", card=card)
+        left = move.end == "L"
         if move.bridge:
-            return f"take {card} face down at the {side} (a bridge)"
-        end_card, face_up = state.caravan[0] if move.end == "L" else state.caravan[-1]
-        beside = f"matches {end_card}" if face_up and matches(
-            state.layout[move.position], end_card) else "beyond the bridge"
-        return f"take {card} to the {side}: {beside}"
+            return (Text("take {card} face down at the left (a bridge)", card=card) if left
+                    else Text("take {card} face down at the right (a bridge)", card=card))
+        end_card, face_up = state.caravan[0] if left else state.caravan[-1]
+        if face_up and matches(state.layout[move.position], end_card):
+            return (Text("take {card} to the left: matches {end}", card=card, end=end_card)
+                    if left else
+                    Text("take {card} to the right: matches {end}", card=card, end=end_card))
+        return (Text("take {card} to the left: beyond the bridge", card=card) if left
+                else Text("take {card} to the right: beyond the bridge", card=card))
 
     def after_end(self) -> None:
         """After a loss, whether the deal could have been won, and how."""
@@ -71,8 +79,9 @@ class CaravanSession(LayoutSession[CaravanState]):
         if outcome and not outcome.winners:
             start = Caravan(deal=self.state.layout, bridges=self.bridges).new()
             line = self.solver.solution(start)
-            console.print("This deal could be won: " + " ".join(map(str, line))
-                          if line else "This deal cannot be won at all.")
+            console.print(say(Text("This deal could be won: {line}",
+                                   line=" ".join(map(str, line)))
+                              if line else Text("This deal cannot be won at all.")))
 
 
 def screen(state: CaravanState, bots: Mapping[int, Bot]) -> CaravanSession:
@@ -84,5 +93,5 @@ def run(args: argparse.Namespace) -> int:
     rng = make_rng(args.seed)
     game = layout_game(args, Caravan)
     state = game.new(seed=rng.randrange(2**32))
-    console.print(RULES)
+    console.print(say(RULES))
     return CaravanSession(state).run()

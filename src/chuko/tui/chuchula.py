@@ -13,13 +13,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import LINEUP_HELP, add_option_flags, ask, console, game_from_flags, warn
+from chuko.console import (
+    LINEUP_HELP,
+    add_option_flags,
+    ask,
+    console,
+    game_from_flags,
+    listing,
+    say,
+    warn,
+)
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.errors import ChukoError, IllegalMove, ParseError
 from chuko.core.numbers import whole_number
 from chuko.core.protocol import Json
 from chuko.core.rng import make_rng
-from chuko.core.words import count, who
+from chuko.core.text import Plural, Text
 from chuko.games.chuchula import (
     DESCRIPTOR,
     GROUPS,
@@ -31,17 +40,20 @@ from chuko.games.chuchula import (
     order_problem,
 )
 
-from .session import Command, Session
+from .session import HELP_WORDS, Command, Session
 
 HELP = {"chuchula": "play Chuchula against bots"}
 
-MOVES_HELP = """[bold]Four groups of three, strongest first; the 13th card is left out.[/]
-[cyan]A♠ K♠ Q♠[/] or [cyan]1 2 3[/]  a group: its cards, or their numbers in your hand
-[cyan]K♦ Q♦ J♦ | A♠ 2♦ 3♥ | 9♣ 8♣ 7♥ | 4♥ 4♠ J♥ ; 5♠[/]  a whole grouping at once
-A card is typed with its suit as a letter or a symbol: As or A♠, 10h or T♥.
-Groups, strongest kind first: trial (three of a rank), double sequence (three in a \
-row, one suit), sequence, color (one suit), pair, individual. A-K-Q and A-2-3 are in a \
-row."""  # one paragraph, wrapped to the terminal between words
+MOVES_HELP = (
+    ("", Text("Four groups of three, strongest first; the 13th card is left out.")),
+    ("A♠ K♠ Q♠", Text("a group: its cards")),
+    ("1 2 3", Text("a group: the cards' numbers in your hand")),
+    ("K♦ Q♦ J♦ | A♠ 2♦ 3♥ | 9♣ 8♣ 7♥ | 4♥ 4♠ J♥ ; 5♠", Text("a whole grouping at once")),
+    ("", Text("A card is typed with its suit as a letter or a symbol: As or A♠, 10h or T♥.")),
+    ("", Text("Groups, strongest kind first: trial (three of a rank), double sequence (three "
+              "in a row, one suit), sequence, color (one suit), pair, individual. A-K-Q and "
+              "A-2-3 are in a row.")),
+)
 
 YES, NO = frozenset({"y", "yes"}), frozenset({"n", "no"})
 
@@ -55,7 +67,7 @@ def cards_markup(cards: Sequence[Card]) -> str:
 
 
 def group_markup(cards: Sequence[Card]) -> str:
-    return f"{cards_markup(cards)}  [italic]{group_type(cards).label}[/]"
+    return f"{cards_markup(cards)}  [italic]{say(group_type(cards).label)}[/]"
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -71,14 +83,13 @@ class ChuchulaSession(Session[State]):
 
     help_text = MOVES_HELP
     command_help = {
-        "hint": "the advisor's grouping and the points it expects",
-        "undo": "take back your last group; with none, your last grouping",
-        "take": "take the advisor's grouping",
-        "clear": "start the grouping again",
-        "hand": "the cards not yet in a group",
-        "scores": "the scores",
+        "hint": Text("the advisor's grouping and the points it expects"),
+        "undo": Text("take back your last group; with none, your last grouping"),
+        "take": Text("take the advisor's grouping"),
+        "clear": Text("start the grouping again"),
+        "hand": Text("the cards not yet in a group"),
+        "scores": Text("the scores"),
     }
-    prompt_tail = ""
 
     def __init__(self, state: State, bots: Mapping[int, Bot]) -> None:
         super().__init__(state, bots)
@@ -92,7 +103,7 @@ class ChuchulaSession(Session[State]):
                 "hand": self.show_hand, "scores": self.show_scores}
 
     def name(self, seat: int) -> str:
-        return who(seat, self.names, self.reader)
+        return say(Text("You")) if seat == self.reader else self.names[seat]
 
     def scores_line(self) -> str:
         scores = self.state.scores
@@ -115,25 +126,28 @@ class ChuchulaSession(Session[State]):
         left = set(self.left())
         shown = [f"[dim]{n}:[/]{card_markup(c)}" for n, c in enumerate(self.hand, 1)
                  if c in left]
-        console.print(("Your hand: " if len(left) == len(self.hand) else "Left in your hand: ")
-                      + "  ".join(shown))
+        cards = "  ".join(shown)
+        console.print(say(Text("Your hand: {cards}", cards=cards) if len(left) == len(self.hand)
+                          else Text("Left in your hand: {cards}", cards=cards)))
 
     def human_turn(self, seat: int) -> None:
         """Groups until the player commits a grouping the engine takes; commands between."""
         view = self.state.view(seat)
-        console.rule(self.game.round_heading(view["round"]))
-        console.print(f"Dealer: {self.name(view['dealer'])}.   " + self.scores_line())
+        console.rule(say(self.game.round_heading(view["round"])))
+        dealer = say(Text("Dealer: {name}.", name=self.name(view["dealer"])))
+        console.print(f"{dealer}   {self.scores_line()}")
         self.hand = parse_cards(" ".join(view["hand"]))
         self.groups = []
         shown = self.state
         self.show_hand(seat)
-        console.print("[dim]Type a group of three cards, or help.[/]")
+        console.print(say(Text("Type a group of three cards, or help.")), style="dim")
         while True:
             if len(self.groups) == GROUPS:
                 if self.confirm(seat):
                     return
                 continue
-            text = ask(f"Group {len(self.groups) + 1} of {GROUPS}:")
+            text = ask(Text("Group {number} of {groups}:", number=len(self.groups) + 1,
+                            groups=GROUPS))
             if not text or self.command(text, seat):
                 if self.state is not shown:
                     return  # undo took back the last grouping: its round starts afresh
@@ -150,21 +164,29 @@ class ChuchulaSession(Session[State]):
         """Ask until a yes (commit: True) or a no (the last group back in the hand)."""
         leftover = self.left()[0]
         self.show_groups()
-        console.print(f"  Left out: {card_markup(leftover)}")
+        console.print("  " + say(Text("Left out: {card}", card=card_markup(leftover))))
         while True:
-            answer = ask("Commit this grouping? (y/n)").casefold()
+            answer = ask(Text("Commit this grouping? (y/n)")).casefold()
             if answer in YES:
                 try:
                     self.push(seat, Grouping(tuple(self.groups), leftover))
                 except IllegalMove as error:  # the engine has the last word (H4)
-                    warn(str(error))
+                    warn(error)
                     self.clear(seat)
                     return False
                 return True
             if answer in NO:
                 self.undo_group()
                 return False
-            warn("Type y to commit this grouping, or n to take back its last group.")
+            if answer == "rules":
+                self.show_rules(seat)
+                continue
+            commit_or_not = Text("Type y to commit this grouping, or n to take back its last "
+                                 "group.")
+            if answer in HELP_WORDS:
+                console.print(say(commit_or_not))
+            else:
+                warn(commit_or_not)
 
     def played(self, seat: int, move: Any) -> None:
         revealed = len(self.state.view(self.reader)["rounds"])
@@ -181,8 +203,8 @@ class ChuchulaSession(Session[State]):
 
     def undo_group(self) -> None:
         group = self.groups.pop()
-        console.print(f"  Group {len(self.groups) + 1} ({cards_markup(group)}) is back in "
-                      "your hand.")
+        console.print("  " + say(Text("Group {number} ({cards}) is back in your hand.",
+                                      number=len(self.groups) + 1, cards=cards_markup(group))))
 
     def clear(self, seat: int) -> None:
         self.groups.clear()
@@ -194,21 +216,23 @@ class ChuchulaSession(Session[State]):
             grouping = self.game.parse_move(text)
             for number, group in enumerate(grouping.groups, 1):
                 console.print(f"  {number}. {group_markup(group)}")
-            console.print(f"  Left out: {card_markup(grouping.leftover)}; {value}")
+            console.print("  " + say(Text("Left out: {card}; {value}",
+                                          card=card_markup(grouping.leftover),
+                                          value=say(value))))
         if advice.get("note"):
-            console.print(advice["note"])
+            console.print(say(advice["note"]))
 
     def take(self, seat: int) -> None:
         advice = self.advice(seat)
         if advice is not None:  # the confirmation shows the groups taken
             self.groups[:] = self.game.parse_move(next(iter(advice["values"]))).groups
-            console.print(advice.get("note", "The advisor's grouping:"))
+            console.print(say(advice.get("note") or Text("The advisor's grouping:")))
 
     def try_whole(self, text: str) -> None:
         try:
             grouping = Grouping.parse(text)
         except ChukoError as error:
-            warn(str(error))
+            warn(error)
             return
         problem = grouping_problem(self.hand, grouping)
         # A lesson words a wrong order its own way, so its judge sees the grouping.
@@ -223,52 +247,60 @@ class ChuchulaSession(Session[State]):
             numbers = [n for n in map(whole_number, words) if n is not None]
             if words and len(numbers) == len(words):
                 if any(not 1 <= n <= len(self.hand) for n in numbers):
-                    raise ParseError(f"Card numbers go from 1 to {len(self.hand)}.")
+                    raise ParseError(Text("Card numbers go from 1 to {last}.",
+                                          last=len(self.hand)))
                 cards = tuple(self.hand[n - 1] for n in numbers)
             else:
                 cards = parse_cards(text)
             if len(cards) != 3 or len(set(cards)) != 3:
-                raise ParseError("A group is three different cards.")
+                raise ParseError(Text("A group is three different cards."))
             left = self.left()
             for card in cards:
                 if card not in self.hand:
-                    raise ParseError(f"You do not hold {card.symbol_text}.")
+                    raise ParseError(Text("You do not hold {card}.", card=card.symbol_text))
                 if card not in left:
-                    raise ParseError(f"{card.symbol_text} is already in a group.")
+                    raise ParseError(Text("{card} is already in a group.",
+                                          card=card.symbol_text))
             problem = order_problem([*self.groups, cards])
             if problem:
                 raise ParseError(problem)
         except ChukoError as error:
-            warn(str(error))
+            warn(error)
             return
         self.groups.append(cards)
-        console.print(f"  Group {len(self.groups)}: {group_markup(cards)}")
+        self.show_group(len(self.groups), cards)
+
+    def show_group(self, number: int, cards: Sequence[Card]) -> None:
+        console.print("  " + say(Text("Group {number}: {group}", number=number,
+                                      group=group_markup(cards))))
 
     def show_groups(self) -> None:
         for number, group in enumerate(self.groups, 1):
-            console.print(f"  Group {number}: {group_markup(group)}")
+            self.show_group(number, group)
 
     def show_reveal(self, result: dict) -> None:
-        console.print("[bold]All groups are in. The reveal:[/]")
+        console.print(say(Text("All groups are in. The reveal:")), style="bold")
         for position, outcome in enumerate(result["positions"]):
-            console.print(f"[bold]Position {position + 1}[/]")
+            console.print(say(Text("Position {number}", number=position + 1)), style="bold")
             for seat in result["show_order"]:
                 cards = parse_cards(result["groups"][seat][position])
                 console.print(f"  {self.name(seat):<16} {group_markup(cards)}")
             if outcome["winner"] is not None:
                 winner = outcome["winner"]
-                verb = "score" if winner == self.reader else "scores"
-                console.print(f"  [green]→ {self.name(winner)} {verb}.[/]")
+                scored = (Text("→ You score.") if winner == self.reader
+                          else Text("→ {name} scores.", name=self.name(winner)))
+                console.print("  " + say(scored), style="green")
             else:
-                tied = " and ".join(self.name(s) for s in outcome["tied"])
-                console.print(f"  [yellow]→ Point cancelled: {tied} tie.[/]")
-        console.print("Scores: " + self.scores_line())
+                tied = listing([self.name(s) for s in outcome["tied"]])
+                console.print("  " + say(Text("→ Point cancelled: {players} tie.",
+                                              players=tied)), style="yellow")
+        console.print(say(Text("Scores: {scores}", scores=self.scores_line())))
 
     def show_end(self) -> None:
-        console.rule("Final ranking")
+        console.rule(say(Text("Final ranking")))
         for place, seat in enumerate(self.state.ranking, 1):
-            console.print(f"  {place}. {self.name(seat):<16} "
-                          f"{count(self.state.scores[seat], 'point')}")
+            points = Plural("{n} point", "{n} points", n=self.state.scores[seat])
+            console.print(f"  {place}. {self.name(seat):<16} {say(points)}")
 
 
 def screen(state: State, bots: Mapping[int, Bot]) -> ChuchulaSession:
@@ -283,6 +315,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed
     bots = {seat: make_bot(Game.id, level, make_rng(None if seed is None else seed + seat))
             for seat, level in enumerate(levels, 1)}
-    console.print(f"[bold]Chuchula[/], {game.players} players, {game.mode_text}. "
-                  "Type 'help' at any prompt.")
+    console.print(say(Text("{game}, {players} players, {mode}. Type 'help' at any prompt.",
+                           game="[bold]Chuchula[/]", players=game.players,
+                           mode=game.mode_text)))
     return ChuchulaSession(game.new(seed), bots).run()

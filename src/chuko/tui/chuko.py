@@ -15,28 +15,38 @@ from string import ascii_lowercase
 from typing import Any
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import LINEUP_HELP, QUIT_WORDS, add_option_flags, console, game_from_flags
+from chuko.console import (
+    LINEUP_HELP,
+    QUIT_WORDS,
+    add_option_flags,
+    console,
+    game_from_flags,
+    say,
+)
 from chuko.core.errors import ConfigError
 from chuko.core.numbers import factor_text
 from chuko.core.rng import make_rng
-from chuko.core.words import who
+from chuko.core.text import Text
 from chuko.games.chuko import DESCRIPTOR, Game, State
 
 from .session import Session
 
 HELP = {"chuko": "play Chükö against bots (share a factor, go lower, or reset)"}
 
-RULES = """[bold]Chükö[/]: be the first to empty your hand. On your turn, either
+RULES = Text("""{game}: be the first to empty your hand. On your turn, either
   • play a card that shares a prime factor with the top card or is lower, or
-  • [bold]reset[/]: draw a card, then play any card (the drawn one included).
+  • {reset}: draw a card, then play any card (the drawn one included).
 An empty draw pile is refilled by shuffling the play pile beneath its top card;
 with nothing at all to draw, a reset plays any card without drawing.
 Type a card (15), a choice's letter (a) or r to reset.
-Type help for the commands, rules for the full rules."""
+Type help for the commands, rules for the full rules.""", game="[bold]Chükö[/]",
+             reset="[bold]reset[/]")
 
-MOVES_HELP = """[cyan]15[/]      play the card 15 (a card is typed by its number)
-[cyan]a[/]       the choice with that letter
-[cyan]r[/]       reset: draw a card, then play any card"""
+MOVES_HELP = (
+    ("15", Text("play the card 15 (a card is typed by its number)")),
+    ("a", Text("the choice with that letter")),
+    ("r", Text("reset: draw a card, then play any card")),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -69,24 +79,28 @@ class ChukoSession(Session[State]):
     def show(self, seat: int, listed: Mapping[str, Any]) -> None:
         view = self.state.view(seat)
         playable = {m.card for m in listed.values() if m.card is not None}
-        sizes = ", ".join(f"{who(s, self.names, seat)} {n}"
+        you = say(Text("You"))
+        sizes = ", ".join(f"{you if s == seat else self.names[s]} {n}"
                           for s, n in enumerate(view["hand_sizes"]))
         top = view["top"]
-        console.print(f"\nTop card: [bold yellow]{top}[/] ({factor_text(top)})   "
-                      f"Draw pile: {view['draw_size']}   Hands: {sizes}")
+        top_card = f"[bold yellow]{top}[/] ({factor_text(top)})"
+        console.print("\n" + say(Text("Top card: {top}   Draw pile: {pile}   Hands: {sizes}",
+                                      top=top_card, pile=view["draw_size"], sizes=sizes)))
         cards = []
         for card in view["hand"]:
             mark = "[green]✓[/]" if card in playable else " "
             style = "bold green" if card in playable else "white"
             cards.append(f"[{style}]{card}[/] ({factor_text(card)}){mark}")
-        console.print("Your hand: " + "  ".join(cards))
+        console.print(say(Text("Your hand: {cards}", cards="  ".join(cards))))
         if view["phase"] == "reset":  # what the reset drew was just told
-            console.print("Play any card: " + "  ".join(f"{k}) {m}" for k, m in listed.items()))
+            console.print(say(Text("Play any card: {choices}",
+                                   choices="  ".join(f"{k}) {m}" for k, m in listed.items()))))
             return
-        plays = [f"{k}) play {m}" for k, m in listed.items() if k != "r"]
+        plays = [f"{k}) " + say(Text("play {card}", card=m))
+                 for k, m in listed.items() if k != "r"]
         if not plays:
-            console.print(f"No card fits on {top}: reset.")
-        console.print("  ".join([*plays, "r) reset: draw, then play any card"]))
+            console.print(say(Text("No card fits on {top}: reset.", top=top)))
+        console.print("  ".join([*plays, "r) " + say(Text("reset: draw, then play any card"))]))
 
 
 def screen(state: State, bots: Mapping[int, Bot]) -> ChukoSession:
@@ -100,7 +114,7 @@ def run(args: argparse.Namespace, you: int = 0) -> int:
     game = replace(configured, first=args.first)
     levels = parse_levels(args.vs, Game.id, game.players - 1)
     if args.hard_time <= 0:
-        raise ConfigError("--hard-time must be a positive number of seconds.")
+        raise ConfigError(Text("--hard-time must be a positive number of seconds."))
     rng = make_rng(args.seed)
     state = game.new(rng=rng)
     bots: dict[int, Bot] = {}
@@ -108,11 +122,10 @@ def run(args: argparse.Namespace, you: int = 0) -> int:
         options = {"time_limit": args.hard_time} if level == "hard" else {}
         bots[seat] = make_bot(Game.id, level, Random(rng.getrandbits(64)), **options)
     session = ChukoSession(state, bots)
-    console.print(RULES)
-    console.print(
-        f"\n{game.players} players, pack {', '.join(map(str, game.pack))}, "
-        f"{game.hand_size} cards each."
-    )
-    console.print(f"{who(state.first, session.names, you)} "
-                  f"start{'' if state.first == you else 's'}.")
+    console.print(say(RULES))
+    console.print("\n" + say(Text("{players} players, pack {pack}, {cards} cards each.",
+                                  players=game.players, pack=", ".join(map(str, game.pack)),
+                                  cards=game.hand_size)))
+    console.print(say(Text("You start.") if state.first == you
+                      else Text("{name} starts.", name=session.names[state.first])))
     return session.run()

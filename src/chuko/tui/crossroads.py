@@ -7,11 +7,11 @@ import argparse
 from collections.abc import Mapping, Sequence
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import add_option_flags, console
+from chuko.console import add_option_flags, console, say
 from chuko.core.layout import LayoutMove
 from chuko.core.numbers import matches
 from chuko.core.rng import make_rng
-from chuko.core.words import count, who
+from chuko.core.text import Plural, Text
 from chuko.games.crossroads import DESCRIPTOR, Crossroads, CrossroadsState, round_phrase
 
 from .layout import (
@@ -26,13 +26,15 @@ from .session import HUMAN
 
 HELP = {"crossroads": "play Crossroads against a bot or a friend"}
 
-RULES = """\
-[bold]Crossroads[/]: take turns taking one of the yellow cards (the leftmost of each row). \
+RULES = Text("""\
+{game}: take turns taking one of the yellow cards (the leftmost of each row). \
 Your first card starts your trail; each later card goes at its left (L) or right (R) end \
 and scores 1 when it shares a prime factor with the card at that end. Six cards each; most \
 points wins.
 Type a number from the list, or the move: the card's letter, then L or R (e.g. \
-[bold]BR[/]). [bold]help[/] lists the commands, [bold]rules[/] gives the full rules."""
+{example}). {help} lists the commands, {rules} gives the full rules.""",
+             game="[bold]Crossroads[/]", example="[bold]BR[/]", help="[bold]help[/]",
+             rules="[bold]rules[/]")
 
 
 def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
@@ -46,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 class CrossroadsSession(LayoutSession[CrossroadsState]):
     def show_position(self) -> None:
         view = self.state.view(0)
-        console.rule(f"Crossroads — round {view['round']} of {view['rounds']}")
+        console.rule(say(Text("Crossroads — round {number} of {rounds}", number=view["round"],
+                              rounds=view["rounds"])))
         console.print(layout_table(view))
         state = self.state
         # The round's points beside the round's trails; a match adds each player's total.
@@ -56,10 +59,14 @@ class CrossroadsSession(LayoutSession[CrossroadsState]):
     def show_trails(self, trails: tuple[list[int], list[int]], points: Sequence[int],
                     totals: Sequence[int] | None = None) -> None:
         for seat in (0, 1):
-            scored = count(points[seat], "point")
-            total = f"[dim]{f'total {totals[seat]}':<9}[/] " if totals is not None else ""
-            console.print(f"{who(seat, self.names, self.reader):>12} "
-                          f"[bold]{scored:<9}[/] {total}{chain([(c, True) for c in trails[seat]])}")
+            scored = say(Plural("{n} point", "{n} points", n=points[seat]))
+            total = ""
+            if totals is not None:
+                said = say(Text("total {points}", points=totals[seat]))
+                total = f"[dim]{said:<9}[/] "
+            name = say(Text("You")) if seat == self.reader else self.names[seat]
+            console.print(f"{name:>12} [bold]{scored:<9}[/] {total}"
+                          f"{chain([(c, True) for c in trails[seat]])}")
 
     def show_result(self) -> None:
         """A match's end says the match's result first, then each round: its result and
@@ -68,23 +75,27 @@ class CrossroadsSession(LayoutSession[CrossroadsState]):
         if state.game.rounds == 1 or outcome is None:
             super().show_result()
             return
-        console.rule("Crossroads — the match")
-        console.print(f"[bold]{outcome.describe(self.names, self.reader)}[/]")
+        console.rule(say(Text("Crossroads — the match")))
+        console.print(f"[bold]{say(outcome.describe(self.names, self.reader))}[/]")
         played = [*state.past_trails, state.trails]
         for number, (trails, points) in enumerate(zip(played, state.points, strict=True)):
-            said = round_phrase(points, number, self.names, self.reader)
+            said = say(round_phrase(points, number, self.names, self.reader))
             console.print(f"\n[bold]{said[0].upper()}{said[1:]}[/]")
             self.show_trails(trails, points)
 
-    def preview(self, move: LayoutMove) -> str:
+    def preview(self, move: LayoutMove) -> Text:
         card = self.state.layout[move.position]
         trail = self.state.trails[self.state.to_move[0]]
         if move.end is None:
-            return f"take {card_words(card)} to start the trail"
-        end = trail[0] if move.end == "L" else trail[-1]
-        side = "left" if move.end == "L" else "right"
+            return Text("take {card} to start the trail", card=card_words(card))
+        left = move.end == "L"
+        end = trail[0] if left else trail[-1]
         gain = "[green]+1[/]" if matches(card, end) else "+0"
-        return f"take {card_words(card)} to the {side}, beside {end}: {gain}"
+        if left:
+            return Text("take {card} to the left, beside {end}: {gain}", card=card_words(card),
+                        end=end, gain=gain)
+        return Text("take {card} to the right, beside {end}: {gain}", card=card_words(card),
+                    end=end, gain=gain)
 
 
 def screen(state: CrossroadsState, bots: Mapping[int, Bot]) -> CrossroadsSession:
@@ -98,5 +109,5 @@ def run(args: argparse.Namespace) -> int:
     game = layout_game(args, Crossroads)
     state = game.new(seed=rng.randrange(2**32))
     bots = {} if opponent == HUMAN else {1: make_bot(Crossroads.id, opponent, rng)}
-    console.print(RULES)
+    console.print(say(RULES))
     return CrossroadsSession(state, bots).run()

@@ -17,16 +17,26 @@ from typing import Any
 from rich.columns import Columns
 
 from chuko.bots import Bot, make_bot, parse_levels
-from chuko.console import LINEUP_HELP, add_option_flags, console, game_from_flags, view_table
+from chuko.console import (
+    LINEUP_HELP,
+    add_option_flags,
+    console,
+    game_from_flags,
+    say,
+    view_table,
+)
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import State
 from chuko.core.rng import make_rng
+from chuko.core.text import Text
 from chuko.games import game_class
 
 from .session import HUMAN, Session
 
-MOVES_HELP = """[cyan]1[/] or [cyan]a[/]  the move with that label
-[cyan]a move[/]  as the game writes it: the text shown after a label"""
+MOVES_HELP = (
+    ("1, a", Text("the move with that label")),
+    ("PLAY 3", Text("a move as the game writes it: the text shown after a label")),
+)
 
 
 def _default_level(levels: Sequence[str]) -> str:
@@ -52,7 +62,7 @@ class GenericSession(Session[State]):
 
     def show(self, seat: int, listed: Mapping[str, Any]) -> None:
         game = self.state.game
-        console.rule(game.title)
+        console.rule(say(game.title))
         console.print(view_table(self.state.view(seat), game.descriptor.traits.seat_lists,
                                  self.names, self.reader))
         shown = [f"[cyan]{key})[/] {move}" for key, move in listed.items()]
@@ -69,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     rules = game_class(args.game)
     described = rules.descriptor
     if not described.traits.lists_moves:
-        raise ConfigError(f"{described.title} does not list its moves, so it needs a "
-                          "terminal screen of its own.")
+        raise ConfigError(Text("{game} does not list its moves, so it needs a terminal screen "
+                               "of its own.", game=described.title))
     game = game_from_flags(args)
     you = 0
     others = [seat for seat in range(game.players) if seat != you]
@@ -79,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     state = game.new(None if args.seed is None else rng.randrange(2**32))
     bots = {seat: make_bot(described.id, level, Random(rng.getrandbits(64)))
             for seat, level in zip(others, lineup, strict=True) if level != HUMAN}
-    console.print(f"[bold]{described.title}[/]: {described.summary}.")
-    console.print("Type [cyan]help[/] for the commands, [cyan]rules[/] for the rules.")
+    console.print(f"[bold]{say(described.title)}[/]: {say(described.summary)}.")
+    console.print(say(Text("Type {help} for the commands, {rules} for the rules.",
+                           help="[cyan]help[/]", rules="[cyan]rules[/]")))
     return GenericSession(state, bots).run()

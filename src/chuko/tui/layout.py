@@ -13,20 +13,23 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from rich.table import Table
-from rich.text import Text
+from rich.text import Text as Styled
 
-from chuko.console import console, game_from_flags
+from chuko.console import console, game_from_flags, say
 from chuko.core.errors import ParseError
 from chuko.core.layout import COLUMNS, LETTERS, ROWS, LayoutMove
 from chuko.core.numbers import factor_text, whole_number
 from chuko.core.protocol import State
+from chuko.core.text import Text
 from chuko.games.layout_game import LayoutGame
 
 from .session import Session
 
-MOVES_HELP = """[cyan]number[/]  the move with that number in the list
-[cyan]BR[/]      a move in notation: the card's letter, then L or R for its end
-        (a first card is the letter alone; a Caravan bridge adds *, as in FL*)"""
+MOVES_HELP = (
+    ("number", Text("the move with that number in the list")),
+    ("BR", Text("a move in notation: the card's letter, then L or R for its end (a first card "
+                "is the letter alone; a Caravan bridge adds *, as in FL*)")),
+)
 
 
 Dealt = TypeVar("Dealt", bound=LayoutGame)
@@ -61,11 +64,11 @@ def layout_table(view: dict) -> Table:
             card = view["layout"][index]
             letter = LETTERS[index]
             if card is None:
-                cells.append(Text("   ·   ", style="dim"))
+                cells.append(Styled("   ·   ", style="dim"))
             elif letter in available:
-                cells.append(Text(f" {letter} {card:>3} ", style="bold black on yellow"))
+                cells.append(Styled(f" {letter} {card:>3} ", style="bold black on yellow"))
             else:
-                cells.append(Text(f" {letter} {card:>3} ", style="white on grey23"))
+                cells.append(Styled(f" {letter} {card:>3} ", style="white on grey23"))
         table.add_row(*cells)
     return table
 
@@ -73,7 +76,8 @@ def layout_table(view: dict) -> Table:
 def chain(pieces: list[tuple[int, bool]]) -> str:
     """A trail or caravan as 'L ◀ 6 — [▒▒] — 15 ▶ R' (bridges face down)."""
     if not pieces:
-        return "[dim](empty)[/]"
+        empty = say(Text("(empty)"))
+        return f"[dim]{empty}[/]"
     body = " — ".join(f"[bold]{card}[/]" if up else "[on grey30]▒▒[/]" for card, up in pieces)
     return f"[dim]L ◀[/] {body} [dim]▶ R[/]"
 
@@ -86,12 +90,12 @@ class LayoutSession(Session[LayoutState]):
     the game's screen draws the rest (`show_position`)."""
 
     help_text = MOVES_HELP
-    prompt_tail = " (number, notation, hint, help):"
+    accepts = Text("number, notation, hint, help")
 
     def show_position(self) -> None:
         raise NotImplementedError
 
-    def preview(self, move: LayoutMove) -> str:
+    def preview(self, move: LayoutMove) -> Text:
         raise NotImplementedError
 
     def labels(self, moves: Sequence[Any], reserved: Collection[str]) -> list[str]:
@@ -100,14 +104,15 @@ class LayoutSession(Session[LayoutState]):
     def show(self, seat: int, listed: Mapping[str, Any]) -> None:
         self.show_position()
         for label, move in listed.items():
-            console.print(f"  [cyan]{label:>2}[/]) [bold]{str(move):<4}[/] {self.preview(move)}")
+            console.print(f"  [cyan]{label:>2}[/]) [bold]{str(move):<4}[/] "
+                          f"{say(self.preview(move))}")
 
     def read_move(self, text: str, listed: Mapping[str, Any]) -> Any:
         number = whole_number(text)
         if number is None:
             return super().read_move(text, listed)
         if not 1 <= number <= len(listed):
-            raise ParseError(f"Pick a number from 1 to {len(listed)}.")
+            raise ParseError(Text("Pick a number from 1 to {last}.", last=len(listed)))
         return list(listed.values())[number - 1]
 
     def show_end(self) -> None:

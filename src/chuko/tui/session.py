@@ -17,6 +17,7 @@ from string import ascii_lowercase
 from typing import Any, Generic, TypeVar, cast
 
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from chuko.bots import Adviser, Bot, make_adviser
 from chuko.console import (
@@ -26,26 +27,30 @@ from chuko.console import (
     console,
     drop_type_ahead,
     read_rules,
+    say,
     show_long,
     warn,
 )
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json, State
+from chuko.core.text import Text
 from chuko.core.words import bot_name, seat_names
 
-PERSON = "Player"  # a second person at the keyboard; the one playing is "You"
+PERSON = Text("Player")  # a second person at the keyboard; the one playing is "You"
 HUMAN = "human"  # the word --vs takes for a person instead of a bot
 
 Command = Callable[[int], None]  # does its thing for the seat whose turn it is
 
 # The commands every game takes, listed by `help` after the screen's lines on moves.
 COMMANDS = {
-    "hint": "what the game's adviser makes of your moves",
-    "undo": "take back your last move and any bots' replies (not between people)",
-    "rules": "the game's rules",
-    "help": "this list",
-    "quit": "leave the game",
+    "hint": Text("what the game's adviser makes of your moves"),
+    "undo": Text("take back your last move and any bots' replies (not between people)"),
+    "rules": Text("the game's rules"),
+    "help": Text("this list"),
+    "quit": Text("leave the game"),
 }
+HINT = "hint"
+HELP_WORDS = ("help", "?", "h")
 
 S = TypeVar("S", bound=State)
 
@@ -67,12 +72,15 @@ class Session(Generic[S]):
     """One game at the terminal: the state, the bots, the seats' names, and the states
     before each of the person's moves (for undo). Every seat without a bot is a person."""
 
-    # How the screen's moves are typed, above the commands in `help`.
-    help_text = ""
+    # How the screen's moves are typed, above the commands in `help`: (what is typed, what
+    # it does) rows; a row with nothing typed is a line of its own.
+    help_text: Sequence[tuple[str, Text]] = ()
     # The screen's own commands, and shared ones it words its own way.
     command_help: Mapping[str, str] = {}
-    # Put after "Your move" at the prompt.
-    prompt_tail = "?"
+    # What the prompt says it takes, in brackets after "Your move"; nothing: "Your move?"
+    accepts: str = ""
+    # Whether `hint` is offered: a puzzle-like screen leaves it out.
+    hints = True
     # A lesson's judge of the person's moves, called instead of playing them: it raises
     # IllegalMove with a sentence for a move the lesson does not take.
     referee: Callable[[int, Any], None] | None = None
@@ -83,7 +91,7 @@ class Session(Generic[S]):
         players = range(state.game.players)
         self.humans = [seat for seat in players if seat not in self.bots]
         self.names = seat_names([bot_name(self.bots[seat].level) if seat in self.bots
-                                 else PERSON for seat in players])
+                                 else say(PERSON) for seat in players])
         # One person reads the game as "You"; people sharing a keyboard read it as
         # onlookers, and undo is fair only for the one person against bots.
         self.reader: int | None = self.humans[0] if len(self.humans) == 1 else None
@@ -102,7 +110,7 @@ class Session(Generic[S]):
                 else:
                     self.bot_turn(seat)
         except Quit:
-            console.print("Goodbye.")
+            console.print(say(Text("Goodbye.")))
             return 0
         self.show_result()
         self.after_end()
@@ -115,7 +123,7 @@ class Session(Generic[S]):
 
     def played(self, seat: int, move: Any) -> None:
         self.state.play(seat, move)  # raises before anything changes
-        console.print(f"  {self.state.describe(seat, move, self.names, self.reader)}")
+        console.print(f"  {say(self.state.describe(seat, move, self.names, self.reader))}")
 
     def human_turn(self, seat: int) -> None:
         """The position and the listed moves, then lines until one is a move the engine
@@ -137,7 +145,7 @@ class Session(Generic[S]):
                 self.push(seat, self.listed[word] if word in self.listed
                           else self.read_move(text, self.listed))
             except ChukoError as error:
-                warn(str(error))
+                warn(error)
                 continue
             return
 
@@ -150,9 +158,12 @@ class Session(Generic[S]):
 
     def commands(self) -> dict[str, Command]:
         """The words the prompt takes besides moves; screens add their own."""
-        return {**dict.fromkeys(("help", "?", "h"), self.show_help),
-                **dict.fromkeys(("undo", "u"), self.undo),
-                "hint": self.hint, "rules": self.show_rules}
+        found: dict[str, Command] = {**dict.fromkeys(HELP_WORDS, self.show_help),
+                                     **dict.fromkeys(("undo", "u"), self.undo),
+                                     "rules": self.show_rules}
+        if self.hints:
+            found[HINT] = self.hint
+        return found
 
     def labels(self, moves: Sequence[Any], reserved: Collection[str]) -> list[str]:
         return labels(moves, reserved)
@@ -165,9 +176,13 @@ class Session(Generic[S]):
         """A typed line that is neither a label nor a command, as a move."""
         return self.state.game.parse_move(text)
 
-    def prompt(self, seat: int) -> str:
-        mover = "Your move" if seat == self.reader else f"{self.names[seat]}, your move"
-        return mover + self.prompt_tail
+    def prompt(self, seat: int) -> Text:
+        name, accepts = self.names[seat], self.accepts
+        if seat == self.reader:
+            return Text("Your move ({accepts}):", accepts=accepts) if accepts else Text(
+                "Your move?")
+        return (Text("{name}, your move ({accepts}):", name=name, accepts=accepts) if accepts
+                else Text("{name}, your move?", name=name))
 
     def push(self, seat: int, move: Any) -> None:
         if self.referee is not None:
@@ -178,17 +193,20 @@ class Session(Generic[S]):
         self.history.append(before)
 
     def show_help(self, seat: int) -> None:
-        if self.help_text:
-            console.print(self.help_text)
-        for word, text in {**COMMANDS, **self.command_help}.items():
-            console.print(f"[cyan]{word:<7}[/] {text}")
+        rows = [*self.help_text, *((word, text) for word, text
+                                   in {**COMMANDS, **self.command_help}.items()
+                                   if word != HINT or self.hints)]
+        width = max(len(word) for word, _ in rows)
+        for word, text in rows:
+            console.print(f"[cyan]{escape(word):<{width}}[/]  {say(text)}" if word
+                          else say(text))
 
     def show_rules(self, seat: int) -> None:
         """The rules, paged on a terminal, then the position they scrolled away."""
         try:
             show_long(Markdown(read_rules(self.state.game.id)))
         except ChukoError as error:
-            warn(str(error))
+            warn(error)
             return
         self.redraw(seat)
 
@@ -205,7 +223,7 @@ class Session(Generic[S]):
         said in a sentence, when the game gives no hints. Keys typed while it thinks are
         dropped: a move typed before the advice shows is not the move it would advise."""
         if self.adviser is None:
-            warn(f"{self.state.game.title} gives no hints.")
+            warn(Text("{game} gives no hints.", game=self.state.game.title))
             return None
         advice = self.adviser.hint(self.state, seat)
         drop_type_ahead()
@@ -221,29 +239,29 @@ class Session(Generic[S]):
         label_of = {str(move): label for label, move in self.listed.items()}
         for move, value in advice.get("values", {}).items():
             label = f"[cyan]{label_of[move]})[/] " if move in label_of else ""
-            console.print(f"  {label}[bold]{move}[/]  {value}")
+            console.print(f"  {label}[bold]{move}[/]  {say(value)}")
         if advice.get("note"):
-            console.print(advice["note"])
+            console.print(say(advice["note"]))
 
     def undo(self, seat: int) -> None:
         if self.reader is None:
-            warn("Undo is for games against bots only.")
+            warn(Text("Undo is for games against bots only."))
         elif not self.history:
-            warn("There is nothing to undo yet.")
+            warn(Text("There is nothing to undo yet."))
         else:
             self.state = self.history.pop()
-            console.print("[yellow]Your last move is taken back.[/]")
+            console.print(say(Text("Your last move is taken back.")), style="yellow")
 
     def show_result(self) -> None:
         """The end of the game: what the screen shows of it (`show_end`), then the result."""
         outcome = self.state.outcome
         assert outcome is not None  # called only once the game is over
         self.show_end()
-        console.print(f"[bold]{outcome.describe(self.names, self.reader)}[/]")
+        console.print(f"[bold]{say(outcome.describe(self.names, self.reader))}[/]")
 
     def show_end(self) -> None:
         """What is shown above the result."""
-        console.rule("Game over")
+        console.rule(say(Text("Game over")))
 
     def after_end(self) -> None:
         """What more a screen says after the result."""

@@ -11,10 +11,11 @@ from pathlib import Path
 from random import SystemRandom
 from typing import Any
 
-from chuko.console import add_option_flags, option_values
+from chuko.console import add_option_flags, option_values, say
 from chuko.core import references
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.games import game_class
 
 
@@ -56,15 +57,17 @@ def run(args: argparse.Namespace) -> int:
 
         print_study(study)
         if args.report:
-            print(f"Report written to {args.report}.")
+            print(say(Text("Report written to {path}.", path=args.report)))
     return 0
 
 
 def _check_writable(path: Path) -> None:
     if path.suffix.lower() not in (".html", ".htm"):
-        raise ConfigError(f"--report writes an HTML file (FILE.html), not {path.name!r}.")
+        raise ConfigError(Text("--report writes an HTML file (FILE.html), not {name}.",
+                               name=repr(path.name)))
     if not path.parent.resolve().is_dir():
-        raise ChukoError(f"Cannot write {path}: its folder does not exist.")
+        raise ChukoError(Text("Cannot write {path}: its folder does not exist.",
+                              path=str(path)))
 
 
 def positive(text: str) -> int:

@@ -19,18 +19,20 @@ from collections.abc import Sequence
 from rich.console import Console
 
 from chuko.console import console as default_console
-from chuko.console import print_table
+from chuko.console import print_table, say
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 
 
 def print_study(study: Json, console: Console | None = None) -> None:
     out = console or default_console
-    out.print(f"[bold]{study['title']}[/]")
-    out.print(f"How: {study['method']}.")
+    out.print(f"[bold]{say(study['title'])}[/]")
+    out.print(say(Text("How: {method}.", method=study["method"])))
     for finding in study["findings"]:
-        out.print(f"• {finding}")
+        out.print(f"• {say(finding)}")
     for shown in study["tables"]:
-        print_table(shown["title"], shown["columns"], shown["rows"], out=out)
+        print_table(say(shown["title"]), [say(column) for column in shown["columns"]],
+                    [[say(cell) for cell in row] for row in shown["rows"]], out=out)
 
 
 def _interval_caption(plot: Json) -> str:
