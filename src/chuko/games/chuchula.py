@@ -998,8 +998,9 @@ class State(BaseState):
         for points in sorted(set(taken), reverse=True):
             seats = [s for s in range(self.game.players) if taken[s] == points]
             parts.append(_taken_words(seats, points, not parts, names, for_seat))
-        sentences = [Text("Round {number}: {results}.", number=number,
-                          results=_joined(parts, Text("{first}; {then}")))]
+        # A Text written inside another call's arguments escapes extraction: named first.
+        results = _joined(parts, Text("{first}; {then}"))
+        sentences = [Text("Round {number}: {results}.", number=number, results=results)]
         for place, position in enumerate(entry.positions, 1):
             if position.winner is None:
                 tied = listing([_named(s, names, for_seat) for s in position.tied])

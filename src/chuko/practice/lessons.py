@@ -167,9 +167,9 @@ def _step(game_id: str, number: int, entry: Any) -> Step:
     if not isinstance(entry, Mapping) or not isinstance(entry.get("title"), str):
         raise LessonError(Text("Step {number} of the {game} lesson has no title.",
                                number=number, game=game_id))
-    texts = {key: expand(entry[key]) for key in ("text", "right", "hint") if key in entry}
+    texts = {key: expand(entry[key]) for key in ("right", "hint") if key in entry}
     wrong = {move: expand(why) for move, why in (entry.get("wrong") or {}).items()}
-    return Step(game_id, number, expand(entry["title"]), texts.get("text", Text("")),
+    return Step(game_id, number, expand(entry["title"]), expand(entry.get("text", "")),
                 options=entry.get("options") or {}, deal=entry.get("deal"),
                 moves=tuple(entry.get("moves") or ()), expect=tuple(entry.get("expect") or ()),
                 wrong=wrong, play=entry.get("play"),
