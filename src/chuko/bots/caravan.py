@@ -65,7 +65,7 @@ class CaravanBot(LayoutBot[CaravanState]):
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> CaravanBot:
-    refuse_options(options, f"{Caravan.title} bots")
+    refuse_options(options, Text("{game} bots", game=Caravan.title))
     return CaravanBot(level, rng)
 
 

@@ -49,7 +49,7 @@ class ChuchulaBot:
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> ChuchulaBot:
-    refuse_options(options, f"{Game.title} bots")
+    refuse_options(options, Text("{game} bots", game=Game.title))
     return ChuchulaBot(level, rng)
 
 

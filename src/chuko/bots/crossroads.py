@@ -59,7 +59,7 @@ class CrossroadsBot(LayoutBot[CrossroadsState]):
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> CrossroadsBot:
-    refuse_options(options, f"{Crossroads.title} bots")
+    refuse_options(options, Text("{game} bots", game=Crossroads.title))
     return CrossroadsBot(level, rng)
 
 

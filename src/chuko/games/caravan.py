@@ -31,7 +31,7 @@ MAX_BRIDGES = 11
 DESCRIPTOR = Descriptor(
     id="caravan",
     title="Caravan",
-    summary="solitaire: one caravan of all 12 cards, with face-down bridges",
+    summary=Text("solitaire: one caravan of all 12 cards, with face-down bridges"),
     # The pack is the face-up layout and bridges stay known once laid (the view shows
     # them): the one seat sees the whole state.
     traits=Traits(min_players=1, max_players=1, information="perfect"),
@@ -49,8 +49,8 @@ DESCRIPTOR = Descriptor(
     ),
     options=(
         pack_option(),
-        Option("bridges", "Bridges", "int", BRIDGE_LEVELS["standard"], min=0, max=MAX_BRIDGES,
-               help="face-down cards allowed: 3 easy, 2 standard, 1 hard",
+        Option("bridges", Text("Bridges"), "int", BRIDGE_LEVELS["standard"], min=0,
+               max=MAX_BRIDGES, help=Text("face-down cards allowed: 3 easy, 2 standard, 1 hard"),
                named=tuple(BRIDGE_LEVELS.items())),
     ),
     levels=("random", "easy", "hard", "perfect"),

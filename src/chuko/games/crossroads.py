@@ -27,7 +27,7 @@ from .layout_game import LayoutGame, LayoutState, deal_from_record, layout_view,
 DESCRIPTOR = Descriptor(
     id="crossroads",
     title="Crossroads",
-    summary="two players draft from the layout and build scoring trails",
+    summary=Text("two players draft from the layout and build scoring trails"),
     # The whole pack is the face-up layout and each seat's view shows every trail and
     # point: no seat holds a secret (ruling C1).
     traits=Traits(min_players=2, max_players=2, information="perfect"),
@@ -45,16 +45,17 @@ DESCRIPTOR = Descriptor(
     ),
     options=(
         pack_option(),
-        Option("rounds", "Rounds", "choice", 1, choices=(1, 2),
-               help="1, or 2 for a match on one layout with the other player first"),
-        Option("first", "Who starts", "choice", "random", choices=("random", "0", "1"),
-               choice_labels=("at random", "the first seat", "the second seat"),
-               help="random, or the seat that starts (0 the first seat, 1 the second)"),
+        Option("rounds", Text("Rounds"), "choice", 1, choices=(1, 2),
+               help=Text("1, or 2 for a match on one layout with the other player first")),
+        Option("first", Text("Who starts"), "choice", "random", choices=("random", "0", "1"),
+               choice_labels=(Text("at random"), Text("the first seat"),
+                              Text("the second seat")),
+               help=Text("random, or the seat that starts (0 the first seat, 1 the second)")),
     ),
     levels=("random", "easy", "hard", "perfect"),
     examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),
     notation="ABCDEFGHIJKLR",
-    pools=(Pool("match", "Two-round match", 2, {"rounds": 2}),),
+    pools=(Pool("match", Text("Two-round match"), 2, {"rounds": 2}),),
 )
 
 
