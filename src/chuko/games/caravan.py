@@ -168,39 +168,52 @@ class CaravanState(LayoutState):
     def _end(self, end: str) -> tuple[int, bool]:
         return self.caravan[0] if end == "L" else self.caravan[-1]
 
-    def _refusal(self, move: LayoutMove) -> Text | None:
-        """Why `move` is illegal now, or None when it is legal."""
-        letter = move.position_name
+    def _refusal(self, move: LayoutMove) -> tuple[Any, ...] | None:
+        """Why `move` is illegal now, as a reason and its values (`_refusal_text` words
+        it), or None when it is legal. `legal_moves` asks this of every candidate, so no
+        sentence is built until one is shown."""
         available = available_positions(self.taken)
         if move.position not in available:
-            names = ", ".join(LayoutMove(p).position_name for p in available)
-            return Text("{letter} is not available: take the leftmost card of a row "
-                        "({letters}).", letter=letter, letters=names)
+            return ("unavailable", available)
         if not self.caravan:
-            return Text("The first card goes face up: write the letter alone.") if (
-                move.bridge
-            ) else None
+            return ("first face down",) if move.bridge else None
         if move.end is None:
-            return Text("Say which end {letter} goes to: {letter}L or {letter}R.",
-                        letter=letter)
+            return ("no end",)
         end_card, end_up = self._end(move.end)
-        left = move.end == "L"
         if move.bridge:
             if not end_up:
-                return (Text("The left end is already a bridge: two bridges may not touch.")
-                        if left else
-                        Text("The right end is already a bridge: two bridges may not touch."))
+                return ("bridges touch",)
             if self.bridges_used >= self.game.bridges:
-                return _no_bridge_left(self.game.bridges)
+                return ("no bridge left",)
             return None
-        card = self.layout[move.position]
-        if end_up and not matches(card, end_card):
-            if left:
-                return Text("{card} shares no prime factor with {end} at the left end.",
-                            card=card, end=end_card)
-            return Text("{card} shares no prime factor with {end} at the right end.",
-                        card=card, end=end_card)
+        if end_up and not matches(self.layout[move.position], end_card):
+            return ("no factor", end_card)
         return None
+
+    def _refusal_text(self, move: LayoutMove, reason: tuple[Any, ...]) -> Text:
+        """A `_refusal` reason in one sentence."""
+        kind, letter, left = reason[0], move.position_name, move.end == "L"
+        if kind == "unavailable":
+            names = ", ".join(LayoutMove(p).position_name for p in reason[1])
+            return Text("{letter} is not available: take the leftmost card of a row "
+                        "({letters}).", letter=letter, letters=names)
+        if kind == "first face down":
+            return Text("The first card goes face up: write the letter alone.")
+        if kind == "no end":
+            return Text("Say which end {letter} goes to: {letter}L or {letter}R.",
+                        letter=letter)
+        if kind == "bridges touch":
+            return (Text("The left end is already a bridge: two bridges may not touch.")
+                    if left else
+                    Text("The right end is already a bridge: two bridges may not touch."))
+        if kind == "no bridge left":
+            return _no_bridge_left(self.game.bridges)
+        card = self.layout[move.position]
+        if left:
+            return Text("{card} shares no prime factor with {end} at the left end.",
+                        card=card, end=reason[1])
+        return Text("{card} shares no prime factor with {end} at the right end.",
+                    card=card, end=reason[1])
 
     def _candidates(self) -> list[LayoutMove]:
         if not self.caravan:
@@ -222,7 +235,7 @@ class CaravanState(LayoutState):
             move = LayoutMove(move.position)  # ruling G4: a first card has no end
         reason = self._refusal(move)
         if reason:
-            raise IllegalMove(reason)
+            raise IllegalMove(self._refusal_text(move, reason))
         piece = (self.layout[move.position], not move.bridge)
         if move.end == "L":
             self.caravan.insert(0, piece)
