@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from chuko.bots import caravan, crossroads
+from chuko.bots import caravan, chuchula, crossroads
 from chuko.core.errors import ChukoError
 from chuko.core.layout import LayoutMove, parse_layout
 from chuko.core.text import Plural, Text
@@ -229,3 +229,14 @@ def test_a_count_in_a_sentence_stays_a_plural():
     assert said == "You laid all 12 cards in one caravan with 2 bridges."
     assert_said(said)
     assert won.describe(["Ann"], None) == "Ann laid all 12 cards in one caravan with 2 bridges."
+
+
+def test_the_chuchula_advisors_words_are_catalogued_texts():
+    state = Chuchula(players=2).new(5)
+    grouping = state.random_move(0, random.Random(5))
+    verdict = chuchula.judged(grouping, 2)
+    assert_said(verdict["text"])
+    assert verdict["text"].startswith(("this grouping expected about ", "the advisor's",
+                                       "as good as"))
+    hint = chuchula.Adviser(state.game).hint(state, 0)
+    assert_said(hint["note"])
