@@ -94,3 +94,16 @@ def test_a_step_position_is_the_games_own_state():
         first = lesson(game_id)[0]
         assert type(first.position().game) is game_class(game_id)
         assert first.to_json()["view"]
+
+
+def test_caravan_feedback_says_a_card_fits_face_up_only_where_it_does():
+    for found in lesson("caravan"):
+        if found.play is not None:
+            continue
+        state = found.position()
+        for move in state.legal_moves(0):
+            sentence = found.judge(str(move)).sentence
+            if "fits face up" not in sentence:
+                continue
+            face_up = replace(move, bridge=False)
+            assert face_up in state.legal_moves(0), (found.number, str(move), sentence)

@@ -17,6 +17,7 @@ from typing import Any
 
 from chuko.core.layout import SIZE, LayoutMove
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.games.caravan import Caravan, CaravanState, state_from_view
 from chuko.solvers.caravan import CaravanSolver
 
@@ -64,37 +65,58 @@ class CaravanBot(LayoutBot[CaravanState]):
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> CaravanBot:
-    refuse_options(options, f"{Caravan.title} bots")
+    refuse_options(options, Text("{game} bots", game=Caravan.title))
     return CaravanBot(level, rng)
 
 
-LOST = "the deal is already lost"
+LOST = Text("the deal is already lost")
 
 
-def aim(state: CaravanState) -> tuple[str, str]:
-    """What a good move does here, said of one move and of several: it keeps the deal
-    winnable, or, laying the last card, wins it."""
-    if len(state.caravan) == SIZE - 1:
-        return "wins the deal", "win the deal"
-    return "keeps the deal winnable", "keep the deal winnable"
+def last_card(state: CaravanState) -> bool:
+    """Whether the next move lays the last card: a good move then wins the deal, where
+    before it keeps the deal winnable."""
+    return len(state.caravan) == SIZE - 1
 
 
-def outlook(state: CaravanState, options: dict[LayoutMove, bool]) -> dict[LayoutMove, str]:
-    """Each legal move's outlook in words: `aim`, "loses the deal", or LOST when no move
-    can win."""
+def outlook(state: CaravanState, options: dict[LayoutMove, bool]) -> dict[LayoutMove, Text]:
+    """Each legal move's outlook in words: "keeps the deal winnable" ("wins the deal" for
+    the last card), "loses the deal", or LOST when no move can win."""
     if not any(options.values()):
         return dict.fromkeys(options, LOST)
-    good = aim(state)[0]
-    return {m: good if wins else "loses the deal" for m, wins in options.items()}
+    good = Text("wins the deal") if last_card(state) else Text("keeps the deal winnable")
+    return {m: good if wins else Text("loses the deal") for m, wins in options.items()}
 
 
-def laying(layout: tuple[int, ...], move: LayoutMove) -> str:
+def _note(winning: int, total: int, last: bool) -> Text:
+    """The adviser's one line: how many of the legal moves keep the deal winnable (win it,
+    for the last card)."""
+    if not winning:
+        return Text("No move can win this deal any more.")
+    if winning == total > 1:
+        return Text("Every move wins the deal.") if last else Text(
+            "Every move keeps the deal winnable.")
+    if winning == total:
+        return Text("Your only move wins the deal.") if last else Text(
+            "Your only move keeps the deal winnable.")
+    if winning == 1:
+        return (Text("Only 1 of {total} moves wins the deal.", total=total) if last else
+                Text("Only 1 of {total} moves keeps the deal winnable.", total=total))
+    return (Text("{winning} of {total} moves win the deal.", winning=winning, total=total)
+            if last else
+            Text("{winning} of {total} moves keep the deal winnable.", winning=winning,
+                 total=total))
+
+
+def laying(layout: tuple[int, ...], move: LayoutMove) -> Text:
     """A move in words: "laying 11 face down at the left end"."""
     card = layout[move.position]
     if move.end is None:
-        return f"starting the caravan with {card}"
-    face = "face down" if move.bridge else "face up"
-    return f"laying {card} {face} at the {'left' if move.end == 'L' else 'right'} end"
+        return Text("starting the caravan with {card}", card=card)
+    if move.bridge:
+        return (Text("laying {card} face down at the left end", card=card) if move.end == "L"
+                else Text("laying {card} face down at the right end", card=card))
+    return (Text("laying {card} face up at the left end", card=card) if move.end == "L"
+            else Text("laying {card} face up at the right end", card=card))
 
 
 class Adviser:
@@ -106,16 +128,7 @@ class Adviser:
 
     def hint(self, state: CaravanState, seat: int) -> Json:
         options = self.solver(state).options(state)
-        winning, total = sum(options.values()), len(options)
-        one, many = aim(state)
-        if not winning:
-            note = "No move can win this deal any more."
-        elif winning == total:
-            note = f"{'Every move' if total > 1 else 'Your only move'} {one}."
-        elif winning == 1:
-            note = f"Only 1 of {total} moves {one}."
-        else:
-            note = f"{winning} of {total} moves {many}."
+        note = _note(sum(options.values()), len(options), last_card(state))
         return {"values": {str(m): text for m, text in outlook(state, options).items()},
                 "outlook": {str(m): "win" if wins else "loss" for m, wins in options.items()},
                 "note": note}
@@ -137,15 +150,15 @@ def review(record: Json) -> list[Json]:
         def judge(move: LayoutMove) -> Json:
             said = words[move]
             if said == LOST:
-                return {"text": "the deal was already lost", "mistake": False}
+                return {"text": Text("the deal was already lost"), "mistake": False}
             if options[move]:
                 return {"text": said, "mistake": False}
             # A winning move with the card played, else one face up, shows the way most plainly.
             better = min((m for m, wins in options.items() if wins),
                          key=lambda m: (m.position != move.position, m.bridge))
-            return {"text": "after this the deal could no longer be won; "
-                    f"{laying(layout, better)} would have kept it winnable", "mistake": True,
-                    "better": str(better)}
+            return {"text": Text("after this the deal could no longer be won; {better} would "
+                                 "have kept it winnable", better=laying(layout, better)),
+                    "mistake": True, "better": str(better)}
 
         return judge
 

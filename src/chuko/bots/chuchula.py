@@ -14,6 +14,7 @@ from typing import Any
 
 from chuko.core.deck52 import Card, parse_cards
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.core.words import number_text
 from chuko.games.chuchula import (
     Game,
@@ -48,14 +49,16 @@ class ChuchulaBot:
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> ChuchulaBot:
-    refuse_options(options, f"{Game.title} bots")
+    refuse_options(options, Text("{game} bots", game=Game.title))
     return ChuchulaBot(level, rng)
 
 
-def about(total: float) -> str:
+def about(total: float) -> Text:
     """"about 1.8 points", to a tenth: the advisor's tables are estimates."""
     points = number_text(round(total, 1))
-    return f"about {points} {'point' if points == '1' else 'points'}"
+    if points == "1":
+        return Text("about 1 point")
+    return Text("about {points} points", points=points)
 
 
 class Adviser:
@@ -67,9 +70,10 @@ class Adviser:
     def hint(self, state: State, seat: int) -> Json:
         advice = advise(hand(state.view(seat)), self.players)
         return {
-            "values": {str(advice.grouping): f"{about(advice.total)} expected"},
-            "note": f"The advisor expects {about(advice.total)} from this grouping against "
-            "typical opponents.",
+            "values": {str(advice.grouping): Text("{points} expected",
+                                                  points=about(advice.total))},
+            "note": Text("The advisor expects {points} from this grouping against typical "
+                         "opponents.", points=about(advice.total)),
         }
 
 
@@ -94,11 +98,13 @@ def judged(grouping: Grouping, players: int) -> Json:
     advice = advise(list(grouping.cards), players)
     mine, theirs = expected_points(grouping, players), advice.total
     if grouping == advice.grouping:
-        return opinion(f"the advisor's grouping: {about(mine)} expected")
+        return opinion(Text("the advisor's grouping: {points} expected", points=about(mine)))
     if about(mine) == about(theirs):
-        return opinion(f"as good as the advisor's grouping: {about(mine)} expected")
-    return opinion(f"this grouping expected {about(mine)}; the advisor's {about(theirs)}: "
-                   f"{grouping_words(advice.grouping)}", theirs - mine >= MISTAKE_GAP)
+        return opinion(Text("as good as the advisor's grouping: {points} expected",
+                            points=about(mine)))
+    return opinion(Text("this grouping expected {mine}; the advisor's {theirs}: {grouping}",
+                        mine=about(mine), theirs=about(theirs),
+                        grouping=grouping_words(advice.grouping)), theirs - mine >= MISTAKE_GAP)
 
 
 def review(record: Json) -> list[Json | None]:
@@ -115,5 +121,5 @@ def review(record: Json) -> list[Json | None]:
     players = Game.replay(record, observe).game.players
     verdicts: list[Json | None] = [judged(g, players) for g in groupings[:REVIEW_HANDS]]
     if len(groupings) > REVIEW_HANDS:
-        verdicts.append(not_reviewed(f"the first {REVIEW_HANDS} groupings of a game"))
+        verdicts.append(not_reviewed(Text("the first {n} groupings of a game", n=REVIEW_HANDS)))
     return verdicts + [None] * (len(groupings) - len(verdicts))

@@ -15,7 +15,7 @@ from typing import Any
 
 from chuko.core.layout import LayoutMove
 from chuko.core.protocol import Json
-from chuko.core.words import count
+from chuko.core.text import Plural, Text
 from chuko.games.crossroads import Crossroads, CrossroadsState, state_from_view
 from chuko.solvers.crossroads import CrossroadsSolver
 
@@ -59,17 +59,19 @@ class CrossroadsBot(LayoutBot[CrossroadsState]):
 
 
 def make_bot(level: str, rng: Random, **options: Any) -> CrossroadsBot:
-    refuse_options(options, f"{Crossroads.title} bots")
+    refuse_options(options, Text("{game} bots", game=Crossroads.title))
     return CrossroadsBot(level, rng)
 
 
-def ending(value: int) -> str:
+def ending(value: int) -> Text:
     """How the game ends for the mover at the solver's `value`: "wins by 1 point", "draws",
     "loses by 2 points". Worded by the game's end, never by the score now: a player behind
     now may still win."""
     if value > 0:
-        return f"wins by {count(value, 'point')}"
-    return f"loses by {count(-value, 'point')}" if value else "draws"
+        return Plural("wins by {n} point", "wins by {n} points", n=value)
+    if value < 0:
+        return Plural("loses by {n} point", "loses by {n} points", n=-value)
+    return Text("draws")
 
 
 def result_word(value: int) -> str:
@@ -78,26 +80,45 @@ def result_word(value: int) -> str:
     return "win" if value > 0 else "loss" if value < 0 else "draw"
 
 
-def missed(best: int, played: int) -> str:
+def missed(best: int, played: int) -> Text:
     """What a better move would have given the mover, against what the move played gave,
     both the solver's final lead: "would have won by 1 point instead of drawing", "would
     have drawn instead of losing by 2 points", "would have lost by only 1 point instead of
     3". Worded by the game's end, never by the score at the time of the move."""
     if best > 0 and played > 0:
-        return f"would have won by {count(best, 'point')} instead of {played}"
+        return Plural("would have won by {n} point instead of {played}",
+                      "would have won by {n} points instead of {played}", n=best, played=played)
     if best < 0 and played < 0:
-        return f"would have lost by only {count(-best, 'point')} instead of {-played}"
-    done = f"won by {count(best, 'point')}" if best > 0 else "drawn"
-    doing = f"losing by {count(-played, 'point')}" if played < 0 else "drawing"
-    return f"would have {done} instead of {doing}"
+        return Plural("would have lost by only {n} point instead of {played}",
+                      "would have lost by only {n} points instead of {played}", n=-best,
+                      played=-played)
+    if best > 0 and played < 0:
+        return Text("would have won by {best} instead of losing by {played}",
+                    best=_points(best), played=_points(-played))
+    if best > 0:
+        return Plural("would have won by {n} point instead of drawing",
+                      "would have won by {n} points instead of drawing", n=best)
+    return Plural("would have drawn instead of losing by {n} point",
+                  "would have drawn instead of losing by {n} points", n=-played)
 
 
-def taking(layout: tuple[int, ...], move: LayoutMove) -> str:
-    """A move in words, seat-neutral: "taking 14 to the right end"."""
+def _points(n: int) -> Plural:
+    return Plural("{n} point", "{n} points", n=n)
+
+
+def placing(layout: tuple[int, ...], move: LayoutMove) -> Text:
+    """Where a move puts its card: "14 to the left end", "10 to start the trail"."""
     card = layout[move.position]
     if move.end is None:
-        return f"taking {card} to start the trail"
-    return f"taking {card} to the {'left' if move.end == 'L' else 'right'} end"
+        return Text("{card} to start the trail", card=card)
+    if move.end == "L":
+        return Text("{card} to the left end", card=card)
+    return Text("{card} to the right end", card=card)
+
+
+def taking(layout: tuple[int, ...], move: LayoutMove) -> Text:
+    """A move in words, seat-neutral: "taking 14 to the right end"."""
+    return Text("taking {placing}", placing=placing(layout, move))
 
 
 class Adviser:
@@ -112,8 +133,9 @@ class Adviser:
         return {
             "values": {str(m): ending(v) for m, v in values.items()},
             "outlook": {str(m): result_word(v) for m, v in values.items()},
-            "note": "Each label is how the game ends for you if both play perfectly from here, "
-            f"points so far included; your best move {ending(max(values.values()))}.",
+            "note": Text("Each label is how the game ends for you if both play perfectly from "
+                         "here, points so far included; your best move {ending}.",
+                         ending=ending(max(values.values()))),
         }
 
 
@@ -132,12 +154,12 @@ def review(record: Json) -> list[Json]:
         def judge(move: LayoutMove) -> Json:
             lost = best - values[move]
             if not lost:
-                return {"text": "best", "mistake": False}
+                return {"text": Text("best"), "mistake": False}
             # A best move with the card played (the other end) shows the slip most plainly.
             better = min((m for m, v in values.items() if v == best),
                          key=lambda m: m.position != move.position)
-            text = (f"lost {count(lost, 'point')}: {taking(layout, better)} "
-                    f"{missed(best, values[move])}")
+            text = Plural("lost {n} point: {better} {missed}", "lost {n} points: {better} {missed}",
+                          n=lost, better=taking(layout, better), missed=missed(best, values[move]))
             return {"text": text, "mistake": True, "better": str(better)}
 
         return judge

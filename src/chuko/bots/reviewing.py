@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from chuko.core.protocol import Game, Json
+from chuko.core.text import Text
 
 T = TypeVar("T")
 
@@ -47,9 +48,10 @@ def opinion(text: str, mistake: bool = False) -> Json:
 def not_reviewed(looked_at: str) -> Json:
     """The verdict on the first move past a review's budget; the moves after it get none
     (null: a long game's review stays small in the server's cache)."""
-    return opinion(f"not reviewed from here on: the bots look at {looked_at}")
+    return opinion(Text("not reviewed from here on: the bots look at {budget}",
+                        budget=looked_at))
 
 
-def percent(share: float) -> str:
+def percent(share: float) -> Text:
     """"61%": trial games won, to the nearest whole per cent."""
-    return f"{round(100 * share)}%"
+    return Text("{percent}%", percent=round(100 * share))

@@ -19,7 +19,7 @@ from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.rng import make_rng
-from chuko.core.words import count, who
+from chuko.core.text import Plural, Text
 
 from .layout_game import LayoutGame, LayoutState, deal_from_record, layout_view, replay_moves
 
@@ -31,7 +31,7 @@ MAX_BRIDGES = 11
 DESCRIPTOR = Descriptor(
     id="caravan",
     title="Caravan",
-    summary="solitaire: one caravan of all 12 cards, with face-down bridges",
+    summary=Text("solitaire: one caravan of all 12 cards, with face-down bridges"),
     # The pack is the face-up layout and bridges stay known once laid (the view shows
     # them): the one seat sees the whole state.
     traits=Traits(min_players=1, max_players=1, information="perfect"),
@@ -49,8 +49,8 @@ DESCRIPTOR = Descriptor(
     ),
     options=(
         pack_option(),
-        Option("bridges", "Bridges", "int", BRIDGE_LEVELS["standard"], min=0, max=MAX_BRIDGES,
-               help="face-down cards allowed: 3 easy, 2 standard, 1 hard",
+        Option("bridges", Text("Bridges"), "int", BRIDGE_LEVELS["standard"], min=0,
+               max=MAX_BRIDGES, help=Text("face-down cards allowed: 3 easy, 2 standard, 1 hard"),
                named=tuple(BRIDGE_LEVELS.items())),
     ),
     levels=("random", "easy", "hard", "perfect"),
@@ -68,7 +68,8 @@ class Caravan(LayoutGame):
     def __post_init__(self) -> None:
         super().__post_init__()
         if not isinstance(self.bridges, int) or not 0 <= self.bridges <= MAX_BRIDGES:
-            raise ConfigError(f"The bridge limit must be a whole number from 0 to {MAX_BRIDGES}.")
+            raise ConfigError(Text("The bridge limit must be a whole number from 0 to {most}.",
+                                   most=MAX_BRIDGES))
 
     @property
     def players(self) -> int:
@@ -83,7 +84,7 @@ class Caravan(LayoutGame):
     def from_order(self, order: Sequence[Any], choices: Sequence[int] = (), *,
                    rng: Random | None = None, explicit_chance: bool = False) -> CaravanState:
         if not isinstance(choices, Sequence) or len(choices):
-            raise ConfigError("A Caravan deal makes no choice after its shuffle.")
+            raise ConfigError(Text("A Caravan deal makes no choice after its shuffle."))
         return CaravanState(self, self.layout_from_order(order))
 
     def from_deal(self, deal: Json, *, rng: Random | None = None,
@@ -93,7 +94,7 @@ class Caravan(LayoutGame):
     @classmethod
     def replay(cls, record: Json, observe: Observer | None = None) -> CaravanState:
         if record.get("game") != cls.id:
-            raise ParseError("That record is not a Caravan game.")
+            raise ParseError(Text("That record is not a Caravan game."))
         deal = deal_from_record(record)
         state = CaravanState(cls(deal=deal, bridges=record.get("bridges", 2)), deal)
         replay_moves(state, record.get("moves", []), observe)
@@ -116,23 +117,35 @@ class CaravanOutcome(Outcome):
     def to_json(self) -> Json:
         return {**super().to_json(), "laid": self.laid, "bridges": self.bridges}
 
-    def describe(self, names: Sequence[str], for_seat: int | None) -> str:
+    def describe(self, names: Sequence[str], for_seat: int | None) -> Text:
         """"You laid all 12 cards in one caravan with 1 bridge.", or why the game was lost:
         "No card can go on: 9 of 12 laid."."""
         if self.winners:
-            bridges = count(self.bridges, "bridge") if self.bridges else "no bridge"
-            return f"{who(0, names, for_seat)} laid all {SIZE} cards in one caravan with {bridges}."
+            if for_seat == 0:
+                if not self.bridges:
+                    return Text("You laid all {size} cards in one caravan with no bridge.",
+                                size=SIZE)
+                return Plural("You laid all {size} cards in one caravan with {n} bridge.",
+                              "You laid all {size} cards in one caravan with {n} bridges.",
+                              size=SIZE, n=self.bridges)
+            if not self.bridges:
+                return Text("{name} laid all {size} cards in one caravan with no bridge.",
+                            name=names[0], size=SIZE)
+            return Plural("{name} laid all {size} cards in one caravan with {n} bridge.",
+                          "{name} laid all {size} cards in one caravan with {n} bridges.",
+                          name=names[0], size=SIZE, n=self.bridges)
         if self.laid == SIZE:
-            return f"All {SIZE} cards are laid, but the caravan ends on a bridge: no win."
-        return f"No card can go on: {self.laid} of {SIZE} laid."
+            return Text("All {size} cards are laid, but the caravan ends on a bridge: no win.",
+                        size=SIZE)
+        return Text("No card can go on: {laid} of {size} laid.", laid=self.laid, size=SIZE)
 
 
-def _no_bridge_left(limit: int) -> str:
+def _no_bridge_left(limit: int) -> Text:
     if limit == 0:
-        return "This game allows no bridges."
+        return Text("This game allows no bridges.")
     if limit == 1:
-        return "The one bridge of this game is used."
-    return f"All {limit} bridges of this game are used."
+        return Text("The one bridge of this game is used.")
+    return Text("All {limit} bridges of this game are used.", limit=limit)
 
 
 class CaravanState(LayoutState):
@@ -155,31 +168,52 @@ class CaravanState(LayoutState):
     def _end(self, end: str) -> tuple[int, bool]:
         return self.caravan[0] if end == "L" else self.caravan[-1]
 
-    def _refusal(self, move: LayoutMove) -> str | None:
-        """Why `move` is illegal now, or None when it is legal."""
-        letter = move.position_name
+    def _refusal(self, move: LayoutMove) -> tuple[Any, ...] | None:
+        """Why `move` is illegal now, as a reason and its values (`_refusal_text` words
+        it), or None when it is legal. `legal_moves` asks this of every candidate, so no
+        sentence is built until one is shown."""
         available = available_positions(self.taken)
         if move.position not in available:
-            names = ", ".join(LayoutMove(p).position_name for p in available)
-            return f"{letter} is not available: take the leftmost card of a row ({names})."
+            return ("unavailable", available)
         if not self.caravan:
-            return "The first card goes face up: write the letter alone." if (
-                move.bridge
-            ) else None
+            return ("first face down",) if move.bridge else None
         if move.end is None:
-            return f"Say which end {letter} goes to: {letter}L or {letter}R."
+            return ("no end",)
         end_card, end_up = self._end(move.end)
-        side = "left" if move.end == "L" else "right"
         if move.bridge:
             if not end_up:
-                return f"The {side} end is already a bridge: two bridges may not touch."
+                return ("bridges touch",)
             if self.bridges_used >= self.game.bridges:
-                return _no_bridge_left(self.game.bridges)
+                return ("no bridge left",)
             return None
-        card = self.layout[move.position]
-        if end_up and not matches(card, end_card):
-            return f"{card} shares no prime factor with {end_card} at the {side} end."
+        if end_up and not matches(self.layout[move.position], end_card):
+            return ("no factor", end_card)
         return None
+
+    def _refusal_text(self, move: LayoutMove, reason: tuple[Any, ...]) -> Text:
+        """A `_refusal` reason in one sentence."""
+        kind, letter, left = reason[0], move.position_name, move.end == "L"
+        if kind == "unavailable":
+            names = ", ".join(LayoutMove(p).position_name for p in reason[1])
+            return Text("{letter} is not available: take the leftmost card of a row "
+                        "({letters}).", letter=letter, letters=names)
+        if kind == "first face down":
+            return Text("The first card goes face up: write the letter alone.")
+        if kind == "no end":
+            return Text("Say which end {letter} goes to: {letter}L or {letter}R.",
+                        letter=letter)
+        if kind == "bridges touch":
+            return (Text("The left end is already a bridge: two bridges may not touch.")
+                    if left else
+                    Text("The right end is already a bridge: two bridges may not touch."))
+        if kind == "no bridge left":
+            return _no_bridge_left(self.game.bridges)
+        card = self.layout[move.position]
+        if left:
+            return Text("{card} shares no prime factor with {end} at the left end.",
+                        card=card, end=reason[1])
+        return Text("{card} shares no prime factor with {end} at the right end.",
+                    card=card, end=reason[1])
 
     def _candidates(self) -> list[LayoutMove]:
         if not self.caravan:
@@ -201,7 +235,7 @@ class CaravanState(LayoutState):
             move = LayoutMove(move.position)  # ruling G4: a first card has no end
         reason = self._refusal(move)
         if reason:
-            raise IllegalMove(reason)
+            raise IllegalMove(self._refusal_text(move, reason))
         piece = (self.layout[move.position], not move.bridge)
         if move.end == "L":
             self.caravan.insert(0, piece)
@@ -213,23 +247,17 @@ class CaravanState(LayoutState):
         self._outcome = self._judge()
 
     def describe(self, seat: int, move: LayoutMove, names: Sequence[str],
-                 for_seat: int | None) -> str:
+                 for_seat: int | None) -> Text:
         """"You laid 15 face up at the left end.", "You laid 6 face down at the right end:
         bridge 1 of 2."; the result follows when the move ended the game."""
         # The move as the engine applied it: a first card typed with an end loses the end.
         applied = self.moves[-1]
-        card = self.layout[applied.position]
-        subject = who(seat, names, for_seat)
-        side = "left" if applied.end == "L" else "right"
-        if len(self.caravan) == 1:
-            text = f"{subject} laid {card} face up to start the caravan."
-        elif applied.bridge:
-            text = (f"{subject} laid {card} face down at the {side} end: "
-                    f"bridge {self.bridges_used} of {self.game.bridges}.")
-        else:
-            text = f"{subject} laid {card} face up at the {side} end."
+        text = _laid(self.layout[applied.position], applied, len(self.caravan) == 1,
+                     (self.bridges_used, self.game.bridges),
+                     None if seat == for_seat else names[seat])
         if self.outcome is not None:
-            text += " " + self.outcome.describe(names, for_seat)
+            return Text("{move} {result}", move=text,
+                        result=self.outcome.describe(names, for_seat))
         return text
 
     @property
@@ -241,12 +269,13 @@ class CaravanState(LayoutState):
         laid, used = len(self.caravan), self.bridges_used
         if laid == SIZE:
             if self.caravan[0][1] and self.caravan[-1][1]:
-                return CaravanOutcome((1,), (0,), "All 12 cards are in the caravan: a win.",
-                                      laid, used)
-            return CaravanOutcome((0,), (), "All 12 cards are placed but a bridge is unfinished.",
+                return CaravanOutcome((1,), (0,),
+                                      Text("All 12 cards are in the caravan: a win."), laid, used)
+            return CaravanOutcome((0,), (),
+                                  Text("All 12 cards are placed but a bridge is unfinished."),
                                   laid, used)
         if self.caravan and not any(self._refusal(m) is None for m in self._candidates()):
-            return CaravanOutcome((0,), (), "No legal move is left.", laid, used)
+            return CaravanOutcome((0,), (), Text("No legal move is left."), laid, used)
         return None
 
     def view(self, seat: int | None) -> Json:
@@ -282,6 +311,35 @@ class CaravanState(LayoutState):
         clone.caravan = list(self.caravan)
         clone.moves = list(self.moves)
         return clone
+
+
+def _laid(card: int, move: LayoutMove, first: bool, bridges: tuple[int, int],
+          name: str | None) -> Text:
+    """A move in one sentence, said to its player (`name` None) or of them."""
+    used, limit = bridges
+    if first:
+        if name is None:
+            return Text("You laid {card} face up to start the caravan.", card=card)
+        return Text("{name} laid {card} face up to start the caravan.", name=name, card=card)
+    if move.bridge:
+        if name is None:
+            if move.end == "L":
+                return Text("You laid {card} face down at the left end: bridge {used} of "
+                            "{limit}.", card=card, used=used, limit=limit)
+            return Text("You laid {card} face down at the right end: bridge {used} of "
+                        "{limit}.", card=card, used=used, limit=limit)
+        if move.end == "L":
+            return Text("{name} laid {card} face down at the left end: bridge {used} of "
+                        "{limit}.", name=name, card=card, used=used, limit=limit)
+        return Text("{name} laid {card} face down at the right end: bridge {used} of "
+                    "{limit}.", name=name, card=card, used=used, limit=limit)
+    if name is None:
+        if move.end == "L":
+            return Text("You laid {card} face up at the left end.", card=card)
+        return Text("You laid {card} face up at the right end.", card=card)
+    if move.end == "L":
+        return Text("{name} laid {card} face up at the left end.", name=name, card=card)
+    return Text("{name} laid {card} face up at the right end.", name=name, card=card)
 
 
 # The registry's uniform names (games/__init__.py).

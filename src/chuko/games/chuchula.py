@@ -32,7 +32,8 @@ from chuko.core.protocol import Game as BaseGame
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.protocol import State as BaseState
 from chuko.core.rng import make_rng
-from chuko.core.words import count, listing, who
+from chuko.core.text import Plural, Text
+from chuko.core.words import listing
 
 __all__ = [
     "Game", "State", "FinalRanking", "Grouping", "GroupType", "parse_cards", "group_type",
@@ -56,8 +57,20 @@ class GroupType(IntEnum):
     TRIAL = 5
 
     @property
-    def label(self) -> str:
-        return self.name.lower().replace("_", " ")
+    def label(self) -> Text:
+        """The kind's name as players read it: "double sequence", "pair" (the screens' groups.js
+        says the same)."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    GroupType.INDIVIDUAL: Text("individual"),
+    GroupType.PAIR: Text("pair"),
+    GroupType.COLOR: Text("color"),
+    GroupType.SEQUENCE: Text("sequence"),
+    GroupType.DOUBLE_SEQUENCE: Text("double sequence"),
+    GroupType.TRIAL: Text("trial"),
+}
 
 
 def _classify(cards: Sequence[Card]) -> tuple[GroupType, tuple[int, ...]]:
@@ -86,17 +99,21 @@ def _symbols(cards: Sequence[Card]) -> str:
     return " ".join(card.symbol_text for card in cards)
 
 
-def grouping_words(grouping: Grouping) -> str:
+def grouping_words(grouping: Grouping) -> Text:
     """A grouping as players read it: 'K♦ Q♦ J♦ · A♠ 3♥ 2♦ · …, leaving out 5♠'."""
     shown = " · ".join(_symbols(group) for group in grouping.groups)
-    return f"{shown}, leaving out {grouping.leftover.symbol_text}"
+    return Text("{groups}, leaving out {card}", groups=shown,
+                card=grouping.leftover.symbol_text)
 
 
 def _group(cards: Sequence[Card] | str) -> tuple[Card, ...]:
     """Three distinct cards, from cards or card text; ParseError otherwise."""
     group = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
     if len(group) != 3 or len(set(group)) != 3:
-        raise ParseError(f"A group is three different cards, not {_symbols(group) or 'nothing'}.")
+        if not group:
+            raise ParseError(Text("A group is three different cards, not nothing."))
+        raise ParseError(Text("A group is three different cards, not {cards}.",
+                              cards=_symbols(group)))
     return group
 
 
@@ -123,9 +140,10 @@ def _strength_type(strength: int) -> GroupType:
     return GroupType(strength // 15**3)
 
 
-def describe_group(cards: Sequence[Card]) -> str:
+def describe_group(cards: Sequence[Card]) -> Text:
     """'K♦ Q♦ J♦ (double sequence)'."""
-    return f"{_symbols(_display_order(cards))} ({group_type(cards).label})"
+    return Text("{cards} ({kind})", cards=_symbols(_display_order(cards)),
+                kind=group_type(cards).label)
 
 
 def _display_order(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -149,12 +167,14 @@ class Grouping:
 
     def __post_init__(self) -> None:
         if len(self.groups) != GROUPS:
-            raise ParseError(f"A grouping has four groups, not {len(self.groups)}.")
+            raise ParseError(Text("A grouping has four groups, not {groups}.",
+                                  groups=len(self.groups)))
         groups = tuple(_display_order(_group(g)) for g in self.groups)
         cards = [c for g in groups for c in g] + [self.leftover]
         if len(set(cards)) != HAND_SIZE:
             twice = sorted({c for c in cards if cards.count(c) > 1}, reverse=True)
-            raise ParseError(f"A grouping uses each card once, but {_symbols(twice)} repeats.")
+            raise ParseError(Text("A grouping uses each card once, but {cards} repeats.",
+                                  cards=_symbols(twice)))
         object.__setattr__(self, "groups", groups)
 
     def __str__(self) -> str:
@@ -169,19 +189,18 @@ class Grouping:
     @classmethod
     def parse(cls, text: str) -> Grouping:
         """Four groups separated by '|', then ';' and the card left out."""
-        example = "e.g. 'Kd Qd Jd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; 5s'"
+        example = "'Kd Qd Jd | As 2d 3h | 9c 8c 7h | 4h 4s Jh ; 5s'"
         parts = text.split(";")
         if len(parts) != 2:
-            raise ParseError(
-                "Write four groups separated by '|', then ';' and the card left out, " + example
-                + "."
-            )
+            raise ParseError(Text("Write four groups separated by '|', then ';' and the card "
+                                  "left out, e.g. {example}.", example=example))
         groups = parts[0].split("|")
         if len(groups) != GROUPS:
-            raise ParseError(f"A grouping has four groups separated by '|', {example}.")
+            raise ParseError(Text("A grouping has four groups separated by '|', e.g. "
+                                  "{example}.", example=example))
         leftover = parse_cards(parts[1])
         if len(leftover) != 1:
-            raise ParseError("After ';' write the one card left out of the groups.")
+            raise ParseError(Text("After ';' write the one card left out of the groups."))
         return cls(tuple(_group(g) for g in groups), leftover[0])
 
     @classmethod
@@ -212,21 +231,21 @@ class HandGrouping:
         """The grouping of `hand` this stands for; IllegalMove in one sentence if none."""
         labels = list(self.groups)
         if any(type(g) is not int for g in labels) or sorted(labels) != _PLACES:
-            raise IllegalMove("A grouping by places puts three of the 13 cards in each of "
-                              "groups 1 to 4 and leaves one out (0).")
+            raise IllegalMove(Text("A grouping by places puts three of the 13 cards in each of "
+                                   "groups 1 to 4 and leaves one out (0)."))
         groups = tuple(_display_order([c for c, g in zip(hand, labels, strict=True) if g == k])
                        for k in range(1, GROUPS + 1))
         return Grouping._trusted(groups, hand[labels.index(0)])
 
 
-def order_problem(groups: Sequence[Sequence[Card]]) -> str | None:
+def order_problem(groups: Sequence[Sequence[Card]]) -> Text | None:
     """Why these groups are not strongest first (H4), or None when they are."""
     for number, (upper, lower) in enumerate(itertools.pairwise(groups), 1):
         if group_strength(lower) > group_strength(upper):
-            return (
-                f"Group {number + 1}, {describe_group(lower)}, is stronger than group {number}, "
-                f"{describe_group(upper)}: put the groups strongest first."
-            )
+            return Text("Group {lower_number}, {lower}, is stronger than group {upper_number}, "
+                        "{upper}: put the groups strongest first.", lower_number=number + 1,
+                        lower=describe_group(lower), upper_number=number,
+                        upper=describe_group(upper))
     return None
 
 
@@ -259,13 +278,13 @@ def _hand_strengths(hand: tuple[Card, ...]) -> tuple[int, ...]:
                  for i, j, k in itertools.combinations(range(len(hand)), 3))
 
 
-def grouping_problem(hand: Sequence[Card], move: object) -> str | None:
+def grouping_problem(hand: Sequence[Card], move: object) -> Text | None:
     """Why `move` is not a valid commit for `hand` (H4), or None when it is."""
     if not isinstance(move, Grouping):
-        return f"{move!r} is not a grouping."
+        return Text("{move!r} is not a grouping.", move=move)
     missing = sort_hand(list(move.cards - set(hand)))
     if missing:
-        return f"You do not hold {_symbols(missing)}."
+        return Text("You do not hold {cards}.", cards=_symbols(missing))
     return order_problem(move.groups)
 
 
@@ -320,7 +339,7 @@ MAX_LENGTH = 100
 DESCRIPTOR = Descriptor(
     id="chuchula",
     title="Chuchula",
-    summary="52 cards: four ranked groups of three meet position by position",
+    summary=Text("52 cards: four ranked groups of three meet position by position"),
     traits=Traits(min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, players_option="players",
                   simultaneous=True, lists_moves=False, seat_numbers=("dealer",)),
     integrations=Integrations(
@@ -338,17 +357,18 @@ DESCRIPTOR = Descriptor(
         study=Study("chuko.analysis.study.chuchula:run_study"),
     ),
     options=(
-        Option("players", "Players", "int", 4, min=MIN_PLAYERS, max=MAX_PLAYERS,
-               help=f"{MIN_PLAYERS} to {MAX_PLAYERS}"),
-        Option("mode", "Game length", "choice", "rounds", choices=MODES,
-               help="a number of rounds, or first to a number of points"),
-        Option("length", "Rounds or points", "int", 5, min=1, max=MAX_LENGTH,
-               help="how many rounds, or the points to reach"),
+        Option("players", Text("Players"), "int", 4, min=MIN_PLAYERS, max=MAX_PLAYERS,
+               help=Text("{least} to {most}", least=MIN_PLAYERS, most=MAX_PLAYERS)),
+        Option("mode", Text("Game length"), "choice", "rounds", choices=MODES,
+               help=Text("a number of rounds, or first to a number of points")),
+        Option("length", Text("Rounds or points"), "int", 5, min=1, max=MAX_LENGTH,
+               help=Text("how many rounds, or the points to reach")),
     ),
     levels=("random", "easy", "hard"),
     examples=({"players": 2, "mode": "rounds", "length": 2}, {"players": 4}),
     # Grouping thirteen cards takes longer than a move of the other games.
-    pools=(Pool("four", "4 players, 5 rounds", 4, {"players": 4, "mode": "rounds", "length": 5},
+    pools=(Pool("four", Text("4 players, 5 rounds"), 4,
+                {"players": 4, "mode": "rounds", "length": 5},
                 ({"kind": "move", "seconds": 30, "reserve": 90},
                  {"kind": "move", "seconds": 60, "reserve": 120},
                  {"kind": "move", "seconds": 120, "reserve": 240}, *SLOW_CLOCKS)),),
@@ -372,29 +392,30 @@ class Game(BaseGame):
 
     def __post_init__(self) -> None:
         if not _whole(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(
-                f"Chuchula is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players!r}."
-            )
+            raise ConfigError(Text("Chuchula is for {least} to {most} players, not {players!r}.",
+                                   least=MIN_PLAYERS, most=MAX_PLAYERS, players=self.players))
         if self.mode not in MODES:
-            raise ConfigError(
-                f"A Chuchula game is played in rounds or to points, not {self.mode!r}."
-            )
+            raise ConfigError(Text("A Chuchula game is played in rounds or to points, not "
+                                   "{mode!r}.", mode=self.mode))
         if not _whole(self.length) or not 1 <= self.length <= MAX_LENGTH:
-            what = "rounds" if self.mode == "rounds" else "target points"
-            raise ConfigError(f"The number of {what} is a whole number from 1 to {MAX_LENGTH}.")
+            if self.mode == "rounds":
+                raise ConfigError(Text("The number of rounds is a whole number from 1 to "
+                                       "{most}.", most=MAX_LENGTH))
+            raise ConfigError(Text("The number of target points is a whole number from 1 to "
+                                   "{most}.", most=MAX_LENGTH))
 
     @property
-    def mode_text(self) -> str:
+    def mode_text(self) -> Text:
         """How long the game lasts, in words: '5 rounds', 'first to 10 points'."""
         if self.mode == "rounds":
-            return count(self.length, "round")
-        return f"first to {count(self.length, 'point')}"
+            return Plural("{n} round", "{n} rounds", n=self.length)
+        return Plural("first to {n} point", "first to {n} points", n=self.length)
 
-    def round_heading(self, number: int) -> str:
+    def round_heading(self, number: int) -> Text:
         """A round's heading for players: 'Round 2 of 5', 'Round 2 · first to 10 points'."""
         if self.mode == "rounds":
-            return f"Round {number} of {self.length}"
-        return f"Round {number} · {self.mode_text}"
+            return Text("Round {number} of {rounds}", number=number, rounds=self.length)
+        return Text("Round {number} · {length}", number=number, length=self.mode_text)
 
     # Chance: each round's shuffle of the whole deck, the first dealer (H6) and the tie draw
     # at the end (H8). With `explicit_chance`, every round after the first is dealt card by
@@ -419,15 +440,14 @@ class Game(BaseGame):
                    rng: Random | None = None, explicit_chance: bool = False) -> State:
         """Hands of 13 from `order` (cards or their text) in seat order, the rest set aside;
         `choices` is the first dealer."""
-        cards = _cards(order, "An order")
+        cards = _order_cards(order)
         if sorted(cards) != sorted(DECK):
-            raise ConfigError("An order is the 52 cards of the deck, each once.")
+            raise ConfigError(Text("An order is the 52 cards of the deck, each once."))
         if not isinstance(choices, Sequence) or [type(c) for c in choices] != [int] or not (
             0 <= choices[0] < self.players
         ):
-            raise ConfigError(
-                f"The deal chooses the first dealer: one seat from 0 to {self.players - 1}."
-            )
+            raise ConfigError(Text("The deal chooses the first dealer: one seat from 0 to "
+                                   "{last}.", last=self.players - 1))
         return State(self, rng or make_rng(), _deal_of(cards, choices[0], self.players),
                      explicit=explicit_chance)
 
@@ -451,28 +471,28 @@ class Game(BaseGame):
         """The game a record holds, every move re-checked, each round dealt as recorded.
         `observe` sees the deal, then the state after every commit (one pass)."""
         if not isinstance(record, dict) or record.get("game") != cls.id:
-            raise ParseError("This is not a Chuchula record.")
+            raise ParseError(Text("This is not a Chuchula record."))
         try:
             game = cls(record.get("players", 4), record.get("mode", "rounds"),
                        record.get("length", 5))
         except TypeError:
-            raise ParseError("The record's configuration is not valid.") from None
+            raise ParseError(Text("The record's configuration is not valid.")) from None
         rounds = record.get("rounds")
         if not isinstance(rounds, list) or not rounds:
-            raise ParseError("The record has no rounds.")
+            raise ParseError(Text("The record has no rounds."))
         deals = [_deal_from_record(r, game.players, n) for n, r in enumerate(rounds, 1)]
         written = record.get("deal")
         if written is not None and not (
             isinstance(rounds[0], dict)
             and written == {key: rounds[0].get(key) for key in ("dealer", "hands", "aside")}
         ):
-            raise ParseError("The record's deal is not the deal of its first round.")
+            raise ParseError(Text("The record's deal is not the deal of its first round."))
         draw = record.get("draw")
         if draw is not None and (
             not isinstance(draw, list) or not all(map(_whole, draw))
             or sorted(draw) != list(range(game.players))
         ):
-            raise ParseError("The record's tie draw is not an order of the seats.")
+            raise ParseError(Text("The record's tie draw is not an order of the seats."))
         explicit = record.get("explicit_chance") is True
         state = State(game, make_rng(None), deals[0], script=deals[1:], draw=draw,
                       explicit=explicit)
@@ -480,48 +500,52 @@ class Game(BaseGame):
             observe(state, None, None)
         for number, round_record in enumerate(rounds, 1):
             if state.round_number != number or state.outcome is not None:
-                raise ParseError(f"Round {number} of the record was never dealt.")
+                raise ParseError(Text("Round {number} of the record was never dealt.",
+                                      number=number))
             moves = round_record.get("moves", [])
             if not isinstance(moves, list):
-                raise ParseError(f"Round {number} of the record has no list of moves.")
+                raise ParseError(Text("Round {number} of the record has no list of moves.",
+                                      number=number))
             for entry in moves:
                 try:
                     seat, text = entry
                     if isinstance(seat, bool) or not isinstance(seat, int):
-                        raise ParseError("A move's seat is a number.")
+                        raise ParseError(Text("A move's seat is a number."))
                     move = Grouping.parse(text)
                     state.play(seat, move)
                 except (IllegalMove, ParseError, TypeError, ValueError, AttributeError) as error:
-                    raise ParseError(
-                        f"In round {number} the record's move {entry!r} is refused: {error}"
-                    ) from None
+                    raise ParseError(Text("In round {number} the record's move {move!r} is "
+                                          "refused: {refusal}", number=number, move=entry,
+                                          refusal=_said(error))) from None
                 if observe is not None:
                     observe(state, seat, move)
         if state._script:
-            raise ParseError("The record deals a round that its moves never reach.")
+            raise ParseError(Text("The record deals a round that its moves never reach."))
         if draw is not None and state.outcome is None:
-            raise ParseError("The record has a tie draw, but its game is not over.")
+            raise ParseError(Text("The record has a tie draw, but its game is not over."))
         state._script = None  # from here on the game goes on with fresh deals
         pending = record.get("pending_chance", [])
         if not isinstance(pending, list):
-            raise ParseError("The record's pending chance events are not a list.")
+            raise ParseError(Text("The record's pending chance events are not a list."))
         for outcome in pending:
             try:
                 state.apply_chance(outcome)
             except IllegalMove as error:
-                raise ParseError(f"The record's chance event {outcome!r} is refused: "
-                                 f"{error}") from None
+                raise ParseError(Text("The record's chance event {outcome!r} is refused: "
+                                      "{refusal}", outcome=outcome,
+                                      refusal=_said(error))) from None
         return state
 
 
 def _deal_from_record(entry: object, players: int, number: int) -> _Deal:
     """One recorded round's deal, checked as `_read_deal` checks it."""
     if not isinstance(entry, dict):
-        raise ParseError(f"Round {number} of the record is not a round.")
+        raise ParseError(Text("Round {number} of the record is not a round.", number=number))
     try:
         return _read_deal(entry, players)
     except ConfigError as error:
-        raise ParseError(f"Round {number} of the record: {error}") from None
+        raise ParseError(Text("Round {number} of the record: {refusal}", number=number,
+                              refusal=_said(error))) from None
 
 
 def _read_deal(entry: object, players: int) -> _Deal:
@@ -534,23 +558,25 @@ def _read_deal(entry: object, players: int) -> _Deal:
         aside = sort_hand(parse_cards(entry.get("aside", "")))
         dealer = entry.get("dealer")
     except (KeyError, TypeError, AttributeError):
-        raise ConfigError("A deal gives its dealer, its hands and the cards set aside, as "
-                          "a record writes them.") from None
+        raise ConfigError(Text("A deal gives its dealer, its hands and the cards set aside, as "
+                               "a record writes them.")) from None
     except ParseError as error:
-        raise ConfigError(f"A deal's cards are not all cards: {error}") from None
+        raise ConfigError(Text("A deal's cards are not all cards: {refusal}",
+                               refusal=_said(error))) from None
     cards = [c for h in hands for c in h] + list(aside)
     if (
         len(hands) != players
         or any(len(h) != HAND_SIZE for h in hands)
         or sorted(cards) != sorted(DECK)
     ):
-        raise ConfigError(f"A deal gives 13 cards of one deck to each of the {players} players "
-                          "and sets the rest aside.")
+        raise ConfigError(Text("A deal gives 13 cards of one deck to each of the {players} "
+                               "players and sets the rest aside.", players=players))
     if dealer is None:
-        raise ConfigError(f'The deal must say who deals: add "dealer", a seat from 0 to '
-                          f"{players - 1}.")
+        raise ConfigError(Text('The deal must say who deals: add "dealer", a seat from 0 to '
+                               "{last}.", last=players - 1))
     if not _whole(dealer) or not 0 <= dealer < players:
-        raise ConfigError(f"A deal's dealer is a seat from 0 to {players - 1}.")
+        raise ConfigError(Text("A deal's dealer is a seat from 0 to {last}.",
+                               last=players - 1))
     return _Deal(dealer, hands, aside)
 
 
@@ -559,10 +585,15 @@ def _deal_json(deal: _Deal) -> Json:
             "aside": cards_text(deal.aside)}
 
 
-def _cards(values: object, what: str) -> list[Card]:
-    """Cards given as cards or card text; ConfigError naming `what` otherwise."""
+def _said(error: Exception) -> Any:
+    """An error's sentence as it was raised (a Text keeps its message id)."""
+    return error.args[0] if error.args else str(error)
+
+
+def _order_cards(values: object) -> list[Card]:
+    """An order's cards, given as cards or card text; ConfigError otherwise."""
     if isinstance(values, str) or not isinstance(values, Sequence):
-        raise ConfigError(f"{what} is a list of cards.")
+        raise ConfigError(Text("An order is a list of cards."))
     cards: list[Card] = []
     for value in values:
         if isinstance(value, Card):
@@ -571,7 +602,8 @@ def _cards(values: object, what: str) -> list[Card]:
         try:
             cards.append(Card.parse(value))
         except (ParseError, AttributeError):
-            raise ConfigError(f"{what} holds {value!r}, which is not a card.") from None
+            raise ConfigError(Text("An order holds {value!r}, which is not a card.",
+                                   value=value)) from None
     return cards
 
 
@@ -601,7 +633,16 @@ class Position:
 
 def _named(seat: int, names: Sequence[str], for_seat: int | None) -> str:
     """A seat named inside a sentence: 'you' or its name."""
-    return "you" if seat == for_seat else who(seat, names, for_seat)
+    return Text("you") if seat == for_seat else names[seat]
+
+
+def _joined(parts: Sequence[Text], template: Text) -> Text:
+    """`parts` joined pairwise by `template`, a Text with the placeholders {first} and
+    {then} and no parameters ("{first}; {then}"), so each join is itself a message."""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Text(template.msgid, first=joined, then=part)
+    return joined
 
 
 def score_position(groups: Sequence[Sequence[Card]]) -> Position:
@@ -623,21 +664,26 @@ class FinalRanking(Outcome):
     def to_json(self) -> Json:
         return {**super().to_json(), "rounds": self.rounds, "ranking": list(self.ranking)}
 
-    def describe(self, names: Sequence[str], for_seat: int | None) -> str:
+    def describe(self, names: Sequence[str], for_seat: int | None) -> Text:
         """'You win with 4 points after 3 rounds, level with Ann, first in the draw.',
         'Ann wins with 5 points after 5 rounds; you have 3 points.'"""
         leader = self.ranking[0]
         best = self.scores[leader]
-        verb = "win" if leader == for_seat else "wins"
-        text = (f"{who(leader, names, for_seat)} {verb} with {count(int(best), 'point')} "
-                f"after {count(self.rounds, 'round')}")
+        points = Plural("{n} point", "{n} points", n=int(best))
+        rounds = Plural("{n} round", "{n} rounds", n=self.rounds)
+        text = (Text("You win with {points} after {rounds}", points=points, rounds=rounds)
+                if leader == for_seat else
+                Text("{name} wins with {points} after {rounds}", name=names[leader],
+                     points=points, rounds=rounds))
         level = [s for s in self.ranking[1:] if self.scores[s] == best]
         if level:
-            text += f", level with {listing([_named(s, names, for_seat) for s in level])}, "
-            text += "first in the draw"
+            text = Text("{result}, level with {players}, first in the draw", result=text,
+                        players=listing([_named(s, names, for_seat) for s in level]))
         if for_seat is not None and for_seat != leader and for_seat not in level:
-            text += f"; you have {count(int(self.scores[for_seat]), 'point')}"
-        return text + "."
+            text = Text("{result}; you have {points}", result=text,
+                        points=Plural("{n} point", "{n} points",
+                                      n=int(self.scores[for_seat])))
+        return Text("{result}.", result=text)
 
 
 @dataclass
@@ -656,6 +702,34 @@ class _Round:
     def groupings(self) -> list[Grouping]:
         """Every seat's grouping in seat order, once all have committed."""
         return [g for _, g in sorted(self.moves, key=lambda m: m[0])]
+
+
+def _taken_words(seats: Sequence[int], points: int, first: bool, names: Sequence[str],
+                 for_seat: int | None) -> Text:
+    """What `seats` took in a round, as a clause of its result: the first clause counts
+    "points", the later ones give the number alone ("Ann took 1", "Bob none")."""
+    if not points and first:
+        return Text("nobody took a point")
+    if len(seats) > 1:
+        players = listing([_named(s, names, for_seat) for s in seats])
+        if not points:
+            return Text("{players} none", players=players)
+        if first:
+            return Plural("{players} took {n} point each", "{players} took {n} points each",
+                          players=players, n=points)
+        return Text("{players} took {n} each", players=players, n=points)
+    if seats[0] == for_seat:
+        if not points:
+            return Text("you none")
+        if first:
+            return Plural("you took {n} point", "you took {n} points", n=points)
+        return Text("you took {n}", n=points)
+    name = names[seats[0]]
+    if not points:
+        return Text("{name} none", name=name)
+    if first:
+        return Plural("{name} took {n} point", "{name} took {n} points", name=name, n=points)
+    return Text("{name} took {n}", name=name, n=points)
 
 
 class State(BaseState):
@@ -690,12 +764,11 @@ class State(BaseState):
         if self._script:
             deal = self._script.popleft()
             if deal.dealer != dealer:
-                raise ParseError(
-                    f"Round {number} of the record is not dealt by the next dealer "
-                    "anticlockwise."
-                )
+                raise ParseError(Text("Round {number} of the record is not dealt by the next "
+                                      "dealer anticlockwise.", number=number))
         elif self._script is not None and not self._explicit:
-            raise ParseError(f"The record ends before the deal of round {number}.")
+            raise ParseError(Text("The record ends before the deal of round {number}.",
+                                  number=number))
         elif self._explicit:
             self._dealing = (dealer, [])
             return
@@ -729,10 +802,10 @@ class State(BaseState):
             try:
                 card = outcome if isinstance(outcome, Card) else Card.parse(outcome)
             except (ParseError, AttributeError):
-                raise IllegalMove(f"{outcome!r} is not a card.") from None
+                raise IllegalMove(Text("{outcome!r} is not a card.", outcome=outcome)) from None
             dealer, dealt = self._dealing
             if card in dealt:
-                raise IllegalMove(f"{card.symbol_text} is already dealt.")
+                raise IllegalMove(Text("{card} is already dealt.", card=card.symbol_text))
             dealt.append(card)
             # The deal is whole once every hand is full, or one card is left (four players).
             players = self.game.players
@@ -742,13 +815,14 @@ class State(BaseState):
                 self._rounds.append(_Round(_deal_of(order, dealer, players)))
         elif self._drawing is not None:
             if not _whole(outcome) or outcome not in self._undrawn():
-                raise IllegalMove(f"{outcome!r} is not a seat still to draw.")
+                raise IllegalMove(Text("{outcome!r} is not a seat still to draw.",
+                                       outcome=outcome))
             self._drawing.append(outcome)
             # The last seat's place is then forced.
             if len(self._drawing) == self.game.players - 1:
                 self._end([*self._drawing, *self._undrawn()])
         else:
-            raise IllegalMove("Nothing is left to chance here.")
+            raise IllegalMove(Text("Nothing is left to chance here."))
 
     def _undrawn(self) -> list[int]:
         drawn = self._drawing or []
@@ -794,7 +868,7 @@ class State(BaseState):
 
     def random_move(self, seat: int, rng: Random) -> Grouping:
         if seat not in self.to_move:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(Text("It is not your turn."))
         return random_grouping(self.hand(seat), rng)
 
     def _apply(self, seat: int, move: Grouping | HandGrouping) -> None:
@@ -846,8 +920,10 @@ class State(BaseState):
         self._draw, self._drawing = draw, None
         ranking = tuple(self.ranking)
         reason = (
-            f"The game of {count(game.length, 'round')} is over." if game.mode == "rounds"
-            else f"A player reached the target of {count(game.length, 'point')}."
+            Plural("The game of {n} round is over.", "The game of {n} rounds is over.",
+                   n=game.length) if game.mode == "rounds"
+            else Plural("A player reached the target of {n} point.",
+                        "A player reached the target of {n} points.", n=game.length)
         )
         self._outcome = FinalRanking(
             tuple(float(p) for p in self._scores), ranking[:1], reason, len(self._rounds), ranking
@@ -869,32 +945,37 @@ class State(BaseState):
     def outcome(self) -> FinalRanking | None:
         return self._outcome
 
-    def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> str:
+    def describe(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None) -> Text:
         """'Ann committed a grouping.': a grouping stays secret until its round is scored
         (H4), so only the mover reads it. The commit that completes a round adds the
         round's points as everyone saw them, and the one that ends the game the outcome."""
         return self._commit_text(seat, move, names, for_seat, revealed=False)
 
     def describe_revealed(self, seat: int, move: Any, names: Sequence[str],
-                          for_seat: int | None) -> str:
+                          for_seat: int | None) -> Text:
         """`describe` with every grouping named, as a finished game's replay shows them all:
         'Ann committed: A♠ K♠ Q♠ · …, leaving out 7♦.'"""
         return self._commit_text(seat, move, names, for_seat, revealed=True)
 
     def _commit_text(self, seat: int, move: Any, names: Sequence[str], for_seat: int | None,
-                     *, revealed: bool) -> str:
+                     *, revealed: bool) -> Text:
         if seat == for_seat or revealed:
             if isinstance(move, HandGrouping):
                 move = next(r.grouping(seat) for r in reversed(self._rounds) if r.grouping(seat))
             grouping = move if isinstance(move, Grouping) else Grouping.parse(str(move))
-            text = f"{who(seat, names, for_seat)} committed: {grouping_words(grouping)}."
+            words = grouping_words(grouping)
+            text = (Text("You committed: {grouping}.", grouping=words) if seat == for_seat
+                    else Text("{name} committed: {grouping}.", name=names[seat],
+                              grouping=words))
         else:
-            text = f"{names[seat]} committed a grouping."
+            text = Text("{name} committed a grouping.", name=names[seat])
         scored = self._last_scored()
         if scored is not None:
-            text += " " + self._round_result(scored, names, for_seat)
+            text = Text("{move} {result}", move=text,
+                        result=self._round_result(scored, names, for_seat))
         if self._outcome is not None:
-            text += " " + self._outcome.describe(names, for_seat)
+            text = Text("{move} {result}", move=text,
+                        result=self._outcome.describe(names, for_seat))
         return text
 
     def _last_scored(self) -> int | None:
@@ -905,7 +986,7 @@ class State(BaseState):
             return None
         return self.round_number - 1
 
-    def _round_result(self, number: int, names: Sequence[str], for_seat: int | None) -> str:
+    def _round_result(self, number: int, names: Sequence[str], for_seat: int | None) -> Text:
         """'Round 2: you took 2 points; Hard bot took 1; Ann none.', then each point a tie
         cancelled (H5): what everyone saw when the groups were shown. A verb before every
         number keeps it apart from names that end in one ("Easy bot 2")."""
@@ -914,23 +995,19 @@ class State(BaseState):
         for position in entry.positions:
             if position.winner is not None:
                 taken[position.winner] += 1
-        parts: list[str] = []
+        parts: list[Text] = []
         for points in sorted(set(taken), reverse=True):
             seats = [s for s in range(self.game.players) if taken[s] == points]
-            players = listing([_named(s, names, for_seat) for s in seats])
-            each = " each" if len(seats) > 1 else ""
-            if not points:
-                parts.append(f"{players} none" if parts else "nobody took a point")
-            elif not parts:
-                parts.append(f"{players} took {count(points, 'point')}{each}")
-            else:
-                parts.append(f"{players} took {points}{each}")
-        sentences = [f"Round {number}: {'; '.join(parts)}."]
+            parts.append(_taken_words(seats, points, not parts, names, for_seat))
+        # A Text written inside another call's arguments escapes extraction: named first.
+        results = _joined(parts, Text("{first}; {then}"))
+        sentences = [Text("Round {number}: {results}.", number=number, results=results)]
         for place, position in enumerate(entry.positions, 1):
             if position.winner is None:
                 tied = listing([_named(s, names, for_seat) for s in position.tied])
-                sentences.append(f"Position {place}: {tied} tied, so its point was cancelled.")
-        return " ".join(sentences)
+                sentences.append(Text("Position {place}: {players} tied, so its point was "
+                                      "cancelled.", place=place, players=tied))
+        return _joined(sentences, Text("{first} {then}"))
 
     def show_order(self, dealer: int) -> list[int]:
         """Seats in the order they show their groups: anticlockwise from the dealer (H6)."""

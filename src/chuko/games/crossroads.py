@@ -19,14 +19,15 @@ from chuko.core.layout import SIZE, LayoutMove, available_positions, take
 from chuko.core.numbers import matches
 from chuko.core.protocol import Json, Observer, Outcome
 from chuko.core.rng import make_rng
-from chuko.core.words import score_line, who
+from chuko.core.text import Text
+from chuko.core.words import score_line
 
 from .layout_game import LayoutGame, LayoutState, deal_from_record, layout_view, replay_moves
 
 DESCRIPTOR = Descriptor(
     id="crossroads",
     title="Crossroads",
-    summary="two players draft from the layout and build scoring trails",
+    summary=Text("two players draft from the layout and build scoring trails"),
     # The whole pack is the face-up layout and each seat's view shows every trail and
     # point: no seat holds a secret (ruling C1).
     traits=Traits(min_players=2, max_players=2, information="perfect"),
@@ -44,16 +45,17 @@ DESCRIPTOR = Descriptor(
     ),
     options=(
         pack_option(),
-        Option("rounds", "Rounds", "choice", 1, choices=(1, 2),
-               help="1, or 2 for a match on one layout with the other player first"),
-        Option("first", "Who starts", "choice", "random", choices=("random", "0", "1"),
-               choice_labels=("at random", "the first seat", "the second seat"),
-               help="random, or the seat that starts (0 the first seat, 1 the second)"),
+        Option("rounds", Text("Rounds"), "choice", 1, choices=(1, 2),
+               help=Text("1, or 2 for a match on one layout with the other player first")),
+        Option("first", Text("Who starts"), "choice", "random", choices=("random", "0", "1"),
+               choice_labels=(Text("at random"), Text("the first seat"),
+                              Text("the second seat")),
+               help=Text("random, or the seat that starts (0 the first seat, 1 the second)")),
     ),
     levels=("random", "easy", "hard", "perfect"),
     examples=({}, {"rounds": 2}, {"pack": "1,1,2,2,3,4,6,6,9,10,25,1"}),
     notation="ABCDEFGHIJKLR",
-    pools=(Pool("match", "Two-round match", 2, {"rounds": 2}),),
+    pools=(Pool("match", Text("Two-round match"), 2, {"rounds": 2}),),
 )
 
 
@@ -75,9 +77,10 @@ class Crossroads(LayoutGame):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.rounds not in (1, 2):
-            raise ConfigError("Crossroads is one round or a two-round match (rounds 1 or 2).")
+            raise ConfigError(Text("Crossroads is one round or a two-round match (rounds 1 or "
+                                   "2)."))
         if self.first not in (None, 0, 1):
-            raise ConfigError("The first player is seat 0 or seat 1.")
+            raise ConfigError(Text("The first player is seat 0 or seat 1."))
 
     @property
     def players(self) -> int:
@@ -101,12 +104,13 @@ class Crossroads(LayoutGame):
         layout = self.layout_from_order(order)
         if self.first is not None:
             if not isinstance(choices, Sequence) or len(choices):
-                raise ConfigError("This game fixes the first player: the deal makes no choice.")
+                raise ConfigError(Text("This game fixes the first player: the deal makes no "
+                                       "choice."))
             return CrossroadsState(self, layout, self.first)
         if not isinstance(choices, Sequence) or [type(c) for c in choices] != [int] or (
             choices[0] not in (0, 1)
         ):
-            raise ConfigError("The deal chooses the first player: one choice, 0 or 1.")
+            raise ConfigError(Text("The deal chooses the first player: one choice, 0 or 1."))
         return CrossroadsState(self, layout, choices[0])
 
     def from_deal(self, deal: Json, *, rng: Random | None = None,
@@ -119,24 +123,25 @@ class Crossroads(LayoutGame):
         layout = self.layout_from_deal(deal.get("deal") if isinstance(deal, dict) else deal)
         if given is not None:
             if type(given) is not int or given not in (0, 1):
-                raise ConfigError("A deal's first player is seat 0 or seat 1.")
+                raise ConfigError(Text("A deal's first player is seat 0 or seat 1."))
             if self.first is not None and given != self.first:
-                raise ConfigError(f"The deal's first player is not seat {self.first}, as the "
-                                  "game sets.")
+                raise ConfigError(Text("The deal's first player is not seat {seat}, as the "
+                                       "game sets.", seat=self.first))
         first = self.first if given is None else given
         if first is None:
-            raise ConfigError('The deal must say who starts: give {"deal": ..., "first": 0 or '
-                              "1}, or fix the first player in the game.")
+            raise ConfigError(Text('The deal must say who starts: give {example}, or fix the '
+                                   "first player in the game.",
+                                   example='{"deal": ..., "first": 0 or 1}'))
         return CrossroadsState(self, layout, first)
 
     @classmethod
     def replay(cls, record: Json, observe: Observer | None = None) -> CrossroadsState:
         if record.get("game") != cls.id:
-            raise ParseError("That record is not a Crossroads game.")
+            raise ParseError(Text("That record is not a Crossroads game."))
         deal = deal_from_record(record)
         first = record.get("first")
         if first not in (0, 1):
-            raise ParseError("The record does not say who started: 'first' is 0 or 1.")
+            raise ParseError(Text("The record does not say who started: 'first' is 0 or 1."))
         game = cls(deal=deal, rounds=record.get("rounds", 1), first=first)
         state = CrossroadsState(game, deal, first)
         replay_moves(state, record.get("moves", []), observe)
@@ -160,24 +165,32 @@ def state_from_view(view: Json) -> CrossroadsState:
 
 
 def round_result(points: Sequence[int], number: int, names: Sequence[str],
-                 for_seat: int | None) -> str:
+                 for_seat: int | None) -> Text:
     """"Ann won round 1 4–2", "Round 1 is a draw, 3–3" (`number` counts from 0)."""
     if points[0] == points[1]:
-        return f"Round {number + 1} is a draw, {score_line(points)}"
+        return Text("Round {number} is a draw, {score}", number=number + 1,
+                    score=score_line(points))
     winner = 0 if points[0] > points[1] else 1
     line = score_line((points[winner], points[1 - winner]))
-    return f"{who(winner, names, for_seat)} won round {number + 1} {line}"
+    if winner == for_seat:
+        return Text("You won round {number} {score}", number=number + 1, score=line)
+    return Text("{name} won round {number} {score}", name=names[winner], number=number + 1,
+                score=line)
 
 
 def round_phrase(points: Sequence[int], number: int, names: Sequence[str],
-                 for_seat: int | None) -> str:
+                 for_seat: int | None) -> Text:
     """One round of a match as the match's result lists it: "round 1: you won 4–2",
     "round 2: a draw, 3–3" (`number` counts from 0)."""
     if points[0] == points[1]:
-        return f"round {number + 1}: a draw, {score_line(points)}"
+        return Text("round {number}: a draw, {score}", number=number + 1,
+                    score=score_line(points))
     winner = 0 if points[0] > points[1] else 1
-    subject = "you" if winner == for_seat else names[winner]
-    return f"round {number + 1}: {subject} won {score_line((points[winner], points[1 - winner]))}"
+    line = score_line((points[winner], points[1 - winner]))
+    if winner == for_seat:
+        return Text("round {number}: you won {score}", number=number + 1, score=line)
+    return Text("round {number}: {name} won {score}", number=number + 1, name=names[winner],
+                score=line)
 
 
 @dataclass(frozen=True)
@@ -195,15 +208,18 @@ class CrossroadsOutcome(Outcome):
         is a draw, 8–8 (round 1: Ann won 5–3; round 2: Bob won 5–3)."."""
         if len(self.rounds) == 1:
             return super().describe(names, for_seat)
-        if self.winners:
-            winner = self.winners[0]
-            line = score_line((self.scores[winner], self.scores[1 - winner]))
-            match = f"{who(winner, names, for_seat)} won the match {line}"
-        else:
-            match = f"The match is a draw, {score_line(self.scores)}"
-        rounds = "; ".join(round_phrase(points, number, names, for_seat)
-                           for number, points in enumerate(self.rounds))
-        return f"{match} ({rounds})."
+        first, second = (round_phrase(points, number, names, for_seat)
+                         for number, points in enumerate(self.rounds))
+        if not self.winners:
+            return Text("The match is a draw, {score} ({first}; {second}).",
+                        score=score_line(self.scores), first=first, second=second)
+        winner = self.winners[0]
+        line = score_line((self.scores[winner], self.scores[1 - winner]))
+        if winner == for_seat:
+            return Text("You won the match {score} ({first}; {second}).", score=line,
+                        first=first, second=second)
+        return Text("{name} won the match {score} ({first}; {second}).", name=names[winner],
+                    score=line, first=first, second=second)
 
 
 class CrossroadsState(LayoutState):
@@ -258,17 +274,15 @@ class CrossroadsState(LayoutState):
     def _apply(self, seat: int, move: LayoutMove) -> None:
         trail = self.trails[seat]
         if move.bridge:
-            raise IllegalMove("Crossroads has no bridges: every card goes face up.")
+            raise IllegalMove(Text("Crossroads has no bridges: every card goes face up."))
         if move.position not in available_positions(self.taken):
-            raise IllegalMove(
-                f"{move.position_name} is not available: take the leftmost card of a row "
-                f"({', '.join(m.position_name for m in self._available_moves())})."
-            )
+            raise IllegalMove(Text(
+                "{letter} is not available: take the leftmost card of a row ({letters}).",
+                letter=move.position_name,
+                letters=", ".join(m.position_name for m in self._available_moves())))
         if trail and move.end is None:
-            raise IllegalMove(
-                f"Say which end of your trail {move.position_name} goes to: "
-                f"{move.position_name}L or {move.position_name}R."
-            )
+            raise IllegalMove(Text("Say which end of your trail {letter} goes to: {letter}L or "
+                                   "{letter}R.", letter=move.position_name))
         if not trail and move.end is not None:
             move = LayoutMove(move.position)  # ruling G4: a first card has no end
         card = self.layout[move.position]
@@ -345,25 +359,25 @@ class CrossroadsState(LayoutState):
         number = (len(self.moves) - 1) // SIZE
         trails = self.past_trails[number] if number < self.round else self.trails
         card = self.layout[applied.position]
-        subject = who(seat, names, for_seat)
+        name = None if seat == for_seat else names[seat]
         if len(trails[seat]) == 1:
-            own = "your" if seat == for_seat else "their"
-            text = f"{subject} took {card} to start {own} trail."
+            text = _started(card, name)
         else:
-            side = "left" if applied.end == "L" else "right"
-            gained = "+1" if self.gains[-1] else "no point"
-            points = self.points[number]
-            line = score_line(points)
+            line = score_line(self.points[number])
             if self.game.rounds > 1:
-                line += f" in round {number + 1}"
-            text = f"{subject} took {card} to the {side} end: {gained} ({line})."
+                line = Text("{score} in round {number}", score=line, number=number + 1)
+            text = _took(card, applied.end == "L", bool(self.gains[-1]), line, name)
         if number < self.round:
-            starts = "you start" if self.round_first == for_seat else (
-                f"{names[self.round_first]} starts")
             result = round_result(self.points[number], number, names, for_seat)
-            text += f" {result}; {starts} round {self.round + 1}."
+            if self.round_first == for_seat:
+                text = Text("{move} {result}; you start round {number}.", move=text,
+                            result=result, number=self.round + 1)
+            else:
+                text = Text("{move} {result}; {name} starts round {number}.", move=text,
+                            result=result, name=names[self.round_first], number=self.round + 1)
         if self.outcome is not None:
-            text += " " + self.outcome.describe(names, for_seat)
+            return Text("{move} {result}", move=text,
+                        result=self.outcome.describe(names, for_seat))
         return text
 
     @property
@@ -373,10 +387,11 @@ class CrossroadsState(LayoutState):
         totals = self.totals()
         rounds = tuple((p[0], p[1]) for p in self.points)
         if totals[0] == totals[1]:
-            return CrossroadsOutcome(totals, (), "All cards are taken with equal points.", rounds)
+            return CrossroadsOutcome(totals, (), Text("All cards are taken with equal points."),
+                                     rounds)
         winner = 0 if totals[0] > totals[1] else 1
         return CrossroadsOutcome(
-            totals, (winner,), "All cards are taken: more points win.", rounds)
+            totals, (winner,), Text("All cards are taken: more points win."), rounds)
 
     def record(self) -> Json:
         return {
@@ -401,6 +416,37 @@ class CrossroadsState(LayoutState):
         clone.moves = list(self.moves)
         clone.gains = list(self.gains)
         return clone
+
+
+def _started(card: int, name: str | None) -> Text:
+    """A first card, said to its player (`name` None) or of them."""
+    if name is None:
+        return Text("You took {card} to start your trail.", card=card)
+    return Text("{name} took {card} to start their trail.", name=name, card=card)
+
+
+def _took(card: int, left: bool, scored: bool, line: str, name: str | None) -> Text:
+    """A card taken to an end with what it scored and the round's points (`line`), said to
+    its player (`name` None) or of them."""
+    if name is None:
+        if left:
+            return (Text("You took {card} to the left end: +1 ({points}).", card=card,
+                         points=line) if scored else
+                    Text("You took {card} to the left end: no point ({points}).", card=card,
+                         points=line))
+        return (Text("You took {card} to the right end: +1 ({points}).", card=card,
+                     points=line) if scored else
+                Text("You took {card} to the right end: no point ({points}).", card=card,
+                     points=line))
+    if left:
+        return (Text("{name} took {card} to the left end: +1 ({points}).", name=name,
+                     card=card, points=line) if scored else
+                Text("{name} took {card} to the left end: no point ({points}).", name=name,
+                     card=card, points=line))
+    return (Text("{name} took {card} to the right end: +1 ({points}).", name=name, card=card,
+                 points=line) if scored else
+            Text("{name} took {card} to the right end: no point ({points}).", name=name,
+                 card=card, points=line))
 
 
 # The registry's uniform names (games/__init__.py).

@@ -24,6 +24,7 @@ from chuko.core.layout import (
 )
 from chuko.core.packs import PACKS, as_pack, pack_text
 from chuko.core.protocol import Game, Json, Observer, State
+from chuko.core.text import Text
 
 
 @dataclass(frozen=True)
@@ -41,10 +42,11 @@ class LayoutGame(Game):
             object.__setattr__(self, "deal", deal)
         cards = self.deal if self.deal is not None else self.pack
         if len(cards) != SIZE:
-            what = "deal" if self.deal is not None else "pack"
-            raise ConfigError(
-                f"{self.title} is dealt from exactly 12 cards, but the {what} has {len(cards)}."
-            )
+            if self.deal is not None:
+                raise ConfigError(Text("{game} is dealt from exactly 12 cards, but the deal has "
+                                       "{cards}.", game=self.title, cards=len(cards)))
+            raise ConfigError(Text("{game} is dealt from exactly 12 cards, but the pack has "
+                                   "{cards}.", game=self.title, cards=len(cards)))
         if self.deal is not None:
             object.__setattr__(self, "pack", tuple(sorted(self.deal)))
 
@@ -62,16 +64,16 @@ class LayoutGame(Game):
         """The layout dealt from `order`, a permutation of `deck()` laid out row by row (the
         fixed deal for the empty order); ConfigError in one sentence otherwise."""
         if isinstance(order, str | bytes) or not isinstance(order, Sequence):
-            raise ConfigError("An order is a list of the pack's cards.")
+            raise ConfigError(Text("An order is a list of the pack's cards."))
         if self.deal is not None:
             if len(order):
-                raise ConfigError("This game has a fixed deal: its order is empty.")
+                raise ConfigError(Text("This game has a fixed deal: its order is empty."))
             return self.deal
         if not all(isinstance(c, int) and not isinstance(c, bool) for c in order) or (
             sorted(order) != sorted(self.pack)
         ):
-            raise ConfigError(f"An order is the {SIZE} cards of the pack, each as often as "
-                              "the pack has it.")
+            raise ConfigError(Text("An order is the {size} cards of the pack, each as often as "
+                                   "the pack has it.", size=SIZE))
         return tuple(order)
 
     def layout_from_deal(self, deal: Any) -> tuple[int, ...]:
@@ -81,11 +83,12 @@ class LayoutGame(Game):
         try:
             layout = read_deal(deal)
         except ParseError as error:
-            raise ConfigError(str(error)) from None
+            raise ConfigError(*error.args) from None
         if self.deal is not None and layout != self.deal:
-            raise ConfigError(f"This game has a fixed deal: {layout_text(self.deal)}.")
+            raise ConfigError(Text("This game has a fixed deal: {deal}.",
+                                   deal=layout_text(self.deal)))
         if sorted(layout) != sorted(self.pack):
-            raise ConfigError("That deal does not lay out the cards of this game's pack.")
+            raise ConfigError(Text("That deal does not lay out the cards of this game's pack."))
         return layout
 
     @staticmethod
@@ -112,8 +115,8 @@ def read_deal(deal: Any) -> tuple[int, ...]:
         isinstance(c, int) and not isinstance(c, bool) for c in deal
     ):
         return tuple(deal)
-    raise ParseError("A deal is three rows of four cards, such as "
-                     "'6 15 10 7 / 9 14 8 11 / 2 21 22 30', or a list of 12 cards.")
+    raise ParseError(Text("A deal is three rows of four cards, such as "
+                          "'6 15 10 7 / 9 14 8 11 / 2 21 22 30', or a list of 12 cards."))
 
 
 class LayoutState(State):
@@ -130,17 +133,20 @@ def replay_moves(state: LayoutState, moves: Any, observe: Observer | None = None
     """Play a record's moves in turn order, re-checking each one; `observe` sees the deal,
     then the position after each move with the seat and the move as the engine applied it."""
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise ParseError("The record's 'moves' must be a list of moves such as \"A\" or \"BR\".")
+        raise ParseError(Text("The record's 'moves' must be a list of moves such as \"A\" or "
+                              "\"BR\"."))
     if observe is not None:
         observe(state, None, None)
     for number, text in enumerate(moves, 1):
         if not state.to_move:
-            raise ParseError(f"The record goes on after the game ended (move {number}).")
+            raise ParseError(Text("The record goes on after the game ended (move {number}).",
+                                  number=number))
         seat = state.to_move[0]
         try:
             state.play(seat, text)
         except (IllegalMove, ParseError) as error:
-            raise ParseError(f"Move {number} of the record ({text}) is refused: {error}") from None
+            raise ParseError(Text("Move {number} of the record ({move}) is refused: {refusal}",
+                                  number=number, move=text, refusal=error.args[0])) from None
         if observe is not None:
             observe(state, seat, state.moves[-1])
 

@@ -24,12 +24,13 @@ from importlib.resources import files
 from pathlib import Path
 from random import Random
 
-from chuko.bots.crossroads import CrossroadsBot, ending, solver_for, taking
+from chuko.bots.crossroads import CrossroadsBot, ending, solver_for
+from chuko.bots.crossroads import placing as card_placing
 from chuko.bots.layout import DealSolver, played
 from chuko.core.errors import ConfigError, ParseError
 from chuko.core.layout import LayoutMove, layout_text
 from chuko.core.protocol import Json
-from chuko.core.words import count
+from chuko.core.text import Plural, Text
 from chuko.games.crossroads import Crossroads, CrossroadsState
 from chuko.practice.puzzle_difficulty import calibrated_rating
 from chuko.solvers.crossroads import CrossroadsSolver
@@ -40,18 +41,22 @@ MIN_CHOICES = 3  # a position with fewer legal moves is no puzzle
 PER_GAME = 2  # puzzles taken from one self-play game at most, so deals vary
 LEVELS = ("random", "easy", "hard", "perfect")
 
-# theme code → its sentence; {card} is the card the theme speaks of
+# theme code → its sentence, a template worded with the card it speaks of ({card});
+# "end" also names the end the answer goes to, each end its own sentence
 THEMES = {
-    "quiet-loss": "A point now loses the game: the quiet {card} wins it back later.",
-    "quiet-draw": "A point now only draws: the quiet {card} keeps the win.",
-    "quiet-cost": "A point now costs more later: the quiet {card} keeps the best result.",
-    "deny": "Deny your opponent the {card}: it would score for them next.",
-    "end": "The end matters: {card} goes to the {side} end; the other end costs you later.",
-    "point": "Several moves score now, but only {card} keeps the best result.",
-    "take": "Take the point: {card} is the one move that scores, and it keeps the best result.",
-    "build": "No point is there now: {card} builds the trail that scores later.",
-    "start": "The first card decides a lot: start your trail with {card}.",
+    "quiet-loss": Text("A point now loses the game: the quiet {card} wins it back later."),
+    "quiet-draw": Text("A point now only draws: the quiet {card} keeps the win."),
+    "quiet-cost": Text("A point now costs more later: the quiet {card} keeps the best result."),
+    "deny": Text("Deny your opponent the {card}: it would score for them next."),
+    "end": Text("The end matters: {card} goes to the right end; the other end costs you "
+                "later."),
+    "point": Text("Several moves score now, but only {card} keeps the best result."),
+    "take": Text("Take the point: {card} is the one move that scores, and it keeps the best "
+                 "result."),
+    "build": Text("No point is there now: {card} builds the trail that scores later."),
+    "start": Text("The first card decides a lot: start your trail with {card}."),
 }
+LEFT_END = Text("The end matters: {card} goes to the left end; the other end costs you later.")
 # how much a game's positions with each theme are wanted in the set (the rarer, the more)
 INTEREST = {"quiet-loss": 3, "quiet-draw": 3, "quiet-cost": 3, "deny": 2, "build": 2,
             "end": 1, "point": 1, "take": 0, "start": 0}
@@ -76,10 +81,11 @@ class Puzzle:
                                   "first": self.first, "moves": list(self.moves)})
 
     @property
-    def sentence(self) -> str:
+    def sentence(self) -> Text:
         """The theme in words."""
-        side = "left" if self.answer.endswith("L") else "right"
-        return THEMES[self.theme].format(card=self.card, side=side)
+        template = LEFT_END if self.theme == "end" and self.answer.endswith("L") else (
+            THEMES[self.theme])
+        return Text(template.msgid, card=self.card)
 
     def line(self) -> str:
         return " ".join((self.id, ",".join(map(str, self.deal)), str(self.first),
@@ -90,7 +96,8 @@ class Puzzle:
     def parse(cls, line: str) -> Puzzle:
         words = line.split()
         if len(words) != 7:
-            raise ParseError(f"A puzzle line has seven fields, not {len(words)}.")
+            raise ParseError(Text("A puzzle line has seven fields, not {fields}.",
+                                  fields=len(words)))
         ident, deal, first, moves, answer, rating, theme = words
         code, card = theme.split(":")
         return cls(ident, tuple(int(c) for c in deal.split(",")), int(first),
@@ -213,8 +220,8 @@ def by_id(ident: str) -> Puzzle:
     """A shipped puzzle by its id; a ChukoError for one there is not."""
     found = catalogue().get(ident)
     if found is None:
-        raise ConfigError(f"There is no puzzle {ident!r}: the ids run from 1 to "
-                          f"{len(catalogue())}.")
+        raise ConfigError(Text("There is no puzzle {ident!r}: the ids run from 1 to {last}.",
+                               ident=ident, last=len(catalogue())))
     return found
 
 
@@ -231,7 +238,7 @@ def task(puzzle: Puzzle) -> Json:
     seat = state.to_move[0]
     return {"id": puzzle.id, "rating": puzzle.rating, "seat": seat,
             "state": state.view(seat), "legal": [str(m) for m in state.legal_moves(seat)],
-            "prompt": "Find the one move that keeps your best result."}
+            "prompt": Text("Find the one move that keeps your best result.")}
 
 
 def judge(puzzle: Puzzle, text: str) -> Json:
@@ -252,29 +259,34 @@ def judge(puzzle: Puzzle, text: str) -> Json:
     return {**verdict, "text": verdict_text(verdict)}
 
 
-def placing(state: CrossroadsState, move: LayoutMove) -> str:
+def placing(state: CrossroadsState, move: LayoutMove) -> Text:
     """A move in words: "14 to the left end", "10 to start the trail"."""
-    return taking(state.layout, move).removeprefix("taking ")
+    return card_placing(state.layout, move)
 
 
-def verdict_text(verdict: Json) -> str:
+def verdict_text(verdict: Json) -> Text:
     """The verdict as a sentence: "Right! After KL (30 to the left end) you draw with perfect
     play, the best you can.", "Not this one: after AL (14 to the left end) you lose by 1
     point with perfect play; after KL (30 to the left end) you draw."."""
-    answer = f"{verdict['answer']} ({verdict['answer_words']})"
     if verdict["solved"]:
-        return (f"Right! After {answer} you {outcome(verdict['best_value'])} with perfect "
-                "play, the best you can.")
-    return (f"Not this one: after {verdict['move']} ({verdict['move_words']}) you "
-            f"{outcome(verdict['value'])} with perfect play; after {answer} you "
-            f"{outcome(verdict['best_value'])}.")
+        return Text("Right! After {answer} ({answer_words}) you {outcome} with perfect play, "
+                    "the best you can.", answer=verdict["answer"],
+                    answer_words=verdict["answer_words"],
+                    outcome=outcome(verdict["best_value"]))
+    return Text("Not this one: after {move} ({move_words}) you {outcome} with perfect play; "
+                "after {answer} ({answer_words}) you {best}.", move=verdict["move"],
+                move_words=verdict["move_words"], outcome=outcome(verdict["value"]),
+                answer=verdict["answer"], answer_words=verdict["answer_words"],
+                best=outcome(verdict["best_value"]))
 
 
-def outcome(value: int) -> str:
+def outcome(value: int) -> Text:
     """The mover's end at the solver's `value`: "win by 2 points", "draw", "lose by 1 point"."""
     if value > 0:
-        return f"win by {count(value, 'point')}"
-    return f"lose by {count(-value, 'point')}" if value else "draw"
+        return Plural("win by {n} point", "win by {n} points", n=value)
+    if value < 0:
+        return Plural("lose by {n} point", "lose by {n} points", n=-value)
+    return Text("draw")
 
 
 def read(lines: Sequence[str]) -> list[Puzzle]:

@@ -56,6 +56,7 @@ import numpy as np
 from chuko.core.deck52 import DECK, SUITS, Card
 from chuko.core.errors import IllegalMove, ParseError
 from chuko.core.protocol import Json, State
+from chuko.core.text import Text
 from chuko.games.chuchula import (
     GROUPS,
     HAND_SIZE,
@@ -314,8 +315,8 @@ def _partial(partial: Any) -> Partial:
     except (TypeError, ValueError):
         labels = ()
     if len(labels) != HAND_SIZE or not all(0 <= g <= GROUPS for g in labels):
-        raise ParseError(f"{partial!r} is not a partial grouping: 13 labels from 0 (not "
-                         "placed) to 4.")
+        raise ParseError(Text("{partial!r} is not a partial grouping: 13 labels from 0 (not "
+                              "placed) to 4.", partial=partial))
     return labels
 
 
@@ -344,14 +345,17 @@ class ChuchulaEncoding:
         try:
             place, group = move
         except (TypeError, ValueError):
-            raise ParseError(f"{move!r} is not a step: (place 0–12, group 1–4).") from None
+            raise ParseError(Text("{move!r} is not a step: (place 0–12, group 1–4).",
+                                  move=move)) from None
         if place not in range(HAND_SIZE) or group not in range(1, GROUPS + 1):
-            raise ParseError(f"{move!r} is not a step: (place 0–12, group 1–4).")
+            raise ParseError(Text("{move!r} is not a step: (place 0–12, group 1–4).",
+                                  move=move))
         return int(place) * GROUPS + int(group) - 1
 
     def move(self, action: int) -> tuple[int, int]:
         if not isinstance(action, int | np.integer) or not 0 <= action < ACTIONS:
-            raise ParseError(f"{action!r} is not an action from 0 to {ACTIONS - 1}.")
+            raise ParseError(Text("{action!r} is not an action from 0 to {last}.",
+                                  action=action, last=ACTIONS - 1))
         place, group = divmod(int(action), GROUPS)
         return place, group + 1
 
@@ -378,7 +382,8 @@ class ChuchulaEncoding:
         place, group = self.move(action)
         labels = list(_partial(partial))
         if labels[place]:
-            raise IllegalMove(f"The card at place {place} is already in group {labels[place]}.")
+            raise IllegalMove(Text("The card at place {place} is already in group {group}.",
+                                   place=place, group=labels[place]))
         labels[place] = group
         if labels.count(0) == 1:
             return None, HandGrouping(tuple(labels))

@@ -82,6 +82,7 @@ import numpy as np
 from chuko.core.errors import IllegalMove, ParseError
 from chuko.core.protocol import Json
 from chuko.core.protocol import State as BaseState
+from chuko.core.text import Text
 from chuko.games.chuko import RESET, RESET_MOVE, Game, Move, State, sampler
 
 # About the most memory an encoding's kept masks take, whatever the pack: each costs its
@@ -138,19 +139,19 @@ class ChukoEncoding:
         if isinstance(move, str):
             move = Move.parse(move)
         if not isinstance(move, Move):
-            raise ParseError(f"{move!r} is not a Chükö move.")
+            raise ParseError(Text("{move!r} is not a Chükö move.", move=move))
         if move.card is None:
             return self.reset_action
         if move.card not in self.index:
-            raise ParseError(f"{move.card} is not a card of this pack.")
+            raise ParseError(Text("{card} is not a card of this pack.", card=move.card))
         return self.index[move.card]
 
     def move(self, action: int) -> Move:
         if isinstance(action, bool) or not isinstance(action, int | np.integer) or not (
             0 <= action < self.num_actions
         ):
-            raise ParseError(f"{action!r} is not an action: they run from 0 to "
-                             f"{self.num_actions - 1}.")
+            raise ParseError(Text("{action!r} is not an action: they run from 0 to {last}.",
+                                  action=action, last=self.num_actions - 1))
         return self._moves[int(action)]
 
     def step_move(self, partial: Any, action: int) -> tuple[None, Move]:
@@ -395,7 +396,7 @@ class Tracker:
             self._last = turn
             return seat
         if not 0 <= action < self._d:
-            raise IllegalMove(f"{action!r} is not an action of this game.")
+            raise IllegalMove(Text("{action!r} is not an action of this game.", action=action))
         card = self._values[action]
         pending = state._pending
         state.put(card)

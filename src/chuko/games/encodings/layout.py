@@ -19,6 +19,7 @@ from chuko.core.errors import ParseError
 from chuko.core.layout import SIZE, LayoutMove, parse_layout
 from chuko.core.numbers import matches
 from chuko.core.protocol import Json, State
+from chuko.core.text import Text
 
 # Placement kinds: (end, bridge).
 Kind = tuple[str | None, bool]
@@ -41,12 +42,13 @@ class LayoutActions:
         if isinstance(move, str):
             move = LayoutMove.parse(move)
         if not isinstance(move, LayoutMove) or (move.end, move.bridge) not in self._index:
-            raise ParseError(f"{move} is not a move of this game.")
+            raise ParseError(Text("{move} is not a move of this game.", move=move))
         return move.position * len(self.kinds) + self._index[move.end, move.bridge]
 
     def move(self, action: int) -> LayoutMove:
         if not isinstance(action, int | np.integer) or not 0 <= action < self.num_actions:
-            raise ParseError(f"{action!r} is not an action from 0 to {self.num_actions - 1}.")
+            raise ParseError(Text("{action!r} is not an action from 0 to {last}.", action=action,
+                                  last=self.num_actions - 1))
         position, kind = divmod(int(action), len(self.kinds))
         end, bridge = self.kinds[kind]
         return LayoutMove(position, end, bridge)
