@@ -139,8 +139,10 @@ def test_a_streak_moves_on_with_each_solve_and_ends_at_the_first_miss(pages, sho
         page.wait_for_function(
             "(id) => document.querySelector('#board').dataset.puzzle !== id", arg=ident)
         assert page.locator("#streak").inner_text().startswith(f"{solved} solved in a row")
-        latest = page.locator("#streak-log li").first.inner_text()
-        assert latest.startswith(f"Puzzle {ident} Right!")
+        assert page.locator("#notice").inner_text().startswith("Right!")
+        latest = page.locator("#streak-log li").last
+        assert latest.inner_text().startswith(f"Puzzle {ident} Right!")
+        assert latest.get_attribute("value") == str(solved)
     shot(page, f"puzzles-{size}-{scheme}-streak")
     ident = shown_puzzle(page)
     play_on(page, wrong_move(ident))

@@ -14,7 +14,7 @@ import { t, tn, number } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const THEME_KEY = "chuko.puzzles.theme";
-const LOG_LENGTH = 5;  // the streak's latest solves, newest first
+const LOG_LENGTH = 5;  // the streak's latest solves in its log
 // `tries` counts the tries of the position shown: a retry starts with no card picked up.
 const page = { mode: "rated", puzzle: null, tries: 0, answered: false, verdict: null };
 
@@ -153,16 +153,19 @@ function chooseTheme() {
 
 // Streak mode
 
-function logSolve(verdict) {
+/** A solve told above the next puzzle, and kept in the run's log (its latest few, each
+ * numbered by its place in the run). */
+function logSolve(verdict, count) {
+  notice(verdict.text, "good");
   const log = $("streak-log");
   log.hidden = false;
-  log.prepend(h("li", {}, h("strong", { text: t("Puzzle {id}", { id: verdict.id }) }),
+  log.append(h("li", { value: count }, h("strong", { text: t("Puzzle {id}", { id: verdict.id }) }),
     h("span", { text: ` ${verdict.text}` })));
-  while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
+  while (log.children.length > LOG_LENGTH) log.firstElementChild.remove();
 }
 
 function streakOver(streak, verdict) {
-  page.verdict = verdict;
+  notice("");
   $("streak-end").hidden = false;
   $("streak-summary").textContent = tn("Streak over: {n} solved in a row. Your best: {best}.",
     "Streak over: {n} solved in a row. Your best: {best}.", streak.solved, { best: number(streak.best) });
@@ -173,7 +176,7 @@ function streakOver(streak, verdict) {
 async function streakTry(move) {
   const got = await api("/api/puzzles/streak/try", { move });
   streakLine(got.streak);
-  if (got.verdict.solved) logSolve(got.verdict);
+  if (got.verdict.solved) logSolve(got.verdict, got.streak.solved);
   if (got.puzzle) show(got.puzzle);
   else streakOver(got.streak, got.verdict);
 }
