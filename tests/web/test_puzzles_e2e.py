@@ -139,7 +139,8 @@ def test_a_streak_moves_on_with_each_solve_and_ends_at_the_first_miss(pages, sho
         page.wait_for_function(
             "(id) => document.querySelector('#board').dataset.puzzle !== id", arg=ident)
         assert page.locator("#streak").inner_text().startswith(f"{solved} solved in a row")
-        assert page.locator("#notice").inner_text().startswith("Right!")
+        assert page.locator("#notice").inner_text() == (
+            f"Puzzle {ident} solved: on to a harder one.")
         latest = page.locator("#streak-log li").last
         assert latest.inner_text().startswith(f"Puzzle {ident} Right!")
         assert latest.get_attribute("value") == str(solved)

@@ -153,10 +153,10 @@ function chooseTheme() {
 
 // Streak mode
 
-/** A solve told above the next puzzle, and kept in the run's log (its latest few, each
- * numbered by its place in the run). */
+/** A solve told in a line above the next puzzle, and kept with its verdict in the run's log
+ * (its latest few, each numbered by its place in the run). */
 function logSolve(verdict, count) {
-  notice(verdict.text, "good");
+  notice(t("Puzzle {id} solved: on to a harder one.", { id: verdict.id }), "good");
   const log = $("streak-log");
   log.hidden = false;
   log.append(h("li", { value: count }, h("strong", { text: t("Puzzle {id}", { id: verdict.id }) }),
