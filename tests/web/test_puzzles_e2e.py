@@ -12,7 +12,8 @@ import re
 import pytest
 from contrast import low_contrast
 
-from chuko.practice.puzzles import by_id
+from chuko.practice.puzzle_themes import BY_ID
+from chuko.practice.puzzles import by_id, catalogue
 
 pytestmark = pytest.mark.e2e
 
@@ -114,6 +115,36 @@ def test_a_chosen_theme_gives_its_puzzles_and_is_kept(pages):
     assert asked.value.url.endswith("?theme=deny")
     assert by_id(asked.value.json()["puzzle"]["id"]).theme == "deny"
     assert page.locator("#theme-choice").input_value() == "deny"
+
+
+# The page's guest tries each puzzle, as the page itself would send it.
+TRY_EACH = """async (tries) => {
+  const statuses = [];
+  for (const [id, move] of tries) {
+    const answer = await fetch("/api/puzzles/try", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify({id, move})});
+    statuses.push(answer.status);
+  }
+  return statuses;
+}"""
+
+
+def test_a_theme_with_none_left_says_so_and_another_gives_a_puzzle(pages):
+    page = pages.new(*SIZES["phone"])
+    page.goto("/puzzles")
+    shown_puzzle(page)
+    quiet = [p for p in catalogue().values() if p.theme in BY_ID["quiet"].codes]
+    statuses = page.evaluate(TRY_EACH, [[p.id, p.answer] for p in quiet])
+    assert statuses == [200] * len(quiet)
+    page.locator("#theme-choice").select_option("quiet")
+    page.wait_for_selector("#notice.error")
+    assert page.locator("#notice").inner_text() == (
+        "You have tried every puzzle of that theme: choose another.")
+    assert page.locator("#board").get_attribute("data-puzzle") is None
+    assert page.locator("#board .card").count() == 0
+    page.locator("#theme-choice").select_option("")
+    assert by_id(shown_puzzle(page)).theme not in BY_ID["quiet"].codes
+    assert page.locator("#notice").inner_text() == ""
 
 
 def play_on(page, move: str) -> None:

@@ -128,8 +128,16 @@ async function next() {
     ratingLine(got.player);
     show(got.puzzle);
   } catch (error) {
+    clear();  // no puzzle left to give (of the theme): the last one is not this choice's
     notice(error.message, "error");
   }
+}
+
+function clear() {
+  page.puzzle = null;
+  fill($("prompt"));
+  fill($("board"));
+  delete $("board").dataset.puzzle;
 }
 
 async function themes() {
