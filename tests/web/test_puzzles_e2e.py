@@ -78,9 +78,11 @@ def test_a_wrong_move_keeps_the_answer_until_asked_and_lowers_the_rating(pages, 
     assert page.locator("#theme").inner_text() == puzzle.sentence
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", SIZES)
-def test_a_retry_after_a_miss_is_judged_and_unrated(pages, shot, size):
+def test_a_retry_after_a_miss_is_judged_and_unrated(pages, shot, size, scheme):
     page = pages.new(*SIZES[size])
+    page.emulate_media(color_scheme=scheme)
     page.goto("/puzzles")
     ident = shown_puzzle(page)
     click_move(page, wrong_move(ident))
@@ -94,7 +96,8 @@ def test_a_retry_after_a_miss_is_judged_and_unrated(pages, shot, size):
     page.wait_for_selector("#verdict.solved:not([hidden])")
     assert page.locator("#unrated").inner_text() == "Solved on a retry: unrated."
     assert page.locator("#rating").inner_text() == rating
-    shot(page, f"puzzles-{size}-light-retried")
+    assert low_contrast(page) == []
+    shot(page, f"puzzles-{size}-{scheme}-retried")
 
 
 def test_a_chosen_theme_gives_its_puzzles_and_is_kept(pages):
