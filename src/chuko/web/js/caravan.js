@@ -3,6 +3,7 @@
 // move (`FL*`); Esc puts a chosen card back.
 
 import { fill, h } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import {
   LETTERS, choice, drawLayout, drawLine, hintList, lastPlaced, selectedLetter, typedMove,
 } from "./layout.js";
@@ -22,24 +23,24 @@ export function render(board, msg, ctx) {
   const card = selected ? view.layout[LETTERS.indexOf(selected)] : null;
   fill(board,
     h("div.round-info", {},
-      h("span", { text: `Bridges: ${view.bridges_used} of ${view.bridges} used` }),
-      h("span.muted", { text: `${view.caravan.length} of 12 cards placed` })),
+      h("span", { text: t("Bridges: {used} of {bridges} used", { used: number(view.bridges_used), bridges: number(view.bridges) }) }),
+      h("span.muted", { text: t("{placed} of {cards} cards placed", { placed: number(view.caravan.length), cards: number(12) }) })),
     drawLayout(view, {
       interactive: ctx.interactive, legal, selected, onPick: pick, send: ctx.send, hint: ctx.hint,
     }),
     h("div.player-area.to-move", {},
-      h("div.player-head", {}, h("span.name", { text: "Caravan" }),
-        left > 0 ? h("span.muted", { text: `${left} bridge${left === 1 ? "" : "s"} left` }) : null),
+      h("div.player-head", {}, h("span.name", { text: t("Caravan") }),
+        left > 0 ? h("span.muted", { text: tn("{n} bridge left", "{n} bridges left", left) }) : null),
       drawLine(view.caravan, {
         interactive: ctx.interactive, legal, selected, send: ctx.send, hint: ctx.hint,
-        outlook: ctx.hintOutlook, bridges: bridgePlaces, reveal: Boolean(ctx.still), emptyText: "no cards yet", fresh: lastPlaced(view),
+        outlook: ctx.hintOutlook, bridges: bridgePlaces, reveal: Boolean(ctx.still), emptyText: t("no cards yet"), fresh: lastPlaced(view),
       })),
     ctx.interactive ? h("p.guide.help", {
       text: selected
         ? (bridgePlaces
-          ? `Now choose an end for ${card}: face up, or the bridge place under it to lay it face down.`
-          : `Now choose where ${card} goes.`)
-        : "Choose a raised card, then an end of the caravan.",
+          ? t("Now choose an end for {card}: face up, or the bridge place under it to lay it face down.", { card })
+          : t("Now choose where {card} goes.", { card }))
+        : t("Choose a raised card, then an end of the caravan."),
     }) : null,
     ctx.interactive ? hintList(view, ctx.hint, pick, ctx.hintOutlook) : null,
     ctx.interactive ? typedMove(ctx.send, legal) : null);

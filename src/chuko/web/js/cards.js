@@ -3,6 +3,8 @@
 // button, so it takes the focus and Enter or Space.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { listing } from "./seats.js";
 
 /** The distinct prime factors of n, smallest first (shown on number cards as a reading aid). */
 export function primeFactors(n) {
@@ -21,16 +23,16 @@ export function primeFactors(n) {
 /** A number said in words with its factors: "14, prime factors 2 and 7", "13, a prime". */
 export function numberName(n) {
   const factors = primeFactors(n);
-  if (!factors.length) return `${n}, no prime factors`;
-  if (factors.length === 1 && factors[0] === n) return `${n}, a prime`;
-  if (factors.length === 1) return `${n}, prime factor ${factors[0]}`;
-  const said = `${factors.slice(0, -1).join(", ")} and ${factors[factors.length - 1]}`;
-  return `${n}, prime factors ${said}`;
+  if (!factors.length) return t("{n}, no prime factors", { n });
+  if (factors.length === 1 && factors[0] === n) return t("{n}, a prime", { n });
+  if (factors.length === 1) return t("{n}, prime factor {factor}", { n, factor: factors[0] });
+  return t("{n}, prime factors {factors}", { n, factors: listing(factors.map(String)) });
 }
 
 /** The attributes every card shares: a button when it acts, else an image with a name. */
 function cardAttrs(opts, name) {
-  const label = `${opts.label ? `${opts.label}: ` : ""}${name}${opts.state ? `, ${opts.state}` : ""}`;
+  const named = opts.state ? t("{card}, {state}", { card: name, state: opts.state }) : name;
+  const label = opts.label ? t("{place}: {card}", { place: opts.label, card: named }) : named;
   return {
     onclick: opts.onclick,
     type: opts.onclick ? "button" : undefined,
@@ -72,14 +74,14 @@ export function backCard(opts = {}) {
   const classes = ["card", "back"];
   if (opts.small) classes.push("small");
   if (opts.fresh) classes.push("fresh");
-  const name = opts.title || "face down";
+  const name = opts.title || t("face down");
   return h(`div.${classes.join(".")}`, { title: name, role: "img", "aria-label": name, dataset: opts.data || {} },
     opts.text ? h("span.count-badge", { text: opts.text, "aria-hidden": "true" }) : null);
 }
 
 /** An empty place where a card was. */
 export function emptySlot(label) {
-  const name = label ? `${label}: taken` : "empty";
+  const name = label ? t("{place}: taken", { place: label }) : t("empty");
   return h("div.card.empty", { title: name, role: "img", "aria-label": name },
     label ? h("span.pos", { text: label }) : null);
 }
@@ -108,13 +110,13 @@ export function cardLabel(text) {
   return card ? rankName(card.rank) + SUIT_SYMBOLS[card.suit] : text;
 }
 
-const RANK_WORDS = { 14: "Ace", 13: "King", 12: "Queen", 11: "Jack" };
-const SUIT_WORDS = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+const RANK_WORDS = { 14: t("Ace"), 13: t("King"), 12: t("Queen"), 11: t("Jack") };
+const SUIT_WORDS = { s: t("spades"), h: t("hearts"), d: t("diamonds"), c: t("clubs") };
 
 /** A card in words: "Jack of spades", "10 of hearts". */
 export function cardName(text) {
   const card = parseCard(text);
-  return card ? `${RANK_WORDS[card.rank] || card.rank} of ${SUIT_WORDS[card.suit]}` : text;
+  return card ? t("{rank} of {suit}", { rank: RANK_WORDS[card.rank] || card.rank, suit: SUIT_WORDS[card.suit] }) : text;
 }
 
 /** A face-up card of the 52-card deck, red for hearts and diamonds. opts: {selected, small,

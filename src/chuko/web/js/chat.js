@@ -3,9 +3,10 @@
 // No free text. A player may hide the others' phrases, remembered in this browser.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { readPref, writePref } from "./store.js";
 
-export const PHRASES = { gl: "Good luck", wp: "Well played", ty: "Thanks", gg: "Good game" };
+export const PHRASES = { gl: t("Good luck"), wp: t("Well played"), ty: t("Thanks"), gg: t("Good game") };
 const SHOWN_MS = 5000;
 const QUIET = "chuko.quiet";  // true: the others' quick messages are not shown
 
@@ -23,7 +24,7 @@ export function hear(msg, mine, name) {
   if (!text || (quiet() && !mine)) return;
   said.set(msg.seat, { text, at: Date.now(), until: Date.now() + SHOWN_MS });
   const region = document.getElementById("said-aloud");
-  if (region) region.textContent = `${name}: ${text}`;
+  if (region) region.textContent = t("{name}: {phrase}", { name, phrase: text });
   redraw();
   setTimeout(() => {
     const entry = said.get(msg.seat);
@@ -52,7 +53,7 @@ export function chatControls(say, player, onRedraw) {
   let menu = null;
   if (player) {
     menu = h("details.quick", {},
-      h("summary", { text: "Quick message" }),
+      h("summary", { text: t("Quick message") }),
       h("div.quick-list", { role: "menu" }, Object.entries(PHRASES).map(([code, text]) => h("button.phrase", {
         type: "button", role: "menuitem", dataset: { phrase: code }, text,
         onclick: () => {
@@ -72,8 +73,8 @@ export function chatControls(say, player, onRedraw) {
     });
   }
   const mute = h("button.pref.mute-said", {
-    type: "button", "aria-pressed": String(quiet()), text: "Mute messages",
-    title: "Hide the other players' quick messages",
+    type: "button", "aria-pressed": String(quiet()), text: t("Mute messages"),
+    title: t("Hide the other players' quick messages"),
     onclick: () => {
       const now = !quiet();
       writePref(QUIET, now);

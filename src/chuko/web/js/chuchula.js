@@ -9,6 +9,7 @@
 import { cardLabel, cardName, draggable, parseCard, suitCard } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { groupInfo, typeLabel } from "./groups.js";
+import { number, t, tn } from "./i18n.js";
 import { seatLabel } from "./seats.js";
 
 const REVEAL_STEP_MS = 700;
@@ -60,7 +61,7 @@ function place(card, slot, index = null) {
   const from = groupOf(card);
   local.selected = null;
   if (slot !== null && slot !== from && local.groups[slot].length >= GROUP_SIZE) {
-    local.message = `Group ${slot + 1} already has three cards: take one out first.`;
+    local.message = t("Group {group} already has three cards: take one out first.", { group: number(slot + 1) });
     return;
   }
   local.message = null;
@@ -118,8 +119,10 @@ function orderProblem(table, hand) {
     const strength = strengthOf(table, hand, group);
     if (strength === null) continue;
     if (above && strength > above.strength) {
-      return `Group ${slot + 1} (${groupInfo(group).label}) is stronger than group ${above.slot + 1} `
-        + `(${groupInfo(local.groups[above.slot]).label}): put the groups strongest first.`;
+      return t("Group {group} ({type}) is stronger than group {above} ({aboveType}): put the groups strongest first.", {
+        group: number(slot + 1), type: groupInfo(group).label,
+        above: number(above.slot + 1), aboveType: groupInfo(local.groups[above.slot]).label,
+      });
     }
     above = { slot, strength };
   }
@@ -202,7 +205,7 @@ function arrange(msg, ctx) {
   };
 
   const handRow = h("div.hand.loose", {
-    "aria-label": "cards not in a group",
+    "aria-label": t("cards not in a group"),
     dataset: { drop: "hand" },
     // A tap on the hand's free space takes a selected placed card back.
     onclick: (event) => {
@@ -212,7 +215,7 @@ function arrange(msg, ctx) {
     },
   }, loose.map((card) => pickUp(suitCard(card, {
     selected: local.selected === card,
-    state: local.selected === card ? "selected" : "",
+    state: local.selected === card ? t("selected") : "",
     onclick: () => select(card),
   }), card, redraw)));
 
@@ -224,7 +227,8 @@ function arrange(msg, ctx) {
       class: `group-slot${target && open ? " ready" : ""}`,
       dataset: { slot: String(slot), drop: "group" },
       role: "group",
-      "aria-label": `Group ${slot + 1}${info ? `, ${info.label}` : `, ${open} more to place`}`,
+      "aria-label": info ? t("Group {group}, {type}", { group: number(slot + 1), type: info.label })
+        : tn("Group {group}, {n} more to place", "Group {group}, {n} more to place", open, { group: number(slot + 1) }),
       // The whole box takes the selected card: a tap on a card already here places the
       // selected one beside it rather than taking that card out.
       onclick: () => {
@@ -233,14 +237,15 @@ function arrange(msg, ctx) {
         redraw();
       },
     },
-    moveGroup(h("div.slot-head", { title: "drag to swap this group with another" },
-      h("span.slot-number", { text: `⠿ Group ${slot + 1}` }),
+    moveGroup(h("div.slot-head", { title: t("drag to swap this group with another") },
+      h("span.slot-number", {}, "⠿ ", t("Group {group}", { group: number(slot + 1) })),
       info ? h("span.group-type", { text: sentenceCase(info.label) })
-        : h("span.group-type.open", { text: `${open} more` })), slot, redraw),
+        : h("span.group-type.open", { text: tn("{n} more", "{n} more", open) })), slot, redraw),
     h("div.slot-cards", {},
       group.map((card, index) => pickUp(suitCard(card, {
         selected: local.selected === card,
-        state: `in group ${slot + 1}${local.selected === card ? ", selected" : ""}`,
+        state: local.selected === card ? t("in group {group}, selected", { group: number(slot + 1) })
+          : t("in group {group}", { group: number(slot + 1) }),
         onclick: (event) => {
           event.stopPropagation();
           if (local.selected && local.selected !== card) place(local.selected, slot, index);
@@ -255,8 +260,8 @@ function arrange(msg, ctx) {
 
   const left = 12 - used.size;
   const reason = local.message || problem
-    || (!full ? `Place ${left} more card${left === 1 ? "" : "s"}; the one left over stays out.`
-      : `Ready: ${cardLabel(loose[0])} stays out.`);
+    || (!full ? tn("Place {n} more card; the one left over stays out.", "Place {n} more cards; the one left over stays out.", left)
+      : t("Ready: {card} stays out.", { card: cardLabel(loose[0]) }));
   // The full groups change places, strongest first; groups still being filled stay put.
   const byStrength = () => {
     const slots = [...local.groups.keys()].filter((slot) => strengthOf(strengths, hand, local.groups[slot]) !== null);
@@ -275,10 +280,10 @@ function arrange(msg, ctx) {
     redraw();
   };
   const guide = local.selected
-    ? `Now choose a group (or press 1–4) for ${cardName(local.selected)}; Esc puts it back.`
-    : "Choose a card, then a group — or drag it. Choose a placed card to move it; choose it again to take it back.";
+    ? t("Now choose a group (or press 1–4) for {card}; Esc puts it back.", { card: cardName(local.selected) })
+    : t("Choose a card, then a group — or drag it. Choose a placed card to move it; choose it again to take it back.");
   return h("div.arrange", { onkeydown: (event) => onKey(event, redraw) },
-    h("div.label", { text: "Your hand" }),
+    h("div.label", { text: t("Your hand") }),
     h("p.guide", { text: guide, "aria-live": "polite" }),
     handRow,
     h("div.slots", {}, slots),
@@ -287,17 +292,17 @@ function arrange(msg, ctx) {
     }),
     h("div.actions", {},
       ctx.askHint ? h("button.suggest", {
-        type: "button", text: "Place for me", onclick: placeForMe,
-        title: "lay out the advisor's grouping",
+        type: "button", text: t("Place for me"), onclick: placeForMe,
+        title: t("lay out the advisor's grouping"),
       }) : null,
       suggestion ? h("span.hint-label", { text: ctx.hint[suggestion] }) : null,
-      problem ? h("button.order", { type: "button", text: "Order strongest first", onclick: byStrength }) : null,
+      problem ? h("button.order", { type: "button", text: t("Order strongest first"), onclick: byStrength }) : null,
       h("button", {
-        type: "button", text: "Clear", disabled: !used.size,
+        type: "button", text: t("Clear"), disabled: !used.size,
         onclick: () => { local.groups = [[], [], [], []]; local.selected = null; redraw(); },
       }),
       h("button.primary.commit", {
-        type: "button", text: "Commit", disabled: !full || Boolean(problem),
+        type: "button", text: t("Commit"), disabled: !full || Boolean(problem),
         onclick: () => ctx.send(groupingText(hand)),
       })));
 }
@@ -309,15 +314,15 @@ function groupsRow(text, small) {
     const cards = g.trim().split(/\s+/);
     const info = groupInfo(cards);
     return h("div.group-slot", {}, h("div.slot-head", {},
-      h("span.slot-number", { text: `Group ${i + 1}` }), h("span.group-type", { text: sentenceCase(info?.label || "") })),
+      h("span.slot-number", { text: t("Group {group}", { group: number(i + 1) }) }), h("span.group-type", { text: sentenceCase(info?.label || "") })),
     h("div.slot-cards", {}, cards.map((c) => suitCard(c, { small }))));
-  }), leftover ? h("div.leftover", {}, h("span.muted", { text: "Out of play" }),
-    suitCard(leftover.trim(), { small, dim: true, state: "out of play" })) : null);
+  }), leftover ? h("div.leftover", {}, h("span.muted", { text: t("Out of play") }),
+    suitCard(leftover.trim(), { small, dim: true, state: t("out of play") })) : null);
 }
 
 function committedView(msg) {
   return h("div.arrange.done", {},
-    h("div.label", { text: "Your groups (committed)" }),
+    h("div.label", { text: t("Your groups (committed)") }),
     groupsRow(msg.view.grouping, false));
 }
 
@@ -330,7 +335,7 @@ function allHands(msg) {
     return h("div.player-area.seat-hand", { dataset: { seat: String(seat) } },
       h("div.player-head", {},
         h("span.name", { text: seatLabel(msg, seat) }),
-        h("span.muted", { text: grouping ? "committed these groups" : "still grouping these cards" })),
+        h("span.muted", { text: grouping ? t("committed these groups") : t("still grouping these cards") })),
       grouping ? groupsRow(grouping, true)
         : h("div.hand.compact", {}, hand.map((card) => suitCard(card, { small: true }))));
   }));
@@ -343,13 +348,13 @@ function leftOut(msg) {
   const last = (view.rounds || [])[view.rounds.length - 1];
   if (!last) return null;
   return h("div.left-out", {},
-    h("span.muted", { text: `Left out of round ${last.round}:` }),
+    h("span.muted", { text: t("Left out of round {round}:", { round: number(last.round) }) }),
     view.hands.map((hand, seat) => {
       const grouped = new Set(last.groups[seat].join(" ").split(" "));
       const out = hand.filter((card) => !grouped.has(card));
       return h("span.left-out-seat", { dataset: { seat: String(seat) } },
         h("span", { text: seatLabel(msg, seat) }),
-        out.map((card) => suitCard(card, { small: true, state: "left out" })));
+        out.map((card) => suitCard(card, { small: true, state: t("left out") })));
     }));
 }
 
@@ -358,12 +363,12 @@ function reveal(msg, round, step) {
   // with the deal, and a player looks for a seat in the same place).
   const seats = round.groups.map((_, seat) => seat);
   return h("div.reveal", { dataset: { round: String(round.round), step: String(step) } },
-    h("div.label", { text: `Round ${round.round}: the groups, position by position` }),
+    h("div.label", { text: t("Round {round}: the groups, position by position", { round: number(round.round) }) }),
     h("div.reveal-grid", { style: `--seats: ${seats.length}` },
       h("div.reveal-corner"),
       seats.map((seat) => h("div.reveal-seat", { text: seatLabel(msg, seat) })),
       round.positions.slice(0, step).map((position, i) => [
-        h("div.reveal-pos", { text: `${i + 1}` }),
+        h("div.reveal-pos", { text: number(i + 1) }),
         seats.map((seat) => {
           const won = position.winner === seat;
           const tied = position.tied.includes(seat);
@@ -371,11 +376,13 @@ function reveal(msg, round, step) {
           return h("div.reveal-cell", { class: `reveal-cell${won ? " won" : ""}${tied ? " tied" : ""}${fresh}` },
             h("div.slot-cards", {}, round.groups[seat][i].split(" ").map((c) => suitCard(c, { small: true }))),
             h("div.group-type", {
-              text: `${sentenceCase(typeLabel(position.types[seat]))}${won ? " — point" : tied ? " — tie" : ""}`,
+              text: won ? t("{type} — point", { type: sentenceCase(typeLabel(position.types[seat])) })
+                : tied ? t("{type} — tie", { type: sentenceCase(typeLabel(position.types[seat])) })
+                  : sentenceCase(typeLabel(position.types[seat])),
             }));
         }),
       ])),
-    step >= 4 ? h("div.muted", { text: round.positions.every((p) => p.winner === null) ? "Every position tied." : "" }) : null);
+    step >= 4 ? h("div.muted", { text: round.positions.every((p) => p.winner === null) ? t("Every position tied.") : "" }) : null);
 }
 
 /** Puts back the card picked up (Esc, wherever the focus is); whether there was one. */
@@ -394,14 +401,16 @@ export function roundSummary(msg) {
 
 function scoreboard(msg) {
   const view = msg.view;
+  const round = number(view.round);
   const goal = view.mode === "rounds"
-    ? `Round ${view.round} of ${view.length}` : `Round ${view.round} · first to ${view.length} points`;
+    ? t("Round {round} of {rounds}", { round, rounds: number(view.length) })
+    : tn("Round {round} · first to {n} point", "Round {round} · first to {n} points", view.length, { round });
   return h("div.scoreboard", {},
     h("span", { text: goal }),
     view.scores.map((score, seat) => h("span.score-chip", {
       class: `score-chip${seat === msg.seat ? " me" : ""}`,
-    }, `${seatLabel(msg, seat)}: ${score}`,
-    view.committed ? h("span.muted", { text: view.committed[seat] ? " · committed" : " · grouping" }) : null)));
+    }, t("{player}: {score}", { player: seatLabel(msg, seat), score: number(score) }),
+    view.committed ? h("span.muted", {}, " · ", view.committed[seat] ? t("committed") : t("grouping")) : null)));
 }
 
 /** The focus a redraw would lose: the card (or button) that had it, found again by key. */

@@ -3,6 +3,8 @@
 // counts the running ones down between messages. The server keeps the clocks and decides
 // when one runs out: this only draws them.
 
+import { number, t } from "./i18n.js";
+
 // The page's clock minus the server's, as small as seen lately: a message is built at the
 // server's `now` and read here a little later, so the smallest gap is the closest to the
 // true offset (plus the shortest trip). A message that waited in a queue reads as older
@@ -54,9 +56,11 @@ export function clockText(seconds) {
   if (whole >= 86400) {
     const days = Math.floor(whole / 86400);
     const hours = Math.floor((whole % 86400) / 3600);
-    return hours ? `${days} d ${hours} h` : `${days} d`;
+    return hours ? t("{days} d {hours} h", { days: number(days), hours: number(hours) }) : t("{days} d", { days: number(days) });
   }
-  if (whole >= 3600) return `${Math.floor(whole / 3600)} h ${pad(Math.floor((whole % 3600) / 60))} min`;
+  if (whole >= 3600) {
+    return t("{hours} h {minutes} min", { hours: number(Math.floor(whole / 3600)), minutes: pad(Math.floor((whole % 3600) / 60)) });
+  }
   return `${Math.floor(whole / 60)}:${pad(whole % 60)}`;
 }
 
@@ -80,7 +84,7 @@ function drawClock(el) {
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("running", Boolean(entry.running));
   el.classList.toggle("low", Boolean(entry.running) && left < RED_BELOW_S);
-  el.title = entry.running ? "time left on this move" : "time for the next move";
+  el.title = entry.running ? t("time left on this move") : t("time for the next move");
 }
 
 /** Redraw every clock on the page from the last message and the time now. */

@@ -3,9 +3,10 @@
 // for "yes".
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { trapFocus } from "./focus.js";
 
-export function confirmDialog({ title, text, yes, no = "Cancel", danger = false }) {
+export function confirmDialog({ title, text, yes, no = t("Cancel"), danger = false }) {
   return new Promise((resolve) => {
     const dialog = h("dialog.ask", { "aria-labelledby": "ask-title" },
       h("h2", { id: "ask-title", text: title }),

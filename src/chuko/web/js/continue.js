@@ -5,6 +5,7 @@
 // cookie) its own list (`GET /api/me/games`) is merged in.
 
 import { api, fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { forget, remember, rememberedRooms } from "./store.js";
 import { listing } from "./seats.js";
 
@@ -20,7 +21,7 @@ export function summarize(msg) {
     title: msg.title,
     status: msg.status,
     yourTurn: mine !== null && mine !== undefined && toMove.includes(mine),
-    toMove: toMove.filter((seat) => seat !== mine).map((seat) => (msg.seats[seat] || {}).name || "Another player"),
+    toMove: toMove.filter((seat) => seat !== mine).map((seat) => (msg.seats[seat] || {}).name || t("Another player")),
     opponents: (msg.seats || []).filter((seat) => seat.seat !== mine).map((seat) => seat.name),
     result: msg.status === "playing" ? null : msg.result || null,
   };
@@ -41,10 +42,10 @@ function replayLink(id, info) {
 }
 
 function whoseTurn(info) {
-  if (info.status === "waiting") return "Waiting for the players";
-  if (info.yourTurn) return "Your turn";
-  if (info.toMove && info.toMove.length) return `${listing(info.toMove)} to move`;
-  return "In play";
+  if (info.status === "waiting") return t("Waiting for the players");
+  if (info.yourTurn) return t("Your turn");
+  if (info.toMove && info.toMove.length) return t("{players} to move", { players: listing(info.toMove) });
+  return t("In play");
 }
 
 function gameRow(id, info) {
@@ -52,12 +53,12 @@ function gameRow(id, info) {
   const opponents = (info.opponents || []).filter(Boolean);
   return h(`li.your-game${info.yourTurn && going ? ".your-turn" : ""}`, { dataset: { room: id } },
     h("div.your-game-text", {},
-      h("span.your-game-title", { text: info.title || info.game || "A game" }),
-      h("span.your-game-who", { text: opponents.length ? `with ${listing(opponents)}` : "" }),
-      h("span.your-game-state", { text: going ? whoseTurn(info) : info.result || "Finished" })),
+      h("span.your-game-title", { text: info.title || info.game || t("A game") }),
+      h("span.your-game-who", { text: opponents.length ? t("with {players}", { players: listing(opponents) }) : "" }),
+      h("span.your-game-state", { text: going ? whoseTurn(info) : info.result || t("Finished") })),
     going
-      ? h("a.button.primary.continue", { href: roomLink(id, info), text: "Continue" })
-      : h("a.button.replay", { href: replayLink(id, info), text: "Replay" }));
+      ? h("a.button.primary.continue", { href: roomLink(id, info), text: t("Continue") })
+      : h("a.button.replay", { href: replayLink(id, info), text: t("Replay") }));
 }
 
 /** A room this browser holds a seat in, asked of the server again: its summary is kept;
@@ -118,9 +119,9 @@ export async function showYourGames(box) {
     const recent = rooms.filter(([, info]) => info.status === "over").slice(0, SHOWN);
     box.hidden = !playing.length && !recent.length;
     fill(box,
-      playing.length ? [h("h2", { text: "Your games in progress" }),
+      playing.length ? [h("h2", { text: t("Your games in progress") }),
         h("ul.your-games-list.in-play", {}, playing.map(([id, info]) => gameRow(id, info)))] : null,
-      recent.length ? [h("h2", { text: "Recent games" }),
+      recent.length ? [h("h2", { text: t("Recent games") }),
         h("ul.your-games-list.recent", {}, recent.map(([id, info]) => gameRow(id, info)))] : null);
   };
   draw(held);  // at once, from this browser's memory

@@ -3,6 +3,7 @@
 // a chosen card back.
 
 import { fill, h } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import {
   LETTERS, choice, drawLayout, drawLine, hintList, lastPlaced, selectedLetter, typedMove,
 } from "./layout.js";
@@ -11,7 +12,7 @@ export { cancelSelection } from "./layout.js";
 import { seatLabel } from "./seats.js";
 
 function pointsText(points) {
-  return `${points} point${points === 1 ? "" : "s"}`;
+  return tn("{n} point", "{n} points", points);
 }
 
 /** Whether a match is over: its result is the status line's, and each round is shown. */
@@ -24,9 +25,9 @@ function matchOver(view) {
 function badge(view, seat) {
   const round = view.points[view.points.length - 1];
   if (matchOver(view)) {
-    return round[seat] > round[1 - seat] ? h("span.chuko-call", { text: "won the round" }) : null;
+    return round[seat] > round[1 - seat] ? h("span.chuko-call", { text: t("won the round") }) : null;
   }
-  return view.outcome && view.outcome.winners.includes(seat) ? h("span.chuko-call", { text: "winner" }) : null;
+  return view.outcome && view.outcome.winners.includes(seat) ? h("span.chuko-call", { text: t("winner") }) : null;
 }
 
 function trailPanel(msg, seat, opts) {
@@ -38,10 +39,10 @@ function trailPanel(msg, seat, opts) {
       h("span.name", { text: seatLabel(msg, seat) }),
       h("span.score", { text: pointsText(round[seat]) }),
       // During a match the total is beside the round's points; at its end the result says it.
-      view.rounds > 1 && !view.outcome ? h("span.muted", { text: `total ${view.totals[seat]}` }) : null,
+      view.rounds > 1 && !view.outcome ? h("span.muted", { text: t("total {points}", { points: number(view.totals[seat]) }) }) : null,
       badge(view, seat)),
     drawLine(view.trails[seat].map((card) => ({ card, face_up: true })), {
-      ...opts, emptyText: "trail not started", fresh: lastPlaced(view, seat),
+      ...opts, emptyText: t("trail not started"), fresh: lastPlaced(view, seat),
     }));
 }
 
@@ -49,17 +50,17 @@ function trailPanel(msg, seat, opts) {
  * winner; `markLast` marks the card that ended it. */
 function finishedRound(msg, round, seats, markLast) {
   return h("div.round-summary", { dataset: { round: String(round.round) } },
-    h("div.label", { text: `Round ${round.round} of ${msg.view.rounds}` }),
+    h("div.label", { text: t("Round {round} of {rounds}", { round: number(round.round), rounds: number(msg.view.rounds) }) }),
     seats.map((seat) => h("div.summary-line", { dataset: { seat: String(seat) } },
       h("div.player-head", {},
         h("span.name", { text: seatLabel(msg, seat) }),
         h("span.score", { text: pointsText(round.points[seat]) }),
-        round.winners.includes(seat) ? h("span.chuko-call", { text: "won the round" }) : null),
+        round.winners.includes(seat) ? h("span.chuko-call", { text: t("won the round") }) : null),
       drawLine(round.trails[seat].map((card) => ({ card, face_up: true })), {
         interactive: false,
         fresh: markLast && round.last_move.seat === seat ? (round.last_move.end === "L" ? "L" : "R") : null,
       }))),
-    round.winners.length ? null : h("div.muted", { text: "The round is drawn." }));
+    round.winners.length ? null : h("div.muted", { text: t("The round is drawn.") }));
 }
 
 /** The last finished round of a match (the pause between rounds shows it). Null before
@@ -95,10 +96,13 @@ export function render(board, msg, ctx) {
     matchOver(view)
       ? (view.finished_rounds || []).map((round) => finishedRound(msg, round, [top, bottom], false)) : null,
     h("div.round-info", {},
-      h("span", { text: view.rounds > 1 ? `Round ${view.round} of ${view.rounds}` : "One round" }),
+      h("span", {
+        text: view.rounds > 1 ? t("Round {round} of {rounds}", { round: number(view.round), rounds: number(view.rounds) })
+          : t("One round"),
+      }),
       ctx.interactive ? h("span.guide", {
-        text: selected ? `Now choose an end of your trail for ${view.layout[LETTERS.indexOf(selected)]}.`
-          : "Choose a raised card, then an end of your trail.",
+        text: selected ? t("Now choose an end of your trail for {card}.", { card: view.layout[LETTERS.indexOf(selected)] })
+          : t("Choose a raised card, then an end of your trail."),
       }) : null),
     betweenRounds(view) ? roundSummary(msg) : null,
     trailPanel(msg, top, { interactive: false }),

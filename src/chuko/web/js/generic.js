@@ -5,6 +5,7 @@
 // whose entries it labels with the seats' names.
 
 import { fill, games, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { listing, seatLabel } from "./seats.js";
 
 // Every registered game's description, read once when the screen loads; without it (the
@@ -34,7 +35,7 @@ function isPlain(value) {
 
 function plainText(value) {
   if (value === null || value === undefined) return "—";
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
   return String(value);
 }
 
@@ -46,7 +47,7 @@ function valueEl(value, depth, shown) {
   if (isPlain(value)) return h("span.gv-text", { text: plainText(value) });
   if (depth >= MAX_DEPTH) return h("code.gv-text", { text: JSON.stringify(value) });
   if (Array.isArray(value)) {
-    if (!value.length) return h("span.gv-text.gv-none", { text: "none" });
+    if (!value.length) return h("span.gv-text.gv-none", { text: t("none") });
     if (value.every(isPlain)) {
       return h("span.gv-chips", {}, value.map((item) => h("span.gv-chip", { text: plainText(item) })));
     }
@@ -64,7 +65,7 @@ function perSeat(value, depth, shown) {
 }
 
 function fields(entries, depth, shown) {
-  if (!entries.length) return h("span.gv-text.gv-none", { text: "nothing" });
+  if (!entries.length) return h("span.gv-text.gv-none", { text: t("nothing") });
   return h("dl.gv-fields", {}, entries.map(([key, value]) => [
     h("dt", { text: labelOf(key) }),
     h("dd", { dataset: { key } }, shown.seatLists.has(key) && Array.isArray(value)
@@ -76,21 +77,21 @@ function turnLine(msg, ctx) {
   const toMove = (msg.view || {}).to_move || [];
   let text;
   // Nobody to move means the game has ended, in any game (a replay's last frame too).
-  if (msg.status === "over" || !toMove.length) text = msg.result || "The game is over.";
-  else if (ctx.interactive) text = "Your turn: choose a move.";
-  else text = `${listing(toMove.map((seat) => seatLabel(msg, seat)))} to move.`;
+  if (msg.status === "over" || !toMove.length) text = msg.result || t("The game is over.");
+  else if (ctx.interactive) text = t("Your turn: choose a move.");
+  else text = t("{players} to move.", { players: listing(toMove.map((seat) => seatLabel(msg, seat))) });
   return h("div.gv-turn", { class: `gv-turn${ctx.interactive ? " mine" : ""}`, text });
 }
 
 function moveButtons(msg, ctx) {
   const legal = msg.legal || [];
   const hint = ctx.hint || {};
-  if (!legal.length) return h("p.muted", { text: "Your moves will show here on your turn." });
+  if (!legal.length) return h("p.muted", { text: t("Your moves will show here on your turn.") });
   return h("div.gv-moves", {}, legal.map((move) => h("button.gv-move", {
     type: "button",
     disabled: !ctx.interactive,
     dataset: { move },
-    title: `play ${move}`,
+    title: t("play {move}", { move }),
     onclick: () => ctx.send(move),
   }, h("span", { text: move }), hint[move] ? h("span.hint-label", { text: hint[move] }) : null)));
 }
@@ -98,11 +99,11 @@ function moveButtons(msg, ctx) {
 /** Where the game lists no moves (too many), the player types one; the server checks it. */
 function moveBox(ctx) {
   const input = h("input.gv-typed", {
-    type: "text", name: "move", autocomplete: "off", "aria-label": "your move",
-    disabled: !ctx.interactive, placeholder: ctx.interactive ? "type your move" : "not your turn",
+    type: "text", name: "move", autocomplete: "off", "aria-label": t("your move"),
+    disabled: !ctx.interactive, placeholder: ctx.interactive ? t("type your move") : t("not your turn"),
   });
   const form = h("form.gv-type", {},
-    input, h("button.primary", { type: "submit", text: "Play", disabled: !ctx.interactive }));
+    input, h("button.primary", { type: "submit", text: t("Play"), disabled: !ctx.interactive }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (input.value.trim()) ctx.send(input.value.trim());
@@ -117,10 +118,10 @@ export function render(board, msg, ctx) {
   const playing = msg.status === "playing";
   fill(board,
     turnLine(msg, ctx),
-    h("section.gv-view", { "aria-label": "what you see" },
-      h("div.label", { text: seated ? "What you see" : "The table" }),
+    h("section.gv-view", { "aria-label": t("what you see") },
+      h("div.label", { text: seated ? t("What you see") : t("The table") }),
       fields(entries, 0, { msg, seatLists: seatListsOf(msg.game) })),
-    seated && playing ? h("section.gv-play", { "aria-label": "your moves" },
-      h("div.label", { text: "Your moves" }),
+    seated && playing ? h("section.gv-play", { "aria-label": t("your moves") },
+      h("div.label", { text: t("Your moves") }),
       "legal" in msg ? moveButtons(msg, ctx) : moveBox(ctx)) : null);
 }

@@ -5,6 +5,7 @@
 // both to one table of cases.
 
 import { parseCard } from "./cards.js";
+import { t } from "./i18n.js";
 
 export const TYPES = ["INDIVIDUAL", "PAIR", "COLOR", "SEQUENCE", "DOUBLE_SEQUENCE", "TRIAL"];
 
@@ -21,9 +22,14 @@ function classify(cards) {
   return 0;
 }
 
+const TYPE_WORDS = {
+  INDIVIDUAL: t("individual"), PAIR: t("pair"), COLOR: t("color"),
+  SEQUENCE: t("sequence"), DOUBLE_SEQUENCE: t("double sequence"), TRIAL: t("trial"),
+};
+
 /** A type as players read it, "DOUBLE_SEQUENCE" → "double sequence" (GroupType.label). */
 export function typeLabel(type) {
-  return type.toLowerCase().replaceAll("_", " ");
+  return TYPE_WORDS[type] ?? type.toLowerCase().replaceAll("_", " ");
 }
 
 /** {type: "PAIR", label: "pair"} for three card texts, or null if not three cards. */

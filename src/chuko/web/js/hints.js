@@ -4,6 +4,7 @@
 // (`answered`); the room draws `thinkingNote()` with its tools.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const THINKING_MS = 300;
 
@@ -29,5 +30,5 @@ export function answered() {
 
 /** "thinking…" while a hint is slow to come, else null. */
 export function thinkingNote() {
-  return waiting.slow ? h("span.hint-note.thinking", { role: "status", text: "thinking…" }) : null;
+  return waiting.slow ? h("span.hint-note.thinking", { role: "status", text: t("thinking…") }) : null;
 }

@@ -5,6 +5,7 @@
 
 import { backCard, draggable, emptySlot, numberCard } from "./cards.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const LETTERS = "ABCDEFGHIJKL";
 
@@ -26,19 +27,29 @@ export function selectedLetter(msg) {
   return choice.letter;
 }
 
-const END_WORDS = { L: "left end", R: "right end" };
+const END_WORDS = { L: t("left end"), R: t("right end") };
 
-/** Where a move puts its card, in words: "at the left end, face down", "to start". */
-export function placeWords(move) {
-  const end = END_WORDS[move[1]];
-  if (!end) return "to start";
-  return `at the ${end}${move.endsWith("*") ? ", face down (bridge)" : ""}`;
-}
+// Where a move ("AL", "BR*", "C" for the first card) puts its card, in a whole sentence
+// with the card in it: by the move's end, face up or a bridge.
+const MOVE_WORDS = {
+  "": (card) => t("{card} to start", { card }),
+  L: (card) => t("{card} at the left end", { card }),
+  R: (card) => t("{card} at the right end", { card }),
+  "L*": (card) => t("{card} at the left end, face down (bridge)", { card }),
+  "R*": (card) => t("{card} at the right end, face down (bridge)", { card }),
+};
+const PUT_WORDS = {
+  "": (card) => t("put {card} to start", { card }),
+  L: (card) => t("put {card} at the left end", { card }),
+  R: (card) => t("put {card} at the right end", { card }),
+  "L*": (card) => t("put {card} at the left end, face down (bridge)", { card }),
+  "R*": (card) => t("put {card} at the right end, face down (bridge)", { card }),
+};
 
 /** A move in words: "14 at the left end". */
 export function moveWords(move, view) {
   const card = view.layout[LETTERS.indexOf(move[0])];
-  return `${card ?? move[0]} ${placeWords(move)}`;
+  return (MOVE_WORDS[move.slice(1)] || MOVE_WORDS[""])(card ?? move[0]);
 }
 
 /** Sends the card `letter` to whichever end it is dropped on. */
@@ -50,8 +61,14 @@ function dropOnEnd(letter, send) {
 
 /** Where a move puts its card, in a word or two for a label: "right end (bridge)". */
 function endWords(move) {
-  const end = END_WORDS[move[1]] || "start";
-  return move.endsWith("*") ? `${end} (bridge)` : end;
+  if (move[1] === "L") return move.endsWith("*") ? t("left end (bridge)") : END_WORDS.L;
+  if (move[1] === "R") return move.endsWith("*") ? t("right end (bridge)") : END_WORDS.R;
+  return t("start");
+}
+
+/** A hinted move's mark on its card: the hint's word and the end it goes to ("better: right end"). */
+function markWords(hint, move) {
+  return t("{hint}: {end}", { hint, end: endWords(move) });
 }
 
 /**
@@ -80,17 +97,17 @@ export function drawLayout(view, opts) {
         playable: opts.interactive && usable,
         selected: takeable ? selected : marked.length > 0 || undefined,
         dim: !available.has(letter),
-        state: [available.has(letter) ? "available" : "", ...marked.map((m) => `${marks[m]}: ${endWords(m)}`)]
+        state: [available.has(letter) ? t("available") : "", ...marked.map((m) => markWords(marks[m], m))]
           .filter(Boolean).join(", "),
         onclick: takeable ? () => opts.onPick(letter) : undefined,
         data: { pos: letter, ...(marked.length ? { marked: marked.join(" ") } : {}) },
       });
       if (takeable) draggable(face, dropOnEnd(letter, opts.send));
       return h("div.layout-cell", {}, face, marked.map((move) => h("span.hint-label.mark", {
-        dataset: { move }, text: `${marks[move]}: ${endWords(move)}`,
+        dataset: { move }, text: markWords(marks[move], move),
       })));
     })));
-  return h("div.layout", { role: "group", "aria-label": "layout" }, rows);
+  return h("div.layout", { role: "group", "aria-label": t("layout") }, rows);
 }
 
 /**
@@ -100,7 +117,7 @@ export function drawLayout(view, opts) {
  */
 function endZone(move, opts) {
   const bridge = move.endsWith("*");
-  const label = move ? `${bridge ? "bridge" : END_WORDS[move[0]]}` : "start here";
+  const label = move ? bridge ? t("bridge") : END_WORDS[move[0]] : t("start here");
   const arrow = { L: "◀ ", R: "" }[move[0]] || "";
   const after = move[0] === "R" ? " ▶" : "";
   // Legal ends light up; another end still sends its move, so the server says why not.
@@ -114,8 +131,8 @@ function endZone(move, opts) {
     class: `end-zone${ready ? " ready" : ""}${armed && !ready ? " blocked" : ""}${bridge ? " bridge" : ""}`,
     disabled: !armed,
     dataset: { end: move || "start", move, drop: "end" },
-    "aria-label": armed ? `put ${opts.selected} ${placeWords(full)}` : label,
-    title: armed ? `put ${opts.selected} ${placeWords(full)}` : label,
+    "aria-label": armed ? PUT_WORDS[move](opts.selected) : label,
+    title: armed ? PUT_WORDS[move](opts.selected) : label,
     onclick: () => armed && opts.send(full),
   }, h("span", { text: `${arrow}${label}${after}` }),
   hintLabel ? h("span.hint-label", { text: hintLabel, dataset: outlook ? { outlook } : undefined }) : null);
@@ -154,17 +171,18 @@ export function drawLine(pieces, opts) {
   const freshIndex = { L: 0, R: pieces.length - 1 }[opts.fresh];
   const cards = pieces.map((piece, index) => {
     const fresh = index === freshIndex;
-    const state = [piece.face_up === false ? "bridge, face down" : "", fresh ? "just placed" : ""]
-      .filter(Boolean).join(", ");
+    const bridge = piece.face_up === false;
+    const state = bridge && fresh ? t("bridge, face down, just placed") : bridge ? t("bridge, face down")
+      : fresh ? t("just placed") : "";
     // A replay (`opts.reveal`) turns the bridges up, marked as bridges.
     if (piece.face_up === false && !opts.reveal) {
-      return backCard({ title: `bridge: ${piece.card}, face down`, data: { card: String(piece.card) }, fresh });
+      return backCard({ title: t("bridge: {card}, face down", { card: piece.card }), data: { card: String(piece.card) }, fresh });
     }
     return numberCard(piece.card, { fresh, state, bridge: piece.face_up === false });
   });
   const showEnds = opts.interactive;
   if (!pieces.length) {
-    return h("div.line.empty", {}, showEnds ? endZone("", opts) : h("span.muted", { text: opts.emptyText || "no cards yet" }));
+    return h("div.line.empty", {}, showEnds ? endZone("", opts) : h("span.muted", { text: opts.emptyText || t("no cards yet") }));
   }
   return h("div.line", {},
     showEnds ? endColumn("L", opts) : null,
@@ -181,8 +199,8 @@ export function drawLine(pieces, opts) {
 export function hintList(view, hint, onPick, outlook = null) {
   const entries = Object.entries(hint || {});
   if (!entries.length) return null;
-  return h("div.hint-list", { role: "list", "aria-label": "hints" },
-    h("div.label", { text: "Hint: each move" }),
+  return h("div.hint-list", { role: "list", "aria-label": t("hints") },
+    h("div.label", { text: t("Hint: each move") }),
     entries.map(([move, label]) => h("button.hint-row", {
       type: "button", role: "listitem", onclick: () => onPick(move[0]),
       dataset: outlook && outlook[move] ? { move, outlook: outlook[move] } : { move },
@@ -200,11 +218,11 @@ function example(legal) {
 export function typedMove(send, legal) {
   const input = h("input.typed-move", {
     type: "text", name: "move", autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
-    "aria-label": "type a move", placeholder: example(legal || []), size: 6, maxlength: 8,
+    "aria-label": t("type a move"), placeholder: example(legal || []), size: 6, maxlength: 8,
   });
   const form = h("form.typed", {},
-    h("label", { text: "or type a move" }, input),
-    h("button", { type: "submit", text: "Play" }));
+    h("label", { text: t("or type a move") }, input),
+    h("button", { type: "submit", text: t("Play") }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const move = input.value.trim().toUpperCase();

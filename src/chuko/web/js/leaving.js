@@ -4,6 +4,7 @@
 // under "your games".
 
 import { confirmDialog } from "./confirm.js";
+import { t } from "./i18n.js";
 
 let playing = () => false;
 let leaving = false;  // the player said yes: the page's unload asks nothing more
@@ -20,10 +21,10 @@ async function onClick(event) {
       || event.shiftKey || !away(link) || !playing()) return;
   event.preventDefault();
   const go = await confirmDialog({
-    title: "Leave this game?",
-    text: "The game goes on without you, and your clock keeps running if it has one. "
-      + "You can come back to it from the home page, under \"Your games\".",
-    yes: "Leave", no: "Stay",
+    title: t("Leave this game?"),
+    text: t("The game goes on without you, and your clock keeps running if it has one. "
+      + "You can come back to it from the home page, under \"Your games\"."),
+    yes: t("Leave"), no: t("Stay"),
   });
   if (go) {
     leaving = true;

@@ -9,6 +9,7 @@
 
 import "./site.js";
 import { api, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { seatLabel } from "./seats.js";
 import { roomInfo } from "./store.js";
 
@@ -33,10 +34,10 @@ function drawMoves(frames, firstMistake, go) {
       class: `move${verdict && verdict.mistake ? " mistake" : ""}${first ? " first-mistake" : ""}`,
       dataset: { index: String(index) },
     }, h("button.move-button", { type: "button", onclick: () => go(index) },
-      h("span.move-number", { text: index ? String(index) : "·" }),
+      h("span.move-number", { text: index ? number(index) : "·" }),
       h("span.move-caption", { text: frame.caption || "" }),
       verdict ? h("span.move-verdict", { text: verdict.text }) : null,
-      first ? h("span.mistake-mark", { text: "first mistake" }) : null));
+      first ? h("span.mistake-mark", { text: t("first mistake") }) : null));
   }));
 }
 
@@ -46,11 +47,13 @@ function drawSummary(reviewed, firstMistake, opinion, go) {
   const summary = $("review-summary");
   summary.hidden = !reviewed;
   if (!reviewed) return;
-  const heading = opinion ? "The bots' review, an opinion, not proof" : "Review";
-  fill(summary, firstMistake === null
-    ? h("span", { text: `${heading}: no mistakes.` })
-    : [h("span", { text: `${heading}: the first mistake is move ${firstMistake}.` }),
-      h("button.jump", { type: "button", text: "Show it", onclick: () => go(firstMistake, true) })]);
+  const move = number(firstMistake ?? 0);
+  const text = firstMistake === null
+    ? opinion ? t("The bots' review, an opinion, not proof: no mistakes.") : t("Review: no mistakes.")
+    : opinion ? t("The bots' review, an opinion, not proof: the first mistake is move {move}.", { move })
+      : t("Review: the first mistake is move {move}.", { move });
+  fill(summary, h("span", { text }), firstMistake === null ? null
+    : h("button.jump", { type: "button", text: t("Show it"), onclick: () => go(firstMistake, true) }));
 }
 
 /** The review of the move that led to the frame shown. A verdict naming a better move
@@ -61,13 +64,15 @@ function drawVerdict(verdict, opinion, peek, toggle) {
   if (!verdict) return fill(box);
   box.className = `verdict${verdict.mistake ? " mistake" : ""}`;
   return fill(box,
-    h("span.verdict-text", { text: `${opinion ? "The bots' opinion" : "Review"}: ${verdict.text}` }),
+    h("span.verdict-text", {
+      text: opinion ? t("The bots' opinion: {verdict}", { verdict: verdict.text }) : t("Review: {verdict}", { verdict: verdict.text }),
+    }),
     verdict.better ? h("button.better", {
       type: "button", "aria-pressed": peek ? "true" : "false", onclick: toggle,
-      text: peek ? "Show the move played" : "Show the better move",
+      text: peek ? t("Show the move played") : t("Show the better move"),
     }) : null,
     peek ? h("span.peek-note", {
-      text: "The board shows the position before this move, with the better move marked.",
+      text: t("The board shows the position before this move, with the better move marked."),
     }) : null);
 }
 
@@ -107,15 +112,16 @@ async function main() {
     const game = await gameInfo(replay.game, replay);
     screen = await loadScreen(game);
     const title = replay.title || game.title;
-    $("title").textContent = `${title} — replay`;
-    document.title = `${title} — replay — chükö`;
+    const heading = t("{game} — replay", { game: title });
+    $("title").textContent = heading;
+    document.title = `${heading} — chükö`;
   } catch (error) {
     notice(error.message, "error");
     return;
   }
   const captions = replay.frames || [];
   if (!captions.length) {
-    notice("This replay has no positions to show.", "error");
+    notice(t("This replay has no positions to show."), "error");
     return;
   }
   const views = new Map(); // frame index → view, filled a page at a time
@@ -146,8 +152,9 @@ async function main() {
   slider.max = String(captions.length - 1);
   const moves = captions.length - 1;
   let at = 0;
-  const dealLabel = `deal · ${moves} move${moves === 1 ? "" : "s"}`;
-  Object.assign($("counter").dataset, { deal: dealLabel, last: `move ${moves} of ${moves}` });
+  const dealLabel = tn("deal · {n} move", "deal · {n} moves", moves);
+  const moveOf = (at) => t("move {move} of {moves}", { move: number(at), moves: number(moves) });
+  Object.assign($("counter").dataset, { deal: dealLabel, last: moveOf(moves) });
   // A game's review may be the bots' judgement rather than a solver's: said so throughout.
   const opinion = captions.some(({ verdict }) => verdict && verdict.opinion);
   let shows = 0; // the latest show(): an earlier one still waiting for its view draws nothing
@@ -158,7 +165,7 @@ async function main() {
     };
     // The better move is marked as a hint is: the screen draws hints on a board no one plays.
     screen.render($("board"), msg, {
-      interactive: false, send: () => {}, hint: better ? { [better]: "better" } : null,
+      interactive: false, send: () => {}, hint: better ? { [better]: t("better") } : null,
       still: true, redraw: () => render(index, view, better),
     });
     $("board").dataset.frame = String(index);
@@ -170,7 +177,7 @@ async function main() {
     const ticket = ++shows;
     const shown = at;
     slider.value = String(at);
-    fill($("counter"), h("span", { text: at === 0 ? dealLabel : `move ${at} of ${moves}` }));
+    fill($("counter"), h("span", { text: at === 0 ? dealLabel : moveOf(at) }));
     const { caption, verdict } = captions[at];
     // "Show it": the position the move was chosen in, with the better move marked.
     const peek = better && at > 0 && verdict && verdict.better ? verdict.better : null;

@@ -8,6 +8,7 @@
 import { api, copyText, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
 import { remember, rememberRoom, roomInfo, savedName, saveName, tournamentOf } from "./store.js";
 import { RoomSocket } from "./socket.js";
+import { number, t, tn } from "./i18n.js";
 import { listing, seatLabel } from "./seats.js";
 import { ratingChange } from "./club.js";
 import { bubble, chatControls, hear } from "./chat.js";
@@ -44,7 +45,11 @@ const page = {
 };
 
 // What a seat that a bot took over shows beside its name.
-const GONE = { resigned: "resigned", timeout: "out of time", left: "left" };
+const GONE = {
+  resigned: [t("(resigned)"), t("(resigned — bot plays)")],
+  timeout: [t("(out of time)"), t("(out of time — bot plays)")],
+  left: [t("(left)"), t("(left — bot plays)")],
+};
 
 /** Where this page is: {kind: "room"|"join"|"watch", room, invite}. */
 function where() {
@@ -114,12 +119,10 @@ function drawSeats(msg) {
     // What the others call you, next to "You".
     mine && seat.name ? h("span.level", { text: seat.name }) : null,
     seatRating(seat.rating),
-    h("span.sr-only", {
-      text: seat.kind === "bot" ? "" : online ? " (connected)" : " (not connected)",
-    }),
-    seat.joined ? null : h("span.level", { text: "not here yet" }),
+    h("span.sr-only", {}, seat.kind === "bot" ? null : [" ", online ? t("(connected)") : t("(not connected)")]),
+    seat.joined ? null : h("span.level", { text: t("not here yet") }),
     seat.gone ? h("span.gone", {
-      text: `(${GONE[seat.gone] || "left"}${msg.status === "playing" ? " — bot plays" : ""})`,
+      text: (GONE[seat.gone] || GONE.left)[msg.status === "playing" ? 1 : 0],
     }) : null,
     clockChip(seat.seat),
     bubble(seat.seat));
@@ -134,7 +137,7 @@ function seatRating(rating) {
   if (!rating) return null;
   return h("span.seat-rating", {
     text: rating.text,
-    title: rating.provisional ? "Rating (provisional: too few rated games to be sure yet)" : "Rating",
+    title: rating.provisional ? t("Rating (provisional: too few rated games to be sure yet)") : t("Rating"),
   });
 }
 
@@ -142,7 +145,7 @@ function seatRating(rating) {
 function ratingChanges(msg) {
   const rated = msg.seats.filter((seat) => seat.rating && seat.rating.change !== null);
   if (!rated.length) return null;
-  return h("ul.rating-changes", { "aria-label": "rating changes" }, rated.map((seat) => {
+  return h("ul.rating-changes", { "aria-label": t("rating changes") }, rated.map((seat) => {
     const { change, text } = seat.rating;
     return h("li", { class: seat.seat === msg.seat ? "me" : "" },
       h("span.who", { text: seatLabel(msg, seat.seat) }),
@@ -153,22 +156,24 @@ function ratingChanges(msg) {
 
 function waitingText(msg) {
   const missing = msg.seats.filter((s) => !s.joined).map((s) => seatLabel(msg, s.seat));
-  const what = roomInfo(page.room).rematchOf ? "come to the rematch" : "join";
-  return missing.length ? `Waiting for ${listing(missing)} to ${what}.` : "Waiting for the players.";
+  if (!missing.length) return t("Waiting for the players.");
+  const players = listing(missing);
+  return roomInfo(page.room).rematchOf ? t("Waiting for {players} to come to the rematch.", { players })
+    : t("Waiting for {players} to join.", { players });
 }
 
 function statusText(msg) {
   if (msg.status === "waiting") return waitingText(msg);
-  if (msg.status === "over") return msg.result || "The game is over.";
-  if (msg.status === "expired") return msg.result || "This room has closed.";
+  if (msg.status === "over") return msg.result || t("The game is over.");
+  if (msg.status === "expired") return msg.result || t("This room has closed.");
   const toMove = (msg.view.to_move || []).map((s) => seatLabel(msg, s));
   if (isSpectator(msg)) {
-    return toMove.length ? `You are watching: ${listing(toMove)} to move.` : "You are watching.";
+    return toMove.length ? t("You are watching: {players} to move.", { players: listing(toMove) }) : t("You are watching.");
   }
-  if (isMyTurn(msg)) return "Your turn.";
+  if (isMyTurn(msg)) return t("Your turn.");
   // Seats that move at once in secret: who is still thinking is not news worth naming.
-  if (msg.simultaneous) return "Waiting for the others…";
-  return `Waiting for ${listing(toMove)}.`;
+  if (msg.simultaneous) return t("Waiting for the others…");
+  return t("Waiting for {players}.", { players: listing(toMove) });
 }
 
 /** Points per seat, best first, where the outcome has points to show (a game that only
@@ -180,12 +185,12 @@ function standings(msg) {
   const onlyWins = outcome.scores.every((score) => score === 0 || score === 1);
   const order = outcome.scores.map((score, seat) => ({ score, seat }))
     .sort((a, b) => b.score - a.score || a.seat - b.seat);
-  return h("ol.standings", { "aria-label": "final score" }, order.map(({ score, seat }) => h("li", {
+  return h("ol.standings", { "aria-label": t("final score") }, order.map(({ score, seat }) => h("li", {
     class: `${winners.has(seat) ? "won" : ""}${seat === msg.seat ? " me" : ""}`,
   },
   h("span.who", { text: seatLabel(msg, seat) }),
-  onlyWins ? null : h("span.points", { text: String(score) }),
-  winners.has(seat) ? h("span.badge", { text: "winner" }) : null)));
+  onlyWins ? null : h("span.points", { text: number(score) }),
+  winners.has(seat) ? h("span.badge", { text: t("winner") }) : null)));
 }
 
 async function startRematch() {
@@ -227,23 +232,23 @@ function rematchAction(msg) {
   if (msg.rematch) {
     const next = roomInfo(msg.rematch);
     if (isSpectator(msg)) {
-      return h("a.button.primary", { href: `/watch/${encodeURIComponent(msg.rematch)}`, text: "Watch the rematch" });
+      return h("a.button.primary", { href: `/watch/${encodeURIComponent(msg.rematch)}`, text: t("Watch the rematch") });
     }
-    if (next.token) return h("a.button.primary", { href: roomUrl(msg.rematch, next.token), text: "Go to the rematch" });
+    if (next.token) return h("a.button.primary", { href: roomUrl(msg.rematch, next.token), text: t("Go to the rematch") });
     return h("button.primary.follow", {
-      type: "button", disabled: page.busy, text: "Follow into the rematch",
+      type: "button", disabled: page.busy, text: t("Follow into the rematch"),
       onclick: () => follow(msg.rematch),
     });
   }
   if (isSpectator(msg) || !page.token) return null;
   return h("button.primary.rematch", {
-    type: "button", disabled: page.busy, text: "Rematch", onclick: startRematch,
+    type: "button", disabled: page.busy, text: t("Rematch"), onclick: startRematch,
   });
 }
 
 function endPanel(msg) {
   const rematch = msg.rematch && !roomInfo(msg.rematch).token && !isSpectator(msg)
-    ? h("p.rematch-offer", { text: "A rematch has started: follow to keep your seat." }) : null;
+    ? h("p.rematch-offer", { text: t("A rematch has started: follow to keep your seat.") }) : null;
   const token = page.token ? `#token=${encodeURIComponent(page.token)}` : "";
   const tournament = tournamentOf(page.room);
   return [
@@ -258,12 +263,12 @@ function endPanel(msg) {
       // session, not a token (a table the lobby made): no rematch to offer, the lobby
       // pairs again.
       tournament ? h("a.button.primary.to-tournament", { href: `/tournament/${encodeURIComponent(tournament)}`,
-        text: "Back to the tournament" })
+        text: t("Back to the tournament") })
         : !page.token && !isSpectator(msg)
-          ? h("a.button.primary.to-lobby", { href: "/lobby", text: "Back to the lobby" }) : null,
+          ? h("a.button.primary.to-lobby", { href: "/lobby", text: t("Back to the lobby") }) : null,
       challengeAgain(page.room, msg, isSpectator(msg)),
-      h("a.button.new-game", { href: `/#game-${encodeURIComponent(msg.game)}`, text: "New game" }),
-      h("a.button.replay", { href: `/replay/${encodeURIComponent(page.room)}${token}`, text: "Replay" })),
+      h("a.button.new-game", { href: `/#game-${encodeURIComponent(msg.game)}`, text: t("New game") }),
+      h("a.button.replay", { href: `/replay/${encodeURIComponent(page.room)}${token}`, text: t("Replay") })),
   ];
 }
 
@@ -285,15 +290,15 @@ function drawInvites(msg) {
     .filter((invite) => msg.seats[invite.seat] && !msg.seats[invite.seat].joined);
   box.hidden = msg.status !== "waiting" || !invites.length;
   if (box.hidden) return;
-  fill(box, h("h3", { text: "Send these invite links" }), invites.map((invite) => {
+  fill(box, h("h3", { text: t("Send these invite links") }), invites.map((invite) => {
     const url = new URL(invite.url, location.href).href;
-    const input = h("input.link", { type: "text", value: url, readonly: true, "aria-label": "invite link" });
+    const input = h("input.link", { type: "text", value: url, readonly: true, "aria-label": t("invite link") });
     return h("div.link-row", {},
-      h("span.link-label", { text: `For ${seatLabel(msg, invite.seat)}` }), input,
+      h("span.link-label", { text: t("For {player}", { player: seatLabel(msg, invite.seat) }) }), input,
       h("button.copy", {
-        type: "button", text: "Copy",
+        type: "button", text: t("Copy"),
         onclick: async (event) => {
-          if (await copyText(url, input)) event.target.textContent = "Copied";
+          if (await copyText(url, input)) event.target.textContent = t("Copied");
         },
       }));
   }));
@@ -317,14 +322,14 @@ async function resign() {
   // else a game of one or two seats ends, and a bigger table goes on.
   const seats = page.msg.seats.length;
   const text = page.msg.version < 2 && othersHuman(page.msg)
-    ? "Before the second move this aborts the game: nobody wins, and no rating changes."
-    : seats === 1 ? "The game ends here, lost."
-      : seats === 2 ? "The game ends and the other player wins."
-        : "A bot plays your seat to the end, and you finish last.";
+    ? t("Before the second move this aborts the game: nobody wins, and no rating changes.")
+    : seats === 1 ? t("The game ends here, lost.")
+      : seats === 2 ? t("The game ends and the other player wins.")
+        : t("A bot plays your seat to the end, and you finish last.");
   const yes = await confirmDialog({
-    title: "Resign this game?",
+    title: t("Resign this game?"),
     text,
-    yes: "Resign", no: "Play on", danger: true,
+    yes: t("Resign"), no: t("Play on"), danger: true,
   });
   if (yes && inPlay(page.msg)) send({ type: "resign" });
 }
@@ -338,13 +343,14 @@ function drawGameActions(msg) {
   if (inPlay(msg) && claimable.length) {
     const who = listing(claimable.map((s) => seatLabel(msg, s)));
     actions.push(h("button.primary.claim", {
-      type: "button", text: "Claim the win",
-      title: who ? `${who} left the game` : "The other player left the game",
+      type: "button", text: t("Claim the win"),
+      title: who ? tn("{players} left the game", "{players} left the game", claimable.length, { players: who })
+        : t("The other player left the game"),
       onclick: () => send({ type: "claim" }),
     }));
   }
   if (inPlay(msg) && "clock" in msg) {
-    actions.push(h("button.resign", { type: "button", text: "Resign", onclick: resign }));
+    actions.push(h("button.resign", { type: "button", text: t("Resign"), onclick: resign }));
   }
   const key = actions.map((a) => a.className).join();
   if (box.dataset.key !== key) {
@@ -410,7 +416,8 @@ function drawPause(msg) {
   const count = h("p.countdown", { "aria-live": "off" });
   const tick = () => {
     const left = secondsLeft(pause);
-    count.textContent = left ? `The next round starts in ${left} s.` : "The next round is starting…";
+    count.textContent = left ? t("The next round starts in {seconds} s.", { seconds: number(left) })
+      : t("The next round is starting…");
   };
   // A game's screen may draw the round just finished (the table already shows the next one):
   // an optional export roundSummary(msg) → element, shown under the round's sentence.
@@ -420,11 +427,11 @@ function drawPause(msg) {
   let button = null;
   if (!isSpectator(msg)) {
     button = h("button.primary.next-round", {
-      type: "button", text: pause.until === null ? "Next round" : "Next round now",
+      type: "button", text: pause.until === null ? t("Next round") : t("Next round now"),
       onclick: () => nextRound(),
     });
   } else if (pause.until === null) {
-    button = h("button.next-round", { type: "button", text: "Close", onclick: () => nextRound(false) });
+    button = h("button.next-round", { type: "button", text: t("Close"), onclick: () => nextRound(false) });
   }
   fill(box, h("div.pause-card", {
     role: "dialog", "aria-modal": "true", "aria-labelledby": "pause-title", tabindex: "-1",
@@ -433,7 +440,7 @@ function drawPause(msg) {
       else keepFocusIn(event.currentTarget, event);
     },
   },
-    h("h2", { id: "pause-title", text: "End of the round" }),
+    h("h2", { id: "pause-title", text: t("End of the round") }),
     ended.last ? h("p.pause-last", { text: ended.last }) : null,
     summary,
     pause.until === null ? null : count,
@@ -452,7 +459,7 @@ function drawTools(msg) {
   const tools = [];
   // A screen that offers hints in its own words (asksHints) gets no second button.
   if (canHint(msg) && isMyTurn(msg) && !page.screen.asksHints) {
-    tools.push(h("button.hint", { type: "button", text: "Hint", onclick: askHint }));
+    tools.push(h("button.hint", { type: "button", text: t("Hint"), onclick: askHint }));
   }
   tools.push(thinkingNote());
   const hint = page.hint && page.hint.version === msg.version ? page.hint : null;
@@ -532,7 +539,7 @@ async function prepare(msg) {
   try {
     page.screen = await loadScreen(game);
   } catch {
-    notice("This game's screen did not load; showing the plain one.", "error");
+    notice(t("This game's screen did not load; showing the plain one."), "error");
     page.screen = await loadScreen({});
   }
   draw();
@@ -645,7 +652,7 @@ function keepSummary(msg) {
 function onLine(status) {
   const conn = $("conn");
   conn.className = `conn ${status}`;
-  conn.textContent = { open: "online", retrying: "reconnecting…", closed: "offline" }[status];
+  conn.textContent = { open: t("online"), retrying: t("reconnecting…"), closed: t("offline") }[status];
   if (status !== "open") hintOver(); // a hint asked on the lost line is not answered
 }
 
@@ -662,8 +669,8 @@ async function askNameAndJoin(room, invite) {
     $("room").classList.add("joining");
     $("title").textContent = seen.title;
     document.title = `${seen.title} — chükö`;
-    $("join-title").textContent = `Join this game of ${seen.title}`;
-    $("join-who").textContent = others.length ? `At the table: ${listing(others)}.` : "";
+    $("join-title").textContent = t("Join this game of {game}", { game: seen.title });
+    $("join-who").textContent = others.length ? t("At the table: {players}.", { players: listing(others) }) : "";
   } catch (error) {
     notice(error.message, "error");
     throw error;
@@ -703,7 +710,7 @@ async function main() {
   const { kind, room, invite } = where();
   page.room = room;
   if (!room) {
-    notice("This address names no room.", "error");
+    notice(t("This address names no room."), "error");
     return;
   }
   document.addEventListener("focusin", (event) => {

@@ -1,15 +1,20 @@
 // Names of seats as a screen shows them: players never see a seat number.
 
+import { lang, t } from "./i18n.js";
+
 /** "You", or the seat's name from the snapshot ("Host", "Friend", "Easy bot 2"). */
 export function seatLabel(msg, seat) {
   if (seat === null || seat === undefined) return "";
-  if (msg.seat === seat) return "You";
+  if (msg.seat === seat) return t("You");
   const info = (msg.seats || [])[seat];
-  return (info && info.name) || "Another player";
+  return (info && info.name) || t("Another player");
 }
 
-/** "a", "a and b", "a, b and c". */
+/** "a", "a and b", "a, b and c", as the page's language joins a list. */
 export function listing(words) {
-  return words.length <= 1 ? words.join("")
-    : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  try {
+    return new Intl.ListFormat(lang, { type: "conjunction" }).format(words);
+  } catch {
+    return new Intl.ListFormat("en", { type: "conjunction" }).format(words);
+  }
 }

@@ -5,6 +5,7 @@
 // this browser.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { readPref, writePref } from "./store.js";
 
 const SOUND = "chuko.sound";    // true unless switched off
@@ -28,7 +29,7 @@ function notifyAllowed() {
 /** The tab's title: "● Your turn — Chükö" while it is your turn, else "Chükö — chükö". */
 function setTitle(mine) {
   if (!turn.title) return;
-  document.title = mine ? `● Your turn — ${turn.title}` : `${turn.title} — chükö`;
+  document.title = mine ? t("● Your turn — {game}", { game: turn.title }) : `${turn.title} — chükö`;
 }
 
 /** Browsers let a page make sound only after a gesture: the context is made (or woken) on
@@ -82,7 +83,7 @@ export function turnSignal(mine, { title, othersHuman }) {
   if (!arrived) return null;
   document.body.dataset.turnSignals = String(Number(document.body.dataset.turnSignals || 0) + 1);
   if (soundOn() && (othersHuman || document.hidden)) chime();
-  notify("Your turn.");
+  notify(t("Your turn."));
   return "turn";
 }
 
@@ -101,12 +102,12 @@ function toggle(label, on, change) {
 /** The table's switches for the turn signals: sound on/off, and notifications (asking the
  * browser's permission the first time). */
 export function signalControls() {
-  const controls = [toggle("Sound", soundOn(), (on) => {
+  const controls = [toggle(t("Sound"), soundOn(), (on) => {
     writePref(SOUND, on);
     if (on) { wakeAudio(); chime(); }
   })];
   if ("Notification" in window && Notification.permission !== "denied") {
-    controls.push(toggle("Notify me", notifyAllowed(), async (on) => {
+    controls.push(toggle(t("Notify me"), notifyAllowed(), async (on) => {
       if (on && Notification.permission !== "granted") {
         const answer = await Notification.requestPermission().catch(() => "denied");
         if (answer !== "granted") {

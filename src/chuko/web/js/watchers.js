@@ -3,23 +3,24 @@
 // `watchers` count the server sends in its states and presence messages (a count, never who).
 
 import { copyText, h } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 
 /** "Invite to watch": opens to the room's spectators' link and a button that copies it. */
 export function watchInvite(room) {
   const url = new URL(`/watch/${encodeURIComponent(room)}`, location.href).href;
   const input = h("input.link", {
-    type: "text", value: url, readonly: true, "aria-label": "link to watch this game",
+    type: "text", value: url, readonly: true, "aria-label": t("link to watch this game"),
   });
   const copy = h("button.copy", {
-    type: "button", text: "Copy",
+    type: "button", text: t("Copy"),
     onclick: async () => {
-      copy.textContent = (await copyText(url, input)) ? "Copied" : "Select and copy";
+      copy.textContent = (await copyText(url, input)) ? t("Copied") : t("Select and copy");
     },
   });
   return h("details.watch-invite", {},
-    h("summary", { text: "Invite to watch" }),
+    h("summary", { text: t("Invite to watch") }),
     h("div.watch-link", {},
-      h("p.watch-note", { text: "Anyone with this link can watch the game, not play in it." }),
+      h("p.watch-note", { text: t("Anyone with this link can watch the game, not play in it.") }),
       h("div.link-row", {}, input, copy)));
 }
 
@@ -29,12 +30,13 @@ export function watcherChip(count, spectator) {
   const watching = Number(count) || 0;
   if (spectator) {
     const others = watching - 1;
-    const text = others > 0 ? `You and ${others} other${others === 1 ? "" : "s"} are watching` : "You are watching";
+    const text = others > 0
+      ? tn("You and {n} other are watching", "You and {n} others are watching", others) : t("You are watching");
     return h("div.seat-chip.watching", { text });
   }
   if (watching < 1) return null;
   return h("div.seat-chip.watchers", {
-    title: watching === 1 ? "One person is watching this game" : `${watching} people are watching this game`,
-    text: `${watching} watching`,
+    title: tn("{n} person is watching this game", "{n} people are watching this game", watching),
+    text: t("{count} watching", { count: number(watching) }),
   });
 }
