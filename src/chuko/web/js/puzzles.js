@@ -30,17 +30,18 @@ function ratingLine(player, change = null) {
       text: t("Your puzzle rating: {rating}", { rating: ratingWords(player) }),
       title: player.provisional ? t("Provisional: too few tries to be sure yet") : undefined,
     }),
+    change === null ? null : " ",
     change === null ? null : h("span", {
       class: `rating-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`,
-      text: ` ${t("({change})", { change: number(change, { signDisplay: "exceptZero" }) })}`,
+      text: t("({change})", { change: number(change, { signDisplay: "exceptZero" }) }),
     }),
-    h("span", { text: ` · ${tn("{n} puzzle tried", "{n} puzzles tried", player.tries)}` }));
+    " · ", h("span", { text: tn("{n} puzzle tried", "{n} puzzles tried", player.tries) }));
 }
 
 function streakLine(streak) {
   fill($("streak"),
     h("strong", { text: tn("{n} solved in a row", "{n} solved in a row", streak.solved) }),
-    h("span", { text: ` · ${t("Best: {best}", { best: number(streak.best) })}` }));
+    " · ", h("span", { text: t("Best: {best}", { best: number(streak.best) }) }));
 }
 
 function draw() {
@@ -62,9 +63,10 @@ function show(puzzle) {
   page.answered = false;
   page.tries = 0;
   fill($("prompt"), h("strong", { text: t("Puzzle {id}", { id: puzzle.id }) }),
-    puzzle.rating === undefined ? null
-      : h("span.muted", { text: ` ${t("(rated {rating})", { rating: number(puzzle.rating, { useGrouping: false }) })}` }),
-    h("span", { text: ` ${puzzle.prompt}` }));
+    " ", puzzle.rating === undefined ? null : h("span.muted", {
+      text: t("(rated {rating})", { rating: number(puzzle.rating, { useGrouping: false }) }),
+    }),
+    " ", h("span", { text: puzzle.prompt }));
   draw();
 }
 
@@ -168,7 +170,7 @@ function logSolve(verdict, count) {
   const log = $("streak-log");
   log.hidden = false;
   log.append(h("li", { value: count }, h("strong", { text: t("Puzzle {id}", { id: verdict.id }) }),
-    h("span", { text: ` ${verdict.text}` })));
+    " ", h("span", { text: verdict.text })));
   while (log.children.length > LOG_LENGTH) log.firstElementChild.remove();
 }
 
