@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.catalog import Message
@@ -41,7 +41,7 @@ def po_path(lang: str, domain: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-@cache
+@lru_cache(maxsize=16)
 def catalogue(lang: str) -> Catalogue:
     """Every domain's translated, non-fuzzy entries for `lang` (empty for English)."""
     found = Catalogue(lang)

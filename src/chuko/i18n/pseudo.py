@@ -4,7 +4,7 @@ a string that reached the screen without a catalogue stands out as plain English
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import lru_cache
 
 from chuko.i18n.catalogues import DOMAINS, Catalogue, key, po_path
 
@@ -23,7 +23,7 @@ def pseudo(text: str) -> str:
                           for part in parts) + CLOSE
 
 
-@cache
+@lru_cache(maxsize=1)
 def catalogue() -> Catalogue:
     """Every message id of the shipped catalogues (German's, which hold them all), each
     said in pseudo."""

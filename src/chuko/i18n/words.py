@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from babel import Locale
@@ -82,7 +82,7 @@ class Words:
         }
 
 
-@cache
+@lru_cache(maxsize=16)
 def words(lang: str) -> Words:
     """The words of `lang` (a shipped language, or the test's pseudo-language); English
     for anything else."""
@@ -93,13 +93,13 @@ def words(lang: str) -> Words:
     return Words(lang, catalogue(lang))
 
 
-@cache
+@lru_cache(maxsize=16)
 def _plural_indexer(language: str) -> Callable[[int], int]:
     """gettext's plural expression for `language` (C syntax), as a Python function."""
     return gettext.c2py(get_plural(language).plural_expr)
 
 
-@cache
+@lru_cache(maxsize=16)
 def plural_categories(language: str) -> list[str]:
     """The CLDR category (one, few, many, other…) of each gettext plural index, found by
     asking both rules the same numbers."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from functools import cache
+from functools import lru_cache
 
 FELT = (0x17, 0x4F, 0x35)
 CARD = (0xFF, 0xFD, 0xF7)
@@ -18,7 +18,7 @@ BORDER = 0.012  # the card's outline, of the side
 RADIUS = 0.04  # its corners' rounding, of the side
 
 
-@cache
+@lru_cache(maxsize=16)
 def icon_png(size: int) -> bytes:
     """The icon, `size` pixels square, as PNG bytes."""
     rows = [bytes(_row(y, size)) for y in range(size)]

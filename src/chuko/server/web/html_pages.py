@@ -11,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from chuko.games import registry
+from chuko.server.web.installable import add_installable
 from chuko.server.web.language import request_language
 from chuko.server.web.page_language import translated_page
 
@@ -63,7 +64,9 @@ PLAIN = {
 
 
 def add_pages(app: FastAPI, static: Path) -> None:
-    """The pages of the front end in `static` and its files under /static, routed by `app`."""
+    """The pages of the front end in `static`, its files under /static, and what installs
+    it as an app (`installable.py`), routed by `app`."""
+    add_installable(app, static)
     for path, name in PLAIN.items():
         app.add_api_route(path, _page_route(static, name), methods=["GET"],
                           include_in_schema=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -73,7 +73,7 @@ def worker_script(static: Path) -> str:
     return _worker_script(static, _version(static))
 
 
-@cache
+@lru_cache(maxsize=16)
 def _worker_script(static: Path, version: str) -> str:
     template = (static / "sw.js").read_text(encoding="utf-8")
     kept = json.dumps(offline_paths(static, registry()))
