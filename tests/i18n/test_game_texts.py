@@ -143,7 +143,7 @@ def test_chuchula_refusals_and_group_names_are_catalogued_texts():
         assert_said(sentence)
     assert said[0] == "Chuchula is for 2 to 4 players, not 5."
     assert [kind.label for kind in GroupType] == [
-        "individual", "pair", "color", "sequence", "double sequence", "trial"]
+        "individual", "pair", "colour", "sequence", "double sequence", "trial"]
     for kind in GroupType:
         assert_said(kind.label)
 
@@ -152,9 +152,9 @@ def test_an_out_of_order_grouping_names_both_groups_in_one_sentence():
     grouping = Grouping.parse("Ah Kh Jh | 4s 3h 2d | 9c 9d 2c | 8s 6h 4d ; 5c")
     problem = order_problem(grouping.groups)
     assert problem == ("Group 2, 4♠ 3♥ 2♦ (sequence), is stronger than group 1, A♥ K♥ J♥ "
-                       "(color): put the groups strongest first.")
+                       "(colour): put the groups strongest first.")
     assert_said(problem)
-    assert problem.params["upper"].params["kind"].msgid == "color"
+    assert problem.params["upper"].params["kind"].msgid == "colour"
 
 
 def test_every_lesson_text_keeps_the_json_string_as_its_message_id():

@@ -6,7 +6,7 @@ copy of the group rules meets the engine's in tests/games/test_chuchula_groups.p
 import pytest
 from play_helpers import create_room
 
-TYPE_NAMES = {"trial", "double sequence", "sequence", "color", "pair", "individual"}
+TYPE_NAMES = {"trial", "double sequence", "sequence", "colour", "pair", "individual"}
 SIZES = {"desktop": (1100, 900), "phone": (390, 844)}
 
 

@@ -66,7 +66,7 @@ class GroupType(IntEnum):
 _LABELS = {
     GroupType.INDIVIDUAL: Text("individual"),
     GroupType.PAIR: Text("pair"),
-    GroupType.COLOR: Text("color"),
+    GroupType.COLOR: Text("colour"),
     GroupType.SEQUENCE: Text("sequence"),
     GroupType.DOUBLE_SEQUENCE: Text("double sequence"),
     GroupType.TRIAL: Text("trial"),

@@ -51,7 +51,7 @@ MOVES_HELP = (
     ("K♦ Q♦ J♦ | A♠ 2♦ 3♥ | 9♣ 8♣ 7♥ | 4♥ 4♠ J♥ ; 5♠", Text("a whole grouping at once")),
     ("", Text("A card is typed with its suit as a letter or a symbol: As or A♠, 10h or T♥.")),
     ("", Text("Groups, strongest kind first: trial (three of a rank), double sequence (three "
-              "in a row, one suit), sequence, color (one suit), pair, individual. A-K-Q and "
+              "in a row, one suit), sequence, colour (one suit), pair, individual. A-K-Q and "
               "A-2-3 are in a row.")),
 )
 

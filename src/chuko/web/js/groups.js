@@ -23,7 +23,7 @@ function classify(cards) {
 }
 
 const TYPE_WORDS = {
-  INDIVIDUAL: t("individual"), PAIR: t("pair"), COLOR: t("color"),
+  INDIVIDUAL: t("individual"), PAIR: t("pair"), COLOR: t("colour"),
   SEQUENCE: t("sequence"), DOUBLE_SEQUENCE: t("double sequence"), TRIAL: t("trial"),
 };
 
