@@ -173,6 +173,20 @@ def test_an_unknown_or_deleted_player_is_a_404_with_a_sentence(club, make_client
         assert answer.status_code == 404 and "Nobody plays here" in answer.json()["error"]
 
 
+def test_the_profile_page_of_nobody_answers_404_and_is_counted_as_a_look_up(club, make_client):
+    from server_helpers import from_address
+
+    from chuko.server.shared.limits import Limits
+
+    client = make_client()
+    from_address(client, "10.0.0.5")
+    assert client.get("/@/ann").status_code == 200
+    assert client.get("/@/nobody").status_code == 404
+    budget = Limits().profiles.burst
+    answers = [client.get(f"/@/name{n:03}").status_code for n in range(budget)]
+    assert answers == [404] * (budget - 2) + [429] * 2  # two were looked up above
+
+
 def test_no_player_id_or_secret_leaves_the_server(club, make_client):
     client = make_client()
     texts = [client.get(path).text for path in (

@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from chuko.games import registry
+
+# The HTTP status of an account's profile page: 200, 404 for a name nobody plays under,
+# 429 over the look-ups' budget (`ProfileApi.page_status`).
+ProfileStatus = Callable[[Request, str], Awaitable[int]]
 
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
@@ -32,16 +36,18 @@ def web_dir() -> Path:
     return Path(__file__).resolve().parent.parent.parent / "web"
 
 
-def page(static: Path, name: str, game_id: str | None = None) -> Response:
-    """The page `name` from the front end's files in `static`, or a sentence saying it is
-    not built yet; 404 for a page about a `game_id` that is not registered."""
+def page(static: Path, name: str, game_id: str | None = None, status: int = 200) -> Response:
+    """The page `name` from the front end's files in `static` (answered with `status`), or
+    a sentence saying it is not built yet; 404 for a page about a `game_id` that is not
+    registered."""
     if game_id is not None and game_id not in registry():
         raise HTTPException(404)
     path = static / PAGES[name]
     if not path.is_file():
         return HTMLResponse(f"<!doctype html><title>chuko</title><p>The {name} page is not "
                             "built yet.</p>", status_code=404)
-    return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+    return FileResponse(path, status_code=status, media_type="text/html",
+                        headers={"Cache-Control": "no-cache"})
 
 
 # Pages whose address has nothing to check: the address → the page.
@@ -56,8 +62,9 @@ PLAIN = {
 }
 
 
-def add_pages(app: FastAPI, static: Path) -> None:
-    """The pages of the front end in `static` and its files under /static, routed by `app`."""
+def add_pages(app: FastAPI, static: Path, profile_status: ProfileStatus) -> None:
+    """The pages of the front end in `static` and its files under /static, routed by `app`;
+    a profile's page answers `profile_status`."""
     for path, name in PLAIN.items():
         app.add_api_route(path, _page_route(static, name), methods=["GET"],
                           include_in_schema=False)
@@ -77,7 +84,7 @@ def add_pages(app: FastAPI, static: Path) -> None:
         return page(static, "replay")
 
     # The club's pages: a game's leaderboard (bare, the first game's), and an account's
-    # profile (its page says when nobody has that name, from the API's answer).
+    # profile (404 when nobody has that name: its script then shows only the API's sentence).
     @app.get("/leaderboard", include_in_schema=False)
     @app.get("/leaderboard/{game_id}", include_in_schema=False)
     async def leaderboard_page(game_id: str | None = None) -> Response:
@@ -90,8 +97,8 @@ def add_pages(app: FastAPI, static: Path) -> None:
         return page(static, "learn", game_id)
 
     @app.get("/@/{username}", include_in_schema=False)
-    async def profile_page(username: str) -> Response:
-        return page(static, "profile")
+    async def profile_page(request: Request, username: str) -> Response:
+        return page(static, "profile", status=await profile_status(request, username))
 
     # A tournament's page (it says when there is none, from the API's answer).
     @app.get("/tournament/{tournament_id}", include_in_schema=False)

@@ -88,10 +88,10 @@ async function main() {
   try {
     profile = await api(`/api/players/${encodeURIComponent(username)}`);
   } catch (error) {
-    fill(ratings);
-    notice(error.message, "error");
+    notice(error.message, "error");  // nobody by that name (the page answered 404): only this
     return;
   }
+  for (const section of document.querySelectorAll("#relations, main section.found")) section.hidden = false;
   document.title = `${profile.username} — chükö`;
   fill(document.getElementById("who"),
     h("h1", { text: profile.username }),
