@@ -39,3 +39,28 @@ def test_a_guest_signs_up_logs_out_and_in_changes_the_password_and_deletes(pages
     panel.get_by_role("button", name="Delete my account").click()
     page.locator("#notice.good").get_by_text("Your account is deleted.").wait_for()
     who.get_by_text("You have not played yet").wait_for()
+
+
+def test_a_submit_the_browser_blocks_clears_the_previous_error(pages):
+    page = pages.new()
+    page.goto("/account")
+    submit(page, "Log in", {"Username": "nobody_here", "Password": "wrong horse"}, "Log in")
+    error = page.locator("#notice.error")
+    error.get_by_text("That username and password do not match an account.").wait_for()
+    # Too short a username: the browser's own message stops the form, and it alone shows.
+    submit(page, "Sign up", {"Username": "ab", "Password": "correct horse"}, "Sign up")
+    error.wait_for(state="detached")
+    assert page.locator("#notice").inner_text() == ""
+
+
+def test_with_registration_closed_the_page_says_so_and_offers_no_sign_up(pages, own_app, shot):
+    _, url = own_app(open_registration=False)
+    for size, name in (((1280, 800), "account-closed"), ((390, 844), "account-closed-phone")):
+        page = pages.new(*size, base_url=url)
+        page.goto("/account")
+        page.get_by_text("This server takes no new accounts; you can go on playing as a "
+                         "guest.").wait_for()
+        page.get_by_role("heading", name="Log in").wait_for()
+        assert page.get_by_role("heading", name="Sign up").count() == 0
+        assert page.get_by_role("button", name="Sign up").count() == 0
+        shot(page, name)

@@ -83,7 +83,10 @@ class AccountApi:
         app.get("/api/me")(self.who)
 
     async def who(self, request: Request) -> dict[str, Any]:
-        return me(await self.accounts.player(request.scope, create=False))
+        """Who the session is, and whether this server takes new accounts (the account
+        page offers no sign-up when it does not)."""
+        return {**me(await self.accounts.player(request.scope, create=False)),
+                "signups": self.open_registration}
 
     async def become(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         """The request's player, made a guest if it is nobody yet."""

@@ -18,6 +18,8 @@ const password = (label, name, autocomplete) => field(label, name, {
 function panel(title, blurb, path, fields, button, done, extra = {}) {
   const form = h("form", {}, fields, h("div.actions", {},
     h(`button${extra.danger ? "" : ".primary"}`, { type: "submit", text: button })));
+  // The browser's own check stopped the submit: its message is the only one to show.
+  form.addEventListener("invalid", () => notice(""), true);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = Object.fromEntries(new FormData(form));
@@ -45,16 +47,17 @@ function nameForm(player) {
       autocomplete: "nickname" })], "Save", "Your name is saved.");
 }
 
-function guestForms() {
+function guestForms(signups) {
   const username = (autocomplete) => field("Username", "username", {
     type: "text", minlength: 3, maxlength: 20, autocomplete, pattern: "[A-Za-z][A-Za-z0-9_\\-]*",
     title: "3 to 20 letters, digits, _ and -, starting with a letter",
   });
   return [
-    panel("Sign up", "Keep your games and ratings: a username (3 to 20 letters, digits, _ "
+    signups ? panel("Sign up", "Keep your games and ratings: a username (3 to 20 letters, digits, _ "
       + "and -, starting with a letter) and a password of 8 to 128 characters.",
     "/api/account/signup", [username("username"), password("Password", "password", "new-password")],
-    "Sign up", "Your account is made: your games are its games."),
+    "Sign up", "Your account is made: your games are its games.")
+      : h("p.closed", { text: "This server takes no new accounts; you can go on playing as a guest." }),
     panel("Log in", null, "/api/account/login",
       [username("username"), password("Password", "password", "current-password")],
       "Log in", "You are logged in."),
@@ -85,11 +88,11 @@ function describe(player) {
 }
 
 async function draw() {
-  const { player } = await api("/api/me");
+  const { player, signups } = await api("/api/me");
   document.getElementById("who").textContent = describe(player);
   showPlayer(player);
   fill(document.getElementById("forms"), nameForm(player),
-    player && !player.guest ? accountForms() : guestForms());
+    player && !player.guest ? accountForms() : guestForms(signups));
 }
 
 draw().catch((error) => notice(error.message, "error"));
