@@ -1,5 +1,6 @@
 // Small DOM and HTTP helpers shared by every page.
 
+import { t } from "./i18n.js";
 import { sliding } from "./motion.js";
 
 /** Build an element: h("div.card.raised", {onclick, title}, child, "text", …). */
@@ -23,6 +24,14 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** A translated sentence whose {placeholders} are elements, as children for h() or fill():
+ * withNodes(t("You play as {name}."), { name: h("strong", …) }), in the language's order. */
+export function withNodes(sentence, nodes) {
+  return sentence.split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+    .filter((part) => part !== "");
+}
+
 /** Replace everything inside `el` with `children`. */
 export function fill(el, ...children) {
   el.replaceChildren();
@@ -39,12 +48,13 @@ export async function api(path, body) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new Error("The server cannot be reached: check that it is running.");
+    throw new Error(t("The server cannot be reached: check that it is running."));
   }
   let data = null;
   try { data = await response.json(); } catch { /* not JSON: handled below */ }
   if (!response.ok) {
-    throw new Error((data && (data.error || data.detail)) || `The server answered ${response.status}.`);
+    throw new Error((data && (data.error || data.detail))
+      || t("The server answered {status}.", { status: response.status }));
   }
   return data;
 }
