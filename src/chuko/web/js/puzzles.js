@@ -5,6 +5,7 @@
 // "Puzzles"). The page makes the visitor a guest first, so their rating is kept.
 
 import { api, h, fill, notice } from "./dom.js";
+import { number, t } from "./i18n.js";
 import { becomeGuest } from "./site.js";
 import { render } from "./crossroads.js";
 
@@ -14,19 +15,19 @@ const page = { puzzle: null, answered: false };
 function ratingLine(player, change = null) {
   const sign = change > 0 ? "+" : "";
   fill($("rating"),
-    h("span", { text: `Your puzzle rating: ${player.rating}` }),
+    h("span", { text: t("Your puzzle rating: {rating}", { rating: player.rating }) }),
     change === null ? null : h("span", {
       class: `rating-change ${change > 0 ? "up" : change < 0 ? "down" : ""}`,
       text: ` (${sign}${change})`,
     }),
-    h("span", { text: ` · ${player.tries} tried` }));
+    h("span", { text: ` · ${t("{n} tried", { n: number(player.tries) })}` }));
 }
 
 function draw() {
   const puzzle = page.puzzle;
   const msg = {
     view: puzzle.state, seat: puzzle.seat, legal: page.answered ? [] : puzzle.legal,
-    seats: [{ name: "Opponent" }, { name: "Opponent" }], version: `puzzle-${puzzle.id}`,
+    seats: [{ name: t("Opponent") }, { name: t("Opponent") }], version: `puzzle-${puzzle.id}`,
   };
   render($("board"), msg, {
     interactive: !page.answered, send: (move) => attempt(String(move)),
@@ -62,8 +63,8 @@ async function next() {
     const got = await api("/api/puzzles/next");
     page.puzzle = got.puzzle;
     page.answered = false;
-    fill($("prompt"), h("strong", { text: `Puzzle ${got.puzzle.id}` }),
-      h("span", { text: ` (rating ${got.puzzle.rating}). ${got.puzzle.prompt}` }));
+    fill($("prompt"), h("strong", { text: t("Puzzle {id}", { id: got.puzzle.id }) }), " ",
+      h("span", { text: t("(rating {rating}). {prompt}", { rating: got.puzzle.rating, prompt: got.puzzle.prompt }) }));
     ratingLine(got.player);
     draw();
   } catch (error) {
