@@ -4,6 +4,7 @@ account, all through the session's HttpOnly cookie, which the page's scripts nev
 
 from __future__ import annotations
 
+import json
 import secrets
 
 from play_helpers import account_form as submit
@@ -64,3 +65,28 @@ def test_with_registration_closed_the_page_says_so_and_offers_no_sign_up(pages, 
         assert page.get_by_role("heading", name="Sign up").count() == 0
         assert page.get_by_role("button", name="Sign up").count() == 0
         shot(page, name)
+
+
+def test_the_page_says_its_words_from_the_catalogue_it_comes_with(pages):
+    """What the scripts put on screen goes through the page's catalogue (js/i18n.js): given
+    one, the account page's panels, sentences and the header's switch read in its language."""
+    catalogue = {"lang": "de", "messages": {
+        "Log in": "Anmelden", "Password": "Passwort",
+        "You have not played yet: you become a guest as soon as you play or choose a name.":
+            "Du hast noch nicht gespielt.",
+        "Auto": "Automatisch"}}
+
+    def with_catalogue(route):
+        page_text = route.fetch().text().replace("</head>", (
+            f'<script id="catalogue" type="application/json">{json.dumps(catalogue)}'
+            "</script></head>"))
+        route.fulfill(body=page_text, headers={"content-type": "text/html"})
+
+    page = pages.new()
+    page.route("**/account", with_catalogue)
+    page.goto("/account")
+    page.locator("#who", has_text="Du hast noch nicht gespielt.").wait_for()
+    panel = page.locator("section.game-panel", has=page.get_by_role("heading", name="Anmelden"))
+    panel.get_by_label("Passwort", exact=True).wait_for()
+    assert panel.get_by_role("button").inner_text() == "Anmelden"
+    assert page.locator("select.theme option[value=system]").inner_text() == "◐ Automatisch"

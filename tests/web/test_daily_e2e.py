@@ -128,4 +128,5 @@ def test_the_home_page_leads_to_every_practice(pages, shot):
     practice.locator("a[href='/daily']").click()
     page.locator("#board[data-version='0'] .layout").wait_for()
     day = today()  # written as the page's language writes a date (English: "Dec 7, 2026")
-    assert page.locator("#day-title").inner_text() == f"Daily Caravan, {day:%b} {day.day}, {day.year}"
+    title = page.locator("#day-title").inner_text()
+    assert title == f"Daily Caravan, {day:%b} {day.day}, {day.year}"
