@@ -181,7 +181,7 @@ function seekRow(seek) {
   const mine = state.you && state.you.seeks.includes(seek.id);
   const joined = state.joined.has(seek.id);
   const clock = clockText(seek.clock, slow(seek.clock));
-  const range = seek.range && t("{low}–{high}", { low: number(seek.range[0]), high: number(seek.range[1]) });
+  const range = seek.range && t("{low}–{high}", { low: seek.range[0], high: seek.range[1] });
   const action = mine || joined
     ? h("button", { type: "button", text: mine ? t("Cancel") : t("Leave"),
       onclick: () => send({ type: "cancel", seek: seek.id }) })
