@@ -212,11 +212,11 @@ def _print_records(title: str, columns: Sequence[str], rows: Sequence[Sequence[s
         out.print(table)
 
 
-def read_rules(game_id: str) -> str:
-    """The game's rules as Markdown; ConfigError when the file its descriptor names is
-    missing."""
+def read_rules(game_id: str, lang: str | None = None) -> str:
+    """The game's rules as Markdown, in `lang` where they are translated into it (else in
+    English); ConfigError when the file its descriptor names is missing."""
     try:
-        return rules_text(game_id)
+        return rules_text(game_id, lang)
     except (FileNotFoundError, ModuleNotFoundError) as error:
         described = descriptor(game_id)
         raise ConfigError(f"The rules of {described.title} are missing: "

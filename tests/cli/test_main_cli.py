@@ -77,7 +77,7 @@ def test_rules_off_a_terminal_are_the_markdown_as_written(run_chuko):
 
 
 def test_missing_rules_are_one_line_and_status_2(run_chuko, monkeypatch):
-    def missing(game_id):
+    def missing(game_id, lang=None):
         raise FileNotFoundError(game_id)
 
     monkeypatch.setattr("chuko.console.rules_text", missing)

@@ -21,7 +21,7 @@ from chuko.server import create_app
 from chuko.server.store import database as db
 from chuko.server.store import migrations
 
-HEAD = "0008"  # the latest revision: every older database is upgraded to it
+HEAD = "0010"  # the latest revision: every older database is upgraded to it
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -201,3 +201,21 @@ def test_a_database_of_the_release_before_the_club_is_upgraded_and_every_room_go
             row = client.app.state.hub.store.load(room_id)
             assert not row.rated and row.clock is None
             assert all(seat.player is None and seat.gone is None for seat in row.seats)
+
+
+def test_puzzle_ratings_kept_as_openskill_become_glicko_on_the_clubs_scale(old_url):
+    engine = db.make_engine(old_url)
+    migrations.upgrade(engine, "0009")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO players (id, created, deleted) VALUES ('p', 0, false)"))
+        conn.execute(text("INSERT INTO puzzle_ratings (player, mu, sigma, tries, updated) "
+                          "VALUES ('p', :mu, 2.0, 12, 0)"), {"mu": 25 + 200 / 60})
+        conn.execute(text("INSERT INTO puzzles (id, mu, sigma, tries) VALUES ('7', 20, 9, 3)"))
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        player = conn.execute(text("SELECT rating, deviation, volatility, tries "
+                                   "FROM puzzle_ratings")).one()
+        puzzle = conn.execute(text("SELECT rating, deviation FROM puzzles")).one()
+    engine.dispose()
+    assert tuple(player) == pytest.approx((1700, 120, 0.09, 12))
+    assert tuple(puzzle) == pytest.approx((1200, 500))  # the deviation within Glicko's cap

@@ -25,7 +25,7 @@ def wrong(ident: str) -> str:
 
 def test_the_next_puzzle_is_near_a_newcomers_rating_and_hides_its_answer(make_client):
     got = guest(make_client).get("/api/puzzles/next").json()
-    assert got["player"] == {"rating": 1500, "tries": 0}
+    assert got["player"] == {"rating": 1500, "tries": 0, "provisional": True}
     shown = got["puzzle"]
     assert abs(shown["rating"] - 1500) <= 100 and shown["legal"]
     assert "answer" not in shown and "theme" not in shown
@@ -42,6 +42,7 @@ def test_a_solved_puzzle_raises_the_rating_once_and_is_stored(make_client):
     assert got["player"]["rating"] == 1500 + got["change"]
     again = client.post("/api/puzzles/try", json={"id": ident, "move": answer}).json()
     assert again["change"] == 0 and again["player"] == got["player"]
+    assert got["rated"] is True and again["rated"] is False
     assert client.get("/api/puzzles/next").json()["puzzle"]["id"] != ident
     engine = client.app.state.hub.store.engine
     with engine.connect() as conn:
@@ -73,4 +74,56 @@ def test_bad_tries_are_refused_with_one_sentence(make_client):
 def test_one_puzzle_by_its_id_without_a_session(make_client):
     got = make_client().get("/api/puzzles/5").json()
     assert got["puzzle"]["id"] == "5" and got["puzzle"]["rating"] == by_id("5").rating
-    assert got["player"] == {"rating": 1500, "tries": 0}
+    assert got["player"] == {"rating": 1500, "tries": 0, "provisional": True}
+
+
+def test_a_retry_after_a_miss_is_judged_but_unrated(make_client):
+    client = guest(make_client)
+    missed = client.post("/api/puzzles/try", json={"id": "5", "move": wrong("5")}).json()
+    retry = client.post("/api/puzzles/try", json={"id": "5", "move": by_id("5").answer}).json()
+    assert missed["rated"] is True and retry["rated"] is False
+    assert retry["verdict"]["solved"] is True and retry["change"] == 0
+    assert retry["player"] == missed["player"]
+
+
+def test_themes_are_listed_and_a_chosen_one_gives_its_puzzles(make_client):
+    client = guest(make_client)
+    listed = client.get("/api/puzzles/themes").json()["themes"]
+    assert {theme["id"] for theme in listed} >= {"quiet", "deny", "end"}
+    assert all(theme["name"] and theme["count"] > 0 for theme in listed)
+    for _ in range(5):
+        ident = client.get("/api/puzzles/next?theme=deny").json()["puzzle"]["id"]
+        assert by_id(ident).theme == "deny"
+    refused = client.get("/api/puzzles/next?theme=%00nope")
+    assert refused.status_code == 400 and "Choose a theme among quiet" in refused.json()["error"]
+
+
+def test_a_streak_rises_in_difficulty_until_the_first_miss(make_client):
+    client = guest(make_client)
+    started = client.post("/api/puzzles/streak/start", json={}).json()
+    assert started["streak"] == {"solved": 0, "best": 0, "over": False}
+    ratings = [started["puzzle"]["rating"]]
+    current = started["puzzle"]["id"]
+    for solved in range(1, 4):
+        got = client.post("/api/puzzles/streak/try",
+                          json={"move": by_id(current).answer}).json()
+        assert got["verdict"]["solved"] and got["streak"]["solved"] == solved
+        current = got["puzzle"]["id"]
+        ratings.append(got["puzzle"]["rating"])
+    assert ratings[-1] > ratings[0]
+    ended = client.post("/api/puzzles/streak/try", json={"move": wrong(current)}).json()
+    assert ended["streak"] == {"solved": 3, "best": 3, "over": True} and ended["puzzle"] is None
+    late = client.post("/api/puzzles/streak/try", json={"move": "A"})
+    assert late.status_code == 400 and "Start a streak first" in late.json()["error"]
+    again = client.post("/api/puzzles/streak/start", json={}).json()
+    assert again["streak"] == {"solved": 0, "best": 3, "over": False}
+
+
+def test_a_streak_refuses_shapeless_tries_and_nobody(make_client):
+    client = guest(make_client)
+    client.post("/api/puzzles/streak/start", json={})
+    for body in ({}, {"move": 3}, {"move": None}):
+        refused = client.post("/api/puzzles/streak/try", json=body)
+        assert refused.status_code == 400 and "names the move" in refused.json()["error"]
+    nobody = make_client().post("/api/puzzles/streak/start", json={})
+    assert nobody.status_code == 400 and "guest" in nobody.json()["error"]

@@ -77,7 +77,7 @@ def test_rules_of_an_unknown_or_unreadable_game_are_a_sentence(make_client, monk
     assert unknown.status_code == 404
     assert unknown.json()["error"].startswith("There is no game 'poker'")
 
-    def missing(game_id):
+    def missing(game_id, lang=None):
         raise FileNotFoundError(game_id)
 
     monkeypatch.setattr("chuko.server.web.rooms_api.rules_text", missing)

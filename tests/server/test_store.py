@@ -159,7 +159,7 @@ def test_postgres_urls_use_psycopg_three():
     assert engine.url.drivername == "postgresql+psycopg"
 
 
-HEAD = "0008"
+HEAD = "0010"
 
 # The schema as the first release created it (SQLite's DDL): no names, no rematches.
 FIRST_SCHEMA = """

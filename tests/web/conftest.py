@@ -161,9 +161,14 @@ class Pages:
         self.errors: list[str] = []
         self.contexts = []
 
-    def new(self, width: int = 1100, height: int = 900, base_url: str | None = None):
+    def new(self, width: int = 1100, height: int = 900, base_url: str | None = None, *,
+            service_workers: str = "block"):
+        # The club's service worker (sw.js) fetches every file it keeps when a page first
+        # opens: on the shared test servers that would add its requests to every test's.
+        # Its own tests allow it.
         context = self.browser.new_context(
-            base_url=base_url or self.base_url, viewport={"width": width, "height": height}
+            base_url=base_url or self.base_url, viewport={"width": width, "height": height},
+            service_workers=service_workers,
         )
         context.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(context)

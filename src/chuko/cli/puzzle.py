@@ -15,7 +15,7 @@ from rich.markup import escape
 from chuko.console import Quit, ask, console, warn
 from chuko.core.errors import ChukoError
 from chuko.core.protocol import Json
-from chuko.practice.puzzle_ratings import Belief, mu_of, next_puzzle
+from chuko.practice.puzzle_ratings import Belief, next_puzzle
 from chuko.practice.puzzles import Puzzle, by_id, judge, shipped, task
 from chuko.tui.layout import layout_table
 
@@ -35,7 +35,7 @@ def pick(args: argparse.Namespace) -> Puzzle:
     if args.id is not None:
         return by_id(args.id)
     beliefs = {p.id: Belief.of_puzzle(p.rating) for p in shipped()}
-    ident = next_puzzle(Belief(mu=mu_of(args.rating)), beliefs, (), Random(args.seed))
+    ident = next_puzzle(Belief(rating=args.rating), beliefs, (), Random(args.seed))
     assert ident is not None  # the shipped set is never empty
     return by_id(ident)
 

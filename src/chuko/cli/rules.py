@@ -1,8 +1,9 @@
 """`chuko rules GAME`: the game's rules, the same Markdown the browser's rules page shows.
 
-On a terminal the Markdown is rendered, and paged when taller than the screen; piped or
-with --plain it is printed as written (Markdown reads well as text); --json gives it to
-programs.
+The text is in the language the command line was given (`args.lang`, where it sets one),
+or English. On a terminal the Markdown is rendered, and paged when taller than the screen;
+piped or with --plain it is printed as written (Markdown reads well as text); --json gives
+it to programs.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser, game_id: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     described = descriptor(args.game)
-    text = read_rules(described.id)
+    text = read_rules(described.id, getattr(args, "lang", None))  # the caller's language
     if args.json:
         document = {"id": described.id, "title": described.title, "markdown": text}
         print(json.dumps(document, ensure_ascii=False))

@@ -15,9 +15,11 @@ conformance suite with no change here.
 from __future__ import annotations
 
 import logging
+import re
 from functools import cache
 from importlib import import_module
 from importlib.metadata import entry_points
+from pathlib import PurePosixPath
 from types import ModuleType
 from typing import Any
 
@@ -110,10 +112,33 @@ def descriptors() -> list[Descriptor]:
     return [game.descriptor for game in registry().values()]
 
 
-def rules_text(game_id: str) -> str:
+def rules_text(game_id: str, lang: str | None = None) -> str:
     """The game's rules as Markdown, from the file its descriptor names (the summary where
-    it names none): the one text the terminal and the browser both show."""
+    it names none): the one text the terminal and the browser both show. In language
+    `lang` ("de", or "de-AT" then "de") the translation beside that file is read, named
+    with the language before the suffix (rules/chuko.de.md); a language with no such file,
+    English and None read the file itself, which is the English text."""
     described = descriptor(game_id)
     if described.integrations.rules is None:
         return f"# {described.title}\n\n{described.summary[0].upper()}{described.summary[1:]}.\n"
+    for translated in _translations(described.integrations.rules, lang):
+        try:
+            return references.read_text(translated)
+        except FileNotFoundError:
+            continue
     return references.read_text(described.integrations.rules)
+
+
+# A language tag as a file name may hold it: "de", "pt-BR" (a tag is the caller's text).
+_LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
+
+
+def _translations(reference: str, lang: str | None) -> list[str]:
+    """The references of the file's translations into `lang`, the closest first."""
+    if lang is None or not _LANGUAGE_TAG.fullmatch(lang):
+        return []
+    package, path = references.split(reference)
+    original = PurePosixPath(path)
+    tags = dict.fromkeys((lang, lang.split("-")[0]))
+    return [f"{package}:{original.with_name(f'{original.stem}.{tag}{original.suffix}')}"
+            for tag in tags]

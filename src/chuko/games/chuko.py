@@ -85,7 +85,9 @@ DESCRIPTOR = Descriptor(
     examples=({"players": 2}, {"players": 4}, {"players": 3, "pack": "1,2,3,4,4,6,9"}),
     notation="0123456789r",
     pools=(Pool("duel", "Heads-up", 2, {"players": 2, "pack": "standard"}),
-           Pool("four", "4 players", 4, {"players": 4, "pack": "standard"})),
+           # 29 cards deal the most a hand holds (5) to each of four; the standard 12
+           # would deal 2 each, a game of a few forced moves.
+           Pool("four", "4 players", 4, {"players": 4, "pack": "large"})),
 )
 
 

@@ -1,7 +1,7 @@
 """Crossroads puzzles: positions from seeded self-play where exactly one move keeps the
 perfect-play value (the exact solver's, ruling C4), each with a theme in words drawn from
-what the engine and the solver say about the moves, and a first rating from how hard the
-position looks.
+what the engine and the solver say about the moves, and a first rating calibrated from the
+solver's values of every move (`puzzle_difficulty.py`).
 
 The shipped set (`data/crossroads-puzzles.txt`) is one line per puzzle:
 
@@ -31,6 +31,7 @@ from chuko.core.layout import LayoutMove, layout_text
 from chuko.core.protocol import Json
 from chuko.core.words import count
 from chuko.games.crossroads import Crossroads, CrossroadsState
+from chuko.practice.puzzle_difficulty import calibrated_rating
 from chuko.solvers.crossroads import CrossroadsSolver
 
 SHIPPED = "crossroads-puzzles.txt"
@@ -149,15 +150,10 @@ def _lets_score(state: CrossroadsState, seat: int, move: LayoutMove, position: i
 
 def first_rating(state: CrossroadsState, values: dict[LayoutMove, int],
                  best: LayoutMove) -> int:
-    """A first rating from how hard the position looks: more legal moves, more moves that
-    score at least as much as the answer, and an answer that scores nothing while another
-    move scores, each make it harder. On the club's scale, 800 to 2400."""
+    """A first rating calibrated from the solver's values of every move and what each
+    scores at once (`puzzle_difficulty.py`), on the club's scale."""
     gains = {m: gain(state, m) for m in values}
-    lures = sum(1 for m in values if m != best and gains[m] >= gains[best])
-    near = sum(1 for m in values if m != best and values[m] >= values[best] - 1)
-    quiet = gains[best] == 0 and max(gains.values()) > 0
-    rating = 900 + 45 * len(values) + 90 * lures + 60 * near + 250 * quiet
-    return max(800, min(2400, rating))
+    return calibrated_rating(values, gains, best, len(state.layout) - len(state.moves))
 
 
 def candidate(state: CrossroadsState, solver: CrossroadsSolver) -> LayoutMove | None:

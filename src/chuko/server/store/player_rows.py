@@ -188,6 +188,24 @@ def set_name(player_id: str, name: str) -> Write:
     return write
 
 
+def language_of(player_id: str) -> Callable[[Connection], str | None]:
+    """The language an account chose, if it chose one."""
+
+    def read(conn: Connection) -> str | None:
+        return conn.execute(select(players.c.language).where(
+            players.c.id == player_id)).scalar()
+
+    return read
+
+
+def set_language(player_id: str, language: str) -> Write:
+    def write(conn: Connection) -> None:
+        conn.execute(update(players).where(players.c.id == player_id)
+                     .values(language=language))
+
+    return write
+
+
 def set_password(player_id: str, password_hash: str) -> Write:
     def write(conn: Connection) -> None:
         conn.execute(update(players).where(players.c.id == player_id)

@@ -90,6 +90,8 @@ players = Table(
     # Whom the account takes challenges from (migration 0007): null for everyone,
     # "follows" for those it follows, "nobody".
     Column("challenges", String(8)),
+    # The language the account chose (migration 0009): null for the browser's own.
+    Column("language", String(8)),
 )
 
 # Server-side sessions: the cookie holds a secret whose SHA-256 is the row's key; logging out
@@ -168,24 +170,27 @@ daily_starts = Table(
     Column("at", Float, nullable=False),
 )
 
-# A player's puzzle rating, each puzzle's rating as tries move it from its shipped one, and
-# which puzzles a player has tried (a puzzle rates a player once).
+# A player's puzzle rating, each puzzle's rating as tries move it from its calibrated one
+# (Glicko-2 since migration 0010), and which puzzles a player has tried (a puzzle rates a
+# player once).
 puzzle_ratings = Table(
     "puzzle_ratings",
     metadata,
     Column("player", String(32), ForeignKey("players.id"), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
     Column("tries", Integer, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
 )
 puzzles = Table(
     "puzzles",
     metadata,
     Column("id", String(16), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
     Column("tries", Integer, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
 )
 puzzle_tries = Table(
     "puzzle_tries",
@@ -194,6 +199,19 @@ puzzle_tries = Table(
     Column("puzzle", String(16), primary_key=True),
     Column("solved", Boolean, nullable=False),
     Column("at", Float, nullable=False),
+)
+
+# A player's puzzle streak (migration 0010): puzzles of rising difficulty, unrated, until
+# the first miss; `given` the run's puzzles so far, comma-separated.
+puzzle_streaks = Table(
+    "puzzle_streaks",
+    metadata,
+    Column("player", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("puzzle", String(16)),
+    Column("solved", Integer, nullable=False),
+    Column("best", Integer, nullable=False),
+    Column("given", Text, nullable=False),
+    Column("started", Float, nullable=False),
 )
 
 # People (migration 0007): who follows whom and who blocks whom, since when.

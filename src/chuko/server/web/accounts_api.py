@@ -17,7 +17,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from starlette.types import Scope
 
+from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
+from chuko.i18n import LANGUAGES
 from chuko.server.club.login_limits import LoginLimits, device_proof, proves
 from chuko.server.club.passwords import Passwords
 from chuko.server.club.usernames import (
@@ -36,6 +39,7 @@ from chuko.server.store import player_rows as rows
 from chuko.server.store.writes import Conflict, Duplicate
 from chuko.server.web.accounts import Accounts
 from chuko.server.web.cookies import DEVICE, DEVICE_AGE, clear_session, cookie_value, set_cookie
+from chuko.server.web.language import read_language, remember_language
 from chuko.server.web.router import Post, ReadBody, client_host
 
 NO_MATCH = "That username and password do not match an account."
@@ -75,7 +79,8 @@ class AccountApi:
     def paths(self) -> dict[str, Post]:
         """The POST requests by path, for `router.App`."""
         return {"/api/me": self.become, "/api/me/name": self.name,
-                "/api/account/signup": self.signup, "/api/account/login": self.login,
+                "/api/me/language": self.language, "/api/account/signup": self.signup,
+                "/api/account/login": self.login,
                 "/api/account/logout": self.logout, "/api/account/password": self.password,
                 "/api/account/delete": self.delete}
 
@@ -99,6 +104,18 @@ class AccountApi:
         renamed = Player(player.id, chosen, player.username)
         self.accounts.renamed(renamed)
         return 200, me(renamed)
+
+    async def language(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
+        """The visitor's language, kept in their browser and, for an account, on it."""
+        chosen = read_language((await body()).get("lang"))
+        if chosen is None:
+            raise ConfigError(Text("Choose one of the languages: {codes}.",
+                                  codes=", ".join(LANGUAGES)))
+        remember_language(scope, chosen)
+        player = await self.accounts.player(scope, create=False)
+        if player is not None and not player.is_guest:
+            await self.store.submit(rows.set_language(player.id, chosen))
+        return 200, {"lang": chosen}
 
     async def signup(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         """An account for the request's player: a guest keeps their id, so their games and
@@ -145,6 +162,9 @@ class AccountApi:
             await self.store.submit(rows.set_password(player.id, stored))
         await self.accounts.open_session(scope, player)
         _remember_browser(scope, player.id, stored)
+        chosen = read_language(await self.store.fetch(rows.language_of(player.id)))
+        if chosen is not None:  # the account's language follows it to this browser
+            remember_language(scope, chosen)
         return 200, me(player)
 
     async def logout(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:

@@ -52,6 +52,7 @@ from chuko.server.web.guard import Guard
 from chuko.server.web.html_pages import add_pages, web_dir
 from chuko.server.web.http_errors import add_refusals
 from chuko.server.web.identify import PlayerLookup
+from chuko.server.web.installable import add_installable
 from chuko.server.web.lessons_api import LessonApi
 from chuko.server.web.lobby_parts import LobbyParts
 from chuko.server.web.people_parts import PeopleParts
@@ -148,8 +149,8 @@ def create_app(
     app.state, state.lobby, state.people, state.tournaments = state, lobby, people, tournaments
     app.add_middleware(Guard)
     add_refusals(app)
-    profiles = add_club_routes(app, store, budget, state)
-    add_pages(app, static_dir or web_dir(), profiles.page_status)
+    add_pages(app, static_dir or web_dir(), add_club_routes(app, store, budget, state).page_status)
+    add_installable(app, static_dir or web_dir())
     for routes in (api, account_api, daily_api, *people.apis, tournaments.api):
         routes.add_routes(app)
     return app

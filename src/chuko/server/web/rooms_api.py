@@ -9,6 +9,7 @@ routes (`Api.add_routes`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -33,6 +34,7 @@ from chuko.server.shared.limits import (
     TooMany,
 )
 from chuko.server.web.identify import Identify, held_seat
+from chuko.server.web.language import request_language
 from chuko.server.web.router import Post, ReadBody, client_host
 
 log = logging.getLogger("chuko.server")
@@ -150,13 +152,18 @@ class Api:
             request.query_params.get("before"))
         return listing
 
-    async def rules(self, game_id: str) -> dict[str, Any]:
+    async def rules(self, request: Request, response: Response,
+                    game_id: str) -> dict[str, Any]:
+        """The game's rules in the request's language (English where they have no
+        translation into it); the answer varies with what chose that language."""
+        lang = request_language(request)
+        response.headers["Vary"] = "Accept-Language, Cookie"
         try:
             described = descriptor(game_id)
         except ConfigError as error:
             raise NotFound(str(error)) from None
         try:
-            markdown = rules_text(game_id)
+            markdown = await asyncio.to_thread(rules_text, game_id, lang)  # a file read
         except (OSError, ModuleNotFoundError):
             log.exception("The rules of %s cannot be read.", game_id)
             raise NotFound(f"The rules of {described.title} are missing from this "

@@ -39,6 +39,11 @@ export function fill(el, ...children) {
   return el;
 }
 
+// Told to the page whenever a request to the server fails for want of a network (or is
+// answered by the service worker's keep instead), or gets through again.
+export const UNREACHABLE = "chuko:unreachable";
+export const REACHABLE = "chuko:reachable";
+
 /** JSON over HTTP; throws an Error carrying the server's one-sentence message. */
 export async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -48,8 +53,11 @@ export async function api(path, body) {
   try {
     response = await fetch(path, init);
   } catch {
+    window.dispatchEvent(new Event(UNREACHABLE));  // offline.js says so in one line
     throw new Error(t("The server cannot be reached: check that it is running."));
   }
+  // The service worker marks what it answers from its keep while the network is gone.
+  window.dispatchEvent(new Event(response.headers.get("X-Chuko-Kept") ? UNREACHABLE : REACHABLE));
   let data = null;
   try { data = await response.json(); } catch { /* not JSON: handled below */ }
   if (!response.ok) {

@@ -8,6 +8,8 @@
 import { openChannel } from "./channel.js";
 import { api } from "./dom.js";
 import { t } from "./i18n.js";
+import "./language.js";
+import "./offline.js";
 
 let guest = null;
 
