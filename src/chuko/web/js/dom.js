@@ -41,8 +41,8 @@ export function fill(el, ...children) {
 
 // Told to the page whenever a request to the server fails for want of a network (or is
 // answered by the service worker's keep instead), or gets through again.
-export const UNREACHABLE = "chuko:unreachable";
-export const REACHABLE = "chuko:reachable";
+export const UNREACHABLE = "chuko.unreachable";
+export const REACHABLE = "chuko.reachable";
 
 /** JSON over HTTP; throws an Error carrying the server's one-sentence message. */
 export async function api(path, body) {
