@@ -62,13 +62,13 @@ def signed_up(client, username="alice", password=PASSWORD):
 
 def test_nobody_has_no_player_until_a_request_makes_them_a_guest(browser):
     client = browser()
-    assert client.get("/api/me").json() == {"player": None}
+    assert client.get("/api/me").json() == {"player": None, "signups": True}
     made = client.post("/api/me", json={})
     assert made.status_code == 200
     player = made.json()["player"]
     assert re.fullmatch(r"Guest \d{4}", player["name"])
     assert player == {"name": player["name"], "username": None, "guest": True}
-    assert client.get("/api/me").json() == made.json()
+    assert client.get("/api/me").json() == {**made.json(), "signups": True}
     assert client.post("/api/me", json={}).json() == made.json()  # the same guest
 
 
@@ -155,7 +155,7 @@ def test_an_account_logs_out_and_in_again(browser):
     out = client.post("/api/account/logout", json={})
     assert out.json() == {"player": None}
     assert session_cookie(out).startswith("chuko_session=; Max-Age=0")
-    assert client.get("/api/me").json() == {"player": None}
+    assert client.get("/api/me").json() == {"player": None, "signups": True}
     back = client.post("/api/account/login", json={"username": "alice", "password": PASSWORD})
     assert back.json()["player"]["username"] == "alice"
     assert client.get("/api/me").json()["player"]["username"] == "alice"
@@ -180,7 +180,7 @@ def test_a_new_password_replaces_the_old_and_ends_the_other_sessions(browser):
     assert client.cookies["chuko_session"] != first
     client.cookies.clear()
     client.cookies.set("chuko_session", second, domain="testserver.local")
-    assert client.get("/api/me").json() == {"player": None}
+    assert client.get("/api/me").json() == {"player": None, "signups": True}
     old = browser().post("/api/account/login",
                              json={"username": "alice", "password": PASSWORD})
     assert old.status_code == 401
@@ -197,7 +197,7 @@ def test_a_deleted_account_keeps_its_row_games_and_name_but_no_way_in(browser, d
     assert wrong.status_code == 401
     gone = client.post("/api/account/delete", json={"password": PASSWORD})
     assert gone.status_code == 200 and gone.json() == {"player": None}
-    assert client.get("/api/me").json() == {"player": None}
+    assert client.get("/api/me").json() == {"player": None, "signups": True}
     [row] = rows(db_url, players)
     assert row.deleted and row.password_hash is None and row.username == "alice"
     assert rows(db_url, sessions) == []
@@ -229,6 +229,7 @@ def test_an_account_cannot_sign_up_again(browser):
 
 def test_sign_up_is_refused_when_registration_is_closed_but_guests_play(browser):
     client = browser(open_registration=False)
+    assert client.get("/api/me").json() == {"player": None, "signups": False}  # the page says so
     refused = client.post("/api/account/signup", json={"username": "alice", "password": PASSWORD})
     assert refused.status_code == 403
     assert refused.json() == {"error": "This server takes no new accounts; you can go on "
@@ -363,4 +364,4 @@ def test_a_session_unused_for_longer_than_its_cookie_lasts_is_over(browser, db_u
     engine.dispose()
     elsewhere = browser()  # a worker that has not seen it lately
     elsewhere.cookies.set("chuko_session", secret, domain="testserver.local")
-    assert elsewhere.get("/api/me").json() == {"player": None}
+    assert elsewhere.get("/api/me").json() == {"player": None, "signups": True}

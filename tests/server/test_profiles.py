@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sqlalchemy import insert, update
+from sqlalchemy import insert, select, update
 
 from chuko.server.club.ratings import PAIR_WINDOW, PROVISIONAL_GAMES
 from chuko.server.shared.players import Player
@@ -173,6 +173,20 @@ def test_an_unknown_or_deleted_player_is_a_404_with_a_sentence(club, make_client
         assert answer.status_code == 404 and "Nobody plays here" in answer.json()["error"]
 
 
+def test_the_profile_page_of_nobody_answers_404_and_is_counted_as_a_look_up(club, make_client):
+    from server_helpers import from_address
+
+    from chuko.server.shared.limits import Limits
+
+    client = make_client()
+    from_address(client, "10.0.0.5")
+    assert client.get("/@/ann").status_code == 200
+    assert client.get("/@/nobody").status_code == 404
+    budget = Limits().profiles.burst
+    answers = [client.get(f"/@/name{n:03}").status_code for n in range(budget)]
+    assert answers == [404] * (budget - 2) + [429] * 2  # two were looked up above
+
+
 def test_no_player_id_or_secret_leaves_the_server(club, make_client):
     client = make_client()
     texts = [client.get(path).text for path in (
@@ -265,3 +279,29 @@ def test_an_aborted_game_is_listed_as_aborted_not_as_a_draw(engine, make_client)
     (game,) = make_client().get("/api/players/ann/games").json()["games"]
     assert (game["room"], game["result"]) == (room, "aborted")
     assert game["sentence"].startswith("Game aborted")
+
+
+def test_a_guest_who_signs_up_is_shown_by_the_account_name_in_the_games_played_as_a_guest(
+        engine, make_client):
+    client = make_client()
+    client.headers.update({"origin": "http://testserver"})
+    guest_name = client.post("/api/me", json={}).json()["player"]["name"]
+    with engine.begin() as conn:
+        (guest,) = conn.execute(select(players.c.id).where(players.c.name == guest_name)).one()
+    bob = add_player(engine, "bob", "Bobby")
+    paired, _ = add_room(engine, "crossroads", [guest, bob], seed=1, rated=False,
+                         ended=1000.0, names=[guest_name, "Bobby"])
+    unnamed, _ = add_room(engine, "crossroads", [bob, guest], seed=2, rated=False,
+                          ended=2000.0, names=["Bobby", None])
+    chosen, _ = add_room(engine, "crossroads", [guest, bob], seed=4, rated=False,
+                         ended=3000.0, names=["Ada at home", "Bobby"])
+    made = client.post("/api/account/signup", json={"username": "ada",
+                                                     "password": "correct horse"})
+    assert made.status_code == 201 and made.json()["player"]["name"] == "ada"
+    games = {game["room"]: game for game in client.get("/api/players/ada").json()["games"]}
+    # The server's guest label and a seat left unnamed read as the account's name; a name
+    # the guest chose for a seat stays theirs.
+    assert [seat["name"] for seat in games[paired]["seats"]] == ["ada", "Bobby"]
+    assert [seat["name"] for seat in games[unnamed]["seats"]] == ["Bobby", "ada"]
+    assert [seat["name"] for seat in games[chosen]["seats"]] == ["Ada at home", "Bobby"]
+    assert all(game["seats"][game["seat"]]["profile"] == "ada" for game in games.values())

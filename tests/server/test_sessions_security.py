@@ -96,7 +96,7 @@ def test_a_session_cookie_sent_from_another_site_names_nobody(browser):
     account(client)
     assert client.get("/api/me").json()["player"]["username"] == "alice"
     foreign = client.get("/api/me", headers={"origin": "http://evil.example"})
-    assert foreign.json() == {"player": None}
+    assert foreign.json() == {"player": None, "signups": True}
 
 
 # -- sessions ----------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def test_log_in_replaces_the_session_so_a_planted_cookie_is_worth_nothing(browse
     assert logged.status_code == 200
     assert cookie(client) != planted
     replay(client, planted)
-    assert client.get("/api/me").json() == {"player": None}
+    assert client.get("/api/me").json() == {"player": None, "signups": True}
 
 
 def test_sign_up_replaces_the_guests_session(browser):
@@ -120,7 +120,7 @@ def test_sign_up_replaces_the_guests_session(browser):
     account(client)
     assert cookie(client) != guest
     replay(client, guest)
-    assert client.get("/api/me").json() == {"player": None}
+    assert client.get("/api/me").json() == {"player": None, "signups": True}
 
 
 def test_a_stolen_cookie_replayed_after_log_out_is_refused(browser):
@@ -130,7 +130,7 @@ def test_a_stolen_cookie_replayed_after_log_out_is_refused(browser):
     client.post("/api/account/logout", json={})
     thief = browser()
     replay(thief, stolen)
-    assert thief.get("/api/me").json() == {"player": None}
+    assert thief.get("/api/me").json() == {"player": None, "signups": True}
     for path, body in [("/api/account/password", {"password": PASSWORD,
                                                   "new_password": "taken over!"}),
                        ("/api/account/delete", {"password": PASSWORD})]:
@@ -142,7 +142,7 @@ def test_a_cookie_that_the_server_never_made_is_no_session(browser):
     for forged in ("x" * 43, "short", "a;b", "%C3%A9" * 8, "x" * 65):
         client.cookies.clear()
         client.headers["cookie"] = f"chuko_session={forged}"
-        assert client.get("/api/me").json() == {"player": None}
+        assert client.get("/api/me").json() == {"player": None, "signups": True}
 
 
 # -- password guessing -------------------------------------------------------------------------

@@ -77,11 +77,17 @@ def test_a_profile_shows_ratings_a_history_plot_and_pages_through_games(pages, s
     page.wait_for_url("**/replay/*")
 
 
-def test_an_unknown_profile_says_so(pages, club_url):
-    page = pages.new(base_url=club_url)
-    page.goto("/@/nobody-here")
-    page.locator(".notice.error").wait_for()
-    assert "Nobody plays here" in page.locator(".notice.error").inner_text()
+def test_an_unknown_profile_answers_404_and_shows_only_its_sentence(pages, club_url, shot):
+    for size, name in (((1280, 800), "profile-missing"), ((390, 844), "profile-missing-phone")):
+        page = pages.new(*size, base_url=club_url)
+        answer = page.goto("/@/nobody-here")
+        assert answer.status == 404
+        page.locator(".notice.error").wait_for()
+        assert "Nobody plays here" in page.locator(".notice.error").inner_text()
+        shown = page.locator("main h2, main h1").evaluate_all(
+            "els => els.filter(el => el.getClientRects().length).map(el => el.textContent)")
+        assert shown == []  # no empty "Ratings" nor "Finished games"
+        shot(page, name)
 
 
 @pytest.mark.parametrize("name", ["leaderboard.html", "profile.html", "club.css", "js/club.js",

@@ -127,4 +127,6 @@ def test_the_home_page_leads_to_every_practice(pages, shot):
     shot(page, "home-practice-phone", full_page=False)
     practice.locator("a[href='/daily']").click()
     page.locator("#board[data-version='0'] .layout").wait_for()
-    assert page.locator("#day-title").inner_text() == f"Daily Caravan, {today().isoformat()}"
+    day = today()  # written as the page's language writes a date (English: "Dec 7, 2026")
+    title = page.locator("#day-title").inner_text()
+    assert title == f"Daily Caravan, {day:%b} {day.day}, {day.year}"

@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# The name the server gives a guest until they choose one ("Guest 4821", `club/sessions.py`);
+# no player may choose a name that passes for it (`club/labels.py`).
+GUEST_LABEL = re.compile(r"Guest \d{4}")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from chuko.server.shared.players import Player
+from chuko.server.shared.players import GUEST_LABEL, Player
 from chuko.server.store.schema import players, seats, sessions
 from chuko.server.store.writes import Conflict, Write
 
@@ -152,8 +152,10 @@ def seen(id_hash: str, now: float) -> Write:
 
 def make_account(player_id: str, username: str, key: str, password_hash: str,
                  name: str) -> Write:
-    """A guest's row becomes an account (its id, and so its games and ratings, stay);
-    Conflict when the username is taken or the player has an account already."""
+    """A guest's row becomes an account (its id, and so its games and ratings, stay), and
+    the seats it held under no name of its choosing (none, or the server's "Guest 4821")
+    carry the account's `name` from now on; Conflict when the username is taken or the
+    player has an account already."""
 
     def write(conn: Connection) -> None:
         if conn.execute(select(players.c.id).where(players.c.username_key == key)).first():
@@ -165,8 +167,18 @@ def make_account(player_id: str, username: str, key: str, password_hash: str,
                     name=name))
         if done.rowcount != 1:
             raise Conflict("You have an account already: log out to make another.")
+        _name_unnamed_seats(conn, player_id, name)
 
     return write
+
+
+def _name_unnamed_seats(conn: Connection, player_id: str, name: str) -> None:
+    held = conn.execute(select(seats.c.room, seats.c.seat, seats.c.name)
+                        .where(seats.c.player == player_id)).all()
+    for row in held:
+        if row.name is None or GUEST_LABEL.fullmatch(row.name):
+            conn.execute(update(seats).where(seats.c.room == row.room, seats.c.seat == row.seat)
+                         .values(name=name))
 
 
 def set_name(player_id: str, name: str) -> Write:

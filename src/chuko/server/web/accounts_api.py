@@ -12,7 +12,6 @@ sent back. The POST requests are answered as bare ASGI by the router (`AccountAp
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -35,7 +34,7 @@ from chuko.server.club.usernames import (
 )
 from chuko.server.rooms.room import Forbidden
 from chuko.server.shared.limits import Buckets, Clock, Limits, Shared, TooMany
-from chuko.server.shared.players import Player
+from chuko.server.shared.players import GUEST_LABEL, Player
 from chuko.server.store import player_rows as rows
 from chuko.server.store.writes import Conflict, Duplicate
 from chuko.server.web.accounts import Accounts
@@ -46,7 +45,6 @@ from chuko.server.web.router import Post, ReadBody, client_host
 NO_MATCH = "That username and password do not match an account."
 CLOSED = "This server takes no new accounts; you can go on playing as a guest."
 NOT_LOGGED_IN = "You are not logged in to an account."
-_GUEST_NAME = re.compile(r"Guest \d{4}")
 
 
 def me(player: Player | None) -> Json:
@@ -90,7 +88,10 @@ class AccountApi:
         app.get("/api/me")(self.who)
 
     async def who(self, request: Request) -> dict[str, Any]:
-        return me(await self.accounts.player(request.scope, create=False))
+        """Who the session is, and whether this server takes new accounts (the account
+        page offers no sign-up when it does not)."""
+        return {**me(await self.accounts.player(request.scope, create=False)),
+                "signups": self.open_registration}
 
     async def become(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         """The request's player, made a guest if it is nobody yet."""
@@ -131,7 +132,7 @@ class AccountApi:
             raise Conflict("You have an account already: log out to make another.")
         hashed = await self.passwords.hash(password)
         # A guest who never chose a name is shown by their username from now on.
-        name = username if _GUEST_NAME.fullmatch(player.name) else player.name
+        name = username if GUEST_LABEL.fullmatch(player.name) else player.name
         try:
             await self.store.submit(rows.make_account(player.id, username,
                                                       username_key(username), hashed, name))

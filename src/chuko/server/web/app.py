@@ -148,8 +148,7 @@ def create_app(
     app.state, state.lobby, state.people, state.tournaments = state, lobby, people, tournaments
     app.add_middleware(Guard)
     add_refusals(app)
-    add_club_routes(app, store, budget, state)
-    add_pages(app, static_dir or web_dir())
+    add_pages(app, static_dir or web_dir(), add_club_routes(app, store, budget, state).page_status)
     for routes in (api, account_api, daily_api, *people.apis, tournaments.api):
         routes.add_routes(app)
     return app
@@ -182,12 +181,14 @@ def _sockets(hub: Hub, limits: Limits, clock: Clock, budget: Budget, accounts: A
             "lobby": closing(parts[0].sockets), "me": closing(parts[1].sockets)}
 
 
-def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> None:
+def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> ProfileApi:
     """The routes read for the session's player: leaderboards and profiles, the lessons and
-    the rated Crossroads puzzles."""
-    ProfileApi(state.hub, budget, _player_of(state)).add_routes(app)
+    the rated Crossroads puzzles; the profiles' API, which the profile pages ask too."""
+    profiles = ProfileApi(state.hub, budget, _player_of(state))
+    profiles.add_routes(app)
     LessonApi(Lessons(store), state.accounts.player).add_routes(app)
     PuzzleApi(Puzzles(store), _player_of(state)).add_routes(app)
+    return profiles
 
 
 # No OpenTelemetry: FastAPI would otherwise look for its providers at every request and socket

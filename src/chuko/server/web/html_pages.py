@@ -15,6 +15,10 @@ from chuko.server.web.installable import add_installable
 from chuko.server.web.language import request_language
 from chuko.server.web.page_language import translated_page
 
+# The HTTP status of an account's profile page: 200, 404 for a name nobody plays under,
+# 429 over the look-ups' budget (`ProfileApi.page_status`).
+ProfileStatus = Callable[[Request, str], Awaitable[int]]
+
 PAGES = {"index": "index.html", "rules": "rules.html", "room": "room.html",
          "replay": "replay.html", "lab": "lab.html", "account": "account.html",
          "leaderboard": "leaderboard.html", "profile": "profile.html", "lobby": "lobby.html",
@@ -35,10 +39,11 @@ def web_dir() -> Path:
     return Path(__file__).resolve().parent.parent.parent / "web"
 
 
-def page(request: Request, static: Path, name: str, game_id: str | None = None) -> Response:
-    """The page `name` from the front end's files in `static`, in the request's language,
-    or a sentence saying it is not built yet; 404 for a page about a `game_id` that is not
-    registered."""
+def page(request: Request, static: Path, name: str, game_id: str | None = None,
+         status: int = 200) -> Response:
+    """The page `name` from the front end's files in `static`, in the request's language
+    (answered with `status`), or a sentence saying it is not built yet; 404 for a page
+    about a `game_id` that is not registered."""
     if game_id is not None and game_id not in registry():
         raise HTTPException(404)
     path = static / PAGES[name]
@@ -46,7 +51,7 @@ def page(request: Request, static: Path, name: str, game_id: str | None = None) 
         return HTMLResponse(f"<!doctype html><title>chuko</title><p>The {name} page is not "
                             "built yet.</p>", status_code=404)
     lang = request_language(request)
-    return HTMLResponse(translated_page(path, lang), headers={
+    return HTMLResponse(translated_page(path, lang), status_code=status, headers={
         "Cache-Control": "no-cache", "Content-Language": lang,
         "Vary": "Accept-Language, Cookie"})
 
@@ -63,9 +68,10 @@ PLAIN = {
 }
 
 
-def add_pages(app: FastAPI, static: Path) -> None:
+def add_pages(app: FastAPI, static: Path, profile_status: ProfileStatus) -> None:
     """The pages of the front end in `static`, its files under /static, and what installs
-    it as an app (`installable.py`), routed by `app`."""
+    it as an app (`installable.py`), routed by `app`; a profile's page answers
+    `profile_status`."""
     add_installable(app, static)
     for path, name in PLAIN.items():
         app.add_api_route(path, _page_route(static, name), methods=["GET"],
@@ -86,7 +92,7 @@ def add_pages(app: FastAPI, static: Path) -> None:
         return page(request, static, "replay")
 
     # The club's pages: a game's leaderboard (bare, the first game's), and an account's
-    # profile (its page says when nobody has that name, from the API's answer).
+    # profile (404 when nobody has that name: its script then shows only the API's sentence).
     @app.get("/leaderboard", include_in_schema=False)
     @app.get("/leaderboard/{game_id}", include_in_schema=False)
     async def leaderboard_page(request: Request, game_id: str | None = None) -> Response:
@@ -100,7 +106,7 @@ def add_pages(app: FastAPI, static: Path) -> None:
 
     @app.get("/@/{username}", include_in_schema=False)
     async def profile_page(request: Request, username: str) -> Response:
-        return page(request, static, "profile")
+        return page(request, static, "profile", status=await profile_status(request, username))
 
     # A tournament's page (it says when there is none, from the API's answer).
     @app.get("/tournament/{tournament_id}", include_in_schema=False)

@@ -38,7 +38,7 @@ from chuko.server.practice.daily import streak_of
 from chuko.server.rooms import page_cache as pages
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.room import NotFound
-from chuko.server.shared.limits import Budget
+from chuko.server.shared.limits import Budget, TooMany
 from chuko.server.store import standing_rows as standings
 from chuko.server.store.database import RoomRow
 from chuko.server.store.schema import secret_hash
@@ -108,6 +108,17 @@ class ProfileApi:
         if found is None:
             raise NotFound(f"Nobody plays here as {username[:standings.MAX_USERNAME]!r}.")
         return found
+
+    async def page_status(self, request: Request, username: str) -> int:
+        """The status of the profile page of `username`: 404 when nobody plays under it,
+        429 over the look-ups' budget (the page's script shows the API's sentence)."""
+        try:
+            await self._account(request, username)
+        except NotFound:
+            return 404
+        except TooMany:
+            return 429
+        return 200
 
     async def profile(self, request: Request, username: str) -> dict[str, Any]:
         account = await self._account(request, username)

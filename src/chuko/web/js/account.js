@@ -3,6 +3,7 @@
 // the account. The session is the server's HttpOnly cookie: nothing of it is kept here.
 
 import { api, fill, h, notice } from "./dom.js";
+import { t } from "./i18n.js";
 import { showPlayer } from "./site.js";
 
 function field(label, name, attrs = {}) {
@@ -18,6 +19,8 @@ const password = (label, name, autocomplete) => field(label, name, {
 function panel(title, blurb, path, fields, button, done, extra = {}) {
   const form = h("form", {}, fields, h("div.actions", {},
     h(`button${extra.danger ? "" : ".primary"}`, { type: "submit", text: button })));
+  // The browser's own check stopped the submit: its message is the only one to show.
+  form.addEventListener("invalid", () => notice(""), true);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = Object.fromEntries(new FormData(form));
@@ -40,56 +43,57 @@ function panel(title, blurb, path, fields, button, done, extra = {}) {
 }
 
 function nameForm(player) {
-  return panel("Your name", "What the other players see.", "/api/me/name",
-    [field("Display name", "name", { type: "text", maxlength: 24, value: player?.name ?? "",
-      autocomplete: "nickname" })], "Save", "Your name is saved.");
+  return panel(t("Your name"), t("What the other players see."), "/api/me/name",
+    [field(t("Display name"), "name", { type: "text", maxlength: 24, value: player?.name ?? "",
+      autocomplete: "nickname" })], t("Save"), t("Your name is saved."));
 }
 
-function guestForms() {
-  const username = (autocomplete) => field("Username", "username", {
+function guestForms(signups) {
+  const username = (autocomplete) => field(t("Username"), "username", {
     type: "text", minlength: 3, maxlength: 20, autocomplete, pattern: "[A-Za-z][A-Za-z0-9_\\-]*",
-    title: "3 to 20 letters, digits, _ and -, starting with a letter",
+    title: t("3 to 20 letters, digits, _ and -, starting with a letter"),
   });
   return [
-    panel("Sign up", "Keep your games and ratings: a username (3 to 20 letters, digits, _ "
-      + "and -, starting with a letter) and a password of 8 to 128 characters.",
-    "/api/account/signup", [username("username"), password("Password", "password", "new-password")],
-    "Sign up", "Your account is made: your games are its games."),
-    panel("Log in", null, "/api/account/login",
-      [username("username"), password("Password", "password", "current-password")],
-      "Log in", "You are logged in."),
+    signups ? panel(t("Sign up"), t("Keep your games and ratings: a username (3 to 20 letters, "
+      + "digits, _ and -, starting with a letter) and a password of 8 to 128 characters."),
+    "/api/account/signup", [username("username"), password(t("Password"), "password", "new-password")],
+    t("Sign up"), t("Your account is made: your games are its games."))
+      : h("p.closed", { text: t("This server takes no new accounts; you can go on playing as a guest.") }),
+    panel(t("Log in"), null, "/api/account/login",
+      [username("username"), password(t("Password"), "password", "current-password")],
+      t("Log in"), t("You are logged in.")),
   ];
 }
 
 function accountForms() {
   return [
-    panel("Log out", "End your session in this browser.", "/api/account/logout", [],
-      "Log out", "You are logged out."),
-    panel("Change password", "Every other session of your account ends.",
-      "/api/account/password", [password("Current password", "password", "current-password"),
-        password("New password", "new_password", "new-password")],
-      "Change password", "Your password is changed."),
-    panel("Delete account", "Your games stay, shown as a deleted player's; your username "
-      + "stays taken. This cannot be undone.", "/api/account/delete",
-    [password("Password", "password", "current-password"),
+    panel(t("Log out"), t("End your session in this browser."), "/api/account/logout", [],
+      t("Log out"), t("You are logged out.")),
+    panel(t("Change password"), t("Every other session of your account ends."),
+      "/api/account/password", [password(t("Current password"), "password", "current-password"),
+        password(t("New password"), "new_password", "new-password")],
+      t("Change password"), t("Your password is changed.")),
+    panel(t("Delete account"), t("Your games stay, shown as a deleted player's; your username "
+      + "stays taken. This cannot be undone."), "/api/account/delete",
+    [password(t("Password"), "password", "current-password"),
       h("label", {}, h("input", { type: "checkbox", name: "confirm", required: true }),
-        " I want to delete my account")],
-    "Delete my account", "Your account is deleted.", { danger: true }),
+        " ", t("I want to delete my account"))],
+    t("Delete my account"), t("Your account is deleted."), { danger: true }),
   ];
 }
 
 function describe(player) {
-  if (!player) return "You have not played yet: you become a guest as soon as you play or choose a name.";
-  if (player.guest) return `You play as a guest, ${player.name}. Sign up to keep your games on any device.`;
-  return `You are logged in as ${player.username} (shown as ${player.name}).`;
+  if (!player) return t("You have not played yet: you become a guest as soon as you play or choose a name.");
+  if (player.guest) return t("You play as a guest, {name}. Sign up to keep your games on any device.", { name: player.name });
+  return t("You are logged in as {username} (shown as {name}).", { username: player.username, name: player.name });
 }
 
 async function draw() {
-  const { player } = await api("/api/me");
+  const { player, signups } = await api("/api/me");
   document.getElementById("who").textContent = describe(player);
   showPlayer(player);
   fill(document.getElementById("forms"), nameForm(player),
-    player && !player.guest ? accountForms() : guestForms());
+    player && !player.guest ? accountForms() : guestForms(signups));
 }
 
 draw().catch((error) => notice(error.message, "error"));

@@ -6,14 +6,16 @@
 // only keeps the set of rooms it was told. An accepted challenge takes the page that accepted
 // it and the page that sent it to its room (the players' other pages say so in the bell).
 
-import { api, fill, h } from "./dom.js";
+import { clockText as clockWords } from "./clocktext.js";
+import { api, fill, h, withNodes } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { s } from "./svg.js";
 
 const PING_MS = 25000;
 const MAX_DELAY_MS = 30000;
-const REASONS = [["generic", "Not now, thanks."], ["later", "Later, please."],
-  ["game", "Not this game, please."], ["clock", "Not this clock, please."],
-  ["casual", "A casual game, please."], ["rated", "A rated game, please."]];
+const REASONS = [["generic", t("Not now, thanks.")], ["later", t("Later, please.")],
+  ["game", t("Not this game, please.")], ["clock", t("Not this clock, please.")],
+  ["casual", t("A casual game, please.")], ["rated", t("A rated game, please.")]];
 
 // `said`: the bell's last word ({text, href?}); `mine`: the challenges this page sent,
 // whose acceptance takes it to the room (the player's other pages are only told).
@@ -22,14 +24,11 @@ let parts = null;
 
 /** A clock as a challenge shows it: "30 s + 1 min", "3 days a move", "no clock". */
 export function clockText(clock) {
-  if (!clock) return "no clock";
-  if (clock.kind === "days") return `${clock.days} day${clock.days === 1 ? "" : "s"} a move`;
-  const d = (s) => (s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`);
-  return `${d(clock.seconds)} + ${d(clock.reserve)}`;
+  return clockWords(clock, clock?.kind === "days");
 }
 
 function terms(c) {
-  return `${c.title} · ${c.rated ? "rated" : "casual"} · ${clockText(c.clock)}`;
+  return [c.title, c.rated ? t("rated") : t("casual"), clockText(c.clock)].join(" · ");
 }
 
 /** A bell, drawn (no emoji font is needed), in the header's ink. */
@@ -42,9 +41,9 @@ function bellIcon() {
 function build(header) {
   const count = h("span.bell-count", { "aria-hidden": "true" });
   const button = h("button.bell", { type: "button", "aria-haspopup": "true", "aria-expanded": "false",
-    title: "Challenges", onclick: () => toggle() }, bellIcon(),
-  h("span.sr-only", { text: "Challenges" }), count);
-  const menu = h("div.bell-menu", { role: "region", "aria-label": "challenges", hidden: true });
+    title: t("Challenges"), onclick: () => toggle() }, bellIcon(),
+  h("span.sr-only", { text: t("Challenges") }), count);
+  const menu = h("div.bell-menu", { role: "region", "aria-label": t("challenges"), hidden: true });
   const badge = h("a.turn-badge", { hidden: true });
   const bell = h("div.bell-box", {}, button, menu);
   header.querySelector("nav.site")?.after(badge, bell);
@@ -59,25 +58,26 @@ function toggle(open = parts.menu.hidden) {
 }
 
 function received(c) {
-  const reason = h("select.small", { "aria-label": "why you decline" },
+  const reason = h("select.small", { "aria-label": t("why you decline") },
     REASONS.map(([code, text]) => h("option", { value: code, text })));
   const from = c.from.username ? h("a", { href: `/@/${encodeURIComponent(c.from.username)}`, text: c.from.name })
     : h("strong", { text: c.from.name });
   return h("li.challenge", { dataset: { id: c.id } },
-    h("div", {}, from, " challenges you"), h("div.muted.small", { text: terms(c) }),
+    h("div", {}, withNodes(t("{player} challenges you"), { player: from })), h("div.muted.small", { text: terms(c) }),
     h("div.challenge-actions", {},
-      h("button.small.primary", { type: "button", text: "Accept",
+      h("button.small.primary", { type: "button", text: t("Accept"),
         onclick: () => answer("/api/challenges/accept", { id: c.id }) }),
       reason,
-      h("button.small", { type: "button", text: "Decline",
+      h("button.small", { type: "button", text: t("Decline"),
         onclick: () => answer("/api/challenges/decline", { id: c.id, reason: reason.value }) })));
 }
 
 function sent(c) {
   return h("li.challenge", { dataset: { id: c.id } },
-    h("div", {}, "You challenged ", h("a", { href: `/@/${encodeURIComponent(c.to.username)}`, text: c.to.name })),
-    h("div.muted.small", { text: `${terms(c)} · waiting for an answer` }),
-    h("div.challenge-actions", {}, h("button.small", { type: "button", text: "Cancel",
+    h("div", {}, withNodes(t("You challenged {player}"), {
+      player: h("a", { href: `/@/${encodeURIComponent(c.to.username)}`, text: c.to.name }) })),
+    h("div.muted.small", { text: `${terms(c)} · ${t("waiting for an answer")}` }),
+    h("div.challenge-actions", {}, h("button.small", { type: "button", text: t("Cancel"),
       onclick: () => answer("/api/challenges/cancel", { id: c.id }) })));
 }
 
@@ -95,18 +95,18 @@ function draw() {
   const n = state.received.size;
   parts.count.textContent = n ? String(n) : "";
   parts.button.classList.toggle("ringing", n > 0);
-  parts.button.title = n ? `${n} challenge${n === 1 ? "" : "s"} for you` : "Challenges";
+  parts.button.title = n ? tn("{n} challenge for you", "{n} challenges for you", n) : t("Challenges");
   fill(parts.menu,
     state.said ? h("p.bell-said", { role: "status" }, state.said.text,
-      state.said.href ? [" ", h("a", { href: state.said.href, text: "Go to the game" })] : null) : null,
-    h("h2.bell-title", { text: "Challenges" }),
+      state.said.href ? [" ", h("a", { href: state.said.href, text: t("Go to the game") })] : null) : null,
+    h("h2.bell-title", { text: t("Challenges") }),
     n ? h("ul.challenges", {}, [...state.received.values()].map(received))
-      : h("p.muted.small", { text: "No challenge for you." }),
+      : h("p.muted.small", { text: t("No challenge for you.") }),
     state.sent.size ? h("ul.challenges.sent", {}, [...state.sent.values()].map(sent)) : null,
-    h("p.bell-links.small", {}, h("a", { href: "/people", text: "People you follow" })));
+    h("p.bell-links.small", {}, h("a", { href: "/people", text: t("People you follow") })));
   const turns = [...state.turns];
   parts.badge.hidden = !turns.length;
-  parts.badge.textContent = `Your turn in ${turns.length} game${turns.length === 1 ? "" : "s"}`;
+  parts.badge.textContent = tn("Your turn in {n} game", "Your turn in {n} games", turns.length);
   parts.badge.href = turns.length === 1 ? `/room/${encodeURIComponent(turns[0])}` : "/#your-games";
 }
 
@@ -125,11 +125,12 @@ function heard(msg) {
       const mine = state.sent.get(c.id);
       state.received.delete(c.id);
       state.sent.delete(c.id);
-      if (msg.event === "declined" && mine) state.said = { text: `${mine.to.name} declined: ${c.reason_text}` };
+      if (msg.event === "declined" && mine) state.said = { text: t("{player} declined: {reason}", { player: mine.to.name, reason: c.reason_text }) };
       if (msg.event === "accepted" && msg.room) {
         const href = `/room/${encodeURIComponent(msg.room)}`;
         if (state.mine.has(c.id)) location.href = href;
-        else state.said = { text: `${c.from.name} and ${c.to.name}: the game has started.`, href };
+        else state.said = { text: t("{challenger} and {challenged}: the game has started.",
+          { challenger: c.from.name, challenged: c.to.name }), href };
       }
     }
   } else return;

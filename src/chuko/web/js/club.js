@@ -2,8 +2,9 @@
 // leaderboard, and how ratings, dates and results read.
 
 import { fill, games, h } from "./dom.js";
+import { date, number, t } from "./i18n.js";
 
-export const CLASS_NAMES = { duel: "Heads-up", multi: "Multiplayer" };
+export const CLASS_NAMES = { duel: t("Heads-up"), multi: t("Multiplayer") };
 
 /** The rating classes a game is played in, by its seat range (as the server decides). */
 export function classesOf(game) {
@@ -20,7 +21,7 @@ export async function boardNav(current) {
   if (!nav) return;
   try {
     const rated = (await games()).filter((game) => classesOf(game).length);
-    fill(nav, h("span.muted", { text: "Leaderboards:" }), rated.map((game) => h(
+    fill(nav, h("span.muted", { text: t("Leaderboards:") }), rated.map((game) => h(
       `a${game.id === current ? ".current" : ""}`, {
         href: `/leaderboard/${encodeURIComponent(game.id)}`, text: game.title,
         "aria-current": game.id === current ? "page" : undefined,
@@ -33,7 +34,7 @@ export async function boardNav(current) {
 /** "1623" or "1500?" (provisional) with its uncertainty as a smaller "±480". */
 export function ratingText(shown) {
   return h("span.rating", { title: shown.provisional
-    ? "Provisional: too few rated games to be sure yet" : "Settled rating" },
+    ? t("Provisional: too few rated games to be sure yet") : t("Settled rating") },
   h("strong", { text: shown.text ?? String(shown.rating) }),
   h("small.deviation", { text: ` ±${shown.deviation}` }));
 }
@@ -44,13 +45,13 @@ export function ratingChange(change) {
   return change < 0 ? `\u2212${-change}` : "\u00b10";
 }
 
+/** A rate (0.58) as the page's language writes a percentage ("58%", "58 %"). */
 export const percent = (rate) => (rate === null || rate === undefined ? "–"
-  : `${Math.round(rate * 100)}%`);
+  : number(rate, { style: "percent", maximumFractionDigits: 0 }));
 
-/** A date as this browser writes it, from seconds since the epoch. */
+/** A date as the page's language writes it, from seconds since the epoch. */
 export function day(seconds) {
-  return new Date(seconds * 1000).toLocaleDateString(undefined,
-    { year: "numeric", month: "short", day: "numeric" });
+  return date(seconds * 1000);
 }
 
 /** A seat's name, linked to its player's profile when it is an account's. */

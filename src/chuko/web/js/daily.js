@@ -6,6 +6,7 @@
 // the solver's facts, and the day's leaderboard.
 
 import { api, fill, h, notice } from "./dom.js";
+import { date, number, t, tn } from "./i18n.js";
 import "./site.js"; // the header's account link
 
 const $ = (id) => document.getElementById(id);
@@ -25,12 +26,14 @@ function shiftDay(day, days) {
 }
 
 function clock(seconds) {
-  if (seconds === null) return "no time";
+  if (seconds === null) return t("no time");
   const whole = Math.max(0, Math.floor(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-const bridgeWords = (n) => (n === 1 ? "1 bridge" : `${n} bridges`);
+const bridgeWords = (n) => tn("{n} bridge", "{n} bridges", n);
+/** A day ("2026-12-07") as the page's language writes a date. */
+const dayWords = (day) => date(`${day}T00:00:00Z`, { dateStyle: "medium", timeZone: "UTC" });
 const current = () => page.msgs[page.msgs.length - 1];
 const elapsed = () => (page.timed === null ? 0
   : page.timed.seconds + ((page.ended ?? Date.now()) - page.timed.at) / 1000);
@@ -43,10 +46,10 @@ function timeFrom(answer) {
 
 function drawDays(data) {
   const links = data.date > data.first
-    ? [h("a", { href: `/daily/${shiftDay(data.date, -1)}`, text: "← The day before" })] : [];
+    ? [h("a", { href: `/daily/${shiftDay(data.date, -1)}`, text: t("← The day before") })] : [];
   if (data.date < data.today) {
-    links.push(h("a", { href: `/daily/${shiftDay(data.date, 1)}`, text: "The day after →" }),
-      h("a", { href: "/daily", text: "Today's deal" }));
+    links.push(h("a", { href: `/daily/${shiftDay(data.date, 1)}`, text: t("The day after →") }),
+      h("a", { href: "/daily", text: t("Today's deal") }));
   }
   fill($("days"), links);
 }
@@ -57,11 +60,12 @@ function drawBar() {
   const lost = over && !msg.view.outcome.winners.length;
   const playing = !page.data.mine;
   fill($("bar"),
-    h("span.clock", { "aria-label": "time", text: clock(playing ? elapsed() : page.data.mine.seconds) }),
-    h("span.muted", { text: `Par ${page.data.par}: ${page.data.par ? bridgeWords(page.data.par) : "no bridge"}` }),
-    playing ? h("button", { type: "button", id: "undo", text: "Undo", disabled: page.msgs.length < 2 || page.busy,
+    h("span.clock", { "aria-label": t("time"), text: clock(playing ? elapsed() : page.data.mine.seconds) }),
+    h("span.muted", { text: page.data.par ? t("Par {par}: {bridges}", { par: number(page.data.par),
+      bridges: bridgeWords(page.data.par) }) : t("Par 0: no bridge") }),
+    playing ? h("button", { type: "button", id: "undo", text: t("Undo"), disabled: page.msgs.length < 2 || page.busy,
       onclick: undo }) : null,
-    playing && lost ? h("button.primary", { type: "button", id: "finish", text: "Finish with this result",
+    playing && lost ? h("button.primary", { type: "button", id: "finish", text: t("Finish with this result"),
       onclick: finish }) : null);
 }
 
@@ -100,7 +104,7 @@ async function play(move) {
   const outcome = current().view.outcome;
   if (outcome && outcome.winners.length) await finish();
   else {
-    if (outcome) notice("No card can go on: undo, or finish with this result.", "info");
+    if (outcome) notice(t("No card can go on: undo, or finish with this result."), "info");
     draw();
   }
 }
@@ -133,30 +137,36 @@ function drawResult(data) {
   $("result").classList.toggle("lost", !data.mine.won);
   $("share").textContent = data.share;
   const streak = data.streak;
-  const days = (n) => `${n} day${n === 1 ? "" : "s"}`;
+  const days = (n) => tn("{n} day", "{n} days", n);
   $("streak").textContent = !streak ? ""
-    : streak.current ? `Streak: ${days(streak.current)} in a row won (best ${days(streak.best)}).`
-      : `No streak running: win today's deal to start one${streak.best ? ` (best ${days(streak.best)})` : ""}.`;
-  if (streak && data.date < data.today) $("streak").textContent += " A past day's deal counts for no streak.";
+    : streak.current ? t("Streak: {days} in a row won (best {best}).", { days: days(streak.current), best: days(streak.best) })
+      : streak.best ? t("No streak running: win today's deal to start one (best {best}).", { best: days(streak.best) })
+        : t("No streak running: win today's deal to start one.");
+  if (streak && data.date < data.today) $("streak").textContent += ` ${t("A past day's deal counts for no streak.")}`;
   const facts = data.facts;
-  const allowed = data.par ? `${bridgeWords(data.par)} (par)` : "no bridge";
-  $("facts").textContent = `${facts.winning_starts} of ${facts.starts} first moves keep a win with `
-    + `${allowed} possible. A winning line with the fewest bridges: ${facts.line.join(" ")}`;
+  const counts = { winning: number(facts.winning_starts), starts: number(facts.starts), line: facts.line.join(" ") };
+  $("facts").textContent = data.par
+    ? t("{winning} of {starts} first moves keep a win with {bridges} (par) possible. A winning line with the fewest bridges: {line}",
+      { ...counts, bridges: bridgeWords(data.par) })
+    : t("{winning} of {starts} first moves keep a win with no bridge possible. A winning line with the fewest bridges: {line}", counts);
   document.body.dataset.finished = "true";
 }
 
 function drawLeaders(rows) {
   fill($("leaders"), rows.length ? rows.map((row) => h("li", {
-    text: `${row.name} — ${bridgeWords(row.bridges)}, ${clock(row.seconds)}`,
-  })) : h("li.muted", { text: "Nobody has won this deal yet." }));
+    text: t("{name} — {bridges}, {time}", { name: row.name, bridges: bridgeWords(row.bridges), time: clock(row.seconds) }),
+  })) : h("li.muted", { text: t("Nobody has won this deal yet.") }));
 }
 
 function showAll() {
   const data = page.data;
-  $("day-title").textContent = `Daily Caravan, ${data.date}`;
-  $("lead").textContent = `One deal a day, the same for everyone. Par ${data.par}: it can be won `
-    + `with ${data.par ? bridgeWords(data.par) : "no bridge"}, and no fewer (${data.bridges} allowed). `
-    + "Undo is free.";
+  $("day-title").textContent = t("Daily Caravan, {day}", { day: dayWords(data.date) });
+  $("lead").textContent = data.par
+    ? t("One deal a day, the same for everyone. Par {par}: it can be won with {bridges}, and no "
+      + "fewer ({allowed} allowed). Undo is free.", { par: number(data.par), bridges: bridgeWords(data.par),
+      allowed: number(data.bridges) })
+    : t("One deal a day, the same for everyone. Par 0: it can be won with no bridge ({allowed} "
+      + "allowed). Undo is free.", { allowed: number(data.bridges) });
   if (data.mine && !current().view.outcome) {
     // Played before (this page did not finish it): the deal as dealt, to look at.
     page.msgs = [{ view: data.view, legal: data.legal, version: data.version }];
@@ -171,13 +181,13 @@ async function copyShare() {
   const text = $("share").textContent;
   try {
     await navigator.clipboard.writeText(text);
-    notice("The result line is copied: paste it anywhere.", "good");
+    notice(t("The result line is copied: paste it anywhere."), "good");
   } catch {
     const range = document.createRange();
     range.selectNodeContents($("share"));
     getSelection().removeAllRanges();
     getSelection().addRange(range);
-    notice("Copying was refused: the line is selected, copy it with your keyboard.", "info");
+    notice(t("Copying was refused: the line is selected, copy it with your keyboard."), "info");
   }
 }
 

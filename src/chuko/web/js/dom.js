@@ -1,5 +1,6 @@
 // Small DOM and HTTP helpers shared by every page.
 
+import { t } from "./i18n.js";
 import { sliding } from "./motion.js";
 
 /** Build an element: h("div.card.raised", {onclick, title}, child, "text", …). */
@@ -23,6 +24,14 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** A translated sentence whose {placeholders} are elements, as children for h() or fill():
+ * withNodes(t("You play as {name}."), { name: h("strong", …) }), in the language's order. */
+export function withNodes(sentence, nodes) {
+  return sentence.split(/\{(\w+)\}/)
+    .map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part))
+    .filter((part) => part !== "");
+}
+
 /** Replace everything inside `el` with `children`. */
 export function fill(el, ...children) {
   el.replaceChildren();
@@ -32,8 +41,8 @@ export function fill(el, ...children) {
 
 // Told to the page whenever a request to the server fails for want of a network (or is
 // answered by the service worker's keep instead), or gets through again.
-export const UNREACHABLE = "chuko:unreachable";
-export const REACHABLE = "chuko:reachable";
+export const UNREACHABLE = "chuko.unreachable";
+export const REACHABLE = "chuko.reachable";
 
 /** JSON over HTTP; throws an Error carrying the server's one-sentence message. */
 export async function api(path, body) {
@@ -45,14 +54,15 @@ export async function api(path, body) {
     response = await fetch(path, init);
   } catch {
     window.dispatchEvent(new Event(UNREACHABLE));  // offline.js says so in one line
-    throw new Error("The server cannot be reached: check that it is running.");
+    throw new Error(t("The server cannot be reached: check that it is running."));
   }
   // The service worker marks what it answers from its keep while the network is gone.
   window.dispatchEvent(new Event(response.headers.get("X-Chuko-Kept") ? UNREACHABLE : REACHABLE));
   let data = null;
   try { data = await response.json(); } catch { /* not JSON: handled below */ }
   if (!response.ok) {
-    throw new Error((data && (data.error || data.detail)) || `The server answered ${response.status}.`);
+    throw new Error((data && (data.error || data.detail))
+      || t("The server answered {status}.", { status: response.status }));
   }
   return data;
 }

@@ -6,6 +6,7 @@
 import { api, copyText, fill, games, h, notice } from "./dom.js";
 import { showYourGames } from "./continue.js";
 import { presetField } from "./presets.js";
+import { number, t, tn } from "./i18n.js";
 import { showFollowedGames } from "./relations.js";
 import { becomeGuest, knownPlayer, offerAccountName } from "./site.js";
 import { rememberRoom, saveChoices, savedChoices, savedName, saveName } from "./store.js";
@@ -63,27 +64,28 @@ function sentence(text) {
 
 function playersText(game) {
   const [least, most] = [game.min_players, game.max_players];
-  if (most === least) return `${least} player${least === 1 ? "" : "s"}`;
-  return most ? `${least}–${most} players` : `${least}+ players`;
+  if (most === least) return tn("{n} player", "{n} players", least);
+  return most ? t("{least}–{most} players", { least: number(least), most: number(most) })
+    : t("{least}+ players", { least: number(least) });
 }
 
-const KINDS = [["me", "You"], ["bot", "Bot"], ["friend", "Friend"]];
+const KINDS = [["me", t("You")], ["bot", t("Bot")], ["friend", t("Friend")]];
 
 // The time controls offered for a table with more than one player (`clock` of POST
 // /api/rooms): none, per move with a reserve, or correspondence in days a move.
 const CLOCKS = [
-  ["none", "No clock", null],
-  ["move-30", "30 s a move + 1 min", { kind: "move", seconds: 30, reserve: 60 }],
-  ["move-60", "1 min a move + 5 min", { kind: "move", seconds: 60, reserve: 300 }],
-  ["days-1", "1 day a move", { kind: "days", days: 1 }],
-  ["days-3", "3 days a move", { kind: "days", days: 3 }],
+  ["none", t("No clock"), null],
+  ["move-30", t("30 s a move + 1 min"), { kind: "move", seconds: 30, reserve: 60 }],
+  ["move-60", t("1 min a move + 5 min"), { kind: "move", seconds: 60, reserve: 300 }],
+  ["days-1", tn("{n} day a move", "{n} days a move", 1), { kind: "days", days: 1 }],
+  ["days-3", tn("{n} day a move", "{n} days a move", 3), { kind: "days", days: 3 }],
 ];
 
 function clockField(game, saved) {
   if (game.max_players === 1) return null;
   const id = `${game.id}-clock`;
   return h("label.field.clock-field", {},
-    h("span", { text: "Clock" }),
+    h("span", { text: t("Clock") }),
     h("select", { id, name: "time-control" }, CLOCKS.map(([value, text]) => h("option", {
       value, text, selected: value === (saved || "none"),
     }))));
@@ -119,10 +121,12 @@ function nameRows(list) {
   let other = 0;
   for (const row of rows) {
     const [kind, level] = row.querySelectorAll("select");
-    const name = kind.value === "me" ? "You" : `${mine ? "Opponent" : "Player"} ${(other += 1)}`;
+    other += kind.value === "me" ? 0 : 1;
+    const name = kind.value === "me" ? t("You")
+      : mine ? t("Opponent {n}", { n: number(other) }) : t("Player {n}", { n: number(other) });
     row.querySelector(".seat-name").textContent = name;
-    kind.setAttribute("aria-label", `${name}: who plays`);
-    level.setAttribute("aria-label", `${name}: bot level`);
+    kind.setAttribute("aria-label", t("{name}: who plays", { name }));
+    level.setAttribute("aria-label", t("{name}: bot level", { name }));
   }
   // An option choosing who starts lists seats: they read as the rows' names, not numbers.
   const first = list.closest("form")?.elements.namedItem("first");
@@ -130,7 +134,7 @@ function nameRows(list) {
     for (const option of first.options) {
       const row = /^\d+$/.test(option.value) ? rows[Number(option.value)] : null;
       if (row) option.textContent = row.querySelector(".seat-name").textContent;
-      else if (option.value === "random") option.textContent = "Random";
+      else if (option.value === "random") option.textContent = t("Random");
     }
   }
 }
@@ -170,9 +174,9 @@ function linkRow(label, url) {
     type: "button",
     onclick: async () => {
       const copied = await copyText(full, input);
-      button.textContent = copied ? "Copied" : "Select and copy";
+      button.textContent = copied ? t("Copied") : t("Select and copy");
     },
-    text: "Copy",
+    text: t("Copy"),
   });
   return h("div.link-row", {}, h("span.link-label", { text: label }), input, button);
 }
@@ -180,18 +184,19 @@ function linkRow(label, url) {
 function showCreated(game, created, box) {
   const several = created.invites.length > 1;
   const links = created.invites.map((invite, i) => linkRow(
-    several ? `Invite link ${i + 1} (one friend each)` : "Invite link for your friend", invite.url));
-  links.push(linkRow("Spectators", created.watch_url));
+    several ? t("Invite link {n} (one friend each)", { n: number(i + 1) })
+      : t("Invite link for your friend"), invite.url));
+  links.push(linkRow(t("Spectators"), created.watch_url));
   const mine = created.token
     ? h("a.button.primary", {
       href: `/room/${encodeURIComponent(created.room)}#token=${encodeURIComponent(created.token)}`,
-      text: "Go to my seat",
+      text: t("Go to my seat"),
     })
-    : h("a.button.primary", { href: created.watch_url, text: "Watch the game" });
+    : h("a.button.primary", { href: created.watch_url, text: t("Watch the game") });
   fill(box,
-    h("h3", { text: created.invites.length ? "Room created: send the invites" : "Room created" }),
+    h("h3", { text: created.invites.length ? t("Room created: send the invites") : t("Room created") }),
     created.invites.length
-      ? h("p.muted", { text: "Each link takes one seat; the game starts when every seat is filled." })
+      ? h("p.muted", { text: t("Each link takes one seat; the game starts when every seat is filled.") })
       : null,
     links, h("div.actions", {}, mine));
   box.hidden = false;
@@ -208,7 +213,7 @@ async function create(game, form, list, box, button) {
   const seats = readSeats(list);
   const options = readOptions(game, form);
   if (seats.filter((s) => s.kind === "me").length > 1) {
-    notice("Only one seat can be yours: give the others to bots or friends.", "error");
+    notice(t("Only one seat can be yours: give the others to bots or friends."), "error");
     return;
   }
   const name = playerName();
@@ -242,11 +247,11 @@ function gamePanel(game) {
   const saved = savedChoices(game.id);
   const list = h("div.seat-list");
   const box = h("div.created", { hidden: true, "aria-live": "polite" });
-  const button = h("button.primary", { type: "submit", text: "Create room" });
-  const form = h("form.game-form", { "aria-label": `${game.title} options` },
+  const button = h("button.primary", { type: "submit", text: t("Create room") });
+  const form = h("form.game-form", { "aria-label": t("{game} options", { game: game.title }) },
     h("div.options", {}, game.options.map((option) => optionInput(game, option, saved?.options?.[option.name])),
       clockField(game, saved?.clock)),
-    h("fieldset.seats-field", {}, h("legend", { text: "Who plays" }), list),
+    h("fieldset.seats-field", {}, h("legend", { text: t("Who plays") }), list),
     h("div.actions", {}, button));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -263,8 +268,8 @@ function gamePanel(game) {
     h("header", {},
       h("h2", { text: game.title }),
       h("span.players", { text: playersText(game) }),
-      h("a.rules-link", { href: `/rules/${encodeURIComponent(game.id)}`, text: "Rules" }),
-      game.lessons ? h("a.rules-link", { href: `/learn/${encodeURIComponent(game.id)}`, text: "Learn" })
+      h("a.rules-link", { href: `/rules/${encodeURIComponent(game.id)}`, text: t("Rules") }),
+      game.lessons ? h("a.rules-link", { href: `/learn/${encodeURIComponent(game.id)}`, text: t("Learn") })
         : null),
     h("p.blurb", { text: sentence(game.summary) }),
     form, box);

@@ -4,6 +4,7 @@
 
 import "./site.js";
 import { api, fill, h, notice } from "./dom.js";
+import { lang, number as numeral, t } from "./i18n.js";
 import { roundStep, s } from "./svg.js";
 
 // One colour per series, from the stylesheet (--plot-1 … --plot-7, each scheme its own).
@@ -25,8 +26,12 @@ function ticks(low, high, count = 5) {
 }
 
 const number = (v) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const shown = (v) => (Math.abs(v) >= 100 || Number.isInteger(v) ? String(Math.round(v))
-  : v.toFixed(Math.abs(v) >= 10 ? 1 : 2));
+/** A figure as the page's language writes it: whole from 100 up, else to 1 or 2 places. */
+const shown = (v) => {
+  const places = Math.abs(v) >= 100 || Number.isInteger(v) ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return numeral(places ? v : Math.round(v), { minimumFractionDigits: places, maximumFractionDigits: places,
+    useGrouping: false });
+};
 const seriesClass = (k) => `series series-${(k % SERIES) + 1}`;
 
 /** `text` cut into lines of at most `chars` characters, at spaces. */
@@ -120,12 +125,13 @@ export function drawPlot(plot, width = WIDTH) {
       const n = number((one.n || [])[i]);
       const x = plot.kind === "bar" ? centre(i) - band * 0.4 + barWidth * (k + 0.5)
         : centre(i) + dodge * (k - (series.length - 1) / 2);
-      const sized = n === null ? "" : `, n = ${n.toLocaleString("en")}`;
+      const sized = n === null ? "" : `, n = ${numeral(n)}`;
       const few = n !== null && n < (plot.few || 0);
       if (few) {
         // Too few to say: greyed and hollow, with its n, no interval, not on the line.
         runs.push([]);
-        const said = `${one.label}, ${label}: only ${n} (too few to show a rate)`;
+        const said = t("{series}, {label}: only {n} (too few to show a rate)",
+          { series: one.label, label, n: numeral(n) });
         if (plot.kind === "bar") {
           svg.append(s("rect", { x: x - barWidth / 2, width: barWidth, y: top, height: plotH,
             class: "bar few" }, s("title", { text: said })));
@@ -134,10 +140,10 @@ export function drawPlot(plot, width = WIDTH) {
             s("title", { text: said })));
         }
         svg.append(s("text", { x: x + 6, y: Math.max(top + 10, y(v) - 6), class: "few",
-          text: `n=${n}` }));
+          text: `n=${numeral(n)}` }));
         return;
       }
-      const said = `${one.label}, ${label}: ${shown(v)}`
+      const said = t("{series}, {label}: {value}", { series: one.label, label, value: shown(v) })
         + (lo !== null && hi !== null ? ` [${shown(lo)}, ${shown(hi)}]` : "") + sized;
       if (plot.kind === "bar") {
         svg.append(s("rect", { x: x - barWidth / 2, width: barWidth, y: y(Math.max(v, 0)),
@@ -223,7 +229,7 @@ function table(data) {
 function study(one, figures) {
   return h("article.study", { dataset: { game: one.game } },
     h("h3", { text: one.title }),
-    h("p.method", { text: `How: ${one.method}` }),
+    h("p.method", { text: t("How: {method}", { method: one.method }) }),
     (one.findings || []).length ? h("ul.findings", {},
       one.findings.map((text) => h("li", { text }))) : null,
     h("div.plots", {}, (one.plots || []).map((plot) => {
@@ -245,18 +251,18 @@ async function main() {
     return;
   }
   const studied = facts.games.filter((game) => game.studies.length);
-  fill(document.getElementById("lab-nav"), studied.length ? h("span.muted", { text: "Facts:" }) : null,
+  fill(document.getElementById("lab-nav"), studied.length ? h("span.muted", { text: t("Facts:") }) : null,
     studied.map((game) => h("a", { href: `#${encodeURIComponent(game.id)}`, text: game.title })));
   const without = facts.games.filter((game) => !game.studies.length);
   const figures = [];
   fill(place,
     studied.map((game) => h("section.lab-game", { id: game.id },
       h("h2", {}, game.title, h("a", { href: `/rules/${encodeURIComponent(game.id)}`,
-        text: "Rules" })),
+        text: t("Rules") })),
       game.studies.map((one) => study(one, figures)))),
-    studied.length ? null : h("p", { text: "No facts are shipped with this installation yet." }),
-    without.length && studied.length ? h("p.muted", {
-      text: `No facts yet for ${without.map((game) => game.title).join(", ")}.` }) : null);
+    studied.length ? null : h("p", { text: t("No facts are shipped with this installation yet.") }),
+    without.length && studied.length ? h("p.muted", { text: t("No facts yet for {games}.", {
+      games: new Intl.ListFormat(lang, { type: "unit" }).format(without.map((game) => game.title)) }) }) : null);
   drawAtWidth(figures);
   // The sections came after the page loaded, so a link to one of them is followed now.
   const wanted = decodeURIComponent(location.hash.slice(1));

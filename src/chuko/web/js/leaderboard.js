@@ -4,6 +4,7 @@
 // link) shows the first game that has one.
 
 import { api, fill, games, h, notice } from "./dom.js";
+import { number, t } from "./i18n.js";
 import { boardNav, classesOf, CLASS_NAMES, percent, ratingText } from "./club.js";
 import "./site.js";
 
@@ -27,10 +28,10 @@ function tabs(board) {
 
 function rows(players) {
   return players.map((p) => h("tr", { class: p.provisional ? "provisional" : "" },
-    h("td.rank", { text: p.rank ? String(p.rank) : "–" }),
+    h("td.rank", { text: p.rank ? number(p.rank) : "–" }),
     h("td", {}, h("a", { href: `/@/${encodeURIComponent(p.username)}`, text: p.username })),
     h("td", {}, ratingText(p)),
-    h("td.num", { text: String(p.games) }),
+    h("td.num", { text: number(p.games) }),
     h("td.num", { text: percent(p.win_rate) })));
 }
 
@@ -39,19 +40,19 @@ function rows(players) {
 function table(board) {
   const provisional = board.provisional || [];
   if (!board.players.length && !provisional.length) {
-    return h("p.empty", { text: "No ratings yet. Play rated games from the lobby: a "
-      + "player is ranked here after 10 of them." });
+    return h("p.empty", { text: t("No ratings yet. Play rated games from the lobby: a "
+      + "player is ranked here after 10 of them.") });
   }
-  const caption = `${board.title}, ${CLASS_NAMES[board.class].toLowerCase()}`;
+  const caption = t("{game}, {class}", { game: board.title, class: CLASS_NAMES[board.class] });
   return h("div.table-wrap", {}, h("table.board-table", {},
     h("caption.sr-only", { text: caption }),
-    h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Games", "Win rate"].map((c) => h(
+    h("thead", {}, h("tr", {}, ["#", t("Player"), t("Rating"), t("Games"), t("Win rate")].map((c) => h(
       "th", { scope: "col", text: c })))),
     board.players.length ? h("tbody", {}, rows(board.players))
-      : h("tbody", {}, h("tr", {}, h("td.muted", { colspan: "5", text: "No settled ratings yet." }))),
+      : h("tbody", {}, h("tr", {}, h("td.muted", { colspan: "5", text: t("No settled ratings yet.") }))),
     provisional.length ? h("tbody.provisional-rows", {},
       h("tr", {}, h("th.provisional-head", { scope: "rowgroup", colspan: "5",
-        text: "Provisional (shown with ?): not ranked until 10 rated games settle them" })),
+        text: t("Provisional (shown with ?): not ranked until 10 rated games settle them") })),
       rows(provisional)) : null));
 }
 
@@ -63,8 +64,8 @@ async function main() {
   try {
     const board = await api(`/api/leaderboard/${encodeURIComponent(game)}`
       + (klass ? `?class=${encodeURIComponent(klass)}` : ""));
-    document.title = `${board.title} leaderboard — chükö`;
-    document.getElementById("board-title").textContent = `${board.title} leaderboard`;
+    document.title = t("{game} leaderboard — chükö", { game: board.title });
+    document.getElementById("board-title").textContent = t("{game} leaderboard", { game: board.title });
     tabs(board);
     fill(place, table(board));
   } catch (error) {

@@ -4,6 +4,7 @@
 // wrong one is wrong. The last step starts a real game against a bot.
 
 import { api, fill, gameInfo, h, loadScreen, notice } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { becomeGuest } from "./site.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,12 +15,13 @@ async function showIndex() {
   const { lessons } = await api("/api/lessons");
   fill($("lesson-list"), ...lessons.map((entry) => {
     const finished = entry.done >= entry.steps;
-    const said = finished ? "done" : entry.done ? `${entry.done} of ${entry.steps} steps done`
-      : `${entry.steps} steps`;
+    const said = finished ? t("done") : entry.done
+      ? tn("{done} of {n} step done", "{done} of {n} steps done", entry.steps, { done: number(entry.done) })
+      : tn("{n} step", "{n} steps", entry.steps);
     return h("li.lesson-entry", {},
       h("a.lesson-link", { href: `/learn/${encodeURIComponent(entry.game)}` },
         h("strong", { text: entry.title }), h("span.muted", { text: ` · ${said}` })),
-      h("span.muted", { text: `First: ${entry.first}` }));
+      h("span.muted", { text: t("First: {step}", { step: entry.first }) }));
   }));
 }
 
@@ -27,10 +29,11 @@ function drawSteps() {
   const { steps, done } = page.course;
   fill($("steps"), ...steps.map((step, index) => h("li", {},
     h("button.step-dot", {
-      type: "button", text: String(index + 1),
+      type: "button", text: number(index + 1),
       class: `step-dot${index === page.at ? " current" : ""}${index < done ? " done" : ""}`,
       "aria-current": index === page.at ? "step" : null,
-      "aria-label": `Step ${index + 1}: ${step.title}${index < done ? " (done)" : ""}`,
+      "aria-label": index < done ? t("Step {n}: {title} (done)", { n: number(index + 1), title: step.title })
+        : t("Step {n}: {title}", { n: number(index + 1), title: step.title }),
       onclick: () => showStep(index),
     }))));
 }
@@ -41,7 +44,7 @@ function seatsOf(step) {
   const others = Math.max(count - 1, 1);
   return Array.from({ length: count }, (_, seat) => {
     const nth = seat < step.seat ? seat + 1 : seat;
-    return { seat, name: others > 1 ? `Opponent ${nth}` : "Opponent" };
+    return { seat, name: others > 1 ? t("Opponent {n}", { n: number(nth) }) : t("Opponent") };
   });
 }
 
@@ -77,7 +80,8 @@ function showStep(index) {
   if (page.screen.cancelSelection) page.screen.cancelSelection();
   const step = page.course.steps[index];
   const total = page.course.steps.length;
-  $("step-title").textContent = `Step ${index + 1} of ${total}: ${step.title}`;
+  $("step-title").textContent = t("Step {n} of {total}: {title}",
+    { n: number(index + 1), total: number(total), title: step.title });
   $("step-text").textContent = step.text;
   verdict("", "");
   $("next").hidden = true;
@@ -136,7 +140,7 @@ async function showLesson(gameId) {
   $("lesson").hidden = false;
   page.course = await api(`/api/lessons/${encodeURIComponent(gameId)}`);
   page.screen = await loadScreen(await gameInfo(gameId));
-  document.title = `Learn ${page.course.title} — Chükö`;
+  document.title = t("Learn {game} — chükö", { game: page.course.title });
   $("lesson-game").textContent = page.course.title;
   $("rules-link").href = `/rules/${encodeURIComponent(gameId)}`;
   $("next").onclick = () => showStep(page.at + 1);

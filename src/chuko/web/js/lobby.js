@@ -5,7 +5,8 @@
 // paired, the page goes to the room, where the session's cookie holds the seat. A panel
 // lists the next tournaments.
 
-import { api, fill, games, h, notice } from "./dom.js";
+import { api, fill, games, h, notice, withNodes } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { becomeGuest } from "./site.js";
 import { optionField, readOptions } from "./presets.js";
 import { clockText } from "./clocktext.js";
@@ -49,13 +50,13 @@ function connect() {
 
 function send(msg) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
-  else if (msg.type !== "ping") notice("The lobby is reconnecting: try again in a moment.", "error");
+  else if (msg.type !== "ping") notice(t("The lobby is reconnecting: try again in a moment."), "error");
 }
 
 function status(kind) {
   const conn = document.getElementById("conn");
   conn.className = `conn ${kind}`;
-  conn.textContent = { open: "online", retrying: "reconnecting", closed: "offline" }[kind];
+  conn.textContent = { open: t("online"), retrying: t("reconnecting"), closed: t("offline") }[kind];
 }
 
 function receive(msg) {
@@ -77,14 +78,15 @@ function receive(msg) {
       document.getElementById("seek-rated-account").hidden = !msg.guest;
     }
     if (msg.name) {
-      fill(document.getElementById("me"), "You play as ", h("strong", { text: msg.name }), ". ",
-        h("a", { href: "/account", text: "Your name and account" }));
+      fill(document.getElementById("me"), withNodes(t("You play as {name}."),
+        { name: h("strong", { text: msg.name }) }), " ",
+      h("a", { href: "/account", text: t("Your name and account") }));
     }
   } else if (msg.type === "joined") {
     state.joined.add(msg.seek);
-    notice("You joined the seek: its room opens when its last seat is taken.", "good");
+    notice(t("You joined the seek: its room opens when its last seat is taken."), "good");
   } else if (msg.type === "paired") {
-    notice("Paired: opening your game…", "good");
+    notice(t("Paired: opening your game…"), "good");
     location.assign(`/room/${encodeURIComponent(msg.room)}`);
     return;
   } else if (msg.type === "error") {
@@ -131,15 +133,15 @@ const slow = (clock) => Boolean(clock) && clock.kind === "days";
 function poolCard(pool) {
   const count = state.counts[pool.id] ?? pool.waiting ?? 0;
   const title = state.games.find((game) => game.id === pool.game)?.title || pool.game;
-  const kind = state.guest === null ? "" : state.guest ? "casual" : "rated";
+  const kind = state.guest === null ? "" : state.guest ? t("casual") : t("rated");
   // The quick clocks, then days a move on a line of their own.
   const quick = pool.clocks.filter((clock) => !slow(clock)).map((clock) => clockButton(pool, clock, kind));
   const days = pool.clocks.filter(slow).map((clock) => clockButton(pool, clock, kind));
   const card = kept(`pool ${pool.id}`, JSON.stringify([count, title, kind]), () => h(
     "div.pool-card", {}, h("div.pool-head", {}, h("strong", { text: title }),
-      h("span", { text: pool.label }), h("small.muted", { text: `${count} waiting` })),
+      h("span", { text: pool.label }), h("small.muted", { text: t("{n} waiting", { n: number(count) }) })),
     h("div.pool-clocks.quick"), h("div.pool-clocks.slow", {},
-      h("small.muted.slow-label", { text: "Days a move:" }), h("span.slow-clocks"))));
+      h("small.muted.slow-label", { text: t("Days a move:") }), h("span.slow-clocks"))));
   place(card.querySelector(".pool-clocks.quick"), quick);
   place(card.querySelector(".slow-clocks"), days);
   card.querySelector(".pool-clocks.slow").hidden = !days.length;
@@ -152,16 +154,16 @@ function clockButton(pool, clock, kind) {
     `button.pool${mine ? ".waiting" : ""}`, {
       type: "button", "aria-pressed": mine ? "true" : "false",
       dataset: { pool: pool.id, clock: clockId(clock) },
-      title: kind ? `${kind}, ${clockText(clock, true)}` : clockText(clock, true),
+      title: kind ? t("{kind}, {clock}", { kind, clock: clockText(clock, true) }) : clockText(clock, true),
       onclick: () => {
         const choice = document.getElementById("bots-after").value;
         const botsAfter = pool.players > 2 && choice ? Number(choice) : null;
         send({ type: "pool", pool: pool.id, clock, bots_after: botsAfter });
       },
-    }, h("span", { text: kind ? `${kind} · ${clockText(clock)}` : clockText(clock) }),
+    }, h("span", { text: kind ? t("{kind} · {clock}", { kind, clock: clockText(clock) }) : clockText(clock) }),
     h("small.muted")));
-  const text = !mine ? "" : slow(clock) ? "waiting — you may close the page; click to leave"
-    : `waiting ${waited(state.you.since)} — click to leave`;
+  const text = !mine ? "" : slow(clock) ? t("waiting — you may close the page; click to leave")
+    : t("waiting {time} — click to leave", { time: waited(state.you.since) });
   const small = button.querySelector("small");
   if (small.textContent !== text) small.textContent = text;
   small.hidden = !mine;
@@ -171,36 +173,42 @@ function clockButton(pool, clock, kind) {
 function optionsText(seek) {
   const game = state.games.find((g) => g.id === seek.game);
   const label = (name) => game?.options.find((o) => o.name === name)?.label || name;
-  return Object.entries(seek.options).map(([name, value]) => `${label(name)}: ${value}`).join(", ");
+  return Object.entries(seek.options).map(([name, value]) => t("{option}: {value}",
+    { option: label(name), value })).join(", ");
 }
 
 function seekRow(seek) {
   const mine = state.you && state.you.seeks.includes(seek.id);
   const joined = state.joined.has(seek.id);
-  const range = seek.range ? `, for ${seek.range[0]}–${seek.range[1]}` : "";
+  const clock = clockText(seek.clock, slow(seek.clock));
+  const range = seek.range && t("{low}–{high}", { low: seek.range[0], high: seek.range[1] });
   const action = mine || joined
-    ? h("button", { type: "button", text: mine ? "Cancel" : "Leave",
+    ? h("button", { type: "button", text: mine ? t("Cancel") : t("Leave"),
       onclick: () => send({ type: "cancel", seek: seek.id }) })
-    : h("button.primary", { type: "button", text: "Join",
+    : h("button.primary", { type: "button", text: t("Join"),
       onclick: () => send({ type: "accept", seek: seek.id }) });
   return kept(`seek ${seek.id}`, JSON.stringify([seek, mine, joined]), () => h("li.seek", {},
     h("div.seek-text", {}, h("strong", { text: seek.title }),
-      h("span", { text: ` ${seek.players} players · ${seek.rated ? "rated" : "casual"} · ` +
-        `${clockText(seek.clock, slow(seek.clock))}${range}` }),
-      h("small.muted", { text: `${seek.by} (${seek.rating_text}) · ${optionsText(seek)} · ` +
-        `${seek.seats_left} seat${seek.seats_left === 1 ? "" : "s"} left` })),
+      h("span", { text: range
+        ? tn("{n} player · {kind} · {clock}, for {range}", "{n} players · {kind} · {clock}, for {range}",
+          seek.players, { kind: seek.rated ? t("rated") : t("casual"), clock, range })
+        : tn("{n} player · {kind} · {clock}", "{n} players · {kind} · {clock}",
+          seek.players, { kind: seek.rated ? t("rated") : t("casual"), clock }) }),
+      h("small.muted", { text: tn("{by} ({rating}) · {options} · {n} seat left",
+        "{by} ({rating}) · {options} · {n} seats left", seek.seats_left,
+        { by: seek.by, rating: seek.rating_text, options: optionsText(seek) }) })),
     action));
 }
 
 function render() {
   place(document.getElementById("pools"), state.pools.length ? state.pools.map(poolCard)
-    : [kept("no pools", "", () => h("p.muted", { text: "No game offers quick pairing here." }))]);
+    : [kept("no pools", "", () => h("p.muted", { text: t("No game offers quick pairing here.") }))]);
   const seeks = [...state.seeks.values()].sort((a, b) => a.created - b.created);
   const older = state.next ? [kept(`older ${state.next}`, "", () => h("li.older", {},
-    h("button", { type: "button", text: "Show older seeks",
+    h("button", { type: "button", text: t("Show older seeks"),
       onclick: () => send({ type: "seeks", before: state.next }) })))] : [];
   place(document.getElementById("seeks"), seeks.length ? [...older, ...seeks.map(seekRow)]
-    : [kept("no seeks", "", () => h("li.muted", { text: "No seek is open: post one below." }))]);
+    : [kept("no seeks", "", () => h("li.muted", { text: t("No seek is open: post one below.") }))]);
   for (const key of drawn.keys()) {  // bounded: only what is on the page stays kept
     if (!drawn.get(key).isConnected) drawn.delete(key);
   }
@@ -231,7 +239,7 @@ async function showEvents() {
   const lists = await api("/api/tournaments");
   const next = [...lists.running, ...lists.upcoming].slice(0, EVENTS_SHOWN);
   fill(document.getElementById("events"), next.length ? next.map(eventItem)
-    : h("li.muted", { text: "None planned: make one." }));
+    : h("li.muted", { text: t("None planned: make one.") }));
 }
 
 async function start() {
@@ -253,7 +261,7 @@ async function start() {
   fill(document.getElementById("seek-clock"), [
     ...state.clocks.map((clock, n) => h("option", { value: String(n), text: clockText(clock, true),
       selected: clock.kind === "move" && clock.seconds === 30 })),
-    h("option", { value: "", text: "no clock (casual only)" })]);
+    h("option", { value: "", text: t("no clock (casual only)") })]);
   select.addEventListener("change", showOptions);
   showOptions();
   document.getElementById("seek-form").addEventListener("submit", postSeek);

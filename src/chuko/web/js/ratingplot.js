@@ -3,6 +3,7 @@
 // uncertainty (which early on spans far more than the line moves, so it is not drawn as a
 // band). Drawn small enough to read on a phone (the viewBox scales to the card's width).
 
+import { date, number, t } from "./i18n.js";
 import { roundStep, s } from "./svg.js";
 
 const WIDTH = 360;
@@ -39,30 +40,30 @@ export function drawHistory(points, title) {
     svg.append(s("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(mark), y2: y(mark),
       class: "grid" }));
     svg.append(s("text", { x: MARGIN.left - 6, y: y(mark) + 4, "text-anchor": "end",
-      text: String(Math.round(mark)) }));
+      text: number(Math.round(mark), { useGrouping: false }) }));
   }
   for (const game of last > 1 ? ticks(1, last, 5, true) : [1]) {
     const at = x(game - 1);
     svg.append(s("line", { x1: at, x2: at, y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom + 4,
       class: "axis" }));
     svg.append(s("text", { x: at, y: HEIGHT - MARGIN.bottom + 16, "text-anchor": "middle",
-      text: String(game) }));
+      text: number(game) }));
   }
   svg.append(s("path", { d: `M${MARGIN.left},${MARGIN.top}V${HEIGHT - MARGIN.bottom}`
     + `H${WIDTH - MARGIN.right}`, class: "axis", fill: "none" }));
   svg.append(s("text", { x: MARGIN.left + plotW / 2, y: HEIGHT - 6, "text-anchor": "middle",
-    class: "axis-label", text: "Rated games" }));
+    class: "axis-label", text: t("Rated games") }));
   const middle = MARGIN.top + plotH / 2;
   svg.append(s("text", { x: 12, y: middle, "text-anchor": "middle", class: "axis-label",
-    transform: `rotate(-90 12 ${middle})`, text: "Rating" }));
+    transform: `rotate(-90 12 ${middle})`, text: t("Rating") }));
   if (points.length > 1) {
     svg.append(s("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "),
       class: "line", fill: "none" }));
   }
   points.forEach((p, i) => {
-    const when = new Date(p.at * 1000).toLocaleDateString();
     svg.append(s("circle", { cx: x(i), cy: y(p.rating), r: points.length > 40 ? 1.5 : 3,
-      class: "point" }, s("title", { text: `Game ${i + 1} (${when}): ${p.rating} ±${p.deviation}` })));
+      class: "point" }, s("title", { text: t("Game {n} ({day}): {rating} ±{deviation}", {
+      n: number(i + 1), day: date(p.at * 1000), rating: p.rating, deviation: p.deviation }) })));
   });
   return svg;
 }

@@ -4,7 +4,8 @@
 // The answer, and every step after, comes on the player's own socket (js/channel.js). Also
 // the home page's list of the games those one follows finished lately.
 
-import { api, fill, games as catalog, h, notice } from "./dom.js";
+import { api, fill, games as catalog, h, notice, withNodes } from "./dom.js";
+import { t } from "./i18n.js";
 import { clockText, expectAnswer } from "./channel.js";
 
 const CLOCKS = [null, { kind: "move", seconds: 30, reserve: 60 }, { kind: "move", seconds: 60, reserve: 180 },
@@ -29,14 +30,14 @@ function challengeForm(username, games) {
   };
   game.addEventListener("change", showOptions);
   const clock = h("select", { name: "clock", id: "challenge-clock" },
-    CLOCKS.map((c, n) => h("option", { value: String(n), text: c ? clockText(c) : "no clock (casual only)",
+    CLOCKS.map((c, n) => h("option", { value: String(n), text: c ? clockText(c) : t("no clock (casual only)"),
       selected: n === 1 })));
   const rated = h("input", { type: "checkbox", name: "rated", id: "challenge-rated" });
-  const form = h("form.challenge-form", { "aria-label": `challenge ${username}` },
-    h("label.field", { for: "challenge-game" }, h("span", { text: "Game" }), game), options,
-    h("label.field", { for: "challenge-clock" }, h("span", { text: "Clock" }), clock),
-    h("label.check", { for: "challenge-rated" }, rated, " Rated (both need an account and a clock)"),
-    h("div.actions", {}, h("button.primary", { type: "submit", text: `Challenge ${username}` })));
+  const form = h("form.challenge-form", { "aria-label": t("challenge {username}", { username }) },
+    h("label.field", { for: "challenge-game" }, h("span", { text: t("Game") }), game), options,
+    h("label.field", { for: "challenge-clock" }, h("span", { text: t("Clock") }), clock),
+    h("label.check", { for: "challenge-rated" }, rated, " ", t("Rated (both need an account and a clock)")),
+    h("div.actions", {}, h("button.primary", { type: "submit", text: t("Challenge {username}", { username }) })));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const chosen = playable.find((g) => g.id === game.value);
@@ -48,7 +49,7 @@ function challengeForm(username, games) {
     try {
       expectAnswer((await api("/api/challenges", { to: username, game: chosen.id, options: values,
         clock: CLOCKS[Number(clock.value)], rated: rated.checked })).id);
-      notice(`Challenge sent to ${username}: the bell shows their answer.`, "good");
+      notice(t("Challenge sent to {username}: the bell shows their answer.", { username }), "good");
       form.hidden = true;
     } catch (error) {
       notice(error.message, "error");
@@ -76,19 +77,19 @@ export async function showRelations(section, username) {
     return;  // the profile says why already
   }
   const online = h("span.online", { dataset: { online: String(standing.online) },
-    text: standing.online ? "online" : "offline" });
+    text: standing.online ? t("online") : t("offline") });
   if (standing.you) {
-    fill(section, online, " · ", h("a", { href: "/people", text: "people you follow" }));
+    fill(section, online, " · ", h("a", { href: "/people", text: t("people you follow") }));
     return;
   }
   const form = challengeForm(standing.username, await catalog().catch(() => []));
   form.hidden = true;
   fill(section, h("div.relation-actions", {}, online,
-    h("button.primary.small", { type: "button", text: "Challenge",
+    h("button.primary.small", { type: "button", text: t("Challenge"),
       onclick: () => { form.hidden = !form.hidden; } }),
-    h("button.small", { type: "button", text: standing.follows ? "Unfollow" : "Follow",
+    h("button.small", { type: "button", text: standing.follows ? t("Unfollow") : t("Follow"),
       onclick: () => act(standing.follows ? "/api/people/unfollow" : "/api/people/follow", username, section) }),
-    h("button.small", { type: "button", text: standing.blocks ? "Unblock" : "Block",
+    h("button.small", { type: "button", text: standing.blocks ? t("Unblock") : t("Block"),
       onclick: () => act(standing.blocks ? "/api/people/unblock" : "/api/people/block", username, section) })),
   form);
   if (new URLSearchParams(location.search).has("challenge")) form.hidden = false;
@@ -99,10 +100,11 @@ export async function showRelations(section, username) {
 export async function showFollowedGames(box) {
   const { games } = await api("/api/me/followed-games");
   box.hidden = !games.length;
-  fill(box, h("h2", { text: "Games of people you follow" }),
+  fill(box, h("h2", { text: t("Games of people you follow") }),
     h("ul.your-games-list.followed", {}, games.map((g) => h("li", {},
-      h("a", { href: `/@/${encodeURIComponent(g.username)}`, text: g.name }), ` played ${g.title} · `,
-      h("a", { href: g.replay, text: "replay" })))));
+      withNodes(t("{player} played {game}"), {
+        player: h("a", { href: `/@/${encodeURIComponent(g.username)}`, text: g.name }), game: g.title,
+      }), " · ", h("a", { href: g.replay, text: t("replay") })))));
 }
 
 /** The end panel's "Challenge" of a finished heads-up game against a person: another game
@@ -111,11 +113,11 @@ export async function showFollowedGames(box) {
 export function challengeAgain(room, msg, spectator) {
   const other = msg.seats.length === 2 ? msg.seats.find((seat) => seat.seat !== msg.seat) : null;
   if (spectator || !other || other.kind !== "human") return null;
-  return h("button.challenge-again", { type: "button", text: "Challenge", onclick: async (event) => {
+  return h("button.challenge-again", { type: "button", text: t("Challenge"), onclick: async (event) => {
     event.currentTarget.disabled = true;
     try {
       expectAnswer((await api("/api/challenges", { room })).id);
-      notice("Challenge sent: the bell shows the answer.", "good");
+      notice(t("Challenge sent: the bell shows the answer."), "good");
     } catch (error) {
       notice(error.message, "error");
     }

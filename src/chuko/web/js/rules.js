@@ -3,12 +3,13 @@
 
 import "./site.js";
 import { api, fill, games, h, notice } from "./dom.js";
+import { t } from "./i18n.js";
 import { render } from "./markdown.js";
 
 async function nav(current) {
   try {
     const nav = document.getElementById("rules-nav");
-    fill(nav, h("span.muted", { text: "Rules:" }), (await games()).map((game) => h("a", {
+    fill(nav, h("span.muted", { text: t("Rules:") }), (await games()).map((game) => h("a", {
       href: `/rules/${encodeURIComponent(game.id)}`,
       class: game.id === current ? "current" : undefined,
       "aria-current": game.id === current ? "page" : undefined,
@@ -31,14 +32,14 @@ async function main() {
     const titled = body.length && body[0].tagName === "H1";
     // The Lab holds what the study command measured about the game (js/lab.js).
     const lab = h("p.lab-link", {}, h("a", { href: `/lab#${encodeURIComponent(rules.id)}`,
-      text: `Facts and plots about ${rules.title} in the Lab` }));
+      text: t("Facts and plots about {game} in the Lab", { game: rules.title }) }));
     const described = (await games().catch(() => [])).find((game) => game.id === rules.id);
     const learn = described && described.lessons ? h("p.learn-link", {}, h("a", {
-      href: `/learn/${encodeURIComponent(rules.id)}`, text: `Learn ${rules.title} step by step` }))
+      href: `/learn/${encodeURIComponent(rules.id)}`, text: t("Learn {game} step by step", { game: rules.title }) }))
       : null;
     fill(article, titled ? null : h("h1", { text: rules.title }), learn, body, lab);
     article.dataset.game = rules.id;
-    document.title = `${rules.title} — rules — chükö`;
+    document.title = t("{game} — rules — chükö", { game: rules.title });
   } catch (error) {
     fill(article);
     notice(error.message, "error");

@@ -7,6 +7,7 @@
 
 import { openChannel } from "./channel.js";
 import { api } from "./dom.js";
+import { t } from "./i18n.js";
 import "./language.js";
 import "./offline.js";
 
@@ -17,9 +18,9 @@ let guest = null;
 export function showPlayer(player) {
   const link = document.querySelector("header.top nav.site a.account");
   if (!link) return;
-  link.textContent = player ? player.name : "Account";
-  link.title = player ? (player.guest ? "You play as a guest: your account page"
-    : `Logged in as ${player.username}`) : "Sign up or log in";
+  link.textContent = player ? player.name : t("Account");
+  link.title = player ? (player.guest ? t("You play as a guest: your account page")
+    : t("Logged in as {username}", { username: player.username })) : t("Sign up or log in");
   showProfileLink(link, player && !player.guest ? player.username : null);
 }
 
@@ -31,11 +32,11 @@ function showProfileLink(account, username) {
   if (!link) {
     link = document.createElement("a");
     link.className = "profile";
-    link.textContent = "Profile";
+    link.textContent = t("Profile");
     account.before(link);
   }
   link.href = href;
-  link.title = `Your profile: ${username}`;
+  link.title = t("Your profile: {username}", { username });
   const here = decodeURIComponent(location.pathname) === `/@/${username}`;
   link.classList.toggle("current", here);
   if (here) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");

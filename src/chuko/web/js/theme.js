@@ -2,11 +2,11 @@
 // switch in the header chose light or dark for this browser. A plain script, not a module:
 // every page loads it in its <head>, where it runs before the body is drawn, so a page never
 // flashes in the other scheme first. The choice is data-theme on <html>, and remembered in
-// localStorage; a choice made in one tab reaches the others.
+// localStorage; a choice made in one tab reaches the others. The switch's words come from the
+// page's catalogue (i18n.js, a module, imported once the page is parsed).
 
 (() => {
   const KEY = "chuko.theme";
-  const CHOICES = [["system", "◐ Auto"], ["light", "☀ Light"], ["dark", "☾ Dark"]];
   const root = document.documentElement;
 
   const stored = () => {
@@ -21,14 +21,16 @@
   apply(stored());
 
   /** The switch, last in the page's header: Auto (the system's), Light or Dark. */
-  function addSwitch() {
+  async function addSwitch() {
+    const { t } = await import("/static/js/i18n.js").catch(() => ({ t: (text) => text }));
     const header = document.querySelector("header.top");
     if (!header || header.querySelector("select.theme")) return;
     const select = document.createElement("select");
     select.className = "theme";
-    select.setAttribute("aria-label", "Colour scheme");
-    select.title = "Colour scheme: Auto follows your system's setting";
-    for (const [value, text] of CHOICES) select.append(new Option(text, value));
+    select.setAttribute("aria-label", t("Colour scheme"));
+    select.title = t("Colour scheme: Auto follows your system's setting");
+    const choices = [["system", `◐ ${t("Auto")}`], ["light", `☀ ${t("Light")}`], ["dark", `☾ ${t("Dark")}`]];
+    for (const [value, text] of choices) select.append(new Option(text, value));
     select.value = current();
     select.addEventListener("change", () => {
       apply(select.value);

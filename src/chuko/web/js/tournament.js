@@ -6,7 +6,8 @@
 
 import "./site.js";
 import { clockText } from "./clocktext.js";
-import { api, fill, h, notice } from "./dom.js";
+import { api, fill, h, notice, withNodes } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { countdown, eventKind, localTime, tick } from "./events.js";
 import { becomeGuest } from "./site.js";
 import { rememberTournamentRooms } from "./store.js";
@@ -14,29 +15,31 @@ import { rememberTournamentRooms } from "./store.js";
 const POLL_MS = 2000;
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 // Each tie-break's name, and its short form for a phone's narrow table.
-const TIEBREAK_NAMES = { buchholz: ["Buchholz", "Bh"], sonneborn_berger: ["Sonneborn–Berger", "SB"] };
-const PLACES = ["1st", "2nd", "3rd"];
+const TIEBREAK_NAMES = { buchholz: [t("Buchholz"), t("Bh")], sonneborn_berger: [t("Sonneborn–Berger"), t("SB")] };
+const PLACES = [t("1st"), t("2nd"), t("3rd")];
 const SENT = `tournament-sent:${id}`;  // the rooms this tab was sent to already
 
 let shown = null;
 let pollFailed = false;  // the notice says the last poll failed
 
-const points = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.5$/, "½").replace(/^0½/, "½"));
+const points = (value) => (Number.isInteger(value) ? number(value)
+  : value % 1 === 0.5 ? `${value < 1 ? "" : number(Math.floor(value))}½`
+    : number(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
 
-function head(t) {
-  const rating = t.rating_min !== null || t.rating_max !== null
-    ? `rated ${t.rating_min ?? 0} to ${t.rating_max ?? 4000} only` : null;
-  const when = t.status === "upcoming"
-    ? h("p.when", {}, `Starts ${localTime(t.starts_at)} · `,
-      h("span.countdown", { dataset: { at: String(t.starts_at) }, text: countdown(t.starts_at) }))
-    : t.status === "running"
-      ? h("p.when", { text: t.system === "arena" ? `Playing until ${localTime(t.ends_at)}`
-        : `Round ${t.round} of ${t.rounds}` })
-      : h("p.when", { text: t.final ? "Over." : "Over: the last games are being played." });
-  return [h("h1", { text: t.name }),
-    h("p.event-kind", { text: eventKind(t) }),
-    h("p.muted", { text: [`${clockText(t.clock, true)}`, `${t.players} player${t.players === 1 ? "" : "s"}`,
-      rating, t.password ? "password" : null, t.scheduled ? "on the club's schedule" : null]
+function head(tour) {
+  const rating = tour.rating_min !== null || tour.rating_max !== null
+    ? t("rated {low} to {high} only", { low: tour.rating_min ?? 0, high: tour.rating_max ?? 4000 }) : null;
+  const when = tour.status === "upcoming"
+    ? h("p.when", {}, t("Starts {time}", { time: localTime(tour.starts_at) }), " · ",
+      h("span.countdown", { dataset: { at: String(tour.starts_at) }, text: countdown(tour.starts_at) }))
+    : tour.status === "running"
+      ? h("p.when", { text: tour.system === "arena" ? t("Playing until {time}", { time: localTime(tour.ends_at) })
+        : t("Round {round} of {rounds}", { round: number(tour.round), rounds: number(tour.rounds) }) })
+      : h("p.when", { text: tour.final ? t("Over.") : t("Over: the last games are being played.") });
+  return [h("h1", { text: tour.name }),
+    h("p.event-kind", { text: eventKind(tour) }),
+    h("p.muted", { text: [clockText(tour.clock, true), tn("{n} player", "{n} players", tour.players),
+      rating, tour.password ? t("password") : null, tour.scheduled ? t("on the club's schedule") : null]
       .filter(Boolean).join(" · ") }),
     when];
 }
@@ -52,106 +55,107 @@ async function act(action, body = {}) {
   }
 }
 
-function joinForm(t) {
-  if (!t.password) {
-    return h("button.primary", { type: "button", text: "Join", onclick: () => act("join") });
+function joinForm(tour) {
+  if (!tour.password) {
+    return h("button.primary", { type: "button", text: t("Join"), onclick: () => act("join") });
   }
   return h("form.join-form", { onsubmit: (event) => {
     event.preventDefault();
     act("join", { password: event.target.elements.password.value });
-  } }, h("label.field", {}, h("span", { text: "Password" }),
+  } }, h("label.field", {}, h("span", { text: t("Password") }),
     h("input", { name: "password", type: "password", required: true, maxlength: 64, autocomplete: "off" })),
-  h("button.primary", { type: "submit", text: "Join" }));
+  h("button.primary", { type: "submit", text: t("Join") }));
 }
 
-function yourPart(t) {
-  const you = t.you || { joined: false, withdrawn: false, paused: false, room: null };
-  if (t.status === "over") {
-    return you.joined || you.withdrawn ? [h("p.muted", { text: "You played in this tournament." })] : [];
+function yourPart(tour) {
+  const you = tour.you || { joined: false, withdrawn: false, paused: false, room: null };
+  if (tour.status === "over") {
+    return you.joined || you.withdrawn ? [h("p.muted", { text: t("You played in this tournament.") })] : [];
   }
   const parts = [];
   if (you.room) {
-    parts.push(h("p.your-game", {}, "Your game is on: ",
-      h("a.button.primary", { href: `/room/${encodeURIComponent(you.room)}`, text: "Go to your game" })));
+    parts.push(h("p.your-game", {}, withNodes(t("Your game is on: {link}"), {
+      link: h("a.button.primary", { href: `/room/${encodeURIComponent(you.room)}`, text: t("Go to your game") }) })));
   }
   if (!you.joined) {
-    parts.push(h("p", { text: you.withdrawn ? "You withdrew: join again to be paired again."
-      : "Join to be paired when it starts (late joiners enter with no points)." }), joinForm(t));
+    parts.push(h("p", { text: you.withdrawn ? t("You withdrew: join again to be paired again.")
+      : t("Join to be paired when it starts (late joiners enter with no points).") }), joinForm(tour));
     return parts;
   }
-  const buttons = [h("button", { type: "button", text: "Withdraw", onclick: () => act("withdraw") })];
-  if (t.system === "arena") {
+  const buttons = [h("button", { type: "button", text: t("Withdraw"), onclick: () => act("withdraw") })];
+  if (tour.system === "arena") {
     buttons.unshift(you.paused
-      ? h("button.primary", { type: "button", text: "Resume", onclick: () => act("resume") })
-      : h("button", { type: "button", text: "Pause", onclick: () => act("pause") }));
+      ? h("button.primary", { type: "button", text: t("Resume"), onclick: () => act("resume") })
+      : h("button", { type: "button", text: t("Pause"), onclick: () => act("pause") }));
   }
-  parts.push(h("p", { text: you.paused ? "You are paused: you are not paired until you resume."
-    : t.status === "upcoming" ? "You are in: your first game starts with the tournament."
-      : "You are in: you are sent to each of your games." }), h("div.actions", {}, buttons));
+  parts.push(h("p", { text: you.paused ? t("You are paused: you are not paired until you resume.")
+    : tour.status === "upcoming" ? t("You are in: your first game starts with the tournament.")
+      : t("You are in: you are sent to each of your games.") }), h("div.actions", {}, buttons));
   return parts;
 }
 
-function standings(t) {
-  const breaks = t.tiebreaks;
+function standings(tour) {
+  const breaks = tour.tiebreaks;
   const row = (line) => h("tr", { dataset: { name: line.name },
     class: [line.withdrawn ? "withdrawn" : "", line.paused ? "paused" : ""].join(" ").trim() || undefined },
-  h("td.rank", { text: String(line.rank) }),
-  h("td.name", {}, line.name, line.on_fire ? h("span.tag.fire", { title: "On a streak: a win scores double", text: "on fire" }) : null,
-    line.withdrawn ? h("span.tag", { text: "withdrawn" }) : null,
-    line.paused && !line.withdrawn ? h("span.tag", { text: "paused" }) : null),
+  h("td.rank", { text: number(line.rank) }),
+  h("td.name", {}, line.name, line.on_fire ? h("span.tag.fire", { title: t("On a streak: a win scores double"), text: t("on fire") }) : null,
+    line.withdrawn ? h("span.tag", { text: t("withdrawn") }) : null,
+    line.paused && !line.withdrawn ? h("span.tag", { text: t("paused") }) : null),
   h("td.num.points", { text: points(line.points) }),
   h("td.sheet", { text: line.sheet.map(points).join(" ") }),
   breaks.map((name) => h("td.num", { dataset: { tiebreak: name }, text: points(line.tiebreaks[name] ?? 0) })));
-  return [h("thead", {}, h("tr", {}, h("th.rank", { text: "#" }), h("th", { text: "Player" }),
-    h("th.num", { text: "Points" }), h("th", { text: "Games" }),
+  return [h("thead", {}, h("tr", {}, h("th.rank", { text: "#" }), h("th", { text: t("Player") }),
+    h("th.num", { text: t("Points") }), h("th", { text: t("Games") }),
     breaks.map((name) => {
       const [long, short] = TIEBREAK_NAMES[name] || [name, name];
       return h("th.num", { title: long }, h("span.long", { text: long }), h("span.short", { text: short }));
     }))),
-  h("tbody", {}, t.standings.length ? t.standings.map(row)
-    : h("tr", {}, h("td.muted", { colspan: 4 + breaks.length, text: "Nobody has joined yet." })))];
+  h("tbody", {}, tour.standings.length ? tour.standings.map(row)
+    : h("tr", {}, h("td.muted", { colspan: 4 + breaks.length, text: t("Nobody has joined yet.") })))];
 }
 
-function pairings(t) {
-  if (!t.pairings.length) return [h("p.muted", { text: "Not paired yet." })];
-  const label = t.system === "arena" ? "Wave" : "Round";
-  return [...t.pairings].reverse().map((round) => h("section.round", { dataset: { round: String(round.round) } },
-    h("h3", { text: `${label} ${round.round}` }),
+function pairings(tour) {
+  if (!tour.pairings.length) return [h("p.muted", { text: t("Not paired yet.") })];
+  const label = (n) => (tour.system === "arena" ? t("Wave {n}", { n: number(n) }) : t("Round {n}", { n: number(n) }));
+  return [...tour.pairings].reverse().map((round) => h("section.round", { dataset: { round: String(round.round) } },
+    h("h3", { text: label(round.round) }),
     h("ul.round-games", {}, round.games.map((game) => h("li", { dataset: { status: game.status } },
-      game.bye ? [h("span", { text: game.players[0] }), h("span.muted", { text: " has a bye" })]
+      game.bye ? withNodes(t("{player} has a bye"), { player: h("span", { text: game.players[0] }) })
         : [h("span", { text: game.players.join(" – ") }), " ",
           h("a.small", { href: `/room/${encodeURIComponent(game.room)}`,
-            text: game.status === "over" ? "replay" : game.status === "playing" ? "watch" : "starting" })])))));
+            text: game.status === "over" ? t("replay") : game.status === "playing" ? t("watch") : t("starting") })])))));
 }
 
-function show(t) {
-  shown = t;
-  document.title = `${t.name} — chükö`;
-  fill(document.getElementById("head"), head(t));
-  fill(document.getElementById("you"), yourPart(t));
+function show(tour) {
+  shown = tour;
+  document.title = t("{name} — chükö", { name: tour.name });
+  fill(document.getElementById("head"), head(tour));
+  fill(document.getElementById("you"), yourPart(tour));
   const podium = document.getElementById("podium-box");
-  podium.hidden = !t.podium;
-  if (t.podium) {
-    fill(document.getElementById("podium"), t.podium.map((line) => h("li", { dataset: { rank: String(line.rank) } },
-      h("span.place", { text: PLACES[line.rank - 1] || `${line.rank}th` }),
-      h("span.name", { text: line.name }), h("span.muted", { text: ` ${points(line.points)} points` }))));
+  podium.hidden = !tour.podium;
+  if (tour.podium) {
+    fill(document.getElementById("podium"), tour.podium.map((line) => h("li", { dataset: { rank: String(line.rank) } },
+      h("span.place", { text: PLACES[line.rank - 1] || t("{n}th", { n: number(line.rank) }) }),
+      h("span.name", { text: line.name }), " ",
+      h("span.muted", { text: t("{points} points", { points: points(line.points) }) }))));
   }
-  fill(document.getElementById("standings"), standings(t));
-  fill(document.getElementById("playing"), t.playing.length ? t.playing.map((game) => h("li", {},
+  fill(document.getElementById("standings"), standings(tour));
+  fill(document.getElementById("playing"), tour.playing.length ? tour.playing.map((game) => h("li", {},
     h("span", { text: game.players.join(" – ") }), " ",
-    h("a.button.small", { href: game.watch, text: "Watch" })))
-    : h("li.muted", { text: t.status === "over" ? "None: it is over." : "None right now." }));
-  fill(document.getElementById("pairings"), pairings(t));
-  fill(document.getElementById("rules"), t.rules.map((text) => h("p", { text })));
-  rememberTournamentRooms(t.id, t.pairings.flatMap((round) => round.games.map((game) => game.room))
+    h("a.button.small", { href: game.watch, text: t("Watch") })))
+    : h("li.muted", { text: tour.status === "over" ? t("None: it is over.") : t("None right now.") }));
+  fill(document.getElementById("pairings"), pairings(tour));
+  fill(document.getElementById("rules"), tour.rules.map((text) => h("p", { text })));
+  rememberTournamentRooms(tour.id, tour.pairings.flatMap((round) => round.games.map((game) => game.room))
     .filter(Boolean));
-  sendToGame(t);
+  sendToGame(tour);
 }
 
 /** A player whose game has just started goes to it, once per room (coming back to the
  * page during that game leaves them here, with a link to it). */
-function sendToGame(t) {
-  const room = t.you && t.you.room;
+function sendToGame(tour) {
+  const room = tour.you && tour.you.room;
   if (!room) return;
   const sent = JSON.parse(sessionStorage.getItem(SENT) || "[]");
   if (sent.includes(room)) return;
@@ -170,7 +174,7 @@ async function poll() {
     // A tournament never shown (none by that id) is not asked for again; one shown is,
     // the server being back in a moment.
     if (!shown) {
-      fill(document.getElementById("head"), h("h1", { text: "Tournament" }));
+      fill(document.getElementById("head"), h("h1", { text: t("Tournament") }));
       return;
     }
   }

@@ -6,13 +6,14 @@
 import "./site.js";
 import { clockText } from "./clocktext.js";
 import { api, fill, games, h, notice } from "./dom.js";
+import { t } from "./i18n.js";
 import { eventItem, tick } from "./events.js";
 import { optionField, readOptions } from "./presets.js";
 import { knownPlayer } from "./site.js";
 
 const REFRESH_MS = 5000;
-const EMPTY = { upcoming: "Nothing is planned yet: make one below.", running: "Nothing is being played.",
-  finished: "None yet." };
+const EMPTY = { upcoming: t("Nothing is planned yet: make one below."), running: t("Nothing is being played."),
+  finished: t("None yet.") };
 
 let catalog = [];
 let clocks = [];
