@@ -16,6 +16,7 @@ from random import Random
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.practice.puzzle_ratings import Belief, duel, next_puzzle
 from chuko.practice.puzzles import by_id, catalogue, judge, task
 from chuko.server.shared.players import Player
@@ -60,7 +61,7 @@ class Puzzles:
         mine, beliefs, tried = await self.store.fetch(query)
         ident = next_puzzle(mine, beliefs, tried, self.rng)
         if ident is None:
-            raise ConfigError("You have tried every puzzle: there is none left to give you.")
+            raise ConfigError(Text("You have tried every puzzle: there is none left to give you."))
         return await self._task(ident, mine)
 
     async def one(self, ident: str, player: Player | None) -> Json:

@@ -12,6 +12,7 @@ from weakref import WeakKeyDictionary
 
 from chuko.bots import review
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.rooms import page_cache as pages
 from chuko.server.rooms.moment import Moment
 from chuko.server.rooms.page_cache import Lru
@@ -91,7 +92,7 @@ class History:
         for the move list. The page is cut from chunks kept in `pages` (`_chunk`), so asking
         again, at any offset, costs only what no chunk holds yet (worked out in the pool)."""
         if room.status != "over":
-            raise db.Conflict("The replay opens once the game is over.")
+            raise db.Conflict(Text("The replay opens once the game is over."))
         high = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE_MAX
         first = pages.whole(start, "A replay page's `from`", 0)
         size = pages.whole(count, "A replay page's `count`", high if captions_only

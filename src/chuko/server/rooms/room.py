@@ -27,6 +27,7 @@ from typing import Any, cast
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
+from chuko.core.text import Text
 from chuko.core.words import bot_name, seat_names
 from chuko.server.rooms.clocks import Clocks, realtime
 from chuko.server.rooms.endings import forfeit_sentence, ranks
@@ -187,7 +188,7 @@ class Room:
             return None
         seat = self.holder(token)
         if seat is None:
-            raise Forbidden("That link's token does not hold a seat in this room.")
+            raise Forbidden(Text("That link's token does not hold a seat in this room."))
         return seat
 
     @staticmethod
@@ -303,7 +304,7 @@ class Room:
         the seats that went to bots last, the earliest gone lowest. ConfigError before the
         game is over."""
         if self.status != "over":
-            raise ConfigError("The game is not over yet.")
+            raise ConfigError(Text("The game is not over yet."))
         outcome = self.state.outcome
         scores = None if outcome is None else list(outcome.scores)
         return ranks(len(self.seats), scores, self.result)

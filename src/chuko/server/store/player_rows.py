@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from chuko.core.text import Text
 from chuko.server.shared.players import Player
 from chuko.server.store.schema import players, seats, sessions
 from chuko.server.store.writes import Conflict, Write
@@ -164,7 +165,7 @@ def make_account(player_id: str, username: str, key: str, password_hash: str,
             .values(username=username, username_key=key, password_hash=password_hash,
                     name=name))
         if done.rowcount != 1:
-            raise Conflict("You have an account already: log out to make another.")
+            raise Conflict(Text("You have an account already: log out to make another."))
 
     return write
 

@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.store.lane import RETRY_AFTER, STOP, Job, Lane, Unavailable
 from chuko.server.store.writes import Write
 
@@ -118,8 +119,8 @@ class Writer:
             key = getattr(write, "room_id", None)
         with self._closing:
             if self._closed:
-                future.set_exception(ChukoError("The server is stopping, so nothing more is "
-                                                "stored: try again in a moment."))
+                future.set_exception(ChukoError(Text("The server is stopping, so nothing more is "
+                                                     "stored: try again in a moment.")))
             elif not self.available:
                 future.set_exception(Unavailable())
             else:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.games import game_class, registry
 from chuko.server.rooms.clocks import read_control
 
@@ -49,29 +50,29 @@ def read_settings(data: Any, now: float, *, account: bool) -> Settings:
     """The settings of a new tournament from `data` (a JSON object), made by an account
     (`account`) or not: ConfigError with one sentence for the first thing wrong."""
     if not isinstance(data, dict):
-        raise ConfigError("A tournament's settings are a JSON object.")
+        raise ConfigError(Text("A tournament's settings are a JSON object."))
     unknown = sorted(set(data) - FIELDS)
     if unknown:
-        raise ConfigError(f"A tournament has no setting {unknown[0]!r}.")
+        raise ConfigError(Text("A tournament has no setting {setting!r}.", setting=unknown[0]))
     system = data.get("system")
     if system not in SYSTEMS:
-        raise ConfigError('A tournament\'s system is "arena" or "swiss".')
+        raise ConfigError(Text('A tournament\'s system is "arena" or "swiss".'))
     game, options, size = _game(data.get("game"), data.get("options"))
     clock = read_control(data.get("clock"))
     if clock is None:
-        raise ConfigError("A tournament's games need a clock.")
+        raise ConfigError(Text("A tournament's games need a clock."))
     if system == "arena" and (size != 2 or clock["kind"] != "move"):
-        raise ConfigError("An arena pairs heads-up games on a per-move clock; tables of "
-                          "more, or days a move, are for a Swiss.")
+        raise ConfigError(Text("An arena pairs heads-up games on a per-move clock; tables of "
+                               "more, or days a move, are for a Swiss."))
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
-        raise ConfigError("Say whether the tournament is rated with true or false.")
+        raise ConfigError(Text("Say whether the tournament is rated with true or false."))
     if rated and not account:
-        raise ConfigError("Only an account may play rated: log in, or make it casual.")
+        raise ConfigError(Text("Only an account may play rated: log in, or make it casual."))
     low, high = _rating(data.get("rating_min"), "lowest"), _rating(data.get("rating_max"),
                                                                    "highest")
     if low is not None and high is not None and low >= high:
-        raise ConfigError("A rating range's lowest rating must be below its highest.")
+        raise ConfigError(Text("A rating range's lowest rating must be below its highest."))
     return Settings(
         _name(data.get("name")), game, options, clock, rated, system, size,
         _start(data.get("starts_at"), now),
@@ -86,7 +87,8 @@ def _name(value: Any) -> str:
     low, high = NAME_LENGTH
     if not isinstance(value, str) or not low <= len(value.strip()) <= high \
             or not value.isprintable():
-        raise ConfigError(f"A tournament's name is {low} to {high} printable characters.")
+        raise ConfigError(Text("A tournament's name is {low} to {high} printable characters.",
+                               low=low, high=high))
     return " ".join(value.split())
 
 
@@ -94,31 +96,32 @@ def _game(game_id: Any, given: Any) -> tuple[str, dict[str, Any], int]:
     """The game, its options read as a room on this server reads them, and its table's
     size, which one of the game's pools must seat."""
     if not isinstance(game_id, str) or game_id not in registry():
-        raise ConfigError(f"There is no game {str(game_id)[:64]!r}.")
+        raise ConfigError(Text("There is no game {game!r}.", game=str(game_id)[:64]))
     if given is not None and not isinstance(given, dict):
-        raise ConfigError("A tournament's options are a JSON object.")
+        raise ConfigError(Text("A tournament's options are a JSON object."))
     rules = game_class(game_id)
     described = rules.descriptor
     values = described.read_online(given, bots_only=False)
     size = rules.configure(values, bots_only=False).players
     if not any(pool.players == size for pool in described.pools):
-        raise ConfigError(f"{described.title} has no pool of {size} players, so no "
-                          "tournament of them.")
+        raise ConfigError(Text("{title} has no pool of {size} players, so no "
+                               "tournament of them.", title=described.title, size=size))
     return game_id, values, size
 
 
 def _start(value: Any, now: float) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) \
             or not math.isfinite(value) or not now - LATE <= value <= now + MAX_AHEAD:
-        raise ConfigError("A tournament starts between now and 30 days from now (seconds "
-                          "since the epoch).")
+        raise ConfigError(Text("A tournament starts between now and 30 days from now (seconds "
+                               "since the epoch)."))
     return max(float(value), now)
 
 
 def _whole(value: Any, what: str, bounds: tuple[int, int], unit: str) -> int:
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"{what} {low} to {high} {unit}.")
+        raise ConfigError(Text("{what} {low} to {high} {unit}.",
+                               what=what, low=low, high=high, unit=unit))
     return value
 
 
@@ -127,8 +130,8 @@ def _rating(value: Any, which: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"A rating range's {which} rating is a whole number from {low} to "
-                          f"{high}, or null.")
+        raise ConfigError(Text("A rating range's {which} rating is a whole number from {low} to "
+                               "{high}, or null.", which=which, low=low, high=high))
     return value
 
 
@@ -136,7 +139,8 @@ def _password(value: Any) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or len(value) > PASSWORD_LENGTH:
-        raise ConfigError(f"A tournament's password is up to {PASSWORD_LENGTH} characters.")
+        raise ConfigError(Text("A tournament's password is up to {most} characters.",
+                               most=PASSWORD_LENGTH))
     return value
 
 

@@ -19,6 +19,7 @@ from fastapi import FastAPI, Request
 from starlette.types import Scope
 
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.club.login_limits import LoginLimits, device_proof, proves
 from chuko.server.club.passwords import Passwords
 from chuko.server.club.usernames import (
@@ -108,10 +109,10 @@ class AccountApi:
         username = read_username(data.get("username"))
         password = read_password(data.get("password"))
         if not self.signups.take(client_host(scope)):
-            raise TooMany("Too many accounts made from your address: wait a few minutes.")
+            raise TooMany(Text("Too many accounts made from your address: wait a few minutes."))
         player = await self.accounts.someone(scope)
         if not player.is_guest:
-            raise Conflict("You have an account already: log out to make another.")
+            raise Conflict(Text("You have an account already: log out to make another."))
         hashed = await self.passwords.hash(password)
         # A guest who never chose a name is shown by their username from now on.
         name = username if _GUEST_NAME.fullmatch(player.name) else player.name
@@ -161,7 +162,7 @@ class AccountApi:
         await self.logins.admit(client_host(scope), username_key(player.username))
         stored = await self.store.fetch(rows.password_of(player.id))
         if not await self.passwords.check(given, stored):
-            raise BadCredentials("That is not your password.")
+            raise BadCredentials(Text("That is not your password."))
         return player
 
     async def password(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:

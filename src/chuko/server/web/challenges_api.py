@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from starlette.types import Scope
 
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.challenge.challenges import Challenges
 from chuko.server.rooms.room import Forbidden
 from chuko.server.shared.limits import Buckets, Clock, Rate, TooMany
@@ -40,9 +41,9 @@ class ChallengeApi:
     async def _someone(self, scope: Scope, buckets: Buckets, what: str) -> Player:
         player = await self.player(scope)
         if player is None:
-            raise Forbidden("The server does not know you yet: reload the page.")
+            raise Forbidden(Text("The server does not know you yet: reload the page."))
         if not buckets.take(player.id):
-            raise TooMany(f"Too many {what} just now: wait a moment and try again.")
+            raise TooMany(Text("Too many {what} just now: wait a moment and try again.", what=what))
         return player
 
     async def pending(self, request: Request) -> Json:

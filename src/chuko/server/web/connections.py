@@ -43,6 +43,7 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.server.shared.limits import Edge
 from chuko.server.web.headers import SECURITY_HEADERS
 
@@ -61,8 +62,8 @@ def proxy_networks(text: str) -> tuple[IPv4Network | IPv6Network, ...] | None:
     try:
         return tuple(ip_network(name, strict=False) for name in names)
     except ValueError:
-        raise ConfigError(f"{text!r} is not a list of addresses or networks separated by "
-                          "commas (or *).") from None
+        raise ConfigError(Text("{text!r} is not a list of addresses or networks separated by "
+                               "commas (or *).", text=text)) from None
 
 
 class Gate:

@@ -18,9 +18,11 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.lobby.feed import Feed, LobbyClient
 from chuko.server.lobby.matchmaking import Matchmaker, Player
 from chuko.server.shared.limits import Bucket, Buckets, Limits, Rate, TooMany
+from chuko.server.shared.messages import sentence
 from chuko.server.web.router import client_host
 from chuko.server.web.socket_io import (
     accept_admitted,
@@ -60,14 +62,15 @@ class LobbySockets:
 
     async def _admit(self, scope: Scope) -> Player:
         if not self.opened.take(client_host(scope)):
-            raise TooMany("Too many connections from your address: wait a moment and "
-                          "reconnect.")
+            raise TooMany(Text("Too many connections from your address: wait a moment and "
+                               "reconnect."))
         player = await self.identify(scope)
         if player is None:
-            raise ChukoError("The lobby does not know you yet: reload the page.")
+            raise ChukoError(Text("The lobby does not know you yet: reload the page."))
         if self.feed.sockets_of(player.id) >= self.limits.sockets_per_player:
-            raise TooMany(f"The lobby is open in {self.limits.sockets_per_player} places of "
-                          "yours already: close one of them first.")
+            raise TooMany(Text("The lobby is open in {sockets_per_player} places of "
+                               "yours already: close one of them first.",
+                               sockets_per_player=self.limits.sockets_per_player))
         return player
 
     async def _serve(self, receive: Receive, send: Send, player: Player, address: str) -> None:
@@ -95,7 +98,7 @@ class LobbySockets:
                          "guest": player.username is None})
             room = await self.matchmaker.board.paired_room(player.id)
         except ChukoError as error:
-            client.send(refusal(str(error)))
+            client.send(refusal(sentence(error)))
             return
         if room is not None:
             client.send({"type": "paired", "room": room})
@@ -110,10 +113,11 @@ class LobbySockets:
         try:
             return await self._act(player, address, kind, data)
         except ChukoError as error:
-            return refusal(str(error))
+            return refusal(sentence(error))
         except Exception:
             log.exception("A lobby message failed")
-            return refusal("The lobby could not do that just now; nothing changed. Try again.")
+            return refusal(Text("The lobby could not do that just now; nothing changed. "
+                                "Try again."))
 
     async def _act(self, player: Player, address: str, kind: Any, data: Json) -> Json | None:
         made = self.matchmaker
@@ -140,4 +144,4 @@ class LobbySockets:
     @staticmethod
     def _count(buckets: Buckets, player: Player, what: str) -> None:
         if not buckets.take(player.id):
-            raise TooMany(f"Too many {what} just now: wait a moment and try again.")
+            raise TooMany(Text("Too many {what} just now: wait a moment and try again.", what=what))

@@ -14,6 +14,7 @@ from starlette.types import Scope
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.practice.puzzles import Puzzles
 from chuko.server.web.identify import PlayerLookup
 from chuko.server.web.router import App, ReadBody
@@ -42,9 +43,10 @@ class PuzzleApi:
         data = await body()
         ident, move = data.get("id"), data.get("move")
         if not isinstance(ident, str) or not isinstance(move, str):
-            raise ConfigError('A try names the puzzle and the move: {"id": "12", "move": "BR"}.')
+            raise ConfigError(Text('A try names the puzzle and the move: '
+                                   '{"id": "12", "move": "BR"}.'))
         verdict = await self.puzzles.judged(ident, move)
         player = await self.player(scope)
         if player is None:
-            raise ConfigError("Nobody to rate: become a guest first (POST /api/me).")
+            raise ConfigError(Text("Nobody to rate: become a guest first (POST /api/me)."))
         return 200, await self.puzzles.rate(ident, verdict, player)

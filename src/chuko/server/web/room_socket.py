@@ -17,11 +17,13 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.outbox import Client
 from chuko.server.rooms.quick_messages import QuickMessages
 from chuko.server.rooms.room import Forbidden, NotFound, Room
 from chuko.server.shared.limits import Buckets, Budget, Clock, Costly, Limits, SocketFlow, TooMany
+from chuko.server.shared.messages import sentence
 from chuko.server.web.identify import Identify, held_seat
 from chuko.server.web.router import client_host, query_params
 from chuko.server.web.socket_io import pump, read_message, refusal, refuse, within_rate
@@ -58,7 +60,7 @@ class Sockets:
         except Exception:
             log.exception("Room %s: a socket could not be opened", room_id)
             await _refuse_socket(send, ChukoError(
-                "The server could not open this room just now: reconnect in a moment."))
+                Text("The server could not open this room just now: reconnect in a moment.")))
             return
         await self._serve(scope, receive, send, room, seat)
 
@@ -69,20 +71,21 @@ class Sockets:
         # Before anything is loaded or sent: a socket that reconnects without end would
         # cost a room lookup, a log page and a state each time.
         if not self.opened.take(client_host(scope)):
-            raise TooMany("Too many connections from your address: wait a moment and "
-                          "reconnect.")
+            raise TooMany(Text("Too many connections from your address: wait a moment and "
+                               "reconnect."))
         room = await self.hub.room(room_id)
         token = query_params(scope).get("token")
         seat = room.seat_for(token)
         if token is None and self.identify is not None:
             seat = await held_seat(self.identify, scope, room.seats)
         if len(room.clients) >= limits.sockets_per_room:
-            raise TooMany(f"This room has {limits.sockets_per_room} connections already: "
-                          "try again later.")
+            raise TooMany(Text("This room has {sockets_per_room} connections already: "
+                               "try again later.", sockets_per_room=limits.sockets_per_room))
         if seat is not None and sum(c.seat == seat for c in room.clients) >= \
                 limits.sockets_per_seat:
-            raise TooMany(f"This seat is open in {limits.sockets_per_seat} places already: "
-                          "close one of them first.")
+            raise TooMany(Text("This seat is open in {sockets_per_seat} places already: "
+                               "close one of them first.",
+                               sockets_per_seat=limits.sockets_per_seat))
         return room, seat
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send, room: Room,
@@ -131,7 +134,7 @@ async def _refuse_socket(send: Send, error: ChukoError) -> None:
     trouble, such as the database being away) and whose reason is the sentence."""
     code = (4404 if isinstance(error, NotFound) else 4403 if isinstance(error, Forbidden)
             else 1008 if isinstance(error, TooMany) else 1011)
-    await refuse(send, str(error), code)
+    await refuse(send, sentence(error), code)
 
 
 async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, Any],
@@ -169,9 +172,9 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
             page = await hub.log_page(room, seat, data.get("before"), data.get("count"))
             return {**page, "before": page["first"] + len(page["lines"])}
     except ChukoError as error:
-        return refusal(str(error))
+        return refusal(sentence(error))
     except Exception:
         log.exception("Room %s: a message failed", room.id)
-        return refusal("The server could not do that just now; nothing changed. Try again.")
-    return refusal('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
-                    '"claim" | "say" | "ping" | "log", …}.')
+        return refusal(Text("The server could not do that just now; nothing changed. Try again."))
+    return refusal(Text('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
+                         '"claim" | "say" | "ping" | "log", …}.'))

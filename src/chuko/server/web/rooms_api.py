@@ -18,6 +18,7 @@ from starlette.types import Scope
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.games import descriptor, descriptors, rules_text
 from chuko.server.practice.facts import shipped_facts
 from chuko.server.rooms.hub import Hub
@@ -32,6 +33,7 @@ from chuko.server.shared.limits import (
     OpenRooms,
     TooMany,
 )
+from chuko.server.shared.messages import sentence
 from chuko.server.web.identify import Identify, held_seat
 from chuko.server.web.router import Post, ReadBody, client_host
 
@@ -62,7 +64,7 @@ class Api:
     def _admit(scope: Scope, buckets: Buckets) -> None:
         """Count a request that makes a room or takes a seat against its address's bucket."""
         if not buckets.take(client_host(scope)):
-            raise TooMany("Too many requests from your address: wait a moment and try again.")
+            raise TooMany(Text("Too many requests from your address: wait a moment and try again."))
 
     async def _player_id(self, scope: Scope) -> str | None:
         """The id of the request's player, when it has a session."""
@@ -77,10 +79,11 @@ class Api:
         """Refuse a new room beyond the caps on open rooms, per address and in all."""
         limits = self.limits
         if self.made.count(client_host(scope), self._open_room) >= limits.open_rooms_per_address:
-            raise TooMany(f"Your address already has {limits.open_rooms_per_address} "
-                          "unfinished rooms: finish one before opening another.")
+            raise TooMany(Text("Your address already has {open_rooms_per_address} "
+                               "unfinished rooms: finish one before opening another.",
+                               open_rooms_per_address=limits.open_rooms_per_address))
         if self.open_in_all.reached(limits.open_rooms):
-            raise Full("The server has as many open rooms as it can hold: try again later.")
+            raise Full(Text("The server has as many open rooms as it can hold: try again later."))
 
     def _opened(self, scope: Scope, answer: Json) -> tuple[int, Json]:
         """A room made (or a rematch asked for) from the request's address, counted against
@@ -154,13 +157,13 @@ class Api:
         try:
             described = descriptor(game_id)
         except ConfigError as error:
-            raise NotFound(str(error)) from None
+            raise NotFound(sentence(error)) from None
         try:
             markdown = rules_text(game_id)
         except (OSError, ModuleNotFoundError):
             log.exception("The rules of %s cannot be read.", game_id)
-            raise NotFound(f"The rules of {described.title} are missing from this "
-                           "installation.") from None
+            raise NotFound(Text("The rules of {title} are missing from this "
+                                "installation.", title=described.title)) from None
         return {"id": described.id, "title": described.title, "markdown": markdown}
 
     async def room(self, request: Request, room_id: str, token: str | None = None) -> Response:

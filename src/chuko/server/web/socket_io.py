@@ -13,8 +13,9 @@ from typing import Any, TypeVar
 from starlette.types import Receive, Send
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.shared.limits import MAX_BODY, MAX_DEPTH, Bucket, TooMany, too_deep
-from chuko.server.shared.messages import NOT_FINITE, NotFinite, client_json, dumps
+from chuko.server.shared.messages import NOT_FINITE, NotFinite, client_json, dumps, sentence
 
 log = logging.getLogger("chuko.server")
 
@@ -35,7 +36,7 @@ async def accept_admitted(receive: Receive, send: Send,
     try:
         return await admit()
     except ChukoError as error:
-        await refuse(send, str(error), 1008 if isinstance(error, TooMany) else 4403)
+        await refuse(send, sentence(error), 1008 if isinstance(error, TooMany) else 4403)
     except Exception:
         log.exception("%s could not be opened", what)
         await refuse(send, failure, 1011)
@@ -59,17 +60,18 @@ def read_message(text: Any) -> tuple[dict[str, Any] | None, dict[str, str] | Non
     JSON value other than an object reads as an empty object: its missing `type` is refused
     by the caller."""
     if not isinstance(text, str):
-        return None, refusal("Send JSON text messages, not binary ones.")
+        return None, refusal(Text("Send JSON text messages, not binary ones."))
     if len(text) > MAX_BODY:
-        return None, refusal("That message is too long.")
+        return None, refusal(Text("That message is too long."))
     if too_deep(text):
-        return None, refusal(f"That message nests deeper than {MAX_DEPTH} levels.")
+        return None, refusal(Text("That message nests deeper than {depth} levels.",
+                                  depth=MAX_DEPTH))
     try:
         data = client_json(text)
     except NotFinite:
         return None, refusal(NOT_FINITE)
     except ValueError:
-        return None, refusal("That message is not JSON.")
+        return None, refusal(Text("That message is not JSON."))
     return (data if isinstance(data, dict) else {}), None
 
 
