@@ -7,15 +7,23 @@ their own (`german`)."""
 from __future__ import annotations
 
 import pytest
+from server_helpers import new_room
 
+from chuko.core.errors import IllegalMove
+from chuko.core.text import Plural, Text
+from chuko.games import game_class
 from chuko.i18n import catalogues, words
+from chuko.server.lobby.feed import LobbyClient
+from chuko.server.notify.channel import Channel
+from chuko.server.shared.messages import wire_dumps, wire_loads
 
 # Test entries, each the English sentence → the test's own German.
 GERMAN = {
     "The request body is not JSON.": "Der Rumpf der Anfrage ist kein JSON.",
     "There is no such address.": "Diese Adresse gibt es nicht.",
     "There is no room {room_id!r}.": "Es gibt keinen Raum {room_id!r}.",
-    "Unknown message: send {kinds}.": "Unbekannte Nachricht: sende {kinds}.",
+    "Spectators cannot move.": "Zuschauer können nicht ziehen.",
+    "{card} does not fit at either end.": "{card} passt an kein Ende.",
 }
 
 
@@ -84,3 +92,59 @@ def test_hostile_accept_language_never_fails(make_client, german, header):
     assert answer.status_code == 404
     assert answer.json()["error"] in ("There is no room 'nowhere'.",
                                       "Es gibt keinen Raum 'nowhere'.")
+
+
+def test_a_room_sockets_refusal_of_an_illegal_move_is_worded_in_its_language(
+        make_client, german, monkeypatch):
+    def refuse(text: str):  # the rules' refusal, as an engine words it: a Text
+        raise IllegalMove(Text("{card} does not fit at either end.", card=text))
+
+    monkeypatch.setattr(game_class("caravan"), "parse_move", staticmethod(refuse))
+    client = make_client()
+    room = new_room(client, "caravan", [{"kind": "me"}])
+    url = f"/ws/{room['room']}?token={room['token']}"
+    with client.websocket_connect(url, headers={"Accept-Language": "de"}) as german_seat, \
+            client.websocket_connect(url) as english_seat:
+        for ws in (german_seat, english_seat):
+            ws.receive_json(), ws.receive_json()  # the log, the state
+        german_seat.send_json({"type": "move", "move": "KS"})
+        english_seat.send_json({"type": "move", "move": "KS"})
+        assert german_seat.receive_json() == {"type": "error",
+                                              "message": "KS passt an kein Ende."}
+        assert english_seat.receive_json() == {"type": "error",
+                                               "message": "KS does not fit at either end."}
+
+
+def test_a_spectators_refused_move_follows_the_lang_cookie(make_client, german):
+    client = make_client()
+    room = new_room(client, "caravan", [{"kind": "me"}])
+    client.cookies.set("lang", "de")
+    with client.websocket_connect(f"/ws/{room['room']}") as watcher:
+        watcher.receive_json(), watcher.receive_json()
+        watcher.send_json({"type": "move", "move": "KS"})
+        assert watcher.receive_json() == {"type": "error",
+                                          "message": "Zuschauer können nicht ziehen."}
+
+
+def test_a_notice_fanned_out_is_worded_once_per_language_of_its_pages(german):
+    channel = Channel(shared=None)  # delivering needs no store
+    pages = [LobbyClient("ann", "de"), LobbyClient("ann", "en"), LobbyClient("ann", "de")]
+    for page in pages:
+        channel.pages.setdefault("ann", set()).add(page)
+    channel.deliver("ann", {"type": "notice", "text": Text("Spectators cannot move.")})
+    texts = [page._queue[0] for page in pages]
+    assert texts[0] == texts[2] == '{"type":"notice","text":"Zuschauer können nicht ziehen."}'
+    assert texts[1] == '{"type":"notice","text":"Spectators cannot move."}'
+    assert texts[0] is texts[2]  # one serialization for both German pages
+
+
+def test_texts_cross_the_clusters_channels_translatable():
+    message = {"type": "you", "note": [Text("{what} for {days}", what=Text("Spectators cannot "
+               "move."), days=Plural("{n} day", "{n} days", n=3))], "n": 1}
+    back = wire_loads(wire_dumps(message))
+    assert back == message
+    note = back["note"][0]
+    assert isinstance(note, Text) and note.msgid == "{what} for {days}"
+    assert isinstance(note.params["days"], Plural) and note.params["days"].plural == "{n} days"
+    assert words("de").say(note.params["what"]) == words("de").say(message["note"][0].params[
+        "what"])

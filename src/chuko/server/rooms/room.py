@@ -29,11 +29,12 @@ from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
 from chuko.core.text import Text
 from chuko.core.words import bot_name, seat_names
+from chuko.i18n import DEFAULT
 from chuko.server.rooms.clocks import Clocks, realtime
 from chuko.server.rooms.endings import forfeit_sentence, ranks
 from chuko.server.rooms.moment import Moment
 from chuko.server.rooms.outbox import Client
-from chuko.server.shared.messages import dumps, merge_objects
+from chuko.server.shared.messages import dumps, merge_objects, worded
 from chuko.server.store import database as db
 
 _UNTIMED: Json = {"clock": None, "claimable": []}  # a room without clocks or absences
@@ -216,12 +217,14 @@ class Room:
         """The state message for `seat` (None: a spectator) at `moment` (default: now)."""
         return cast(Json, json.loads(self.state_text(seat, moment)))
 
-    def state_text(self, seat: int | None, moment: Moment | None = None) -> str:
-        """The state message for `seat` at `moment` (default: now) as JSON text: the part
-        every reader shares (the room, the seats and their presence, the version …) and the
-        reader's own (its `view(seat)`, its legal moves, the sentences as it reads them),
-        each made once per version and kept until the next, so a seat's sockets share one
-        view and spectators all share theirs."""
+    def state_text(self, seat: int | None, moment: Moment | None = None,
+                   lang: str = DEFAULT) -> str:
+        """The state message for `seat` at `moment` (default: now) as JSON text, its
+        sentences said in `lang`: the part every reader shares (the room, the seats and
+        their presence, the version …) and the reader's own (its `view(seat)`, its legal
+        moves, the sentences as it reads them), each made once per version and language and
+        kept until the next version, so a seat's sockets share one view and spectators all
+        share theirs."""
         moment = moment or self.moment()
         labels, names, entries = self._naming()
         if moment.version == self.version != self._texts_version:
@@ -232,13 +235,13 @@ class Room:
         keep = moment.version == self._texts_version
         bots_wait = self.bots_wait(moment.version)
         unrated = self.unrated if moment.status == "over" else None
-        shared_key = (None, moment.status, bots_wait, self.rematch, labels, self.watchers,
+        shared_key = (None, lang, moment.status, bots_wait, self.rematch, labels, self.watchers,
                       tuple((s.connected, s.joined, s.gone) for s in self.seats), unrated,
                       self._ratings_text)
         shared = self._texts.get(shared_key) if keep else None
         if shared is None:
             ratings = self.ratings or [None] * len(self.seats)
-            shared = dumps({
+            shared = dumps(worded({
                 "type": "state",
                 "room": self.id,
                 "game": self.game_id,
@@ -257,17 +260,18 @@ class Room:
                 "simultaneous": self.descriptor.traits.simultaneous,
                 "hints": self.descriptor.integrations.hints is not None,
                 "hintable": self.hintable,
-            })
+            }, lang))
             if keep:
                 self._texts[shared_key] = shared
         # The clocks change with time: worked out for each message, never kept; a room
         # without clocks or absences has the same for every message, kept with the rest.
         untimed = self.clocks is None and not self.away
-        own_key = ("seat", seat, moment.status, self.closed, labels,
+        own_key = ("seat", lang, seat, moment.status, self.closed, labels,
                    seat is not None and self.seats[seat].gone, untimed)
         own = self._texts.get(own_key) if keep else None
         if own is None:
-            own = dumps({**self._own(seat, moment, names), **(_UNTIMED if untimed else {})})
+            own = dumps(worded({**self._own(seat, moment, names),
+                                **(_UNTIMED if untimed else {})}, lang))
             if keep:
                 self._texts[own_key] = own
         text = merge_objects(shared, own)

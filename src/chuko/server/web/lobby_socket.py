@@ -27,6 +27,7 @@ from chuko.server.web.router import client_host
 from chuko.server.web.socket_io import (
     accept_admitted,
     answer_messages,
+    handshake_language,
     pump,
     read_message,
     refusal,
@@ -54,11 +55,13 @@ class LobbySockets:
         self.toggles = Buckets(self.limits.toggles, clock)  # per player
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        lang = handshake_language(scope)
         player = await accept_admitted(
             receive, send, lambda: self._admit(scope),
-            "The lobby could not be opened just now: reconnect in a moment.", "A lobby socket")
+            Text("The lobby could not be opened just now: reconnect in a moment."),
+            "A lobby socket", lang)
         if player is not None:
-            await self._serve(receive, send, player, client_host(scope))
+            await self._serve(receive, send, player, client_host(scope), lang)
 
     async def _admit(self, scope: Scope) -> Player:
         if not self.opened.take(client_host(scope)):
@@ -73,8 +76,9 @@ class LobbySockets:
                                sockets_per_player=self.limits.sockets_per_player))
         return player
 
-    async def _serve(self, receive: Receive, send: Send, player: Player, address: str) -> None:
-        client = LobbyClient(player.id)
+    async def _serve(self, receive: Receive, send: Send, player: Player, address: str,
+                     lang: str) -> None:
+        client = LobbyClient(player.id, lang)
         messages = Bucket(self.limits.messages, self.clock)
         refusals = Bucket(self.limits.messages, self.clock)
         sender = asyncio.create_task(pump(send, client.next_text))

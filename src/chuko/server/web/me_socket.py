@@ -29,6 +29,7 @@ from chuko.server.web.router import client_host
 from chuko.server.web.socket_io import (
     accept_admitted,
     answer_messages,
+    handshake_language,
     pump,
     read_message,
     refusal,
@@ -51,12 +52,13 @@ class MeSockets:
         self.opened = Buckets(connects, clock)  # per address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        lang = handshake_language(scope)
         player = await accept_admitted(
             receive, send, lambda: self._admit(scope),
-            "Your notices could not be opened just now: reload in a moment.",
-            "A player's socket")
+            Text("Your notices could not be opened just now: reload in a moment."),
+            "A player's socket", lang)
         if player is not None:
-            await self._serve(receive, send, player)
+            await self._serve(receive, send, player, lang)
 
     async def _admit(self, scope: Scope) -> Player:
         if not self.opened.take(client_host(scope)):
@@ -70,8 +72,8 @@ class MeSockets:
                                "them first.", pages=PAGES_PER_PLAYER))
         return player
 
-    async def _serve(self, receive: Receive, send: Send, player: Player) -> None:
-        page = LobbyClient(player.id)
+    async def _serve(self, receive: Receive, send: Send, player: Player, lang: str) -> None:
+        page = LobbyClient(player.id, lang)
         messages, refusals = Bucket(MESSAGES, self.clock), Bucket(MESSAGES, self.clock)
         sender = asyncio.create_task(pump(send, page.next_text))
         try:

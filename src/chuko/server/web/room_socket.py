@@ -26,7 +26,14 @@ from chuko.server.shared.limits import Buckets, Budget, Clock, Costly, Limits, S
 from chuko.server.shared.messages import sentence
 from chuko.server.web.identify import Identify, held_seat
 from chuko.server.web.router import client_host, query_params
-from chuko.server.web.socket_io import pump, read_message, refusal, refuse, within_rate
+from chuko.server.web.socket_io import (
+    handshake_language,
+    pump,
+    read_message,
+    refusal,
+    refuse,
+    within_rate,
+)
 
 log = logging.getLogger("chuko.server")
 
@@ -52,17 +59,19 @@ class Sockets:
         if (await receive())["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
+        lang = handshake_language(scope)
         try:
             room, seat = await self._admit(scope, room_id)
         except ChukoError as error:  # also a stored room that does not hold together
-            await _refuse_socket(send, error)
+            await _refuse_socket(send, error, lang)
             return
         except Exception:
             log.exception("Room %s: a socket could not be opened", room_id)
             await _refuse_socket(send, ChukoError(
-                Text("The server could not open this room just now: reconnect in a moment.")))
+                Text("The server could not open this room just now: reconnect in a moment.")),
+                lang)
             return
-        await self._serve(scope, receive, send, room, seat)
+        await self._serve(scope, receive, send, room, seat, lang)
 
     async def _admit(self, scope: Scope, room_id: str) -> tuple[Room, int | None]:
         """The room and the seat the socket opens on, within the limits; ChukoError when
@@ -89,12 +98,12 @@ class Sockets:
         return room, seat
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send, room: Room,
-                     seat: int | None) -> None:
+                     seat: int | None, lang: str) -> None:
         """Send the socket the log and the room's states, and answer its messages, until
-        it closes."""
+        it closes; all of it in `lang`, its reader's language."""
         hub = self.hub
         client = Client(room, seat, frozenset() if self.hidden is None
-                        else await self.hidden(scope))
+                        else await self.hidden(scope), lang)
         flow = SocketFlow(self.limits, self.clock)
         admit = partial(self.budget.admit, address=client_host(scope), room_id=room.id)
         say = partial(self.quick.say, room, seat, cluster=hub.cluster)
@@ -128,13 +137,14 @@ class Sockets:
                     await sender
 
 
-async def _refuse_socket(send: Send, error: ChukoError) -> None:
+async def _refuse_socket(send: Send, error: ChukoError, lang: str) -> None:
     """Refuse a socket that cannot go on: its `error` message, then a close frame whose code
     says why (4404 no such room, 4403 forbidden, 1008 over a limit, 1011 the server's
-    trouble, such as the database being away) and whose reason is the sentence."""
+    trouble, such as the database being away) and whose reason is the sentence (in
+    `lang`)."""
     code = (4404 if isinstance(error, NotFound) else 4403 if isinstance(error, Forbidden)
             else 1008 if isinstance(error, TooMany) else 1011)
-    await refuse(send, sentence(error), code)
+    await refuse(send, sentence(error), code, lang)
 
 
 async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, Any],

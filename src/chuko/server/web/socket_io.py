@@ -1,7 +1,9 @@
 """What every socket of the server does the same way, the rooms' (`room_socket.py`), the
 lobby's (`lobby_socket.py`) and the player's own (`me_socket.py`): a player admitted or
 refused as the socket opens, a message read and checked before it is acted on, the rate of
-a socket's messages, its outbox pumped in order, and a refusal that closes it."""
+a socket's messages, its outbox pumped in order, and a refusal that closes it. Each socket
+speaks the language its handshake asked for (`handshake_language`): its outbox words every
+message in it (`rooms.outbox.Outbox`), and so does a refusal that closes it."""
 
 from __future__ import annotations
 
@@ -10,12 +12,21 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from starlette.types import Receive, Send
+from starlette.requests import HTTPConnection
+from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
 from chuko.core.text import Text
 from chuko.server.shared.limits import MAX_BODY, MAX_DEPTH, Bucket, TooMany, too_deep
-from chuko.server.shared.messages import NOT_FINITE, NotFinite, client_json, dumps, sentence
+from chuko.server.shared.messages import (
+    NOT_FINITE,
+    NotFinite,
+    client_json,
+    dumps,
+    sentence,
+    worded,
+)
+from chuko.server.web.language import request_language
 
 log = logging.getLogger("chuko.server")
 
@@ -23,23 +34,29 @@ SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it aga
 Admitted = TypeVar("Admitted")
 
 
+def handshake_language(scope: Scope) -> str:
+    """The language a socket speaks: its handshake's, as a request's (`request_language`)."""
+    return request_language(HTTPConnection(scope))
+
+
 async def accept_admitted(receive: Receive, send: Send,
                           admit: Callable[[], Awaitable[Admitted]], failure: str,
-                          what: str) -> Admitted | None:
+                          what: str, lang: str) -> Admitted | None:
     """Accept a socket's connection and admit its player (`admit`): whom `admit` answers,
-    or None once the socket is refused in one sentence (1008 past a limit, 4403 for a
-    player the server does not know, 1011 saying `failure` when admitting failed; `what`
-    names the socket in the log)."""
+    or None once the socket is refused in one sentence in `lang` (1008 past a limit, 4403
+    for a player the server does not know, 1011 saying `failure` when admitting failed;
+    `what` names the socket in the log)."""
     if (await receive())["type"] != "websocket.connect":
         return None
     await send({"type": "websocket.accept"})
     try:
         return await admit()
     except ChukoError as error:
-        await refuse(send, sentence(error), 1008 if isinstance(error, TooMany) else 4403)
+        await refuse(send, sentence(error), 1008 if isinstance(error, TooMany) else 4403,
+                     lang)
     except Exception:
         log.exception("%s could not be opened", what)
-        await refuse(send, failure, 1011)
+        await refuse(send, failure, 1011, lang)
     return None
 
 
@@ -124,9 +141,10 @@ async def pump(send: Send, next_text: Callable[[], Awaitable[str | None]]) -> No
             return
 
 
-async def refuse(send: Send, sentence: str, code: int) -> None:
+async def refuse(send: Send, sentence: str, code: int, lang: str) -> None:
     """Refuse a socket that cannot go on: its `error` message, then a close frame with
-    `code` whose reason is the sentence."""
+    `code` whose reason is the sentence, said in `lang`."""
+    said = worded(sentence, lang)
     with contextlib.suppress(OSError):
-        await send({"type": "websocket.send", "text": dumps(refusal(sentence))})
-        await send({"type": "websocket.close", "code": code, "reason": close_reason(sentence)})
+        await send({"type": "websocket.send", "text": dumps(refusal(said))})
+        await send({"type": "websocket.close", "code": code, "reason": close_reason(said)})
