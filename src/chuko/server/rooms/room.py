@@ -118,8 +118,7 @@ class Room:
     result: Json | None = None  # a forfeit's end, and the order seats went to bots
     unrated: str | None = None  # why its rated end changed no rating, in words (the club's)
     # A rated room's seats' ratings ({rating, provisional, text, change}, the club's; None
-    # for a seat with no rated player), replaced whole (`show_ratings`); None: not read yet
-    # (or a casual room).
+    # for a seat with no rated player), replaced whole (`show_ratings`); None: not read yet.
     ratings: list[Json | None] | None = None
     # Seats whose sockets are all gone, and since when (the hub's clock): after the grace
     # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
@@ -132,8 +131,7 @@ class Room:
     _named: tuple[tuple[str, ...], list[str], list[Json]] = field(
         default=((), [], []), init=False, repr=False)
     # Parts of the current version's state messages as JSON text (`state_text`), so that
-    # sockets reading alike share one view and one serialization; dropped at the next
-    # version, so a room keeps a few messages at most.
+    # sockets reading alike share one serialization; dropped at the next version.
     _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, repr=False)
     _texts_version: int = field(default=-1, init=False, repr=False)
     _ratings_text: str = field(default="null", init=False, repr=False)
@@ -219,12 +217,11 @@ class Room:
 
     def state_text(self, seat: int | None, moment: Moment | None = None,
                    lang: str = DEFAULT) -> str:
-        """The state message for `seat` at `moment` (default: now) as JSON text, its
-        sentences said in `lang`: the part every reader shares (the room, the seats and
-        their presence, the version …) and the reader's own (its `view(seat)`, its legal
-        moves, the sentences as it reads them), each made once per version and language and
-        kept until the next version, so a seat's sockets share one view and spectators all
-        share theirs."""
+        """The state message for `seat` at `moment` (default: now) as JSON text in `lang`:
+        the part every reader shares (the room, the seats and their presence, the version …)
+        and the reader's own (its `view(seat)`, its legal moves, the sentences as it reads
+        them), each made once per version and language and kept until the next version, so
+        a seat's sockets share one view and spectators all share theirs."""
         moment = moment or self.moment()
         labels, names, entries = self._naming()
         if moment.version == self.version != self._texts_version:
@@ -270,8 +267,8 @@ class Room:
                    seat is not None and self.seats[seat].gone, untimed)
         own = self._texts.get(own_key) if keep else None
         if own is None:
-            own = dumps(worded({**self._own(seat, moment, names),
-                                **(_UNTIMED if untimed else {})}, lang))
+            own = dumps(worded(self._own(seat, moment, names) | (_UNTIMED if untimed else {}),
+                               lang))
             if keep:
                 self._texts[own_key] = own
         text = merge_objects(shared, own)
