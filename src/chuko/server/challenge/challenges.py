@@ -42,9 +42,9 @@ MOST_PENDING = 5  # pending challenges one player may have sent
 LISTED = 50  # pending challenges listed, each way
 SWEPT = 200  # expired challenges marked in one sweep's write
 # Why a challenge is declined, by code: what both players read.
-REASONS = {"generic": "Not now, thanks.", "later": "Later, please.",
-           "game": "Not this game, please.", "clock": "Not this clock, please.",
-           "casual": "A casual game, please.", "rated": "A rated game, please."}
+REASONS = {"generic": Text("Not now, thanks."), "later": Text("Later, please."),
+           "game": Text("Not this game, please."), "clock": Text("Not this clock, please."),
+           "casual": Text("A casual game, please."), "rated": Text("A rated game, please.")}
 _STATUS_WORDS = {"accepted": "was accepted already", "declined": "was declined",
                  "cancelled": "was cancelled", "expired": "has expired"}
 

@@ -24,8 +24,8 @@ MOST_FOLLOWED = 500  # accounts one account may follow
 MOST_BLOCKED = 500  # accounts one account may block
 # Whom an account takes challenges from, as a client names it → as stored.
 CHALLENGES_FROM = {"everyone": None, "follows": "follows", "nobody": "nobody"}
-ACCOUNTS_ONLY = ("Following and blocking are for players with an account: sign up on the "
-                 "Account page (/account).")
+ACCOUNTS_ONLY = Text("Following and blocking are for players with an account: sign up on the "
+                     "Account page (/account).")
 
 
 class Relations:

@@ -51,7 +51,7 @@ class Busy(ChukoError):
     """The lobby changed under a change too many times in a row."""
 
     def __init__(self) -> None:
-        super().__init__("The lobby is busy: try that again in a moment.")
+        super().__init__(Text("The lobby is busy: try that again in a moment."))
 
 
 Attempt = Callable[[], Awaitable[tuple[list[Check], list[Op], Any]]]

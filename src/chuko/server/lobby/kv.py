@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from redis.exceptions import RedisError
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.shared.messages import wire_dumps, wire_loads
 
 log = logging.getLogger("chuko.server")
@@ -43,7 +44,7 @@ class LobbyAway(ChukoError):
     """The lobby's shared store cannot be reached."""
 
     def __init__(self) -> None:
-        super().__init__("The lobby cannot be reached right now: try again in a moment.")
+        super().__init__(Text("The lobby cannot be reached right now: try again in a moment."))
 
 
 class Kv(Protocol):

@@ -37,8 +37,8 @@ class Standing(NamedTuple):
     text: str = f"{DEFAULT_RATING:.0f}?"
 
 
-ACCOUNTS_ONLY = ("Rated games are for players with an account: sign up on the Account page "
-                 "(/account) to play rated; as a guest you play casual games.")
+ACCOUNTS_ONLY = Text("Rated games are for players with an account: sign up on the Account page "
+                     "(/account) to play rated; as a guest you play casual games.")
 
 
 @dataclass(frozen=True)

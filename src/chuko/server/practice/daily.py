@@ -30,8 +30,8 @@ from chuko.server.store.database import Connection, Store
 
 BOARD = 20  # the leaderboard's rows: the winners, at par first, then the fastest
 STREAK_DAYS = 400  # won days read back for a streak
-UNSTARTED = ("The server has not dealt you this day's Caravan yet: play it from its page, "
-             "where your time starts.")
+UNSTARTED = Text("The server has not dealt you this day's Caravan yet: play it from its page, "
+                 "where your time starts.")
 
 
 def requested_day(text: Any, today: datetime.date) -> datetime.date:

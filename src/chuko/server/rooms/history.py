@@ -124,7 +124,7 @@ class History:
         verdict; with their views unless `captions_only`."""
         found: list[tuple[Json, int]]
         if captions_only:
-            found = [({"caption": lines[k - 1] if k else "The deal."}, 0)
+            found = [({"caption": lines[k - 1] if k else Text("The deal.")}, 0)
                      for k in range(first, min(len(lines) + 1, first + size))]
         else:
             found = pages.frames(moment.state, seat, first, size, lines)

@@ -31,8 +31,8 @@ log = logging.getLogger("chuko.server")
 MAX_MOVE_TEXT = 300
 # Times a move is checked again after another worker stored one first (a cluster's race).
 CONFLICT_RETRIES = 3
-MOVE_NOT_SAVED = ("The game cannot be saved right now; your move was not played. Try again "
-                  "in a moment.")
+MOVE_NOT_SAVED = Text("The game cannot be saved right now; your move was not played. Try again "
+                      "in a moment.")
 
 
 class MovePath:

@@ -190,7 +190,7 @@ class Opening:
                      if s.invite_hash and hmac.compare_digest(s.invite_hash, digest)), None)
         if seat is None:
             raise NotFound(Text("That invite is not valid for this room."))
-        token = await self._take(room, seat, chosen, "That invite has already been used.",
+        token = await self._take(room, seat, chosen, Text("That invite has already been used."),
                                  player)
         return {"seat": seat.seat, "token": token}
 
@@ -284,6 +284,6 @@ class Opening:
                 raise NotFound(Text("Nobody has asked for a rematch of this game yet."))
             rematch = await self.rooms.room(room.rematch)
         fresh = await self._take(rematch, rematch.seats[seat], rematch.seats[seat].name,
-                                 "That seat has already moved to the rematch.",
+                                 Text("That seat has already moved to the rematch."),
                                  player or rematch.seats[seat].player)
         return {"room": rematch.id, "seat": seat, "token": fresh}

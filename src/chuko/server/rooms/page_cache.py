@@ -138,7 +138,8 @@ def frames(state: State, seat: int | None, start: int, count: int,
         index += 1
         if start <= index < start + count:
             view = position.full_view(seat)
-            found.append(({"view": view, "caption": lines[index - 1] if index else "The deal."},
+            found.append(({"view": view,
+                           "caption": lines[index - 1] if index else Text("The deal.")},
                           len(json.dumps(view))))
 
     state.game.replay(state.record(), observe)

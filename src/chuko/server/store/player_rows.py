@@ -22,7 +22,7 @@ from chuko.server.shared.players import Player
 from chuko.server.store.schema import players, seats, sessions
 from chuko.server.store.writes import Conflict, Write
 
-TAKEN = "That username is taken: choose another."
+TAKEN = Text("That username is taken: choose another.")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ WRITE_TIMEOUT = 2.0  # seconds a write may take before its waiter is refused
 STALL = 1.0  # seconds a lane's commit may hang before the watchdog replaces the lane
 MAX_ABANDONED = 8  # lanes given up and still hung, past which no more are replaced
 CLOSE_TIMEOUT = 5.0  # seconds `close` waits for the lanes to finish what is queued
-NOT_SAVED = "The games cannot be saved right now: try again in a moment."
+NOT_SAVED = Text("The games cannot be saved right now: try again in a moment.")
 
 
 class Committing(asyncio.Future):

@@ -128,8 +128,8 @@ def insert_room(room: RoomRow) -> Write:
 
 
 def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status: str,
-              refusal: str = "That invite has already been used.",
-              closed: str = "This room has closed.", player: str | None = None,
+              refusal: str = Text("That invite has already been used."),
+              closed: str = Text("This room has closed."), player: str | None = None,
               started: float | None = None) -> Write:
     """Take a seat that is still open, under `name` (held by `player`, when known); Conflict
     (saying `refusal`) when someone took it first, or (saying `closed`) when the room has

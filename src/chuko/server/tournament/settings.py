@@ -161,26 +161,27 @@ def rules_in_words(system: str, table_size: int, minutes: int | None,
                    rounds: int | None) -> list[str]:
     """The tournament's rules as its page states them."""
     if system == "arena":
-        return [f"An arena of {minutes} minutes: when your game ends you are paired again "
-                "at once, with a player near you in points and rating (never the same "
-                "opponent twice in a row).",
-                "A win scores 2 points and a draw 1; after two wins in a row you are on "
-                "fire: a win scores 4 and a draw 2, until a draw or a loss ends the "
-                "streak.",
-                "You may pause and come back; a player who loses a game without making a "
-                "move is paused. Games still running at the end count.",
-                "Ties in points are broken by rating at entry."]
-    late = ("Players who join late enter the next round with 0; withdrawn players are not "
-            "paired.")
+        return [Text("An arena of {minutes} minutes: when your game ends you are paired "
+                     "again at once, with a player near you in points and rating (never the "
+                     "same opponent twice in a row).", minutes=minutes),
+                Text("A win scores 2 points and a draw 1; after two wins in a row you are on "
+                     "fire: a win scores 4 and a draw 2, until a draw or a loss ends the "
+                     "streak."),
+                Text("You may pause and come back; a player who loses a game without making a "
+                     "move is paused. Games still running at the end count."),
+                Text("Ties in points are broken by rating at entry.")]
+    late = Text("Players who join late enter the next round with 0; withdrawn players are not "
+                "paired.")
     if table_size > 2:
-        return [f"A Swiss of {rounds} rounds: each round seats tables of {table_size} by "
-                "score (bots take the seats left), and a place scores a point for each "
-                "player placed below it and half for each tied with it.", late,
-                "Ties in points are broken by rating at entry."]
-    return [f"A Swiss of {rounds} rounds: each round pairs players within their score "
-            "group, never against the same opponent twice; with an odd number one player "
-            "has a bye, worth a win.",
-            f"A win scores 1, a draw ½ and a loss 0. {late}",
-            "Ties are broken by Buchholz (the sum of your opponents' scores; a bye counts "
-            "as a game against your own score), then by Sonneborn–Berger (the scores of "
-            "the opponents you beat, and half of those you drew with), then by rating."]
+        return [Text("A Swiss of {rounds} rounds: each round seats tables of {size} by "
+                     "score (bots take the seats left), and a place scores a point for each "
+                     "player placed below it and half for each tied with it.", rounds=rounds,
+                     size=table_size), late,
+                Text("Ties in points are broken by rating at entry.")]
+    return [Text("A Swiss of {rounds} rounds: each round pairs players within their score "
+                 "group, never against the same opponent twice; with an odd number one player "
+                 "has a bye, worth a win.", rounds=rounds),
+            Text("A win scores 1, a draw ½ and a loss 0. {late}", late=late),
+            Text("Ties are broken by Buchholz (the sum of your opponents' scores; a bye counts "
+                 "as a game against your own score), then by Sonneborn–Berger (the scores of "
+                 "the opponents you beat, and half of those you drew with), then by rating.")]

@@ -40,9 +40,9 @@ from chuko.server.web.accounts import Accounts
 from chuko.server.web.cookies import DEVICE, DEVICE_AGE, clear_session, cookie_value, set_cookie
 from chuko.server.web.router import Post, ReadBody, client_host
 
-NO_MATCH = "That username and password do not match an account."
-CLOSED = "This server takes no new accounts; you can go on playing as a guest."
-NOT_LOGGED_IN = "You are not logged in to an account."
+NO_MATCH = Text("That username and password do not match an account.")
+CLOSED = Text("This server takes no new accounts; you can go on playing as a guest.")
+NOT_LOGGED_IN = Text("You are not logged in to an account.")
 _GUEST_NAME = re.compile(r"Guest \d{4}")
 
 

@@ -49,8 +49,8 @@ from chuko.server.web.headers import SECURITY_HEADERS
 
 log = logging.getLogger("uvicorn.error")  # uvicorn's, which `chuko serve` shows
 
-NOT_HTTP = "That is not a valid HTTP request."
-FULL = "The server has as many connections as it can hold: try again later."
+NOT_HTTP = Text("That is not a valid HTTP request.")
+FULL = Text("The server has as many connections as it can hold: try again later.")
 
 
 def proxy_networks(text: str) -> tuple[IPv4Network | IPv6Network, ...] | None:
@@ -91,8 +91,8 @@ class Gate:
             return FULL
         count = self.open.get(host, 0)
         if count >= self.edge.connections_per_address and not self.proxy(host):
-            return (f"Your address has {count} connections open already: close some of "
-                    "them first.")
+            return Text("Your address has {count} connections open already: close some of "
+                        "them first.", count=count)
         self.open[host] = count + 1
         return None
 

@@ -30,7 +30,7 @@ from chuko.server.web.language import request_language
 
 log = logging.getLogger("chuko.server")
 
-SLOW_DOWN = "Slow down: too many messages at once. Wait a moment and send it again."
+SLOW_DOWN = Text("Slow down: too many messages at once. Wait a moment and send it again.")
 Admitted = TypeVar("Admitted")
 
 
@@ -104,7 +104,7 @@ async def within_rate(send: Send, messages: Bucket, refusals: Bucket,
         tell(refusal(SLOW_DOWN))
         return False
     with contextlib.suppress(OSError):
-        await send({"type": "websocket.close", "code": 1008, "reason": "Too many messages."})
+        await send({"type": "websocket.close", "code": 1008, "reason": Text("Too many messages.")})
     return None
 
 
@@ -134,7 +134,7 @@ async def pump(send: Send, next_text: Callable[[], Awaitable[str | None]]) -> No
         try:
             if text is None:
                 await send({"type": "websocket.close", "code": 1013,
-                            "reason": "Too far behind: reconnect."})
+                            "reason": Text("Too far behind: reconnect.")})
                 return
             await send({"type": "websocket.send", "text": text})
         except Exception:  # the client went away; the receive loop sees it too

@@ -34,7 +34,7 @@ from chuko.server.web.router import client_host, read_object
 
 Json = dict[str, Any]
 ACTIONS = ("join", "withdraw", "pause", "resume")
-TOO_MANY = "Too many tournaments made: wait a few minutes."
+TOO_MANY = Text("Too many tournaments made: wait a few minutes.")
 
 
 class TournamentApi:
