@@ -24,6 +24,8 @@ GERMAN = {
     "There is no room {room_id!r}.": "Es gibt keinen Raum {room_id!r}.",
     "Spectators cannot move.": "Zuschauer können nicht ziehen.",
     "{card} does not fit at either end.": "{card} passt an kein Ende.",
+    "You resigned": "Du hast aufgegeben",
+    "{forfeit}: {winner} wins.": "{forfeit}: {winner} gewinnt.",
 }
 
 
@@ -148,3 +150,19 @@ def test_texts_cross_the_clusters_channels_translatable():
     assert isinstance(note.params["days"], Plural) and note.params["days"].plural == "{n} days"
     assert words("de").say(note.params["what"]) == words("de").say(message["note"][0].params[
         "what"])
+
+
+def test_a_rooms_state_says_its_result_in_the_readers_language(make_client, german):
+    client = make_client()
+    room = new_room(client, "crossroads", [{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+    url = f"/ws/{room['room']}?token={room['token']}"
+    with client.websocket_connect(url, headers={"Accept-Language": "de"}) as ws:
+        ws.send_json({"type": "resign"})
+        state = ws.receive_json()
+        while state.get("status") != "over":
+            state = ws.receive_json()
+    assert state["result"] == "Du hast aufgegeben: Easy bot gewinnt."
+    path = f"/api/rooms/{room['room']}?token={room['token']}"
+    assert client.get(path).json()["result"] == "You resigned: Easy bot wins."
+    german_state = client.get(path, headers={"Accept-Language": "de"}).json()
+    assert german_state["result"] == "Du hast aufgegeben: Easy bot gewinnt."

@@ -35,6 +35,7 @@ from chuko.server.shared.limits import (
 )
 from chuko.server.shared.messages import sentence
 from chuko.server.web.identify import Identify, held_seat
+from chuko.server.web.language import request_language
 from chuko.server.web.router import Post, ReadBody, client_host
 
 log = logging.getLogger("chuko.server")
@@ -171,7 +172,8 @@ class Api:
         seat = room.seat_for(token)
         if token is None and self.identify is not None:  # a seat of the cookie's player
             seat = await held_seat(self.identify, request.scope, room.seats)
-        return Response(room.state_text(seat), media_type="application/json")
+        return Response(room.state_text(seat, lang=request_language(request)),
+                        media_type="application/json")
 
     async def log(self, request: Request, room_id: str, token: str | None = None,
                   before: str | None = None, count: str | None = None) -> dict[str, Any]:
@@ -185,5 +187,6 @@ class Api:
         room = await self.hub.room(room_id)
         self.budget.admit("replay", client_host(request.scope), room.id)
         page = await self.hub.replay(room, room.seat_for(token), start, count,
-                                     captions not in (None, "", "0", "false"))
+                                     captions not in (None, "", "0", "false"),
+                                     request_language(request))
         return Response(page, media_type="application/json")
