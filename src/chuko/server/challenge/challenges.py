@@ -45,8 +45,11 @@ SWEPT = 200  # expired challenges marked in one sweep's write
 REASONS = {"generic": Text("Not now, thanks."), "later": Text("Later, please."),
            "game": Text("Not this game, please."), "clock": Text("Not this clock, please."),
            "casual": Text("A casual game, please."), "rated": Text("A rated game, please.")}
-_STATUS_WORDS = {"accepted": "was accepted already", "declined": "was declined",
-                 "cancelled": "was cancelled", "expired": "has expired"}
+# Why a challenge can no longer be answered, by its status.
+_CLOSED = {"accepted": Text("This challenge was accepted already."),
+           "declined": Text("This challenge was declined."),
+           "cancelled": Text("This challenge was cancelled."),
+           "expired": Text("This challenge has expired.")}
 
 
 def read_terms(data: Json) -> tuple[str, Json, Json | None, bool]:
@@ -184,7 +187,7 @@ class Challenges:
         if found.status == "pending" and found.expires <= self.clock():
             raise Conflict(Text("This challenge has expired."))
         if found.status != "pending" and not (side == 1 and found.status == "accepted"):
-            raise Conflict(Text("This challenge {status}.", status=_STATUS_WORDS[found.status]))
+            raise Conflict(_CLOSED[found.status])
         return found
 
     async def accept(self, player: Player, challenge_id: Any) -> str:
@@ -234,7 +237,7 @@ class Challenges:
         if found.status != "pending" or not await self.store.submit(
                 rows.answer(found.id, status, self.clock(), reason=reason)):
             await self._pending(player, challenge_id, side)  # raises: what came first
-            raise Conflict(Text("This challenge {status}.", status=_STATUS_WORDS["accepted"]))
+            raise Conflict(_CLOSED["accepted"])
         shown = {**public(found), "status": status, "reason": reason,
                  "reason_text": REASONS.get(reason or "")}
         for who in (found.challenger, found.challenged):

@@ -64,7 +64,7 @@ def login_key(value: Any) -> str:
     return username_key(value)
 
 
-def read_password(value: Any, what: str = "A password") -> str:
+def read_password(value: Any, what: str = Text("A password")) -> str:
     """A new password; ConfigError unless it is text of MIN_PASSWORD to MAX_PASSWORD
     characters. Never repeated in a sentence."""
     if not isinstance(value, str):

@@ -119,7 +119,7 @@ class Matchmaker:
                                    pool_id=pool_id, pools=", ".join(self.pools) or "none"))
         game_id, pool = self.pools[pool_id]
         menu = tuple(dict(choice) for choice in pool.clocks)
-        chosen = menu[0] if clock is None else read_choice(clock, menu, "this pool")
+        chosen = menu[0] if clock is None else read_choice(clock, menu, Text("this pool"))
         waits = self._bots_after(bots_after)
         standing = await self.rating_of(player.id, game_id, rating_class(pool.players))
         entry = {"player": player.id, "name": player.name, "pool": pool_id,

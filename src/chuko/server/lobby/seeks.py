@@ -96,7 +96,7 @@ def read_seek(data: Json) -> Json:
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
         raise ConfigError(Text("Say whether the seek is rated with true or false."))
-    clock = read_choice(data.get("clock"), SEEK_CLOCKS, "a seek")
+    clock = read_choice(data.get("clock"), SEEK_CLOCKS, Text("a seek"))
     if rated and clock is None:
         raise ConfigError(Text("A rated seek needs a clock, so that no game can be stalled: "
                                "choose one."))

@@ -55,13 +55,13 @@ def read_control(value: Any) -> Json | None:
         if set(value) - {"kind", "seconds", "reserve"}:
             raise ConfigError(Text('A per-move clock takes only "seconds" and "reserve".'))
         return {"kind": "move",
-                "seconds": _whole(value, "seconds", MOVE_SECONDS, "seconds a move"),
+                "seconds": _whole(value, "seconds", MOVE_SECONDS, Text("seconds a move")),
                 "reserve": _whole({"reserve": value.get("reserve", 0)}, "reserve",
-                                  RESERVE_SECONDS, "reserve in seconds")}
+                                  RESERVE_SECONDS, Text("reserve in seconds"))}
     if kind == "days":
         if set(value) - {"kind", "days"}:
             raise ConfigError(Text('A correspondence clock takes only "days".'))
-        return {"kind": "days", "days": _whole(value, "days", DAYS, "days a move")}
+        return {"kind": "days", "days": _whole(value, "days", DAYS, Text("days a move"))}
     raise ConfigError(Text('A clock is null (none), {{"kind": "move", "seconds": …, "reserve": …}} '
                            'or {{"kind": "days", "days": …}}, not {value!r}.', value=value))
 

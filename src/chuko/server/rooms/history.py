@@ -72,8 +72,8 @@ class History:
         captions kept for this version; only captions not kept yet take work (in the
         pool)."""
         moment = room.moment()
-        upto = pages.whole(before, "A log page's `before`", moment.version)
-        size = pages.whole(count, "A log page's `count`", pages.LOG_PAGE, low=1,
+        upto = pages.whole(before, Text("A log page's `before`"), moment.version)
+        size = pages.whole(count, Text("A log page's `count`"), pages.LOG_PAGE, low=1,
                            high=pages.LOG_PAGE_MAX)
         return pages.log_page(await self._kept_captions(room, seat, moment), upto, size)
 
@@ -97,8 +97,8 @@ class History:
         if room.status != "over":
             raise db.Conflict(Text("The replay opens once the game is over."))
         high = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE_MAX
-        first = pages.whole(start, "A replay page's `from`", 0)
-        size = pages.whole(count, "A replay page's `count`", high if captions_only
+        first = pages.whole(start, Text("A replay page's `from`"), 0)
+        size = pages.whole(count, Text("A replay page's `count`"), high if captions_only
                            else pages.FRAMES_PAGE, low=1, high=high)
         moment = room.moment()
         lines = await self._kept_captions(room, seat, moment)

@@ -206,7 +206,8 @@ async def take_shared(shared: Shared | None, kind: str, key: str, local: Buckets
 
 
 Costly = Literal["replay", "log", "hint"]
-_COSTLY: dict[Costly, str] = {"replay": "replay pages", "log": "log pages", "hint": "hints"}
+_COSTLY: dict[Costly, str] = {"replay": Text("replay pages"), "log": Text("log pages"),
+                              "hint": Text("hints")}
 
 
 class Shares:

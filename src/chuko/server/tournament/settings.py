@@ -69,16 +69,19 @@ def read_settings(data: Any, now: float, *, account: bool) -> Settings:
         raise ConfigError(Text("Say whether the tournament is rated with true or false."))
     if rated and not account:
         raise ConfigError(Text("Only an account may play rated: log in, or make it casual."))
-    low, high = _rating(data.get("rating_min"), "lowest"), _rating(data.get("rating_max"),
-                                                                   "highest")
+    low = _rating(data.get("rating_min"), Text("lowest"))
+    high = _rating(data.get("rating_max"), Text("highest"))
     if low is not None and high is not None and low >= high:
         raise ConfigError(Text("A rating range's lowest rating must be below its highest."))
     return Settings(
         _name(data.get("name")), game, options, clock, rated, system, size,
         _start(data.get("starts_at"), now),
-        _whole(data.get("minutes"), "An arena lasts", ARENA_MINUTES, "minutes")
+        _whole(data.get("minutes"), ARENA_MINUTES, Text("An arena lasts {low} to {high} minutes.",
+                                                        low=ARENA_MINUTES[0],
+                                                        high=ARENA_MINUTES[1]))
         if system == "arena" else None,
-        _whole(data.get("rounds"), "A Swiss has", SWISS_ROUNDS, "rounds")
+        _whole(data.get("rounds"), SWISS_ROUNDS, Text("A Swiss has {low} to {high} rounds.",
+                                                      low=SWISS_ROUNDS[0], high=SWISS_ROUNDS[1]))
         if system == "swiss" else None,
         low, high, _password(data.get("password")))
 
@@ -117,11 +120,11 @@ def _start(value: Any, now: float) -> float:
     return max(float(value), now)
 
 
-def _whole(value: Any, what: str, bounds: tuple[int, int], unit: str) -> int:
+def _whole(value: Any, bounds: tuple[int, int], refusal: Text) -> int:
+    """`value`, a whole number within `bounds`; ConfigError saying `refusal` otherwise."""
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(Text("{what} {low} to {high} {unit}.",
-                               what=what, low=low, high=high, unit=unit))
+        raise ConfigError(refusal)
     return value
 
 

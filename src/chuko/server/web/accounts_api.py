@@ -168,7 +168,7 @@ class AccountApi:
     async def password(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         """A new password; every other session of the account ends."""
         data = await body()
-        fresh = read_password(data.get("new_password"), "The new password")
+        fresh = read_password(data.get("new_password"), Text("The new password"))
         player = await self._account(scope, data.get("password"))
         hashed = await self.passwords.hash(fresh)
         await self.store.submit(rows.set_password(player.id, hashed))

@@ -54,23 +54,23 @@ class ChallengeApi:
 
     async def send(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
-        player = await self._someone(scope, self.sends, "challenges sent")
+        player = await self._someone(scope, self.sends, Text("challenges sent"))
         return 201, await self.challenges.send(player, data)
 
     async def accept(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
-        player = await self._someone(scope, self.answers, "answers")
+        player = await self._someone(scope, self.answers, Text("answers"))
         room = await self.challenges.accept(player, data.get("id"))
         return 200, {"room": room, "url": f"/room/{room}"}
 
     async def decline(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
-        player = await self._someone(scope, self.answers, "answers")
+        player = await self._someone(scope, self.answers, Text("answers"))
         await self.challenges.decline(player, data.get("id"), data.get("reason"))
         return 200, {"declined": data.get("id")}
 
     async def cancel(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
-        player = await self._someone(scope, self.answers, "answers")
+        player = await self._someone(scope, self.answers, Text("answers"))
         await self.challenges.cancel(player, data.get("id"))
         return 200, {"cancelled": data.get("id")}

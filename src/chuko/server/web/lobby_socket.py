@@ -130,11 +130,11 @@ class LobbySockets:
         if kind == "seeks":
             return {"type": "seeks", **self.feed.page(data.get("before"))}
         if kind == "pool":
-            self._count(self.toggles, player, "pool joins and leaves")
+            self._count(self.toggles, player, Text("pool joins and leaves"))
             you = await made.toggle(player, data.get("pool"), data.get("bots_after"),
                                     data.get("clock"))
         elif kind == "seek":
-            self._count(self.seeks, player, "seeks")
+            self._count(self.seeks, player, Text("seeks"))
             you = await made.post(player, data, address)
         elif kind == "cancel":
             you = await made.cancel(player, data.get("seek"))

@@ -83,7 +83,7 @@ class ProfileApi:
         if klass not in offered:
             raise NotFound(Text("{title} has no {kind} games, so no leaderboard "
                                 "for them.", title=title, kind=CLASS_NAMES[klass]))
-        size = pages.whole(count, "A leaderboard's `count`", BOARD, low=1, high=BOARD_MAX)
+        size = pages.whole(count, Text("A leaderboard's `count`"), BOARD, low=1, high=BOARD_MAX)
         rows = await self._read(lambda conn: standings.leaderboard(
             conn, game_id, klass, size, least_games=PROVISIONAL_GAMES,
             most_sigma=PROVISIONAL_SIGMA))
@@ -134,7 +134,7 @@ class ProfileApi:
                         count: str | None) -> dict[str, Any]:
         """A page of the player's finished games, `next` the `before` of the page after
         (null: none). Counted as a replay page is: it may rebuild games."""
-        size = pages.whole(count, "A game list's `count`", GAMES_PAGE, low=1,
+        size = pages.whole(count, Text("A game list's `count`"), GAMES_PAGE, low=1,
                            high=GAMES_PAGE_MAX)
         self.budget.admit("replay", client_host(request.scope), key)
         # One more than the page, to know whether a page follows.
