@@ -25,6 +25,7 @@ GERMAN = {
     "Spectators cannot move.": "Zuschauer können nicht ziehen.",
     "{card} does not fit at either end.": "{card} passt an kein Ende.",
     "You resigned": "Du hast aufgegeben",
+    "There is no such page.": "Diese Seite gibt es nicht.",
     "{forfeit}: {winner} wins.": "{forfeit}: {winner} gewinnt.",
 }
 
@@ -69,6 +70,8 @@ def test_a_route_refusal_arrives_in_the_accept_languages_language(make_client, g
     assert int(answer.headers["content-length"]) == len(answer.content)
     unknown = client.get("/api/no-such-thing", headers={"Accept-Language": "de"})
     assert unknown.json() == {"error": "Diese Adresse gibt es nicht."}
+    page = client.get("/no-such-page", headers={"Accept-Language": "de"})
+    assert page.status_code == 404 and "<p>Diese Seite gibt es nicht. " in page.text
 
 
 def test_the_cookie_comes_before_accept_language_and_english_stays_byte_identical(

@@ -5,6 +5,7 @@ elsewhere)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from html import escape
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,7 +19,7 @@ from chuko.server.rooms.room import Forbidden, NotFound
 from chuko.server.shared.limits import Full, TooLarge, TooMany
 from chuko.server.shared.messages import sentence
 from chuko.server.store.database import RETRY_AFTER, Conflict, Unavailable
-from chuko.server.web.answers import Answer
+from chuko.server.web.answers import Answer, said_to
 
 FAILED = Text("The server could not do that just now. Try again.")
 
@@ -67,8 +68,12 @@ async def http_error(request: Request, error: HTTPException) -> Response:
             message = Text("This address does not take {method} requests.",
                            method=request.method)
         return error_response(error.status_code, message, error.headers)
-    return HTMLResponse("<!doctype html><title>Not found</title><p>There is no such page. "
-                        '<a href="/">Go to the games</a>.</p>', status_code=404)
+    said = said_to(request.scope, {"title": Text("Not found"),
+                                   "sentence": Text("There is no such page."),
+                                   "link": Text("Go to the games")})
+    return HTMLResponse(f"<!doctype html><title>{escape(said['title'])}</title><p>"
+                        f"{escape(said['sentence'])} "
+                        f'<a href="/">{escape(said["link"])}</a>.</p>', status_code=404)
 
 
 async def invalid_parameter(request: Request, error: RequestValidationError) -> Answer:

@@ -81,12 +81,12 @@ class LobbySockets:
         client = LobbyClient(player.id, lang)
         messages = Bucket(self.limits.messages, self.clock)
         refusals = Bucket(self.limits.messages, self.clock)
-        sender = asyncio.create_task(pump(send, client.next_text))
+        sender = asyncio.create_task(pump(send, client.next_text, lang))
         try:
             await self.feed.add(client)
             await self._greet(client, player)
             await answer_messages(receive, send, client.send, messages, refusals,
-                                  lambda text: self._handle(player, address, text))
+                                  lambda text: self._handle(player, address, text), lang)
         finally:
             with contextlib.suppress(ChukoError):  # the lobby's store away: presence lapses
                 await self.feed.remove(client)

@@ -75,11 +75,11 @@ class MeSockets:
     async def _serve(self, receive: Receive, send: Send, player: Player, lang: str) -> None:
         page = LobbyClient(player.id, lang)
         messages, refusals = Bucket(MESSAGES, self.clock), Bucket(MESSAGES, self.clock)
-        sender = asyncio.create_task(pump(send, page.next_text))
+        sender = asyncio.create_task(pump(send, page.next_text, lang))
         try:
             await self.channel.add(page)
             await self._hello(page, player)
-            await answer_messages(receive, send, page.send, messages, refusals, _answer)
+            await answer_messages(receive, send, page.send, messages, refusals, _answer, lang)
         finally:
             self.channel.remove(page)
             sender.cancel()

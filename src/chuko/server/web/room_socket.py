@@ -114,12 +114,13 @@ class Sockets:
             # The log is a replay of the game, in a thread; before the first move it is empty.
             client.send_first(hub.log(room, seat, moment) if moment.version == 0 else
                               await asyncio.to_thread(hub.log, room, seat, moment))
-            sender = asyncio.create_task(pump(send, client.next_message))
+            sender = asyncio.create_task(pump(send, client.next_message, lang))
             while True:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     break
-                allowed = await within_rate(send, flow.messages, flow.refusals, client.send)
+                allowed = await within_rate(send, flow.messages, flow.refusals, client.send,
+                                            lang)
                 if allowed is None:
                     break
                 if not allowed:

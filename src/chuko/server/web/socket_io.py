@@ -93,31 +93,33 @@ def read_message(text: Any) -> tuple[dict[str, Any] | None, dict[str, str] | Non
 
 
 async def within_rate(send: Send, messages: Bucket, refusals: Bucket,
-                      tell: Callable[[Any], None]) -> bool | None:
+                      tell: Callable[[Any], None], lang: str) -> bool | None:
     """Count a message against its socket's buckets (`messages`, and `refusals` for the
     messages refused): True to act on it; False when it is refused (`tell` is given
-    SLOW_DOWN); None when the socket has been closed for flooding (it does not read its
-    refusals either)."""
+    SLOW_DOWN); None when the socket has been closed for flooding, saying why in `lang`
+    (it does not read its refusals either)."""
     if messages.take():
         return True
     if refusals.take():
         tell(refusal(SLOW_DOWN))
         return False
     with contextlib.suppress(OSError):
-        await send({"type": "websocket.close", "code": 1008, "reason": Text("Too many messages.")})
+        await send({"type": "websocket.close", "code": 1008,
+                    "reason": worded(Text("Too many messages."), lang)})
     return None
 
 
 async def answer_messages(receive: Receive, send: Send, tell: Callable[[Any], None],
                           messages: Bucket, refusals: Bucket,
-                          answer: Callable[[Any], Awaitable[dict[str, Any] | None]]) -> None:
+                          answer: Callable[[Any], Awaitable[dict[str, Any] | None]],
+                          lang: str) -> None:
     """A socket's messages until it closes: each counted `within_rate`, then its text
     answered by `answer` and the reply given to `tell` (None: no reply here)."""
     while True:
         message = await receive()
         if message["type"] != "websocket.receive":
             return
-        allowed = await within_rate(send, messages, refusals, tell)
+        allowed = await within_rate(send, messages, refusals, tell, lang)
         if allowed is None:
             return
         if allowed:
@@ -126,15 +128,16 @@ async def answer_messages(receive: Receive, send: Send, tell: Callable[[Any], No
                 tell(reply)
 
 
-async def pump(send: Send, next_text: Callable[[], Awaitable[str | None]]) -> None:
+async def pump(send: Send, next_text: Callable[[], Awaitable[str | None]], lang: str) -> None:
     """Send a client's outbox (`next_text`) in order until the socket closes; close it when
-    the client has fallen too far behind (it reconnects and is sent its state afresh)."""
+    the client has fallen too far behind, saying so in `lang` (it reconnects and is sent
+    its state afresh)."""
     while True:
         text = await next_text()
         try:
             if text is None:
                 await send({"type": "websocket.close", "code": 1013,
-                            "reason": Text("Too far behind: reconnect.")})
+                            "reason": worded(Text("Too far behind: reconnect."), lang)})
                 return
             await send({"type": "websocket.send", "text": text})
         except Exception:  # the client went away; the receive loop sees it too
