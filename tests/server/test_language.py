@@ -23,6 +23,7 @@ GERMAN = {
     "There is no such address.": "Diese Adresse gibt es nicht.",
     "There is no room {room_id!r}.": "Es gibt keinen Raum {room_id!r}.",
     "Spectators cannot move.": "Zuschauer können nicht ziehen.",
+    "Unknown message: send {kinds}.": "Unbekannte Nachricht: sende {kinds}.",
     "{card} does not fit at either end.": "{card} passt an kein Ende.",
     "You resigned": "Du hast aufgegeben",
     "There is no such page.": "Diese Seite gibt es nicht.",
@@ -129,6 +130,10 @@ def test_a_spectators_refused_move_follows_the_lang_cookie(make_client, german):
         watcher.send_json({"type": "move", "move": "KS"})
         assert watcher.receive_json() == {"type": "error",
                                           "message": "Zuschauer können nicht ziehen."}
+        watcher.send_json({"type": "dance"})
+        assert watcher.receive_json()["message"] == (
+            'Unbekannte Nachricht: sende {"type": "move" | "hint" | "next" | "resign" | "claim" '
+            '| "say" | "ping" | "log", …}.')
 
 
 def test_a_notice_fanned_out_is_worded_once_per_language_of_its_pages(german):

@@ -224,8 +224,9 @@ class Challenges:
     async def decline(self, player: Player, challenge_id: Any, reason: Any) -> None:
         reason = "generic" if reason is None else reason
         if not isinstance(reason, str) or reason not in REASONS:
-            raise ConfigError("A challenge is declined for one of these reasons: "
-                              + ", ".join(f'"{code}"' for code in REASONS) + ".")
+            raise ConfigError(Text("A challenge is declined for one of these reasons: "
+                                   "{reasons}.",
+                                   reasons=", ".join(f'"{code}"' for code in REASONS)))
         await self._end(player, challenge_id, 1, "declined", reason)
 
     async def cancel(self, player: Player, challenge_id: Any) -> None:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from chuko.core.descriptor import QUICK_CLOCKS, SLOW_CLOCKS
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
-from chuko.core.text import Text
+from chuko.core.text import Plural, Text
 from chuko.games import descriptor, game_class
 from chuko.server.rooms.clocks import read_control, realtime
 from chuko.server.rooms.room import Forbidden
@@ -118,12 +118,15 @@ def read_choice(given: Any, menu: tuple[Json, ...], what: str) -> Json | None:
 def clock_text(clock: Json) -> str:
     """A clock as a player reads it: "30 s a move + 1 min", "3 days a move"."""
     if clock["kind"] == "days":
-        return f"{clock['days']} day{'s' if clock['days'] != 1 else ''} a move"
-    return f"{_duration(clock['seconds'])} a move + {_duration(clock['reserve'])}"
+        return Plural("{n} day a move", "{n} days a move", n=clock["days"])
+    return Text("{move} a move + {reserve}", move=_duration(clock["seconds"]),
+                reserve=_duration(clock["reserve"]))
 
 
-def _duration(seconds: int) -> str:
-    return f"{seconds // 60} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds} s"
+def _duration(seconds: int) -> Text:
+    if seconds >= 60 and seconds % 60 == 0:
+        return Text("{minutes} min", minutes=seconds // 60)
+    return Text("{seconds} s", seconds=seconds)
 
 
 def may_play(rated: bool, username: str | None) -> None:

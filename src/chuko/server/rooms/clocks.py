@@ -62,8 +62,9 @@ def read_control(value: Any) -> Json | None:
         if set(value) - {"kind", "days"}:
             raise ConfigError(Text('A correspondence clock takes only "days".'))
         return {"kind": "days", "days": _whole(value, "days", DAYS, Text("days a move"))}
-    raise ConfigError(Text('A clock is null (none), {{"kind": "move", "seconds": …, "reserve": …}} '
-                           'or {{"kind": "days", "days": …}}, not {value!r}.', value=value))
+    raise ConfigError(Text("A clock is null (none), {move} or {days}, not {value!r}.",
+                           move='{"kind": "move", "seconds": …, "reserve": …}',
+                           days='{"kind": "days", "days": …}', value=value))
 
 
 def realtime(control: Json | None) -> bool:

@@ -55,8 +55,8 @@ class MovePath:
         if not by_bot and room.seats[seat].kind == "bot":
             raise Forbidden(Text("A bot plays this seat now."))
         if not isinstance(text, str) or not text.strip():
-            raise ConfigError(Text('A move message needs the move as text: {"type": "move", '
-                                   '"move": "…"}.'))
+            raise ConfigError(Text("A move message needs the move as text: {example}.",
+                                   example='{"type": "move", "move": "…"}'))
         if len(text) > MAX_MOVE_TEXT:
             raise ConfigError(Text("That move is far too long to be a move."))
         async with room.lock:

@@ -42,9 +42,8 @@ def tell(room: Room, seat: int, phrase: str) -> None:
 def read_phrase(value: Any) -> str:
     """A phrase's code as sent; UnknownPhrase (one sentence) for anything else."""
     if not isinstance(value, str) or value not in PHRASES:
-        raise UnknownPhrase("Quick messages are one of: "
-                            + ", ".join(f'"{code}" ({text})' for code, text in PHRASES.items())
-                            + ".")
+        raise UnknownPhrase(Text("Quick messages are one of: {phrases}.", phrases=", ".join(
+            f'"{code}" ({text})' for code, text in PHRASES.items())))
     return value
 
 

@@ -109,7 +109,7 @@ def merge_objects(first: str, second: str) -> str:
     return f"{first[:-1]},{second[1:]}"
 
 
-NOT_FINITE = "NaN, Infinity and -Infinity are not numbers here: send finite numbers only."
+NOT_FINITE = Text("NaN, Infinity and -Infinity are not numbers here: send finite numbers only.")
 
 
 class NotFinite(ValueError):

@@ -37,8 +37,8 @@ log = logging.getLogger("chuko.server")
 
 Identify = Callable[[Scope], Awaitable[Player | None]]
 Json = dict[str, Any]
-UNKNOWN = ('Unknown message: send {"type": "pool" | "seek" | "accept" | "cancel" | '
-           '"seeks" | "ping", …}.')
+UNKNOWN = Text("Unknown message: send {kinds}.",
+               kinds='{"type": "pool" | "seek" | "accept" | "cancel" | "seeks" | "ping", …}')
 
 
 class LobbySockets:

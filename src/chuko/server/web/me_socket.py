@@ -103,4 +103,5 @@ async def _answer(text: Any) -> dict[str, Any]:
         return refused or refusal(Text("That message cannot be read."))
     if data.get("type") == "ping":
         return {"type": "pong"}
-    return refusal(Text('This socket only listens: send {"type": "ping"}, or nothing.'))
+    return refusal(Text("This socket only listens: send {ping}, or nothing.",
+                        ping='{"type": "ping"}'))

@@ -43,8 +43,8 @@ class PuzzleApi:
         data = await body()
         ident, move = data.get("id"), data.get("move")
         if not isinstance(ident, str) or not isinstance(move, str):
-            raise ConfigError(Text('A try names the puzzle and the move: '
-                                   '{"id": "12", "move": "BR"}.'))
+            raise ConfigError(Text("A try names the puzzle and the move: {example}.",
+                                   example='{"id": "12", "move": "BR"}'))
         verdict = await self.puzzles.judged(ident, move)
         player = await self.player(scope)
         if player is None:

@@ -187,5 +187,6 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
     except Exception:
         log.exception("Room %s: a message failed", room.id)
         return refusal(Text("The server could not do that just now; nothing changed. Try again."))
-    return refusal(Text('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
-                         '"claim" | "say" | "ping" | "log", …}.'))
+    return refusal(Text("Unknown message: send {kinds}.",
+                        kinds='{"type": "move" | "hint" | "next" | "resign" | "claim" | "say" | '
+                              '"ping" | "log", …}'))
