@@ -174,3 +174,15 @@ def test_a_rooms_state_says_its_result_in_the_readers_language(make_client, germ
     assert client.get(path).json()["result"] == "You resigned: Easy bot wins."
     german_state = client.get(path, headers={"Accept-Language": "de"}).json()
     assert german_state["result"] == "Du hast aufgegeben: Easy bot gewinnt."
+
+
+@pytest.mark.parametrize("header", HOSTILE[:4], ids=range(4))
+def test_a_socket_with_a_hostile_accept_language_opens_in_english(make_client, german, header):
+    client = make_client()
+    room = new_room(client, "caravan", [{"kind": "me"}])
+    with client.websocket_connect(f"/ws/{room['room']}",
+                                  headers={"Accept-Language": header}) as watcher:
+        watcher.receive_json(), watcher.receive_json()
+        watcher.send_json({"type": "move", "move": "KS"})
+        assert watcher.receive_json()["message"] in ("Spectators cannot move.",
+                                                     "Zuschauer können nicht ziehen.")
