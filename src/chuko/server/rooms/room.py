@@ -323,7 +323,7 @@ class Room:
             "spectator": seat is None,
             "view": state.view(seat),
             "last": last,
-            "result": self._result(seat, moment, names),
+            "result": self.result_sentence(seat, moment, names),
         }
         legal = self.legal(seat, moment)
         if legal and seat is not None and self.seats[seat].gone:
@@ -332,7 +332,7 @@ class Room:
             message["legal"] = legal
         return message
 
-    def _result(self, seat: int | None, moment: Moment, names: list[str]) -> str | None:
+    def result_sentence(self, seat: int | None, moment: Moment, names: list[str]) -> str | None:
         """The result sentence as `seat` reads it: a forfeit's, the engine's, or why an
         expired room closed."""
         forfeit = self.result

@@ -179,8 +179,8 @@ class ProfileApi:
         if row is None:
             raise NotFound(Text("There is no room {room_id!r}.", room_id=room_id))
         room = finished_room(row)
-        # The result as a spectator's state message words it (a forfeit's too).
-        return (places_of(room), room.snapshot(None)["result"] or "",
+        # The result as a spectator's state message words it (a forfeit's too), a Text.
+        return (places_of(room), room.result_sentence(None, room.moment(), room.names) or "",
                 (row.result or {}).get("kind") == "aborted")
 
     async def mine(self, request: Request) -> dict[str, Any]:
