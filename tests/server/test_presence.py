@@ -26,9 +26,9 @@ def test_300_sockets_on_one_seat_build_one_snapshot_each(monkeypatch):
     builds = []
     state_text = Room.state_text
 
-    def counted(self, seat, moment=None):
+    def counted(self, seat, moment=None, lang="en"):
         builds.append(seat)
-        return state_text(self, seat, moment)
+        return state_text(self, seat, moment, lang)
 
     monkeypatch.setattr(Room, "state_text", counted)
 

@@ -57,7 +57,11 @@ class Words:
         """`payload` (JSON-like) with every Text in it said in this language."""
         if isinstance(payload, Text):
             return self.say(payload)
-        if isinstance(payload, Mapping):
+        # Plain values and dicts first: checking against the Mapping ABC costs a
+        # microsecond a value, which a server's state message of a few hundred values feels.
+        if payload is None or isinstance(payload, (str, int, float)):
+            return payload
+        if isinstance(payload, (dict, Mapping)):
             return {key: self.localize(item) for key, item in payload.items()}
         if isinstance(payload, (list, tuple)):
             return [self.localize(item) for item in payload]

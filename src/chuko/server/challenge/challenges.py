@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.games import descriptor, game_class
 from chuko.server.rooms.clocks import read_control
 from chuko.server.rooms.hub import Hub
@@ -41,11 +42,14 @@ MOST_PENDING = 5  # pending challenges one player may have sent
 LISTED = 50  # pending challenges listed, each way
 SWEPT = 200  # expired challenges marked in one sweep's write
 # Why a challenge is declined, by code: what both players read.
-REASONS = {"generic": "Not now, thanks.", "later": "Later, please.",
-           "game": "Not this game, please.", "clock": "Not this clock, please.",
-           "casual": "A casual game, please.", "rated": "A rated game, please."}
-_STATUS_WORDS = {"accepted": "was accepted already", "declined": "was declined",
-                 "cancelled": "was cancelled", "expired": "has expired"}
+REASONS = {"generic": Text("Not now, thanks."), "later": Text("Later, please."),
+           "game": Text("Not this game, please."), "clock": Text("Not this clock, please."),
+           "casual": Text("A casual game, please."), "rated": Text("A rated game, please.")}
+# Why a challenge can no longer be answered, by its status.
+_CLOSED = {"accepted": Text("This challenge was accepted already."),
+           "declined": Text("This challenge was declined."),
+           "cancelled": Text("This challenge was cancelled."),
+           "expired": Text("This challenge has expired.")}
 
 
 def read_terms(data: Json) -> tuple[str, Json, Json | None, bool]:
@@ -53,20 +57,21 @@ def read_terms(data: Json) -> tuple[str, Json, Json | None, bool]:
     one sentence for anything wrong."""
     game_id = data.get("game")
     if not isinstance(game_id, str):
-        raise ConfigError("Say which game the challenge is for.")
+        raise ConfigError(Text("Say which game the challenge is for."))
     described = descriptor(game_id)
     values = described.read_online(data.get("options"), bots_only=False)
     players = game_class(game_id).configure(values, bots_only=False).players
     if players != 2:
-        raise ConfigError(f"A challenge is a game of two: {described.title} with these "
-                          f"options has {players} players.")
+        raise ConfigError(Text("A challenge is a game of two: {title} with these "
+                               "options has {players} players.",
+                               title=described.title, players=players))
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
-        raise ConfigError("Say whether the challenge is rated with true or false.")
+        raise ConfigError(Text("Say whether the challenge is rated with true or false."))
     clock = read_control(data.get("clock"))
     if rated and clock is None:
-        raise ConfigError("A rated challenge needs a clock, so that no game can be stalled: "
-                          "choose one.")
+        raise ConfigError(Text("A rated challenge needs a clock, so that no game can be stalled: "
+                               "choose one."))
     return game_id, values, clock, rated
 
 
@@ -110,8 +115,9 @@ class Challenges:
                          rated, now, now + TTL, "pending", names=(player.name, to.name or ""),
                          usernames=(player.username, to.username))
         if not await self.store.submit(rows.send(made, MOST_PENDING)):
-            raise Forbidden(f"You have {MOST_PENDING} challenges waiting for an answer "
-                            "already: cancel one, or wait for the answers.")
+            raise Forbidden(Text("You have {most} challenges waiting for an answer "
+                                 "already: cancel one, or wait for the answers.",
+                                 most=MOST_PENDING))
         shown = public(made)
         self.tell(to.id, {"type": "challenge", "event": "received", "challenge": shown})
         self.tell(player.id, {"type": "challenge", "event": "sent", "challenge": shown})
@@ -124,15 +130,15 @@ class Challenges:
         if isinstance(room_id, str) and 0 < len(room_id) <= 32:
             row = await self.store.fetch_room(room_id, with_moves=False)
         if row is None or player.id not in (seat.player for seat in row.seats):
-            raise NotFound("You played no such game.")
+            raise NotFound(Text("You played no such game."))
         if row.status != "over" or len(row.seats) != 2:
-            raise ConfigError("Challenge from a finished game of two.")
+            raise ConfigError(Text("Challenge from a finished game of two."))
         other = next(seat.player for seat in row.seats if seat.player != player.id)
         username = None if other is None else await self.store.fetch(
             lambda conn: people_rows.username_of(conn, other))
         if username is None:
-            raise ConfigError("Your opponent has no account, so no challenge can reach them: "
-                              "play them again with a rematch or an invite.")
+            raise ConfigError(Text("Your opponent has no account, so no challenge can reach them: "
+                                   "play them again with a rematch or an invite."))
         return {"to": username, "game": row.game, "options": row.options,
                 "clock": row.clock, "rated": row.rated}
 
@@ -140,31 +146,34 @@ class Challenges:
                           rated: bool) -> standing_rows.Account:
         """The account challenged, once every rule between the two holds."""
         if not isinstance(username, str) or not username:
-            raise ConfigError("Say whom you challenge by their username.")
+            raise ConfigError(Text("Say whom you challenge by their username."))
         to = await self.store.fetch(lambda conn: standing_rows.account(conn, username))
         if to is None:
-            raise NotFound(f"Nobody plays here as {username[:standing_rows.MAX_USERNAME]!r}.")
+            raise NotFound(Text("Nobody plays here as {username!r}.",
+                                username=username[:standing_rows.MAX_USERNAME]))
         if to.id == player.id:
-            raise ConfigError("You cannot challenge yourself: find an opponent in the lobby "
-                              "(/lobby).")
+            raise ConfigError(Text("You cannot challenge yourself: find an opponent in the lobby "
+                                   "(/lobby)."))
         if rated and player.is_guest:
-            raise Forbidden("Rated challenges are between accounts: sign up on the Account "
-                            "page (/account), or make this one casual.")
+            raise Forbidden(Text("Rated challenges are between accounts: sign up on the Account "
+                                 "page (/account), or make this one casual."))
         # How the challenged stands with the challenger: follows them, blocks them, or is
         # blocked by them.
         between, choice, waiting = await self.store.fetch(lambda conn: (
             people_rows.between(conn, to.id, player.id), people_rows.preference(conn, to.id),
             rows.pending_of(conn, player.id, self.clock(), LISTED)[1]))
         if between.blocked_by:
-            raise Forbidden(f"You block {to.username}: unblock them first to challenge them.")
+            raise Forbidden(Text("You block {username}: unblock them first to challenge them.",
+                                 username=to.username))
         if between.blocks or choice == "nobody":
-            raise Forbidden(f"{to.username} does not take challenges from you.")
+            raise Forbidden(Text("{username} does not take challenges from you.",
+                                 username=to.username))
         if choice == "follows" and not between.follows:
-            raise Forbidden(f"{to.username} takes challenges only from the players they "
-                            "follow.")
+            raise Forbidden(Text("{username} takes challenges only from the players they "
+                                 "follow.", username=to.username))
         if any(sent.challenged == to.id for sent in waiting):
-            raise Conflict(f"You have challenged {to.username} already: wait for their "
-                           "answer, or cancel it.")
+            raise Conflict(Text("You have challenged {username} already: wait for their "
+                                "answer, or cancel it.", username=to.username))
         return to
 
     async def _pending(self, player: Player, challenge_id: Any, side: int) -> Challenge:
@@ -174,11 +183,11 @@ class Challenges:
         if isinstance(challenge_id, str) and len(challenge_id) <= 16:
             found = await self.store.fetch(lambda conn: rows.challenge(conn, challenge_id))
         if found is None or (found.challenger, found.challenged)[side] != player.id:
-            raise NotFound("You have no such challenge.")
+            raise NotFound(Text("You have no such challenge."))
         if found.status == "pending" and found.expires <= self.clock():
-            raise Conflict("This challenge has expired.")
+            raise Conflict(Text("This challenge has expired."))
         if found.status != "pending" and not (side == 1 and found.status == "accepted"):
-            raise Conflict(f"This challenge {_STATUS_WORDS[found.status]}.")
+            raise Conflict(_CLOSED[found.status])
         return found
 
     async def accept(self, player: Player, challenge_id: Any) -> str:
@@ -215,8 +224,9 @@ class Challenges:
     async def decline(self, player: Player, challenge_id: Any, reason: Any) -> None:
         reason = "generic" if reason is None else reason
         if not isinstance(reason, str) or reason not in REASONS:
-            raise ConfigError("A challenge is declined for one of these reasons: "
-                              + ", ".join(f'"{code}"' for code in REASONS) + ".")
+            raise ConfigError(Text("A challenge is declined for one of these reasons: "
+                                   "{reasons}.",
+                                   reasons=", ".join(f'"{code}"' for code in REASONS)))
         await self._end(player, challenge_id, 1, "declined", reason)
 
     async def cancel(self, player: Player, challenge_id: Any) -> None:
@@ -228,7 +238,7 @@ class Challenges:
         if found.status != "pending" or not await self.store.submit(
                 rows.answer(found.id, status, self.clock(), reason=reason)):
             await self._pending(player, challenge_id, side)  # raises: what came first
-            raise Conflict(f"This challenge {_STATUS_WORDS['accepted']}.")
+            raise Conflict(_CLOSED["accepted"])
         shown = {**public(found), "status": status, "reason": reason,
                  "reason_text": REASONS.get(reason or "")}
         for who in (found.challenger, found.challenged):

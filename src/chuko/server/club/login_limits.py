@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from chuko.core.text import Text
 from chuko.server.shared.limits import (
     Buckets,
     Clock,
@@ -27,10 +28,10 @@ from chuko.server.shared.limits import (
     take_shared,
 )
 
-FROM_ADDRESS = "Too many log-in attempts from your address: wait a minute and try again."
-AT_ACCOUNT = ("Too many log-in attempts for this account from your address: wait a minute "
-              "and try again.")
-FOR_ACCOUNT = "Too many log-in attempts for this account: wait a minute and try again."
+FROM_ADDRESS = Text("Too many log-in attempts from your address: wait a minute and try again.")
+AT_ACCOUNT = Text("Too many log-in attempts for this account from your address: wait a minute "
+                  "and try again.")
+FOR_ACCOUNT = Text("Too many log-in attempts for this account: wait a minute and try again.")
 
 
 def device_proof(player_id: str, stored: str) -> str:

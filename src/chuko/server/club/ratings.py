@@ -38,6 +38,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.rooms.terms import RatedEnd, SeatRatings
 from chuko.server.store import rating_rows as rows
 from chuko.server.store.database import Connection
@@ -57,14 +58,15 @@ MIN_MOVES = 2  # moves each seat makes in a game that counts
 PAIR_GAMES, PAIR_WINDOW = 3, 24 * 3600.0
 # A provisional rating counts NEWCOMER_GAMES rated games in any NEWCOMER_WINDOW seconds.
 NEWCOMER_GAMES, NEWCOMER_WINDOW = 5, 3600.0
-# Why a rated game changed no rating (`rooms.result`'s "unrated"), as "Not rated: …" ends.
+# Why a rated game changed no rating (`rooms.result`'s "unrated"), in a sentence.
 UNRATED = {
-    "aborted": "the game was aborted.",
-    "too_few_moves": f"a game counts once each player has made {MIN_MOVES} moves.",
-    "repeated_pairing": f"two players' rated games count {PAIR_GAMES} in "
-                        f"{round(PAIR_WINDOW / 3600)} hours.",
-    "new_account_limit": f"a provisional rating counts {NEWCOMER_GAMES} rated games an "
-                         "hour.",
+    "aborted": Text("Not rated: the game was aborted."),
+    "too_few_moves": Text("Not rated: a game counts once each player has made {moves} moves.",
+                          moves=MIN_MOVES),
+    "repeated_pairing": Text("Not rated: two players' rated games count {games} in {hours} "
+                             "hours.", games=PAIR_GAMES, hours=round(PAIR_WINDOW / 3600)),
+    "new_account_limit": Text("Not rated: a provisional rating counts {games} rated games an "
+                              "hour.", games=NEWCOMER_GAMES),
 }
 
 
@@ -186,7 +188,7 @@ def rated_end(room_id: str, game: str, ranks: Sequence[int], now: float) -> Writ
 def unrated_sentence(result: Json | None) -> str | None:
     """"Not rated: …" for a rated room that ended without changing ratings; else None."""
     reason = (result or {}).get("unrated")
-    return None if reason not in UNRATED else f"Not rated: {UNRATED[reason]}"
+    return UNRATED.get(reason) if isinstance(reason, str) else None
 
 
 def apply_result(room_id: str, game: str, ranks: Sequence[int], now: float) -> Write:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.server.rooms.room import Forbidden, NotFound
 from chuko.server.shared.players import Player
 from chuko.server.store import people_rows as rows
@@ -23,8 +24,8 @@ MOST_FOLLOWED = 500  # accounts one account may follow
 MOST_BLOCKED = 500  # accounts one account may block
 # Whom an account takes challenges from, as a client names it → as stored.
 CHALLENGES_FROM = {"everyone": None, "follows": "follows", "nobody": "nobody"}
-ACCOUNTS_ONLY = ("Following and blocking are for players with an account: sign up on the "
-                 "Account page (/account).")
+ACCOUNTS_ONLY = Text("Following and blocking are for players with an account: sign up on the "
+                     "Account page (/account).")
 
 
 class Relations:
@@ -36,10 +37,11 @@ class Relations:
     async def account(self, username: Any) -> standings.Account:
         """The account named `username`; NotFound in one sentence otherwise."""
         if not isinstance(username, str) or not username:
-            raise ConfigError("Name the player by their username.")
+            raise ConfigError(Text("Name the player by their username."))
         found = await self.store.fetch(lambda conn: standings.account(conn, username))
         if found is None:
-            raise NotFound(f"Nobody plays here as {username[:standings.MAX_USERNAME]!r}.")
+            raise NotFound(Text("Nobody plays here as {username!r}.",
+                                username=username[:standings.MAX_USERNAME]))
         return found
 
     async def _other(self, player: Player, username: Any, doing: str) -> standings.Account:
@@ -47,7 +49,7 @@ class Relations:
             raise Forbidden(ACCOUNTS_ONLY)
         other = await self.account(username)
         if other.id == player.id:
-            raise ConfigError(f"You cannot {doing} yourself.")
+            raise ConfigError(Text("You cannot {doing} yourself.", doing=doing))
         return other
 
     async def follow(self, player: Player, username: Any) -> bool:
@@ -55,14 +57,16 @@ class Relations:
         other = await self._other(player, username, "follow")
         between = await self.between(player.id, other.id)
         if between.blocks:
-            raise Forbidden(f"You block {other.username}: unblock them first to follow them.")
+            raise Forbidden(Text("You block {username}: unblock them first to follow them.",
+                                 username=other.username))
         if between.blocked_by:
-            raise Forbidden(f"{other.username} does not take follows from you.")
+            raise Forbidden(Text("{username} does not take follows from you.",
+                                 username=other.username))
         done = await self.store.submit(rows.follow(player.id, other.id, self.clock(),
                                                    MOST_FOLLOWED))
         if done == "full":
-            raise Forbidden(f"You follow {MOST_FOLLOWED} players already: unfollow one "
-                            "first.")
+            raise Forbidden(Text("You follow {most} players already: unfollow one "
+                                 "first.", most=MOST_FOLLOWED))
         return bool(done == "new")
 
     async def unfollow(self, player: Player, username: Any) -> None:
@@ -76,7 +80,8 @@ class Relations:
         done = await self.store.submit(rows.block(player.id, other.id, self.clock(),
                                                   MOST_BLOCKED))
         if done == "full":
-            raise Forbidden(f"You block {MOST_BLOCKED} players already: unblock one first.")
+            raise Forbidden(Text("You block {most} players already: unblock one first.",
+                                 most=MOST_BLOCKED))
         return bool(done == "new")
 
     async def unblock(self, player: Player, username: Any) -> None:
@@ -103,11 +108,11 @@ class Relations:
     async def choose(self, player: Player, choice: Any) -> str:
         """Set whom `player` takes challenges from; the choice."""
         if player.is_guest:
-            raise Forbidden("Challenges come to accounts: sign up on the Account page "
-                            "(/account) to choose whom you take them from.")
+            raise Forbidden(Text("Challenges come to accounts: sign up on the Account page "
+                                 "(/account) to choose whom you take them from."))
         if not isinstance(choice, str) or choice not in CHALLENGES_FROM:
-            raise ConfigError('Take challenges from "everyone", "follows" (those you follow) '
-                              'or "nobody".')
+            raise ConfigError(Text('Take challenges from "everyone", "follows" (those you follow) '
+                                   'or "nobody".'))
         await self.store.submit(rows.set_preference(player.id, CHALLENGES_FROM[choice]))
         return choice
 

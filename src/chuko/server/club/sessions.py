@@ -25,6 +25,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.club.sign_outs import SignOuts
 from chuko.server.shared.limits import Buckets, Clock, Limits, TooMany
 from chuko.server.shared.players import Player
@@ -40,7 +41,7 @@ CACHE_SECONDS = 3.0
 CACHE_SIZE = 4096
 RENEW = 86400.0  # seconds between two renewals of a session in use (its row and cookie)
 SWEEP = 3600.0  # seconds between two sweeps of the sessions over (at a new guest's making)
-TOO_MANY_GUESTS = "Too many new players from your address: wait a moment and try again."
+TOO_MANY_GUESTS = Text("Too many new players from your address: wait a moment and try again.")
 
 
 def new_player_id() -> str:

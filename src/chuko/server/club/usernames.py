@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from chuko.core.errors import ChukoError, ConfigError
+from chuko.core.text import Text
 from chuko.games import descriptors
 from chuko.server.club.labels import passes_for_a_label
 from chuko.server.rooms.opening import read_name
@@ -40,16 +41,18 @@ def read_username(value: Any) -> str:
     """A username to sign up with, as given; ConfigError (one sentence) when it may not be
     one."""
     if not isinstance(value, str):
-        raise ConfigError("A username must be text.")
+        raise ConfigError(Text("A username must be text."))
     if not MIN_USERNAME <= len(value) <= MAX_USERNAME:
-        raise ConfigError(f"A username has {MIN_USERNAME} to {MAX_USERNAME} characters.")
+        raise ConfigError(Text("A username has {low} to {high} characters.",
+                               low=MIN_USERNAME, high=MAX_USERNAME))
     if not _USERNAME.fullmatch(value):
-        raise ConfigError("A username starts with a letter and holds only letters (a to z), "
-                          "digits, _ and -.")
+        raise ConfigError(Text("A username starts with a letter and holds only letters (a to z), "
+                               "digits, _ and -."))
     key = username_key(value)
     if (key in RESERVED or key in {g.id for g in descriptors()} or key.startswith("guest")
             or passes_for_a_label(value)):
-        raise ConfigError(f"The username {value!r} is reserved: choose another.")
+        raise ConfigError(Text("The username {username!r} is reserved: choose another.",
+                               username=value))
     return value
 
 
@@ -61,13 +64,14 @@ def login_key(value: Any) -> str:
     return username_key(value)
 
 
-def read_password(value: Any, what: str = "A password") -> str:
+def read_password(value: Any, what: str = Text("A password")) -> str:
     """A new password; ConfigError unless it is text of MIN_PASSWORD to MAX_PASSWORD
     characters. Never repeated in a sentence."""
     if not isinstance(value, str):
-        raise ConfigError(f"{what} must be text.")
+        raise ConfigError(Text("{what} must be text.", what=what))
     if not MIN_PASSWORD <= len(value) <= MAX_PASSWORD:
-        raise ConfigError(f"{what} has {MIN_PASSWORD} to {MAX_PASSWORD} characters.")
+        raise ConfigError(Text("{what} has {low} to {high} characters.", what=what,
+                                low=MIN_PASSWORD, high=MAX_PASSWORD))
     return value
 
 
@@ -75,9 +79,10 @@ def given_password(value: Any) -> str:
     """A password given to be checked: any text up to MAX_PASSWORD characters (longer is
     refused before any hashing, which it would slow down)."""
     if not isinstance(value, str) or not value:
-        raise ConfigError("Give your password.")
+        raise ConfigError(Text("Give your password."))
     if len(value) > MAX_PASSWORD:
-        raise ConfigError(f"A password has at most {MAX_PASSWORD} characters.")
+        raise ConfigError(Text("A password has at most {most} characters.",
+                               most=MAX_PASSWORD))
     return value
 
 
@@ -85,5 +90,5 @@ def read_display_name(value: Any) -> str:
     """A display name a player chooses: the rules of a seat's name (`lobby.read_name`)."""
     name = read_name(value, passes_for_a_label)
     if name is None:
-        raise ConfigError("Give the name to show.")
+        raise ConfigError(Text("Give the name to show."))
     return name

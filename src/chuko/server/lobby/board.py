@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.lobby.kv import Check, Group, Kv, Op
 from chuko.server.lobby.seeks import waits_away
 from chuko.server.rooms.room import Forbidden, NotFound
@@ -50,7 +51,7 @@ class Busy(ChukoError):
     """The lobby changed under a change too many times in a row."""
 
     def __init__(self) -> None:
-        super().__init__("The lobby is busy: try that again in a moment.")
+        super().__init__(Text("The lobby is busy: try that again in a moment."))
 
 
 Attempt = Callable[[], Awaitable[tuple[list[Check], list[Op], Any]]]
@@ -84,8 +85,7 @@ class Board:
 
     async def toggle(self, entry: Json) -> bool:
         """Put the player of `entry` in its pool with its clock, out of any other pool or
-        clock; out of it if they waited there with that clock already. Whether they wait
-        now."""
+        clock; out of it if they waited there with that clock already. Whether they wait."""
         player = entry["player"]
 
         async def attempt() -> tuple[list[Check], list[Op], Any]:
@@ -248,15 +248,16 @@ class Board:
             raw = await self.kv.hget(self.mine, player)
             ids = [] if raw is None else json.loads(raw)
             if len(ids) >= per_player:
-                raise TooMany(f"You have {len(ids)} open seeks already: cancel one first.")
+                raise TooMany(Text("You have {count} open seeks already: cancel one first.",
+                                   count=len(ids)))
             listed = await self.kv.hget(self.addresses, address)
             from_there = await self._open_seeks(listed)
             if len(from_there) >= per_address:
-                raise TooMany(f"Your address has {len(from_there)} open seeks already, the "
-                              "most one address may have: wait for one to be taken or "
-                              "cancelled.")
+                raise TooMany(Text("Your address has {count} open seeks already, the "
+                                   "most one address may have: wait for one to be taken or "
+                                   "cancelled.", count=len(from_there)))
             if (await self.kv.hlens([self.seeks]))[0] >= in_all:
-                raise Full("The lobby holds as many seeks as it can: try again later.")
+                raise Full(Text("The lobby holds as many seeks as it can: try again later."))
             return [(self.mine, player, raw), (self.addresses, address, listed)], [
                 ("hset", self.seeks, seek["id"], json.dumps(seek)),
                 ("hset", self.mine, player, json.dumps([*ids, seek["id"]])),
@@ -301,7 +302,7 @@ class Board:
                     else ("hdel", self.mine, player, "")], None
             takers = [t for t in seek["takers"] if t["player"] != player]
             if len(takers) == len(seek["takers"]):
-                raise Forbidden("Only the player who posted a seek can cancel it.")
+                raise Forbidden(Text("Only the player who posted a seek can cancel it."))
             return checks, [("hset", self.seeks, seek_id,
                              json.dumps({**seek, "takers": takers}))], None
 
@@ -310,7 +311,7 @@ class Board:
     async def _seek(self, seek_id: Any) -> tuple[str, Json]:
         raw = await self.kv.hget(self.seeks, seek_id) if isinstance(seek_id, str) else None
         if raw is None:
-            raise NotFound("That seek is gone: it was taken or cancelled.")
+            raise NotFound(Text("That seek is gone: it was taken or cancelled."))
         return raw, json.loads(raw)
 
     async def accept(self, seek_id: Any, taker: Json, record: Json) -> Json | None:
@@ -388,11 +389,12 @@ def _out_of_pool(board: Board, player: str, pool: str | None) -> list[Op]:
 def _taken_by(seek: Json, taker: Json) -> list[Json]:
     """The seek's takers with `taker` added; a refusal in one sentence if they may not."""
     if seek["player"] == taker["player"]:
-        raise Conflict("That seek is yours: wait for another player to join it.")
+        raise Conflict(Text("That seek is yours: wait for another player to join it."))
     if any(t["player"] == taker["player"] for t in seek["takers"]):
-        raise Conflict("You have joined that seek already: wait for its other seats.")
+        raise Conflict(Text("You have joined that seek already: wait for its other seats."))
     low, high = seek.get("range") or (None, None)
     rating = round(taker["rating"])
     if low is not None and not low <= rating <= high:
-        raise Forbidden(f"That seek is for players rated {low} to {high}; yours is {rating}.")
+        raise Forbidden(Text("That seek is for players rated {low} to {high}; yours is {rating}.",
+                             low=low, high=high, rating=rating))
     return [*seek["takers"], taker]

@@ -24,10 +24,11 @@ from collections.abc import Callable
 from typing import Any
 
 from chuko.core.errors import ChukoError
+from chuko.i18n import DEFAULT
 from chuko.server.lobby.board import Board
 from chuko.server.lobby.seeks import public_seek, seek_page
 from chuko.server.rooms.outbox import Outbox
-from chuko.server.shared.messages import dumps
+from chuko.server.shared.messages import dumps_in
 
 log = logging.getLogger("chuko.server")
 
@@ -36,13 +37,13 @@ MAX_QUEUED = 64  # messages a lobby socket may have waiting before it is cut off
 
 
 class LobbyClient(Outbox):
-    """One lobby socket's outbox of JSON texts, for its player; cut off once MAX_QUEUED
-    messages behind."""
+    """One lobby socket's outbox of JSON texts, for its player, in their language `lang`;
+    cut off once MAX_QUEUED messages behind."""
 
     __slots__ = ("player",)
 
-    def __init__(self, player: str) -> None:
-        super().__init__()
+    def __init__(self, player: str, lang: str = DEFAULT) -> None:
+        super().__init__(lang)
         self.player = player
 
     def send_text(self, text: str) -> None:
@@ -54,7 +55,11 @@ class LobbyClient(Outbox):
         self._wake()
 
     def send(self, message: Json) -> None:
-        self.send_text(dumps(message))
+        self.send_text(dumps_in(message, self.lang))
+
+    def send_shared(self, message: Json, texts: dict[str, str]) -> None:
+        """Send one message of a fan-out (`Outbox.shared_text`)."""
+        self.send_text(self.shared_text(message, texts))
 
     async def next_text(self) -> str | None:
         """The next message to send; None once the client is cut off."""
@@ -119,10 +124,9 @@ class Feed:
     def deliver(self, player: str, message: Json) -> None:
         """A message for one player's sockets on this worker."""
         held = self.clients.get(player)
-        if held:
-            text = dumps(message)
-            for client in held:
-                client.send_text(text)
+        texts: dict[str, str] = {}  # the message in each language its readers read
+        for client in held or ():
+            client.send_shared(message, texts)
 
     async def refresh(self) -> bool:
         """Read the board and send every socket what changed, unless an update went out
@@ -142,11 +146,12 @@ class Feed:
         if not (changed or gone or fresh):
             return False
         self._last = now
-        text = dumps({"type": "update", "pools": changed, "gone": gone,
-                      "seeks": [self._public[seek] for seek in fresh]})
+        update = {"type": "update", "pools": changed, "gone": gone,
+                  "seeks": [self._public[seek] for seek in fresh]}
+        texts: dict[str, str] = {}  # made once per language, for every socket reading it
         for held in self.clients.values():
             for client in held:
-                client.send_text(text)
+                client.send_shared(update, texts)
         return True
 
     async def run(self) -> None:

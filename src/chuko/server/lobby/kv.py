@@ -27,6 +27,8 @@ from typing import Any, Protocol
 from redis.exceptions import RedisError
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
+from chuko.server.shared.messages import wire_dumps, wire_loads
 
 log = logging.getLogger("chuko.server")
 
@@ -42,7 +44,7 @@ class LobbyAway(ChukoError):
     """The lobby's shared store cannot be reached."""
 
     def __init__(self) -> None:
-        super().__init__("The lobby cannot be reached right now: try again in a moment.")
+        super().__init__(Text("The lobby cannot be reached right now: try again in a moment."))
 
 
 class Kv(Protocol):
@@ -203,7 +205,7 @@ class RedisKv:
         return [bool(held) for held in await self._call("eval", _COMMIT_EACH, 0, script)]
 
     def tell(self, player: str, message: dict[str, Any]) -> None:
-        text = json.dumps({"player": player, "message": message})
+        text = wire_dumps({"player": player, "message": message})  # its Texts kept
         task = asyncio.get_running_loop().create_task(self._publish(text))
         self._outbox.add(task)
         task.add_done_callback(self._outbox.discard)
@@ -226,7 +228,7 @@ class RedisKv:
                 subscribed.set()
                 async for message in pubsub.listen():
                     if message["type"] == "message":
-                        told = json.loads(message["data"])
+                        told = wire_loads(message["data"])
                         deliver(str(told["player"]), told["message"])
             except (RedisError, OSError) as error:
                 log.warning("Lost the lobby's Redis channel (%s); listening again.", error)

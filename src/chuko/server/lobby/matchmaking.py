@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from chuko.core.descriptor import Pool
 from chuko.core.errors import ChukoError, ConfigError
+from chuko.core.text import Text
 from chuko.games import descriptors
 from chuko.server.lobby.board import Board
 from chuko.server.lobby.pairing import waves as pairing
@@ -113,11 +114,12 @@ class Matchmaker:
         when already waiting there; the player's waiting state as the socket tells it. An
         account waits to play rated, a guest casual: each is paired with their own."""
         if not isinstance(pool_id, str) or pool_id not in self.pools:
-            raise ConfigError(f"There is no pool {pool_id!r}; the pools are "
-                              f"{', '.join(self.pools) or 'none'}.")
+            raise ConfigError(Text("There is no pool {pool_id!r}; the pools are "
+                                   "{pools}.",
+                                   pool_id=pool_id, pools=", ".join(self.pools) or "none"))
         game_id, pool = self.pools[pool_id]
         menu = tuple(dict(choice) for choice in pool.clocks)
-        chosen = menu[0] if clock is None else read_choice(clock, menu, "this pool")
+        chosen = menu[0] if clock is None else read_choice(clock, menu, Text("this pool"))
         waits = self._bots_after(bots_after)
         standing = await self.rating_of(player.id, game_id, rating_class(pool.players))
         entry = {"player": player.id, "name": player.name, "pool": pool_id,
@@ -133,8 +135,8 @@ class Matchmaker:
         low, high = self.limits.bots_after
         if isinstance(given, bool) or not isinstance(given, int | float) \
                 or not low <= given <= high:
-            raise ConfigError(f"Bots may complete a table after {low:g} to {high:g} seconds "
-                              "of waiting, or never (null).")
+            raise ConfigError(Text("Bots may complete a table after {low:g} to {high:g} seconds "
+                                   "of waiting, or never (null).", low=low, high=high))
         return float(given)
 
     async def you(self, player: str) -> Json:
@@ -168,7 +170,7 @@ class Matchmaker:
         """Join a seek; once its seats are filled its room is made and its players told
         (None), else the taker is told it waits for more."""
         if not isinstance(seek_id, str):
-            raise ConfigError("Say which seek to join by its id.")
+            raise ConfigError(Text("Say which seek to join by its id."))
         raw = await self.board.kv.hget(self.board.seeks, seek_id)
         seek: Json = json.loads(raw) if raw else {"game": "", "players": 2, "rated": False}
         may_play(seek["rated"], player.username)
@@ -195,7 +197,7 @@ class Matchmaker:
             with contextlib.suppress(ChukoError):  # taken or changed meanwhile
                 await self.board.cancel(player, seek["id"])
         if seek["player"] in gone:
-            raise NotFound("That seek is gone: its player has left the lobby.")
+            raise NotFound(Text("That seek is gone: its player has left the lobby."))
 
     async def listing(self, before: Any = None) -> Json:
         """The pools with how many wait in each, the clocks a seek may have, and a page of

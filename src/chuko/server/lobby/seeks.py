@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from chuko.core.descriptor import QUICK_CLOCKS, SLOW_CLOCKS
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Plural, Text
 from chuko.games import descriptor, game_class
 from chuko.server.rooms.clocks import read_control, realtime
 from chuko.server.rooms.room import Forbidden
@@ -36,8 +37,8 @@ class Standing(NamedTuple):
     text: str = f"{DEFAULT_RATING:.0f}?"
 
 
-ACCOUNTS_ONLY = ("Rated games are for players with an account: sign up on the Account page "
-                 "(/account) to play rated; as a guest you play casual games.")
+ACCOUNTS_ONLY = Text("Rated games are for players with an account: sign up on the Account page "
+                     "(/account) to play rated; as a guest you play casual games.")
 
 
 @dataclass(frozen=True)
@@ -85,19 +86,20 @@ def read_seek(data: Json) -> Json:
     wrong."""
     game_id = data.get("game")
     if not isinstance(game_id, str):
-        raise ConfigError("Say which game the seek is for.")
+        raise ConfigError(Text("Say which game the seek is for."))
     described = descriptor(game_id)
     values = described.read_online(data.get("options"), bots_only=False)
     players = game_class(game_id).configure(values, bots_only=False).players
     if players < 2:
-        raise ConfigError(f"{described.title} is played alone: start it from the home page.")
+        raise ConfigError(Text("{title} is played alone: start it from the home page.",
+                               title=described.title))
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
-        raise ConfigError("Say whether the seek is rated with true or false.")
-    clock = read_choice(data.get("clock"), SEEK_CLOCKS, "a seek")
+        raise ConfigError(Text("Say whether the seek is rated with true or false."))
+    clock = read_choice(data.get("clock"), SEEK_CLOCKS, Text("a seek"))
     if rated and clock is None:
-        raise ConfigError("A rated seek needs a clock, so that no game can be stalled: "
-                          "choose one.")
+        raise ConfigError(Text("A rated seek needs a clock, so that no game can be stalled: "
+                               "choose one."))
     return {"game": game_id, "options": values, "players": players, "rated": rated,
             "range": read_range(data.get("range")), "clock": clock}
 
@@ -109,18 +111,22 @@ def read_choice(given: Any, menu: tuple[Json, ...], what: str) -> Json | None:
     if clock is None or clock in menu:
         return clock
     choices = "; ".join(clock_text(choice) for choice in menu)
-    raise ConfigError(f"The clocks of {what} are {choices}, not {clock_text(clock)}.")
+    raise ConfigError(Text("The clocks of {what} are {choices}, not {clock}.", what=what,
+                           choices=choices, clock=clock_text(clock)))
 
 
 def clock_text(clock: Json) -> str:
     """A clock as a player reads it: "30 s a move + 1 min", "3 days a move"."""
     if clock["kind"] == "days":
-        return f"{clock['days']} day{'s' if clock['days'] != 1 else ''} a move"
-    return f"{_duration(clock['seconds'])} a move + {_duration(clock['reserve'])}"
+        return Plural("{n} day a move", "{n} days a move", n=clock["days"])
+    return Text("{move} a move + {reserve}", move=_duration(clock["seconds"]),
+                reserve=_duration(clock["reserve"]))
 
 
-def _duration(seconds: int) -> str:
-    return f"{seconds // 60} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds} s"
+def _duration(seconds: int) -> Text:
+    if seconds >= 60 and seconds % 60 == 0:
+        return Text("{minutes} min", minutes=seconds // 60)
+    return Text("{seconds} s", seconds=seconds)
 
 
 def may_play(rated: bool, username: str | None) -> None:
@@ -135,11 +141,13 @@ def read_range(given: Any) -> list[int] | None:
         return None
     if (not isinstance(given, list) or len(given) != 2
             or not all(isinstance(n, int) and not isinstance(n, bool) for n in given)):
-        raise ConfigError("A rating range is two whole numbers, [low, high], or null.")
+        raise ConfigError(Text("A rating range is two whole numbers, [low, high], or null."))
     low, high = given
     if not RATING_LOW <= low <= high <= RATING_HIGH:
-        raise ConfigError(f"A rating range goes from low to high within {RATING_LOW} to "
-                          f"{RATING_HIGH}, not {low} to {high}.")
+        raise ConfigError(Text("A rating range goes from low to high within {lowest} to "
+                               "{highest}, not {low} to {high}.",
+                               lowest=RATING_LOW, highest=RATING_HIGH,
+                           low=low, high=high))
     return [low, high]
 
 
@@ -188,8 +196,8 @@ def read_cursor(given: Any) -> tuple[float, str] | None:
     except ValueError:
         at = math.nan
     if not seek_id or not math.isfinite(at):
-        raise ConfigError("A page of seeks starts before a cursor from the last page's "
-                          '"next", as given.')
+        raise ConfigError(Text("A page of seeks starts before a cursor from the last page's "
+                               '"next", as given.'))
     return at, seek_id
 
 

@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from chuko.core.errors import ChukoError
-from chuko.server.shared.messages import dumps
 
 log = logging.getLogger("chuko.server")
 
@@ -48,7 +47,7 @@ class Page(Protocol):
 
     player: str
 
-    def send_text(self, text: str) -> None: ...
+    def send_shared(self, message: Json, texts: dict[str, str]) -> None: ...
 
 
 class Channel:
@@ -86,11 +85,9 @@ class Channel:
 
     def deliver(self, player: str, message: Json) -> None:
         """A notice for one player's pages on this worker."""
-        held = self.pages.get(player)
-        if held:
-            text = dumps(message)
-            for page in held:
-                page.send_text(text)
+        texts: dict[str, str] = {}  # the notice in each language its pages read
+        for page in self.pages.get(player, ()):
+            page.send_shared(message, texts)
 
     async def online(self, players: list[str]) -> set[str]:
         """Those of `players` with a page open on some worker."""

@@ -21,6 +21,7 @@ from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.practice import daily
 from chuko.server.shared.limits import Clock
 from chuko.server.shared.players import Player
@@ -29,8 +30,8 @@ from chuko.server.store.database import Connection, Store
 
 BOARD = 20  # the leaderboard's rows: the winners, at par first, then the fastest
 STREAK_DAYS = 400  # won days read back for a streak
-UNSTARTED = ("The server has not dealt you this day's Caravan yet: play it from its page, "
-             "where your time starts.")
+UNSTARTED = Text("The server has not dealt you this day's Caravan yet: play it from its page, "
+                 "where your time starts.")
 
 
 def requested_day(text: Any, today: datetime.date) -> datetime.date:
@@ -39,7 +40,7 @@ def requested_day(text: Any, today: datetime.date) -> datetime.date:
     if text is None:
         return today
     if not isinstance(text, str):
-        raise ConfigError("Say the day as text written YYYY-MM-DD.")
+        raise ConfigError(Text("Say the day as text written YYYY-MM-DD."))
     return daily.playable(daily.read_day(text), today)
 
 
@@ -171,7 +172,7 @@ class Daily:
         state = await self.played(day, moves)
         outcome = state.outcome
         if outcome is None:
-            raise ConfigError("The game is not over yet: play it to its end first.")
+            raise ConfigError(Text("The game is not over yet: play it to its end first."))
         player = await player_of()
         if player is None:
             raise ConfigError(UNSTARTED)

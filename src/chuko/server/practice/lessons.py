@@ -18,6 +18,7 @@ from chuko.core.protocol import Json
 from chuko.games import descriptor, game_ids
 from chuko.practice.lessons import LessonError, Step, lesson, step
 from chuko.server.rooms.room import NotFound
+from chuko.server.shared.messages import sentence
 from chuko.server.shared.players import Player
 from chuko.server.store import lesson_rows as rows
 from chuko.server.store.database import Store
@@ -28,7 +29,7 @@ def steps_of(game_id: str) -> tuple[Step, ...]:
     try:
         return lesson(game_id)
     except (LessonError, ChukoError) as error:
-        raise NotFound(str(error)) from None
+        raise NotFound(sentence(error)) from None
 
 
 def step_of(game_id: str, number: int) -> Step:
@@ -37,7 +38,7 @@ def step_of(game_id: str, number: int) -> Step:
     try:
         return step(game_id, number)
     except LessonError as error:
-        raise NotFound(str(error)) from None
+        raise NotFound(sentence(error)) from None
 
 
 def shown(found: Step) -> Json:

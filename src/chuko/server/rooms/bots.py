@@ -14,6 +14,7 @@ import contextlib
 import logging
 
 from chuko.core.errors import ChukoError, ConfigError
+from chuko.core.text import Text
 from chuko.server.rooms.move_path import MovePath
 from chuko.server.rooms.peers import Peers
 from chuko.server.rooms.room import Forbidden, Room
@@ -106,10 +107,10 @@ class Bots:
     def next_round(self, room: Room, seat: int | None) -> None:
         """A seat lets the bots start the next round without waiting out the pause."""
         if seat is None:
-            raise Forbidden("Spectators cannot start the next round.")
+            raise Forbidden(Text("Spectators cannot start the next round."))
         pause = room.pause
         if pause is None or room.bots_wait(room.version) is None:
-            raise ConfigError("No round is waiting to start.")
+            raise ConfigError(Text("No round is waiting to start."))
         pause.over.set()
         # The bots may wait there.
         self.bus.publish(RoomChanged(room.id, pause.version, kind="next"))

@@ -25,6 +25,7 @@ from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 
 DAY = 86_400.0
 MOVE_SECONDS = (5, 600)  # the bounds of a per-move clock's seconds a move
@@ -39,8 +40,8 @@ def _whole(control: dict[str, Any], key: str, bounds: tuple[int, int], what: str
     value = control.get(key)
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"A clock's {what} must be a whole number from {low} to {high}, "
-                          f"not {value!r}.")
+        raise ConfigError(Text("A clock's {what} must be a whole number from {low} to {high}, "
+                               "not {value!r}.", what=what, low=low, high=high, value=value))
     return value
 
 
@@ -52,17 +53,18 @@ def read_control(value: Any) -> Json | None:
     kind = value.get("kind") if isinstance(value, dict) else None
     if kind == "move":
         if set(value) - {"kind", "seconds", "reserve"}:
-            raise ConfigError('A per-move clock takes only "seconds" and "reserve".')
+            raise ConfigError(Text('A per-move clock takes only "seconds" and "reserve".'))
         return {"kind": "move",
-                "seconds": _whole(value, "seconds", MOVE_SECONDS, "seconds a move"),
+                "seconds": _whole(value, "seconds", MOVE_SECONDS, Text("seconds a move")),
                 "reserve": _whole({"reserve": value.get("reserve", 0)}, "reserve",
-                                  RESERVE_SECONDS, "reserve in seconds")}
+                                  RESERVE_SECONDS, Text("reserve in seconds"))}
     if kind == "days":
         if set(value) - {"kind", "days"}:
-            raise ConfigError('A correspondence clock takes only "days".')
-        return {"kind": "days", "days": _whole(value, "days", DAYS, "days a move")}
-    raise ConfigError('A clock is null (none), {"kind": "move", "seconds": …, "reserve": …} '
-                      f'or {{"kind": "days", "days": …}}, not {value!r}.')
+            raise ConfigError(Text('A correspondence clock takes only "days".'))
+        return {"kind": "days", "days": _whole(value, "days", DAYS, Text("days a move"))}
+    raise ConfigError(Text("A clock is null (none), {move} or {days}, not {value!r}.",
+                           move='{"kind": "move", "seconds": …, "reserve": …}',
+                           days='{"kind": "days", "days": …}', value=value))
 
 
 def realtime(control: Json | None) -> bool:

@@ -14,18 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from chuko.core.protocol import Json
-from chuko.core.words import who
+from chuko.core.text import Text
 from chuko.server.store.schema import SeatRow
 
 REASONS = ("timeout", "resigned", "left")
-_DID = {"timeout": "ran out of time", "resigned": "resigned", "left": "left the game"}
 # A forfeit (resigning, claiming, time) before the game has this many moves aborts a game
 # between people; so does a seat's time running out before its first move.
 ABORT_BEFORE = 2
-_ABORTED = {"first_move": "did not make a first move in time",
-            "timeout": "ran out of time before two moves were played",
-            "resigned": "resigned before two moves were played",
-            "left": "left before two moves were played"}
 
 
 def people(seats: Iterable[SeatRow]) -> int:
@@ -39,17 +34,46 @@ def forfeit_sentence(result: Json, names: Sequence[str], for_seat: int | None) -
     "You resigned: Bob wins."; one seat alone: "You ran out of time."; an abort: "Game
     aborted: you did not make a first move in time." """
     loser = int(result["seat"])
+    name = None if loser == for_seat else names[loser]  # None: the reader forfeited
     if result["kind"] == "aborted":
-        name = who(loser, names, for_seat)
-        return f"Game aborted: {'you' if name == 'You' else name} {_ABORTED[result['why']]}."
-    sentence = f"{who(loser, names, for_seat)} {_DID[result['kind']]}"
+        return _aborted(name)[result["why"]]
+    forfeit = _forfeited(name)[result["kind"]]
     others = [seat for seat in range(len(names)) if seat != loser]
     if not others:
-        return f"{sentence}."
-    winner = who(others[0], names, for_seat)
-    if winner == "You":
-        return f"{sentence}: you win."
-    return f"{sentence}: {winner} wins."
+        return Text("{forfeit}.", forfeit=forfeit)
+    if others[0] == for_seat:
+        return Text("{forfeit}: you win.", forfeit=forfeit)
+    return Text("{forfeit}: {winner} wins.", forfeit=forfeit, winner=names[others[0]])
+
+
+def _forfeited(name: str | None) -> dict[str, Text]:
+    """What the forfeiter did, by the kind of forfeit: "You resigned" for the forfeiter
+    (`name` None), "Ann resigned" for the others."""
+    if name is None:
+        return {"timeout": Text("You ran out of time"), "resigned": Text("You resigned"),
+                "left": Text("You left the game")}
+    return {"timeout": Text("{name} ran out of time", name=name),
+            "resigned": Text("{name} resigned", name=name),
+            "left": Text("{name} left the game", name=name)}
+
+
+def _aborted(name: str | None) -> dict[str, Text]:
+    """Why a game was aborted, by the forfeiter's reason, for the forfeiter (`name` None)
+    or the others."""
+    if name is None:
+        return {"first_move": Text("Game aborted: you did not make a first move in time."),
+                "timeout": Text("Game aborted: you ran out of time before two moves were "
+                                "played."),
+                "resigned": Text("Game aborted: you resigned before two moves were played."),
+                "left": Text("Game aborted: you left before two moves were played.")}
+    return {"first_move": Text("Game aborted: {name} did not make a first move in time.",
+                               name=name),
+            "timeout": Text("Game aborted: {name} ran out of time before two moves were "
+                            "played.", name=name),
+            "resigned": Text("Game aborted: {name} resigned before two moves were played.",
+                             name=name),
+            "left": Text("Game aborted: {name} left before two moves were played.",
+                         name=name)}
 
 
 def ranks(seats: int, scores: Sequence[float] | None, result: Json | None) -> list[int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chuko.core.words import count
+from chuko.core.text import Plural
 from chuko.server.rooms.commits import stored
 from chuko.server.rooms.peers import changed
 from chuko.server.rooms.room import Room
@@ -18,10 +18,15 @@ WAITING_TTL = 24 * 3600.0  # seconds a room may wait for its players before it e
 
 def expired_sentence(ttl: float) -> str:
     """What an expired room's pages and refused joins say."""
-    span = (count(round(ttl / 3600), "hour") if ttl >= 3600
-            else count(max(1, round(ttl / 60)), "minute"))
-    return (f"This room has closed: its seats were not all taken within {span}. "
-            "Start a new game from the home page.")
+    if ttl >= 3600:
+        return Plural("This room has closed: its seats were not all taken within {n} hour. "
+                      "Start a new game from the home page.",
+                      "This room has closed: its seats were not all taken within {n} hours. "
+                      "Start a new game from the home page.", n=round(ttl / 3600))
+    return Plural("This room has closed: its seats were not all taken within {n} minute. "
+                  "Start a new game from the home page.",
+                  "This room has closed: its seats were not all taken within {n} minutes. "
+                  "Start a new game from the home page.", n=max(1, round(ttl / 60)))
 
 
 class Expiry:

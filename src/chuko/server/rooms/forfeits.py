@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.server.rooms.bot_maker import BotMaker
 from chuko.server.rooms.commits import stored
 from chuko.server.rooms.endings import ABORT_BEFORE, people, ranks
@@ -67,7 +68,7 @@ class Forfeits:
     async def resign(self, room: Room, seat: int | None) -> None:
         """`seat` gives up: heads-up the game ends, with 3+ a bot takes the seat."""
         if seat is None:
-            raise Forbidden("Spectators cannot resign.")
+            raise Forbidden(Text("Spectators cannot resign."))
         self._playing(room, seat)
         await self.forfeit(room, seat, "resigned",
                            lambda: room.status == "playing" and not room.seats[seat].gone)
@@ -75,20 +76,20 @@ class Forfeits:
     async def claim(self, room: Room, seat: int | None) -> None:
         """`seat` claims the heads-up game of an opponent who left (`Room.claimable`)."""
         if seat is None:
-            raise Forbidden("Spectators cannot claim a game.")
+            raise Forbidden(Text("Spectators cannot claim a game."))
         self._playing(room, seat)
         left = room.claimable(seat)
         if not left:
-            raise ConfigError("There is nothing to claim: your opponent has not been away "
-                              f"for {round(self.grace)} seconds.")
+            raise ConfigError(Text("There is nothing to claim: your opponent has not been away "
+                                   "for {seconds} seconds.", seconds=round(self.grace)))
         await self.forfeit(room, left[0], "left", lambda: left[0] in room.claimable(seat))
 
     @staticmethod
     def _playing(room: Room, seat: int) -> None:
         if room.status != "playing":
-            raise ConfigError("Only a game in play can be given up or claimed.")
+            raise ConfigError(Text("Only a game in play can be given up or claimed."))
         if room.seats[seat].kind != "human":
-            raise ConfigError("A bot plays this seat now.")
+            raise ConfigError(Text("A bot plays this seat now."))
 
     # -- the forfeit ------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from weakref import WeakKeyDictionary
 from chuko.bots import Adviser, make_adviser
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.rooms.room import Forbidden, Room
 from chuko.server.shared.work import Pool
 
@@ -22,13 +23,13 @@ class Hints:
 
     async def hint(self, room: Room, seat: int | None) -> Json:
         if seat is None:
-            raise Forbidden("Spectators get no hints.")
+            raise Forbidden(Text("Spectators get no hints."))
         if room.descriptor.integrations.hints is None:
-            raise ConfigError(f"{room.descriptor.title} gives no hints.")
+            raise ConfigError(Text("{title} gives no hints.", title=room.descriptor.title))
         if not room.hintable:
-            raise ConfigError("Hints are only for games without a second human player.")
+            raise ConfigError(Text("Hints are only for games without a second human player."))
         if room.status != "playing" or seat not in room.state.to_move:
-            raise ConfigError("Hints are given on your turn.")
+            raise ConfigError(Text("Hints are given on your turn."))
         adviser = self.advisers.get(room)
         if adviser is None:
             # The descriptor names a provider (checked above), so one is made.

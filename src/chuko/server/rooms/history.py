@@ -12,10 +12,13 @@ from weakref import WeakKeyDictionary
 
 from chuko.bots import review
 from chuko.core.protocol import Json
+from chuko.core.text import Text
+from chuko.i18n import DEFAULT
 from chuko.server.rooms import page_cache as pages
 from chuko.server.rooms.moment import Moment
 from chuko.server.rooms.page_cache import Lru
 from chuko.server.rooms.room import Room
+from chuko.server.shared.messages import worded
 from chuko.server.shared.work import Pool
 from chuko.server.store import database as db
 
@@ -69,8 +72,8 @@ class History:
         captions kept for this version; only captions not kept yet take work (in the
         pool)."""
         moment = room.moment()
-        upto = pages.whole(before, "A log page's `before`", moment.version)
-        size = pages.whole(count, "A log page's `count`", pages.LOG_PAGE, low=1,
+        upto = pages.whole(before, Text("A log page's `before`"), moment.version)
+        size = pages.whole(count, Text("A log page's `count`"), pages.LOG_PAGE, low=1,
                            high=pages.LOG_PAGE_MAX)
         return pages.log_page(await self._kept_captions(room, seat, moment), upto, size)
 
@@ -83,18 +86,19 @@ class History:
         return verdicts, mistake
 
     async def replay(self, room: Room, seat: int | None, start: Any = None, count: Any = None,
-                     captions_only: bool = False) -> str:
+                     captions_only: bool = False, lang: str = DEFAULT) -> str:
         """A page of a finished game's replay as JSON text: from frame `start` (0, the deal)
         `count` frames, each the position in full (all its cards, now that they may be known)
         with the sentence about the move that led to it as `seat` read it, and the game's
         verdict on that move where it has a review. `captions_only` leaves out the views,
-        for the move list. The page is cut from chunks kept in `pages` (`_chunk`), so asking
-        again, at any offset, costs only what no chunk holds yet (worked out in the pool)."""
+        for the move list; its sentences in `lang`. The page is cut from chunks kept in
+        `pages` (`_chunk`, one per language), so asking again, at any offset, costs only what
+        no chunk holds yet (worked out in the pool)."""
         if room.status != "over":
-            raise db.Conflict("The replay opens once the game is over.")
+            raise db.Conflict(Text("The replay opens once the game is over."))
         high = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE_MAX
-        first = pages.whole(start, "A replay page's `from`", 0)
-        size = pages.whole(count, "A replay page's `count`", high if captions_only
+        first = pages.whole(start, Text("A replay page's `from`"), 0)
+        size = pages.whole(count, Text("A replay page's `count`"), high if captions_only
                            else pages.FRAMES_PAGE, low=1, high=high)
         moment = room.moment()
         lines = await self._kept_captions(room, seat, moment)
@@ -105,28 +109,28 @@ class History:
         total = len(lines) + 1
         step = pages.CAPTIONS_PAGE_MAX if captions_only else pages.FRAMES_PAGE
         origin = first - first % step
-        chunks = [await self._kept(("replay", room.id, seat, captions_only, at),
+        chunks = [await self._kept(("replay", room.id, seat, captions_only, at, lang),
                                    partial(self._chunk, moment, seat, lines, verdicts, at,
-                                           step, captions_only),
+                                           step, captions_only, lang),
                                    lambda kept: sum(len(text) for text, _ in kept))
                   for at in range(origin, min(total, first + size), step)]
-        return pages.page_text(
+        return pages.page_text(worded(
             {"game": room.game_id, "title": room.descriptor.title, "seats": room.seats_json(),
-             "total": total, "from": first}, pages.cut(chunks, first - origin, size),
+             "total": total, "from": first}, lang), pages.cut(chunks, first - origin, size),
             {"reviewed": verdicts is not None, "first_mistake": mistake})
 
     @staticmethod
     def _chunk(moment: Moment, seat: int | None, lines: list[str],
                verdicts: list[Json | None] | None, first: int, size: int,
-               captions_only: bool) -> list[pages.Frame]:
+               captions_only: bool, lang: str) -> list[pages.Frame]:
         """Frames `first` … `first + size - 1` of the replay in JSON, each with its
-        verdict; with their views unless `captions_only`."""
+        verdict, their sentences in `lang`; with their views unless `captions_only`."""
         found: list[tuple[Json, int]]
         if captions_only:
-            found = [({"caption": lines[k - 1] if k else "The deal."}, 0)
+            found = [({"caption": lines[k - 1] if k else Text("The deal.")}, 0)
                      for k in range(first, min(len(lines) + 1, first + size))]
         else:
             found = pages.frames(moment.state, seat, first, size, lines)
         for index, (frame, _) in enumerate(found, first):
             frame["verdict"] = verdicts[index - 1] if verdicts and index else None
-        return [(json.dumps(frame), view) for frame, view in found]
+        return [(json.dumps(worded(frame, lang)), view) for frame, view in found]

@@ -18,6 +18,7 @@ from typing import Any
 
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import State
+from chuko.core.text import Text
 from chuko.games import game_class
 from chuko.server.rooms.bot_maker import BotMaker
 from chuko.server.rooms.bots import Bots
@@ -65,8 +66,8 @@ def rebuild(row: db.RoomRow, clocks: Clocks | None = None,
             clocks.moved(seat, () if state.outcome is not None else state.to_move, clocked,
                          at)
     if row.base + len(row.moves) != row.version:
-        raise ConfigError(f"The room is at move {row.version}, but its log holds "
-                          f"{row.base + len(row.moves)}.")
+        raise ConfigError(Text("The room is at move {version}, but its log holds "
+                               "{moves}.", version=row.version, moves=row.base + len(row.moves)))
     return state, last[0] if last else None
 
 
@@ -160,7 +161,7 @@ class Rooms:
             if isinstance(room_id, str) and 0 < len(room_id) <= 32:
                 row = await self.store.fetch_room(room_id)
             if row is None:
-                raise NotFound(f"There is no room {room_id!r}.")
+                raise NotFound(Text("There is no room {room_id!r}.", room_id=room_id))
             room = self.held.get(room_id)
             if room is None:
                 room = self.held[room_id] = self.from_row(row)

@@ -14,6 +14,7 @@ from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import State
+from chuko.core.text import Text
 from chuko.server.rooms.bot_maker import BotMaker
 from chuko.server.rooms.commits import stored
 from chuko.server.rooms.deadlines import Deadlines
@@ -30,8 +31,8 @@ log = logging.getLogger("chuko.server")
 MAX_MOVE_TEXT = 300
 # Times a move is checked again after another worker stored one first (a cluster's race).
 CONFLICT_RETRIES = 3
-MOVE_NOT_SAVED = ("The game cannot be saved right now; your move was not played. Try again "
-                  "in a moment.")
+MOVE_NOT_SAVED = Text("The game cannot be saved right now; your move was not played. Try again "
+                      "in a moment.")
 
 
 class MovePath:
@@ -50,14 +51,14 @@ class MovePath:
         (with a sentence for that client) when refused, changing nothing. `by_bot`: the
         seat's bot moves (a person's move for a bot's seat is refused)."""
         if seat is None:
-            raise Forbidden("Spectators cannot move.")
+            raise Forbidden(Text("Spectators cannot move."))
         if not by_bot and room.seats[seat].kind == "bot":
-            raise Forbidden("A bot plays this seat now.")
+            raise Forbidden(Text("A bot plays this seat now."))
         if not isinstance(text, str) or not text.strip():
-            raise ConfigError('A move message needs the move as text: {"type": "move", '
-                              '"move": "…"}.')
+            raise ConfigError(Text("A move message needs the move as text: {example}.",
+                                   example='{"type": "move", "move": "…"}'))
         if len(text) > MAX_MOVE_TEXT:
-            raise ConfigError("That move is far too long to be a move.")
+            raise ConfigError(Text("That move is far too long to be a move."))
         async with room.lock:
             for attempt in range(CONFLICT_RETRIES + 1):
                 try:
@@ -82,14 +83,14 @@ class MovePath:
         if room.closed is not None:
             raise ConfigError(room.closed)
         if room.status == "waiting":
-            raise ConfigError("The game starts when every seat is taken.")
+            raise ConfigError(Text("The game starts when every seat is taken."))
         if room.status == "over":
-            raise ConfigError("The game is over.")
+            raise ConfigError(Text("The game is over."))
         at = self.clock()
         deadline = None if room.clocks is None else room.clocks.deadline(seat)
         if deadline is not None and at >= deadline:
             self.deadlines.schedule(room)
-            raise ConfigError("Your time has run out.")
+            raise ConfigError(Text("Your time has run out."))
         after = room.state.copy()
         move = after.game.parse_move(text)
         after.play(seat, move)

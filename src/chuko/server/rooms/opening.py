@@ -13,7 +13,7 @@ from typing import Any
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Game, Json
-from chuko.core.words import count
+from chuko.core.text import Plural, Text
 from chuko.games import game_class
 from chuko.server.rooms.bot_maker import BotMaker
 from chuko.server.rooms.bots import Bots
@@ -51,17 +51,19 @@ def read_name(value: Any, passes_for_a_label: Callable[[str], bool]) -> str | No
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ConfigError("A name must be text.")
+        raise ConfigError(Text("A name must be text."))
     name = value.strip()
     if not name:
-        raise ConfigError("A name needs at least one character that is not a space.")
+        raise ConfigError(Text("A name needs at least one character that is not a space."))
     if len(name) > MAX_NAME:
-        raise ConfigError(f"A name can have at most {MAX_NAME} characters, not {len(name)}.")
+        raise ConfigError(Text("A name can have at most {most} characters, not {count}.",
+                               most=MAX_NAME, count=len(name)))
     if not name.isprintable():
-        raise ConfigError("A name cannot hold line breaks, tabs or other control characters.")
+        raise ConfigError(Text("A name cannot hold line breaks, tabs or other control characters."))
     if passes_for_a_label(name):
-        raise ConfigError(f'{name!r} could pass for one of the server\'s own labels ("You", a '
-                          "guest, a bot, a seat nobody named): choose another name.")
+        raise ConfigError(Text('{name!r} could pass for one of the server\'s own labels ("You", a '
+                               "guest, a bot, a seat nobody named): choose another name.",
+                               name=name))
     return name
 
 
@@ -80,7 +82,7 @@ class Opening:
         """Make a room, with the time control `clock` (None: no clock); the creator (`player`,
         when known) holds the first 'me' seat. ConfigError for bad input."""
         if not isinstance(game_id, str):
-            raise ConfigError("Say which game the room plays.")
+            raise ConfigError(Text("Say which game the room plays."))
         control = read_control(clock)
         rules = game_class(game_id)
         specs = self._seat_specs(rules.descriptor, seat_specs)
@@ -89,8 +91,10 @@ class Opening:
         values = rules.descriptor.read_online(options, bots_only=bots_only)
         game = rules.configure(values, bots_only=bots_only)
         if len(specs) != game.players:
-            raise ConfigError(f"This {game.title} game has {count(game.players, 'seat')}, "
-                              f"but {len(specs)} were given.")
+            raise ConfigError(Plural("This {title} game has {n} seat, but {given} were given.",
+                                     "This {title} game has {n} seats, but {given} were "
+                                     "given.", n=game.players, title=game.title,
+                                     given=len(specs)))
         token, seat_of_creator, invites, seats = None, None, [], []
         for number, (kind, level, name) in enumerate(specs):
             seat = Seat(number, "bot" if kind == "bot" else "human", level, None, None,
@@ -149,24 +153,28 @@ class Opening:
                     specs: Any) -> list[tuple[str, str | None, str | None]]:
         """(kind, level, name) per seat from the request's seat specs."""
         if not isinstance(specs, list) or not specs:
-            raise ConfigError("List the seats: each is me, a bot of a level, or a friend.")
+            raise ConfigError(Text("List the seats: each is me, a bot of a level, or a friend."))
         levels = described.levels
         kinds: list[tuple[str, str | None, str | None]] = []
         for spec in specs:
             kind = spec.get("kind") if isinstance(spec, dict) else None
             if kind not in SEAT_KINDS:
-                raise ConfigError(f"Each seat must be me, bot or friend, not {kind!r}.")
+                raise ConfigError(Text("Each seat must be me, bot or friend, not {kind!r}.",
+                                       kind=kind))
             level = spec.get("level") if kind == "bot" else None
             if kind == "bot" and level not in levels:
-                raise ConfigError(f"A {described.title} bot's level must be one of "
-                                  f"{', '.join(levels)}, not {level!r}.")
+                raise ConfigError(Text("A {title} bot's level must be one of "
+                                       "{levels}, not {level!r}.", title=described.title,
+                                       levels=", ".join(levels), level=level))
             name = read_name(spec.get("name"), self.terms.passes_for_a_label)
             if name is not None and kind != "me":
-                raise ConfigError("Only your own seat takes a name here: a friend gives theirs "
-                                  "when joining, and bots are named by their level.")
+                raise ConfigError(Text("Only your own seat takes a name here: a friend gives "
+                                       "theirs when joining, and bots are named by their "
+                                       "level."))
             kinds.append((kind, level, name))
         if sum(kind == "me" for kind, _, _ in kinds) > 1:
-            raise ConfigError("Only one seat can be yours: give the others to bots or friends.")
+            raise ConfigError(Text("Only one seat can be yours: give the others to bots or "
+                                   "friends."))
         return kinds
 
     async def join(self, room_id: Any, invite: Any, name: Any = None,
@@ -175,14 +183,14 @@ class Opening:
         or db.Conflict otherwise."""
         room = await self.rooms.room(room_id)
         if not isinstance(invite, str) or not invite:
-            raise NotFound("That invite is not valid for this room.")
+            raise NotFound(Text("That invite is not valid for this room."))
         chosen = read_name(name, self.terms.passes_for_a_label)
         digest = db.secret_hash(invite)
         seat = next((s for s in room.seats
                      if s.invite_hash and hmac.compare_digest(s.invite_hash, digest)), None)
         if seat is None:
-            raise NotFound("That invite is not valid for this room.")
-        token = await self._take(room, seat, chosen, "That invite has already been used.",
+            raise NotFound(Text("That invite is not valid for this room."))
+        token = await self._take(room, seat, chosen, Text("That invite has already been used."),
                                  player)
         return {"seat": seat.seat, "token": token}
 
@@ -226,8 +234,8 @@ class Opening:
         """The seat of `room` that `token` holds; Forbidden for anyone else."""
         seat = room.holder(token) if isinstance(token, str) and token else None
         if seat is None:
-            raise Forbidden("Only a player of the finished game can do that, with their "
-                            "seat's token.")
+            raise Forbidden(Text("Only a player of the finished game can do that, with their "
+                                 "seat's token."))
         return seat
 
     async def rematch(self, room_id: Any, token: Any, player: str | None = None) -> Json:
@@ -238,7 +246,7 @@ class Opening:
         room = await self.rooms.room(room_id)
         seat = self._player(room, token)
         if room.status != "over":
-            raise db.Conflict("A rematch can be asked for once the game is over.")
+            raise db.Conflict(Text("A rematch can be asked for once the game is over."))
         async with room.lock:
             if room.rematch is None:
                 fresh = new_secret()
@@ -264,7 +272,7 @@ class Opening:
         name either room. Once per seat: db.Conflict after."""
         room = await self.rooms.room(room_id)
         if not isinstance(token, str) or not token:
-            raise Forbidden("Follow with your seat's token from the finished game.")
+            raise Forbidden(Text("Follow with your seat's token from the finished game."))
         # A token is one room's: of the room before, when `room` is the rematch; of `room`
         # itself, when `room` is the finished game.
         before = None if room.rematch_of is None else await self.rooms.room(room.rematch_of)
@@ -273,9 +281,9 @@ class Opening:
         if seat is None:
             seat = self._player(room, token)
             if room.rematch is None:
-                raise NotFound("Nobody has asked for a rematch of this game yet.")
+                raise NotFound(Text("Nobody has asked for a rematch of this game yet."))
             rematch = await self.rooms.room(room.rematch)
         fresh = await self._take(rematch, rematch.seats[seat], rematch.seats[seat].name,
-                                 "That seat has already moved to the rematch.",
+                                 Text("That seat has already moved to the rematch."),
                                  player or rematch.seats[seat].player)
         return {"room": rematch.id, "seat": seat, "token": fresh}

@@ -1,4 +1,5 @@
-"""A socket's outbox (`Client`): what the room has to tell one connection, in order."""
+"""A socket's outbox (`Client`): what the room has to tell one connection, in order, in
+the language its reader asked for as it opened (`Outbox.lang`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from collections import deque
 from typing import Protocol
 
 from chuko.core.protocol import Json
+from chuko.i18n import DEFAULT
 from chuko.server.rooms.moment import Moment
-from chuko.server.shared.messages import dumps
+from chuko.server.shared.messages import dumps_in
 
 # State messages a client may have waiting; past this it is cut off and reconnects, which
 # costs one replay of the record, instead of the server holding every version for it.
@@ -18,17 +20,21 @@ MAX_BEHIND = 256
 class Speaker(Protocol):
     """What a client asks of its room: a state message as JSON text (`Room.state_text`)."""
 
-    def state_text(self, seat: int | None, moment: Moment | None = None) -> str: ...
+    def state_text(self, seat: int | None, moment: Moment | None = None,
+                   lang: str = DEFAULT) -> str: ...
 
 
 class Outbox:
     """What a socket has to send, in order, and the sender's wait for it: the room sockets'
     (`Client`) and the lobby's (`lobby.feed.LobbyClient`). A client that falls too far
-    behind is `cut_off`: its socket is closed, and it reconnects afresh."""
+    behind is `cut_off`: its socket is closed, and it reconnects afresh. Each message is
+    worded in the client's language, `lang`, as it becomes text (`shared_text` for one
+    message sent to many)."""
 
-    __slots__ = ("_queue", "_waiter", "cut_off")
+    __slots__ = ("_queue", "_waiter", "cut_off", "lang")
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str = DEFAULT) -> None:
+        self.lang = lang
         self._queue: deque = deque()
         # The sender's wait for the next message: a future only while it waits (an Event
         # would be two more objects per socket for the collector to walk).
@@ -39,6 +45,14 @@ class Outbox:
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+
+    def shared_text(self, message: Json, texts: dict[str, str]) -> str:
+        """`message` as text in this client's language, made once for all the clients of a
+        fan-out that read the same language (`texts`, by language, kept by the caller)."""
+        text = texts.get(self.lang)
+        if text is None:
+            text = texts[self.lang] = dumps_in(message, self.lang)
+        return text
 
     async def _ready(self) -> bool:
         """Wait until a message is queued (True) or the client is cut off (False)."""
@@ -61,8 +75,8 @@ class Client(Outbox):
     __slots__ = ("hides", "room", "seat")
 
     def __init__(self, room: Speaker, seat: int | None,
-                 hides: frozenset[str] = frozenset()) -> None:
-        super().__init__()  # cut off once MAX_BEHIND states behind
+                 hides: frozenset[str] = frozenset(), lang: str = DEFAULT) -> None:
+        super().__init__(lang)  # cut off once MAX_BEHIND states behind
         self.room = room
         self.seat = seat
         self.hides = hides  # the players whose quick messages it is not sent (blocked)
@@ -107,5 +121,5 @@ class Client(Outbox):
             return None
         message = self._queue.popleft()
         if isinstance(message, Moment):
-            return self.room.state_text(self.seat, message)
-        return dumps(message)
+            return self.room.state_text(self.seat, message, self.lang)
+        return dumps_in(message, self.lang)

@@ -22,6 +22,7 @@ from typing import Any
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json, State
+from chuko.core.text import Text
 
 LOG_PAGE = 50  # log lines sent on connecting, and per older page by default
 LOG_PAGE_MAX = 200
@@ -112,7 +113,7 @@ def whole(value: Any, what: str, default: int, *, low: int = 0,
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise ConfigError(f"{what} must be a whole number from {low} up.")
+        raise ConfigError(Text("{what} must be a whole number from {low} up.", what=what, low=low))
     return value if high is None else min(value, high)
 
 
@@ -137,7 +138,8 @@ def frames(state: State, seat: int | None, start: int, count: int,
         index += 1
         if start <= index < start + count:
             view = position.full_view(seat)
-            found.append(({"view": view, "caption": lines[index - 1] if index else "The deal."},
+            found.append(({"view": view,
+                           "caption": lines[index - 1] if index else Text("The deal.")},
                           len(json.dumps(view))))
 
     state.game.replay(state.record(), observe)

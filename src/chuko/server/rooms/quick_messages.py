@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.rooms.peers import ClusterPart
 from chuko.server.rooms.room import Forbidden, Room
 from chuko.server.shared.limits import Buckets, Clock, Rate, TooMany
@@ -41,9 +42,8 @@ def tell(room: Room, seat: int, phrase: str) -> None:
 def read_phrase(value: Any) -> str:
     """A phrase's code as sent; UnknownPhrase (one sentence) for anything else."""
     if not isinstance(value, str) or value not in PHRASES:
-        raise UnknownPhrase("Quick messages are one of: "
-                            + ", ".join(f'"{code}" ({text})' for code, text in PHRASES.items())
-                            + ".")
+        raise UnknownPhrase(Text("Quick messages are one of: {phrases}.", phrases=", ".join(
+            f'"{code}" ({text})' for code, text in PHRASES.items())))
     return value
 
 
@@ -58,10 +58,10 @@ class QuickMessages:
         """Seat `seat` says `phrase` to `room` (and through `cluster` to its other workers);
         a spectator, an unknown phrase or one too many is refused with a sentence."""
         if seat is None:
-            raise Forbidden("Spectators cannot send quick messages; only the players can.")
+            raise Forbidden(Text("Spectators cannot send quick messages; only the players can."))
         code = read_phrase(phrase)
         if not self.buckets.take((room.id, seat)):
-            raise TooMany("Too many quick messages: wait a few seconds before the next.")
+            raise TooMany(Text("Too many quick messages: wait a few seconds before the next."))
         tell(room, seat, code)
         if cluster is not None:
             cluster.publish_said(room.id, seat, code)

@@ -27,12 +27,14 @@ from typing import Any, cast
 from chuko.core.descriptor import Descriptor
 from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Json, State
+from chuko.core.text import Text
 from chuko.core.words import bot_name, seat_names
+from chuko.i18n import DEFAULT
 from chuko.server.rooms.clocks import Clocks, realtime
 from chuko.server.rooms.endings import forfeit_sentence, ranks
 from chuko.server.rooms.moment import Moment
 from chuko.server.rooms.outbox import Client
-from chuko.server.shared.messages import dumps, merge_objects
+from chuko.server.shared.messages import dumps, merge_objects, worded
 from chuko.server.store import database as db
 
 _UNTIMED: Json = {"clock": None, "claimable": []}  # a room without clocks or absences
@@ -116,8 +118,7 @@ class Room:
     result: Json | None = None  # a forfeit's end, and the order seats went to bots
     unrated: str | None = None  # why its rated end changed no rating, in words (the club's)
     # A rated room's seats' ratings ({rating, provisional, text, change}, the club's; None
-    # for a seat with no rated player), replaced whole (`show_ratings`); None: not read yet
-    # (or a casual room).
+    # for a seat with no rated player), replaced whole (`show_ratings`); None: not read yet.
     ratings: list[Json | None] | None = None
     # Seats whose sockets are all gone, and since when (the hub's clock): after the grace
     # period, a heads-up opponent may claim the game, and with 3+ a bot takes the seat.
@@ -130,8 +131,7 @@ class Room:
     _named: tuple[tuple[str, ...], list[str], list[Json]] = field(
         default=((), [], []), init=False, repr=False)
     # Parts of the current version's state messages as JSON text (`state_text`), so that
-    # sockets reading alike share one view and one serialization; dropped at the next
-    # version, so a room keeps a few messages at most.
+    # sockets reading alike share one serialization; dropped at the next version.
     _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, repr=False)
     _texts_version: int = field(default=-1, init=False, repr=False)
     _ratings_text: str = field(default="null", init=False, repr=False)
@@ -187,7 +187,7 @@ class Room:
             return None
         seat = self.holder(token)
         if seat is None:
-            raise Forbidden("That link's token does not hold a seat in this room.")
+            raise Forbidden(Text("That link's token does not hold a seat in this room."))
         return seat
 
     @staticmethod
@@ -215,12 +215,13 @@ class Room:
         """The state message for `seat` (None: a spectator) at `moment` (default: now)."""
         return cast(Json, json.loads(self.state_text(seat, moment)))
 
-    def state_text(self, seat: int | None, moment: Moment | None = None) -> str:
-        """The state message for `seat` at `moment` (default: now) as JSON text: the part
-        every reader shares (the room, the seats and their presence, the version …) and the
-        reader's own (its `view(seat)`, its legal moves, the sentences as it reads them),
-        each made once per version and kept until the next, so a seat's sockets share one
-        view and spectators all share theirs."""
+    def state_text(self, seat: int | None, moment: Moment | None = None,
+                   lang: str = DEFAULT) -> str:
+        """The state message for `seat` at `moment` (default: now) as JSON text in `lang`:
+        the part every reader shares (the room, the seats and their presence, the version …)
+        and the reader's own (its `view(seat)`, its legal moves, the sentences as it reads
+        them), each made once per version and language and kept until the next version, so
+        a seat's sockets share one view and spectators all share theirs."""
         moment = moment or self.moment()
         labels, names, entries = self._naming()
         if moment.version == self.version != self._texts_version:
@@ -231,13 +232,13 @@ class Room:
         keep = moment.version == self._texts_version
         bots_wait = self.bots_wait(moment.version)
         unrated = self.unrated if moment.status == "over" else None
-        shared_key = (None, moment.status, bots_wait, self.rematch, labels, self.watchers,
+        shared_key = (None, lang, moment.status, bots_wait, self.rematch, labels, self.watchers,
                       tuple((s.connected, s.joined, s.gone) for s in self.seats), unrated,
                       self._ratings_text)
         shared = self._texts.get(shared_key) if keep else None
         if shared is None:
             ratings = self.ratings or [None] * len(self.seats)
-            shared = dumps({
+            shared = dumps(worded({
                 "type": "state",
                 "room": self.id,
                 "game": self.game_id,
@@ -256,17 +257,18 @@ class Room:
                 "simultaneous": self.descriptor.traits.simultaneous,
                 "hints": self.descriptor.integrations.hints is not None,
                 "hintable": self.hintable,
-            })
+            }, lang))
             if keep:
                 self._texts[shared_key] = shared
         # The clocks change with time: worked out for each message, never kept; a room
         # without clocks or absences has the same for every message, kept with the rest.
         untimed = self.clocks is None and not self.away
-        own_key = ("seat", seat, moment.status, self.closed, labels,
+        own_key = ("seat", lang, seat, moment.status, self.closed, labels,
                    seat is not None and self.seats[seat].gone, untimed)
         own = self._texts.get(own_key) if keep else None
         if own is None:
-            own = dumps({**self._own(seat, moment, names), **(_UNTIMED if untimed else {})})
+            own = dumps(worded(self._own(seat, moment, names) | (_UNTIMED if untimed else {}),
+                               lang))
             if keep:
                 self._texts[own_key] = own
         text = merge_objects(shared, own)
@@ -303,7 +305,7 @@ class Room:
         the seats that went to bots last, the earliest gone lowest. ConfigError before the
         game is over."""
         if self.status != "over":
-            raise ConfigError("The game is not over yet.")
+            raise ConfigError(Text("The game is not over yet."))
         outcome = self.state.outcome
         scores = None if outcome is None else list(outcome.scores)
         return ranks(len(self.seats), scores, self.result)
@@ -321,7 +323,7 @@ class Room:
             "spectator": seat is None,
             "view": state.view(seat),
             "last": last,
-            "result": self._result(seat, moment, names),
+            "result": self.result_sentence(seat, moment, names),
         }
         legal = self.legal(seat, moment)
         if legal and seat is not None and self.seats[seat].gone:
@@ -330,7 +332,7 @@ class Room:
             message["legal"] = legal
         return message
 
-    def _result(self, seat: int | None, moment: Moment, names: list[str]) -> str | None:
+    def result_sentence(self, seat: int | None, moment: Moment, names: list[str]) -> str | None:
         """The result sentence as `seat` reads it: a forfeit's, the engine's, or why an
         expired room closed."""
         forfeit = self.result

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 
 Clock = Callable[[], float]
 
@@ -205,7 +206,8 @@ async def take_shared(shared: Shared | None, kind: str, key: str, local: Buckets
 
 
 Costly = Literal["replay", "log", "hint"]
-_COSTLY: dict[Costly, str] = {"replay": "replay pages", "log": "log pages", "hint": "hints"}
+_COSTLY: dict[Costly, str] = {"replay": Text("replay pages"), "log": Text("log pages"),
+                              "hint": Text("hints")}
 
 
 class Shares:
@@ -266,11 +268,11 @@ class Budget:
         per_address, shares = self._buckets[kind]
         what = _COSTLY[kind]
         if not per_address.take(address):
-            raise TooMany(f"Too many {what} asked from your address: wait a moment and ask "
-                          "again.", refill_seconds(per_address.rate))
+            raise TooMany(Text("Too many {what} asked from your address: wait a moment and ask "
+                               "again.", what=what), refill_seconds(per_address.rate))
         if not shares.take(room_id, address):
-            raise TooMany(f"Too many {what} asked from your address in this room, whose "
-                          "viewers share its budget: wait a moment and ask again.",
+            raise TooMany(Text("Too many {what} asked from your address in this room, whose "
+                               "viewers share its budget: wait a moment and ask again.", what=what),
                           shares.refill_seconds(room_id))
 
     def look_up(self, address: str, session: str | None = None) -> None:
@@ -279,8 +281,8 @@ class Budget:
         as one; TooMany with a sentence over either bucket."""
         if not (self._look_ups.take(address)
                 and (session is None or self._look_ups.take(("session", session)))):
-            raise TooMany("Too many profiles looked up from your address: wait a moment and "
-                          "try again.", refill_seconds(self._look_ups.rate))
+            raise TooMany(Text("Too many profiles looked up from your address: wait a moment and "
+                               "try again."), refill_seconds(self._look_ups.rate))
 
 
 @dataclass

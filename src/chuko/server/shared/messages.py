@@ -1,5 +1,7 @@
 """Messages as the socket and the API send them: JSON text, and one object's text made of two
-serialised apart; and what a client sends, read as JSON without NaN or Infinity."""
+serialised apart; each worded in its reader's language (`worded`, `dumps_in`), and kept
+translatable across the cluster's channels (`wire_dumps`, `wire_loads`); and what a client
+sends, read as JSON without NaN or Infinity."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import math
 from typing import Any
 
 from chuko.core.protocol import Json
+from chuko.core.text import Plural, Text
+from chuko.i18n import DEFAULT, words
 
 try:
     import orjson as _orjson
@@ -26,6 +30,63 @@ def dumps(message: Json) -> str:
         except TypeError:
             pass
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def worded(message: Any, lang: str) -> Any:
+    """`message` (JSON-like) with every sentence (`Text`) in it said in `lang`: the one
+    place where the server's answers and socket messages take their reader's language. In
+    English it is `message` itself, whose Texts already are their English sentences."""
+    return message if lang == DEFAULT else words(lang).localize(message)
+
+
+def dumps_in(message: Json, lang: str) -> str:
+    """A message as the socket sends it to a reader of `lang` (`worded`, then `dumps`)."""
+    return dumps(worded(message, lang))
+
+
+def sentence(error: BaseException) -> str:
+    """An error's sentence: the `Text` it was raised with, which an edge can translate
+    (`str(error)` is its English only), else its text."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, str) else str(error)
+
+
+_TEXT = "$text"  # a Text's message id in a message that crosses a channel (`wire_dumps`)
+
+
+def wire_dumps(message: Any) -> str:
+    """A message as JSON text for another worker (a Redis channel), its Texts kept as
+    {"$text": msgid, "params": …} (and "plural" for a counted one), so the worker that
+    delivers it still words them in each reader's language (`wire_loads`)."""
+    return json.dumps(_to_wire(message), ensure_ascii=False)
+
+
+def wire_loads(text: str | bytes) -> Any:
+    """A message from another worker (`wire_dumps`), its Texts rebuilt."""
+    return json.loads(text, object_hook=_from_wire)
+
+
+def _to_wire(value: Any) -> Any:
+    if isinstance(value, Text):
+        params = {name: _to_wire(param) for name, param in value.params.items()}
+        if isinstance(value, Plural):
+            return {_TEXT: value.msgid, "plural": value.plural, "params": params}
+        return {_TEXT: value.msgid, "params": params}
+    if isinstance(value, dict):
+        return {key: _to_wire(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_to_wire(item) for item in value]
+    return value
+
+
+def _from_wire(found: dict[str, Any]) -> Any:
+    msgid = found.get(_TEXT)
+    if not isinstance(msgid, str):
+        return found
+    params = found.get("params") or {}
+    if "plural" in found:
+        return Plural(msgid, found["plural"], **params)
+    return Text(msgid, **params)
 
 
 def loads(text: str) -> Any:
@@ -48,7 +109,7 @@ def merge_objects(first: str, second: str) -> str:
     return f"{first[:-1]},{second[1:]}"
 
 
-NOT_FINITE = "NaN, Infinity and -Infinity are not numbers here: send finite numbers only."
+NOT_FINITE = Text("NaN, Infinity and -Infinity are not numbers here: send finite numbers only.")
 
 
 class NotFinite(ValueError):

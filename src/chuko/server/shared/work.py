@@ -14,10 +14,11 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from chuko.core.text import Text
 from chuko.server.shared.limits import Full
 
 T = TypeVar("T")
-BUSY = "The server is busy with other requests: try again in a moment."
+BUSY = Text("The server is busy with other requests: try again in a moment.")
 
 
 class Busy(Full):

@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.server.store import migrations
 from chuko.server.store.engine import make_engine
 from chuko.server.store.reader import READ_TIMEOUT, Reader
@@ -79,7 +80,8 @@ class Store(Writer):
             migrations.upgrade(engine)
         except OperationalError as error:
             engine.dispose()
-            raise ConfigError(f"The database cannot be reached: {reason(error)}.") from None
+            raise ConfigError(Text("The database cannot be reached: {reason}.",
+                                   reason=reason(error))) from None
         if lanes is None:
             lanes = 1 if engine.dialect.name == "sqlite" else 4
         super().__init__(engine, lanes=lanes, timeout=write_timeout)

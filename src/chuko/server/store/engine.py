@@ -11,6 +11,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 
 CONNECT_TIMEOUT = 2  # seconds to reach PostgreSQL (libpq's least)
 BUSY_TIMEOUT = 5.0  # seconds SQLite waits for another connection's lock, unless told
@@ -27,7 +28,8 @@ def make_engine(url: str, timeout: float | None = None) -> Engine:
         parsed = make_url(url)
     except Exception:
         raise ConfigError(
-            f"{url!r} is not a database URL: use sqlite:///var/chuko.db or postgresql://…"
+            Text("{url!r} is not a database URL: use sqlite:///var/chuko.db or postgresql://…",
+                 url=url)
         ) from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
@@ -63,7 +65,8 @@ def make_engine(url: str, timeout: float | None = None) -> Engine:
         # stuck statement; a connection not free within POOL_TIMEOUT is a refusal.
         return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args,
                              pool_size=12, max_overflow=12, pool_timeout=POOL_TIMEOUT)
-    raise ConfigError(f"The database must be sqlite or postgresql, not {backend!r}.")
+    raise ConfigError(Text("The database must be sqlite or postgresql, not {backend!r}.",
+                           backend=backend))
 
 
 def _sqlite_pragmas(connection: Any, busy_ms: int) -> None:

@@ -28,6 +28,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.store.writes import Append, Write
 
 log = logging.getLogger("chuko.server")
@@ -44,8 +45,8 @@ class Unavailable(ChukoError):
     """The database cannot be reached now: HTTP 503 with Retry-After, or an `error` on the
     socket. Nothing was stored."""
 
-    def __init__(self, message: str = "The games cannot be reached right now: try again "
-                 "in a moment.") -> None:
+    def __init__(self, message: str = Text("The games cannot be reached right now: try "
+                                           "again in a moment.")) -> None:
         super().__init__(message)
 
 

@@ -17,11 +17,12 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from chuko.core.text import Text
 from chuko.server.shared.players import GUEST_LABEL, Player
 from chuko.server.store.schema import players, seats, sessions
 from chuko.server.store.writes import Conflict, Write
 
-TAKEN = "That username is taken: choose another."
+TAKEN = Text("That username is taken: choose another.")
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,7 @@ def make_account(player_id: str, username: str, key: str, password_hash: str,
             .values(username=username, username_key=key, password_hash=password_hash,
                     name=name))
         if done.rowcount != 1:
-            raise Conflict("You have an account already: log out to make another.")
+            raise Conflict(Text("You have an account already: log out to make another."))
         _name_unnamed_seats(conn, player_id, name)
 
     return write

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
+from chuko.core.text import Text
 from chuko.server.store.writer import Unavailable
 
 T = TypeVar("T")
@@ -27,7 +28,7 @@ T = TypeVar("T")
 READ_TIMEOUT = 2.0  # seconds a request's read may take
 READ_THREADS = 4
 WAITING_PER_THREAD = 8  # reads that may queue for each thread before more are refused
-NOT_READ = "The games cannot be read right now: try again in a moment."
+NOT_READ = Text("The games cannot be read right now: try again in a moment.")
 
 
 class Reader:

@@ -15,6 +15,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.engine import Connection
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.server.store.rating_rows import RatingRow, SeatPoint, rated_point
 from chuko.server.store.schema import players, rating_history, ratings, rooms, seats
 
@@ -117,8 +118,8 @@ def games_page(conn: Connection, player: str, statuses: tuple[str, ...], count: 
         mark = conn.execute(mine.where(rooms.c.id == before)).first() if isinstance(
             before, str) and len(before) <= 32 else None
         if mark is None:
-            raise ConfigError("A game list's `before` must be a room listed on an "
-                              "earlier page.")
+            raise ConfigError(Text("A game list's `before` must be a room listed on an "
+                                   "earlier page."))
         ended = FINISHED_AT
         mine = mine.where(or_(ended < mark.at, and_(ended == mark.at, rooms.c.id < mark.id)))
     found = conn.execute(mine.order_by(FINISHED_AT.desc(), rooms.c.id.desc())

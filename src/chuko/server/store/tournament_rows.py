@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from chuko.core.text import Text
 from chuko.server.shared.limits import TooMany
 from chuko.server.store.schema import rooms, tournament_games, tournament_players, tournaments
 from chuko.server.store.writes import Conflict, Write
@@ -151,8 +152,8 @@ def create(row: TournamentRow, cap: int | None) -> Write:
             return False
         if cap is not None and row.created_by is not None \
                 and upcoming_made_by(conn, row.created_by) >= cap:
-            raise TooMany(f"You have {cap} upcoming tournaments already: wait until one "
-                          "starts to make another.")
+            raise TooMany(Text("You have {cap} upcoming tournaments already: wait until one "
+                               "starts to make another.", cap=cap))
         conn.execute(insert(tournaments).values(**row.values()))
         return True
 
@@ -167,7 +168,7 @@ def join(tournament_id: str, player: str, name: str, rating: float, now: float) 
         status = conn.execute(select(tournaments.c.status).where(
             tournaments.c.id == tournament_id)).scalar()
         if status is None or status == "over":
-            raise Conflict("That tournament is over: it takes no more players.")
+            raise Conflict(Text("That tournament is over: it takes no more players."))
         c = tournament_players.c
         entered = and_(c.tournament == tournament_id, c.player == player)
         if conn.execute(select(c.player).where(entered)).first() is None:
@@ -228,7 +229,7 @@ def record_round(tournament_id: str, after: int,
             tournaments.c.id == tournament_id, tournaments.c.round == after,
             tournaments.c.status == "running")).values(round=after + 1))
         if not moved.rowcount:
-            raise Conflict("The tournament's round was recorded already.")
+            raise Conflict(Text("The tournament's round was recorded already."))
         if pairings:
             conn.execute(insert(tournament_games), [
                 {"tournament": tournament_id, "round": after + 1, "slot": slot,

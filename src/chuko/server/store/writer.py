@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.store.lane import RETRY_AFTER, STOP, Job, Lane, Unavailable
 from chuko.server.store.writes import Write
 
@@ -38,7 +39,7 @@ WRITE_TIMEOUT = 2.0  # seconds a write may take before its waiter is refused
 STALL = 1.0  # seconds a lane's commit may hang before the watchdog replaces the lane
 MAX_ABANDONED = 8  # lanes given up and still hung, past which no more are replaced
 CLOSE_TIMEOUT = 5.0  # seconds `close` waits for the lanes to finish what is queued
-NOT_SAVED = "The games cannot be saved right now: try again in a moment."
+NOT_SAVED = Text("The games cannot be saved right now: try again in a moment.")
 
 
 class Committing(asyncio.Future):
@@ -118,8 +119,8 @@ class Writer:
             key = getattr(write, "room_id", None)
         with self._closing:
             if self._closed:
-                future.set_exception(ChukoError("The server is stopping, so nothing more is "
-                                                "stored: try again in a moment."))
+                future.set_exception(ChukoError(Text("The server is stopping, so nothing more is "
+                                                     "stored: try again in a moment.")))
             elif not self.available:
                 future.set_exception(Unavailable())
             else:

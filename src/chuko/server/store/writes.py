@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.store.schema import RoomRow, moves, rooms, seats
 
 Write = Callable[[Connection], Any]
@@ -106,7 +107,7 @@ def insert_room(room: RoomRow) -> Write:
                 .values(rematch=room.id, updated=now)
             )
             if linked.rowcount != 1:
-                raise Conflict("This game has a rematch already.")
+                raise Conflict(Text("This game has a rematch already."))
         _INSERT_ROOM.run(conn, [{
             "id": room.id, "game": room.game, "options": json.dumps(room.options),
             "status": room.status, "version": room.version, "record": json.dumps(room.record),
@@ -127,8 +128,8 @@ def insert_room(room: RoomRow) -> Write:
 
 
 def join_seat(room_id: str, seat: int, token_hash: str, name: str | None, status: str,
-              refusal: str = "That invite has already been used.",
-              closed: str = "This room has closed.", player: str | None = None,
+              refusal: str = Text("That invite has already been used."),
+              closed: str = Text("This room has closed."), player: str | None = None,
               started: float | None = None) -> Write:
     """Take a seat that is still open, under `name` (held by `player`, when known); Conflict
     (saying `refusal`) when someone took it first, or (saying `closed`) when the room has
@@ -202,7 +203,7 @@ class Append:
              "status_after": a.status, "now": now,
              "ended": (a.at or now) if a.status == "over" else None} for a in appends])
         if changed != len(appends):
-            raise Conflict("The game moved on meanwhile; look again and retry.")
+            raise Conflict(Text("The game moved on meanwhile; look again and retry."))
         _APPEND.run(conn, [{"room": a.room_id, "number": a.number, "seat": a.seat,
                             "move": a.move, "at": a.at or now} for a in appends])
         for append in appends:
@@ -236,13 +237,13 @@ def forfeit(room_id: str, version: int, result: dict[str, Any], *, over: bool, a
             rooms.c.id == room_id, rooms.c.version == version, rooms.c.status == "playing",
         ).values(**values))
         if changed.rowcount != 1:
-            raise Conflict("The game moved on meanwhile; look again and retry.")
+            raise Conflict(Text("The game moved on meanwhile; look again and retry."))
         if level is not None:
             taken = conn.execute(update(seats).where(
                 seats.c.room == room_id, seats.c.seat == seat, seats.c.gone.is_(None),
             ).values(kind="bot", level=level, gone=reason))
             if taken.rowcount != 1:
-                raise Conflict("That seat is played by a bot already.")
+                raise Conflict(Text("That seat is played by a bot already."))
         return None if then is None else then(conn)
 
     return write

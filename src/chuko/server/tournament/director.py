@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.server.rooms.page_cache import Lru
 from chuko.server.rooms.room import Forbidden, NotFound
 from chuko.server.store import tournament_rows as rows
@@ -63,7 +64,7 @@ class Director:
     async def create(self, player: Player, data: Any) -> Json:
         """A new tournament from the player's settings; its page."""
         if player.username is None:
-            raise Forbidden("Log in to an account to make a tournament.")
+            raise Forbidden(Text("Log in to an account to make a tournament."))
         settings = read_settings(data, self.clock(), account=True)
         row = self.new_row(settings, created_by=player.id)
         await self.store.submit(rows.create(row, self.cap))
@@ -83,16 +84,17 @@ class Director:
     async def join(self, player: Player, tournament_id: Any, password: Any = None) -> Json:
         tournament = await self.tournament(tournament_id)
         if tournament.status == "over":
-            raise ConfigError("That tournament is over: it takes no more players.")
+            raise ConfigError(Text("That tournament is over: it takes no more players."))
         if not password_matches(tournament.id, tournament.password_hash, password):
-            raise Forbidden("That is not the tournament's password.")
+            raise Forbidden(Text("That is not the tournament's password."))
         if tournament.rated and player.username is None:
-            raise Forbidden("Only accounts play rated tournaments: log in to join.")
+            raise Forbidden(Text("Only accounts play rated tournaments: log in to join."))
         rating = await self.rating_of(player.id, tournament.game, tournament.table_size)
         low, high = tournament.rating_min, tournament.rating_max
         if (low is not None and rating < low) or (high is not None and rating > high):
-            raise Forbidden(f"This tournament is for ratings {low or 0} to "
-                            f"{high if high is not None else 'any'}; yours is {rating:.0f}.")
+            raise Forbidden(Text("This tournament is for ratings {low} to "
+                                 "{high}; yours is {rating:.0f}.", low=low or 0,
+                                 high=high if high is not None else Text("any"), rating=rating))
         await self.store.submit(rows.join(tournament.id, player.id, player.name, rating,
                                           self.clock()))
         return await self.page(tournament.id, player)
@@ -109,10 +111,10 @@ class Director:
     async def _mark(self, player: Player, tournament_id: Any, **flags: bool) -> Json:
         tournament = await self.tournament(tournament_id)
         if "paused" in flags and tournament.system != "arena":
-            raise ConfigError("Only an arena may be paused; in a Swiss, withdraw instead.")
+            raise ConfigError(Text("Only an arena may be paused; in a Swiss, withdraw instead."))
         entry = await self.entry(tournament.id, player.id)
         if entry is None or entry.withdrawn:
-            raise ConfigError("You are not playing in that tournament.")
+            raise ConfigError(Text("You are not playing in that tournament."))
         await self.store.submit(rows.mark(tournament.id, [player.id], **flags))
         return await self.page(tournament.id, player)
 
@@ -123,7 +125,8 @@ class Director:
         if isinstance(tournament_id, str) and len(tournament_id) <= 16:
             found = await self.store.fetch(lambda conn: rows.tournament(conn, tournament_id))
         if found is None:
-            raise NotFound(f"There is no tournament {str(tournament_id)[:16]!r}.")
+            raise NotFound(Text("There is no tournament {tournament!r}.",
+                                tournament=str(tournament_id)[:16]))
         return found
 
     async def entry(self, tournament_id: str, player: str) -> EntrantRow | None:

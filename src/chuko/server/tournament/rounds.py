@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from chuko.core.errors import ChukoError
+from chuko.server.shared.messages import sentence
 from chuko.server.tournament import arena, scoring, swiss, tiebreaks
 
 TIEBREAKS = ("buchholz", "sonneborn_berger")  # a Swiss's, in the order they break ties
@@ -142,7 +143,7 @@ class CoreRules:
         try:
             paired = swiss.pair_round(entrants)
         except swiss.NoPairing as error:
-            raise NoRound(str(error)) from None
+            raise NoRound(sentence(error)) from None
         return list(paired.pairs), paired.bye
 
     def seat_tables(self, contenders: Sequence[Contender],

@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
+from chuko.server.shared.messages import sentence
 from chuko.server.tournament.settings import Settings, read_settings
 
 HOUR, DAY = 3600, 86400
@@ -63,9 +65,9 @@ def due(schedule: Sequence[Entry], now: float) -> list[tuple[str, Settings]]:
 def read_entry(raw: Any, number: int, now: float) -> Entry:
     """An entry of the file, checked (its settings as a request's are): ConfigError naming
     the entry otherwise."""
-    where = f"The schedule's tournament {number}"
+    where = Text("The schedule's tournament {number}", number=number)
     if not isinstance(raw, dict):
-        raise ConfigError(f"{where} is not a table.")
+        raise ConfigError(Text("{where} is not a table.", where=where))
     settings = dict(raw)
     every, minute, at = settings.pop("every", None), settings.pop("minute", None), \
         settings.pop("time", None)
@@ -76,12 +78,12 @@ def read_entry(raw: Any, number: int, now: float) -> Entry:
         hours, minutes = map(int, at.split(":"))
         entry = Entry(settings, DAY, hours * HOUR + minutes * 60)
     else:
-        raise ConfigError(f'{where} recurs every = "hour" with a minute (0-59), or every = '
-                          '"day" with a time ("18:00", UTC).')
+        raise ConfigError(Text('{where} recurs every = "hour" with a minute (0-59), or every = '
+                               '"day" with a time ("18:00", UTC).', where=where))
     try:
         entry.instance(now)
     except ConfigError as error:
-        raise ConfigError(f"{where}: {error}") from None
+        raise ConfigError(Text("{where}: {error}", where=where, error=sentence(error))) from None
     return entry
 
 
@@ -91,11 +93,13 @@ def load_schedule(path: str | Path, now: float) -> list[Entry]:
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
-        raise ConfigError(f"The schedule {str(path)!r} cannot be read: "
-                          f"{error.strerror or error}.") from None
+        raise ConfigError(Text("The schedule {path!r} cannot be read: "
+                               "{reason}.",
+                               path=str(path), reason=error.strerror or error)) from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"The schedule {str(path)!r} is not TOML: {error}.") from None
+        raise ConfigError(Text("The schedule {path!r} is not TOML: {error}.",
+                                    path=str(path), error=str(error))) from None
     entries = data.get("tournament", [])
     if set(data) - {"tournament"} or not isinstance(entries, list):
-        raise ConfigError("A schedule holds only [[tournament]] entries.")
+        raise ConfigError(Text("A schedule holds only [[tournament]] entries."))
     return [read_entry(raw, number, now) for number, raw in enumerate(entries, 1)]

@@ -39,6 +39,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from chuko.core.text import Text
+
 Pairs = list[tuple[int, int]]  # places in the round's order
 
 
@@ -77,8 +79,8 @@ def pair_round(entrants: Sequence[Entrant]) -> SwissRound:
             return _paired([e for e in entrants if e.id != bye.id], bye.id)
         except NoPairing:
             continue
-    raise NoPairing(f"No pairing of these {len(entrants)} players avoids a repeated game, "
-                    f"whoever has the bye.")
+    raise NoPairing(Text("No pairing of these {count} players avoids a repeated game, "
+                         "whoever has the bye.", count=len(entrants)))
 
 
 def bye_order(entrants: Sequence[Entrant]) -> list[Entrant]:
@@ -180,8 +182,8 @@ class _Round:
     def whole(self) -> Pairs:
         found = self.blossom(list(range(len(self.ids))))
         if found is None:
-            raise NoPairing(f"No pairing of these {len(self.ids)} players avoids a "
-                            f"repeated game.")
+            raise NoPairing(Text("No pairing of these {count} players avoids a "
+                                 "repeated game.", count=len(self.ids)))
         return found
 
     def proves(self, part: list[int], found: Pairs, reach: int) -> bool:

@@ -42,9 +42,9 @@ from chuko.server.web.cookies import DEVICE, DEVICE_AGE, clear_session, cookie_v
 from chuko.server.web.language import read_language, remember_language
 from chuko.server.web.router import Post, ReadBody, client_host
 
-NO_MATCH = "That username and password do not match an account."
-CLOSED = "This server takes no new accounts; you can go on playing as a guest."
-NOT_LOGGED_IN = "You are not logged in to an account."
+NO_MATCH = Text("That username and password do not match an account.")
+CLOSED = Text("This server takes no new accounts; you can go on playing as a guest.")
+NOT_LOGGED_IN = Text("You are not logged in to an account.")
 
 
 def me(player: Player | None) -> Json:
@@ -126,10 +126,10 @@ class AccountApi:
         username = read_username(data.get("username"))
         password = read_password(data.get("password"))
         if not self.signups.take(client_host(scope)):
-            raise TooMany("Too many accounts made from your address: wait a few minutes.")
+            raise TooMany(Text("Too many accounts made from your address: wait a few minutes."))
         player = await self.accounts.someone(scope)
         if not player.is_guest:
-            raise Conflict("You have an account already: log out to make another.")
+            raise Conflict(Text("You have an account already: log out to make another."))
         hashed = await self.passwords.hash(password)
         # A guest who never chose a name is shown by their username from now on.
         name = username if GUEST_LABEL.fullmatch(player.name) else player.name
@@ -182,13 +182,13 @@ class AccountApi:
         await self.logins.admit(client_host(scope), username_key(player.username))
         stored = await self.store.fetch(rows.password_of(player.id))
         if not await self.passwords.check(given, stored):
-            raise BadCredentials("That is not your password.")
+            raise BadCredentials(Text("That is not your password."))
         return player
 
     async def password(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         """A new password; every other session of the account ends."""
         data = await body()
-        fresh = read_password(data.get("new_password"), "The new password")
+        fresh = read_password(data.get("new_password"), Text("The new password"))
         player = await self._account(scope, data.get("password"))
         hashed = await self.passwords.hash(fresh)
         await self.store.submit(rows.set_password(player.id, hashed))

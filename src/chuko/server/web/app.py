@@ -46,6 +46,7 @@ from chuko.server.store.writer import WRITE_TIMEOUT
 from chuko.server.web import collector
 from chuko.server.web.accounts import Accounts
 from chuko.server.web.accounts_api import AccountApi
+from chuko.server.web.answers import Answer
 from chuko.server.web.connections import HttpProtocol, WebSocketProtocol
 from chuko.server.web.daily_api import DailyApi
 from chuko.server.web.guard import Guard
@@ -143,8 +144,7 @@ def create_app(
                                                 schedule)
     app = App(posts=api.posts, paths={**account_api.paths, **daily_api.paths, **people.paths},
               **_sockets(hub, limits, clock, budget, accounts, (lobby, people), cluster),
-              lifespan=_lifespan(store, hub, cluster, parts, account_api.close),
-              docs_url=None, redoc_url=None, openapi_url=None, telemetry=NO_TELEMETRY)
+              lifespan=_lifespan(store, hub, cluster, parts, account_api.close), **FASTAPI)
     app.state, state.lobby, state.people, state.tournaments = state, lobby, people, tournaments
     app.add_middleware(Guard)
     add_refusals(app)
@@ -195,6 +195,9 @@ def add_club_routes(app: App, store: Store, budget: Budget, state: State) -> Pro
 # (about a fifth of the framework's cost of a request). Versions without the option keep it
 # as an unused extra.
 NO_TELEMETRY = {"tracing": False, "metrics": False, "logs": False}
+# FastAPI's options: no generated docs, and answers in their reader's language (`Answer`).
+FASTAPI: dict[str, Any] = {"docs_url": None, "redoc_url": None, "openapi_url": None,
+                           "telemetry": NO_TELEMETRY, "default_response_class": Answer}
 
 
 def _cluster(hub: Hub, redis_url: str | None, name: str | None,

@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from starlette.types import Scope
 
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.challenge.challenges import Challenges
 from chuko.server.rooms.room import Forbidden
 from chuko.server.shared.limits import Buckets, Clock, Rate, TooMany
@@ -40,9 +41,9 @@ class ChallengeApi:
     async def _someone(self, scope: Scope, buckets: Buckets, what: str) -> Player:
         player = await self.player(scope)
         if player is None:
-            raise Forbidden("The server does not know you yet: reload the page.")
+            raise Forbidden(Text("The server does not know you yet: reload the page."))
         if not buckets.take(player.id):
-            raise TooMany(f"Too many {what} just now: wait a moment and try again.")
+            raise TooMany(Text("Too many {what} just now: wait a moment and try again.", what=what))
         return player
 
     async def pending(self, request: Request) -> Json:
@@ -53,23 +54,23 @@ class ChallengeApi:
 
     async def send(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
-        player = await self._someone(scope, self.sends, "challenges sent")
+        player = await self._someone(scope, self.sends, Text("challenges sent"))
         return 201, await self.challenges.send(player, data)
 
     async def accept(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
-        player = await self._someone(scope, self.answers, "answers")
+        player = await self._someone(scope, self.answers, Text("answers"))
         room = await self.challenges.accept(player, data.get("id"))
         return 200, {"room": room, "url": f"/room/{room}"}
 
     async def decline(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
-        player = await self._someone(scope, self.answers, "answers")
+        player = await self._someone(scope, self.answers, Text("answers"))
         await self.challenges.decline(player, data.get("id"), data.get("reason"))
         return 200, {"declined": data.get("id")}
 
     async def cancel(self, scope: Scope, body: ReadBody, _: str) -> tuple[int, Json]:
         data = await body()
-        player = await self._someone(scope, self.answers, "answers")
+        player = await self._someone(scope, self.answers, Text("answers"))
         await self.challenges.cancel(player, data.get("id"))
         return 200, {"cancelled": data.get("id")}

@@ -43,13 +43,14 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from chuko.core.errors import ConfigError
+from chuko.core.text import Text
 from chuko.server.shared.limits import Edge
 from chuko.server.web.headers import SECURITY_HEADERS
 
 log = logging.getLogger("uvicorn.error")  # uvicorn's, which `chuko serve` shows
 
-NOT_HTTP = "That is not a valid HTTP request."
-FULL = "The server has as many connections as it can hold: try again later."
+NOT_HTTP = Text("That is not a valid HTTP request.")
+FULL = Text("The server has as many connections as it can hold: try again later.")
 
 
 def proxy_networks(text: str) -> tuple[IPv4Network | IPv6Network, ...] | None:
@@ -61,8 +62,8 @@ def proxy_networks(text: str) -> tuple[IPv4Network | IPv6Network, ...] | None:
     try:
         return tuple(ip_network(name, strict=False) for name in names)
     except ValueError:
-        raise ConfigError(f"{text!r} is not a list of addresses or networks separated by "
-                          "commas (or *).") from None
+        raise ConfigError(Text("{text!r} is not a list of addresses or networks separated by "
+                               "commas (or *).", text=text)) from None
 
 
 class Gate:
@@ -90,8 +91,8 @@ class Gate:
             return FULL
         count = self.open.get(host, 0)
         if count >= self.edge.connections_per_address and not self.proxy(host):
-            return (f"Your address has {count} connections open already: close some of "
-                    "them first.")
+            return Text("Your address has {count} connections open already: close some of "
+                        "them first.", count=count)
         self.open[host] = count + 1
         return None
 

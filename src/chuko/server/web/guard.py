@@ -4,10 +4,13 @@ sentence for a route that fails unexpectedly."""
 from __future__ import annotations
 
 import logging
+from html import escape
 
 from fastapi.responses import HTMLResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from chuko.core.text import Text
+from chuko.server.web.answers import said_to
 from chuko.server.web.headers import SECURITY_HEADERS
 from chuko.server.web.http_errors import FAILED, error_response
 from chuko.server.web.redaction import redact
@@ -47,7 +50,8 @@ class Guard:
             if started:  # too late for an answer: uvicorn closes the connection
                 raise
             log.exception("%s %s failed", scope["method"], redact(scope["path"]))
+            page = said_to(scope, {"title": Text("Error"), "sentence": FAILED})
             failed = (error_response(500, FAILED) if scope["path"].startswith("/api/") else
-                      HTMLResponse(f"<!doctype html><title>Error</title><p>{FAILED}</p>",
-                                   status_code=500))
+                      HTMLResponse(f"<!doctype html><title>{escape(page['title'])}</title>"
+                                   f"<p>{escape(page['sentence'])}</p>", status_code=500))
             await failed(scope, receive, secured)

@@ -5,19 +5,23 @@ elsewhere)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from html import escape
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from starlette.exceptions import HTTPException
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.club.usernames import BadCredentials
 from chuko.server.rooms.room import Forbidden, NotFound
 from chuko.server.shared.limits import Full, TooLarge, TooMany
+from chuko.server.shared.messages import sentence
 from chuko.server.store.database import RETRY_AFTER, Conflict, Unavailable
+from chuko.server.web.answers import Answer, said_to
 
-FAILED = "The server could not do that just now. Try again."
+FAILED = Text("The server could not do that just now. Try again.")
 
 # The HTTP status of each refusal; any other error of the project's is a bad request.
 _STATUSES: tuple[tuple[type[ChukoError], int], ...] = (
@@ -33,13 +37,14 @@ def status_of(error: ChukoError) -> int:
 
 
 def error_response(status: int, message: str,
-                   headers: Mapping[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=headers)
+                   headers: Mapping[str, str] | None = None) -> Answer:
+    """A refusal's JSON, {"error": message}, in its reader's language (`Answer`)."""
+    return Answer({"error": message}, status_code=status, headers=headers)
 
 
-async def chuko_error(request: Request, error: ChukoError) -> JSONResponse:
+async def chuko_error(request: Request, error: ChukoError) -> Answer:
     """A refusal of one of FastAPI's routes: its sentence, with its status."""
-    return error_response(status_of(error), str(error), retry_after(error))
+    return error_response(status_of(error), sentence(error), retry_after(error))
 
 
 def retry_after(error: ChukoError) -> dict[str, str] | None:
@@ -56,24 +61,31 @@ async def http_error(request: Request, error: HTTPException) -> Response:
     """Starlette's own refusals (no such address, a method not taken) as a sentence: JSON
     under /api/, a page with a link home elsewhere."""
     if request.url.path.startswith("/api/") or error.status_code != 404:
-        message = error.detail if isinstance(error.detail, str) else "Bad request."
+        message = error.detail if isinstance(error.detail, str) else Text("Bad request.")
         if error.status_code == 404:
-            message = "There is no such address."
+            message = Text("There is no such address.")
         elif error.status_code == 405:  # Starlette's detail is the bare phrase
-            message = f"This address does not take {request.method} requests."
+            message = Text("This address does not take {method} requests.",
+                           method=request.method)
         return error_response(error.status_code, message, error.headers)
-    return HTMLResponse("<!doctype html><title>Not found</title><p>There is no such page. "
-                        '<a href="/">Go to the games</a>.</p>', status_code=404)
+    said = said_to(request.scope, {"title": Text("Not found"),
+                                   "sentence": Text("There is no such page."),
+                                   "link": Text("Go to the games")})
+    return HTMLResponse(f"<!doctype html><title>{escape(said['title'])}</title><p>"
+                        f"{escape(said['sentence'])} "
+                        f'<a href="/">{escape(said["link"])}</a>.</p>', status_code=404)
 
 
-async def invalid_parameter(request: Request, error: RequestValidationError) -> JSONResponse:
+async def invalid_parameter(request: Request, error: RequestValidationError) -> Answer:
     """FastAPI's refusal of a parameter of the wrong type (a lesson's step that is no whole
     number: "NaN", "1e308", "true") as a 400 with one sentence, not its own 422 list."""
     found = error.errors()
     first = found[0] if found else {}
     name = first.get("loc", ("", "request"))[-1]
-    kind = "a whole number" if str(first.get("type", "")).startswith("int") else "valid"
-    return error_response(400, f"The request's {name} must be {kind}.")
+    if str(first.get("type", "")).startswith("int"):
+        return error_response(400, Text("The request's {name} must be a whole number.",
+                                        name=name))
+    return error_response(400, Text("The request's {name} must be valid.", name=name))
 
 
 def add_refusals(app: FastAPI) -> None:

@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 
 from chuko.core.errors import ParseError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.practice.lessons import Lessons, step_of, steps_of
 from chuko.server.shared.limits import MAX_BODY
 from chuko.server.shared.players import Player
@@ -49,7 +50,7 @@ class LessonApi:
         found = step_of(game_id, number)  # refused before the body is read
         raw = await request.body()
         if len(raw) > MAX_BODY:
-            raise ParseError("The request body is too long.")
+            raise ParseError(Text("The request body is too long."))
         move = parse_object(raw or b"{}").get("move")
 
         async def player() -> Player:  # made a guest if nobody yet

@@ -18,13 +18,16 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.lobby.feed import Feed, LobbyClient
 from chuko.server.lobby.matchmaking import Matchmaker, Player
 from chuko.server.shared.limits import Bucket, Buckets, Limits, Rate, TooMany
+from chuko.server.shared.messages import sentence
 from chuko.server.web.router import client_host
 from chuko.server.web.socket_io import (
     accept_admitted,
     answer_messages,
+    handshake_language,
     pump,
     read_message,
     refusal,
@@ -34,8 +37,8 @@ log = logging.getLogger("chuko.server")
 
 Identify = Callable[[Scope], Awaitable[Player | None]]
 Json = dict[str, Any]
-UNKNOWN = ('Unknown message: send {"type": "pool" | "seek" | "accept" | "cancel" | '
-           '"seeks" | "ping", …}.')
+UNKNOWN = Text("Unknown message: send {kinds}.",
+               kinds='{"type": "pool" | "seek" | "accept" | "cancel" | "seeks" | "ping", …}')
 
 
 class LobbySockets:
@@ -52,34 +55,38 @@ class LobbySockets:
         self.toggles = Buckets(self.limits.toggles, clock)  # per player
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        lang = handshake_language(scope)
         player = await accept_admitted(
             receive, send, lambda: self._admit(scope),
-            "The lobby could not be opened just now: reconnect in a moment.", "A lobby socket")
+            Text("The lobby could not be opened just now: reconnect in a moment."),
+            "A lobby socket", lang)
         if player is not None:
-            await self._serve(receive, send, player, client_host(scope))
+            await self._serve(receive, send, player, client_host(scope), lang)
 
     async def _admit(self, scope: Scope) -> Player:
         if not self.opened.take(client_host(scope)):
-            raise TooMany("Too many connections from your address: wait a moment and "
-                          "reconnect.")
+            raise TooMany(Text("Too many connections from your address: wait a moment and "
+                               "reconnect."))
         player = await self.identify(scope)
         if player is None:
-            raise ChukoError("The lobby does not know you yet: reload the page.")
+            raise ChukoError(Text("The lobby does not know you yet: reload the page."))
         if self.feed.sockets_of(player.id) >= self.limits.sockets_per_player:
-            raise TooMany(f"The lobby is open in {self.limits.sockets_per_player} places of "
-                          "yours already: close one of them first.")
+            raise TooMany(Text("The lobby is open in {sockets_per_player} places of "
+                               "yours already: close one of them first.",
+                               sockets_per_player=self.limits.sockets_per_player))
         return player
 
-    async def _serve(self, receive: Receive, send: Send, player: Player, address: str) -> None:
-        client = LobbyClient(player.id)
+    async def _serve(self, receive: Receive, send: Send, player: Player, address: str,
+                     lang: str) -> None:
+        client = LobbyClient(player.id, lang)
         messages = Bucket(self.limits.messages, self.clock)
         refusals = Bucket(self.limits.messages, self.clock)
-        sender = asyncio.create_task(pump(send, client.next_text))
+        sender = asyncio.create_task(pump(send, client.next_text, lang))
         try:
             await self.feed.add(client)
             await self._greet(client, player)
             await answer_messages(receive, send, client.send, messages, refusals,
-                                  lambda text: self._handle(player, address, text))
+                                  lambda text: self._handle(player, address, text), lang)
         finally:
             with contextlib.suppress(ChukoError):  # the lobby's store away: presence lapses
                 await self.feed.remove(client)
@@ -95,7 +102,7 @@ class LobbySockets:
                          "guest": player.username is None})
             room = await self.matchmaker.board.paired_room(player.id)
         except ChukoError as error:
-            client.send(refusal(str(error)))
+            client.send(refusal(sentence(error)))
             return
         if room is not None:
             client.send({"type": "paired", "room": room})
@@ -110,10 +117,11 @@ class LobbySockets:
         try:
             return await self._act(player, address, kind, data)
         except ChukoError as error:
-            return refusal(str(error))
+            return refusal(sentence(error))
         except Exception:
             log.exception("A lobby message failed")
-            return refusal("The lobby could not do that just now; nothing changed. Try again.")
+            return refusal(Text("The lobby could not do that just now; nothing changed. "
+                                "Try again."))
 
     async def _act(self, player: Player, address: str, kind: Any, data: Json) -> Json | None:
         made = self.matchmaker
@@ -122,11 +130,11 @@ class LobbySockets:
         if kind == "seeks":
             return {"type": "seeks", **self.feed.page(data.get("before"))}
         if kind == "pool":
-            self._count(self.toggles, player, "pool joins and leaves")
+            self._count(self.toggles, player, Text("pool joins and leaves"))
             you = await made.toggle(player, data.get("pool"), data.get("bots_after"),
                                     data.get("clock"))
         elif kind == "seek":
-            self._count(self.seeks, player, "seeks")
+            self._count(self.seeks, player, Text("seeks"))
             you = await made.post(player, data, address)
         elif kind == "cancel":
             you = await made.cancel(player, data.get("seek"))
@@ -140,4 +148,4 @@ class LobbySockets:
     @staticmethod
     def _count(buckets: Buckets, player: Player, what: str) -> None:
         if not buckets.take(player.id):
-            raise TooMany(f"Too many {what} just now: wait a moment and try again.")
+            raise TooMany(Text("Too many {what} just now: wait a moment and try again.", what=what))

@@ -17,16 +17,19 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.challenge.challenges import Challenges
 from chuko.server.lobby.feed import LobbyClient
 from chuko.server.notify.channel import Channel
 from chuko.server.notify.turns import Turns
 from chuko.server.shared.limits import Bucket, Buckets, Limits, Rate, TooMany
+from chuko.server.shared.messages import sentence
 from chuko.server.shared.players import Player
 from chuko.server.web.router import client_host
 from chuko.server.web.socket_io import (
     accept_admitted,
     answer_messages,
+    handshake_language,
     pump,
     read_message,
     refusal,
@@ -49,33 +52,34 @@ class MeSockets:
         self.opened = Buckets(connects, clock)  # per address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        lang = handshake_language(scope)
         player = await accept_admitted(
             receive, send, lambda: self._admit(scope),
-            "Your notices could not be opened just now: reload in a moment.",
-            "A player's socket")
+            Text("Your notices could not be opened just now: reload in a moment."),
+            "A player's socket", lang)
         if player is not None:
-            await self._serve(receive, send, player)
+            await self._serve(receive, send, player, lang)
 
     async def _admit(self, scope: Scope) -> Player:
         if not self.opened.take(client_host(scope)):
-            raise TooMany("Too many connections from your address: wait a moment and "
-                          "reconnect.")
+            raise TooMany(Text("Too many connections from your address: wait a moment and "
+                               "reconnect."))
         player = await self.identify(scope)
         if player is None:
-            raise ChukoError("The server does not know you yet: reload the page.")
+            raise ChukoError(Text("The server does not know you yet: reload the page."))
         if self.channel.pages_of(player.id) >= PAGES_PER_PLAYER:
-            raise TooMany(f"You have {PAGES_PER_PLAYER} pages open already: close one of "
-                          "them first.")
+            raise TooMany(Text("You have {pages} pages open already: close one of "
+                               "them first.", pages=PAGES_PER_PLAYER))
         return player
 
-    async def _serve(self, receive: Receive, send: Send, player: Player) -> None:
-        page = LobbyClient(player.id)
+    async def _serve(self, receive: Receive, send: Send, player: Player, lang: str) -> None:
+        page = LobbyClient(player.id, lang)
         messages, refusals = Bucket(MESSAGES, self.clock), Bucket(MESSAGES, self.clock)
-        sender = asyncio.create_task(pump(send, page.next_text))
+        sender = asyncio.create_task(pump(send, page.next_text, lang))
         try:
             await self.channel.add(page)
             await self._hello(page, player)
-            await answer_messages(receive, send, page.send, messages, refusals, _answer)
+            await answer_messages(receive, send, page.send, messages, refusals, _answer, lang)
         finally:
             self.channel.remove(page)
             sender.cancel()
@@ -90,13 +94,14 @@ class MeSockets:
                        "challenges": await self.challenges.pending(player.id),
                        "turns": await self.turns.of(player.id)})
         except ChukoError as error:
-            page.send(refusal(str(error)))
+            page.send(refusal(sentence(error)))
 
 
 async def _answer(text: Any) -> dict[str, Any]:
     data, refused = read_message(text)
     if data is None:
-        return refused or refusal("That message cannot be read.")
+        return refused or refusal(Text("That message cannot be read."))
     if data.get("type") == "ping":
         return {"type": "pong"}
-    return refusal('This socket only listens: send {"type": "ping"}, or nothing.')
+    return refusal(Text("This socket only listens: send {ping}, or nothing.",
+                        ping='{"type": "ping"}'))

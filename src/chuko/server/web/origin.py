@@ -19,13 +19,14 @@ from urllib.parse import urlsplit
 
 from starlette.types import Scope
 
+from chuko.core.text import Text
 from chuko.server.web.cookies import session_secret
 
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
-FOREIGN = "This request comes from another site, so it was refused."
-UNSAID = ("A request that carries a session must come from the app's pages (with an Origin "
-          "header) or say X-Chuko: 1.")
+FOREIGN = Text("This request comes from another site, so it was refused.")
+UNSAID = Text("A request that carries a session must come from the app's pages (with an Origin "
+              "header) or say X-Chuko: 1.")
 
 
 def _header(scope: Scope, wanted: bytes) -> str | None:

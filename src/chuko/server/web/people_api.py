@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from starlette.types import Scope
 
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.server.challenge.challenges import title_of
 from chuko.server.club.relations import Relations
 from chuko.server.notify.channel import Channel
@@ -58,9 +59,10 @@ class PeopleApi:
     async def _someone(self, scope: Scope) -> Player:
         player = await self.player(scope)
         if player is None:
-            raise Forbidden("The server does not know you yet: reload the page.")
+            raise Forbidden(Text("The server does not know you yet: reload the page."))
         if not self.changes.take(player.id):
-            raise TooMany("Too many follows and blocks just now: wait a moment and try again.")
+            raise TooMany(Text("Too many follows and blocks just now: wait a moment and try "
+                               "again."))
         return player
 
     async def people(self, request: Request) -> Json:

@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import FastAPI, Query, Request
 
 from chuko.core.errors import ChukoError, ConfigError
+from chuko.core.text import Text
 from chuko.core.words import bot_name, seat_names
 from chuko.games import descriptor, registry
 from chuko.practice.daily import today
@@ -73,16 +74,16 @@ class ProfileApi:
     async def leaderboard(self, game_id: str, klass: str | None = Query(None, alias="class"),
                           count: str | None = None) -> dict[str, Any]:
         if game_id not in registry():
-            raise NotFound(f"There is no game {game_id!r}.")
+            raise NotFound(Text("There is no game {game_id!r}.", game_id=game_id))
         title, offered = descriptor(game_id).title, classes_of(game_id)
         klass = klass or (offered[0] if offered else "duel")
         if klass not in CLASSES:
-            raise ConfigError("A leaderboard's class is duel (heads-up) or multi (3 or more "
-                              "players).")
+            raise ConfigError(Text("A leaderboard's class is duel (heads-up) or multi (3 or more "
+                                   "players)."))
         if klass not in offered:
-            raise NotFound(f"{title} has no {CLASS_NAMES[klass]} games, so no leaderboard "
-                           "for them.")
-        size = pages.whole(count, "A leaderboard's `count`", BOARD, low=1, high=BOARD_MAX)
+            raise NotFound(Text("{title} has no {kind} games, so no leaderboard "
+                                "for them.", title=title, kind=CLASS_NAMES[klass]))
+        size = pages.whole(count, Text("A leaderboard's `count`"), BOARD, low=1, high=BOARD_MAX)
         rows = await self._read(lambda conn: standings.leaderboard(
             conn, game_id, klass, size, least_games=PROVISIONAL_GAMES,
             most_sigma=PROVISIONAL_SIGMA))
@@ -106,7 +107,8 @@ class ProfileApi:
                             None if secret is None else secret_hash(secret))
         found = await self._read(standings.account, username)
         if found is None:
-            raise NotFound(f"Nobody plays here as {username[:standings.MAX_USERNAME]!r}.")
+            raise NotFound(Text("Nobody plays here as {username!r}.",
+                                username=username[:standings.MAX_USERNAME]))
         return found
 
     async def page_status(self, request: Request, username: str) -> int:
@@ -143,7 +145,7 @@ class ProfileApi:
                         count: str | None) -> dict[str, Any]:
         """A page of the player's finished games, `next` the `before` of the page after
         (null: none). Counted as a replay page is: it may rebuild games."""
-        size = pages.whole(count, "A game list's `count`", GAMES_PAGE, low=1,
+        size = pages.whole(count, Text("A game list's `count`"), GAMES_PAGE, low=1,
                            high=GAMES_PAGE_MAX)
         self.budget.admit("replay", client_host(request.scope), key)
         # One more than the page, to know whether a page follows.
@@ -186,10 +188,10 @@ class ProfileApi:
     def _work_out(self, room_id: str,
                   row: RoomRow | None) -> tuple[list[int] | None, str, bool]:
         if row is None:
-            raise NotFound(f"There is no room {room_id!r}.")
+            raise NotFound(Text("There is no room {room_id!r}.", room_id=room_id))
         room = finished_room(row)
-        # The result as a spectator's state message words it (a forfeit's too).
-        return (places_of(room), room.snapshot(None)["result"] or "",
+        # The result as a spectator's state message words it (a forfeit's too), a Text.
+        return (places_of(room), room.result_sentence(None, room.moment(), room.names) or "",
                 (row.result or {}).get("kind") == "aborted")
 
     async def mine(self, request: Request) -> dict[str, Any]:

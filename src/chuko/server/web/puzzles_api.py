@@ -55,9 +55,8 @@ class PuzzleApi:
         data = await body()
         ident, move = data.get("id"), data.get("move")
         if not isinstance(ident, str) or not isinstance(move, str):
-            raise ConfigError(Text(
-                'A try names the puzzle and the move: {example}.',
-                example='{"id": "12", "move": "BR"}'))
+            raise ConfigError(Text("A try names the puzzle and the move: {example}.",
+                                   example='{"id": "12", "move": "BR"}'))
         verdict = await self.puzzles.judged(ident, move)
         return 200, await self.puzzles.rate(ident, verdict, await self._someone(scope))
 

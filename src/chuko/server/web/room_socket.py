@@ -17,14 +17,23 @@ from typing import Any
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.rooms.hub import Hub
 from chuko.server.rooms.outbox import Client
 from chuko.server.rooms.quick_messages import QuickMessages
 from chuko.server.rooms.room import Forbidden, NotFound, Room
 from chuko.server.shared.limits import Buckets, Budget, Clock, Costly, Limits, SocketFlow, TooMany
+from chuko.server.shared.messages import sentence
 from chuko.server.web.identify import Identify, held_seat
 from chuko.server.web.router import client_host, query_params
-from chuko.server.web.socket_io import pump, read_message, refusal, refuse, within_rate
+from chuko.server.web.socket_io import (
+    handshake_language,
+    pump,
+    read_message,
+    refusal,
+    refuse,
+    within_rate,
+)
 
 log = logging.getLogger("chuko.server")
 
@@ -50,17 +59,19 @@ class Sockets:
         if (await receive())["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
+        lang = handshake_language(scope)
         try:
             room, seat = await self._admit(scope, room_id)
         except ChukoError as error:  # also a stored room that does not hold together
-            await _refuse_socket(send, error)
+            await _refuse_socket(send, error, lang)
             return
         except Exception:
             log.exception("Room %s: a socket could not be opened", room_id)
             await _refuse_socket(send, ChukoError(
-                "The server could not open this room just now: reconnect in a moment."))
+                Text("The server could not open this room just now: reconnect in a moment.")),
+                lang)
             return
-        await self._serve(scope, receive, send, room, seat)
+        await self._serve(scope, receive, send, room, seat, lang)
 
     async def _admit(self, scope: Scope, room_id: str) -> tuple[Room, int | None]:
         """The room and the seat the socket opens on, within the limits; ChukoError when
@@ -69,29 +80,30 @@ class Sockets:
         # Before anything is loaded or sent: a socket that reconnects without end would
         # cost a room lookup, a log page and a state each time.
         if not self.opened.take(client_host(scope)):
-            raise TooMany("Too many connections from your address: wait a moment and "
-                          "reconnect.")
+            raise TooMany(Text("Too many connections from your address: wait a moment and "
+                               "reconnect."))
         room = await self.hub.room(room_id)
         token = query_params(scope).get("token")
         seat = room.seat_for(token)
         if token is None and self.identify is not None:
             seat = await held_seat(self.identify, scope, room.seats)
         if len(room.clients) >= limits.sockets_per_room:
-            raise TooMany(f"This room has {limits.sockets_per_room} connections already: "
-                          "try again later.")
+            raise TooMany(Text("This room has {sockets_per_room} connections already: "
+                               "try again later.", sockets_per_room=limits.sockets_per_room))
         if seat is not None and sum(c.seat == seat for c in room.clients) >= \
                 limits.sockets_per_seat:
-            raise TooMany(f"This seat is open in {limits.sockets_per_seat} places already: "
-                          "close one of them first.")
+            raise TooMany(Text("This seat is open in {sockets_per_seat} places already: "
+                               "close one of them first.",
+                               sockets_per_seat=limits.sockets_per_seat))
         return room, seat
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send, room: Room,
-                     seat: int | None) -> None:
+                     seat: int | None, lang: str) -> None:
         """Send the socket the log and the room's states, and answer its messages, until
-        it closes."""
+        it closes; all of it in `lang`, its reader's language."""
         hub = self.hub
         client = Client(room, seat, frozenset() if self.hidden is None
-                        else await self.hidden(scope))
+                        else await self.hidden(scope), lang)
         flow = SocketFlow(self.limits, self.clock)
         admit = partial(self.budget.admit, address=client_host(scope), room_id=room.id)
         say = partial(self.quick.say, room, seat, cluster=hub.cluster)
@@ -102,12 +114,13 @@ class Sockets:
             # The log is a replay of the game, in a thread; before the first move it is empty.
             client.send_first(hub.log(room, seat, moment) if moment.version == 0 else
                               await asyncio.to_thread(hub.log, room, seat, moment))
-            sender = asyncio.create_task(pump(send, client.next_message))
+            sender = asyncio.create_task(pump(send, client.next_message, lang))
             while True:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     break
-                allowed = await within_rate(send, flow.messages, flow.refusals, client.send)
+                allowed = await within_rate(send, flow.messages, flow.refusals, client.send,
+                                            lang)
                 if allowed is None:
                     break
                 if not allowed:
@@ -125,13 +138,14 @@ class Sockets:
                     await sender
 
 
-async def _refuse_socket(send: Send, error: ChukoError) -> None:
+async def _refuse_socket(send: Send, error: ChukoError, lang: str) -> None:
     """Refuse a socket that cannot go on: its `error` message, then a close frame whose code
     says why (4404 no such room, 4403 forbidden, 1008 over a limit, 1011 the server's
-    trouble, such as the database being away) and whose reason is the sentence."""
+    trouble, such as the database being away) and whose reason is the sentence (in
+    `lang`)."""
     code = (4404 if isinstance(error, NotFound) else 4403 if isinstance(error, Forbidden)
             else 1008 if isinstance(error, TooMany) else 1011)
-    await refuse(send, str(error), code)
+    await refuse(send, sentence(error), code, lang)
 
 
 async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, Any],
@@ -169,9 +183,10 @@ async def _handle(hub: Hub, room: Room, seat: int | None, message: Mapping[str, 
             page = await hub.log_page(room, seat, data.get("before"), data.get("count"))
             return {**page, "before": page["first"] + len(page["lines"])}
     except ChukoError as error:
-        return refusal(str(error))
+        return refusal(sentence(error))
     except Exception:
         log.exception("Room %s: a message failed", room.id)
-        return refusal("The server could not do that just now; nothing changed. Try again.")
-    return refusal('Unknown message: send {"type": "move" | "hint" | "next" | "resign" | '
-                    '"claim" | "say" | "ping" | "log", …}.')
+        return refusal(Text("The server could not do that just now; nothing changed. Try again."))
+    return refusal(Text("Unknown message: send {kinds}.",
+                        kinds='{"type": "move" | "hint" | "next" | "resign" | "claim" | "say" | '
+                              '"ping" | "log", …}'))

@@ -19,6 +19,7 @@ from starlette.types import Scope
 
 from chuko.core.errors import ConfigError
 from chuko.core.protocol import Json
+from chuko.core.text import Text
 from chuko.games import descriptor, descriptors, rules_text
 from chuko.server.practice.facts import shipped_facts
 from chuko.server.rooms.hub import Hub
@@ -33,6 +34,7 @@ from chuko.server.shared.limits import (
     OpenRooms,
     TooMany,
 )
+from chuko.server.shared.messages import sentence
 from chuko.server.web.identify import Identify, held_seat
 from chuko.server.web.language import request_language
 from chuko.server.web.router import Post, ReadBody, client_host
@@ -64,7 +66,7 @@ class Api:
     def _admit(scope: Scope, buckets: Buckets) -> None:
         """Count a request that makes a room or takes a seat against its address's bucket."""
         if not buckets.take(client_host(scope)):
-            raise TooMany("Too many requests from your address: wait a moment and try again.")
+            raise TooMany(Text("Too many requests from your address: wait a moment and try again."))
 
     async def _player_id(self, scope: Scope) -> str | None:
         """The id of the request's player, when it has a session."""
@@ -79,10 +81,11 @@ class Api:
         """Refuse a new room beyond the caps on open rooms, per address and in all."""
         limits = self.limits
         if self.made.count(client_host(scope), self._open_room) >= limits.open_rooms_per_address:
-            raise TooMany(f"Your address already has {limits.open_rooms_per_address} "
-                          "unfinished rooms: finish one before opening another.")
+            raise TooMany(Text("Your address already has {open_rooms_per_address} "
+                               "unfinished rooms: finish one before opening another.",
+                               open_rooms_per_address=limits.open_rooms_per_address))
         if self.open_in_all.reached(limits.open_rooms):
-            raise Full("The server has as many open rooms as it can hold: try again later.")
+            raise Full(Text("The server has as many open rooms as it can hold: try again later."))
 
     def _opened(self, scope: Scope, answer: Json) -> tuple[int, Json]:
         """A room made (or a rematch asked for) from the request's address, counted against
@@ -161,13 +164,13 @@ class Api:
         try:
             described = descriptor(game_id)
         except ConfigError as error:
-            raise NotFound(str(error)) from None
+            raise NotFound(sentence(error)) from None
         try:
             markdown = await asyncio.to_thread(rules_text, game_id, lang)  # a file read
         except (OSError, ModuleNotFoundError):
             log.exception("The rules of %s cannot be read.", game_id)
-            raise NotFound(f"The rules of {described.title} are missing from this "
-                           "installation.") from None
+            raise NotFound(Text("The rules of {title} are missing from this "
+                                "installation.", title=described.title)) from None
         return {"id": described.id, "title": described.title, "markdown": markdown}
 
     async def room(self, request: Request, room_id: str, token: str | None = None) -> Response:
@@ -175,7 +178,8 @@ class Api:
         seat = room.seat_for(token)
         if token is None and self.identify is not None:  # a seat of the cookie's player
             seat = await held_seat(self.identify, request.scope, room.seats)
-        return Response(room.state_text(seat), media_type="application/json")
+        return Response(room.state_text(seat, lang=request_language(request)),
+                        media_type="application/json")
 
     async def log(self, request: Request, room_id: str, token: str | None = None,
                   before: str | None = None, count: str | None = None) -> dict[str, Any]:
@@ -189,5 +193,6 @@ class Api:
         room = await self.hub.room(room_id)
         self.budget.admit("replay", client_host(request.scope), room.id)
         page = await self.hub.replay(room, room.seat_for(token), start, count,
-                                     captions not in (None, "", "0", "false"))
+                                     captions not in (None, "", "0", "false"),
+                                     request_language(request))
         return Response(page, media_type="application/json")

@@ -15,9 +15,11 @@ from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.shared.limits import MAX_BODY, MAX_DEPTH, TooLarge, too_deep
-from chuko.server.shared.messages import NOT_FINITE, NotFinite, client_json, dumps
+from chuko.server.shared.messages import NOT_FINITE, NotFinite, client_json, dumps, sentence
 from chuko.server.store.database import Unavailable
+from chuko.server.web.answers import said_to
 from chuko.server.web.cookies import queued, sending
 from chuko.server.web.headers import SECURITY_HEADERS
 from chuko.server.web.http_errors import FAILED, RETRY, status_of
@@ -25,7 +27,7 @@ from chuko.server.web.origin import forgery
 
 log = logging.getLogger("chuko.server")
 
-_TOO_LONG = "The request body is too long."
+_TOO_LONG = Text("The request body is too long.")
 
 
 class _Gone(Exception):
@@ -65,14 +67,15 @@ def parse_object(raw: bytes) -> dict[str, Any]:
     try:
         text = raw.decode()
         if too_deep(text):
-            raise ChukoError(f"The request body nests deeper than {MAX_DEPTH} levels.")
+            raise ChukoError(Text("The request body nests deeper than {depth} levels.",
+                                  depth=MAX_DEPTH))
         data = client_json(text)
     except NotFinite:
         raise ChukoError(NOT_FINITE) from None
     except (ValueError, UnicodeDecodeError):
-        raise ChukoError("The request body is not JSON.") from None
+        raise ChukoError(Text("The request body is not JSON.")) from None
     if not isinstance(data, dict):
-        raise ChukoError("The request body must be a JSON object.")
+        raise ChukoError(Text("The request body must be a JSON object."))
     return data
 
 
@@ -81,27 +84,29 @@ async def answer_post(scope: Scope, receive: Receive, send: Send, post: Post,
     """Answer one of the API's POST requests: `post`'s status and JSON, or a refusal's
     sentence as {"error": …} with its status, with SECURITY_HEADERS."""
     headers = [(b"content-type", b"application/json"), *SECURITY_HEADERS]
+    answer: Any
     try:
         if scope["method"] != "POST":
             headers.append((b"allow", b"POST"))
-            status, answer = 405, {"error": "This address takes POST requests only."}
+            status, answer = 405, {"error": Text("This address takes POST requests only.")}
         else:
             status, answer = await post(scope, lambda: read_object(scope, receive), room_id)
     except _Gone:
         return
     except ChukoError as error:
-        status, answer = status_of(error), {"error": str(error)}
+        status, answer = status_of(error), {"error": sentence(error)}
         if isinstance(error, Unavailable):
             headers.append(RETRY)
     except Exception:
         log.exception("%s %s failed", scope["method"], scope["path"])
         status, answer = 500, {"error": FAILED}
-    await _answer(send, status, answer, [*headers, *queued(scope)])
+    await _answer(scope, send, status, answer, [*headers, *queued(scope)])
 
 
-async def _answer(send: Send, status: int, answer: Any,
+async def _answer(scope: Scope, send: Send, status: int, answer: Any,
                   headers: list[tuple[bytes, bytes]]) -> None:
-    body = dumps(answer).encode()
+    """Send `answer` as JSON, in the request's language (`said_to`)."""
+    body = dumps(said_to(scope, answer)).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [*headers, (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
@@ -151,7 +156,7 @@ class App(FastAPI):
         elif scope["type"] == "http":
             refused = forgery(scope)
             if refused is not None:
-                await _answer(send, 403, {"error": refused},
+                await _answer(scope, send, 403, {"error": refused},
                               [(b"content-type", b"application/json"), *SECURITY_HEADERS])
                 return
             path = scope["path"]

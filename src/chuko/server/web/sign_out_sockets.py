@@ -15,12 +15,13 @@ from typing import Any
 from starlette.types import Message, Receive, Scope, Send
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.club.sign_outs import SignOuts
 from chuko.server.shared.players import Player
-from chuko.server.web.socket_io import refuse
+from chuko.server.web.socket_io import handshake_language, refuse
 
-SIGNED_OUT = ("You were signed out (a log-out, a new password or a deleted account): reload "
-              "the page to go on.")
+SIGNED_OUT = Text("You were signed out (a log-out, a new password or a deleted account): "
+                  "reload the page to go on.")
 CLOSED = 4401  # a 4xxx code: the pages do not reconnect
 
 Socket = Callable[..., Awaitable[None]]
@@ -50,7 +51,7 @@ def closing_on_sign_out(socket: Socket, sign_outs: SignOuts, session: Session) -
                     return await receive()
                 message = await watch.wait(receive)
                 if message is None:  # the session ended
-                    await refuse(send, SIGNED_OUT, CLOSED)
+                    await refuse(send, SIGNED_OUT, CLOSED, handshake_language(scope))
                     return {"type": "websocket.disconnect", "code": CLOSED}
                 return message
 

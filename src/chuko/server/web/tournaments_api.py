@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 
 from chuko.core.errors import ChukoError
+from chuko.core.text import Text
 from chuko.server.rooms.room import Forbidden, NotFound
 from chuko.server.shared.limits import (
     Buckets,
@@ -33,7 +34,7 @@ from chuko.server.web.router import client_host, read_object
 
 Json = dict[str, Any]
 ACTIONS = ("join", "withdraw", "pause", "resume")
-TOO_MANY = "Too many tournaments made: wait a few minutes."
+TOO_MANY = Text("Too many tournaments made: wait a few minutes.")
 
 
 class TournamentApi:
@@ -70,7 +71,8 @@ class TournamentApi:
         found = await self.director.store.fetch(
             lambda conn: standing_rows.account(conn, username))
         if found is None:
-            raise NotFound(f"Nobody plays here as {username[:standing_rows.MAX_USERNAME]!r}.")
+            raise NotFound(Text("Nobody plays here as {username!r}.",
+                                username=username[:standing_rows.MAX_USERNAME]))
         return await self.director.entered_by(found.id)
 
     async def create(self, request: Request) -> Json:
@@ -78,7 +80,7 @@ class TournamentApi:
         data = await read_object(request.scope, request.receive)
         player = await self.identify(request.scope, create=False)
         if player is None or player.username is None:
-            raise Forbidden("Log in to an account to make a tournament.")
+            raise Forbidden(Text("Log in to an account to make a tournament."))
         for key in (f"account:{player.id}", f"address:{client_host(request.scope)}"):
             if not await take_shared(self.shared, "tournaments", key, self.creates):
                 raise TooMany(TOO_MANY)
@@ -88,13 +90,13 @@ class TournamentApi:
         """Join (a visitor is made a guest for it), withdraw, pause or resume; the
         tournament's page."""
         if action not in ACTIONS:
-            raise NotFound("There is no such address.")
+            raise NotFound(Text("There is no such address."))
         data = await read_object(request.scope, request.receive)
         if not self.actions.take(client_host(request.scope)):
-            raise TooMany("Too many requests from your address: wait a moment.")
+            raise TooMany(Text("Too many requests from your address: wait a moment."))
         player = await self.identify(request.scope, create=action == "join")
         if player is None:
-            raise ChukoError("You are not playing in that tournament.")
+            raise ChukoError(Text("You are not playing in that tournament."))
         if action == "join":
             return await self.director.join(player, tournament_id, data.get("password"))
         act = {"withdraw": self.director.withdraw, "pause": self.director.pause,
