@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
@@ -37,3 +38,13 @@ class Answer(JSONResponse):
             self.body = self.render(content)
             self.headers["content-length"] = str(len(self.body))
         await super().__call__(scope, receive, send)
+
+
+class SaidRoute(APIRoute):
+    """A route whose answer reaches `Answer` with its Texts: no response model is taken from
+    the endpoint's return annotation, since validating against one would turn every Text
+    into a plain string, English whatever the reader's language."""
+
+    def __init__(self, path: str, endpoint: Any, **options: Any) -> None:
+        options["response_model"] = None
+        super().__init__(path, endpoint, **options)

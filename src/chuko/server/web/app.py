@@ -46,7 +46,7 @@ from chuko.server.store.writer import WRITE_TIMEOUT
 from chuko.server.web import collector
 from chuko.server.web.accounts import Accounts
 from chuko.server.web.accounts_api import AccountApi
-from chuko.server.web.answers import Answer
+from chuko.server.web.answers import Answer, SaidRoute
 from chuko.server.web.connections import HttpProtocol, WebSocketProtocol
 from chuko.server.web.daily_api import DailyApi
 from chuko.server.web.guard import Guard
@@ -145,6 +145,7 @@ def create_app(
     app = App(posts=api.posts, paths={**account_api.paths, **daily_api.paths, **people.paths},
               **_sockets(hub, limits, clock, budget, accounts, (lobby, people), cluster),
               lifespan=_lifespan(store, hub, cluster, parts, account_api.close), **FASTAPI)
+    app.router.route_class = SaidRoute
     app.state, state.lobby, state.people, state.tournaments = state, lobby, people, tournaments
     app.add_middleware(Guard)
     add_refusals(app)
