@@ -14,7 +14,7 @@ def spanish() -> Words:
     return Words("es", Catalogue(
         "es", singular={"{a} and {b}": "{a} y {b}", "You": "Tú"},
         plurals={"{n} point": ("{n} punto", "{n} de puntos", "{n} puntos")},
-        domain_of={"{a} and {b}": "web"}))
+        domains_of={"{a} and {b}": {"web", "pages"}}))
 
 
 def test_english_says_a_text_as_it_reads():

@@ -1,5 +1,5 @@
 """The server's sentences reach each reader in their language: the API's answers and
-refusals in the request's (its `lang` cookie, else its Accept-Language), a socket's
+refusals in the request's (its `chuko_lang` cookie, else its Accept-Language), a socket's
 messages in the language its handshake asked for. The shipped catalogues are the
 translators' and may not hold these sentences yet, so the tests read a German catalogue of
 their own (`german`)."""
@@ -54,9 +54,9 @@ def german(tmp_path, monkeypatch):
     words.cache_clear()
 
 
-def test_a_bare_post_refusal_arrives_in_the_lang_cookies_language(make_client, german):
+def test_a_bare_post_refusal_arrives_in_the_cookies_language(make_client, german):
     client = make_client()
-    client.cookies.set("lang", "de")
+    client.cookies.set("chuko_lang", "de")
     answer = client.post("/api/rooms", content=b"{not json")
     assert answer.status_code == 400
     assert answer.json() == {"error": "Der Rumpf der Anfrage ist kein JSON."}
@@ -78,10 +78,10 @@ def test_a_route_refusal_arrives_in_the_accept_languages_language(make_client, g
 def test_the_cookie_comes_before_accept_language_and_english_stays_byte_identical(
         make_client, german):
     client = make_client()
-    client.cookies.set("lang", "en")
+    client.cookies.set("chuko_lang", "en")
     answer = client.get("/api/rooms/nowhere", headers={"Accept-Language": "de"})
     assert answer.json() == {"error": "There is no room 'nowhere'."}
-    client.cookies.set("lang", "xx")  # not a shipped language: the header decides
+    client.cookies.set("chuko_lang", "xx")  # not a shipped language: the header decides
     answer = client.get("/api/rooms/nowhere", headers={"Accept-Language": "de"})
     assert answer.json() == {"error": "Es gibt keinen Raum 'nowhere'."}
 
@@ -121,10 +121,10 @@ def test_a_room_sockets_refusal_of_an_illegal_move_is_worded_in_its_language(
                                                "message": "KS does not fit at either end."}
 
 
-def test_a_spectators_refused_move_follows_the_lang_cookie(make_client, german):
+def test_a_spectators_refused_move_follows_the_language_cookie(make_client, german):
     client = make_client()
     room = new_room(client, "caravan", [{"kind": "me"}])
-    client.cookies.set("lang", "de")
+    client.cookies.set("chuko_lang", "de")
     with client.websocket_connect(f"/ws/{room['room']}") as watcher:
         watcher.receive_json(), watcher.receive_json()
         watcher.send_json({"type": "move", "move": "KS"})

@@ -53,6 +53,9 @@ class Option:
     named: tuple[tuple[str, int], ...] = ()
     # What a form shows for each choice, where the values alone would read badly.
     choice_labels: tuple[str, ...] = ()
+    # What a form shows for each named number, in the reader's language (the names are
+    # what the command line types).
+    named_labels: tuple[str, ...] = ()
     max_online: int | None = None
 
     def __post_init__(self) -> None:
@@ -62,6 +65,8 @@ class Option:
             raise ValueError(f"the choice option {self.name!r} lists no choices")
         if self.choice_labels and len(self.choice_labels) != len(self.choices or ()):
             raise ValueError(f"the option {self.name!r} needs one label per choice")
+        if self.named_labels and len(self.named_labels) != len(self.named):
+            raise ValueError(f"the option {self.name!r} needs one label per named number")
         if self.max_online is not None and self.kind != "int":
             raise ValueError(f"the option {self.name!r} has max_online but is not an int")
 
@@ -78,6 +83,8 @@ class Option:
             data["max_online"] = self.max_online
         if self.named:
             data["named"] = dict(self.named)
+        if self.named_labels:
+            data["named_labels"] = list(self.named_labels)
         if self.choice_labels:
             data["choice_labels"] = list(self.choice_labels)
         return data

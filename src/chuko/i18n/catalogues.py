@@ -22,8 +22,8 @@ class Catalogue:
     lang: str
     singular: dict[str, str] = field(default_factory=dict)
     plurals: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # The domain each message id came from: the JavaScript gets the web domain only.
-    domain_of: dict[str, str] = field(default_factory=dict)
+    # The domains each message id comes from: the JavaScript gets the web domain's only.
+    domains_of: dict[str, set[str]] = field(default_factory=dict)
 
 
 def key(message: Message) -> str:
@@ -61,5 +61,5 @@ def catalogue(lang: str) -> Catalogue:
                 found.plurals[key(message)] = forms
             else:
                 found.singular[key(message)] = forms[0]
-            found.domain_of[key(message)] = domain
+            found.domains_of.setdefault(key(message), set()).add(domain)
     return found

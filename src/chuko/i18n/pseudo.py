@@ -42,5 +42,5 @@ def catalogue() -> Catalogue:
                     found.plurals[key(message)] = (pseudo(message.id[0]), pseudo(message.id[1]))
                 else:
                     found.singular[key(message)] = pseudo(key(message))
-                found.domain_of[key(message)] = domain
+                found.domains_of.setdefault(key(message), set()).add(domain)
     return found

@@ -78,9 +78,9 @@ class Words:
         return {
             "lang": self.lang,
             "messages": {key: text for key, text in found.singular.items()
-                         if found.domain_of.get(key) == "web"},
+                         if "web" in found.domains_of.get(key, ())},
             "plurals": {key: list(forms) for key, forms in found.plurals.items()
-                        if found.domain_of.get(key) == "web"},
+                        if "web" in found.domains_of.get(key, ())},
             "categories": plural_categories(self._locale.language),
             "languages": LANGUAGES,
         }

@@ -5,6 +5,7 @@
 // in, and typing a number marks the choice it names, if any.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 function capitalized(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
@@ -20,8 +21,11 @@ export function presetField(option, input) {
   const named = Object.entries(option.named || {});
   if (option.kind !== "int" || !named.length) return null;
   const labelId = `${input.id}-label`;
-  const buttons = named.map(([name, value]) => h("button.preset", {
-    type: "button", dataset: { value: String(value) }, text: `${capitalized(name)} (${value})`,
+  // The server words each name in the reader's language (`named_labels`).
+  const labels = option.named_labels || named.map(([name]) => capitalized(name));
+  const buttons = named.map(([, value], index) => h("button.preset", {
+    type: "button", dataset: { value: String(value) },
+    text: t("{name} ({value})", { name: labels[index], value }),
     onclick: () => {
       input.value = String(value);
       // As if typed: the form's listeners (and the marks below) hear of it.
