@@ -109,6 +109,36 @@ def test_escape_or_a_tap_beside_the_window_closes_it(pages, size):
     pause.wait_for(state="detached")
 
 
+# What of the table's reveal does not fit: the grid wider than its box, or a card or a cell
+# reaching past what holds it.
+REVEAL_OVERFLOWS = """reveal => {
+  const box = (el) => el.getBoundingClientRect();
+  const outside = (inner, outer) => inner.left < outer.left - 1 || inner.right > outer.right + 1;
+  const wrong = [];
+  if (reveal.scrollWidth > reveal.clientWidth) {
+    wrong.push(`the grid is ${reveal.scrollWidth} px wide in ${reveal.clientWidth} px`);
+  }
+  for (const cell of reveal.querySelectorAll('.reveal-seat, .reveal-cell')) {
+    if (outside(box(cell), box(reveal))) wrong.push(`${cell.innerText} is cut`);
+    for (const part of cell.querySelectorAll('.card, .group-type')) {
+      if (outside(box(part), box(cell))) wrong.push(`${part.innerText} leaves its cell`);
+    }
+  }
+  return wrong;
+}"""
+
+
+def test_four_players_columns_fit_the_tables_reveal_on_a_phone(pages):
+    page = start(pages, "phone", players=4, length=1)
+    commit_any_grouping(page)
+    reveal = page.locator("#board .reveal[data-step='4']")
+    reveal.wait_for()
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+    reveal.screenshot(path="/tmp/chuko-shots/chuchula-reveal-4p-phone.png")
+    assert reveal.locator(".reveal-seat").count() == 4
+    assert reveal.evaluate(REVEAL_OVERFLOWS) == []
+
+
 def reveal_columns(page, where: str) -> list[str]:
     return page.locator(f"{where} .reveal-seat").all_inner_texts()
 
