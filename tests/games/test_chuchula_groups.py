@@ -21,6 +21,7 @@ from chuko.core.deck52 import parse_cards
 from chuko.games.chuchula import (
     Game,
     GroupType,
+    _display_order,
     group_strength,
     group_type,
     hand_strengths,
@@ -144,10 +145,17 @@ def test_groups_js_gives_the_tables_answers(table):
                          timeout=60, check=False)
     assert run.returncode == 0, run.stderr
     shown = json.loads(run.stdout)
-    assert [(g["cards"], info["type"], info["label"])
+    assert [(g["cards"], info["type"], info["label"], info["written"])
             for g, info in zip(table["groups"], shown["groups"], strict=True)] == [
-        (g["cards"], g["type"], GroupType[g["type"]].label) for g in table["groups"]
+        (g["cards"], g["type"], page_spelling(GroupType[g["type"]].label),
+         [str(card) for card in _display_order(parse_cards(g["cards"]))])
+        for g in table["groups"]
     ]
+
+
+def page_spelling(label: str) -> str:
+    """A group type's name as the pages write it: British English ("colour")."""
+    return label.replace("color", "colour")
 
 
 def test_a_hands_strengths_are_the_engines_for_every_group_it_can_make(table):
