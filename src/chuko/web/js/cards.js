@@ -181,6 +181,7 @@ export function draggable(el, drop) {
         el.classList.add("lifted");
       }
       event.preventDefault();
+      // The pointer's screen coordinates: physical left and top in any direction of writing.
       ghost.style.left = `${event.clientX - offset.x}px`;
       ghost.style.top = `${event.clientY - offset.y}px`;
       mark(dropAt(event.clientX, event.clientY));
