@@ -151,7 +151,7 @@ function dropAt(x, y) {
 
 /**
  * Lets `el` be dragged by mouse, pen or finger alike (pointer events): a copy follows the
- * pointer, the `data-drop` element under it is marked `over`, and `drop(target, x, y)` is
+ * pointer, the `data-drop` element under it is marked `over`, and `drop(target)` is
  * called where it is let go (target null outside every one). A press that does not move
  * stays a click; the click that ends a drag is swallowed.
  */
@@ -203,7 +203,7 @@ export function draggable(el, drop) {
       };
       window.addEventListener("click", swallow, { capture: true, once: true });
       setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 0);
-      if (event.type === "pointerup") drop(dropAt(event.clientX, event.clientY), event.clientX, event.clientY);
+      if (event.type === "pointerup") drop(dropAt(event.clientX, event.clientY));
     };
     window.addEventListener("pointermove", move);
     window.addEventListener("pointerup", end);

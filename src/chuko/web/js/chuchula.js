@@ -1,10 +1,10 @@
 // Chuchula: arrange the hand into four groups. Tap a card, then anywhere in a group's box;
 // or drag it there (mouse or finger). A group keeps its cards in the order the engine writes
-// them (a pair first, then highest first); a group dragged by its head swaps with another. A tapped placed card can be moved to another group; tapped
-// again it goes back to the hand. "Place for me" lays out the advisor's grouping (the
-// screen's hint). Keys: Enter or Space picks a card, 1–4 puts it in that group, 0 sends it
-// back. When a round ends its groups are revealed position by position; a replay shows every
-// hand and the groups committed so far.
+// them (a pair first, then highest first); a group dragged by its head swaps with another. A
+// tapped placed card can be moved to another group; tapped again it goes back to the hand.
+// "Place for me" lays out the advisor's grouping (the screen's hint). Keys: Enter or Space
+// picks a card, 1–4 puts it in that group, 0 sends it back. When a round ends its groups are
+// revealed position by position; a replay shows every hand and the groups committed so far.
 
 import { cardLabel, cardName, draggable, parseCard, suitCard } from "./cards.js";
 import { fill, h } from "./dom.js";
