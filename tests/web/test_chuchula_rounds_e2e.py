@@ -109,34 +109,37 @@ def test_escape_or_a_tap_beside_the_window_closes_it(pages, size):
     pause.wait_for(state="detached")
 
 
-# What of the table's reveal does not fit: the grid wider than its box, or a card or a cell
-# reaching past what holds it.
-REVEAL_OVERFLOWS = """reveal => {
-  const box = (el) => el.getBoundingClientRect();
+# What of a round's reveal does not fit its box (the table's reveal, or the window's summary
+# that scrolls): the grid wider than the box, or a card or a cell reaching past what holds it.
+REVEAL_OVERFLOWS = """box => {
+  const edges = (el) => el.getBoundingClientRect();
   const outside = (inner, outer) => inner.left < outer.left - 1 || inner.right > outer.right + 1;
   const wrong = [];
-  if (reveal.scrollWidth > reveal.clientWidth) {
-    wrong.push(`the grid is ${reveal.scrollWidth} px wide in ${reveal.clientWidth} px`);
+  if (box.scrollWidth > box.clientWidth) {
+    wrong.push(`the grid is ${box.scrollWidth} px wide in ${box.clientWidth} px`);
   }
-  for (const cell of reveal.querySelectorAll('.reveal-seat, .reveal-cell')) {
-    if (outside(box(cell), box(reveal))) wrong.push(`${cell.innerText} is cut`);
+  for (const cell of box.querySelectorAll('.reveal-seat, .reveal-cell')) {
+    if (outside(edges(cell), edges(box))) wrong.push(`${cell.innerText} is cut`);
     for (const part of cell.querySelectorAll('.card, .group-type')) {
-      if (outside(box(part), box(cell))) wrong.push(`${part.innerText} leaves its cell`);
+      if (outside(edges(part), edges(cell))) wrong.push(`${part.innerText} leaves its cell`);
     }
   }
   return wrong;
 }"""
 
 
-def test_four_players_columns_fit_the_tables_reveal_on_a_phone(pages):
-    page = start(pages, "phone", players=4, length=1)
+@pytest.mark.parametrize("where", ["table", "window"])
+def test_four_players_columns_fit_a_rounds_reveal_on_a_phone(pages, where):
+    """After the match's last round the table shows the reveal; between rounds, the window."""
+    page = start(pages, "phone", players=4, length=1 if where == "table" else 2)
     commit_any_grouping(page)
-    reveal = page.locator("#board .reveal[data-step='4']")
-    reveal.wait_for()
+    box = page.locator("#board .reveal[data-step='4']" if where == "table"
+                       else "#pause .pause-card > .round-summary")
+    box.wait_for()
     page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
-    reveal.screenshot(path="/tmp/chuko-shots/chuchula-reveal-4p-phone.png")
-    assert reveal.locator(".reveal-seat").count() == 4
-    assert reveal.evaluate(REVEAL_OVERFLOWS) == []
+    page.screenshot(path=f"/tmp/chuko-shots/chuchula-reveal-4p-{where}-phone.png")
+    assert box.locator(".reveal-seat").count() == 4
+    assert box.evaluate(REVEAL_OVERFLOWS) == []
 
 
 def reveal_columns(page, where: str) -> list[str]:
