@@ -21,6 +21,7 @@ from chuko.core.deck52 import parse_cards
 from chuko.games.chuchula import (
     Game,
     GroupType,
+    _display_order,
     group_strength,
     group_type,
     hand_strengths,
@@ -144,9 +145,11 @@ def test_groups_js_gives_the_tables_answers(table):
                          timeout=60, check=False)
     assert run.returncode == 0, run.stderr
     shown = json.loads(run.stdout)
-    assert [(g["cards"], info["type"], info["label"])
+    assert [(g["cards"], info["type"], info["label"], info["written"])
             for g, info in zip(table["groups"], shown["groups"], strict=True)] == [
-        (g["cards"], g["type"], GroupType[g["type"]].label) for g in table["groups"]
+        (g["cards"], g["type"], GroupType[g["type"]].label,
+         [str(card) for card in _display_order(parse_cards(g["cards"]))])
+        for g in table["groups"]
     ]
 
 

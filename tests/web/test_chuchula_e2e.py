@@ -1,10 +1,14 @@
 """Chuchula in the browser against a bot: every card placed by tapping group boxes (on a
-desktop and on a phone), cards dragged between groups and within one, the keyboard, "Place
-for me", the order checked before the commit, the reveal position by position. The screen's
+desktop and on a phone), a group's cards kept in the order the engine writes them however
+they were put in, cards dragged between groups, the keyboard, "Place for me", the order
+checked before the commit, the reveal position by position. The screen's
 copy of the group rules meets the engine's in tests/games/test_chuchula_groups.py."""
 
 import pytest
-from play_helpers import create_room
+from play_helpers import create_room, snapshot
+
+from chuko.core.deck52 import parse_cards
+from chuko.games.chuchula import _display_order
 
 TYPE_NAMES = {"trial", "double sequence", "sequence", "colour", "pair", "individual"}
 SIZES = {"desktop": (1100, 900), "phone": (390, 844)}
@@ -25,6 +29,14 @@ def start(pages, size: str, length: int = 1):
 def group_cards(page, slot: int) -> list[str]:
     return page.locator(f".group-slot[data-slot='{slot}'] .card[data-card]").evaluate_all(
         "cards => cards.map((c) => c.dataset.card)")
+
+
+def written(cards: list[str]) -> list[str]:
+    """A group's cards in the order the engine writes them (one still short of three:
+    highest first)."""
+    group = parse_cards(" ".join(cards))
+    return [str(card) for card in (_display_order(group) if len(group) == 3
+                                   else sorted(group, reverse=True))]
 
 
 def commit_in_order(page) -> None:
@@ -79,22 +91,40 @@ def test_all_twelve_cards_placed_by_tapping_group_boxes(pages, shot, size):
     shot(page, f"chuchula-2-over-{size}")
 
 
-def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_group_reads_highest_first_whichever_card_was_tapped(pages, size):
+    """A run put together low, high, middle, each tap on a card already in the group,
+    reads from its highest card down, as the engine writes it (never 9 7 8)."""
+    page = start(pages, size)
+    hand = parse_cards(" ".join(snapshot(page)["view"]["hand"]))
+    by_rank = {card.rank: str(card) for card in hand}  # one card of each rank in the hand
+    high, middle, low = (by_rank[rank] for rank in sorted(by_rank, reverse=True)[:3])
+    box = page.locator(".group-slot[data-slot='0']")
+    page.locator(f".hand.loose [data-card='{low}']").click()
+    box.click()
+    for card in (high, middle):  # each tapped onto the group's first card
+        page.locator(f".hand.loose [data-card='{card}']").click()
+        box.locator(".card[data-card]").first.click()
+    assert group_cards(page, 0) == [high, middle, low]
+
+
+def test_drag_between_groups_keyboard_and_place_for_me(pages, shot):
     page = start(pages, "desktop", length=2)
     loose = page.locator(".hand.loose .card")
     box = page.locator(".group-slot[data-slot='3']")
     first, second, third = (loose.nth(i).get_attribute("data-card") for i in range(3))
     for card in (first, second):
         page.locator(f".hand.loose [data-card='{card}']").drag_to(box)
-    assert group_cards(page, 3) == [first, second]
-    # Dropped on the left half of the group's first card, the third goes before it.
-    target = box.locator(f"[data-card='{first}']")
+    assert group_cards(page, 3) == written([first, second])
+    # Dropped on the left half of the group's first card, the third still takes its place in
+    # the group's written order.
+    target = box.locator(f"[data-card='{group_cards(page, 3)[0]}']")
     page.locator(f".hand.loose [data-card='{third}']").drag_to(
         target, target_position={"x": 4, "y": 20})
-    assert group_cards(page, 3) == [third, first, second]
+    assert group_cards(page, 3) == written([first, second, third])
     # Dragged from group 4 to group 1, and back to the hand.
     box.locator(f"[data-card='{second}']").drag_to(page.locator(".group-slot[data-slot='0']"))
-    assert group_cards(page, 0) == [second] and group_cards(page, 3) == [third, first]
+    assert group_cards(page, 0) == [second] and group_cards(page, 3) == written([third, first])
     page.locator(f".group-slot [data-card='{second}']").drag_to(page.locator(".hand.loose"))
     assert group_cards(page, 0) == [] and loose.count() == 11
 
@@ -108,14 +138,14 @@ def test_drag_reorder_keyboard_and_place_for_me(pages, shot):
     following = loose.first.get_attribute("data-card")
     assert page.evaluate("document.activeElement.dataset.card") == following
     page.keyboard.press("2")
-    assert group_cards(page, 1) == [card, following]
+    assert group_cards(page, 1) == written([card, following])
     page.keyboard.press("0")  # nothing selected: the focused loose card stays loose
     assert loose.count() == 9
 
     # A group dragged by its head swaps places with another.
     page.locator(".group-slot[data-slot='1'] .slot-head").drag_to(
         page.locator(".group-slot[data-slot='0']"))
-    assert group_cards(page, 0) == [card, following] and group_cards(page, 1) == []
+    assert group_cards(page, 0) == written([card, following]) and group_cards(page, 1) == []
 
     page.locator("button.suggest", has_text="Place for me").click()
     page.locator(".arrange .actions .hint-label").wait_for()

@@ -109,6 +109,39 @@ def test_escape_or_a_tap_beside_the_window_closes_it(pages, size):
     pause.wait_for(state="detached")
 
 
+# What of a round's reveal does not fit its box (the table's reveal, or the window's summary
+# that scrolls): the grid wider than the box, or a card or a cell reaching past what holds it.
+REVEAL_OVERFLOWS = """box => {
+  const edges = (el) => el.getBoundingClientRect();
+  const outside = (inner, outer) => inner.left < outer.left - 1 || inner.right > outer.right + 1;
+  const wrong = [];
+  if (box.scrollWidth > box.clientWidth) {
+    wrong.push(`the grid is ${box.scrollWidth} px wide in ${box.clientWidth} px`);
+  }
+  for (const cell of box.querySelectorAll('.reveal-seat, .reveal-cell')) {
+    if (outside(edges(cell), edges(box))) wrong.push(`${cell.innerText} is cut`);
+    for (const part of cell.querySelectorAll('.card, .group-type')) {
+      if (outside(edges(part), edges(cell))) wrong.push(`${part.innerText} leaves its cell`);
+    }
+  }
+  return wrong;
+}"""
+
+
+@pytest.mark.parametrize("where", ["table", "window"])
+def test_four_players_columns_fit_a_rounds_reveal_on_a_phone(pages, where):
+    """After the match's last round the table shows the reveal; between rounds, the window."""
+    page = start(pages, "phone", players=4, length=1 if where == "table" else 2)
+    commit_any_grouping(page)
+    box = page.locator("#board .reveal[data-step='4']" if where == "table"
+                       else "#pause .pause-card > .round-summary")
+    box.wait_for()
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+    page.screenshot(path=f"/tmp/chuko-shots/chuchula-reveal-4p-{where}-phone.png")
+    assert box.locator(".reveal-seat").count() == 4
+    assert box.evaluate(REVEAL_OVERFLOWS) == []
+
+
 def reveal_columns(page, where: str) -> list[str]:
     return page.locator(f"{where} .reveal-seat").all_inner_texts()
 

@@ -120,10 +120,16 @@ def test_each_games_table_end_and_replay_read_well_in_both_schemes(pages, shot, 
     reads_well_in_every_look(page, shot, f"{game}-home-your-games")
 
 
+def open_menu(page) -> None:
+    """On a phone the switch sits with the header's links, behind the Menu button."""
+    page.get_by_role("button", name="Menu").click()
+
+
 def test_the_headers_switch_overrides_the_system_and_is_remembered(pages):
     page = pages.new(*SIZES["phone"])
     page.emulate_media(color_scheme="light")
     page.goto("/")
+    open_menu(page)
     switch = page.locator(SWITCH)
     assert switch.input_value() == "system"
     assert switch.get_attribute("aria-label") == "Colour scheme"
@@ -134,10 +140,12 @@ def test_the_headers_switch_overrides_the_system_and_is_remembered(pages):
     assert page.locator(SWITCH).input_value() == "dark"
     assert scheme_shown(page) == "dark"
     page.emulate_media(color_scheme="dark")
+    open_menu(page)
     page.locator(SWITCH).select_option("light")
     assert scheme_shown(page) == "light"
     page.reload()
     assert scheme_shown(page) == "light"
+    open_menu(page)
     page.locator(SWITCH).select_option("system")  # follow the system again: dark now
     assert scheme_shown(page) == "dark"
     page.emulate_media(color_scheme="light")
@@ -156,7 +164,7 @@ def tab_to(page, selector: str) -> None:
 
 
 # Where the keyboard's focus can be: in the header, on the felt, on the paper.
-FOCUSED = {"header": "header.top select.theme", "felt": "#board .card.playable",
+FOCUSED = {"header": "header.top .menu-button", "felt": "#board .card.playable",
            "paper": "button.hint"}
 
 

@@ -153,7 +153,7 @@ function dropAt(x, y) {
 
 /**
  * Lets `el` be dragged by mouse, pen or finger alike (pointer events): a copy follows the
- * pointer, the `data-drop` element under it is marked `over`, and `drop(target, x, y)` is
+ * pointer, the `data-drop` element under it is marked `over`, and `drop(target)` is
  * called where it is let go (target null outside every one). A press that does not move
  * stays a click; the click that ends a drag is swallowed.
  */
@@ -183,6 +183,7 @@ export function draggable(el, drop) {
         el.classList.add("lifted");
       }
       event.preventDefault();
+      // The pointer's screen coordinates: physical left and top in any direction of writing.
       ghost.style.left = `${event.clientX - offset.x}px`;
       ghost.style.top = `${event.clientY - offset.y}px`;
       mark(dropAt(event.clientX, event.clientY));
@@ -204,7 +205,7 @@ export function draggable(el, drop) {
       };
       window.addEventListener("click", swallow, { capture: true, once: true });
       setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 0);
-      if (event.type === "pointerup") drop(dropAt(event.clientX, event.clientY), event.clientX, event.clientY);
+      if (event.type === "pointerup") drop(dropAt(event.clientX, event.clientY));
     };
     window.addEventListener("pointermove", move);
     window.addEventListener("pointerup", end);

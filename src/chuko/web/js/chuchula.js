@@ -1,14 +1,14 @@
 // Chuchula: arrange the hand into four groups. Tap a card, then anywhere in a group's box;
-// or drag it there (mouse or finger), or within a group to change its place; a group dragged
-// by its head swaps with another. A tapped placed card can be moved to another group; tapped
-// again it goes back to the hand. "Place for me" lays out the advisor's grouping (the
-// screen's hint). Keys: Enter or Space picks a card, 1–4 puts it in that group, 0 sends it
-// back. When a round ends its groups are revealed position by position; a replay shows every
-// hand and the groups committed so far.
+// or drag it there (mouse or finger). A group keeps its cards in the order the engine writes
+// them (a pair first, then highest first); a group dragged by its head swaps with another. A
+// tapped placed card can be moved to another group; tapped again it goes back to the hand.
+// "Place for me" lays out the advisor's grouping (the screen's hint). Keys: Enter or Space
+// picks a card, 1–4 puts it in that group, 0 sends it back. When a round ends its groups are
+// revealed position by position; a replay shows every hand and the groups committed so far.
 
 import { cardLabel, cardName, draggable, parseCard, suitCard } from "./cards.js";
 import { fill, h } from "./dom.js";
-import { groupInfo, typeLabel } from "./groups.js";
+import { displayOrder, groupInfo, typeLabel } from "./groups.js";
 import { number, t, tn } from "./i18n.js";
 import { seatLabel } from "./seats.js";
 
@@ -55,9 +55,9 @@ function groupOf(card) {
   return local.groups.findIndex((group) => group.includes(card));
 }
 
-/** Put `card` in group `slot` (null: back to the hand) before position `index` (default: at
- * the end). A full group refuses a card from elsewhere, saying so. */
-function place(card, slot, index = null) {
+/** Put `card` in group `slot` (null: back to the hand), in the group's written order. A full
+ * group refuses a card from elsewhere, saying so. */
+function place(card, slot) {
   const from = groupOf(card);
   local.selected = null;
   if (slot !== null && slot !== from && local.groups[slot].length >= GROUP_SIZE) {
@@ -65,15 +65,8 @@ function place(card, slot, index = null) {
     return;
   }
   local.message = null;
-  let at = index;
-  if (from >= 0) {
-    const old = local.groups[from].indexOf(card);
-    local.groups[from].splice(old, 1);
-    if (from === slot && at !== null && old < at) at -= 1;
-  }
-  if (slot === null) return;
-  const group = local.groups[slot];
-  group.splice(at === null ? group.length : Math.max(0, Math.min(at, group.length)), 0, card);
+  if (from >= 0) local.groups[from] = local.groups[from].filter((placed) => placed !== card);
+  if (slot !== null) local.groups[slot] = displayOrder([...local.groups[slot], card]);
 }
 
 /** Lay out a grouping text ("Kd Qd Jd | … ; 5s") in the groups. */
@@ -135,25 +128,10 @@ function groupingText(hand) {
   return `${local.groups.map((g) => g.join(" ")).join(" | ")} ; ${leftover}`;
 }
 
-/** Where among a group's cards a card dropped at x goes: before the first card whose middle
- * is right of x. */
-function dropIndex(target, x, card) {
-  const cards = [...target.querySelectorAll(".slot-cards .card[data-card]")]
-    .filter((el) => el.dataset.card !== card);
-  const at = cards.findIndex((el) => {
-    const box = el.getBoundingClientRect();
-    return x < box.left + box.width / 2;
-  });
-  const before = at < 0 ? null : cards[at].dataset.card;
-  const group = local.groups[Number(target.dataset.slot)];
-  return before === null ? null : group.indexOf(before);
-}
-
 function pickUp(el, card, redraw) {
-  return draggable(el, (target, x) => {
+  return draggable(el, (target) => {
     if (!target) return;
-    if (target.dataset.drop === "hand") place(card, null);
-    else place(card, Number(target.dataset.slot), dropIndex(target, x, card));
+    place(card, target.dataset.drop === "hand" ? null : Number(target.dataset.slot));
     redraw();
   });
 }
@@ -242,13 +220,13 @@ function arrange(msg, ctx) {
       info ? h("span.group-type", { text: sentenceCase(info.label) })
         : h("span.group-type.open", { text: tn("{n} more", "{n} more", open) })), slot, redraw),
     h("div.slot-cards", {},
-      group.map((card, index) => pickUp(suitCard(card, {
+      group.map((card) => pickUp(suitCard(card, {
         selected: local.selected === card,
         state: local.selected === card ? t("in group {group}, selected", { group: number(slot + 1) })
           : t("in group {group}", { group: number(slot + 1) }),
         onclick: (event) => {
           event.stopPropagation();
-          if (local.selected && local.selected !== card) place(local.selected, slot, index);
+          if (local.selected && local.selected !== card) place(local.selected, slot);
           else if (local.selected === card) place(card, null);
           else local.selected = card;
           local.focus = card;

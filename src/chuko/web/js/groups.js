@@ -32,6 +32,22 @@ export function typeLabel(type) {
   return TYPE_WORDS[type] ?? type.toLowerCase().replaceAll("_", " ");
 }
 
+/** A suit's place when cards of one rank are written: spades, hearts, diamonds, clubs. */
+const SUIT_ORDER = "shdc";
+
+/**
+ * A group's card texts in the order the engine writes a group (chuchula._display_order): a
+ * pair first, then by rank, highest first; so a run reads 9 8 7 however it was put together.
+ */
+export function displayOrder(texts) {
+  const cards = texts.map((text) => ({ text, card: parseCard(text) }));
+  cards.sort((a, b) => b.card.rank - a.card.rank
+    || SUIT_ORDER.indexOf(a.card.suit) - SUIT_ORDER.indexOf(b.card.suit));
+  const [high, mid, low] = cards;
+  const pairBelow = cards.length === 3 && mid.card.rank === low.card.rank && mid.card.rank !== high.card.rank;
+  return (pairBelow ? [mid, low, high] : cards).map((entry) => entry.text);
+}
+
 /** {type: "PAIR", label: "pair"} for three card texts, or null if not three cards. */
 export function groupInfo(texts) {
   if (texts.length !== 3) return null;

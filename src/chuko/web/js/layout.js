@@ -184,10 +184,14 @@ export function drawLine(pieces, opts) {
   if (!pieces.length) {
     return h("div.line.empty", {}, showEnds ? endZone("", opts) : h("span.muted", { text: opts.emptyText || t("no cards yet") }));
   }
-  return h("div.line", {},
-    showEnds ? endColumn("L", opts) : null,
-    h("div.line-cards", {}, cards),
-    showEnds ? endColumn("R", opts) : null);
+  if (showEnds) {
+    // Each end is held to the card beside it: a line wrapping onto more rows keeps its left
+    // end before the first card and its right end after the last.
+    const last = cards.length - 1;
+    cards[last] = h("div.line-end", {}, last === 0 ? endColumn("L", opts) : null, cards[last], endColumn("R", opts));
+    if (last > 0) cards[0] = h("div.line-end", {}, endColumn("L", opts), cards[0]);
+  }
+  return h("div.line", {}, h("div.line-cards", {}, cards));
 }
 
 /**

@@ -69,6 +69,25 @@ export async function offerAccountName(field) {
   if (player && !player.guest && field && !field.value.trim()) field.value = player.name;
 }
 
+/** The header's Menu button (shown on small screens) opens and closes the club's links;
+ * Escape, or a press outside them, closes them, Escape giving the focus back to the button. */
+function foldMenu(button) {
+  const nav = document.getElementById(button.getAttribute("aria-controls"));
+  const open = (yes) => button.setAttribute("aria-expanded", String(yes));
+  button.addEventListener("click", () => open(button.getAttribute("aria-expanded") !== "true"));
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || button.getAttribute("aria-expanded") !== "true") return;
+    open(false);
+    button.focus();
+  });
+  document.addEventListener("click", (event) => {
+    if (!button.contains(event.target) && !nav.contains(event.target)) open(false);
+  });
+}
+
+const menuButton = document.querySelector("header.top .menu-button");
+if (menuButton) foldMenu(menuButton);
+
 if (document.querySelector("header.top nav.site a.account")) {
   knownPlayer().then((player) => {
     if (!guest) showPlayer(player);

@@ -20,7 +20,8 @@
 
   apply(stored());
 
-  /** The switch, last in the page's header: Auto (the system's), Light or Dark. */
+  /** The switch, last of the header's links (folded with them behind the Menu button on a
+   * small screen): Auto (the system's), Light or Dark. */
   async function addSwitch() {
     const { t } = await import("/static/js/i18n.js").catch(() => ({ t: (text) => text }));
     const header = document.querySelector("header.top");
@@ -39,7 +40,7 @@
         else localStorage.setItem(KEY, select.value);
       } catch { /* private mode: this page only */ }
     });
-    header.append(select);
+    (header.querySelector("nav.site") || header).append(select);
   }
 
   window.addEventListener("storage", (event) => {
