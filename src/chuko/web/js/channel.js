@@ -76,7 +76,7 @@ function sent(c) {
   return h("li.challenge", { dataset: { id: c.id } },
     h("div", {}, withNodes(t("You challenged {player}"), {
       player: h("a", { href: `/@/${encodeURIComponent(c.to.username)}`, text: c.to.name }) })),
-    h("div.muted.small", { text: `${terms(c)} · ${t("waiting for an answer")}` }),
+    h("div.muted.small", { text: t("{terms} · waiting for an answer", { terms: terms(c) }) }),
     h("div.challenge-actions", {}, h("button.small", { type: "button", text: t("Cancel"),
       onclick: () => answer("/api/challenges/cancel", { id: c.id }) })));
 }

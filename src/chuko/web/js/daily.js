@@ -142,7 +142,8 @@ function drawResult(data) {
     : streak.current ? t("Streak: {days} in a row won (best {best}).", { days: days(streak.current), best: days(streak.best) })
       : streak.best ? t("No streak running: win today's deal to start one (best {best}).", { best: days(streak.best) })
         : t("No streak running: win today's deal to start one.");
-  if (streak && data.date < data.today) $("streak").textContent += ` ${t("A past day's deal counts for no streak.")}`;
+  const past = t("A past day's deal counts for no streak.");
+  if (streak && data.date < data.today) $("streak").textContent += ` ${past}`;
   const facts = data.facts;
   const counts = { winning: number(facts.winning_starts), starts: number(facts.starts), line: facts.line.join(" ") };
   $("facts").textContent = data.par

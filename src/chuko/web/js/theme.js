@@ -30,7 +30,8 @@
     select.className = "theme";
     select.setAttribute("aria-label", t("Colour scheme"));
     select.title = t("Colour scheme: Auto follows your system's setting");
-    const choices = [["system", `◐ ${t("Auto")}`], ["light", `☀ ${t("Light")}`], ["dark", `☾ ${t("Dark")}`]];
+    const [auto, light, dark] = [t("Auto"), t("Light"), t("Dark")];
+    const choices = [["system", `◐ ${auto}`], ["light", `☀ ${light}`], ["dark", `☾ ${dark}`]];
     for (const [value, text] of choices) select.append(new Option(text, value));
     select.value = current();
     select.addEventListener("change", () => {
