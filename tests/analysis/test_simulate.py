@@ -6,8 +6,9 @@ from random import Random
 
 import pytest
 
-from chuko.analysis.simulate import make_bots, ordinal, simulate
+from chuko.analysis.simulate import make_bots, simulate
 from chuko.core.errors import ConfigError
+from chuko.core.words import ordinal
 from chuko.games import descriptors, game_class
 
 LISTING = [d.id for d in descriptors() if d.traits.lists_moves]

@@ -79,3 +79,18 @@ def test_a_renamed_placeholder_a_lost_tag_and_a_dropped_count_are_caught():
     }
     assert [msgid for msgid, _ in changed(messages)] == [
         "{a} and {b}", 'See <a href="/x">this</a>', "{n} card"]
+
+
+@pytest.mark.parametrize("lang", shipped())
+def test_a_message_shown_in_several_parts_reads_the_same_in_each(lang):
+    """Catalogues are merged per language at the edge: a message in two domains must not
+    say two things, or which one shows would depend on the order they are read in."""
+    first: dict[str, tuple[str, tuple[str, ...]]] = {}
+    differ = []
+    for domain in DOMAINS:
+        for msgid, message in catalogue(lang, domain).items():
+            said = strings(message)
+            if msgid in first and first[msgid][1] != said:
+                differ.append((msgid, first[msgid][0], domain))
+            first.setdefault(msgid, (domain, said))
+    assert not differ, f"{lang}: worded differently across domains: {differ[:5]}"

@@ -34,7 +34,7 @@ from chuko.core.errors import ChukoError, ConfigError
 from chuko.core.protocol import Game, Json, State
 from chuko.core.rng import make_rng
 from chuko.core.text import Text
-from chuko.core.words import bot_name, seat_names
+from chuko.core.words import bot_name, ordinal, seat_names
 from chuko.games import game_class
 
 # Search budgets a bot may take as keyword options (`make_bot(level, rng, **options)`): the
@@ -49,13 +49,6 @@ BUDGETS = (
 
 def default_level(levels: Sequence[str]) -> str:
     return "easy" if "easy" in levels else levels[0]
-
-
-def ordinal(number: int) -> str:
-    """'1st', '2nd', '3rd', '11th', '22nd'."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10,
-                                                                                     "th")
-    return f"{number}{suffix}"
 
 
 def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:

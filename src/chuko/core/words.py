@@ -106,6 +106,18 @@ def score_line(scores: Sequence[float]) -> str:
     return "–".join(number_text(s) for s in scores)
 
 
+def ordinal(number: int) -> Text:
+    """A place: '1st', '2nd', '3rd', '11th' (each language writes its own: '2.', '2.º')."""
+    if 10 <= number % 100 <= 20:
+        return Text("{n}th", n=number)
+    last = number % 10
+    if last == 1:
+        return Text("{n}st", n=number)
+    if last == 2:
+        return Text("{n}nd", n=number)
+    return Text("{n}rd", n=number) if last == 3 else Text("{n}th", n=number)
+
+
 def bot_name(level: str) -> Text:
     """How a bot of a level is named to people: Text("{level} bot") with the level a Text
     too ("Hard"), so "Hard bot" reads "Bot difícil" in Spanish."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from chuko.core.text import Text
+from chuko.core.words import ordinal
 from chuko.games import descriptor
 from chuko.server.club.ratings import CLASSES, Rating, class_of, ranks_of, seat_shown
 from chuko.server.rooms.lifecycle import rebuild
@@ -47,19 +49,22 @@ def places_of(room: Room) -> list[int] | None:
     return None if outcome is None else ranks_of(outcome.scores)
 
 
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def result_word(place: int, places: list[int]) -> str:
-    """"won", "lost", "draw", or "2nd of 4": the listed player's place in a game."""
+def result_kind(place: int, places: list[int]) -> str:
+    """"won", "lost", "draw" or "placed": the listed player's place in a game, for a page
+    to style by."""
     if all(other == place for other in places):
         return "draw"
     if place == 0:
         return "won"
-    if len(places) == 2:
-        return "lost"
-    return f"{ordinal(place + 1)} of {len(places)}"
+    return "lost" if len(places) == 2 else "placed"
+
+
+def result_word(place: int, places: list[int]) -> Text:
+    """The same for people: "won", "lost", "drawn", or "2nd of 4"."""
+    kind = result_kind(place, places)
+    if kind == "placed":
+        return Text("{place} of {players}", place=ordinal(place + 1), players=len(places))
+    return {"draw": Text("drawn"), "won": Text("won"), "lost": Text("lost")}[kind]
 
 
 def shown_rating(rating: Rating, games: bool = True) -> dict[str, Any]:

@@ -44,17 +44,18 @@ class Relations:
                                 username=username[:standings.MAX_USERNAME]))
         return found
 
-    async def _other(self, player: Player, username: Any, doing: str) -> standings.Account:
+    async def _other(self, player: Player, username: Any, yourself: Text) -> standings.Account:
+        """The account `username` names, not `player`'s own (`yourself` says why not)."""
         if player.is_guest:
             raise Forbidden(ACCOUNTS_ONLY)
         other = await self.account(username)
         if other.id == player.id:
-            raise ConfigError(Text("You cannot {doing} yourself.", doing=doing))
+            raise ConfigError(yourself)
         return other
 
     async def follow(self, player: Player, username: Any) -> bool:
         """`player` follows the account `username` from now on; whether they did not yet."""
-        other = await self._other(player, username, "follow")
+        other = await self._other(player, username, Text("You cannot follow yourself."))
         between = await self.between(player.id, other.id)
         if between.blocks:
             raise Forbidden(Text("You block {username}: unblock them first to follow them.",
@@ -70,13 +71,13 @@ class Relations:
         return bool(done == "new")
 
     async def unfollow(self, player: Player, username: Any) -> None:
-        other = await self._other(player, username, "unfollow")
+        other = await self._other(player, username, Text("You cannot unfollow yourself."))
         await self.store.submit(rows.unfollow(player.id, other.id))
 
     async def block(self, player: Player, username: Any) -> bool:
         """`player` blocks the account `username` (and neither follows the other any
         more); whether they did not yet."""
-        other = await self._other(player, username, "block")
+        other = await self._other(player, username, Text("You cannot block yourself."))
         done = await self.store.submit(rows.block(player.id, other.id, self.clock(),
                                                   MOST_BLOCKED))
         if done == "full":
@@ -85,7 +86,7 @@ class Relations:
         return bool(done == "new")
 
     async def unblock(self, player: Player, username: Any) -> None:
-        other = await self._other(player, username, "unblock")
+        other = await self._other(player, username, Text("You cannot unblock yourself."))
         await self.store.submit(rows.unblock(player.id, other.id))
 
     async def between(self, player: str, other: str) -> rows.Between:

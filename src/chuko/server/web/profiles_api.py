@@ -31,6 +31,7 @@ from chuko.server.club.profiles import (
     finished_room,
     places_of,
     rated_here,
+    result_kind,
     result_word,
     shown_rating,
 )
@@ -51,7 +52,6 @@ BOARD, BOARD_MAX = 50, 100  # leaderboard rows by default, and at most
 GAMES_PAGE, GAMES_PAGE_MAX = 20, 50  # finished games per page
 HISTORY_POINTS = 500  # rating-history points a profile sends, the newest
 MINE_PLAYING, MINE_FINISHED = 20, 10  # a player's own rooms in progress, and finished
-CLASS_NAMES = {"duel": "heads-up", "multi": "multiplayer"}
 
 
 class ProfileApi:
@@ -81,8 +81,10 @@ class ProfileApi:
             raise ConfigError(Text("A leaderboard's class is duel (heads-up) or multi (3 or more "
                                    "players)."))
         if klass not in offered:
-            raise NotFound(Text("{title} has no {kind} games, so no leaderboard "
-                                "for them.", title=title, kind=CLASS_NAMES[klass]))
+            raise NotFound(Text(
+                "{title} has no heads-up games, so no leaderboard for them.", title=title)
+                if klass == "duel" else Text(
+                "{title} has no multiplayer games, so no leaderboard for them.", title=title))
         size = pages.whole(count, Text("A leaderboard's `count`"), BOARD, low=1, high=BOARD_MAX)
         rows = await self._read(lambda conn: standings.leaderboard(
             conn, game_id, klass, size, least_games=PROVISIONAL_GAMES,
@@ -168,9 +170,14 @@ class ProfileApi:
         if room.status == "over":
             places, sentence, aborted = await self._result(room.id)
             entry.update(replay=f"/replay/{room.id}", sentence=sentence,
-                         place=None if places is None else places[room.seat],
-                         result="aborted" if aborted else None if places is None
-                         else result_word(places[room.seat], places))
+                         place=None if places is None else places[room.seat])
+            # `result` for the page to style by, `result_text` for people to read.
+            if aborted or places is None:
+                entry.update(result="aborted" if aborted else None,
+                             result_text=Text("aborted") if aborted else None)
+            else:
+                entry.update(result=result_kind(places[room.seat], places),
+                             result_text=result_word(places[room.seat], places))
             entry["rating"] = None if room.rating is None else rated_here(room.rating)
         return entry
 

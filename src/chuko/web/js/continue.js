@@ -55,7 +55,7 @@ function gameRow(id, info) {
     h("div.your-game-text", {},
       h("span.your-game-title", { text: info.title || info.game || t("A game") }),
       h("span.your-game-who", { text: opponents.length ? t("with {players}", { players: listing(opponents) }) : "" }),
-      h("span.your-game-state", { text: going ? whoseTurn(info) : info.result || t("Finished") })),
+      h("span.your-game-state", { text: going ? whoseTurn(info) : info.result || t("Game over") })),
     going
       ? h("a.button.primary.continue", { href: roomLink(id, info), text: t("Continue") })
       : h("a.button.replay", { href: replayLink(id, info), text: t("Replay") }));

@@ -45,7 +45,7 @@ function gameItem(game) {
   const result = game.result || "over";
   const kind = ["won", "draw", "lost", "aborted"].includes(result) ? result : "placed";
   return h("li.game-item", { dataset: { room: game.room } },
-    h(`span.result.${kind}`, { text: game.result || t("over") }),
+    h(`span.result.${kind}`, { text: game.result_text || t("over") }),
     h("div.game-main", {},
       h("div.game-head", {}, h("strong", { text: game.title }),
         " ", h("span.muted", { text: game.seats.length === 2
