@@ -158,3 +158,29 @@ def test_right_to_left_mirrors_the_page_without_overlap(pages, shot, path):
     assert brand["x"] > 390 / 2, "the brand sits at the right end, where rtl starts"
     shot(page, f"rtl-{path.strip('/').replace('/', '-') or 'home'}", full_page=False)
 
+
+
+def mirrored(page) -> None:
+    """The page laid out right to left: its brand at the right, nothing wider than the
+    window."""
+    page.evaluate("document.documentElement.dir = 'rtl'")
+    width = page.evaluate("window.innerWidth")
+    assert page.locator("header.top .brand").bounding_box()["x"] > width / 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_game_to_its_end_and_the_daily_lay_out_right_to_left(pages, shot):
+    page = pages.new(390, 844)
+    create_room(page, "chuko", {"players": 2}, [("me",), ("bot", "easy")], name="Ann")
+    page.wait_for_url("**/room/**")
+    page.locator(".hand .card").first.wait_for()
+    mirrored(page)
+    play_out(page)
+    page.locator("#result, .result, .end-panel").first.wait_for()
+    mirrored(page)
+    shot(page, "rtl-game-end")
+    daily = pages.new(390, 844)
+    daily.goto(f"/daily/{DAY}")
+    daily.locator("#board[data-version='0'] .layout").wait_for()
+    mirrored(daily)
+    shot(daily, "rtl-daily", full_page=False)
