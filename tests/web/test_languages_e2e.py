@@ -184,3 +184,19 @@ def test_a_game_to_its_end_and_the_daily_lay_out_right_to_left(pages, shot):
     daily.locator("#board[data-version='0'] .layout").wait_for()
     mirrored(daily)
     shot(daily, "rtl-daily", full_page=False)
+
+
+def test_the_headers_switch_changes_the_language_and_keeps_it(pages, shot):
+    page = pages.new(1280, 800)
+    page.goto("/", wait_until="domcontentloaded")
+    switch = page.locator("header.top select.language")
+    switch.wait_for()
+    assert page.locator("html").get_attribute("lang") == "en"
+    with page.expect_navigation():
+        switch.select_option("hu")
+    page.locator("header.top select.language").wait_for()
+    assert page.locator("html").get_attribute("lang") == "hu"
+    assert page.locator("header.top select.language").input_value() == "hu"
+    page.goto("/lobby")
+    assert page.locator("html").get_attribute("lang") == "hu"
+    shot(page, "lang-switched-hu", full_page=False)
