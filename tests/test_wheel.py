@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from chuko.games import BUILT_IN, registry
+from chuko.i18n import LANGUAGES
+from chuko.i18n.catalogues import DOMAINS
 
 pytestmark = pytest.mark.slow
 
@@ -69,11 +71,15 @@ def test_the_wheel_carries_license_urls_classifiers_rules_and_schemas(installed)
     assert urls["Source"].startswith("https://github.com/")
     assert "Topic :: Games/Entertainment" in metadata.get_all("Classifier")
     base = [r for r in metadata.get_all("Requires-Dist") if "extra ==" not in r]
-    assert [r.split("<")[0].split(">")[0] for r in base] == ["rich"]
+    assert [r.split("<")[0].split(">")[0] for r in base] == ["rich", "babel"]
     for game in registry().values():
         if game.__module__ in BUILT_IN:
             package, _, path = game.descriptor.integrations.rules.partition(":")
             assert f"{package.replace('.', '/')}/{path}" in names
+    # Every shipped language's catalogues, and its rules texts.
+    for lang in LANGUAGES.keys() - {"en"}:
+        assert {f"chuko/locale/{lang}/LC_MESSAGES/{domain}.po" for domain in DOMAINS} <= names
+        assert f"chuko/games/rules/chuko.{lang}.md" in names
     assert {"chuko/data/record.schema.json", "chuko/data/position.schema.json",
             "chuko/data/ladder-v1.json", "chuko/data/bot-versions.json",
             "chuko/py.typed"} <= names

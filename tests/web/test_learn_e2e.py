@@ -85,7 +85,7 @@ def test_the_caravan_lesson_completed_by_clicking(pages, shot, size):
         if found.number == 3:  # a legal move that is not the one asked for
             _caravan_move(page, "DL")
             page.locator("#verdict.error").wait_for()
-            assert "lay 7 (I) as a bridge" in page.locator("#verdict").inner_text()
+            assert "lay 7 (I) face down as a bridge" in page.locator("#verdict").inner_text()
         _caravan_move(page, found.expect[0])
         _wait_right(page, found.number)
         if found.number == 3:

@@ -55,6 +55,16 @@ function build(header) {
 function toggle(open = parts.menu.hidden) {
   parts.menu.hidden = !open;
   parts.button.setAttribute("aria-expanded", String(open));
+  if (open) keepInSight(parts.menu);
+}
+
+/** The menu opens towards the page's middle: from the bell's end edge, or from its start
+ * edge when the bell sits at the header's start (a header that wrapped), so it never hangs
+ * off the window. */
+function keepInSight(menu) {
+  menu.classList.remove("from-start");
+  const box = menu.getBoundingClientRect();
+  if (box.left < 0 || box.right > window.innerWidth) menu.classList.add("from-start");
 }
 
 function received(c) {
