@@ -6,6 +6,11 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { listing } from "./seats.js";
 
+
+// The badge on a card just placed (table.css, `.card.fresh::after`) says its word in the
+// page's language.
+document.documentElement.style.setProperty("--new-badge", JSON.stringify(t("new")));
+
 /** The distinct prime factors of n, smallest first (shown on number cards as a reading aid). */
 export function primeFactors(n) {
   const found = [];
