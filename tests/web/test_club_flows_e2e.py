@@ -154,7 +154,7 @@ def test_a_rated_game_played_out_moves_both_ratings_onto_the_profiles(pages, sho
         # The header's link to one's own profile, marked as the page one is on.
         profile = page.locator("header nav.site a.profile")
         assert profile.get_attribute("aria-current") == "page"
-        results.append(game.locator(".result").inner_text().lower())  # won, lost or draw
+        results.append(game.locator(".result").inner_text().lower())  # won, lost or drawn
         assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
         shot(page, f"club-flows-profile-{size}")
     (ann_rating, _), (bob_rating, _) = shown.values()
@@ -163,7 +163,7 @@ def test_a_rated_game_played_out_moves_both_ratings_onto_the_profiles(pages, sho
     elif results == ["lost", "won"]:
         assert bob_rating > 1500 > ann_rating
     else:  # a drawn match: level still, both surer
-        assert results == ["draw", "draw"] and ann_rating == bob_rating
+        assert results == ["drawn", "drawn"] and ann_rating == bob_rating
     # The header's Leaderboards link: the first game's board; Crossroads' ranks neither
     # yet, and lists both below the settled, provisional.
     ann.locator("header nav.site a", has_text="Leaderboards").click()

@@ -9,7 +9,10 @@ import { listing } from "./seats.js";
 
 // The badge on a card just placed (table.css, `.card.fresh::after`) says its word in the
 // page's language.
-document.documentElement.style.setProperty("--new-badge", JSON.stringify(t("new")));
+// (Guarded: Node.js checks groups.js, which imports this module, with no document.)
+if (typeof document !== "undefined") {
+  document.documentElement.style.setProperty("--new-badge", JSON.stringify(t("new")));
+}
 
 /** The distinct prime factors of n, smallest first (shown on number cards as a reading aid). */
 export function primeFactors(n) {
