@@ -9,10 +9,10 @@ from play_helpers import create_room
 PHONE, DESKTOP = (390, 844), (1280, 800)
 HEADER_MAX_PX = 56
 SHOTS = "/tmp/chuko-shots"
-PAGES = ("/", "/lobby", "/learn", "/rules/caravan", "/account", "/daily", "/puzzles",
-         "/leaderboard/chuko", "/tournaments", "/lab", "/people")
+# Every page shares the header's markup; these are those that add to it (the lobby's
+# connection pill, the daily's and the puzzles' badges) and two plain ones.
+PAGES = ("/", "/lobby", "/daily", "/puzzles", "/account", "/tournaments")
 
-# What a language switch will add to the links: measured as if it were there already.
 def header_height(page) -> float:
     return page.evaluate("document.querySelector('header.top').getBoundingClientRect().height")
 

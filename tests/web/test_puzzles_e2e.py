@@ -18,6 +18,8 @@ from chuko.practice.puzzles import by_id, catalogue
 pytestmark = pytest.mark.e2e
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+# Each size in one scheme: the page's look in both is the solved puzzle's test's.
+LOOKS = [("desktop", "light"), ("phone", "dark")]
 
 
 def click_move(page, move: str) -> None:
@@ -78,8 +80,7 @@ def test_a_wrong_move_keeps_the_answer_until_asked_and_lowers_the_rating(pages, 
     assert page.locator("#theme").inner_text() == puzzle.sentence
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(("size", "scheme"), LOOKS)
 def test_a_retry_after_a_miss_is_judged_and_unrated(pages, shot, size, scheme):
     page = pages.new(*SIZES[size])
     page.emulate_media(color_scheme=scheme)
@@ -155,8 +156,7 @@ def play_on(page, move: str) -> None:
     page.keyboard.press("Enter")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(("size", "scheme"), LOOKS)
 def test_a_streak_moves_on_with_each_solve_and_ends_at_the_first_miss(pages, shot, size,
                                                                        scheme):
     page = pages.new(*SIZES[size])
