@@ -15,6 +15,9 @@ from chuko.core.text import placeholders
 from chuko.i18n.catalogues import DOMAINS, key, po_path, strings
 from chuko.i18n.extract import shipped, template
 
+# Each reads every domain's sources and catalogues: seconds, so in `make test`.
+pytestmark = pytest.mark.slow
+
 _TAG = re.compile(r"<[^<>]+>")
 
 

@@ -24,6 +24,10 @@ from chuko.i18n import words
 from chuko.i18n.extract import template
 from chuko.practice.daily import share_line
 
+# Extracts the engines' domain and plays games for each reader: seconds, so in
+# `make test`.
+pytestmark = pytest.mark.slow
+
 
 @cache
 def extracted() -> frozenset[str]:

@@ -20,6 +20,10 @@ from chuko.i18n.words import words
 from chuko.practice.lessons import lesson
 from chuko.practice.puzzles import judge, shipped
 
+# Plays whole games for every reader and extracts the engines' domain: seconds, so in
+# `make test`.
+pytestmark = pytest.mark.slow
+
 DEAL = "10 15 22 2 / 9 21 6 11 / 7 14 8 30"
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 

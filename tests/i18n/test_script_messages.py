@@ -16,6 +16,9 @@ import pytest
 import chuko
 from chuko.i18n.extract import template
 
+# Scans every script and extracts the web domain: seconds, so in `make test`.
+pytestmark = pytest.mark.slow
+
 SCRIPTS = Path(chuko.__file__).resolve().parent / "web" / "js"
 
 # The table's scripts: the room and every game's screen, with the pieces they share.

@@ -77,6 +77,7 @@ def simulate(tries: int, seed: int = 3) -> tuple[list[float], list[Belief], list
     return strengths, players, difficulties, puzzles
 
 
+@pytest.mark.slow  # a few thousand simulated tries
 def test_ratings_order_like_strengths_and_difficulties_after_a_few_thousand_tries() -> None:
     strengths, players, difficulties, puzzles = simulate(4000)
     assert spearman(strengths, [p.rating for p in players]) > 0.85
